@@ -1,0 +1,26 @@
+/**
+ * `createActivities(deps)`: every activity of the worker, built from injected clients
+ * (Temporal samples' pattern). Workflows import only the *type* of this object.
+ */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { omsActivities } from './oms.js';
+import { executePaper } from './venues/paper/execute.js';
+
+/** What the activities need: the ORM and the mark freshness bound (ms). */
+export interface ActivityDeps {
+  orm: MikroORM;
+  markMaxAgeMs: number;
+}
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...omsActivities(deps),
+    /** First dispatch of an intent to the paper engine; idempotent. */
+    dispatchPaper: (intentId: string) => executePaper(deps, intentId, 'arrival'),
+    /** A resting paper order woken by a mark crossing: fill or trigger if the mark still crosses; idempotent. */
+    fillRestingPaper: (intentId: string) => executePaper(deps, intentId, 'mark'),
+  };
+}
+
+/** The activity object type, for `proxyActivities<Activities>()`. */
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,108 @@
+/**
+ * OMS activities that are not venue-specific: record a composed intent, and the pre-dispatch
+ * risk check (initial margin against the venue's available margin, spec §2.5).
+ */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Decimal, ZERO } from '../domain/decimal.js';
+import { initialMargin, venueState } from '../domain/paper/account.js';
+import type { IntentView } from '../domain/oms/intent.js';
+import { AccountBalance, OrderIntent, Position } from '../db/entities.js';
+import { scoped } from '../db/orm.js';
+import { intentToView } from '../db/views.js';
+import { appendEvents, lockAccount } from './db/events.js';
+import { readMark } from './market/marks.js';
+import { outcomeOf, rejectIntent, withLockedIntent } from './venues/paper/execute.js';
+import type { RiskVerdict } from './types.js';
+
+/** A composed intent as the api hands it to its workflow (validated; decimals as strings). */
+export interface IntentRecordInput {
+  intentId: string;
+  tenantId: string;
+  accountId: string;
+  credentialId: string;
+  clientOrderId: string | null;
+  venue: string;
+  symbol: string;
+  side: 'buy' | 'sell';
+  type: string;
+  qty: string;
+  price: string | null;
+  triggerPrice: string | null;
+  stopLimitPrice: string | null;
+  reduceOnly: boolean;
+  timeInForce: string;
+  leverage: string;
+}
+
+export interface OmsDeps {
+  orm: MikroORM;
+  markMaxAgeMs: number;
+}
+
+export function omsActivities({ orm, markMaxAgeMs }: OmsDeps) {
+  return {
+    /**
+     * Inserts the intent in `signed_pending_dispatch` with its `composed` event; a second call
+     * for the same id returns the stored intent unchanged (idempotent).
+     */
+    async recordIntent(input: IntentRecordInput): Promise<IntentView> {
+      return scoped(orm, input.tenantId).transactional(async (em) => {
+        await lockAccount(em, input.accountId);
+        const existing = await em.findOne(OrderIntent, { id: input.intentId });
+        if (existing) return intentToView(existing);
+        const { intentId, ...fields } = input;
+        const intent = em.create(OrderIntent, {
+          id: intentId,
+          ...fields,
+          state: 'signed_pending_dispatch',
+          orderStatus: null,
+          venueOrderId: null,
+          filledQty: '0',
+          avgFillPrice: null,
+          lastEvent: 'composed',
+          rejectReason: null,
+          triggered: false,
+        });
+        await em.flush();
+        const view = intentToView(intent);
+        await appendEvents(em, input.tenantId, input.accountId, [{ kind: 'intent.composed', frameType: 'Order-Intent-Update', venue: input.venue, data: view }]);
+        return view;
+      });
+    },
+
+    /**
+     * Pre-dispatch risk: a fresh mark must exist (`no_mark`) and an order that can add exposure
+     * must fit the venue's available margin (`insufficient_margin`). Rejection is recorded.
+     */
+    async checkRisk(intentId: string): Promise<RiskVerdict> {
+      return withLockedIntent(orm, intentId, async (em, intent) => {
+        if (intent.state !== 'signed_pending_dispatch') {
+          const o = outcomeOf(intent);
+          return o.state === 'rejected' ? { ok: false, reason: o.reason ?? 'rejected' } : { ok: true };
+        }
+        const tick = await readMark(em, intent.venue, intent.symbol, markMaxAgeMs);
+        if (!tick) {
+          await rejectIntent(em, intent, 'no_mark');
+          return { ok: false, reason: 'no_mark' };
+        }
+        const positions = await em.find(Position, { accountId: intent.accountId, venue: intent.venue });
+        const balance = await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
+        const marks = new Map<string, Decimal>([[intent.symbol, tick.mark]]);
+        for (const p of positions) {
+          if (!marks.has(p.symbol)) marks.set(p.symbol, (await readMark(em, p.venue, p.symbol, Number.MAX_SAFE_INTEGER))?.mark ?? new Decimal(p.avgEntryPrice));
+        }
+        const state = venueState(
+          new Decimal(balance?.balanceUsd ?? 0),
+          positions.map((p) => ({ qty: new Decimal(p.qty), avgEntryPrice: new Decimal(p.avgEntryPrice), mark: marks.get(p.symbol)!, leverage: new Decimal(p.leverage) })),
+        );
+        const price = new Decimal(intent.price ?? intent.stopLimitPrice ?? intent.triggerPrice ?? tick.mark);
+        const needed = initialMargin(new Decimal(intent.qty), price, new Decimal(intent.leverage), intent.reduceOnly);
+        if (needed.gt(state.marginAvailableUsd) && needed.gt(ZERO)) {
+          await rejectIntent(em, intent, 'insufficient_margin');
+          return { ok: false, reason: 'insufficient_margin' };
+        }
+        return { ok: true };
+      });
+    },
+  };
+}

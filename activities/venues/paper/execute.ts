@@ -1,0 +1,228 @@
+/**
+ * The paper venue's side effects: run the pure matching engine (domain/paper) against the
+ * canonical mark and book, and record the outcome — fills, position, round trips, balance,
+ * intent state and `/ws/risk` events — in ONE transaction under the account lock.
+ *
+ * Idempotent by construction: a retried activity finds the intent already past the state it
+ * expects and returns the recorded outcome, so a fill is never recorded twice.
+ */
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { ApplicationFailure } from '@temporalio/common';
+import { Decimal, ZERO, fmt } from '../../../domain/decimal.js';
+import { matchOnArrival, matchOnMark, type MatchResult, type PaperOrder } from '../../../domain/paper/engine.js';
+import { applyFill, fee, type PositionState } from '../../../domain/paper/position.js';
+import type { IntentState, OrderStatus } from '../../../domain/oms/intent.js';
+import type { MarkTick } from '../../../domain/market/types.js';
+import { AccountBalance, Fill, OrderIntent, Position, Tenant, Trade, type OrderIntentRow, type PositionRow } from '../../../db/entities.js';
+import { scoped, platformEm } from '../../../db/orm.js';
+import { fillView, intentToView, positionView, workingOrderView } from '../../../db/views.js';
+import { appendEvents, lockAccount, type NewEvent } from '../../db/events.js';
+import { readMark } from '../../market/marks.js';
+import type { DispatchOutcome } from '../../types.js';
+
+/** The venue slug of the platform's own engine (spec §1: internalised rows carry `paper`). */
+export const PAPER = 'paper';
+
+/** What the paper venue needs. */
+export interface PaperDeps {
+  orm: MikroORM;
+  markMaxAgeMs: number;
+}
+
+/** Runs `work` in a transaction of the intent's tenant with the account and the intent locked. */
+export async function withLockedIntent<T>(
+  orm: MikroORM,
+  intentId: string,
+  work: (em: EntityManager, intent: OrderIntentRow) => Promise<T>,
+): Promise<T> {
+  const head = await platformEm(orm).findOne(OrderIntent, { id: intentId }, { filters: false });
+  if (!head) throw ApplicationFailure.nonRetryable(`intent ${intentId} not found`, 'intent_not_found');
+  return scoped(orm, head.tenantId).transactional(async (em) => {
+    await lockAccount(em, head.accountId);
+    const intent = await em.findOneOrFail(OrderIntent, { id: intentId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    return work(em, intent);
+  });
+}
+
+/** The order the engine sees: the intent's remaining quantity and its trigger state. */
+function toPaperOrder(i: OrderIntentRow): PaperOrder {
+  const d = (v: string | null | undefined) => (v == null ? undefined : new Decimal(v));
+  return {
+    side: i.side as PaperOrder['side'],
+    type: i.type as PaperOrder['type'],
+    qty: new Decimal(i.qty).minus(i.filledQty),
+    price: d(i.price),
+    triggerPrice: d(i.triggerPrice),
+    stopLimitPrice: d(i.stopLimitPrice),
+    reduceOnly: i.reduceOnly,
+    timeInForce: i.timeInForce as PaperOrder['timeInForce'],
+    triggered: i.triggered,
+  };
+}
+
+/** The outcome already recorded on an intent (for retries and no-op wake-ups). */
+export function outcomeOf(i: OrderIntentRow): DispatchOutcome {
+  return { state: i.state as IntentState, resting: i.orderStatus === 'open', venueOrderId: i.venueOrderId ?? null, reason: i.rejectReason ?? undefined };
+}
+
+/** How each engine result moves the intent: state, venue order status and the event name. */
+const RESULT_EFFECT: Record<MatchResult['kind'], (filled: boolean) => { state: IntentState; orderStatus: OrderStatus; event: string }> = {
+  filled: () => ({ state: 'filled', orderStatus: 'filled', event: 'filled' }),
+  partial_canceled: (filled) => ({ state: filled ? 'filled' : 'canceled', orderStatus: 'canceled', event: 'remainder_canceled' }),
+  resting: (filled) => ({ state: 'dispatched', orderStatus: 'open', event: filled ? 'partially_filled' : 'resting' }),
+  canceled: () => ({ state: 'canceled', orderStatus: 'canceled', event: 'canceled' }),
+  rejected: () => ({ state: 'rejected', orderStatus: 'rejected', event: 'rejected' }),
+};
+
+/** Marks an intent rejected before dispatch (risk), with its events. */
+export async function rejectIntent(em: EntityManager, intent: OrderIntentRow, reason: string): Promise<void> {
+  Object.assign(intent, { state: 'rejected', orderStatus: 'rejected', rejectReason: reason, lastEvent: 'rejected' });
+  await appendEvents(em, intent.tenantId, intent.accountId, [intentEvent(intent, 'intent.rejected')]);
+}
+
+function intentEvent(intent: OrderIntentRow, kind: string): NewEvent {
+  return { kind, frameType: 'Order-Intent-Update', venue: intent.venue, data: intentToView(intent) };
+}
+
+async function openOrdersEvent(em: EntityManager, accountId: string): Promise<NewEvent> {
+  const open = await em.find(OrderIntent, { accountId, orderStatus: 'open' }, { orderBy: { createdAt: 'asc' } });
+  return { kind: 'orders.open_changed', frameType: 'Open-Orders-Update', venue: PAPER, data: { accountId, orders: open.map(workingOrderView) } };
+}
+
+/**
+ * Matches an intent on the paper venue and records the result.
+ * `arrival`: the first dispatch (state must be `signed_pending_dispatch`);
+ * `mark`: a resting working order woken by a mark crossing (orderStatus must be `open`).
+ */
+export async function executePaper(deps: PaperDeps, intentId: string, mode: 'arrival' | 'mark'): Promise<DispatchOutcome> {
+  return withLockedIntent(deps.orm, intentId, async (em, intent) => {
+    if (mode === 'arrival' ? intent.state !== 'signed_pending_dispatch' : intent.orderStatus !== 'open') return outcomeOf(intent);
+    const tick = await readMark(em, intent.venue, intent.symbol, deps.markMaxAgeMs);
+    if (!tick) {
+      if (mode === 'mark') return outcomeOf(intent);
+      await rejectIntent(em, intent, 'no_mark');
+      return outcomeOf(intent);
+    }
+    const posRow = await em.findOne(Position, { accountId: intent.accountId, venue: intent.venue, symbol: intent.symbol });
+    const result = (mode === 'arrival' ? matchOnArrival : matchOnMark)(toPaperOrder(intent), tick, posRow ? new Decimal(posRow.qty) : ZERO);
+    const wasOpen = intent.orderStatus === 'open';
+    const events: NewEvent[] = [];
+    if (mode === 'arrival') {
+      Object.assign(intent, { state: 'dispatched', venueOrderId: `paper-${intent.id}`, lastEvent: 'dispatched' });
+      events.push(intentEvent(intent, 'intent.dispatched'));
+    }
+    if (result.kind === 'resting' && result.fills.length === 0 && mode === 'mark' && result.order.triggered === intent.triggered) {
+      return outcomeOf(intent); // the crossing had passed by the time we looked: nothing changes
+    }
+
+    const fills = 'fills' in result ? result.fills : [];
+    if (fills.length) events.push(...(await recordFills(em, intent, fills, posRow, tick)));
+    const filled = new Decimal(intent.filledQty).gt(0);
+    const effect = RESULT_EFFECT[result.kind](filled);
+    Object.assign(intent, {
+      state: effect.state,
+      orderStatus: effect.orderStatus,
+      lastEvent: effect.event,
+      rejectReason: 'reason' in result ? result.reason : null,
+      triggered: result.kind === 'resting' ? Boolean(result.order.triggered) : intent.triggered,
+    });
+    if (wasOpen !== (intent.orderStatus === 'open')) events.push(await openOrdersEvent(em, intent.accountId));
+    events.push(intentEvent(intent, `intent.${effect.event}`));
+    await appendEvents(em, intent.tenantId, intent.accountId, events);
+    return outcomeOf(intent);
+  });
+}
+
+/**
+ * Records engine fills: Fill rows (ids `<intentId>-<n>`), the net position, closed round trips,
+ * the venue balance (realised PnL − fees); returns the Fill and Position-Changed events.
+ */
+async function recordFills(
+  em: EntityManager,
+  intent: OrderIntentRow,
+  fills: { price: Decimal; qty: Decimal; liquidity: 'taker' | 'maker' }[],
+  posRow: PositionRow | null,
+  tick: MarkTick,
+): Promise<NewEvent[]> {
+  const ts = tick.ts;
+  const tenant = await em.findOneOrFail(Tenant, { id: intent.tenantId });
+  const bps = { maker: new Decimal(tenant.feeSchedule.makerBps), taker: new Decimal(tenant.feeSchedule.takerBps) };
+  const before = await em.count(Fill, { intentId: intent.id });
+  let position: PositionState = posRow
+    ? { qty: new Decimal(posRow.qty), avgEntryPrice: new Decimal(posRow.avgEntryPrice), realizedPnl: new Decimal(posRow.realizedPnlUsd), openedAt: posRow.openedAt?.getTime() ?? null }
+    : { qty: ZERO, avgEntryPrice: ZERO, realizedPnl: ZERO, openedAt: null };
+  const balance = await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
+  let cash = new Decimal(balance?.balanceUsd ?? 0);
+  let filledQty = new Decimal(intent.filledQty);
+  let notional = new Decimal(intent.avgFillPrice ?? 0).times(filledQty);
+  const events: NewEvent[] = [];
+  const at = new Date(ts);
+
+  for (const [k, f] of fills.entries()) {
+    const id = `${intent.id}-${before + k + 1}`;
+    const feeUsd = fee(f.price, f.qty, bps[f.liquidity]);
+    const realizedBefore = position.realizedPnl;
+    const applied = applyFill(position, { side: intent.side as 'buy' | 'sell', qty: f.qty, price: f.price }, ts);
+    position = applied.position;
+    const realized = position.realizedPnl.minus(realizedBefore);
+    cash = cash.plus(realized).minus(feeUsd);
+    filledQty = filledQty.plus(f.qty);
+    notional = notional.plus(f.price.times(f.qty));
+    const fill = em.create(Fill, {
+      id,
+      tenantId: intent.tenantId,
+      accountId: intent.accountId,
+      intentId: intent.id,
+      venue: intent.venue,
+      symbol: intent.symbol,
+      side: intent.side,
+      qty: fmt(f.qty),
+      price: fmt(f.price),
+      feeUsd: fmt(feeUsd),
+      liquidity: f.liquidity,
+      venueOrderId: intent.venueOrderId ?? `paper-${intent.id}`,
+      venueTradeId: id,
+      realizedPnlUsd: fmt(realized),
+      executedAt: at,
+    });
+    events.push({ kind: 'fill.executed', frameType: 'Fill', venue: intent.venue, data: fillView(fill) });
+    if (applied.closed) {
+      const c = applied.closed;
+      em.create(Trade, {
+        id: `${id}-t`,
+        tenantId: intent.tenantId,
+        accountId: intent.accountId,
+        venue: intent.venue,
+        symbol: intent.symbol,
+        side: c.side,
+        qty: fmt(c.qty),
+        entryPrice: fmt(c.entryPrice),
+        exitPrice: fmt(c.exitPrice),
+        realizedPnlUsd: fmt(c.realizedPnl),
+        feesUsd: fmt(fee(f.price, c.qty, bps[f.liquidity])),
+        openedAt: new Date(c.openedAt),
+        closedAt: new Date(c.closedAt),
+        exitFillId: id,
+      });
+    }
+  }
+
+  intent.filledQty = fmt(filledQty);
+  intent.avgFillPrice = fmt(notional.div(filledQty));
+  const values = {
+    qty: fmt(position.qty),
+    avgEntryPrice: fmt(position.avgEntryPrice),
+    realizedPnlUsd: fmt(position.realizedPnl),
+    leverage: intent.leverage,
+    openedAt: position.openedAt == null ? null : new Date(position.openedAt),
+  };
+  const saved = posRow
+    ? Object.assign(posRow, values)
+    : em.create(Position, { accountId: intent.accountId, venue: intent.venue, symbol: intent.symbol, tenantId: intent.tenantId, ...values });
+  if (balance) balance.balanceUsd = fmt(cash);
+  else em.create(AccountBalance, { accountId: intent.accountId, venue: intent.venue, tenantId: intent.tenantId, balanceUsd: fmt(cash) });
+  saved.updatedAt = at;
+  events.push({ kind: 'position.changed', frameType: 'Position-Changed', venue: intent.venue, data: positionView(saved, tick.mark) });
+  return events;
+}

@@ -1,0 +1,53 @@
+/**
+ * `createApp(deps)`: the Koa app with every middleware in one place, in order:
+ * request log → errors → tenant gate → body parser → authentication → routers; and the
+ * WebSocket channels on `app.ws`. No globals: everything comes from `deps`.
+ */
+import Koa from 'koa';
+import { bodyParser } from '@koa/bodyparser';
+import websockify from 'koa-websocket';
+import type { ApiDeps, ApiState } from './context.js';
+import { OpenApiRegistry } from './openapi.js';
+import { requestLog } from './middleware/request-log.js';
+import { errorHandler } from './middleware/errors.js';
+import { tenantGate } from './middleware/tenant.js';
+import { authenticate } from './middleware/auth.js';
+import { authRoutes } from './routes/auth.js';
+import { accountRoutes } from './routes/accounts.js';
+import { omsRoutes } from './routes/oms.js';
+import { metaRoutes } from './routes/meta.js';
+import { serveRiskSocket } from './ws/risk.js';
+import type { EventHub } from './ws/hub.js';
+
+/** What the app needs beyond ApiDeps: the event hub for /ws/risk and its public base URL. */
+export interface AppDeps extends ApiDeps {
+  hub: EventHub;
+  /** Public base URL (http[s]://host:port), known once the server listens. */
+  baseUrl: () => string;
+  idleCloseMs?: number;
+}
+
+export function createApp(deps: AppDeps) {
+  const app = websockify(new Koa<ApiState>());
+  app.proxy = true;
+  const jwtKey = new TextEncoder().encode(deps.config.jwtSecret);
+  const openapi = new OpenApiRegistry();
+  const wsBase = () => deps.baseUrl().replace(/^http/, 'ws');
+
+  app.use(requestLog(deps.logger));
+  app.use(errorHandler());
+  app.use(tenantGate(deps.orm));
+  app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', jsonLimit: '256kb' }));
+  app.use(authenticate(deps.orm, jwtKey));
+  for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), omsRoutes(deps, openapi)]) {
+    app.use(router.routes()).use(router.allowedMethods());
+  }
+
+  app.ws.use(async (ctx) => {
+    const ws = ctx.websocket;
+    if (ctx.path === '/ws/risk') return serveRiskSocket(ws, ctx.req, { orm: deps.orm, hub: deps.hub, logger: deps.logger, idleCloseMs: deps.idleCloseMs });
+    ws.send(JSON.stringify({ type: 'Result', ok: false, error: 'not_found', detail: `no channel ${ctx.path}` }));
+    ws.close(1008, 'not_found');
+  });
+  return app;
+}

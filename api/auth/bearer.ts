@@ -1,0 +1,52 @@
+/**
+ * Bearer JWTs (spec §2.2, §5.1): HS256 via jose, 24 h, claims pin the credential (`sub`) and its
+ * tenant (`tid`), with the audience and tier at mint time for display only (gates re-read the row).
+ */
+import { SignJWT, jwtVerify, errors } from 'jose';
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../domain/errors.js';
+
+/** Bearer lifetime: 24 hours (spec §8). */
+export const BEARER_TTL_MS = 24 * 60 * 60 * 1000;
+const ISSUER = 'multivenue-platform';
+
+/** The claims this API puts in a bearer. */
+export interface BearerClaims {
+  sub: string;
+  tid: string;
+  jti: string;
+  exp: number;
+}
+
+/** Signs a bearer for a credential; returns the token, its id and expiry. */
+export async function mintBearer(key: Uint8Array, credentialId: string, tenantId: string, extra: Record<string, unknown>) {
+  const jti = randomUUID();
+  const expiresAt = new Date(Date.now() + BEARER_TTL_MS);
+  const token = await new SignJWT({ tid: tenantId, ...extra })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(credentialId)
+    .setJti(jti)
+    .setIssuer(ISSUER)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+    .sign(key);
+  return { token, jti, expiresAt };
+}
+
+/**
+ * Verifies signature, issuer and expiry.
+ * @throws ApiError `401 token_expired` or `401 unauthorized`.
+ */
+export async function verifyBearer(key: Uint8Array, token: string): Promise<BearerClaims> {
+  try {
+    const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'] });
+    if (typeof payload.sub !== 'string' || typeof payload.tid !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') {
+      throw new ApiError('unauthorized', 'token is missing required claims');
+    }
+    return { sub: payload.sub, tid: payload.tid, jti: payload.jti, exp: payload.exp };
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    if (err instanceof errors.JWTExpired) throw new ApiError('token_expired', 'bearer token has expired; mint a new one');
+    throw new ApiError('unauthorized', 'bearer token is not valid');
+  }
+}

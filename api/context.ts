@@ -1,0 +1,52 @@
+/**
+ * The api's dependencies and per-request state, injected through `createApp(deps)`; no globals.
+ */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type Koa from 'koa';
+import type { Config } from '../config.js';
+import type { Audience, Tier } from '../domain/gates.js';
+
+/** What createApp needs. */
+export interface ApiDeps {
+  orm: MikroORM;
+  temporal: Client;
+  config: Config;
+  logger: Logger;
+}
+
+/** The tenant a request resolved to (spec §5.6). */
+export interface ResolvedTenant {
+  id: string;
+  slug: string;
+  suspended: boolean;
+}
+
+/** The authenticated caller, from the bearer's claims and its credential row (spec §5.2). */
+export interface Caller {
+  credentialId: string;
+  tenantId: string;
+  /** The trader or operator this credential acts for; owns accounts. */
+  ownerId: string;
+  audience: Audience;
+  tier: Tier | null;
+  scopes: string[];
+  accountId: string | null;
+  /** The credential was revoked: reads still work until the token expires, writes do not. */
+  credentialRevoked: boolean;
+  jti: string;
+  tokenExpiresAt: Date;
+}
+
+/** Koa state for every request. */
+export interface ApiState {
+  requestId: string;
+  log: Logger;
+  tenant?: ResolvedTenant;
+  caller?: Caller;
+  input?: unknown;
+}
+
+export type ApiContext = Koa.ParameterizedContext<ApiState>;
+export type ApiMiddleware = Koa.Middleware<ApiState>;

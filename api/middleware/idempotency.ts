@@ -1,0 +1,91 @@
+/**
+ * `Idempotency-Key` on `/oms/*` writes (spec §8): 8-200 characters (`400 invalid_idempotency_key`),
+ * kept 24 h per credential. The same key and payload replays the stored response with
+ * `Idempotency-Replay: true`; a different payload is `409 idempotency_key_conflict`; concurrent
+ * identical requests wait for the first one's answer, so they produce one intent.
+ * Stored in PostgreSQL, so every api process agrees. A 5xx answer is not stored (retry is safe).
+ */
+import { createHash } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { ApiError } from '../../domain/errors.js';
+import { platformEm } from '../../db/orm.js';
+import type { ApiMiddleware } from '../context.js';
+import { callerOf } from './auth.js';
+
+/** Replay window: 24 hours. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const WAIT_STEP_MS = 25;
+const WAIT_LIMIT_MS = 30_000;
+
+/** Stable JSON (sorted keys) so that key order does not change the payload hash. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  return JSON.stringify(v) ?? 'null';
+}
+
+interface Stored {
+  request_hash: string;
+  status: string;
+  response_status: number | null;
+  response_body: unknown;
+  expires_at: Date;
+}
+
+export function idempotency(orm: MikroORM): ApiMiddleware {
+  return async (ctx, next) => {
+    const key = ctx.get('idempotency-key');
+    if (!key) return next();
+    if (key.length < 8 || key.length > 200) throw new ApiError('invalid_idempotency_key', 'Idempotency-Key must be 8 to 200 characters');
+    const credentialId = callerOf(ctx).credentialId;
+    const hash = createHash('sha256').update(`${ctx.method} ${ctx.path} ${canonical(ctx.request.body ?? null)}`).digest('hex');
+    const conn = platformEm(orm).getConnection();
+
+    const claim = async () =>
+      (
+        await conn.execute<{ key: string }[]>(
+          `insert into idempotency_records (credential_id, key, request_hash, status, expires_at, created_at)
+           values (?, ?, ?, 'in_progress', now() + interval '24 hours', now())
+           on conflict (credential_id, key) do update set request_hash = excluded.request_hash, status = 'in_progress',
+             response_status = null, response_body = null, expires_at = excluded.expires_at, created_at = now()
+             where idempotency_records.expires_at < now()
+           returning key`,
+          [credentialId, key, hash],
+        )
+      ).length > 0;
+
+    if (!(await claim())) {
+      const started = Date.now();
+      for (;;) {
+        const [row] = await conn.execute<Stored[]>('select request_hash, status, response_status, response_body, expires_at from idempotency_records where credential_id = ? and key = ?', [credentialId, key]);
+        if (!row) {
+          if (await claim()) break;
+          continue;
+        }
+        if (row.request_hash !== hash) throw new ApiError('idempotency_key_conflict', 'this Idempotency-Key was used with a different payload');
+        if (row.status === 'done') {
+          ctx.status = row.response_status ?? 200;
+          ctx.body = row.response_body;
+          ctx.set('Idempotency-Replay', 'true');
+          return;
+        }
+        if (Date.now() - started > WAIT_LIMIT_MS) throw new ApiError('idempotency_request_in_flight', 'the first request with this key is still running; retry later');
+        await new Promise((r) => setTimeout(r, WAIT_STEP_MS));
+      }
+    }
+
+    const store = (status: number, body: unknown) =>
+      conn.execute(`update idempotency_records set status = 'done', response_status = ?, response_body = ?::jsonb where credential_id = ? and key = ?`, [status, JSON.stringify(body ?? null), credentialId, key]);
+    const release = () => conn.execute('delete from idempotency_records where credential_id = ? and key = ?', [credentialId, key]);
+    try {
+      await next();
+    } catch (err) {
+      if (err instanceof ApiError && err.status < 500) {
+        await store(err.status, { error: err.code, ...(err.detail === undefined ? {} : { detail: err.detail }), ...err.extra });
+      } else await release();
+      throw err;
+    }
+    if (ctx.status >= 500) await release();
+    else await store(ctx.status, ctx.body);
+  };
+}

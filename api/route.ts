@@ -1,0 +1,66 @@
+/**
+ * One statement per endpoint: registers the Koa route (gate → validate → handler) and its
+ * OpenAPI operation from the same zod schemas.
+ */
+import type Router from '@koa/router';
+import type { z } from 'zod';
+import type { ZodOpenApiOperationObject } from 'zod-openapi';
+import type { ApiContext, ApiMiddleware, ApiState } from './context.js';
+import type { OpenApiRegistry } from './openapi.js';
+import { validate, type Input, type RouteSchemas } from './middleware/validate.js';
+
+/** An endpoint's definition. */
+export interface Endpoint<S extends RouteSchemas> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  summary: string;
+  tags: string[];
+  /** Access rule middleware (from `gate()`), or none for public routes. */
+  gate?: ApiMiddleware;
+  schemas: S;
+  /** Success responses: status → schema (documented only). */
+  responses: Record<string, { description: string; schema?: z.ZodType; headers?: Record<string, string> }>;
+  /** Extra middleware after validation (e.g. idempotency). */
+  use?: ApiMiddleware[];
+  /** The tier or scope, for the docs (`x-required-tier`). */
+  requires?: string;
+  /** Request headers to document, name → description. */
+  headers?: Record<string, string>;
+}
+
+/** Defines one endpoint on `router` and in `openapi`. */
+export function endpoint<S extends RouteSchemas>(
+  router: Router<ApiState>,
+  openapi: OpenApiRegistry,
+  def: Endpoint<S>,
+  handler: (ctx: ApiContext, input: Input<S>) => Promise<void>,
+): void {
+  const mws: ApiMiddleware[] = [...(def.gate ? [def.gate] : []), validate(def.schemas), ...(def.use ?? [])];
+  router[def.method](def.path, ...(mws as never[]), async (ctx: ApiContext) => handler(ctx, ctx.state.input as Input<S>));
+
+  const op: ZodOpenApiOperationObject = {
+    summary: def.summary,
+    tags: def.tags,
+    ...(def.requires ? { 'x-required': def.requires } : {}),
+    ...(def.gate ? {} : { security: [] }),
+    requestParams: {
+      ...(def.schemas.params ? { path: def.schemas.params as never } : {}),
+      ...(def.schemas.query ? { query: def.schemas.query as never } : {}),
+    },
+    ...(def.schemas.body ? { requestBody: { content: { 'application/json': { schema: def.schemas.body } } } } : {}),
+    responses: Object.fromEntries(
+      Object.entries(def.responses).map(([status, r]) => [
+        status,
+        {
+          description: r.description,
+          ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}),
+          ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
+        },
+      ]),
+    ) as ZodOpenApiOperationObject['responses'],
+  };
+  if (def.headers) {
+    (op as { parameters?: unknown[] }).parameters = Object.entries(def.headers).map(([name, description]) => ({ in: 'header', name, description, schema: { type: 'string' } }));
+  }
+  openapi.add(def.method, def.path, op);
+}

@@ -1,0 +1,141 @@
+/**
+ * `/api/v1/oms/*` (spec §4.4): compose an order intent, read one, list recent ones.
+ * Compose validates every field, checks the account, symbol, lot and tick sizes and the leverage
+ * cap, then starts `intent-<intentId>` with an update-with-start that answers once the intent is
+ * recorded (the early-return shape); dispatch and fills follow on /ws/risk.
+ */
+import Router from '@koa/router';
+import { randomBytes } from 'node:crypto';
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import { ApiError } from '../../domain/errors.js';
+import { Decimal } from '../../domain/decimal.js';
+import { OMS_WRITE_TIER } from '../../domain/gates.js';
+import { WIRED_VENUES, type ComposeIntent, type IntentView } from '../../domain/oms/intent.js';
+import { findSymbol } from '../../domain/market/symbols.js';
+import { OrderIntent, TradingGroup } from '../../db/entities.js';
+import { scoped } from '../../db/orm.js';
+import { intentToView } from '../../db/views.js';
+import { SA, composeUpdate, intentWorkflowId, type IntentWorkflowInput } from '../../workflows/definitions.js';
+import { callerOf, gate } from '../middleware/auth.js';
+import { idempotency } from '../middleware/idempotency.js';
+import type { ApiDeps, ApiState, Caller } from '../context.js';
+import type { OpenApiRegistry } from '../openapi.js';
+import { endpoint } from '../route.js';
+import { ownedAccount } from './accounts.js';
+import { IDEMPOTENCY_HEADER, composeIntentBody, intentList, intentParams, intentView } from './oms.schemas.js';
+
+/** A new intent id: `int_` + 20 hex characters. */
+export const newIntentId = () => `int_${randomBytes(10).toString('hex')}`;
+
+/** Decimal places of a decimal string. */
+const places = (v: string) => new Decimal(v).decimalPlaces();
+
+/**
+ * Venue and instrument checks a trader expects at compose, as field issues.
+ * @throws ApiError 400 `venue_not_supported`, `symbol_unknown`, `validation_failed`.
+ */
+function checkInstrument(body: ComposeIntent) {
+  if (!(WIRED_VENUES as readonly string[]).includes(body.venue)) {
+    throw new ApiError('venue_not_supported', [{ path: 'body.venue', message: `venue ${body.venue} is not wired in this deployment; see GET /api/v1/venues`, code: 'venue_not_supported' }]);
+  }
+  const spec = findSymbol(body.venue, body.symbol);
+  if (!spec) throw new ApiError('symbol_unknown', [{ path: 'body.symbol', message: `unknown symbol ${body.symbol}; see GET /api/v1/symbols/${body.venue}`, code: 'symbol_unknown' }]);
+  const issues = [];
+  if (places(body.qty) > spec.szDecimals) issues.push({ path: 'body.qty', message: `${spec.symbol} sizes have at most ${spec.szDecimals} decimals`, code: 'qty_precision' });
+  for (const field of ['price', 'triggerPrice', 'stopLimitPrice'] as const) {
+    const v = body[field];
+    if (v !== undefined && !new Decimal(v).mod(spec.tickSize).isZero()) issues.push({ path: `body.${field}`, message: `${spec.symbol} prices are multiples of ${spec.tickSize}`, code: 'price_tick' });
+  }
+  if (issues.length) throw new ApiError('validation_failed', issues);
+  return spec;
+}
+
+export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
+  const router = new Router<ApiState>({ prefix: '/api/v1/oms' });
+  const tags = ['oms'];
+  const read = gate({ audience: 'trader' });
+
+  /** The leverage cap of the account's trading group for this venue, else the symbol's maximum. */
+  async function leverageCap(caller: Caller, tradingGroupId: string | null | undefined, venue: string, symbolMax: number): Promise<number> {
+    if (!tradingGroupId) return symbolMax;
+    const group = await scoped(deps.orm, caller.tenantId).findOne(TradingGroup, { id: tradingGroupId });
+    return Math.min(group?.leverageCaps[venue] ?? symbolMax, symbolMax);
+  }
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/intents',
+      summary: 'Compose an order intent (spec §2.6); the outcome arrives on /ws/risk',
+      tags,
+      gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER.intents, write: true }),
+      schemas: { body: composeIntentBody },
+      use: [idempotency(deps.orm)],
+      headers: IDEMPOTENCY_HEADER,
+      requires: OMS_WRITE_TIER.intents,
+      responses: { '201': { description: 'Composed; `intentId` and the echoed `clientOrderId`', schema: intentView, headers: { 'Idempotency-Replay': '`true` on a replayed response' } } },
+    },
+    async (ctx, { body }) => {
+      const caller = callerOf(ctx);
+      const accountId = body.accountId ?? caller.accountId;
+      if (!accountId) throw new ApiError('validation_failed', [{ path: 'body.accountId', message: 'this credential has no active account; send accountId', code: 'required' }]);
+      const account = await ownedAccount(scoped(deps.orm, caller.tenantId), caller, accountId);
+      const spec = checkInstrument(body);
+      const cap = await leverageCap(caller, account.tradingGroupId, body.venue, spec.maxLeverage);
+      if (body.leverage > cap) throw new ApiError('leverage_above_cap', `leverage ${body.leverage} is above the cap ${cap} for ${body.venue}`, { cap, requested: body.leverage });
+
+      const intentId = newIntentId();
+      const input: IntentWorkflowInput = {
+        intentId,
+        tenantId: caller.tenantId,
+        accountId,
+        credentialId: caller.credentialId,
+        clientOrderId: body.clientOrderId ?? null,
+        venue: body.venue,
+        symbol: spec.symbol,
+        side: body.side,
+        type: body.type,
+        qty: body.qty,
+        price: body.price ?? null,
+        triggerPrice: body.triggerPrice ?? null,
+        stopLimitPrice: body.stopLimitPrice ?? null,
+        reduceOnly: body.reduceOnly,
+        timeInForce: body.timeInForce,
+        leverage: String(body.leverage),
+      };
+      const view: IntentView = await deps.temporal.workflow.executeUpdateWithStart(composeUpdate, {
+        startWorkflowOperation: new WithStartWorkflowOperation('intentWorkflow', {
+          workflowId: intentWorkflowId(intentId),
+          taskQueue: deps.config.temporal.taskQueue,
+          args: [input],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          typedSearchAttributes: [
+            { key: SA.tenantId, value: caller.tenantId },
+            { key: SA.accountId, value: accountId },
+            { key: SA.venue, value: body.venue },
+            { key: SA.intentState, value: 'signed_pending_dispatch' },
+          ],
+        }),
+      });
+      ctx.status = 201;
+      ctx.body = view;
+    },
+  );
+
+  endpoint(router, openapi, { method: 'get', path: '/intents/:id', summary: "One intent; another credential's intent is 404", tags, gate: read, schemas: { params: intentParams }, responses: { '200': { description: 'Intent', schema: intentView } } }, async (ctx, { params }) => {
+    const caller = callerOf(ctx);
+    const row = await scoped(deps.orm, caller.tenantId).findOne(OrderIntent, { id: params.id, credentialId: caller.credentialId });
+    if (!row) throw new ApiError('intent_not_found', `no intent ${params.id} for this credential`);
+    ctx.body = intentToView(row);
+  });
+
+  endpoint(router, openapi, { method: 'get', path: '/intents', summary: "The caller's own recent intents, newest first, at most 50", tags, gate: read, schemas: {}, responses: { '200': { description: 'Intents', schema: intentList } } }, async (ctx) => {
+    const caller = callerOf(ctx);
+    const rows = await scoped(deps.orm, caller.tenantId).find(OrderIntent, { credentialId: caller.credentialId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 50 });
+    ctx.body = { intents: rows.map(intentToView) };
+  });
+
+  return router;
+}

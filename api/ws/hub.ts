@@ -1,0 +1,70 @@
+/**
+ * Fan-out of the account event log to sockets (DESIGN.md): each api process LISTENs on
+ * `account_events`, loads the appended row and hands it to every subscriber of its tenant and
+ * account. Works with any number of api processes because the log, not memory, is the source.
+ */
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+/** One row of the event log as sockets see it. */
+export interface LoggedEvent {
+  tenantId: string;
+  accountId: string;
+  seq: number;
+  topic: string;
+  frameType: string;
+  kind: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+
+export type Subscriber = (e: LoggedEvent) => void;
+
+/** The hub of one api process. */
+export interface EventHub {
+  /** Registers a listener for events of these accounts in this tenant; returns the unsubscribe. */
+  subscribe(tenantId: string, accountIds: string[], fn: Subscriber): () => void;
+  stop(): Promise<void>;
+}
+
+export async function startEventHub(databaseUrl: string, logger: Logger): Promise<EventHub> {
+  const listener = new pg.Client({ connectionString: databaseUrl });
+  const reader = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  await listener.connect();
+  const subs = new Map<string, Set<Subscriber>>();
+  const keyOf = (tenantId: string, accountId: string) => `${tenantId}/${accountId}`;
+  /** Deliveries keep log order even though rows are loaded asynchronously. */
+  let chain = Promise.resolve();
+
+  listener.on('notification', (n) => {
+    if (!n.payload) return;
+    const id = n.payload;
+    const load = reader.query(
+      `select tenant_id, account_id, seq, topic, frame_type, kind, created_at, data from account_events where id = $1`,
+      [id],
+    );
+    chain = chain
+      .then(async () => {
+        const { rows } = await load;
+        const r = rows[0];
+        if (!r) return;
+        const event: LoggedEvent = { tenantId: r.tenant_id, accountId: r.account_id, seq: r.seq, topic: r.topic, frameType: r.frame_type, kind: r.kind, occurredAt: new Date(r.created_at).toISOString(), data: r.data };
+        for (const fn of subs.get(keyOf(event.tenantId, event.accountId)) ?? []) fn(event);
+      })
+      .catch((err: unknown) => logger.error({ err, id }, 'event fan-out failed'));
+  });
+  await listener.query('listen account_events');
+
+  return {
+    subscribe(tenantId, accountIds, fn) {
+      const keys = accountIds.map((a) => keyOf(tenantId, a));
+      for (const k of keys) (subs.get(k) ?? subs.set(k, new Set()).get(k)!).add(fn);
+      return () => keys.forEach((k) => subs.get(k)?.delete(fn));
+    },
+    async stop() {
+      await chain;
+      await listener.end();
+      await reader.end();
+    },
+  };
+}

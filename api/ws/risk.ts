@@ -1,0 +1,120 @@
+/**
+ * `/ws/risk` (spec §6.2, §6.3): `Authenticate` with a single-use handshake token, `Subscribe` to
+ * topics, then frames from the account event log with their per-account `seq`.
+ * Rules: nothing is pushed before `Subscribe`; `Ping` → `Pong { serverTime }`; `Alive` →
+ * `Result { ok: true }`; 60 s of inbound silence closes the socket; a per-frame rate limit exempts
+ * `Ping` and `Alive`; a consumer whose send buffer passes the cap gets `Resync-Required`.
+ *
+ * Topics: `Order-Intent-Changed` (`Order-Intent-Update`, `Open-Orders-Update`),
+ * `Position-Changed` (`Position-Changed`), `Fills` (`Fill`).
+ */
+import type { WebSocket } from 'ws';
+import type { IncomingMessage } from 'node:http';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { ApiError } from '../../domain/errors.js';
+import { Account } from '../../db/entities.js';
+import { platformEm, scoped } from '../../db/orm.js';
+import { tokenHash } from '../auth/secrets.js';
+import { tenantLookup, tenantOf } from '../middleware/tenant.js';
+import type { EventHub, LoggedEvent } from './hub.js';
+
+/** Topics a `/ws/risk` client may subscribe to. */
+export const RISK_TOPICS = ['Order-Intent-Changed', 'Position-Changed', 'Fills'] as const;
+/** Idle close after this much inbound silence (spec §8). */
+export const IDLE_CLOSE_MS = 60_000;
+/** Per-frame rate limit (Ping and Alive exempt): frames per window. */
+export const RATE = { frames: 30, windowMs: 10_000 };
+/** Send-buffer cap past which a slow consumer is told to resync and its backlog is dropped. */
+export const MAX_BUFFERED_BYTES = 1 << 20;
+
+const frame = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('Authenticate'), token: z.string().optional() }),
+  z.object({ type: z.literal('Subscribe'), topics: z.array(z.string()) }),
+  z.object({ type: z.literal('Ping') }),
+  z.object({ type: z.literal('Alive') }),
+]);
+
+export interface RiskSocketDeps {
+  orm: MikroORM;
+  hub: EventHub;
+  logger: Logger;
+  idleCloseMs?: number;
+}
+
+/** Serves one `/ws/risk` connection. */
+export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps: RiskSocketDeps): Promise<void> {
+  const send = (msg: Record<string, unknown>) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(msg));
+  const fail = (error: string, detail?: string) => send({ type: 'Result', ok: false, error, ...(detail ? { detail } : {}) });
+
+  let tenantId: string;
+  try {
+    tenantId = (await tenantOf(tenantLookup(deps.orm), (h) => String(req.headers[h] ?? ''))).id;
+  } catch (err) {
+    fail(err instanceof ApiError ? err.code : 'internal_error');
+    ws.close(1008, 'tenant');
+    return;
+  }
+
+  let idle = setTimeout(() => ws.close(1000, 'idle'), deps.idleCloseMs ?? IDLE_CLOSE_MS);
+  let windowStart = Date.now();
+  let framesInWindow = 0;
+  let session: { accountIds: string[]; unsubscribe?: () => void; topics: Set<string> } | undefined;
+
+  const deliver = (e: LoggedEvent) => {
+    if (!session?.topics.has(e.topic)) return;
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return void send({ type: 'Resync-Required', reason: 'slow_consumer', accountId: e.accountId });
+    send({ type: e.frameType, topic: e.topic, seq: e.seq, accountId: e.accountId, event: e.kind, occurredAt: e.occurredAt, ...e.data });
+  };
+
+  async function authenticate(token: string | undefined) {
+    if (!token) return fail('token_required');
+    const em = platformEm(deps.orm);
+    const rows = await em.getConnection().execute<{ credential_id: string; account_id: string | null }[]>(
+      `update handshake_tokens set consumed_at = now()
+        where token_hash = ? and channel = 'risk' and tenant_id = ? and consumed_at is null and expires_at > now()
+        returning credential_id, account_id`,
+      [tokenHash(token), tenantId],
+    );
+    if (!rows[0]) return fail('token_invalid');
+    const owner = await em.getConnection().execute<{ owner_id: string }[]>('select owner_id from credentials where id = ?', [rows[0].credential_id]);
+    const accounts = await scoped(deps.orm, tenantId).find(Account, { ownerId: owner[0]?.owner_id ?? '' });
+    session = { accountIds: accounts.map((a) => a.id), topics: new Set() };
+    send({ type: 'Authenticated', tenantId, accountId: rows[0].account_id, accountIds: session.accountIds });
+  }
+
+  function subscribe(topics: string[]) {
+    if (!session) return fail('not_authenticated', 'send Authenticate first');
+    if (!topics.length) return fail('topics_required', 'topics must be non-empty');
+    const unknown = topics.filter((t) => !(RISK_TOPICS as readonly string[]).includes(t));
+    if (unknown.length) return fail('unknown_topic', `unknown topics: ${unknown.join(', ')}; known: ${RISK_TOPICS.join(', ')}`);
+    topics.forEach((t) => session!.topics.add(t));
+    session.unsubscribe ??= deps.hub.subscribe(tenantId, session.accountIds, deliver);
+    send({ type: 'Result', ok: true, topics: [...session.topics] });
+  }
+
+  ws.on('message', (raw) => {
+    clearTimeout(idle);
+    idle = setTimeout(() => ws.close(1000, 'idle'), deps.idleCloseMs ?? IDLE_CLOSE_MS);
+    let parsed: z.infer<typeof frame>;
+    try {
+      const r = frame.safeParse(JSON.parse(String(raw)));
+      if (!r.success) return fail('invalid_frame', 'expected Authenticate, Subscribe, Ping or Alive');
+      parsed = r.data;
+    } catch {
+      return fail('invalid_json');
+    }
+    if (parsed.type === 'Ping') return send({ type: 'Pong', serverTime: new Date().toISOString() });
+    if (parsed.type === 'Alive') return send({ type: 'Result', ok: true });
+    const now = Date.now();
+    if (now - windowStart > RATE.windowMs) [windowStart, framesInWindow] = [now, 0];
+    if (++framesInWindow > RATE.frames) return fail('rate_limited', `at most ${RATE.frames} frames per ${RATE.windowMs / 1000} s (Ping and Alive exempt)`);
+    if (parsed.type === 'Authenticate') return void authenticate(parsed.token).catch((err) => (deps.logger.error({ err }, 'ws authenticate failed'), fail('internal_error')));
+    subscribe(parsed.topics);
+  });
+  ws.on('close', () => {
+    clearTimeout(idle);
+    session?.unsubscribe?.();
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * Account provisioning, shared by the API (`POST /accounts`, `POST /sandbox/paper-account`) and
+ * the dev seed: the account row, its paper balance and the opening deposit event, in one transaction.
+ */
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Account, AccountBalance, AccountEvent } from './entities.js';
+
+/** Default opening balance of a paper account, USD. */
+export const DEFAULT_PAPER_DEPOSIT_USD = '100000';
+
+/** A new account id and human-facing number. */
+export function newAccountIds(): { id: string; accountNumber: string } {
+  const raw = randomBytes(10).toString('hex');
+  return { id: `acc_${raw}`, accountNumber: `PA-${raw.slice(0, 8).toUpperCase()}` };
+}
+
+/**
+ * Creates an internalised (venue `paper`) account funded with `depositUsd` (decimal string, USD).
+ * `em` must be scoped to `tenantId`. Returns the account row.
+ */
+export async function provisionPaperAccount(
+  em: EntityManager,
+  opts: { tenantId: string; ownerId: string; name: string; depositUsd: string; tradingGroupId?: string | null; id?: string },
+) {
+  return em.transactional(async (tx) => {
+    const ids = newAccountIds();
+    const account = tx.create(Account, {
+      id: opts.id ?? ids.id,
+      tenantId: opts.tenantId,
+      accountNumber: ids.accountNumber,
+      ownerId: opts.ownerId,
+      name: opts.name,
+      executionMode: 'internalised',
+      baseCurrency: 'USD',
+      tradingGroupId: opts.tradingGroupId ?? null,
+      settings: {},
+    });
+    tx.create(AccountBalance, { accountId: account.id, venue: 'paper', tenantId: opts.tenantId, balanceUsd: opts.depositUsd });
+    tx.create(AccountEvent, {
+      tenantId: opts.tenantId,
+      accountId: account.id,
+      seq: 1,
+      kind: 'funding.deposit',
+      topic: 'Funding',
+      frameType: 'Funding-Update',
+      venue: 'paper',
+      data: { accountId: account.id, venue: 'paper', type: 'deposit', amountUsd: opts.depositUsd },
+    }, { partial: true });
+    return account;
+  });
+}

@@ -1,0 +1,321 @@
+/**
+ * MikroORM entities (defineEntity, MikroORM 7). Every tenant-owned entity carries `tenantId`
+ * and is covered by the `tenant` filter that is on by default (db/orm.ts): a query without
+ * tenant parameters fails instead of leaking rows across tenants (DESIGN.md "Data and events").
+ *
+ * Decimal columns are unconstrained PostgreSQL `numeric`, surfaced as decimal strings.
+ */
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+/** An unconstrained `numeric` column carried as a decimal string (USD, contracts, prices). */
+const numeric = () => p.decimal('string').columnType('numeric');
+const createdAt = () => p.datetime().onCreate(() => new Date());
+
+/** A branded deployment (spec §2.4, §5.6). Not itself tenant-filtered: resolution reads it. */
+export const Tenant = defineEntity({
+  name: 'Tenant',
+  tableName: 'tenants',
+  properties: {
+    id: p.string().primary(),
+    slug: p.string().unique(),
+    displayName: p.string(),
+    /** Registered origins, e.g. `http://localhost:3000`; a Host header matches its host:port. */
+    origins: p.json<string[]>(),
+    suspended: p.boolean().default(false),
+    /** The platform's own tenant: the default when a request carries neither Origin nor Host. */
+    isPlatform: p.boolean().default(false),
+    /** Fee schedule in basis points, e.g. `{ makerBps: '1.5', takerBps: '4.5' }`. */
+    feeSchedule: p.json<{ makerBps: string; takerBps: string }>(),
+    createdAt: createdAt(),
+  },
+});
+
+/** Per-venue leverage caps an account's orders are checked against at compose (spec §2.6). */
+export const TradingGroup = defineEntity({
+  name: 'TradingGroup',
+  tableName: 'trading_groups',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    name: p.string(),
+    /** Venue slug → maximum leverage, e.g. `{ paper: 50 }`. */
+    leverageCaps: p.json<Record<string, number>>(),
+    createdAt: createdAt(),
+  },
+});
+
+/** A trading account (spec §2.5, §4.3). `executionMode` is a property of the account (spec §1). */
+export const Account = defineEntity({
+  name: 'Account',
+  tableName: 'accounts',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    /** Human-facing number, e.g. `PA-7K3Q9X`. */
+    accountNumber: p.string().unique(),
+    /** The trader (person or system) that owns it; every credential with the same owner sees it. */
+    ownerId: p.string().index(),
+    name: p.string(),
+    /** `internalised` (matched by the platform engine, venue `paper`) or `routed`. */
+    executionMode: p.string().default('internalised'),
+    baseCurrency: p.string().default('USD'),
+    tradingGroupId: p.string().nullable(),
+    settings: p.json<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+});
+
+/** Cash balance of an account on one venue, USD (deposits + realised PnL − fees). */
+export const AccountBalance = defineEntity({
+  name: 'AccountBalance',
+  tableName: 'account_balances',
+  properties: {
+    accountId: p.string().primary(),
+    venue: p.string().primary(),
+    tenantId: p.string().index(),
+    balanceUsd: numeric(),
+  },
+});
+
+/** An API credential (spec §2.1). The secret is stored only as a scrypt hash. */
+export const Credential = defineEntity({
+  name: 'Credential',
+  tableName: 'credentials',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    apiKey: p.string().unique(),
+    /** The trader this credential acts for (rotation issues a second credential with the same owner). */
+    ownerId: p.string().index(),
+    /** `scrypt$<saltHex>$<hashHex>`. */
+    secretHash: p.string().hidden(),
+    audience: p.string(),
+    /** Trader tier: `readonly` | `liquidation` | `fullTrading`; null for operators. */
+    tier: p.string().nullable(),
+    /** Operator scopes; empty for traders. */
+    scopes: p.json<string[]>(),
+    /** The trader's active account. */
+    accountId: p.string().nullable(),
+    /** Set when the credential signs its own intents (spec §3.1); null = platform-signed. */
+    signerAddress: p.string().nullable(),
+    label: p.string(),
+    revokedAt: p.datetime().nullable(),
+    createdAt: createdAt(),
+  },
+});
+
+/** A revoked bearer token (spec §5.2), kept until its own expiry. */
+export const RevokedToken = defineEntity({
+  name: 'RevokedToken',
+  tableName: 'revoked_tokens',
+  properties: {
+    jti: p.string().primary(),
+    expiresAt: p.datetime(),
+  },
+});
+
+/** A single-use 60 s WebSocket handshake token (spec §2.3, §6.2), stored as a SHA-256 hash. */
+export const HandshakeToken = defineEntity({
+  name: 'HandshakeToken',
+  tableName: 'handshake_tokens',
+  properties: {
+    tokenHash: p.string().primary(),
+    tenantId: p.string().index(),
+    credentialId: p.string().index(),
+    accountId: p.string().nullable(),
+    /** `risk` or `quotes`. */
+    channel: p.string(),
+    expiresAt: p.datetime(),
+    consumedAt: p.datetime().nullable(),
+    createdAt: createdAt(),
+  },
+});
+
+/** A stored `Idempotency-Key` outcome (spec §8): (credential, key) → payload hash and response, 24 h. */
+export const IdempotencyRecord = defineEntity({
+  name: 'IdempotencyRecord',
+  tableName: 'idempotency_records',
+  properties: {
+    credentialId: p.string().primary(),
+    key: p.string().primary(),
+    requestHash: p.string(),
+    /** `in_progress` until the first request answers, then `done`. */
+    status: p.string(),
+    responseStatus: p.integer().nullable(),
+    responseBody: p.json<unknown>().nullable(),
+    expiresAt: p.datetime(),
+    createdAt: createdAt(),
+  },
+});
+
+/**
+ * An order intent (spec §2.6, §3.1) and, once dispatched, its working order on the venue.
+ * `state` is the intent lifecycle; `orderStatus` the venue order status of spec §3.2.
+ */
+export const OrderIntent = defineEntity({
+  name: 'OrderIntent',
+  tableName: 'order_intents',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    accountId: p.string().index(),
+    credentialId: p.string().index(),
+    clientOrderId: p.string().nullable(),
+    venue: p.string(),
+    symbol: p.string(),
+    side: p.string(),
+    type: p.string(),
+    qty: numeric(),
+    price: numeric().nullable(),
+    triggerPrice: numeric().nullable(),
+    stopLimitPrice: numeric().nullable(),
+    reduceOnly: p.boolean(),
+    timeInForce: p.string(),
+    leverage: numeric(),
+    state: p.string(),
+    /** `open` | `filled` | `canceled` | `rejected` | `triggered` | `expired`; null before dispatch. */
+    orderStatus: p.string().nullable(),
+    venueOrderId: p.string().nullable(),
+    filledQty: numeric(),
+    avgFillPrice: numeric().nullable(),
+    lastEvent: p.string(),
+    rejectReason: p.string().nullable(),
+    /** The resting remainder's trigger state (stop/take-profit/stop-limit), as the engine left it. */
+    triggered: p.boolean().default(false),
+    createdAt: createdAt(),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+/** One execution (spec §2.8). Volume is computed from fills. */
+export const Fill = defineEntity({
+  name: 'Fill',
+  tableName: 'fills',
+  properties: {
+    /** Platform-minted, stable: `<intentId>-<n>`. Internalised ids resolve nowhere off-platform (spec §1). */
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    accountId: p.string().index(),
+    intentId: p.string().index(),
+    venue: p.string(),
+    symbol: p.string(),
+    side: p.string(),
+    qty: numeric(),
+    price: numeric(),
+    feeUsd: numeric(),
+    liquidity: p.string(),
+    venueOrderId: p.string(),
+    venueTradeId: p.string(),
+    /** Realised PnL of this fill before fees, USD. */
+    realizedPnlUsd: numeric(),
+    executedAt: p.datetime(),
+  },
+});
+
+/** A net position per account, venue and symbol. `qty` is signed contracts (+ long, − short). */
+export const Position = defineEntity({
+  name: 'Position',
+  tableName: 'positions',
+  properties: {
+    accountId: p.string().primary(),
+    venue: p.string().primary(),
+    symbol: p.string().primary(),
+    tenantId: p.string().index(),
+    qty: numeric(),
+    avgEntryPrice: numeric(),
+    realizedPnlUsd: numeric(),
+    leverage: numeric(),
+    openedAt: p.datetime().nullable(),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+/** A closed round trip (spec §2.8): an entry matched with its exit. PnL is computed from trades. */
+export const Trade = defineEntity({
+  name: 'Trade',
+  tableName: 'trades',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    accountId: p.string().index(),
+    venue: p.string(),
+    symbol: p.string(),
+    /** `long` or `short`. */
+    side: p.string(),
+    qty: numeric(),
+    entryPrice: numeric(),
+    exitPrice: numeric(),
+    realizedPnlUsd: numeric(),
+    /** Fees of the closing fill attributed to this trade, USD. */
+    feesUsd: numeric(),
+    openedAt: p.datetime(),
+    closedAt: p.datetime(),
+    /** The fill that closed it. */
+    exitFillId: p.string().unique(),
+  },
+});
+
+/**
+ * The append-only account event log (DESIGN.md): backs `/accounts/{id}/events`, `/ws/risk`
+ * frames (their `seq`) and webhooks. `seq` is per account, gap-free, assigned under the account lock.
+ */
+export const AccountEvent = defineEntity({
+  name: 'AccountEvent',
+  tableName: 'account_events',
+  properties: {
+    id: p.bigint('string').primary().autoincrement(),
+    tenantId: p.string().index(),
+    accountId: p.string(),
+    seq: p.integer(),
+    /** e.g. `intent.filled`, `position.changed`. */
+    kind: p.string(),
+    /** `/ws/risk` topic, e.g. `Order-Intent-Changed`. */
+    topic: p.string(),
+    /** `/ws/risk` frame type, e.g. `Order-Intent-Update`. */
+    frameType: p.string(),
+    venue: p.string().nullable(),
+    data: p.json<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  uniques: [{ properties: ['accountId', 'seq'] }],
+});
+
+/** The latest canonical mark per venue and symbol (DESIGN.md "Market data"). Not tenant-owned. */
+export const Mark = defineEntity({
+  name: 'Mark',
+  tableName: 'marks',
+  properties: {
+    venue: p.string().primary(),
+    symbol: p.string().primary(),
+    mark: numeric(),
+    bid: numeric(),
+    ask: numeric(),
+    /** `{ bids: [[price, size], ...], asks: [...] }` as decimal strings. */
+    book: p.json<{ bids: [string, string][]; asks: [string, string][] }>(),
+    ts: p.datetime(),
+  },
+});
+
+/** Entities whose rows belong to one tenant: covered by the default `tenant` filter. */
+export const TENANT_OWNED = [
+  TradingGroup,
+  Account,
+  AccountBalance,
+  Credential,
+  HandshakeToken,
+  OrderIntent,
+  Fill,
+  Position,
+  Trade,
+  AccountEvent,
+];
+
+/** Every entity, for the ORM config. */
+export const ENTITIES = [Tenant, RevokedToken, IdempotencyRecord, Mark, ...TENANT_OWNED];
+
+/** Row types of the entities, for code that handles rows. */
+export type TenantRow = InferEntity<typeof Tenant>;
+export type AccountRow = InferEntity<typeof Account>;
+export type CredentialRow = InferEntity<typeof Credential>;
+export type OrderIntentRow = InferEntity<typeof OrderIntent>;
+export type PositionRow = InferEntity<typeof Position>;

@@ -1,0 +1,35 @@
+/**
+ * Decimal arithmetic for money, sizes and prices (decimal.js, 40 significant digits).
+ * A JS float never touches these values: parse from strings, format back to strings.
+ */
+import { Decimal as DecimalJs } from 'decimal.js';
+
+/** The project's Decimal constructor: 40 significant digits, half-even rounding. */
+export const Decimal = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_EVEN });
+export type Decimal = InstanceType<typeof Decimal>;
+
+/** Zero, shared. */
+export const ZERO = new Decimal(0);
+
+/**
+ * Parse a decimal from a string, a Decimal or (for coerced JSON input) a finite number.
+ * Numbers go through their shortest round-trip string (`String(n)`), so `0.1` is exactly `0.1`.
+ * @throws Error when the input is not a finite decimal.
+ */
+export function dec(v: string | number | Decimal): Decimal {
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new Error(`not a finite number: ${v}`);
+    return new Decimal(String(v));
+  }
+  return new Decimal(v);
+}
+
+/** Canonical wire form of a decimal: plain notation, no exponent, no trailing zeros (`"111038.5"`). */
+export function fmt(v: Decimal): string {
+  return v.toFixed();
+}
+
+/** Round a USD amount to cents for display fields (half-even), as a wire string. */
+export function usd(v: Decimal): string {
+  return v.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN).toFixed(2);
+}

@@ -1,0 +1,68 @@
+/**
+ * The one error type of the platform (DESIGN.md "Errors") and the table of stable codes (spec §7.2).
+ * Thrown anywhere; api/middleware/errors.ts turns it into `{ error, detail?, ...extra }`.
+ * Workflow Update failures carry the same code as their `ApplicationFailure` type.
+ */
+
+/** Stable error code → HTTP status. Clients branch on the code, never on `detail` (spec §7). */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  invalid_json: 400,
+  validation_failed: 400,
+  invalid_idempotency_key: 400,
+  stopLimitPrice_required: 400,
+  venue_not_supported: 400,
+  symbol_unknown: 400,
+  leverage_above_cap: 400,
+  invalid_cursor: 400,
+  unauthorized: 401,
+  token_expired: 401,
+  token_revoked: 401,
+  credential_revoked: 401,
+  invalid_credentials: 401,
+  bearer_required: 401,
+  forbidden: 403,
+  tier_readonly: 403,
+  tier_insufficient: 403,
+  wrong_credential_audience: 403,
+  tenant_mismatch: 403,
+  credential_missing_agent_wallet: 403,
+  not_found: 404,
+  unknown_tenant_origin: 404,
+  intent_not_found: 404,
+  account_not_found: 404,
+  idempotency_key_conflict: 409,
+  idempotency_request_in_flight: 409,
+  invalid_state: 409,
+  tenant_suspended: 410,
+  venue_rejected: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+/** A stable error code of the platform. */
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/**
+ * An API error: `status` from {@link ERROR_STATUS}, `code` the stable `error` string,
+ * `detail` best-effort (an array of field issues for validation), `extra` merged into the body
+ * (e.g. `{ expected, actual }` for `wrong_credential_audience`), `headers` set on the response.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail?: unknown,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof detail === 'string' ? `${code}: ${detail}` : code);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+/** Shorthand factory: `fail('intent_not_found', 'no intent it_123')`. */
+export function fail(code: ErrorCode, detail?: unknown, extra?: Record<string, unknown>): ApiError {
+  return new ApiError(code, detail, extra);
+}

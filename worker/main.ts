@@ -1,0 +1,19 @@
+/**
+ * The worker process (DESIGN.md): `node --import tsx worker/main.ts`. Runs every workflow and
+ * activity on the OMS task queue, the replay mark feed and the trigger watcher; stops cleanly
+ * on SIGINT/SIGTERM (in-flight activities finish, then connections close).
+ */
+import { pino } from 'pino';
+import { loadConfig } from '../config.js';
+import { openOrm } from '../db/orm.js';
+import { createWorker } from './worker.js';
+
+const config = loadConfig();
+const logger = pino({ level: config.logLevel, base: { proc: 'worker' } });
+const orm = await openOrm(config.databaseUrl);
+const parts = await createWorker({ config, orm, logger });
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => parts.shutdown());
+logger.info({ taskQueue: config.temporal.taskQueue, markFeed: config.markFeed }, 'worker started');
+await parts.run();
+await orm.close();
+logger.info('worker stopped');

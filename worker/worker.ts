@@ -1,0 +1,77 @@
+/**
+ * Builds the worker process's parts: the Temporal worker (all workflows and activities), the
+ * replay mark feed (when `MARK_FEED=replay`) and the trigger watcher. Used by worker/main.ts and
+ * by tests, which pass a prebuilt workflow bundle.
+ */
+import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { Client, Connection } from '@temporalio/client';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { createRequire } from 'node:module';
+import type { Config } from '../config.js';
+import { createActivities } from '../activities/index.js';
+import { publishMark } from '../activities/market/marks.js';
+import { startTriggerWatcher } from '../activities/market/trigger-watcher.js';
+import { contendFeedLocks } from '../activities/market/feed-leader.js';
+import { ReplayMarkFeed } from '../activities/market/mark-feed.js';
+import { PAPER_SYMBOLS } from '../domain/market/symbols.js';
+
+const require = createRequire(import.meta.url);
+
+/** Path of the workflow bundle entry. */
+export const WORKFLOWS_PATH = require.resolve('../workflows/index.ts');
+
+export interface WorkerParts {
+  worker: Worker;
+  /** Runs until shutdown; then stops the feed and watcher and closes connections. */
+  run(): Promise<void>;
+  shutdown(): void;
+}
+
+/** Creates the worker and its companions. `workflowBundle` skips bundling (tests). */
+export async function createWorker(opts: { config: Config; orm: MikroORM; logger: Logger; workflowBundle?: WorkflowBundleOption }): Promise<WorkerParts> {
+  const { config, orm, logger } = opts;
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    activities: createActivities({ orm, markMaxAgeMs: config.markMaxAgeMs }),
+  });
+
+  const clientConnection = await Connection.connect({ address: config.temporal.address });
+  const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
+  const watcher = await startTriggerWatcher({ databaseUrl: config.databaseUrl, temporal, logger });
+
+  let feed: ReplayMarkFeed | undefined;
+  let leadership: Awaited<ReturnType<typeof contendFeedLocks>> | undefined;
+  if (config.markFeed === 'replay') {
+    leadership = await contendFeedLocks(config.databaseUrl, PAPER_SYMBOLS.map((s) => `${s.venue} ${s.symbol}`));
+    const lead = leadership;
+    feed = new ReplayMarkFeed({
+      symbols: PAPER_SYMBOLS,
+      onTick: async (tick) => {
+        if (lead.holds(`${tick.venue} ${tick.symbol}`)) await publishMark(orm, tick);
+      },
+      onError: (err) => logger.error({ err }, 'mark feed tick failed'),
+    });
+    await feed.start();
+  }
+
+  return {
+    worker,
+    shutdown: () => worker.shutdown(),
+    async run() {
+      try {
+        await worker.run();
+      } finally {
+        await feed?.stop();
+        await leadership?.stop();
+        await watcher.stop();
+        await clientConnection.close();
+        await connection.close();
+      }
+    },
+  };
+}

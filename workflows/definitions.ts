@@ -1,0 +1,48 @@
+/**
+ * Shared by api/ and workflows/: task queues, workflow-id builders, Signal/Query/Update
+ * definitions and search-attribute keys (DESIGN.md "Temporal model"). Imports only
+ * `@temporalio/workflow` definitions, so both sides can load it.
+ */
+import { defineSearchAttributeKey } from '@temporalio/common';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { IntentState, IntentView } from '../domain/oms/intent.js';
+import type { IntentRecordInput } from '../activities/oms.js';
+
+/** Default task queue of the OMS workflows and activities (overridable: TEMPORAL_TASK_QUEUE). */
+export const OMS_TASK_QUEUE = 'oms';
+
+/** Workflow id of an order intent: `intent-<intentId>` (a business id, never random). */
+export const intentWorkflowId = (intentId: string) => `intent-${intentId}`;
+
+/** Search attributes on every workflow (DESIGN.md), registered on the dev server by temporal-dev.yml. */
+export const SA = {
+  tenantId: defineSearchAttributeKey('TenantId', 'KEYWORD'),
+  accountId: defineSearchAttributeKey('AccountId', 'KEYWORD'),
+  venue: defineSearchAttributeKey('Venue', 'KEYWORD'),
+  intentState: defineSearchAttributeKey('IntentState', 'KEYWORD'),
+} as const;
+
+/** Input of the intent workflow: the validated compose request, recorded by its first activity. */
+export type IntentWorkflowInput = IntentRecordInput;
+
+/**
+ * Update sent with the workflow's start (update-with-start, the early-return shape): answers
+ * once the intent is recorded, so compose returns `intentId` synchronously while dispatch goes on.
+ */
+export const composeUpdate = defineUpdate<IntentView>('compose');
+
+/** How an intent workflow ended. */
+export interface IntentOutcome {
+  intentId: string;
+  state: IntentState;
+  reason?: string;
+}
+
+/**
+ * Signal from the mark feed's trigger watcher: the canonical mark crossed this resting order's
+ * price or trigger. Idempotent: the workflow re-checks against the latest mark in an activity.
+ */
+export const markCrossedSignal = defineSignal<[{ mark: string; ts: number }]>('markCrossed');
+
+/** Query: the intent's current state as the workflow knows it. */
+export const intentStateQuery = defineQuery<IntentState>('intentState');

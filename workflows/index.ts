@@ -1,0 +1,2 @@
+/** The workflow bundle entry: every workflow the worker runs. */
+export { intentWorkflow } from './intent.js';
