@@ -1,0 +1,99 @@
+/**
+ * Provisioning used by the dev seed and by tests: tenants, trading groups and credentials.
+ * Secrets are returned once and stored only as scrypt hashes.
+ */
+import { randomBytes } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Scope, Tier } from '../domain/gates.js';
+import { ApiError } from '../domain/errors.js';
+import { hashSecret, mintKeyPair } from '../api/auth/secrets.js';
+import { Credential, Tenant, TradingGroup } from './entities.js';
+import { platformEm, scoped } from './orm.js';
+import { DEFAULT_PAPER_DEPOSIT_USD, provisionPaperAccount } from './accounts.js';
+
+/** Hyperliquid's base-tier perp fees: 1.5 bps maker, 4.5 bps taker. */
+export const DEFAULT_FEES = { makerBps: '1.5', takerBps: '4.5' };
+
+const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
+
+/** Creates a tenant (idempotent by slug: an existing slug is returned as it is). */
+export async function ensureTenant(orm: MikroORM, opts: { slug: string; displayName: string; origins: string[]; isPlatform?: boolean; suspended?: boolean }) {
+  const em = platformEm(orm);
+  const existing = await em.findOne(Tenant, { slug: opts.slug });
+  if (existing) return existing;
+  const tenant = em.create(Tenant, { id: id('ten'), slug: opts.slug, displayName: opts.displayName, origins: opts.origins, isPlatform: opts.isPlatform ?? false, suspended: opts.suspended ?? false, feeSchedule: DEFAULT_FEES });
+  await em.flush();
+  return tenant;
+}
+
+/** Creates a trading group with per-venue leverage caps. */
+export async function createTradingGroup(orm: MikroORM, tenantId: string, name: string, leverageCaps: Record<string, number>) {
+  const em = scoped(orm, tenantId);
+  const group = em.create(TradingGroup, { id: id('tg'), tenantId, name, leverageCaps });
+  await em.flush();
+  return group;
+}
+
+/** A new credential and its one-time secret. */
+export interface IssuedCredential {
+  credentialId: string;
+  apiKey: string;
+  apiSecret: string;
+  ownerId: string;
+  accountId: string | null;
+}
+
+/**
+ * Issues a credential. A trader gets a tier and (unless `accountId` is given or `account: false`)
+ * a funded paper account; an operator gets scopes.
+ * @throws ApiError `400 validation_failed` when operator scopes are requested for a trader (spec §2.1).
+ */
+export async function issueCredential(
+  orm: MikroORM,
+  opts: {
+    tenantId: string;
+    audience: 'trader' | 'operator';
+    tier?: Tier;
+    scopes?: Scope[];
+    ownerId?: string;
+    accountId?: string;
+    account?: false | { name?: string; depositUsd?: string; tradingGroupId?: string | null };
+    label?: string;
+  },
+): Promise<IssuedCredential> {
+  if (opts.audience === 'trader' && opts.scopes?.length) {
+    throw new ApiError('validation_failed', [{ path: 'scopes', message: 'operator scopes cannot be minted for a trader credential', code: 'scopes_not_allowed' }]);
+  }
+  const em = scoped(orm, opts.tenantId);
+  const ownerId = opts.ownerId ?? id(opts.audience === 'trader' ? 'usr' : 'op');
+  let accountId = opts.accountId ?? null;
+  if (opts.audience === 'trader' && !accountId && opts.account !== false) {
+    const a = opts.account || {};
+    accountId = (await provisionPaperAccount(em, { tenantId: opts.tenantId, ownerId, name: a.name ?? 'Paper account', depositUsd: a.depositUsd ?? DEFAULT_PAPER_DEPOSIT_USD, tradingGroupId: a.tradingGroupId ?? null })).id;
+  }
+  const { apiKey, apiSecret } = mintKeyPair(opts.audience);
+  const cred = em.create(Credential, {
+    id: id('cred'),
+    tenantId: opts.tenantId,
+    apiKey,
+    ownerId,
+    secretHash: await hashSecret(apiSecret),
+    audience: opts.audience,
+    tier: opts.audience === 'trader' ? (opts.tier ?? 'fullTrading') : null,
+    scopes: opts.audience === 'operator' ? (opts.scopes ?? []) : [],
+    accountId,
+    signerAddress: null,
+    label: opts.label ?? `${opts.audience} credential`,
+    revokedAt: null,
+  });
+  await em.flush();
+  return { credentialId: cred.id, apiKey, apiSecret, ownerId, accountId };
+}
+
+/** Revokes a credential (spec §5.2): new mints and writes stop at once; reads by live tokens go on. */
+export async function revokeCredential(orm: MikroORM, tenantId: string, credentialId: string): Promise<void> {
+  const em = scoped(orm, tenantId);
+  const cred = await em.findOneOrFail(Credential, { id: credentialId });
+  cred.revokedAt = new Date();
+  await em.flush();
+}

@@ -1,0 +1,65 @@
+/**
+ * Once per test run: a fresh PostgreSQL database with the committed migrations applied
+ * (`DATABASE_URL`'s server, else embedded PostgreSQL), one real Temporal dev server
+ * (`TestWorkflowEnvironment.createLocal` on the pinned CLI binary), and the workflow bundle.
+ * A missing component fails the run with a message saying how to get it; nothing is skipped.
+ */
+import type { TestProject } from 'vitest/node';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openOrm, migrateUp } from '../../db/orm.js';
+import { SA } from '../../workflows/definitions.js';
+import { WORKFLOWS_PATH } from '../../worker/worker.js';
+import { resolveTemporalBinary } from '../../scripts/lib/temporal-dev.js';
+import { ensurePostgres } from '../../scripts/lib/postgres.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    temporalAddress: string;
+    workflowBundlePath: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const pgServer = await ensurePostgres({ dataDir: path.join(root, '.data/pg-test') });
+  const dbName = `platform_test_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: pgServer.url });
+  await admin.connect();
+  await admin.query(`create database "${dbName}"`);
+  const url = new URL(pgServer.url);
+  url.pathname = `/${dbName}`;
+  const databaseUrl = url.toString();
+  const orm = await openOrm(databaseUrl);
+  await migrateUp(orm);
+  await orm.close();
+
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: resolveTemporalBinary() },
+      searchAttributes: Object.values(SA),
+      extraArgs: ['--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true', '--dynamic-config-value', 'system.forceSearchAttributesCacheRefreshOnRead=true'],
+    },
+  });
+  const dir = await mkdtemp(path.join(tmpdir(), 'wf-bundle-'));
+  const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never });
+  const workflowBundlePath = path.join(dir, 'workflows.js');
+  await writeFile(workflowBundlePath, bundle.code);
+
+  project.provide('databaseUrl', databaseUrl);
+  project.provide('temporalAddress', env.address);
+  project.provide('workflowBundlePath', workflowBundlePath);
+
+  return async () => {
+    await env.teardown();
+    await rm(dir, { recursive: true, force: true });
+    await admin.query(`drop database if exists "${dbName}" with (force)`);
+    await admin.end();
+    await pgServer.stop();
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * A real stack for one test file: the api on a free port and (optionally) an in-process worker on
+ * a task queue of its own, against the run's Temporal dev server and PostgreSQL database, plus a
+ * fresh tenant. Marks come from the recorded Hyperliquid data, published by the test itself.
+ */
+import { inject } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { pino } from 'pino';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { loadConfig, type Config } from '../../config.js';
+import { openOrm } from '../../db/orm.js';
+import { ensureTenant, issueCredential, type IssuedCredential } from '../../db/seed.js';
+import { startApi, type RunningApi } from '../../api/server.js';
+import { createWorker, type WorkerParts } from '../../worker/worker.js';
+import type { Tier } from '../../domain/gates.js';
+
+export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef0123456789';
+
+/** Environment for a worker process of this stack (child-process tests). */
+export function stackEnv(config: Config): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: config.databaseUrl,
+    TEMPORAL_ADDRESS: config.temporal.address,
+    TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+    JWT_SECRET: config.jwtSecret,
+    MARK_FEED: 'off',
+    LOG_LEVEL: 'warn',
+  };
+}
+
+export interface Stack {
+  config: Config;
+  orm: MikroORM;
+  api: RunningApi;
+  temporal: Client;
+  tenant: { id: string; slug: string };
+  worker?: WorkerParts;
+  /** HTTP call with `X-Tenant-Slug` of the stack's tenant (unless overridden). */
+  call(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Issues a trader credential with a funded paper account and mints its bearer. */
+  trader(tier?: Tier): Promise<IssuedCredential & { token: string }>;
+  /** Starts the in-process worker (again, after stopWorker). */
+  startWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+let runtimeInstalled = false;
+
+export async function startStack(opts: { worker?: boolean } = {}): Promise<Stack> {
+  if (!runtimeInstalled) {
+    Runtime.install({ logger: new DefaultLogger((process.env.TEST_TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN') });
+    runtimeInstalled = true;
+  }
+  const suffix = randomBytes(4).toString('hex');
+  const config = loadConfig({
+    DATABASE_URL: inject('databaseUrl'),
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: `oms-test-${suffix}`,
+    JWT_SECRET: TEST_JWT_SECRET,
+    PORT: '0',
+    MARK_FEED: 'off',
+    LOG_LEVEL: 'silent',
+  });
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const orm = await openOrm(config.databaseUrl);
+  const api = await startApi({ config, orm, logger });
+  const connection = await Connection.connect({ address: config.temporal.address });
+  const temporal = new Client({ connection });
+  const t = await ensureTenant(orm, { slug: `t-${suffix}`, displayName: `Tenant ${suffix}`, origins: [`http://t-${suffix}.test`] });
+  let running: Promise<void> | undefined;
+
+  const stack: Stack = {
+    config,
+    orm,
+    api,
+    temporal,
+    tenant: { id: t.id, slug: t.slug },
+    async call(method, path, o = {}) {
+      const headers: Record<string, string> = { 'x-tenant-slug': t.slug, ...(o.headers ?? {}) };
+      if (o.token) headers.authorization = `Bearer ${o.token}`;
+      if (o.body !== undefined || o.raw !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(`${api.baseUrl}${path}`, { method, headers, body: o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body)) });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+    },
+    async trader(tier = 'fullTrading') {
+      const cred = await issueCredential(orm, { tenantId: t.id, audience: 'trader', tier });
+      const res = await stack.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } });
+      if (res.status !== 200) throw new Error(`mint failed: ${JSON.stringify(res.body)}`);
+      return { ...cred, token: res.body.token };
+    },
+    async startWorker() {
+      stack.worker = await createWorker({ config, orm, logger, workflowBundle: { codePath: inject('workflowBundlePath') } });
+      running = stack.worker.run();
+    },
+    async stopWorker() {
+      stack.worker?.shutdown();
+      await running;
+      stack.worker = undefined;
+    },
+    async stop() {
+      await stack.stopWorker();
+      await api.stop();
+      await connection.close();
+      await orm.close();
+    },
+  };
+  if (opts.worker !== false) await stack.startWorker();
+  return stack;
+}
