@@ -2,7 +2,7 @@
  * The api process (DESIGN.md): `node --import tsx api/server.ts`. Stateless; run any number.
  * Exposes `startApi()` for the dev runner and tests.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { pino, type Logger } from 'pino';
@@ -26,9 +26,10 @@ export async function startApi(opts: { config: Config; orm: MikroORM; logger: Lo
   const hub = await startEventHub(config.databaseUrl, logger);
   let baseUrl = config.publicBaseUrl ?? '';
   const app = createApp({ orm, temporal, config, logger, hub, baseUrl: () => baseUrl, idleCloseMs: opts.idleCloseMs });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-  });
+  // Tenant resolution (spec §5.6) must see requests that carry no Host at all.
+  const server = createServer({ requireHostHeader: false }, app.callback());
+  app.ws.listen({ server });
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const port = (server.address() as AddressInfo).port;
   baseUrl ||= `http://${config.host}:${port}`;
   return {

@@ -88,6 +88,9 @@ export async function startTriggerWatcher(opts: { databaseUrl: string; temporal:
 
   listener.on('notification', (n) => n.payload && schedule(n.payload));
   await listener.query('listen marks');
+  // Catch up on crossings that happened while no worker was listening.
+  const { rows: open } = await reader.query<{ venue: string; symbol: string }>(`select distinct venue, symbol from order_intents where order_status = 'open'`);
+  for (const r of open) schedule(`${r.venue} ${r.symbol}`);
   return {
     check,
     async stop() {

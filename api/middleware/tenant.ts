@@ -29,8 +29,10 @@ export function tenantLookup(orm: MikroORM): TenantLookup {
       const rows = await platformEm(orm)
         .getConnection()
         .execute<{ id: string; slug: string; suspended: boolean }[]>(
-          `select id, slug, suspended from tenants where jsonb_exists_any(origins, ?::text[]) order by is_platform desc limit 1`,
-          [origins],
+          `select id, slug, suspended from tenants
+            where jsonb_exists_any(origins, array(select jsonb_array_elements_text(?::jsonb)))
+            order by is_platform desc limit 1`,
+          [JSON.stringify(origins)],
         );
       return ref(rows[0] ?? null);
     },
