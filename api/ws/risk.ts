@@ -7,6 +7,8 @@
  *
  * Topics: `Order-Intent-Changed` (`Order-Intent-Update`, `Open-Orders-Update`),
  * `Position-Changed` (`Position-Changed`), `Fills` (`Fill`).
+ * Frame: `{ type, topic, seq, accountId, event, occurredAt, data }`; `data` is the intent, working
+ * orders, position or fill exactly as REST shows it.
  */
 import type { WebSocket } from 'ws';
 import type { IncomingMessage } from 'node:http';
@@ -48,6 +50,11 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
   const send = (msg: Record<string, unknown>) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(msg));
   const fail = (error: string, detail?: string) => send({ type: 'Result', ok: false, error, ...(detail ? { detail } : {}) });
 
+  // Listen at once (frames may arrive before the tenant is resolved); handle them in order after.
+  const inbox: string[] = [];
+  let handle: ((raw: string) => void) | undefined;
+  ws.on('message', (raw) => (handle ? handle(String(raw)) : inbox.push(String(raw))));
+
   let tenantId: string;
   try {
     tenantId = (await tenantOf(tenantLookup(deps.orm), (h) => String(req.headers[h] ?? ''))).id;
@@ -65,7 +72,7 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
   const deliver = (e: LoggedEvent) => {
     if (!session?.topics.has(e.topic)) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return void send({ type: 'Resync-Required', reason: 'slow_consumer', accountId: e.accountId });
-    send({ type: e.frameType, topic: e.topic, seq: e.seq, accountId: e.accountId, event: e.kind, occurredAt: e.occurredAt, ...e.data });
+    send({ type: e.frameType, topic: e.topic, seq: e.seq, accountId: e.accountId, event: e.kind, occurredAt: e.occurredAt, data: e.data });
   };
 
   async function authenticate(token: string | undefined) {
@@ -94,12 +101,12 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
     send({ type: 'Result', ok: true, topics: [...session.topics] });
   }
 
-  ws.on('message', (raw) => {
+  handle = (raw: string) => {
     clearTimeout(idle);
     idle = setTimeout(() => ws.close(1000, 'idle'), deps.idleCloseMs ?? IDLE_CLOSE_MS);
     let parsed: z.infer<typeof frame>;
     try {
-      const r = frame.safeParse(JSON.parse(String(raw)));
+      const r = frame.safeParse(JSON.parse(raw));
       if (!r.success) return fail('invalid_frame', 'expected Authenticate, Subscribe, Ping or Alive');
       parsed = r.data;
     } catch {
@@ -112,7 +119,8 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
     if (++framesInWindow > RATE.frames) return fail('rate_limited', `at most ${RATE.frames} frames per ${RATE.windowMs / 1000} s (Ping and Alive exempt)`);
     if (parsed.type === 'Authenticate') return void authenticate(parsed.token).catch((err) => (deps.logger.error({ err }, 'ws authenticate failed'), fail('internal_error')));
     subscribe(parsed.topics);
-  });
+  };
+  inbox.splice(0).forEach(handle);
   ws.on('close', () => {
     clearTimeout(idle);
     session?.unsubscribe?.();

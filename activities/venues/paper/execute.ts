@@ -82,6 +82,7 @@ export async function rejectIntent(em: EntityManager, intent: OrderIntentRow, re
 }
 
 function intentEvent(intent: OrderIntentRow, kind: string): NewEvent {
+  intent.updatedAt = new Date();
   return { kind, frameType: 'Order-Intent-Update', venue: intent.venue, data: intentToView(intent) };
 }
 

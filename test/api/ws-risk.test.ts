@@ -1,0 +1,95 @@
+/**
+ * `/ws/risk` (spec §6.2, §6.3): the handshake, and the frames of a filled paper order seeded in
+ * the order of rule 3: subscribe first, then fetch the REST snapshot, then apply the updates.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../support/stack.js';
+import { publish, recordedTick } from '../support/marks.js';
+import { openRisk } from '../support/ws.js';
+
+describe('/ws/risk', () => {
+  let s: Stack;
+  beforeAll(async () => {
+    s = await startStack();
+    await publish(s.orm, await recordedTick('ETH.PAPER', 0.1));
+  });
+  afterAll(async () => s?.stop());
+
+  const bootstrap = async (token: string) => (await s.call('POST', '/api/auth/bootstrap', { token })).body.data.riskEngineWss;
+  const connect = async (endpoint: string) => openRisk(endpoint, { 'x-tenant-slug': s.tenant.slug });
+
+  it('streams a filled market order: intent updates, fill, position, with consecutive seq', async () => {
+    const t = await s.trader();
+    const hs = await bootstrap(t.token);
+    expect(hs.endpoint).toBe(`${s.api.baseUrl.replace('http', 'ws')}/ws/risk`);
+    const ws = await connect(hs.endpoint);
+    ws.send({ type: 'Authenticate', token: hs.token });
+    expect(await ws.next((f) => f.type === 'Authenticated')).toMatchObject({ accountId: t.accountId });
+    ws.send({ type: 'Subscribe', topics: ['Order-Intent-Changed', 'Position-Changed', 'Fills'] });
+    expect(await ws.next((f) => f.type === 'Result')).toMatchObject({ ok: true });
+
+    // Rule 3: subscribed, now the REST snapshot, then updates.
+    const snapshot = await s.call('GET', `/api/v1/accounts/${t.accountId}/positions`, { token: t.token });
+    expect(snapshot.body.positions).toEqual([]);
+
+    const composed = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'sell', type: 'market', qty: '0.5', clientOrderId: 'ws-1' } });
+    expect(composed.status).toBe(201);
+    const filled = await ws.next((f) => f.type === 'Order-Intent-Update' && f.data.state === 'filled');
+    const stream = ws.frames.filter((f) => f.seq !== undefined);
+    expect(stream.map((f) => [f.type, f.data.state ?? f.data.side])).toEqual([
+      ['Order-Intent-Update', 'signed_pending_dispatch'],
+      ['Order-Intent-Update', 'dispatched'],
+      ...stream.filter((f) => f.type === 'Fill').map(() => ['Fill', 'sell']),
+      ['Position-Changed', 'short'],
+      ['Order-Intent-Update', 'filled'],
+    ]);
+    const seqs = stream.map((f) => f.seq);
+    expect(seqs).toEqual(seqs.map((_, i) => seqs[0] + i));
+    expect(filled).toMatchObject({ topic: 'Order-Intent-Changed', accountId: t.accountId, data: { intentId: composed.body.intentId, clientOrderId: 'ws-1', venueOrderId: `paper-${composed.body.intentId}`, lastEvent: 'filled', filledQty: '0.5' } });
+    const position = stream.find((f) => f.type === 'Position-Changed');
+    expect(position).toMatchObject({ topic: 'Position-Changed', data: { symbol: 'ETH.PAPER', qty: '-0.5', side: 'short' } });
+    ws.close();
+  });
+
+  it('refuses a missing, reused or unknown handshake token', async () => {
+    const t = await s.trader();
+    const hs = await bootstrap(t.token);
+    const a = await connect(hs.endpoint);
+    a.send({ type: 'Authenticate' });
+    expect(await a.next((f) => f.type === 'Result')).toMatchObject({ ok: false, error: 'token_required' });
+    a.send({ type: 'Authenticate', token: hs.token });
+    await a.next((f) => f.type === 'Authenticated');
+    const b = await connect(hs.endpoint);
+    b.send({ type: 'Authenticate', token: hs.token });
+    expect(await b.next((f) => f.type === 'Result')).toMatchObject({ ok: false, error: 'token_invalid' });
+    b.send({ type: 'Authenticate', token: 'never-issued' });
+    expect((await b.next((f) => f.type === 'Result' && f !== b.frames[0])).error).toBe('token_invalid');
+    a.close();
+    b.close();
+  });
+
+  it('answers Ping with Pong and refuses an empty Subscribe', async () => {
+    const t = await s.trader();
+    const hs = await bootstrap(t.token);
+    const ws = await connect(hs.endpoint);
+    ws.send({ type: 'Ping' });
+    const pong = await ws.next((f) => f.type === 'Pong');
+    expect(Date.parse(pong.serverTime)).toBeGreaterThan(Date.now() - 10_000);
+    ws.send({ type: 'Authenticate', token: hs.token });
+    await ws.next((f) => f.type === 'Authenticated');
+    ws.send({ type: 'Subscribe', topics: [] });
+    expect(await ws.next((f) => f.type === 'Result')).toMatchObject({ ok: false, error: 'topics_required' });
+    ws.send({ type: 'Alive' });
+    expect(await ws.next((f) => f.type === 'Result' && f.ok === true)).toBeTruthy();
+    ws.close();
+  });
+
+  it('limits bootstraps to 10 per minute per API key, with Retry-After', async () => {
+    const t = await s.trader();
+    for (let i = 0; i < 10; i++) expect((await s.call('POST', '/api/auth/bootstrap', { body: { apiKey: t.apiKey, apiSecret: t.apiSecret } })).status).toBe(200);
+    const res = await s.call('POST', '/api/auth/bootstrap', { body: { apiKey: t.apiKey, apiSecret: t.apiSecret } });
+    expect(res.status).toBe(429);
+    expect(res.body.error).toBe('rate_limited');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});

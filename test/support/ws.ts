@@ -1,0 +1,38 @@
+/** A /ws/risk test client that buffers every frame and waits for the ones a test needs. */
+import WebSocket from 'ws';
+
+export interface RiskClient {
+  frames: any[];
+  send(msg: unknown): void;
+  /** Resolves with the first buffered or future frame matching `pred` (10 s). */
+  next(pred: (f: any) => boolean, timeoutMs?: number): Promise<any>;
+  closed: Promise<{ code: number; reason: string }>;
+  close(): void;
+}
+
+export async function openRisk(wsUrl: string, headers: Record<string, string>): Promise<RiskClient> {
+  const ws = new WebSocket(wsUrl, { headers });
+  const frames: any[] = [];
+  const waiters: { pred: (f: any) => boolean; resolve: (f: any) => void }[] = [];
+  ws.on('message', (raw) => {
+    const f = JSON.parse(String(raw));
+    frames.push(f);
+    for (const w of [...waiters]) if (w.pred(f)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(f));
+  });
+  const closed = new Promise<{ code: number; reason: string }>((r) => ws.on('close', (code, reason) => r({ code, reason: String(reason) })));
+  await new Promise<void>((resolve, reject) => (ws.once('open', () => resolve()), ws.once('error', reject)));
+  return {
+    frames,
+    closed,
+    send: (msg) => ws.send(JSON.stringify(msg)),
+    next(pred, timeoutMs = 10_000) {
+      const hit = frames.find(pred);
+      if (hit) return Promise.resolve(hit);
+      return new Promise((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`no matching frame in ${timeoutMs} ms; got ${JSON.stringify(frames)}`)), timeoutMs);
+        waiters.push({ pred, resolve: (f) => (clearTimeout(t), resolve(f)) });
+      });
+    },
+    close: () => ws.close(),
+  };
+}
