@@ -3,6 +3,8 @@ import { Decimal, ZERO } from '../../domain/decimal.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
+import { maybeSaveHistory } from '../support/histories.js';
+import { intentWorkflowId } from '../../workflows/definitions.js';
 
 describe('paper market order, end to end', () => {
   let s: Stack;
@@ -40,5 +42,8 @@ describe('paper market order, end to end', () => {
     // 4.5 bps taker fee on the notional comes off the 100 000 USD deposit.
     expect(state.body.perVenue[0].balanceUsd).toBe(new Decimal(100000).minus(cost.times('4.5').div(10000)).toFixed());
     expect(state.body).not.toHaveProperty('equityUsd');
+    const handle = s.temporal.workflow.getHandle(intentWorkflowId(res.body.intentId));
+    expect(await handle.result()).toEqual({ intentId: res.body.intentId, state: 'filled' });
+    await maybeSaveHistory(handle, 'intent-market-filled');
   });
 });
