@@ -4,12 +4,16 @@
  * on SIGINT/SIGTERM (in-flight activities finish, then connections close).
  */
 import { pino } from 'pino';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../config.js';
 import { openOrm } from '../db/orm.js';
 import { createWorker } from './worker.js';
 
 const config = loadConfig();
 const logger = pino({ level: config.logLevel, base: { proc: 'worker' } });
+/** The SDK's own log level follows LOG_LEVEL (bundling and state changes are INFO). */
+const SDK_LEVEL = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', fatal: 'ERROR', silent: 'ERROR' } as const;
+Runtime.install({ logger: new DefaultLogger(SDK_LEVEL[config.logLevel]) });
 const orm = await openOrm(config.databaseUrl);
 const parts = await createWorker({ config, orm, logger });
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => parts.shutdown());

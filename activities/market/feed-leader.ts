@@ -15,8 +15,9 @@ export interface FeedLeadership {
 /** Starts contending for the locks of `keys` (e.g. `paper BTC.PAPER`). */
 export async function contendFeedLocks(databaseUrl: string, keys: string[], retryMs = 5_000): Promise<FeedLeadership> {
   const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
   const held = new Set<string>();
+  client.on('error', () => held.clear());
+  await client.connect();
   const tryAll = async () => {
     for (const key of keys) {
       if (held.has(key)) continue;

@@ -48,6 +48,8 @@ export interface TriggerWatcher {
 export async function startTriggerWatcher(opts: { databaseUrl: string; temporal: Client; logger: Logger }): Promise<TriggerWatcher> {
   const listener = new pg.Client({ connectionString: opts.databaseUrl });
   const reader = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
+  listener.on('error', (err) => opts.logger.error({ err }, 'trigger watcher connection failed'));
+  reader.on('error', (err) => opts.logger.error({ err }, 'trigger watcher pool error'));
   await listener.connect();
   const running = new Map<string, Promise<number>>();
   const again = new Set<string>();

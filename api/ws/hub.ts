@@ -30,6 +30,8 @@ export interface EventHub {
 export async function startEventHub(databaseUrl: string, logger: Logger): Promise<EventHub> {
   const listener = new pg.Client({ connectionString: databaseUrl });
   const reader = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  listener.on('error', (err) => logger.error({ err }, 'event hub connection failed'));
+  reader.on('error', (err) => logger.error({ err }, 'event hub pool error'));
   await listener.connect();
   const subs = new Map<string, Set<Subscriber>>();
   const keyOf = (tenantId: string, accountId: string) => `${tenantId}/${accountId}`;

@@ -86,7 +86,10 @@ export async function startTemporalDev(opts: { config?: TemporalDevConfig; port?
   }
   for (const [k, t] of Object.entries(cfg.searchAttributes)) args.push('--search-attribute', `${k}=${t}`);
   for (const [k, v] of Object.entries(cfg.dynamicConfig)) args.push('--dynamic-config-value', `${k}=${JSON.stringify(v)}`);
-  const child = spawn(resolveTemporalBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(resolveTemporalBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // Never outlive the launcher, however it exits (the server is in its own process group).
+  const reap = () => child.exitCode === null && child.kill('SIGTERM');
+  process.once('exit', reap);
   const tail: string[] = [];
   const onLine = (b: Buffer) => {
     for (const line of b.toString().split('\n').filter(Boolean)) {

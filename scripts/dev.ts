@@ -1,0 +1,142 @@
+/**
+ * `npm run dev` (README command 1): everything on one machine, persistent under `.data/`.
+ * Starts the Temporal dev server (temporal-dev.yml, db `.data/temporal.db`, Web UI), PostgreSQL
+ * (`DATABASE_URL`, else embedded under `.data/pg`), applies the migrations, seeds the demo tenant
+ * and credentials, starts the api and the worker (replaying the recorded marks), writes
+ * `.data/dev.json` and prints the URLs and the demo credential. Ctrl-C stops all it started; the
+ * next `npm run dev` resumes with the same data and credentials.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { ensurePostgres } from './lib/postgres.js';
+import { loadTemporalDevConfig, startTemporalDev } from './lib/temporal-dev.js';
+import { openOrm, migrateUp } from '../db/orm.js';
+import { Credential } from '../db/entities.js';
+import { platformEm } from '../db/orm.js';
+import { createTradingGroup, ensureTenant, issueCredential } from '../db/seed.js';
+import { verifySecret } from '../api/auth/secrets.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const DATA = path.join(ROOT, '.data');
+const PORT = Number(process.env.PORT ?? 3000);
+const HOST = process.env.HOST ?? '127.0.0.1';
+
+/** The file the demo, the bench and a newcomer read (issue 2). */
+export interface DevJson {
+  baseUrl: string;
+  wsUrl: string;
+  temporalUiUrl: string | null;
+  tenantSlug: string;
+  trader: { apiKey: string; apiSecret: string; accountId: string };
+  operator: { apiKey: string; apiSecret: string };
+}
+
+const log = (msg: string) => console.log(`dev: ${msg}`);
+
+function secretFile(name: string): string {
+  const file = path.join(DATA, name);
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+function child(name: string, script: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const c = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  process.once('exit', () => c.exitCode === null && c.kill('SIGTERM'));
+  const prefix = (b: Buffer) => b.toString().split('\n').filter(Boolean).forEach((l) => console.log(`[${name}] ${l}`));
+  c.stdout!.on('data', prefix);
+  c.stderr!.on('data', prefix);
+  return c;
+}
+
+async function main() {
+  mkdirSync(DATA, { recursive: true });
+  const pg = await ensurePostgres({ dataDir: path.join(DATA, 'pg') });
+  log(`PostgreSQL: ${pg.embedded ? 'embedded, data in .data/pg' : 'DATABASE_URL'}`);
+  const cfg = loadTemporalDevConfig();
+  const temporal = await startTemporalDev({ config: cfg });
+  log(`Temporal dev server on ${temporal.address} (db ${cfg.dbFilename})`);
+
+  const orm = await openOrm(pg.url);
+  const applied = await migrateUp(orm);
+  log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema up to date');
+
+  const baseUrl = `http://${HOST === '0.0.0.0' ? '127.0.0.1' : HOST}:${PORT}`;
+  await ensureTenant(orm, { slug: 'platform', displayName: 'Platform', origins: ['http://platform.localhost'], isPlatform: true });
+  const demo = await ensureTenant(orm, {
+    slug: 'demo',
+    displayName: 'Demo DEX',
+    origins: [`http://localhost:${PORT}`, `http://127.0.0.1:${PORT}`, 'http://localhost:5173', 'http://127.0.0.1:5173'],
+  });
+  const devFile = path.join(DATA, 'dev.json');
+  let dev: DevJson | undefined = existsSync(devFile) ? JSON.parse(readFileSync(devFile, 'utf8')) : undefined;
+  const stillValid = async (apiKey?: string, apiSecret?: string) => {
+    const c = apiKey ? await platformEm(orm).findOne(Credential, { apiKey }, { filters: false }) : null;
+    return Boolean(c && !c.revokedAt && apiSecret && (await verifySecret(apiSecret, c.secretHash)));
+  };
+  if (!dev || !(await stillValid(dev.trader.apiKey, dev.trader.apiSecret)) || !(await stillValid(dev.operator.apiKey, dev.operator.apiSecret))) {
+    const group = await createTradingGroup(orm, demo.id, 'Demo traders', { paper: 20 });
+    const trader = await issueCredential(orm, { tenantId: demo.id, audience: 'trader', tier: 'fullTrading', label: 'demo trader', account: { name: 'Demo paper account', depositUsd: '100000', tradingGroupId: group.id } });
+    const operator = await issueCredential(orm, { tenantId: demo.id, audience: 'operator', scopes: ['firm:operate', 'prop:manage', 'tenant:config'], label: 'demo operator' });
+    dev = {
+      baseUrl,
+      wsUrl: baseUrl.replace(/^http/, 'ws'),
+      temporalUiUrl: temporal.uiUrl,
+      tenantSlug: 'demo',
+      trader: { apiKey: trader.apiKey, apiSecret: trader.apiSecret, accountId: trader.accountId! },
+      operator: { apiKey: operator.apiKey, apiSecret: operator.apiSecret },
+    };
+    log('seeded the demo tenant, a funded paper account, a fullTrading trader and an operator credential');
+  }
+  dev = { ...dev, baseUrl, wsUrl: baseUrl.replace(/^http/, 'ws'), temporalUiUrl: temporal.uiUrl };
+  writeFileSync(devFile, JSON.stringify(dev, null, 2));
+  await orm.close();
+
+  const env = {
+    ...process.env,
+    DATABASE_URL: pg.url,
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_NAMESPACE: temporal.namespace,
+    JWT_SECRET: process.env.JWT_SECRET ?? secretFile('jwt-secret'),
+    HOST,
+    PORT: String(PORT),
+    PUBLIC_BASE_URL: baseUrl,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  };
+  const procs = [child('api', 'api/server.ts', env), child('worker', 'worker/main.ts', env)];
+
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(`${baseUrl}/healthz`).then((r) => r.ok, () => false)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  console.log(`
+  API           ${baseUrl}            (OpenAPI: ${baseUrl}/api/v1/openapi.json)
+  WebSocket     ${dev.wsUrl}/ws/risk
+  Temporal UI   ${temporal.uiUrl}
+  Tenant        X-Tenant-Slug: demo
+  Trader        apiKey ${dev.trader.apiKey}
+                apiSecret ${dev.trader.apiSecret}
+                account ${dev.trader.accountId}
+  Operator      apiKey ${dev.operator.apiKey}
+  Written to    .data/dev.json        Next: npm run demo
+`);
+
+  let stopping = false;
+  const stop = async (code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    log('stopping');
+    await Promise.all(procs.map((p) => new Promise<void>((r) => (p.exitCode !== null ? r() : (p.once('exit', () => r()), p.kill('SIGTERM'))))));
+    await temporal.stop();
+    await pg.stop();
+    process.exit(code);
+  };
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => void stop());
+  for (const p of procs) p.once('exit', (code) => !stopping && (log(`a process exited (${code}); stopping everything`), void stop(1)));
+}
+
+main().catch((err) => {
+  console.error(`dev: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});
