@@ -17,7 +17,7 @@ if (!existsSync(file)) {
 const dev: DevJson = JSON.parse(readFileSync(file, 'utf8'));
 const step = (n: number, text: string) => console.log(`\n${n}. ${text}`);
 
-async function api(method: string, p: string, token?: string, body?: unknown) {
+async function api(method: string, p: string, token?: string, body?: unknown): Promise<any> {
   const res = await fetch(`${dev.baseUrl}${p}`, {
     method,
     headers: { 'x-tenant-slug': dev.tenantSlug, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },

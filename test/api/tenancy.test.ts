@@ -62,6 +62,6 @@ describe('tenant resolution (spec §5.6)', () => {
     expect(res.status).toBe(200);
     const mint = await fetch(`${s.api.baseUrl}/api/auth/api-token`, { method: 'POST', headers: { origin: 'https://evil.test', 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: 'x', apiSecret: 'y' }) });
     expect(mint.status).toBe(401);
-    expect((await mint.json()).error).toBe('invalid_credentials');
+    expect(((await mint.json()) as { error: string }).error).toBe('invalid_credentials');
   });
 });
