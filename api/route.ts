@@ -62,5 +62,5 @@ export function endpoint<S extends RouteSchemas>(
   if (def.headers) {
     (op as { parameters?: unknown[] }).parameters = Object.entries(def.headers).map(([name, description]) => ({ in: 'header', name, description, schema: { type: 'string' } }));
   }
-  openapi.add(def.method, def.path, op);
+  openapi.add(def.method, `${(router.opts as { prefix?: string }).prefix ?? ''}${def.path}`, op);
 }
