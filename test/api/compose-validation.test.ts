@@ -8,6 +8,7 @@ import { scoped } from '../../db/orm.js';
 import { createTradingGroup, issueCredential } from '../../db/seed.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
+import { waitFor } from '../support/wait.js';
 
 describe('compose validation', () => {
   let s: Stack;
@@ -90,12 +91,7 @@ describe('compose validation', () => {
   it('an order that needs more margin than the account has is rejected by the risk check', async () => {
     const res = await compose({ ...base, qty: '5' }); // ~555k USD notional at 1x on a 100k account
     expect(res.status).toBe(201);
-    let got;
-    for (let i = 0; i < 100; i++) {
-      got = await s.call('GET', `/api/v1/oms/intents/${res.body.intentId}`, { token });
-      if (got.body.state === 'rejected') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(got!.body).toMatchObject({ state: 'rejected', rejectReason: 'insufficient_margin', filledQty: '0' });
+    const got = await waitFor(() => s.call('GET', `/api/v1/oms/intents/${res.body.intentId}`, { token }), (r) => r.body.state !== 'signed_pending_dispatch');
+    expect(got.body).toMatchObject({ state: 'rejected', rejectReason: 'insufficient_margin', filledQty: '0' });
   });
 });
