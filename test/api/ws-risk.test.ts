@@ -84,6 +84,29 @@ describe('/ws/risk', () => {
     ws.close();
   });
 
+  it('fans out across api processes: compose on one, frames on a socket of another', async () => {
+    const { startApi } = await import('../../api/server.js');
+    const { pino } = await import('pino');
+    const second = await startApi({ config: s.config, orm: s.orm, logger: pino({ level: 'silent' }), idleCloseMs: 300 });
+    try {
+      const t = await s.trader();
+      const hs = await bootstrap(t.token);
+      const ws = await openRisk(`${second.baseUrl.replace('http', 'ws')}/ws/risk`, { 'x-tenant-slug': s.tenant.slug });
+      ws.send({ type: 'Authenticate', token: hs.token });
+      await ws.next((f) => f.type === 'Authenticated');
+      ws.send({ type: 'Subscribe', topics: ['Order-Intent-Changed'] });
+      await ws.next((f) => f.type === 'Result');
+      const composed = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '0.1' } });
+      const filled = await ws.next((f) => f.type === 'Order-Intent-Update' && f.data.state === 'filled');
+      expect(filled.data.intentId).toBe(composed.body.intentId);
+      expect(ws.frames.some((f) => f.topic === 'Fills')).toBe(false); // only subscribed topics arrive
+      // This api closes sockets after 300 ms of inbound silence.
+      expect((await ws.closed).code).toBe(1000);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('limits bootstraps to 10 per minute per API key, with Retry-After', async () => {
     const t = await s.trader();
     for (let i = 0; i < 10; i++) expect((await s.call('POST', '/api/auth/bootstrap', { body: { apiKey: t.apiKey, apiSecret: t.apiSecret } })).status).toBe(200);

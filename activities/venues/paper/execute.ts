@@ -146,7 +146,7 @@ async function recordFills(
   posRow: PositionRow | null,
   tick: MarkTick,
 ): Promise<NewEvent[]> {
-  const ts = tick.ts;
+  const ts = Date.now(); // execution time; the tick's own time is when the mark was published
   const tenant = await em.findOneOrFail(Tenant, { id: intent.tenantId });
   const bps = { maker: new Decimal(tenant.feeSchedule.makerBps), taker: new Decimal(tenant.feeSchedule.takerBps) };
   const before = await em.count(Fill, { intentId: intent.id });
