@@ -4,7 +4,7 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { omsActivities } from './oms.js';
-import { executePaper } from './venues/paper/execute.js';
+import { cancelPaper, executePaper } from './venues/paper/execute.js';
 
 /** What the activities need: the ORM and the mark freshness bound (ms). */
 export interface ActivityDeps {
@@ -19,6 +19,8 @@ export function createActivities(deps: ActivityDeps) {
     dispatchPaper: (intentId: string) => executePaper(deps, intentId, 'arrival'),
     /** A resting paper order woken by a mark crossing: fill or trigger if the mark still crosses; idempotent. */
     fillRestingPaper: (intentId: string) => executePaper(deps, intentId, 'mark'),
+    /** Cancels an open paper working order; idempotent (a filled or canceled order is returned as is). */
+    cancelPaper: (intentId: string) => cancelPaper(deps, intentId),
   };
 }
 

@@ -46,3 +46,16 @@ export const markCrossedSignal = defineSignal<[{ mark: string; ts: number }]>('m
 
 /** Query: the intent's current state as the workflow knows it. */
 export const intentStateQuery = defineQuery<IntentState>('intentState');
+
+/** What a successful cancel answers (spec §4.4 cancel; the body is ours). */
+export interface CancelResult {
+  intentId: string;
+  venueOrderId: string | null;
+  state: IntentState;
+}
+
+/**
+ * Update: cancel the intent's working order. The validator refuses, with an ApplicationFailure of
+ * type `invalid_state`, an intent that has no working order (not yet dispatched, filled, canceled).
+ */
+export const cancelUpdate = defineUpdate<CancelResult>('cancel');

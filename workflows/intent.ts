@@ -4,12 +4,13 @@
  * check, dispatch to the venue, and, while a working order rests, a fill attempt on each mark
  * crossing. Every state is written to PostgreSQL by activities; the workflow only sequences them.
  */
-import { condition, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { IntentState, IntentView } from '../domain/oms/intent.js';
-import { SA, composeUpdate, intentStateQuery, markCrossedSignal, type IntentOutcome, type IntentWorkflowInput } from './definitions.js';
+import type { DispatchOutcome } from '../activities/types.js';
+import { SA, cancelUpdate, composeUpdate, intentStateQuery, markCrossedSignal, type IntentOutcome, type IntentWorkflowInput } from './definitions.js';
 
-const { recordIntent, checkRisk, dispatchPaper, fillRestingPaper } = proxyActivities<Activities>({
+const { recordIntent, checkRisk, dispatchPaper, fillRestingPaper, cancelPaper } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
 });
@@ -19,10 +20,30 @@ export async function intentWorkflow(input: IntentWorkflowInput): Promise<Intent
   let state: IntentState = 'signed_pending_dispatch';
   let recorded: Promise<IntentView> | undefined;
   let crossings = 0;
+  let outcome: DispatchOutcome | undefined;
+  let busy = false; // a fill attempt or a cancel is running; they take turns
   const record = () => (recorded ??= recordIntent(input));
+  const invalid = (message: string) => ApplicationFailure.create({ type: 'invalid_state', message, nonRetryable: true });
   setHandler(composeUpdate, record);
   setHandler(intentStateQuery, () => state);
   setHandler(markCrossedSignal, () => void crossings++);
+  setHandler(
+    cancelUpdate,
+    async () => {
+      await condition(() => !busy);
+      if (!outcome?.resting) throw invalid(`intent ${intentId} is ${state}: nothing to cancel`);
+      busy = true;
+      outcome = await cancelPaper(intentId).finally(() => (busy = false));
+      if (outcome.state !== state) moveTo(outcome.state);
+      if (outcome.state !== 'canceled') throw invalid(`intent ${intentId} is ${outcome.state}: nothing to cancel`);
+      return { intentId, venueOrderId: outcome.venueOrderId, state: outcome.state };
+    },
+    {
+      validator: () => {
+        if (!outcome?.resting) throw invalid(`intent ${intentId} is ${state}: nothing to cancel`);
+      },
+    },
+  );
   const moveTo = (next: IntentState) => {
     state = next;
     upsertSearchAttributes([{ key: SA.intentState, value: next }]);
@@ -35,13 +56,16 @@ export async function intentWorkflow(input: IntentWorkflowInput): Promise<Intent
     return { intentId, state, reason: risk.reason };
   }
 
-  let outcome = await dispatchPaper(intentId);
+  outcome = await dispatchPaper(intentId);
   moveTo(outcome.state);
   while (outcome.resting) {
-    await condition(() => crossings > 0);
+    await condition(() => (crossings > 0 && !busy) || !outcome!.resting);
+    if (!outcome.resting) break;
     crossings = 0;
-    outcome = await fillRestingPaper(intentId);
+    busy = true;
+    outcome = await fillRestingPaper(intentId).finally(() => (busy = false));
     if (outcome.state !== state) moveTo(outcome.state);
   }
+  await condition(allHandlersFinished);
   return { intentId, state, reason: outcome.reason };
 }

@@ -15,14 +15,15 @@ import { findSymbol } from '../../domain/market/symbols.js';
 import { OrderIntent, TradingGroup } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
 import { intentToView } from '../../db/views.js';
-import { SA, composeUpdate, intentWorkflowId, type IntentWorkflowInput } from '../../workflows/definitions.js';
+import { SA, cancelUpdate, composeUpdate, intentWorkflowId, type IntentWorkflowInput } from '../../workflows/definitions.js';
+import { viaWorkflow } from '../temporal-errors.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import { idempotency } from '../middleware/idempotency.js';
 import type { ApiDeps, ApiState, Caller } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
 import { ownedAccount } from './accounts.js';
-import { IDEMPOTENCY_HEADER, composeIntentBody, intentList, intentParams, intentView } from './oms.schemas.js';
+import { IDEMPOTENCY_HEADER, cancelAllBody, cancelAllResponse, cancelBody, cancelResponse, composeIntentBody, intentList, intentParams, intentView } from './oms.schemas.js';
 
 /** A new intent id: `int_` + 20 hex characters. */
 export const newIntentId = () => `int_${randomBytes(10).toString('hex')}`;
@@ -121,6 +122,74 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       });
       ctx.status = 201;
       ctx.body = view;
+    },
+  );
+
+  /** Cancels one intent's working order through its workflow's `cancel` Update. */
+  const cancelIntent = (intentId: string) =>
+    viaWorkflow(
+      () => deps.temporal.workflow.getHandle(intentWorkflowId(intentId)).executeUpdate(cancelUpdate),
+      new ApiError('invalid_state', `intent ${intentId} is no longer working: nothing to cancel`),
+    );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/cancel',
+      summary: "Cancel a working order by the venue's order id",
+      tags,
+      gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER.cancel, write: true }),
+      schemas: { body: cancelBody },
+      use: [idempotency(deps.orm)],
+      headers: IDEMPOTENCY_HEADER,
+      requires: OMS_WRITE_TIER.cancel,
+      responses: { '200': { description: 'Canceled; 409 invalid_state when the order is not working (filled, canceled, not yet dispatched)', schema: cancelResponse } },
+    },
+    async (ctx, { body }) => {
+      const caller = callerOf(ctx);
+      const em = scoped(deps.orm, caller.tenantId);
+      const intent = await em.findOne(OrderIntent, { venueOrderId: body.venueOrderId });
+      if (!intent) throw new ApiError('order_not_found', `no order ${body.venueOrderId}`);
+      await ownedAccount(em, caller, intent.accountId);
+      if (intent.orderStatus !== 'open') throw new ApiError('invalid_state', `order ${body.venueOrderId} is ${intent.orderStatus ?? intent.state}: nothing to cancel`);
+      const result = await cancelIntent(intent.id);
+      ctx.body = { ok: true, ...result };
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/cancel-all',
+      summary: 'Cancel every working order of the account (optionally of one symbol)',
+      tags,
+      gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER['cancel-all'], write: true }),
+      schemas: { body: cancelAllBody },
+      use: [idempotency(deps.orm)],
+      headers: IDEMPOTENCY_HEADER,
+      requires: OMS_WRITE_TIER['cancel-all'],
+      responses: { '200': { description: 'What was canceled, and what could not be (e.g. filled meanwhile)', schema: cancelAllResponse } },
+    },
+    async (ctx, { body }) => {
+      const caller = callerOf(ctx);
+      const accountId = body.accountId ?? caller.accountId;
+      if (!accountId) throw new ApiError('validation_failed', [{ path: 'body.accountId', message: 'this credential has no active account; send accountId', code: 'required' }]);
+      const em = scoped(deps.orm, caller.tenantId);
+      await ownedAccount(em, caller, accountId);
+      const open = await em.find(OrderIntent, { accountId, orderStatus: 'open', ...(body.symbol ? { symbol: body.symbol } : {}) }, { orderBy: { createdAt: 'asc' } });
+      const results = await Promise.allSettled(open.map((i) => cancelIntent(i.id)));
+      ctx.body = {
+        accountId,
+        canceled: open.filter((_, k) => results[k].status === 'fulfilled').map((i) => ({ intentId: i.id, venueOrderId: i.venueOrderId ?? null })),
+        failed: open.flatMap((i, k) => {
+          const r = results[k];
+          return r.status === 'rejected' ? [{ intentId: i.id, venueOrderId: i.venueOrderId ?? null, error: r.reason instanceof ApiError ? r.reason.code : 'internal_error' }] : [];
+        }),
+      };
     },
   );
 

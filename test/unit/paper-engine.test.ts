@@ -24,7 +24,7 @@ const tick = (delta = '0'): MarkTick => {
   const asks = book.asks.map(move);
   return { venue: 'paper', symbol: 'BTC.PAPER', ts: 0, bid: bids[0].price, ask: asks[0].price, mark: bids[0].price.plus(asks[0].price).div(2), book: { bids, asks } };
 };
-const order = (o: Partial<PaperOrder> & Pick<PaperOrder, 'side' | 'type'>): PaperOrder => ({ qty: new Decimal('0.01'), reduceOnly: false, timeInForce: 'Gtc', ...o, qty: o.qty ?? new Decimal('0.01') });
+const order = (o: Partial<PaperOrder> & Pick<PaperOrder, 'side' | 'type'>): PaperOrder => ({ reduceOnly: false, timeInForce: 'Gtc', ...o, qty: o.qty ?? new Decimal('0.01') });
 const fills = (r: ReturnType<typeof matchOnArrival>) => ('fills' in r ? r.fills.map((f) => `${f.qty.toFixed()}@${f.price.toFixed()}/${f.liquidity}`) : []);
 const FLAT = ZERO;
 

@@ -87,6 +87,7 @@ function intentEvent(intent: OrderIntentRow, kind: string): NewEvent {
 }
 
 async function openOrdersEvent(em: EntityManager, accountId: string): Promise<NewEvent> {
+  await em.flush(); // the list must see this transaction's own change of the order
   const open = await em.find(OrderIntent, { accountId, orderStatus: 'open' }, { orderBy: { createdAt: 'asc' } });
   return { kind: 'orders.open_changed', frameType: 'Open-Orders-Update', venue: PAPER, data: { accountId, orders: open.map(workingOrderView) } };
 }
@@ -226,4 +227,18 @@ async function recordFills(
   saved.updatedAt = at;
   events.push({ kind: 'position.changed', frameType: 'Position-Changed', venue: intent.venue, data: positionView(saved, tick.mark) });
   return events;
+}
+
+/**
+ * Cancels the working order of an intent (spec §4.4 cancel). Only an open order can be canceled;
+ * otherwise the recorded outcome is returned unchanged (a fill that won the race stays a fill).
+ */
+export async function cancelPaper(deps: PaperDeps, intentId: string): Promise<DispatchOutcome> {
+  return withLockedIntent(deps.orm, intentId, async (em, intent) => {
+    if (intent.orderStatus !== 'open') return outcomeOf(intent);
+    Object.assign(intent, { state: 'canceled', orderStatus: 'canceled', lastEvent: 'canceled', rejectReason: null });
+    const events = [await openOrdersEvent(em, intent.accountId), intentEvent(intent, 'intent.canceled')];
+    await appendEvents(em, intent.tenantId, intent.accountId, events);
+    return outcomeOf(intent);
+  });
 }
