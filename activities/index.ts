@@ -3,18 +3,22 @@
  * (Temporal samples' pattern). Workflows import only the *type* of this object.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
 import { omsActivities } from './oms.js';
+import { batchActivities } from './batch.js';
 import { cancelPaper, executePaper } from './venues/paper/execute.js';
 
-/** What the activities need: the ORM and the mark freshness bound (ms). */
+/** What the activities need: the ORM, a Temporal client (batch legs) and the mark freshness bound (ms). */
 export interface ActivityDeps {
   orm: MikroORM;
+  temporal: Client;
   markMaxAgeMs: number;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...omsActivities(deps),
+    ...batchActivities(deps),
     /** First dispatch of an intent to the paper engine; idempotent. */
     dispatchPaper: (intentId: string) => executePaper(deps, intentId, 'arrival'),
     /** A resting paper order woken by a mark crossing: fill or trigger if the mark still crosses; idempotent. */

@@ -32,16 +32,15 @@ export interface WorkerParts {
 export async function createWorker(opts: { config: Config; orm: MikroORM; logger: Logger; workflowBundle?: WorkflowBundleOption }): Promise<WorkerParts> {
   const { config, orm, logger } = opts;
   const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const clientConnection = await Connection.connect({ address: config.temporal.address });
+  const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ orm, markMaxAgeMs: config.markMaxAgeMs }),
+    activities: createActivities({ orm, temporal, markMaxAgeMs: config.markMaxAgeMs }),
   });
-
-  const clientConnection = await Connection.connect({ address: config.temporal.address });
-  const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
   const watcher = await startTriggerWatcher({ databaseUrl: config.databaseUrl, temporal, logger });
 
   let feed: ReplayMarkFeed | undefined;

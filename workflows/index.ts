@@ -1,2 +1,3 @@
 /** The workflow bundle entry: every workflow the worker runs. */
 export { intentWorkflow } from './intent.js';
+export { batchWorkflow } from './batch.js';

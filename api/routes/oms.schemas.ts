@@ -25,3 +25,25 @@ export const cancelAllResponse = z
     failed: z.array(z.object({ intentId: z.string(), venueOrderId: z.string().nullable(), error: z.string() })),
   })
   .meta({ id: 'CancelAllResult' });
+
+/** `POST /oms/flatten` (liquidation and above): close every open position of the account. */
+export const flattenBody = z.object({ accountId: z.string().min(1).optional() }).meta({ id: 'Flatten' });
+/** `POST /oms/reverse` (fullTrading): close the position in `symbol` and open the same size on the other side. */
+export const reverseBody = z.object({ symbol: z.string().min(1), accountId: z.string().min(1).optional() }).meta({ id: 'Reverse' });
+export const batchPlanView = z
+  .object({
+    batchId: z.string(),
+    kind: z.enum(['flatten', 'reverse']),
+    accountId: z.string(),
+    legs: z.array(
+      z.object({
+        n: z.number().int(),
+        action: z.enum(['cancel', 'close', 'open']),
+        intentId: z.string(),
+        symbol: z.string(),
+        side: z.enum(['buy', 'sell']).optional(),
+        qty: z.string().optional(),
+      }),
+    ),
+  })
+  .meta({ id: 'BatchPlan', description: 'Legs run in order (cancels, closes, opens); each starts when the one before is done. Outcomes arrive on /ws/risk.' });

@@ -12,10 +12,10 @@ import { Decimal } from '../../domain/decimal.js';
 import { OMS_WRITE_TIER } from '../../domain/gates.js';
 import { WIRED_VENUES, type ComposeIntent, type IntentView } from '../../domain/oms/intent.js';
 import { findSymbol } from '../../domain/market/symbols.js';
-import { OrderIntent, TradingGroup } from '../../db/entities.js';
+import { OrderIntent, Position, TradingGroup } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
 import { intentToView } from '../../db/views.js';
-import { SA, cancelUpdate, composeUpdate, intentWorkflowId, type IntentWorkflowInput } from '../../workflows/definitions.js';
+import { SA, batchWorkflowId, cancelUpdate, composeUpdate, intentWorkflowId, planUpdate, type BatchInput, type BatchPlan, type IntentWorkflowInput } from '../../workflows/definitions.js';
 import { viaWorkflow } from '../temporal-errors.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import { idempotency } from '../middleware/idempotency.js';
@@ -23,7 +23,7 @@ import type { ApiDeps, ApiState, Caller } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
 import { ownedAccount } from './accounts.js';
-import { IDEMPOTENCY_HEADER, cancelAllBody, cancelAllResponse, cancelBody, cancelResponse, composeIntentBody, intentList, intentParams, intentView } from './oms.schemas.js';
+import { IDEMPOTENCY_HEADER, batchPlanView, flattenBody, reverseBody, cancelAllBody, cancelAllResponse, cancelBody, cancelResponse, composeIntentBody, intentList, intentParams, intentView } from './oms.schemas.js';
 
 /** A new intent id: `int_` + 20 hex characters. */
 export const newIntentId = () => `int_${randomBytes(10).toString('hex')}`;
@@ -190,6 +190,83 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
           return r.status === 'rejected' ? [{ intentId: i.id, venueOrderId: i.venueOrderId ?? null, error: r.reason instanceof ApiError ? r.reason.code : 'internal_error' }] : [];
         }),
       };
+    },
+  );
+
+  /** Starts a flatten or reverse batch and answers its plan (update-with-start, early return). */
+  async function startBatch(caller: Caller, kind: BatchInput['kind'], accountId: string, symbol?: string) {
+    const batchId = `bat_${randomBytes(10).toString('hex')}`;
+    const input: BatchInput = { batchId, kind, tenantId: caller.tenantId, accountId, credentialId: caller.credentialId, ...(symbol ? { symbol } : {}) };
+    const plan: BatchPlan = await viaWorkflow(
+      () =>
+        deps.temporal.workflow.executeUpdateWithStart(planUpdate, {
+          startWorkflowOperation: new WithStartWorkflowOperation('batchWorkflow', {
+            workflowId: batchWorkflowId(batchId),
+            taskQueue: deps.config.temporal.taskQueue,
+            args: [input],
+            workflowIdConflictPolicy: 'USE_EXISTING',
+            typedSearchAttributes: [
+              { key: SA.tenantId, value: caller.tenantId },
+              { key: SA.accountId, value: accountId },
+            ],
+          }),
+        }),
+      new ApiError('invalid_state', 'the batch ended before it was planned'),
+    );
+    return {
+      ...plan,
+      legs: plan.legs.map((l) => ({ n: l.n, action: l.action, intentId: l.intentId, symbol: l.symbol, ...(l.intent ? { side: l.intent.side, qty: l.intent.qty } : {}) })),
+    };
+  }
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/flatten',
+      summary: 'Close every open position: cancel working orders, then reduce-only market closes, as one batch',
+      tags,
+      gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER.flatten, write: true }),
+      schemas: { body: flattenBody },
+      use: [idempotency(deps.orm)],
+      headers: IDEMPOTENCY_HEADER,
+      requires: OMS_WRITE_TIER.flatten,
+      responses: { '200': { description: 'The planned batch', schema: batchPlanView } },
+    },
+    async (ctx, { body }) => {
+      const caller = callerOf(ctx);
+      const accountId = body.accountId ?? caller.accountId;
+      if (!accountId) throw new ApiError('validation_failed', [{ path: 'body.accountId', message: 'this credential has no active account; send accountId', code: 'required' }]);
+      await ownedAccount(scoped(deps.orm, caller.tenantId), caller, accountId);
+      ctx.body = await startBatch(caller, 'flatten', accountId);
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/reverse',
+      summary: 'Close the position in a symbol and open the same size on the other side, as one batch',
+      tags,
+      gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER.reverse, write: true }),
+      schemas: { body: reverseBody },
+      use: [idempotency(deps.orm)],
+      headers: IDEMPOTENCY_HEADER,
+      requires: OMS_WRITE_TIER.reverse,
+      responses: { '200': { description: 'The planned batch; 409 invalid_state without a position', schema: batchPlanView } },
+    },
+    async (ctx, { body }) => {
+      const caller = callerOf(ctx);
+      const accountId = body.accountId ?? caller.accountId;
+      if (!accountId) throw new ApiError('validation_failed', [{ path: 'body.accountId', message: 'this credential has no active account; send accountId', code: 'required' }]);
+      const em = scoped(deps.orm, caller.tenantId);
+      await ownedAccount(em, caller, accountId);
+      const position = await em.findOne(Position, { accountId, symbol: body.symbol, qty: { $ne: '0' } });
+      if (!position) throw new ApiError('invalid_state', `no open position in ${body.symbol} to reverse`);
+      ctx.body = await startBatch(caller, 'reverse', accountId, body.symbol);
     },
   );
 

@@ -1,0 +1,78 @@
+/**
+ * Activities of flatten and reverse batches: plan the legs from the account's working orders and
+ * positions, and cancel a working order through its own intent workflow (its `cancel` Update).
+ */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { Decimal } from '../domain/decimal.js';
+import type { IntentState } from '../domain/oms/intent.js';
+import { OrderIntent, Position } from '../db/entities.js';
+import { scoped } from '../db/orm.js';
+import { cancelUpdate, intentWorkflowId, type BatchInput, type BatchLeg, type BatchPlan } from '../workflows/definitions.js';
+import type { IntentRecordInput } from './oms.js';
+
+export interface BatchDeps {
+  orm: MikroORM;
+  temporal: Client;
+}
+
+export function batchActivities({ orm, temporal }: BatchDeps) {
+  return {
+    /**
+     * Plans a batch: cancel legs for the working orders (of the symbol, for a reverse), a reduce-only
+     * market close per open position, and for a reverse an opening market order of the same size on
+     * the other side. Leg intent ids derive from the batch id, so a retried plan is the same plan.
+     * @throws ApplicationFailure `invalid_state` (non-retryable) when a reverse finds no position.
+     */
+    async planBatch(input: BatchInput): Promise<BatchPlan> {
+      const em = scoped(orm, input.tenantId);
+      const bySymbol = input.symbol ? { symbol: input.symbol } : {};
+      const working = await em.find(OrderIntent, { accountId: input.accountId, orderStatus: 'open', ...bySymbol }, { orderBy: { createdAt: 'asc' } });
+      const positions = (await em.find(Position, { accountId: input.accountId, ...bySymbol }, { orderBy: { symbol: 'asc' } })).filter((p) => !new Decimal(p.qty).isZero());
+      if (input.kind === 'reverse' && positions.length === 0) {
+        throw ApplicationFailure.create({ type: 'invalid_state', message: `no open position in ${input.symbol} to reverse`, nonRetryable: true });
+      }
+      const legs: BatchLeg[] = working.map((w, i) => ({ n: i + 1, action: 'cancel', intentId: w.id, symbol: w.symbol }));
+      const market = (action: 'close' | 'open', p: (typeof positions)[number]): BatchLeg => {
+        const n = legs.length + 1;
+        const qty = new Decimal(p.qty);
+        const intentId = `int_${input.batchId.replace(/^bat_/, '')}_${n}`;
+        const intent: IntentRecordInput = {
+          intentId,
+          tenantId: input.tenantId,
+          accountId: input.accountId,
+          credentialId: input.credentialId,
+          clientOrderId: `${input.kind}-${input.batchId}-${n}`,
+          venue: p.venue,
+          symbol: p.symbol,
+          side: qty.isPos() ? 'sell' : 'buy', // closing a long and opening the short are both sells
+          type: 'market',
+          qty: qty.abs().toFixed(),
+          price: null,
+          triggerPrice: null,
+          stopLimitPrice: null,
+          reduceOnly: action === 'close',
+          timeInForce: 'Ioc',
+          leverage: p.leverage,
+        };
+        return { n, action, intentId, symbol: p.symbol, intent };
+      };
+      for (const p of positions) legs.push(market('close', p));
+      if (input.kind === 'reverse') for (const p of positions) legs.push(market('open', p));
+      return { batchId: input.batchId, kind: input.kind, accountId: input.accountId, legs };
+    },
+
+    /** Cancels a working order through its intent workflow; an order that is no longer working is left as it is. */
+    async cancelWorkingOrder(intentId: string): Promise<IntentState> {
+      try {
+        return (await temporal.workflow.getHandle(intentWorkflowId(intentId)).executeUpdate(cancelUpdate)).state;
+      } catch (err) {
+        const closed = err instanceof WorkflowNotFoundError || (err instanceof WorkflowUpdateFailedError && (err.cause as ApplicationFailure | undefined)?.type === 'invalid_state');
+        if (!closed) throw err;
+        const row = await orm.em.fork().findOne(OrderIntent, { id: intentId }, { filters: false });
+        return (row?.state ?? 'canceled') as IntentState;
+      }
+    },
+  };
+}

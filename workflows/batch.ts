@@ -1,0 +1,44 @@
+/**
+ * Flatten and reverse as one batch workflow `batch-<batchId>` (spec §3.1, §4.4, DESIGN.md).
+ * The plan (cancels, then closes, then opens) answers the `plan` Update; then the legs run in
+ * order, each released only after its predecessor is done: a cancel leg cancels through the
+ * working order's own workflow, a close or open leg is a child intent workflow `intent-<id>`.
+ * A close that does not fill stops the batch before the opposite side opens.
+ */
+import { executeChild, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { SA, intentWorkflowId, planUpdate, type BatchInput, type BatchOutcome, type BatchPlan } from './definitions.js';
+import { intentWorkflow } from './intent.js';
+
+const { planBatch, cancelWorkingOrder } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
+});
+
+export async function batchWorkflow(input: BatchInput): Promise<BatchOutcome> {
+  let planned: Promise<BatchPlan> | undefined;
+  const plan = () => (planned ??= planBatch(input));
+  setHandler(planUpdate, plan);
+
+  const { legs } = await plan();
+  const done: BatchOutcome['legs'] = [];
+  for (const leg of legs) {
+    if (leg.action === 'cancel') {
+      done.push({ n: leg.n, intentId: leg.intentId, action: leg.action, state: await cancelWorkingOrder(leg.intentId) });
+      continue;
+    }
+    const outcome = await executeChild(intentWorkflow, {
+      workflowId: intentWorkflowId(leg.intentId),
+      args: [leg.intent!],
+      typedSearchAttributes: [
+        { key: SA.tenantId, value: input.tenantId },
+        { key: SA.accountId, value: input.accountId },
+        { key: SA.venue, value: leg.intent!.venue },
+        { key: SA.intentState, value: 'signed_pending_dispatch' },
+      ],
+    });
+    done.push({ n: leg.n, intentId: leg.intentId, action: leg.action, state: outcome.state });
+    if (outcome.state !== 'filled') break;
+  }
+  return { batchId: input.batchId, legs: done };
+}
