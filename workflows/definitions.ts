@@ -100,3 +100,16 @@ export interface BatchOutcome {
 
 /** Update sent with the batch's start: answers the planned legs (early return). */
 export const planUpdate = defineUpdate<BatchPlan>('plan');
+
+/** What `modify` answers: the replaced intent and its replacement (spec §4.4: "resolves a new intent id"). */
+export interface ModifyResult {
+  replacedIntentId: string;
+  intent: IntentView;
+}
+
+/**
+ * Update: cancel-replace. Cancels the working order, records the replacement (the API built and
+ * validated it, with a new intent id) and starts its workflow `intent-<newId>`, which outlives this
+ * one. Refused with `invalid_state` when there is no working order.
+ */
+export const modifyUpdate = defineUpdate<ModifyResult, [IntentRecordInput]>('modify');

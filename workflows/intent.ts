@@ -4,11 +4,11 @@
  * check, dispatch to the venue, and, while a working order rests, a fill attempt on each mark
  * crossing. Every state is written to PostgreSQL by activities; the workflow only sequences them.
  */
-import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, ParentClosePolicy, allHandlersFinished, condition, proxyActivities, setHandler, startChild, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { IntentState, IntentView } from '../domain/oms/intent.js';
 import type { DispatchOutcome } from '../activities/types.js';
-import { SA, cancelUpdate, composeUpdate, intentStateQuery, markCrossedSignal, type IntentOutcome, type IntentWorkflowInput } from './definitions.js';
+import { SA, cancelUpdate, composeUpdate, intentStateQuery, intentWorkflowId, markCrossedSignal, modifyUpdate, type IntentOutcome, type ModifyResult, type IntentWorkflowInput } from './definitions.js';
 
 const { recordIntent, checkRisk, dispatchPaper, fillRestingPaper, cancelPaper } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -27,22 +27,39 @@ export async function intentWorkflow(input: IntentWorkflowInput): Promise<Intent
   setHandler(composeUpdate, record);
   setHandler(intentStateQuery, () => state);
   setHandler(markCrossedSignal, () => void crossings++);
+  /** Cancels the working order, taking turns with fill attempts. @throws invalid_state when none is working. */
+  const cancelWorking = async () => {
+    await condition(() => !busy);
+    if (!outcome?.resting) throw invalid(`intent ${intentId} is ${state}: no working order`);
+    busy = true;
+    outcome = await cancelPaper(intentId).finally(() => (busy = false));
+    if (outcome.state !== state) moveTo(outcome.state);
+    if (outcome.state !== 'canceled') throw invalid(`intent ${intentId} is ${outcome.state}: no working order`);
+    return outcome;
+  };
+  const mustBeWorking = () => {
+    if (!outcome?.resting) throw invalid(`intent ${intentId} is ${state}: no working order`);
+  };
+  setHandler(cancelUpdate, async () => ({ intentId, venueOrderId: (await cancelWorking()).venueOrderId, state: 'canceled' as const }), { validator: mustBeWorking });
   setHandler(
-    cancelUpdate,
-    async () => {
-      await condition(() => !busy);
-      if (!outcome?.resting) throw invalid(`intent ${intentId} is ${state}: nothing to cancel`);
-      busy = true;
-      outcome = await cancelPaper(intentId).finally(() => (busy = false));
-      if (outcome.state !== state) moveTo(outcome.state);
-      if (outcome.state !== 'canceled') throw invalid(`intent ${intentId} is ${outcome.state}: nothing to cancel`);
-      return { intentId, venueOrderId: outcome.venueOrderId, state: outcome.state };
+    modifyUpdate,
+    async (replacement: IntentWorkflowInput): Promise<ModifyResult> => {
+      await cancelWorking();
+      const intent = await recordIntent(replacement);
+      await startChild(intentWorkflow, {
+        workflowId: intentWorkflowId(replacement.intentId),
+        args: [replacement],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        typedSearchAttributes: [
+          { key: SA.tenantId, value: replacement.tenantId },
+          { key: SA.accountId, value: replacement.accountId },
+          { key: SA.venue, value: replacement.venue },
+          { key: SA.intentState, value: 'signed_pending_dispatch' },
+        ],
+      });
+      return { replacedIntentId: intentId, intent };
     },
-    {
-      validator: () => {
-        if (!outcome?.resting) throw invalid(`intent ${intentId} is ${state}: nothing to cancel`);
-      },
-    },
+    { validator: (_replacement: IntentWorkflowInput) => mustBeWorking() },
   );
   const moveTo = (next: IntentState) => {
     state = next;

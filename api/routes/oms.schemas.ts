@@ -47,3 +47,13 @@ export const batchPlanView = z
     ),
   })
   .meta({ id: 'BatchPlan', description: 'Legs run in order (cancels, closes, opens); each starts when the one before is done. Outcomes arrive on /ws/risk.' });
+
+const modifyNumber = z.number().positive().meta({ description: 'A JSON number; a decimal string is refused (spec §4.4)' });
+/** `POST /oms/modify`: cancel-replace of a working order with new numbers. */
+export const modifyBody = z
+  .object({ intentId: z.string().min(1), newPrice: modifyNumber.optional(), newQty: modifyNumber.optional(), newTriggerPrice: modifyNumber.optional(), newStopLimitPrice: modifyNumber.optional() })
+  .refine((b) => [b.newPrice, b.newQty, b.newTriggerPrice, b.newStopLimitPrice].some((v) => v !== undefined), { message: 'send at least one of newPrice, newQty, newTriggerPrice, newStopLimitPrice' })
+  .meta({ id: 'ModifyOrder' });
+export const modifyResponse = z
+  .object({ ok: z.literal(true), replacedIntentId: z.string(), intentId: z.string(), intent: intentView })
+  .meta({ id: 'ModifyResult' });

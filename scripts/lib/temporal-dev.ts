@@ -1,58 +1,122 @@
 /**
- * Launcher of the Temporal CLI's dev server from `temporal-dev.yml`, and resolution of the
- * pinned CLI binary (built by scripts/setup.sh: go install github.com/temporalio/cli/cmd/temporal@v1.5.1).
+ * The Temporal CLI's dev server (`temporal server start-dev`, CLI v1.5.1 = Temporal Server 1.29),
+ * configured by `temporal-dev.yml`, and resolution of the pinned CLI binary that
+ * `bash scripts/setup.sh` provides (built with `go install github.com/temporalio/cli/cmd/temporal@v1.5.1`).
  */
-import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
+import { accessSync, constants, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { Connection } from '@temporalio/client';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { Connection } from '@temporalio/client';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-/** Cache of the built CLI, outside the checkout, keyed by version. */
-export const TEMPORAL_CLI_CACHE = path.join(homedir(), '.cache/temporal-cli/v1.5.1/temporal');
+
+/** The pinned Temporal CLI version (see scripts/setup.sh). */
+export const TEMPORAL_CLI_VERSION = 'v1.5.1';
+
+/** Where scripts/setup.sh builds the CLI: outside the checkout, keyed by version, so clean clones reuse it. */
+export const TEMPORAL_CLI_CACHE = path.join(homedir(), '.cache/temporal-cli', TEMPORAL_CLI_VERSION, 'temporal');
+
+function isExecutableFile(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
- * The Temporal CLI binary: `$TEMPORAL_CLI`, `.tools/temporal`, `temporal` on PATH, or the cache.
- * @throws Error saying to run `bash scripts/setup.sh` when none exists.
+ * Finds the Temporal CLI binary, in this order: `$TEMPORAL_CLI`, `.tools/temporal` (the symlink
+ * scripts/setup.sh keeps), `temporal` on PATH, `~/.cache/temporal-cli/v1.5.1/temporal`.
+ * @returns the binary's absolute path.
+ * @throws Error when `$TEMPORAL_CLI` is set but not an executable file, or when none is found
+ *   (the message says to run `bash scripts/setup.sh`).
  */
 export function resolveTemporalBinary(): string {
-  const candidates = [process.env.TEMPORAL_CLI, path.join(ROOT, '.tools/temporal'), TEMPORAL_CLI_CACHE].filter(Boolean) as string[];
-  for (const c of candidates) if (existsSync(c)) return c;
-  try {
-    return execFileSync('sh', ['-c', 'command -v temporal'], { encoding: 'utf8' }).trim() || fail();
-  } catch {
-    return fail();
+  const fromEnv = process.env.TEMPORAL_CLI;
+  if (fromEnv) {
+    const abs = path.resolve(fromEnv);
+    if (isExecutableFile(abs)) return abs;
+    throw new Error(`TEMPORAL_CLI=${fromEnv} is not an executable file; unset it, or run \`bash scripts/setup.sh\` to get the pinned Temporal CLI ${TEMPORAL_CLI_VERSION}`);
   }
-  function fail(): never {
-    throw new Error('Temporal CLI not found. Run `bash scripts/setup.sh` (builds it with Go), or put `temporal` on PATH, or set TEMPORAL_CLI.');
+  const local = path.join(ROOT, '.tools/temporal');
+  if (isExecutableFile(local)) return local;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.resolve(dir, 'temporal');
+    if (isExecutableFile(candidate)) return candidate;
   }
+  if (isExecutableFile(TEMPORAL_CLI_CACHE)) return TEMPORAL_CLI_CACHE;
+  throw new Error(
+    `Temporal CLI not found (looked at $TEMPORAL_CLI, .tools/temporal, \`temporal\` on PATH, ${TEMPORAL_CLI_CACHE}). ` +
+      `Run \`bash scripts/setup.sh\` (it builds the CLI ${TEMPORAL_CLI_VERSION} with Go), or put a \`temporal\` binary on PATH, or set TEMPORAL_CLI.`,
+  );
 }
 
-const configSchema = z.object({
-  namespace: z.string(),
-  ip: z.string(),
-  port: z.number().int(),
-  uiPort: z.number().int(),
-  dbFilename: z.string(),
-  logLevel: z.enum(['debug', 'info', 'warn', 'error']),
-  searchAttributes: z.record(z.string(), z.enum(['Keyword', 'Text', 'Int', 'Double', 'Bool', 'Datetime', 'KeywordList'])),
-  dynamicConfig: z.record(z.string(), z.unknown()),
+const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an identifier');
+const port = z.number().int().min(1).max(65535);
+const jsonValue: z.ZodType<unknown> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
+);
+
+const configSchema = z.strictObject({
+  /** Namespace created at start (`default` always exists). */
+  namespace: z.string().min(1).default('default'),
+  /** Address the frontend (and the Web UI) bind to. */
+  ip: z.string().min(1).default('127.0.0.1'),
+  /** Frontend gRPC port. */
+  port: port.default(7233),
+  /** Web UI port; null = headless. */
+  uiPort: port.nullable().default(8233),
+  /** HTTP API port; absent/null = a random free port. */
+  httpPort: port.nullable().optional(),
+  /** /metrics port; absent/null = a random free port. */
+  metricsPort: port.nullable().optional(),
+  /** SQLite file, relative to the repo root; null = in memory. */
+  dbFilename: z.string().min(1).nullable().default(null),
+  logLevel: z.enum(['debug', 'info', 'warn', 'error', 'never']).default('warn'),
+  searchAttributes: z.record(identifier, z.enum(['Text', 'Keyword', 'Int', 'Double', 'Bool', 'Datetime', 'KeywordList'])).default({}),
+  dynamicConfig: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_.]*$/, 'must be a dynamic config key such as frontend.enableUpdateWorkflowExecution'), jsonValue).default({}),
 });
+
+/** The dev server's settings (`temporal-dev.yml`). */
 export type TemporalDevConfig = z.infer<typeof configSchema>;
 
-/** Reads and validates `temporal-dev.yml`. */
-export function loadTemporalDevConfig(file = path.join(ROOT, 'temporal-dev.yml')): TemporalDevConfig {
-  return configSchema.parse(parse(readFileSync(file, 'utf8')));
+/**
+ * Reads and validates the dev server's settings.
+ * @param file YAML file; a relative path is taken from the repo root (default `temporal-dev.yml`).
+ * @throws Error naming the file and every invalid or unknown key.
+ */
+export function loadTemporalDevConfig(file = 'temporal-dev.yml'): TemporalDevConfig {
+  const abs = path.resolve(ROOT, file);
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(abs, 'utf8'));
+  } catch (err) {
+    throw new Error(`cannot read ${abs}: ${(err as Error).message}`);
+  }
+  const parsed = configSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(top level)'}: ${i.message}`);
+    throw new Error(`invalid Temporal dev server settings in ${abs}:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
 }
 
-/** A free TCP port on 127.0.0.1. */
+/**
+ * A TCP port that was free on 127.0.0.1 a moment ago (listen on port 0, close, return it).
+ * Another process may take it before the caller binds it; good enough for tests and one-off servers.
+ */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
+    s.unref();
     s.once('error', reject);
     s.listen(0, '127.0.0.1', () => {
       const { port } = s.address() as { port: number };
@@ -61,73 +125,164 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** A running dev server. */
+/** Whether something accepts TCP connections on host:port (within 500 ms). */
+function tcpAnswers(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = connect({ host, port });
+    const done = (ok: boolean) => {
+      sock.destroy();
+      resolve(ok);
+    };
+    sock.setTimeout(500, () => done(false));
+    sock.once('connect', () => done(true));
+    sock.once('error', () => done(false));
+  });
+}
+
+/** A running dev server, from {@link startTemporalDev}. */
 export interface TemporalDev {
+  /** Frontend gRPC address, `host:port` (TEMPORAL_ADDRESS). */
   address: string;
   namespace: string;
+  /** Web UI, or null when headless. */
   uiUrl: string | null;
+  /** SIGTERM, then SIGKILL after 10 s; resolves once the server has exited. Idempotent. */
   stop(): Promise<void>;
 }
 
+/** Options of {@link startTemporalDev}; anything not given comes from the config. */
+export interface StartTemporalDevOptions {
+  /** The CLI binary; default {@link resolveTemporalBinary}(). */
+  binary?: string;
+  /** Default {@link loadTemporalDevConfig}(). */
+  config?: TemporalDevConfig;
+  /** SQLite file (relative to the repo root, its directory is created); null = in memory. */
+  dbFilename?: string | null;
+  /** Frontend gRPC port. */
+  port?: number;
+  /** Web UI port; null = headless. */
+  uiPort?: number | null;
+  /** HTTP API port; null = a random free port. */
+  httpPort?: number | null;
+  /** Receives every line the server prints (stdout and stderr). */
+  log?: (line: string) => void;
+  /** How long to wait for the frontend to answer; default 60 s. */
+  readyTimeoutMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /**
- * Starts `temporal server start-dev` with the config's flags and waits until its frontend answers
- * (60 s, else an error with the server's last output).
+ * Starts `temporal server start-dev` with flags built from the config (`--namespace`, `--ip`,
+ * `--port`, `--ui-port` or `--headless`, `--http-port`, `--metrics-port`, `--db-filename`,
+ * `--log-level`, `--search-attribute K=Type` each, `--dynamic-config-value k=<JSON>` each), and
+ * waits until the frontend answers `GetSystemInfo` and knows the namespace.
+ * The server dies with this process (SIGTERM on exit) unless stopped earlier with `stop()`.
+ * @throws Error when the port is taken, the server exits, or it does not answer within the timeout;
+ *   the message holds the server's last output lines.
  */
-export async function startTemporalDev(opts: { config?: TemporalDevConfig; port?: number; uiPort?: number | null; dbFilename?: string | null; log?: (line: string) => void } = {}): Promise<TemporalDev> {
+export async function startTemporalDev(opts: StartTemporalDevOptions = {}): Promise<TemporalDev> {
   const cfg = opts.config ?? loadTemporalDevConfig();
-  const port = opts.port ?? cfg.port;
+  const binary = opts.binary ?? resolveTemporalBinary();
+  const grpcPort = opts.port ?? cfg.port;
   const uiPort = opts.uiPort === undefined ? cfg.uiPort : opts.uiPort;
-  const db = opts.dbFilename === undefined ? path.resolve(ROOT, cfg.dbFilename) : opts.dbFilename;
-  const args = ['server', 'start-dev', '--namespace', cfg.namespace, '--ip', cfg.ip, '--port', String(port), '--log-level', cfg.logLevel];
+  const httpPort = opts.httpPort === undefined ? cfg.httpPort : opts.httpPort;
+  const dbSetting = opts.dbFilename === undefined ? cfg.dbFilename : opts.dbFilename;
+  const db = dbSetting === null ? null : path.resolve(ROOT, dbSetting);
+  const connectHost = cfg.ip === '0.0.0.0' ? '127.0.0.1' : cfg.ip === '::' ? '::1' : cfg.ip;
+  const hostPort = (h: string, p: number) => (h.includes(':') ? `[${h}]:${p}` : `${h}:${p}`);
+  const address = hostPort(connectHost, grpcPort);
+  const readyTimeoutMs = opts.readyTimeoutMs ?? 60_000;
+
+  // Fail clearly instead of finding some other server (an `npm run dev` already up?) on the port.
+  if (await tcpAnswers(connectHost, grpcPort)) {
+    throw new Error(`cannot start the Temporal dev server: ${address} is already in use (is \`npm run dev\` or another Temporal server running?)`);
+  }
+
+  const args = ['server', 'start-dev', '--ip', cfg.ip, '--port', String(grpcPort), '--log-level', cfg.logLevel];
+  if (cfg.namespace !== 'default') args.push('--namespace', cfg.namespace);
   args.push(...(uiPort === null ? ['--headless'] : ['--ui-port', String(uiPort)]));
+  if (httpPort != null) args.push('--http-port', String(httpPort));
+  if (cfg.metricsPort != null) args.push('--metrics-port', String(cfg.metricsPort));
   if (db) {
     mkdirSync(path.dirname(db), { recursive: true });
     args.push('--db-filename', db);
   }
-  for (const [k, t] of Object.entries(cfg.searchAttributes)) args.push('--search-attribute', `${k}=${t}`);
-  for (const [k, v] of Object.entries(cfg.dynamicConfig)) args.push('--dynamic-config-value', `${k}=${JSON.stringify(v)}`);
-  const child = spawn(resolveTemporalBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  // Never outlive the launcher, however it exits (the server is in its own process group).
-  const reap = () => child.exitCode === null && child.kill('SIGTERM');
-  process.once('exit', reap);
-  const tail: string[] = [];
-  const onLine = (b: Buffer) => {
-    for (const line of b.toString().split('\n').filter(Boolean)) {
-      tail.push(line);
-      if (tail.length > 30) tail.shift();
-      opts.log?.(line);
-    }
+  for (const [name, type] of Object.entries(cfg.searchAttributes)) args.push('--search-attribute', `${name}=${type}`);
+  for (const [key, value] of Object.entries(cfg.dynamicConfig)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+
+  const child = spawn(binary, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const reap = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   };
-  child.stdout.on('data', onLine);
-  child.stderr.on('data', onLine);
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const address = `${cfg.ip}:${port}`;
-  const deadline = Date.now() + 60_000;
+  process.once('exit', reap);
+
+  const tail: string[] = [];
+  const onLine = (line: string) => {
+    tail.push(line);
+    if (tail.length > 40) tail.shift();
+    opts.log?.(line);
+  };
+  createInterface({ input: child.stdout! }).on('line', onLine);
+  createInterface({ input: child.stderr! }).on('line', onLine);
+  const lastLines = () => (tail.length ? `\n--- last lines of the server's output ---\n${tail.join('\n')}` : ' (it printed nothing)');
+
+  let exitInfo: string | undefined;
+  const exited = new Promise<void>((resolve) => {
+    child.once('error', (err) => {
+      exitInfo ??= `could not run ${binary}: ${err.message}`;
+      resolve();
+    });
+    child.once('exit', (code, signal) => {
+      exitInfo ??= `exited (${signal ?? `code ${code}`})`;
+      resolve();
+    });
+  }).then(() => {
+    process.removeListener('exit', reap);
+  });
+
+  const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`temporal dev server exited (${child.exitCode}):\n${tail.join('\n')}`);
-    try {
-      const c = await Connection.connect({ address, connectTimeout: 1000 });
-      await c.workflowService.getSystemInfo({});
-      await c.close();
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new Error(`temporal dev server did not answer on ${address} within 60 s:\n${tail.join('\n')}`);
-      }
-      await new Promise((r) => setTimeout(r, 250));
+    if (exitInfo !== undefined) {
+      await sleep(50); // let the last output lines arrive
+      throw new Error(`Temporal dev server (${binary} ${args.slice(0, 2).join(' ')}) ${exitInfo}${lastLines()}`);
     }
+    if (await tcpAnswers(connectHost, grpcPort)) {
+      try {
+        const conn = await Connection.connect({ address, connectTimeout: 2_000 });
+        try {
+          await conn.workflowService.getSystemInfo({});
+          await conn.workflowService.describeNamespace({ namespace: cfg.namespace });
+        } finally {
+          await conn.close();
+        }
+        if (exitInfo === undefined) break;
+      } catch {
+        // not ready yet
+      }
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      await exited;
+      throw new Error(`Temporal dev server did not answer on ${address} within ${Math.round(readyTimeoutMs / 1000)} s${lastLines()}`);
+    }
+    await sleep(200);
   }
+
+  let stopping: Promise<void> | undefined;
   return {
     address,
     namespace: cfg.namespace,
-    uiUrl: uiPort === null ? null : `http://${cfg.ip}:${uiPort}`,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(t);
+    uiUrl: uiPort === null ? null : `http://${hostPort(connectHost, uiPort)}`,
+    stop() {
+      stopping ??= (async () => {
+        if (exitInfo !== undefined) return;
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(killer);
+      })();
+      return stopping;
     },
   };
 }
