@@ -13,6 +13,9 @@ import { appendEvents, lockAccount } from './db/events.js';
 import { readMark } from './market/marks.js';
 import { outcomeOf, rejectIntent, withLockedIntent } from './venues/paper/execute.js';
 import type { RiskVerdict } from './types.js';
+import { verifyTypedData, type Hex } from 'viem';
+import { Credential } from '../db/entities.js';
+import { paperSigningRequest } from '../domain/oms/signing.js';
 
 /** A composed intent as the api hands it to its workflow (validated; decimals as strings). */
 export interface IntentRecordInput {
@@ -32,6 +35,8 @@ export interface IntentRecordInput {
   reduceOnly: boolean;
   timeInForce: string;
   leverage: string;
+  /** `self`: the credential signs (intent starts `intent_pending`); absent or `platform`: proceeds by itself. */
+  signing?: 'platform' | 'self';
 }
 
 export interface OmsDeps {
@@ -50,11 +55,11 @@ export function omsActivities({ orm, markMaxAgeMs }: OmsDeps) {
         await lockAccount(em, input.accountId);
         const existing = await em.findOne(OrderIntent, { id: input.intentId });
         if (existing) return intentToView(existing);
-        const { intentId, ...fields } = input;
+        const { intentId, signing, ...fields } = input;
         const intent = em.create(OrderIntent, {
           id: intentId,
           ...fields,
-          state: 'signed_pending_dispatch',
+          state: signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch',
           orderStatus: null,
           venueOrderId: null,
           filledQty: '0',
@@ -67,6 +72,27 @@ export function omsActivities({ orm, markMaxAgeMs }: OmsDeps) {
         const view = intentToView(intent);
         await appendEvents(em, input.tenantId, input.accountId, [{ kind: 'intent.composed', frameType: 'Order-Intent-Update', venue: input.venue, data: view }]);
         return view;
+      });
+    },
+
+    /**
+     * Verifies a self-signed intent's EIP-712 signature against the signer address registered on
+     * its credential (viem); when it matches, the intent moves to `signed_pending_dispatch`.
+     * A wrong signature changes nothing: `{ ok: false, reason: 'invalid_signature' }`.
+     */
+    async acceptSignature(intentId: string, signature: string): Promise<RiskVerdict> {
+      return withLockedIntent(orm, intentId, async (em, intent) => {
+        if (intent.state !== 'intent_pending') return { ok: true };
+        const cred = await em.findOneOrFail(Credential, { id: intent.credentialId });
+        const { typedData } = paperSigningRequest({ ...intent, intentId: intent.id });
+        const valid =
+          /^0x[0-9a-fA-F]{130}$/.test(signature) &&
+          cred.signerAddress != null &&
+          (await verifyTypedData({ ...typedData, address: cred.signerAddress as Hex, signature: signature as Hex }).catch(() => false));
+        if (!valid) return { ok: false, reason: 'invalid_signature' };
+        Object.assign(intent, { state: 'signed_pending_dispatch', lastEvent: 'signed', updatedAt: new Date() });
+        await appendEvents(em, intent.tenantId, intent.accountId, [{ kind: 'intent.signed', frameType: 'Order-Intent-Update', venue: intent.venue, data: intentToView(intent) }]);
+        return { ok: true };
       });
     },
 

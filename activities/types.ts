@@ -12,4 +12,7 @@ export interface DispatchOutcome {
   resting: boolean;
   venueOrderId: string | null;
   reason?: string;
+  /** Filled so far (contracts) and average fill price (USD), decimal strings. */
+  filledQty?: string;
+  avgFillPrice?: string | null;
 }

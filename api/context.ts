@@ -33,6 +33,8 @@ export interface Caller {
   tier: Tier | null;
   scopes: string[];
   accountId: string | null;
+  /** Set when the credential signs its own intents (spec §3.1): the EVM address its signatures recover to. */
+  signerAddress: string | null;
   /** The credential was revoked: reads still work until the token expires, writes do not. */
   credentialRevoked: boolean;
   jti: string;

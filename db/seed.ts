@@ -59,6 +59,8 @@ export async function issueCredential(
     accountId?: string;
     account?: false | { name?: string; depositUsd?: string; tradingGroupId?: string | null };
     label?: string;
+    /** A trader that signs its own intents: its EVM address (spec §3.1). */
+    signerAddress?: string;
   },
 ): Promise<IssuedCredential> {
   if (opts.audience === 'trader' && opts.scopes?.length) {
@@ -82,7 +84,7 @@ export async function issueCredential(
     tier: opts.audience === 'trader' ? (opts.tier ?? 'fullTrading') : null,
     scopes: opts.audience === 'operator' ? (opts.scopes ?? []) : [],
     accountId,
-    signerAddress: null,
+    signerAddress: opts.signerAddress ?? null,
     label: opts.label ?? `${opts.audience} credential`,
     revokedAt: null,
   });

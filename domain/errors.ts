@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   symbol_unknown: 400,
   leverage_above_cap: 400,
   invalid_cursor: 400,
+  invalid_signature: 400,
   unauthorized: 401,
   token_expired: 401,
   token_revoked: 401,

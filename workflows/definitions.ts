@@ -113,3 +113,19 @@ export interface ModifyResult {
  * one. Refused with `invalid_state` when there is no working order.
  */
 export const modifyUpdate = defineUpdate<ModifyResult, [IntentRecordInput]>('modify');
+
+/**
+ * What `sign-result` answers (spec §3.1): dispatched (`resting` when a working order rests,
+ * `inlineFill` when it filled at once), or `ok: false` when the venue or the risk check refused it.
+ */
+export type SignResult =
+  | { ok: true; intentId: string; venueOrderId: string | null; resting: boolean; inlineFill?: { qty: string; avgPrice: string } }
+  | { ok: false; intentId: string; error: string; detail: string };
+
+/**
+ * Update: the caller's signature of an `intent_pending` intent (`{ signature }` of the EIP-712
+ * typed data in the compose response). The validator refuses any other state (`invalid_state`);
+ * a signature that does not recover the credential's signer is refused (`invalid_signature`) and
+ * the intent stays pending.
+ */
+export const signResultUpdate = defineUpdate<SignResult, [{ signature: string }]>('signResult');

@@ -8,19 +8,21 @@ import { ApplicationFailure, ParentClosePolicy, allHandlersFinished, condition, 
 import type { Activities } from '../activities/index.js';
 import type { IntentState, IntentView } from '../domain/oms/intent.js';
 import type { DispatchOutcome } from '../activities/types.js';
-import { SA, cancelUpdate, composeUpdate, intentStateQuery, intentWorkflowId, markCrossedSignal, modifyUpdate, type IntentOutcome, type ModifyResult, type IntentWorkflowInput } from './definitions.js';
+import { SA, cancelUpdate, composeUpdate, intentStateQuery, intentWorkflowId, markCrossedSignal, modifyUpdate, signResultUpdate, type IntentOutcome, type ModifyResult, type SignResult, type IntentWorkflowInput } from './definitions.js';
 
-const { recordIntent, checkRisk, dispatchPaper, fillRestingPaper, cancelPaper } = proxyActivities<Activities>({
+const { recordIntent, acceptSignature, checkRisk, dispatchPaper, fillRestingPaper, cancelPaper } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
 });
 
 export async function intentWorkflow(input: IntentWorkflowInput): Promise<IntentOutcome> {
   const { intentId } = input;
-  let state: IntentState = 'signed_pending_dispatch';
+  let state: IntentState = input.signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch';
+  let signing = false; // a sign-result is being verified
   let recorded: Promise<IntentView> | undefined;
   let crossings = 0;
   let outcome: DispatchOutcome | undefined;
+  let rejectReason: string | undefined;
   let busy = false; // a fill attempt or a cancel is running; they take turns
   const record = () => (recorded ??= recordIntent(input));
   const invalid = (message: string) => ApplicationFailure.create({ type: 'invalid_state', message, nonRetryable: true });
@@ -61,15 +63,36 @@ export async function intentWorkflow(input: IntentWorkflowInput): Promise<Intent
     },
     { validator: (_replacement: IntentWorkflowInput) => mustBeWorking() },
   );
+  setHandler(
+    signResultUpdate,
+    async ({ signature }: { signature: string }): Promise<SignResult> => {
+      signing = true;
+      const verdict = await acceptSignature(intentId, signature).finally(() => (signing = false));
+      if (!verdict.ok) throw ApplicationFailure.create({ type: 'invalid_signature', message: 'the signature does not recover the signer registered on this credential', nonRetryable: true });
+      moveTo('signed_pending_dispatch');
+      await condition(() => outcome !== undefined || state === 'rejected');
+      if (!outcome || state === 'rejected') return { ok: false, intentId, error: outcome?.reason ?? rejectReason ?? 'rejected', detail: `intent ${intentId} was not dispatched` };
+      const inlineFill = outcome.filledQty && outcome.filledQty !== '0' && outcome.avgFillPrice ? { qty: outcome.filledQty, avgPrice: outcome.avgFillPrice } : undefined;
+      return { ok: true, intentId, venueOrderId: outcome.venueOrderId, resting: outcome.resting, ...(inlineFill ? { inlineFill } : {}) };
+    },
+    {
+      validator: (_payload: { signature: string }) => {
+        if (state !== 'intent_pending' || signing) throw invalid(`intent ${intentId} is ${state}: only intent_pending can be signed`);
+      },
+    },
+  );
   const moveTo = (next: IntentState) => {
     state = next;
     upsertSearchAttributes([{ key: SA.intentState, value: next }]);
   };
 
   await record();
+  await condition(() => state !== 'intent_pending');
   const risk = await checkRisk(intentId);
   if (!risk.ok) {
+    rejectReason = risk.reason;
     moveTo('rejected');
+    await condition(allHandlersFinished);
     return { intentId, state, reason: risk.reason };
   }
 

@@ -29,6 +29,7 @@ export async function callerFromBearer(orm: MikroORM, key: Uint8Array, token: st
     tier: cred.tier as Tier | null,
     scopes: cred.scopes,
     accountId: cred.accountId ?? null,
+    signerAddress: cred.signerAddress ?? null,
     credentialRevoked: cred.revokedAt != null,
     jti: claims.jti,
     tokenExpiresAt: new Date(claims.exp * 1000),

@@ -5,6 +5,22 @@ import { intentView } from '../../domain/oms/intent.js';
 export { composeIntentBody, intentView } from '../../domain/oms/intent.js';
 
 export const intentParams = z.object({ id: z.string().min(1) });
+
+/** `POST /oms/intents/{id}/sign-result` (spec §3.1): the signature of the compose response's typed data. */
+export const signResultBody = z
+  .object({ signedPayload: z.object({ signature: z.string().min(1).meta({ description: '0x-prefixed 65-byte EIP-712 signature' }) }) })
+  .meta({ id: 'SignResultRequest' });
+export const signResultResponse = z
+  .object({
+    ok: z.boolean(),
+    intentId: z.string(),
+    venueOrderId: z.string().nullable().optional(),
+    resting: z.boolean().optional(),
+    inlineFill: z.object({ qty: z.string(), avgPrice: z.string() }).optional(),
+    error: z.string().optional(),
+    detail: z.string().optional(),
+  })
+  .meta({ id: 'SignResult' });
 export const intentList = z.object({ intents: z.array(intentView).max(50) }).meta({ id: 'IntentList' });
 export const IDEMPOTENCY_HEADER = { 'Idempotency-Key': '8-200 characters; same key and payload within 24 h replays the stored response with Idempotency-Replay: true' };
 

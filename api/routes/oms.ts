@@ -12,10 +12,11 @@ import { Decimal, dec, fmt } from '../../domain/decimal.js';
 import { OMS_WRITE_TIER } from '../../domain/gates.js';
 import { WIRED_VENUES, type ComposeIntent, type IntentView } from '../../domain/oms/intent.js';
 import { findSymbol } from '../../domain/market/symbols.js';
+import { paperSigningRequest } from '../../domain/oms/signing.js';
 import { OrderIntent, Position, TradingGroup } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
 import { intentToView } from '../../db/views.js';
-import { SA, batchWorkflowId, cancelUpdate, composeUpdate, intentWorkflowId, modifyUpdate, planUpdate, type BatchInput, type BatchPlan, type IntentWorkflowInput } from '../../workflows/definitions.js';
+import { SA, batchWorkflowId, cancelUpdate, composeUpdate, intentWorkflowId, modifyUpdate, planUpdate, signResultUpdate, type BatchInput, type BatchPlan, type IntentWorkflowInput } from '../../workflows/definitions.js';
 import { viaWorkflow } from '../temporal-errors.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import { idempotency } from '../middleware/idempotency.js';
@@ -23,7 +24,7 @@ import type { ApiDeps, ApiState, Caller } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
 import { ownedAccount } from './accounts.js';
-import { IDEMPOTENCY_HEADER, modifyBody, modifyResponse, batchPlanView, flattenBody, reverseBody, cancelAllBody, cancelAllResponse, cancelBody, cancelResponse, composeIntentBody, intentList, intentParams, intentView } from './oms.schemas.js';
+import { IDEMPOTENCY_HEADER, signResultBody, signResultResponse, modifyBody, modifyResponse, batchPlanView, flattenBody, reverseBody, cancelAllBody, cancelAllResponse, cancelBody, cancelResponse, composeIntentBody, intentList, intentParams, intentView } from './oms.schemas.js';
 
 /** A new intent id: `int_` + 20 hex characters. */
 export const newIntentId = () => `int_${randomBytes(10).toString('hex')}`;
@@ -105,6 +106,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
         reduceOnly: body.reduceOnly,
         timeInForce: body.timeInForce,
         leverage: String(body.leverage),
+        signing: caller.signerAddress ? 'self' : 'platform',
       };
       const view: IntentView = await deps.temporal.workflow.executeUpdateWithStart(composeUpdate, {
         startWorkflowOperation: new WithStartWorkflowOperation('intentWorkflow', {
@@ -121,7 +123,39 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
         }),
       });
       ctx.status = 201;
-      ctx.body = view;
+      ctx.body = input.signing === 'self' ? { ...view, signingRequest: paperSigningRequest(input) } : view;
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/intents/:id/sign-result',
+      summary: 'Sign an intent_pending intent (self-signing credentials); answers once it is dispatched',
+      tags,
+      gate: gate({ audience: 'trader', write: true }),
+      schemas: { params: intentParams, body: signResultBody },
+      use: [idempotency(deps.orm)],
+      headers: IDEMPOTENCY_HEADER,
+      requires: 'per credential',
+      responses: {
+        '200': { description: '`{ ok: true, intentId, venueOrderId, resting }`, `inlineFill` when it filled at once', schema: signResultResponse },
+        '400': { description: '`{ ok: false, error, detail }` when dispatch was refused; `invalid_signature`', schema: signResultResponse },
+      },
+    },
+    async (ctx, { params, body }) => {
+      const caller = callerOf(ctx);
+      const intent = await scoped(deps.orm, caller.tenantId).findOne(OrderIntent, { id: params.id, credentialId: caller.credentialId });
+      if (!intent) throw new ApiError('intent_not_found', `no intent ${params.id} for this credential`);
+      if (intent.state !== 'intent_pending') throw new ApiError('invalid_state', `intent ${intent.id} is ${intent.state}: only intent_pending can be signed`);
+      const result = await viaWorkflow(
+        () => deps.temporal.workflow.getHandle(intentWorkflowId(intent.id)).executeUpdate(signResultUpdate, { args: [body.signedPayload] }),
+        new ApiError('invalid_state', `intent ${intent.id} is no longer pending`),
+      );
+      ctx.status = result.ok ? 200 : 400;
+      ctx.body = result;
     },
   );
 

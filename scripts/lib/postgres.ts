@@ -79,6 +79,17 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
+function anyFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
 /** As root, PostgreSQL runs as the user `postgres`, who must be able to reach the data directory. */
 function assertTraversableByOthers(dir: string): void {
   for (let d = path.dirname(dir); ; d = path.dirname(d)) {
@@ -96,7 +107,7 @@ function assertTraversableByOthers(dir: string): void {
  * Returns a reachable PostgreSQL server.
  * - `DATABASE_URL` set: checks that it connects (`select 1`) and returns it; `stop()` does nothing.
  * - else: embedded PostgreSQL with its data in `dataDir` (initialised when it has no PG_VERSION),
- *   on `port` (default 5439), user/password postgres/postgres, database `platform` created when
+ *   on `port` (default 5439, or any free port when 5439 is taken and no port was asked for), user/password postgres/postgres, database `platform` created when
  *   missing; URL `postgres://postgres:postgres@127.0.0.1:<port>/platform`. When run as root it
  *   runs the server as the OS user `postgres` (created if missing) and gives it `dataDir`.
  *   When a server is already running on `dataDir` (`npm run dev` while `npm run migrate`), that one
@@ -134,9 +145,12 @@ export async function ensurePostgres(opts: { dataDir: string; port?: number }): 
     return { url: urlOn(running.port, DATABASE), embedded: true, stop: async () => undefined };
   }
 
-  const port = opts.port ?? EMBEDDED_POSTGRES_PORT;
+  let port = opts.port ?? EMBEDDED_POSTGRES_PORT;
   if (!(await portFree(port))) {
-    throw new Error(`cannot start embedded PostgreSQL for ${dataDir}: port ${port} on 127.0.0.1 is in use (set DATABASE_URL, or free the port)`);
+    if (opts.port !== undefined) {
+      throw new Error(`cannot start embedded PostgreSQL for ${dataDir}: port ${port} on 127.0.0.1 is in use (set DATABASE_URL, or free the port)`);
+    }
+    port = await anyFreePort(); // e.g. `npm test` while `npm run dev` holds 5439
   }
   const asRoot = process.getuid?.() === 0;
   mkdirSync(path.dirname(dataDir), { recursive: true });

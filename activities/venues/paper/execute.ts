@@ -63,7 +63,14 @@ function toPaperOrder(i: OrderIntentRow): PaperOrder {
 
 /** The outcome already recorded on an intent (for retries and no-op wake-ups). */
 export function outcomeOf(i: OrderIntentRow): DispatchOutcome {
-  return { state: i.state as IntentState, resting: i.orderStatus === 'open', venueOrderId: i.venueOrderId ?? null, reason: i.rejectReason ?? undefined };
+  return {
+    state: i.state as IntentState,
+    resting: i.orderStatus === 'open',
+    venueOrderId: i.venueOrderId ?? null,
+    reason: i.rejectReason ?? undefined,
+    filledQty: fmt(new Decimal(i.filledQty)),
+    avgFillPrice: i.avgFillPrice ?? null,
+  };
 }
 
 /** How each engine result moves the intent: state, venue order status and the event name. */

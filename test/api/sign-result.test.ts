@@ -1,0 +1,72 @@
+/**
+ * Self-signing credentials (spec §3.1): compose answers `intent_pending` with EIP-712 typed data;
+ * `sign-result` with a signature that recovers the credential's signer dispatches; anything else
+ * dispatches nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { Fill } from '../../db/entities.js';
+import { scoped } from '../../db/orm.js';
+import { issueCredential } from '../../db/seed.js';
+import { startStack, type Stack } from '../support/stack.js';
+import { publish, recordedTick } from '../support/marks.js';
+import { intentWorkflowId } from '../../workflows/definitions.js';
+import { maybeSaveHistory } from '../support/histories.js';
+
+describe('sign-result', () => {
+  let s: Stack;
+  const signer = privateKeyToAccount(generatePrivateKey());
+  const stranger = privateKeyToAccount(generatePrivateKey());
+  let token: string;
+  beforeAll(async () => {
+    s = await startStack();
+    await publish(s.orm, await recordedTick('ETH.PAPER', 0.8));
+    const cred = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'trader', signerAddress: signer.address });
+    token = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })).body.token;
+  });
+  afterAll(async () => s?.stop());
+
+  const compose = (body: Record<string, unknown> = {}) =>
+    s.call('POST', '/api/v1/oms/intents', { token, body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '0.2', ...body } });
+  const sign = (intentId: string, signature: string) => s.call('POST', `/api/v1/oms/intents/${intentId}/sign-result`, { token, body: { signedPayload: { signature } } });
+
+  it('waits in intent_pending; a wrong signature dispatches nothing; the right one fills inline', async () => {
+    const c = await compose();
+    expect(c.status).toBe(201);
+    expect(c.body.state).toBe('intent_pending');
+    const { typedData } = c.body.signingRequest;
+    expect(typedData.message).toMatchObject({ intentId: c.body.intentId, qty: '0.2', orderType: 'market', symbol: 'ETH.PAPER' });
+
+    const wrong = await sign(c.body.intentId, await stranger.signTypedData(typedData));
+    expect(wrong).toMatchObject({ status: 400, body: { error: 'invalid_signature' } });
+    const tampered = await sign(c.body.intentId, await signer.signTypedData({ ...typedData, message: { ...typedData.message, qty: '20' } }));
+    expect(tampered.body.error).toBe('invalid_signature');
+    expect((await s.call('GET', `/api/v1/oms/intents/${c.body.intentId}`, { token })).body.state).toBe('intent_pending');
+    expect(await scoped(s.orm, s.tenant.id).count(Fill, { intentId: c.body.intentId })).toBe(0);
+
+    const ok = await sign(c.body.intentId, await signer.signTypedData(typedData));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toMatchObject({ ok: true, intentId: c.body.intentId, venueOrderId: `paper-${c.body.intentId}`, resting: false, inlineFill: { qty: '0.2' } });
+    expect(await sign(c.body.intentId, await signer.signTypedData(typedData))).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
+    const handle = s.temporal.workflow.getHandle(intentWorkflowId(c.body.intentId));
+    expect(await handle.result()).toMatchObject({ state: 'filled' });
+    await maybeSaveHistory(handle, 'intent-self-signed-filled');
+  });
+
+  it('a resting limit answers resting: true', async () => {
+    const c = await compose({ type: 'limit', price: '1000' });
+    const ok = await sign(c.body.intentId, await signer.signTypedData(c.body.signingRequest.typedData));
+    expect(ok.body).toMatchObject({ ok: true, resting: true });
+    expect(ok.body.inlineFill).toBeUndefined();
+  });
+
+  it('a dispatch the risk check refuses answers 400 ok: false', async () => {
+    const c = await compose({ qty: '500' });
+    const res = await sign(c.body.intentId, await signer.signTypedData(c.body.signingRequest.typedData));
+    expect(res).toMatchObject({ status: 400, body: { ok: false, error: 'insufficient_margin' } });
+  });
+
+  it("an unknown or another credential's intent is 404", async () => {
+    expect((await sign('int_nope', '0x00')).body.error).toBe('intent_not_found');
+  });
+});
