@@ -87,7 +87,8 @@ export async function intentWorkflow(input: IntentWorkflowInput): Promise<Intent
   };
 
   await record();
-  await condition(() => state !== 'intent_pending');
+  // Only self-signed intents wait here: awaiting unconditionally would reorder old histories' commands.
+  if (state === 'intent_pending') await condition(() => state !== 'intent_pending');
   const risk = await checkRisk(intentId);
   if (!risk.ok) {
     rejectReason = risk.reason;

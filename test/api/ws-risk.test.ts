@@ -87,7 +87,7 @@ describe('/ws/risk', () => {
   it('fans out across api processes: compose on one, frames on a socket of another', async () => {
     const { startApi } = await import('../../api/server.js');
     const { pino } = await import('pino');
-    const second = await startApi({ config: s.config, orm: s.orm, logger: pino({ level: 'silent' }), idleCloseMs: 300 });
+    const second = await startApi({ config: s.config, orm: s.orm, logger: pino({ level: 'silent' }), idleCloseMs: 2000 });
     try {
       const t = await s.trader();
       const hs = await bootstrap(t.token);
@@ -100,7 +100,7 @@ describe('/ws/risk', () => {
       const filled = await ws.next((f) => f.type === 'Order-Intent-Update' && f.data.state === 'filled');
       expect(filled.data.intentId).toBe(composed.body.intentId);
       expect(ws.frames.some((f) => f.topic === 'Fills')).toBe(false); // only subscribed topics arrive
-      // This api closes sockets after 300 ms of inbound silence.
+      // This api closes sockets after 2 s of inbound silence.
       expect((await ws.closed).code).toBe(1000);
     } finally {
       await second.stop();
