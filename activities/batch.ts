@@ -63,15 +63,21 @@ export function batchActivities({ orm, temporal }: BatchDeps) {
       return { batchId: input.batchId, kind: input.kind, accountId: input.accountId, legs };
     },
 
-    /** Cancels a working order through its intent workflow; an order that is no longer working is left as it is. */
+    /**
+     * Cancels a working order through its intent workflow; an order that has ended is left as it is.
+     * An order not dispatched yet cannot be canceled yet: this fails retryably (`not_yet_working`)
+     * and Temporal retries until it works or ends, so no order is left working behind a cancel.
+     */
     async cancelWorkingOrder(intentId: string): Promise<IntentState> {
       try {
         return (await temporal.workflow.getHandle(intentWorkflowId(intentId)).executeUpdate(cancelUpdate)).state;
       } catch (err) {
-        const closed = err instanceof WorkflowNotFoundError || (err instanceof WorkflowUpdateFailedError && (err.cause as ApplicationFailure | undefined)?.type === 'invalid_state');
-        if (!closed) throw err;
+        const refused = err instanceof WorkflowNotFoundError || (err instanceof WorkflowUpdateFailedError && (err.cause as ApplicationFailure | undefined)?.type === 'invalid_state');
+        if (!refused) throw err;
         const row = await orm.em.fork().findOne(OrderIntent, { id: intentId }, { filters: false });
-        return (row?.state ?? 'canceled') as IntentState;
+        const state = (row?.state ?? 'canceled') as IntentState;
+        if (state === 'signed_pending_dispatch') throw ApplicationFailure.create({ type: 'not_yet_working', message: `intent ${intentId} is not dispatched yet`, nonRetryable: false });
+        return state;
       }
     },
   };

@@ -15,6 +15,7 @@ import { authenticate } from './middleware/auth.js';
 import { authRoutes } from './routes/auth.js';
 import { accountRoutes } from './routes/accounts.js';
 import { omsRoutes } from './routes/oms.js';
+import { bracketRoutes } from './routes/brackets.js';
 import { metaRoutes } from './routes/meta.js';
 import { serveRiskSocket } from './ws/risk.js';
 import type { EventHub } from './ws/hub.js';
@@ -39,7 +40,7 @@ export function createApp(deps: AppDeps) {
   app.use(tenantGate(deps.orm));
   app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', jsonLimit: '256kb' }));
   app.use(authenticate(deps.orm, jwtKey));
-  for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), omsRoutes(deps, openapi)]) {
+  for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi)]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
 

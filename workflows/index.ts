@@ -1,3 +1,4 @@
 /** The workflow bundle entry: every workflow the worker runs. */
 export { intentWorkflow } from './intent.js';
 export { batchWorkflow } from './batch.js';
+export { bracketWorkflow } from './bracket.js';

@@ -36,7 +36,7 @@ const places = (v: string) => new Decimal(v).decimalPlaces();
  * Venue and instrument checks a trader expects at compose, as field issues.
  * @throws ApiError 400 `venue_not_supported`, `symbol_unknown`, `validation_failed`.
  */
-function checkInstrument(body: ComposeIntent) {
+export function checkInstrument(body: ComposeIntent) {
   if (!(WIRED_VENUES as readonly string[]).includes(body.venue)) {
     throw new ApiError('venue_not_supported', [{ path: 'body.venue', message: `venue ${body.venue} is not wired in this deployment; see GET /api/v1/venues`, code: 'venue_not_supported' }]);
   }
