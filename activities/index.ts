@@ -7,6 +7,7 @@ import type { Client } from '@temporalio/client';
 import { omsActivities } from './oms.js';
 import { batchActivities } from './batch.js';
 import { bracketActivities } from './bracket.js';
+import { chaseActivities } from './chase.js';
 import { cancelPaper, executePaper } from './venues/paper/execute.js';
 
 /** What the activities need: the ORM, a Temporal client (batch legs) and the mark freshness bound (ms). */
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...omsActivities(deps),
     ...batchActivities(deps),
     ...bracketActivities(deps),
+    ...chaseActivities(deps),
     /** First dispatch of an intent to the paper engine; idempotent. */
     dispatchPaper: (intentId: string) => executePaper(deps, intentId, 'arrival'),
     /** A resting paper order woken by a mark crossing: fill or trigger if the mark still crosses; idempotent. */

@@ -2,3 +2,4 @@
 export { intentWorkflow } from './intent.js';
 export { batchWorkflow } from './batch.js';
 export { bracketWorkflow } from './bracket.js';
+export { chaseWorkflow } from './chase.js';

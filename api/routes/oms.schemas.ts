@@ -106,3 +106,15 @@ export const bracketView = z
     filledLeg: z.enum(['tp', 'sl']).nullable(),
   })
   .meta({ id: 'Bracket', description: '`staged` until the parent fills; then reduce-only take_profit and stop legs; one filling cancels the other (OCO).' });
+
+/** `POST /oms/chase`: chase a working limit order toward the touch until it fills. */
+export const chaseBody = z
+  .object({
+    intentId: z.string().min(1),
+    maxAttempts: z.number().int().min(1).max(100).default(20).meta({ description: 'Most cancel-replaces; the last order keeps working' }),
+    intervalMs: z.number().int().min(100).max(60_000).default(500).meta({ description: 'How often the touch is looked at, ms' }),
+  })
+  .meta({ id: 'Chase' });
+export const chaseView = z
+  .object({ chaseId: z.string(), currentIntentId: z.string(), attempts: z.number(), maxAttempts: z.number(), state: z.enum(['chasing', 'filled', 'exhausted', 'ended']) })
+  .meta({ id: 'ChaseState' });

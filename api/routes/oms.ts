@@ -16,7 +16,7 @@ import { paperSigningRequest } from '../../domain/oms/signing.js';
 import { OrderIntent, Position, TradingGroup } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
 import { intentToView } from '../../db/views.js';
-import { SA, batchWorkflowId, cancelUpdate, composeUpdate, intentWorkflowId, modifyUpdate, planUpdate, signResultUpdate, type BatchInput, type BatchPlan, type IntentWorkflowInput } from '../../workflows/definitions.js';
+import { SA, batchWorkflowId, chaseUpdate, chaseWorkflowId, cancelUpdate, composeUpdate, intentWorkflowId, modifyUpdate, planUpdate, signResultUpdate, type BatchInput, type BatchPlan, type IntentWorkflowInput } from '../../workflows/definitions.js';
 import { viaWorkflow } from '../temporal-errors.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import { idempotency } from '../middleware/idempotency.js';
@@ -24,7 +24,7 @@ import type { ApiDeps, ApiState, Caller } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
 import { ownedAccount } from './accounts.js';
-import { IDEMPOTENCY_HEADER, signResultBody, signResultResponse, modifyBody, modifyResponse, batchPlanView, flattenBody, reverseBody, cancelAllBody, cancelAllResponse, cancelBody, cancelResponse, composeIntentBody, intentList, intentParams, intentView } from './oms.schemas.js';
+import { IDEMPOTENCY_HEADER, chaseBody, chaseView, signResultBody, signResultResponse, modifyBody, modifyResponse, batchPlanView, flattenBody, reverseBody, cancelAllBody, cancelAllResponse, cancelBody, cancelResponse, composeIntentBody, intentList, intentParams, intentView } from './oms.schemas.js';
 
 /** A new intent id: `int_` + 20 hex characters. */
 export const newIntentId = () => `int_${randomBytes(10).toString('hex')}`;
@@ -287,6 +287,42 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
         new ApiError('invalid_state', `intent ${old.id} is no longer working: nothing to modify`),
       );
       ctx.body = { ok: true, replacedIntentId: result.replacedIntentId, intentId: result.intent.intentId, intent: result.intent };
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/chase',
+      summary: 'Chase a working limit order: cancel-replace it at the touch whenever the touch moves, until it fills',
+      tags,
+      gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER.chase, write: true }),
+      schemas: { body: chaseBody },
+      use: [idempotency(deps.orm)],
+      headers: IDEMPOTENCY_HEADER,
+      requires: OMS_WRITE_TIER.chase,
+      responses: { '200': { description: 'The chase; each replace resolves a new intent id (currentIntentId)', schema: chaseView } },
+    },
+    async (ctx, { body }) => {
+      const caller = callerOf(ctx);
+      const intent = await scoped(deps.orm, caller.tenantId).findOne(OrderIntent, { id: body.intentId, credentialId: caller.credentialId });
+      if (!intent) throw new ApiError('intent_not_found', `no intent ${body.intentId} for this credential`);
+      if (intent.type !== 'limit' || intent.orderStatus !== 'open') throw new ApiError('invalid_state', `intent ${intent.id} is not a working limit order (${intent.type}, ${intent.orderStatus ?? intent.state})`);
+      ctx.body = await deps.temporal.workflow.executeUpdateWithStart(chaseUpdate, {
+        startWorkflowOperation: new WithStartWorkflowOperation('chaseWorkflow', {
+          workflowId: chaseWorkflowId(intent.id),
+          taskQueue: deps.config.temporal.taskQueue,
+          args: [{ chaseId: `chs_${intent.id.replace(/^int_/, '')}`, intentId: intent.id, maxAttempts: body.maxAttempts, intervalMs: body.intervalMs }],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          typedSearchAttributes: [
+            { key: SA.tenantId, value: caller.tenantId },
+            { key: SA.accountId, value: intent.accountId },
+            { key: SA.venue, value: intent.venue },
+          ],
+        }),
+      });
     },
   );
 
