@@ -15,6 +15,7 @@ import { startTriggerWatcher } from '../activities/market/trigger-watcher.js';
 import { contendFeedLocks } from '../activities/market/feed-leader.js';
 import { ReplayMarkFeed } from '../activities/market/mark-feed.js';
 import { PAPER_SYMBOLS } from '../domain/market/symbols.js';
+import { faultInjection } from './fault-injection.js';
 
 const require = createRequire(import.meta.url);
 
@@ -40,6 +41,7 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
     taskQueue: config.temporal.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({ orm, temporal, markMaxAgeMs: config.markMaxAgeMs }),
+    interceptors: { activity: faultInjection() },
   });
   const watcher = await startTriggerWatcher({ databaseUrl: config.databaseUrl, temporal, logger });
 

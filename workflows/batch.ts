@@ -11,7 +11,7 @@ import { SA, intentWorkflowId, planUpdate, type BatchInput, type BatchOutcome, t
 import { intentWorkflow } from './intent.js';
 
 const { planBatch, cancelWorkingOrder } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: '10 seconds', // short: a crashed worker's activity is retried elsewhere after this
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
 });
 

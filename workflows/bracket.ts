@@ -11,7 +11,7 @@ import { intentWorkflow } from './intent.js';
 
 const { exposureOf, cancelWorkingOrder } = proxyActivities<Activities>({
   startToCloseTimeout: '30 days',
-  heartbeatTimeout: '30 seconds',
+  heartbeatTimeout: '10 seconds', // the wait for the parent moves to another worker this soon after a crash
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
 });
 

@@ -8,7 +8,7 @@ import type { Activities } from '../activities/index.js';
 import { chaseQuery, chaseUpdate, type ChaseInput, type ChaseView } from './definitions.js';
 
 const { chaseStep, replaceWorkingOrder } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: '10 seconds', // short: a crashed worker's activity is retried elsewhere after this
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
 });
 

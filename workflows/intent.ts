@@ -11,7 +11,7 @@ import type { DispatchOutcome } from '../activities/types.js';
 import { SA, cancelUpdate, composeUpdate, intentStateQuery, intentWorkflowId, markCrossedSignal, modifyUpdate, signResultUpdate, type IntentOutcome, type ModifyResult, type SignResult, type IntentWorkflowInput } from './definitions.js';
 
 const { recordIntent, acceptSignature, checkRisk, dispatchPaper, fillRestingPaper, cancelPaper } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: '10 seconds', // short: a crashed worker's activity is retried elsewhere after this
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
 });
 

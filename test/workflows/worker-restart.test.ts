@@ -4,24 +4,17 @@
  * mark crosses while no worker runs, and a new worker process fills it exactly once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { Decimal } from '../../domain/decimal.js';
 import { Fill } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
 import { intentWorkflowId } from '../../workflows/definitions.js';
-import { startStack, stackEnv, type Stack } from '../support/stack.js';
+import { startStack, type Stack } from '../support/stack.js';
+import { exited, spawnWorker } from '../support/worker-process.js';
 import { extremeTicks, publish } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
 import { maybeSaveHistory } from '../support/histories.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-function spawnWorker(s: Stack): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], { cwd: ROOT, env: stackEnv(s.config), stdio: ['ignore', 'inherit', 'inherit'] });
-  return child;
-}
-const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
 
 describe('a resting limit order across a worker restart', () => {
   let s: Stack;
