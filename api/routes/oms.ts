@@ -247,6 +247,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       const em = scoped(deps.orm, caller.tenantId);
       const old = await em.findOne(OrderIntent, { id: body.intentId, credentialId: caller.credentialId });
       if (!old) throw new ApiError('intent_not_found', `no intent ${body.intentId} for this credential`);
+      if (old.state === 'intent_pending') throw new ApiError('agent_not_dispatchable', `intent ${old.id} was never signed, so it was never dispatched; sign it or compose anew`);
       if (old.orderStatus !== 'open') throw new ApiError('invalid_state', `intent ${old.id} is ${old.state}: no working order to modify`);
       const num = (v: number | undefined, was: string | null | undefined) => (v === undefined ? (was ?? undefined) : fmt(dec(v)));
       const remaining = new Decimal(old.qty).minus(old.filledQty);

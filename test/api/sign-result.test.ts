@@ -66,6 +66,12 @@ describe('sign-result', () => {
     expect(res).toMatchObject({ status: 400, body: { ok: false, error: 'insufficient_margin' } });
   });
 
+  it('modify of an intent nothing signed is 409 agent_not_dispatchable', async () => {
+    const c = await compose({ type: 'limit', price: '1000' });
+    const res = await s.call('POST', '/api/v1/oms/modify', { token, body: { intentId: c.body.intentId, newPrice: 1001 } });
+    expect(res).toMatchObject({ status: 409, body: { error: 'agent_not_dispatchable' } });
+  });
+
   it("an unknown or another credential's intent is 404", async () => {
     expect((await sign('int_nope', '0x00')).body.error).toBe('intent_not_found');
   });

@@ -50,7 +50,7 @@ export interface Stack {
 
 let runtimeInstalled = false;
 
-export async function startStack(opts: { worker?: boolean } = {}): Promise<Stack> {
+export async function startStack(opts: { worker?: boolean; temporalAddress?: string } = {}): Promise<Stack> {
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger((process.env.TEST_TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN') });
     runtimeInstalled = true;
@@ -58,7 +58,7 @@ export async function startStack(opts: { worker?: boolean } = {}): Promise<Stack
   const suffix = randomBytes(4).toString('hex');
   const config = loadConfig({
     DATABASE_URL: inject('databaseUrl'),
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_ADDRESS: opts.temporalAddress ?? inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: `oms-test-${suffix}`,
     JWT_SECRET: TEST_JWT_SECRET,
     PORT: '0',
