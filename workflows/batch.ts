@@ -7,7 +7,7 @@
  */
 import { executeChild, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { SA, intentWorkflowId, planUpdate, type BatchInput, type BatchOutcome, type BatchPlan } from './definitions.js';
+import { searchAttributes, intentWorkflowId, planUpdate, type BatchInput, type BatchOutcome, type BatchPlan } from './definitions.js';
 import { intentWorkflow } from './intent.js';
 
 const { planBatch, cancelWorkingOrder } = proxyActivities<Activities>({
@@ -30,12 +30,7 @@ export async function batchWorkflow(input: BatchInput): Promise<BatchOutcome> {
     const outcome = await executeChild(intentWorkflow, {
       workflowId: intentWorkflowId(leg.intentId),
       args: [leg.intent!],
-      typedSearchAttributes: [
-        { key: SA.tenantId, value: input.tenantId },
-        { key: SA.accountId, value: input.accountId },
-        { key: SA.venue, value: leg.intent!.venue },
-        { key: SA.intentState, value: 'signed_pending_dispatch' },
-      ],
+      typedSearchAttributes: searchAttributes(leg.intent!, 'signed_pending_dispatch'),
     });
     done.push({ n: leg.n, intentId: leg.intentId, action: leg.action, state: outcome.state });
     if (outcome.state !== 'filled') break;

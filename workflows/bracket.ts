@@ -6,7 +6,7 @@
  */
 import { ApplicationFailure, condition, proxyActivities, setHandler, startChild, type ChildWorkflowHandle } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { SA, attachUpdate, bracketQuery, intentWorkflowId, moveBracketUpdate, type BracketInput, type BracketView } from './definitions.js';
+import { searchAttributes, attachUpdate, bracketQuery, intentWorkflowId, moveBracketUpdate, type BracketInput, type BracketView } from './definitions.js';
 import { intentWorkflow } from './intent.js';
 
 const { exposureOf, cancelWorkingOrder } = proxyActivities<Activities>({
@@ -37,7 +37,7 @@ export async function bracketWorkflow(input: BracketInput): Promise<BracketView>
     handles[leg] = await startChild(intentWorkflow, {
       workflowId: intentWorkflowId(intentId),
       args: [intent],
-      typedSearchAttributes: [{ key: SA.tenantId, value: input.tenantId }, { key: SA.accountId, value: input.accountId }, { key: SA.venue, value: input.venue }],
+      typedSearchAttributes: searchAttributes(intent, 'signed_pending_dispatch'),
     });
     view.legs[leg] = intentId;
   };

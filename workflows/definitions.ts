@@ -3,7 +3,7 @@
  * definitions and search-attribute keys (DESIGN.md "Temporal model"). Imports only
  * `@temporalio/workflow` definitions, so both sides can load it.
  */
-import { defineSearchAttributeKey } from '@temporalio/common';
+import { defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { IntentState, IntentView } from '../domain/oms/intent.js';
 import type { IntentRecordInput } from '../activities/oms.js';
@@ -21,6 +21,19 @@ export const SA = {
   venue: defineSearchAttributeKey('Venue', 'KEYWORD'),
   intentState: defineSearchAttributeKey('IntentState', 'KEYWORD'),
 } as const;
+
+/**
+ * The search attributes a workflow starts with: tenant, account and (when known) venue, plus the
+ * intent state for intent workflows, so support staff can filter in the Temporal Web UI.
+ */
+export function searchAttributes(of: { tenantId: string; accountId: string; venue?: string }, intentState?: IntentState): SearchAttributePair[] {
+  return [
+    { key: SA.tenantId, value: of.tenantId },
+    { key: SA.accountId, value: of.accountId },
+    ...(of.venue ? [{ key: SA.venue, value: of.venue }] : []),
+    ...(intentState ? [{ key: SA.intentState, value: intentState }] : []),
+  ];
+}
 
 /** Input of the intent workflow: the validated compose request, recorded by its first activity. */
 export type IntentWorkflowInput = IntentRecordInput;

@@ -8,7 +8,7 @@ import { ApplicationFailure, ParentClosePolicy, allHandlersFinished, condition, 
 import type { Activities } from '../activities/index.js';
 import type { IntentState, IntentView } from '../domain/oms/intent.js';
 import type { DispatchOutcome } from '../activities/types.js';
-import { SA, cancelUpdate, composeUpdate, intentStateQuery, intentWorkflowId, markCrossedSignal, modifyUpdate, signResultUpdate, type IntentOutcome, type ModifyResult, type SignResult, type IntentWorkflowInput } from './definitions.js';
+import { SA, searchAttributes, cancelUpdate, composeUpdate, intentStateQuery, intentWorkflowId, markCrossedSignal, modifyUpdate, signResultUpdate, type IntentOutcome, type ModifyResult, type SignResult, type IntentWorkflowInput } from './definitions.js';
 
 const { recordIntent, acceptSignature, checkRisk, dispatchPaper, fillRestingPaper, cancelPaper } = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds', // short: a crashed worker's activity is retried elsewhere after this
@@ -52,12 +52,7 @@ export async function intentWorkflow(input: IntentWorkflowInput): Promise<Intent
         workflowId: intentWorkflowId(replacement.intentId),
         args: [replacement],
         parentClosePolicy: ParentClosePolicy.ABANDON,
-        typedSearchAttributes: [
-          { key: SA.tenantId, value: replacement.tenantId },
-          { key: SA.accountId, value: replacement.accountId },
-          { key: SA.venue, value: replacement.venue },
-          { key: SA.intentState, value: 'signed_pending_dispatch' },
-        ],
+        typedSearchAttributes: searchAttributes(replacement, 'signed_pending_dispatch'),
       });
       return { replacedIntentId: intentId, intent };
     },

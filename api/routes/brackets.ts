@@ -12,7 +12,7 @@ import { OMS_WRITE_TIER } from '../../domain/gates.js';
 import { findSymbol } from '../../domain/market/symbols.js';
 import { OrderIntent, Position } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
-import { SA, attachUpdate, bracketQuery, bracketWorkflowId, moveBracketUpdate, type BracketInput, type BracketView } from '../../workflows/definitions.js';
+import { searchAttributes, attachUpdate, bracketQuery, bracketWorkflowId, moveBracketUpdate, type BracketInput, type BracketView } from '../../workflows/definitions.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import { idempotency } from '../middleware/idempotency.js';
 import { viaWorkflow } from '../temporal-errors.js';
@@ -57,11 +57,7 @@ export function bracketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
           taskQueue: deps.config.temporal.taskQueue,
           args: [input],
           workflowIdConflictPolicy: 'FAIL',
-          typedSearchAttributes: [
-            { key: SA.tenantId, value: caller.tenantId },
-            { key: SA.accountId, value: input.accountId },
-            { key: SA.venue, value: input.venue },
-          ],
+          typedSearchAttributes: searchAttributes(input),
         }),
       });
     } catch (err) {

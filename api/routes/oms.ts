@@ -16,7 +16,7 @@ import { paperSigningRequest } from '../../domain/oms/signing.js';
 import { OrderIntent, Position, TradingGroup } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
 import { intentToView } from '../../db/views.js';
-import { SA, batchWorkflowId, chaseUpdate, chaseWorkflowId, cancelUpdate, composeUpdate, intentWorkflowId, modifyUpdate, planUpdate, signResultUpdate, type BatchInput, type BatchPlan, type IntentWorkflowInput } from '../../workflows/definitions.js';
+import { searchAttributes, batchWorkflowId, chaseUpdate, chaseWorkflowId, cancelUpdate, composeUpdate, intentWorkflowId, modifyUpdate, planUpdate, signResultUpdate, type BatchInput, type BatchPlan, type IntentWorkflowInput } from '../../workflows/definitions.js';
 import { viaWorkflow } from '../temporal-errors.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import { idempotency } from '../middleware/idempotency.js';
@@ -114,12 +114,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
           taskQueue: deps.config.temporal.taskQueue,
           args: [input],
           workflowIdConflictPolicy: 'USE_EXISTING',
-          typedSearchAttributes: [
-            { key: SA.tenantId, value: caller.tenantId },
-            { key: SA.accountId, value: accountId },
-            { key: SA.venue, value: body.venue },
-            { key: SA.intentState, value: 'signed_pending_dispatch' },
-          ],
+          typedSearchAttributes: searchAttributes(input, input.signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch'),
         }),
       });
       ctx.status = 201;
@@ -317,11 +312,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
           taskQueue: deps.config.temporal.taskQueue,
           args: [{ chaseId: `chs_${intent.id.replace(/^int_/, '')}`, intentId: intent.id, maxAttempts: body.maxAttempts, intervalMs: body.intervalMs }],
           workflowIdConflictPolicy: 'USE_EXISTING',
-          typedSearchAttributes: [
-            { key: SA.tenantId, value: caller.tenantId },
-            { key: SA.accountId, value: intent.accountId },
-            { key: SA.venue, value: intent.venue },
-          ],
+          typedSearchAttributes: searchAttributes(intent),
         }),
       });
     },
@@ -339,10 +330,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
             taskQueue: deps.config.temporal.taskQueue,
             args: [input],
             workflowIdConflictPolicy: 'USE_EXISTING',
-            typedSearchAttributes: [
-              { key: SA.tenantId, value: caller.tenantId },
-              { key: SA.accountId, value: accountId },
-            ],
+            typedSearchAttributes: searchAttributes({ tenantId: caller.tenantId, accountId }),
           }),
         }),
       new ApiError('invalid_state', 'the batch ended before it was planned'),
