@@ -39,6 +39,16 @@ export async function ownedAccount(em: EntityManager, caller: Caller, id: string
   return account;
 }
 
+/**
+ * The account a write acts on: `given`, else the credential's active account; the caller's own.
+ * @throws ApiError `400 validation_failed` when neither exists, and as {@link ownedAccount}.
+ */
+export async function targetAccount(em: EntityManager, caller: Caller, given: string | undefined): Promise<AccountRow> {
+  const id = given ?? caller.accountId;
+  if (!id) throw new ApiError('validation_failed', [{ path: 'body.accountId', message: 'this credential has no active account; send accountId', code: 'required' }]);
+  return ownedAccount(em, caller, id);
+}
+
 /** Keyset condition for newest-first lists ordered by (`field` desc, id desc). */
 function after(cursor: string | undefined, field: string) {
   if (!cursor) return {};

@@ -8,19 +8,18 @@ import { randomBytes } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { ApiError } from '../../domain/errors.js';
 import { Decimal, dec, fmt } from '../../domain/decimal.js';
-import { OMS_WRITE_TIER } from '../../domain/gates.js';
 import { findSymbol } from '../../domain/market/symbols.js';
 import { OrderIntent, Position } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
 import { searchAttributes, attachUpdate, bracketQuery, bracketWorkflowId, moveBracketUpdate, type BracketInput, type BracketView } from '../../workflows/definitions.js';
 import { callerOf, gate } from '../middleware/auth.js';
-import { idempotency } from '../middleware/idempotency.js';
+import { omsWrite } from '../middleware/oms-write.js';
 import { viaWorkflow } from '../temporal-errors.js';
 import type { ApiDeps, ApiState, Caller } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
-import { ownedAccount } from './accounts.js';
-import { IDEMPOTENCY_HEADER, attachBracketBody, attachToPositionBody, bracketParams, bracketView, modifyBracketBody } from './oms.schemas.js';
+import { ownedAccount, targetAccount } from './accounts.js';
+import { attachBracketBody, attachToPositionBody, bracketParams, bracketView, modifyBracketBody } from './oms.schemas.js';
 
 /**
  * Trigger prices as decimal strings, on the symbol's tick, on the profitable (tp) and losing (sl)
@@ -47,7 +46,6 @@ function legPrices(venue: string, symbol: string, side: 'buy' | 'sell', referenc
 export function bracketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1/oms/brackets' });
   const tags = ['oms'];
-  const write = (route: 'brackets/attach' | 'brackets/attach-to-position' | 'brackets/modify') => gate({ audience: 'trader', tier: OMS_WRITE_TIER[route], write: true });
 
   async function start(caller: Caller, input: BracketInput): Promise<BracketView> {
     try {
@@ -81,7 +79,7 @@ export function bracketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'post', path: '/attach', summary: 'Attach take-profit / stop-loss legs to a parent intent; staged until it fills', tags, gate: write('brackets/attach'), schemas: { body: attachBracketBody }, use: [idempotency(deps.orm)], headers: IDEMPOTENCY_HEADER, requires: OMS_WRITE_TIER['brackets/attach'], responses: { '200': { description: 'The bracket (`staged: true` while the parent is unfilled)', schema: bracketView } } },
+    { method: 'post', path: '/attach', summary: 'Attach take-profit / stop-loss legs to a parent intent; staged until it fills', tags, ...omsWrite(deps.orm, 'brackets/attach'), schemas: { body: attachBracketBody }, responses: { '200': { description: 'The bracket (`staged: true` while the parent is unfilled)', schema: bracketView } } },
     async (ctx, { body }) => {
       const caller = callerOf(ctx);
       const parent = await scoped(deps.orm, caller.tenantId).findOne(OrderIntent, { id: body.parentIntentId, credentialId: caller.credentialId });
@@ -96,13 +94,11 @@ export function bracketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'post', path: '/attach-to-position', summary: 'Attach take-profit / stop-loss legs to the open position in a symbol', tags, gate: write('brackets/attach-to-position'), schemas: { body: attachToPositionBody }, use: [idempotency(deps.orm)], headers: IDEMPOTENCY_HEADER, requires: OMS_WRITE_TIER['brackets/attach-to-position'], responses: { '200': { description: 'The armed bracket', schema: bracketView } } },
+    { method: 'post', path: '/attach-to-position', summary: 'Attach take-profit / stop-loss legs to the open position in a symbol', tags, ...omsWrite(deps.orm, 'brackets/attach-to-position'), schemas: { body: attachToPositionBody }, responses: { '200': { description: 'The armed bracket', schema: bracketView } } },
     async (ctx, { body }) => {
       const caller = callerOf(ctx);
-      const accountId = body.accountId ?? caller.accountId;
-      if (!accountId) throw new ApiError('validation_failed', [{ path: 'body.accountId', message: 'this credential has no active account; send accountId', code: 'required' }]);
       const em = scoped(deps.orm, caller.tenantId);
-      await ownedAccount(em, caller, accountId);
+      const { id: accountId } = await targetAccount(em, caller, body.accountId);
       const position = await em.findOne(Position, { accountId, symbol: body.symbol, qty: { $ne: '0' } });
       if (!position) throw new ApiError('invalid_state', `no open position in ${body.symbol}`);
       const side = new Decimal(position.qty).isPos() ? 'buy' : 'sell';
@@ -115,7 +111,7 @@ export function bracketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'post', path: '/modify', summary: 'Move a bracket leg (an armed leg is canceled and re-armed at the new trigger)', tags, gate: write('brackets/modify'), schemas: { body: modifyBracketBody }, use: [idempotency(deps.orm)], headers: IDEMPOTENCY_HEADER, requires: OMS_WRITE_TIER['brackets/modify'], responses: { '200': { description: 'The bracket after the move', schema: bracketView } } },
+    { method: 'post', path: '/modify', summary: 'Move a bracket leg (an armed leg is canceled and re-armed at the new trigger)', tags, ...omsWrite(deps.orm, 'brackets/modify'), schemas: { body: modifyBracketBody }, responses: { '200': { description: 'The bracket after the move', schema: bracketView } } },
     async (ctx, { body }) => {
       const caller = callerOf(ctx);
       const view = await ownedBracket(caller, body.bracketId);

@@ -22,7 +22,6 @@ export const signResultResponse = z
   })
   .meta({ id: 'SignResult' });
 export const intentList = z.object({ intents: z.array(intentView).max(50) }).meta({ id: 'IntentList' });
-export const IDEMPOTENCY_HEADER = { 'Idempotency-Key': '8-200 characters; same key and payload within 24 h replays the stored response with Idempotency-Replay: true' };
 
 /** `POST /oms/cancel` (spec §4.4): the venue's order id, not the intent id. */
 export const cancelBody = z.object({ venueOrderId: z.string().min(1) }).meta({ id: 'CancelOrder' });

@@ -20,11 +20,12 @@ import { searchAttributes, batchWorkflowId, chaseUpdate, chaseWorkflowId, cancel
 import { viaWorkflow } from '../temporal-errors.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import { idempotency } from '../middleware/idempotency.js';
+import { IDEMPOTENCY_HEADER, omsWrite } from '../middleware/oms-write.js';
 import type { ApiDeps, ApiState, Caller } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
-import { ownedAccount } from './accounts.js';
-import { IDEMPOTENCY_HEADER, chaseBody, chaseView, signResultBody, signResultResponse, modifyBody, modifyResponse, batchPlanView, flattenBody, reverseBody, cancelAllBody, cancelAllResponse, cancelBody, cancelResponse, composeIntentBody, intentList, intentParams, intentView } from './oms.schemas.js';
+import { ownedAccount, targetAccount } from './accounts.js';
+import { chaseBody, chaseView, signResultBody, signResultResponse, modifyBody, modifyResponse, batchPlanView, flattenBody, reverseBody, cancelAllBody, cancelAllResponse, cancelBody, cancelResponse, composeIntentBody, intentList, intentParams, intentView } from './oms.schemas.js';
 
 /** A new intent id: `int_` + 20 hex characters. */
 export const newIntentId = () => `int_${randomBytes(10).toString('hex')}`;
@@ -72,18 +73,14 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       path: '/intents',
       summary: 'Compose an order intent (spec §2.6); the outcome arrives on /ws/risk',
       tags,
-      gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER.intents, write: true }),
+      ...omsWrite(deps.orm, 'intents'),
       schemas: { body: composeIntentBody },
-      use: [idempotency(deps.orm)],
-      headers: IDEMPOTENCY_HEADER,
-      requires: OMS_WRITE_TIER.intents,
       responses: { '201': { description: 'Composed; `intentId` and the echoed `clientOrderId`', schema: intentView, headers: { 'Idempotency-Replay': '`true` on a replayed response' } } },
     },
     async (ctx, { body }) => {
       const caller = callerOf(ctx);
-      const accountId = body.accountId ?? caller.accountId;
-      if (!accountId) throw new ApiError('validation_failed', [{ path: 'body.accountId', message: 'this credential has no active account; send accountId', code: 'required' }]);
-      const account = await ownedAccount(scoped(deps.orm, caller.tenantId), caller, accountId);
+      const account = await targetAccount(scoped(deps.orm, caller.tenantId), caller, body.accountId);
+      const accountId = account.id;
       const spec = checkInstrument(body);
       const cap = await leverageCap(caller, account.tradingGroupId, body.venue, spec.maxLeverage);
       if (body.leverage > cap) throw new ApiError('leverage_above_cap', `leverage ${body.leverage} is above the cap ${cap} for ${body.venue}`, { cap, requested: body.leverage });
@@ -169,11 +166,8 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       path: '/cancel',
       summary: "Cancel a working order by the venue's order id",
       tags,
-      gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER.cancel, write: true }),
+      ...omsWrite(deps.orm, 'cancel'),
       schemas: { body: cancelBody },
-      use: [idempotency(deps.orm)],
-      headers: IDEMPOTENCY_HEADER,
-      requires: OMS_WRITE_TIER.cancel,
       responses: { '200': { description: 'Canceled; 409 invalid_state when the order is not working (filled, canceled, not yet dispatched)', schema: cancelResponse } },
     },
     async (ctx, { body }) => {
@@ -196,19 +190,14 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       path: '/cancel-all',
       summary: 'Cancel every working order of the account (optionally of one symbol)',
       tags,
-      gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER['cancel-all'], write: true }),
+      ...omsWrite(deps.orm, 'cancel-all'),
       schemas: { body: cancelAllBody },
-      use: [idempotency(deps.orm)],
-      headers: IDEMPOTENCY_HEADER,
-      requires: OMS_WRITE_TIER['cancel-all'],
       responses: { '200': { description: 'What was canceled, and what could not be (e.g. filled meanwhile)', schema: cancelAllResponse } },
     },
     async (ctx, { body }) => {
       const caller = callerOf(ctx);
-      const accountId = body.accountId ?? caller.accountId;
-      if (!accountId) throw new ApiError('validation_failed', [{ path: 'body.accountId', message: 'this credential has no active account; send accountId', code: 'required' }]);
       const em = scoped(deps.orm, caller.tenantId);
-      await ownedAccount(em, caller, accountId);
+      const { id: accountId } = await targetAccount(em, caller, body.accountId);
       const open = await em.find(OrderIntent, { accountId, orderStatus: 'open', ...(body.symbol ? { symbol: body.symbol } : {}) }, { orderBy: { createdAt: 'asc' } });
       const results = await Promise.allSettled(open.map((i) => cancelIntent(i.id)));
       ctx.body = {
@@ -230,11 +219,8 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       path: '/modify',
       summary: 'Cancel-replace a working order with new numbers; resolves a new intent id',
       tags,
-      gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER.modify, write: true }),
+      ...omsWrite(deps.orm, 'modify'),
       schemas: { body: modifyBody },
-      use: [idempotency(deps.orm)],
-      headers: IDEMPOTENCY_HEADER,
-      requires: OMS_WRITE_TIER.modify,
       responses: { '200': { description: 'The replacement intent; 409 invalid_state when the order is not working', schema: modifyResponse } },
     },
     async (ctx, { body }) => {
@@ -294,11 +280,8 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       path: '/chase',
       summary: 'Chase a working limit order: cancel-replace it at the touch whenever the touch moves, until it fills',
       tags,
-      gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER.chase, write: true }),
+      ...omsWrite(deps.orm, 'chase'),
       schemas: { body: chaseBody },
-      use: [idempotency(deps.orm)],
-      headers: IDEMPOTENCY_HEADER,
-      requires: OMS_WRITE_TIER.chase,
       responses: { '200': { description: 'The chase; each replace resolves a new intent id (currentIntentId)', schema: chaseView } },
     },
     async (ctx, { body }) => {
@@ -349,18 +332,13 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       path: '/flatten',
       summary: 'Close every open position: cancel working orders, then reduce-only market closes, as one batch',
       tags,
-      gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER.flatten, write: true }),
+      ...omsWrite(deps.orm, 'flatten'),
       schemas: { body: flattenBody },
-      use: [idempotency(deps.orm)],
-      headers: IDEMPOTENCY_HEADER,
-      requires: OMS_WRITE_TIER.flatten,
       responses: { '200': { description: 'The planned batch', schema: batchPlanView } },
     },
     async (ctx, { body }) => {
       const caller = callerOf(ctx);
-      const accountId = body.accountId ?? caller.accountId;
-      if (!accountId) throw new ApiError('validation_failed', [{ path: 'body.accountId', message: 'this credential has no active account; send accountId', code: 'required' }]);
-      await ownedAccount(scoped(deps.orm, caller.tenantId), caller, accountId);
+      const { id: accountId } = await targetAccount(scoped(deps.orm, caller.tenantId), caller, body.accountId);
       ctx.body = await startBatch(caller, 'flatten', accountId);
     },
   );
@@ -373,19 +351,14 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       path: '/reverse',
       summary: 'Close the position in a symbol and open the same size on the other side, as one batch',
       tags,
-      gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER.reverse, write: true }),
+      ...omsWrite(deps.orm, 'reverse'),
       schemas: { body: reverseBody },
-      use: [idempotency(deps.orm)],
-      headers: IDEMPOTENCY_HEADER,
-      requires: OMS_WRITE_TIER.reverse,
       responses: { '200': { description: 'The planned batch; 409 invalid_state without a position', schema: batchPlanView } },
     },
     async (ctx, { body }) => {
       const caller = callerOf(ctx);
-      const accountId = body.accountId ?? caller.accountId;
-      if (!accountId) throw new ApiError('validation_failed', [{ path: 'body.accountId', message: 'this credential has no active account; send accountId', code: 'required' }]);
       const em = scoped(deps.orm, caller.tenantId);
-      await ownedAccount(em, caller, accountId);
+      const { id: accountId } = await targetAccount(em, caller, body.accountId);
       const position = await em.findOne(Position, { accountId, symbol: body.symbol, qty: { $ne: '0' } });
       if (!position) throw new ApiError('invalid_state', `no open position in ${body.symbol} to reverse`);
       ctx.body = await startBatch(caller, 'reverse', accountId, body.symbol);
