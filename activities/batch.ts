@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { Decimal } from '../domain/decimal.js';
 import type { IntentState } from '../domain/oms/intent.js';
-import { OrderIntent, Position } from '../db/entities.js';
+import { Credential, OrderIntent, Position } from '../db/entities.js';
 import { scoped } from '../db/orm.js';
 import { cancelUpdate, intentWorkflowId, type BatchInput, type BatchLeg, type BatchPlan } from '../workflows/definitions.js';
 import type { IntentRecordInput } from './oms.js';
@@ -33,6 +33,7 @@ export function batchActivities({ orm, temporal }: BatchDeps) {
       if (input.kind === 'reverse' && positions.length === 0) {
         throw ApplicationFailure.create({ type: 'invalid_state', message: `no open position in ${input.symbol} to reverse`, nonRetryable: true });
       }
+      const cred = await em.findOneOrFail(Credential, { id: input.credentialId });
       const legs: BatchLeg[] = working.map((w, i) => ({ n: i + 1, action: 'cancel', intentId: w.id, symbol: w.symbol }));
       const market = (action: 'close' | 'open', p: (typeof positions)[number]): BatchLeg => {
         const n = legs.length + 1;
@@ -55,6 +56,9 @@ export function batchActivities({ orm, temporal }: BatchDeps) {
           reduceOnly: action === 'close',
           timeInForce: 'Ioc',
           leverage: p.leverage,
+          signing: cred.signerAddress ? 'self' : 'platform',
+          batchId: input.batchId,
+          batchLeg: n,
         };
         return { n, action, intentId, symbol: p.symbol, intent };
       };

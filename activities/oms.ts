@@ -37,6 +37,9 @@ export interface IntentRecordInput {
   leverage: string;
   /** `self`: the credential signs (intent starts `intent_pending`); absent or `platform`: proceeds by itself. */
   signing?: 'platform' | 'self';
+  /** Set on flatten and reverse legs. */
+  batchId?: string;
+  batchLeg?: number;
 }
 
 export interface OmsDeps {
@@ -55,7 +58,7 @@ export function omsActivities({ orm, markMaxAgeMs }: OmsDeps) {
         await lockAccount(em, input.accountId);
         const existing = await em.findOne(OrderIntent, { id: input.intentId });
         if (existing) return intentToView(existing);
-        const { intentId, signing, ...fields } = input;
+        const { intentId, signing, batchId, batchLeg, ...fields } = input;
         const intent = em.create(OrderIntent, {
           id: intentId,
           ...fields,
@@ -67,6 +70,8 @@ export function omsActivities({ orm, markMaxAgeMs }: OmsDeps) {
           lastEvent: 'composed',
           rejectReason: null,
           triggered: false,
+          batchId: batchId ?? null,
+          batchLeg: batchLeg ?? null,
         });
         await em.flush();
         const view = intentToView(intent);

@@ -180,6 +180,9 @@ export const OrderIntent = defineEntity({
     avgFillPrice: numeric().nullable(),
     lastEvent: p.string(),
     rejectReason: p.string().nullable(),
+    /** A flatten or reverse leg: its batch and its place in it (1-based, cancels counted). */
+    batchId: p.string().nullable(),
+    batchLeg: p.integer().nullable(),
     /** The resting remainder's trigger state (stop/take-profit/stop-limit), as the engine left it. */
     triggered: p.boolean().default(false),
     createdAt: createdAt(),

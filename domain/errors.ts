@@ -37,6 +37,7 @@ export const ERROR_STATUS = {
   idempotency_request_in_flight: 409,
   invalid_state: 409,
   agent_not_dispatchable: 409,
+  batch_predecessor_pending: 409,
   tenant_suspended: 410,
   venue_rejected: 422,
   rate_limited: 429,

@@ -1,7 +1,9 @@
 /** The committed migrations, in order. Each is reviewed SQL; add new ones at the end. */
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122093000Core } from './Migration20261122093000Core.js';
+import { Migration20261122110000BatchLegs } from './Migration20261122110000BatchLegs.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
+  { name: 'Migration20261122110000BatchLegs', class: Migration20261122110000BatchLegs },
 ];

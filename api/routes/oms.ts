@@ -142,10 +142,24 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       const intent = await scoped(deps.orm, caller.tenantId).findOne(OrderIntent, { id: params.id, credentialId: caller.credentialId });
       if (!intent) throw new ApiError('intent_not_found', `no intent ${params.id} for this credential`);
       if (intent.state !== 'intent_pending') throw new ApiError('invalid_state', `intent ${intent.id} is ${intent.state}: only intent_pending can be signed`);
-      const result = await viaWorkflow(
-        () => deps.temporal.workflow.getHandle(intentWorkflowId(intent.id)).executeUpdate(signResultUpdate, { args: [body.signedPayload] }),
-        new ApiError('invalid_state', `intent ${intent.id} is no longer pending`),
-      );
+      if (intent.batchId && intent.batchLeg) {
+        const before = await scoped(deps.orm, caller.tenantId).findOne(OrderIntent, { batchId: intent.batchId, batchLeg: { $lt: intent.batchLeg } }, { orderBy: { batchLeg: 'desc' } });
+        if (before && (before.state === 'intent_pending' || before.state === 'signed_pending_dispatch')) {
+          throw new ApiError('batch_predecessor_pending', `leg ${before.batchLeg} (${before.id}) of batch ${intent.batchId} has not dispatched yet; sign this leg after it lands`);
+        }
+      }
+      const sign = () => deps.temporal.workflow.getHandle(intentWorkflowId(intent.id)).executeUpdate(signResultUpdate, { args: [body.signedPayload] });
+      // A batch leg's workflow starts right after its predecessor dispatched: give it a moment.
+      let result;
+      for (let waited = 0; ; waited += 100) {
+        try {
+          result = await viaWorkflow(sign, new ApiError('invalid_state', `intent ${intent.id} is no longer pending`));
+          break;
+        } catch (err) {
+          if (!(err instanceof ApiError && err.code === 'invalid_state' && intent.batchId && waited < 10_000)) throw err;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
       ctx.status = result.ok ? 200 : 400;
       ctx.body = result;
     },

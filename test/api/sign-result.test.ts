@@ -12,6 +12,7 @@ import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { intentWorkflowId } from '../../workflows/definitions.js';
 import { maybeSaveHistory } from '../support/histories.js';
+import { waitFor } from '../support/wait.js';
 
 describe('sign-result', () => {
   let s: Stack;
@@ -70,6 +71,34 @@ describe('sign-result', () => {
     const c = await compose({ type: 'limit', price: '1000' });
     const res = await s.call('POST', '/api/v1/oms/modify', { token, body: { intentId: c.body.intentId, newPrice: 1001 } });
     expect(res).toMatchObject({ status: 409, body: { error: 'agent_not_dispatchable' } });
+  });
+
+  it('a flatten by a self-signing credential: legs wait signed in order; a later leg first is 409 batch_predecessor_pending', async () => {
+    const self = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'trader', signerAddress: signer.address });
+    const selfToken = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: self.apiKey, apiSecret: self.apiSecret } })).body.token;
+    // positions opened through a platform-signed credential of the same trader and account
+    const helper = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'trader', ownerId: self.ownerId, accountId: self.accountId! });
+    const helperToken = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: helper.apiKey, apiSecret: helper.apiSecret } })).body.token;
+    await publish(s.orm, await recordedTick('SOL.PAPER', 0.8));
+    for (const body of [{ symbol: 'ETH.PAPER', qty: '0.5' }, { symbol: 'SOL.PAPER', qty: '4' }]) {
+      const c = await s.call('POST', '/api/v1/oms/intents', { token: helperToken, body: { venue: 'paper', side: 'buy', type: 'market', ...body } });
+      await waitFor(() => s.call('GET', `/api/v1/oms/intents/${c.body.intentId}`, { token: helperToken }), (x) => x.body.state === 'filled');
+    }
+    const flat = await s.call('POST', '/api/v1/oms/flatten', { token: selfToken, body: {} });
+    expect(flat.status, JSON.stringify(flat.body)).toBe(200);
+    const [first, second] = flat.body.legs;
+    const leg = async (id: string) => (await s.call('GET', `/api/v1/oms/intents/${id}`, { token: selfToken })).body;
+    expect((await leg(second.intentId)).state).toBe('intent_pending');
+    const signLeg = async (id: string) => {
+      const l = await leg(id);
+      const { typedData } = (await import('../../domain/oms/signing.js')).paperSigningRequest({ ...l, intentId: l.intentId });
+      return s.call('POST', `/api/v1/oms/intents/${id}/sign-result`, { token: selfToken, body: { signedPayload: { signature: await signer.signTypedData(typedData as never) } } });
+    };
+    expect(await signLeg(second.intentId)).toMatchObject({ status: 409, body: { error: 'batch_predecessor_pending' } });
+    expect(await signLeg(first.intentId)).toMatchObject({ status: 200, body: { ok: true, resting: false } });
+    expect(await signLeg(second.intentId)).toMatchObject({ status: 200, body: { ok: true, resting: false } });
+    const outcome = await s.temporal.workflow.getHandle(`batch-${flat.body.batchId}`).result();
+    expect(outcome.legs.map((l: { state: string }) => l.state)).toEqual(['filled', 'filled']);
   });
 
   it("an unknown or another credential's intent is 404", async () => {
