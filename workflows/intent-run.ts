@@ -1,0 +1,102 @@
+/**
+ * The state of one intent workflow and the handlers that act on it: the `compose`, `cancel`,
+ * `modify` and `signResult` Updates, the `markCrossed` Signal and the `intentState` Query.
+ * Deterministic workflow code; the process itself reads in workflows/intent.ts.
+ */
+import { ApplicationFailure, ParentClosePolicy, condition, proxyActivities, setHandler, startChild, upsertSearchAttributes } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import type { DispatchOutcome } from '../activities/types.js';
+import type { IntentState, IntentView } from '../domain/oms/intent.js';
+import { SA, searchAttributes, cancelUpdate, composeUpdate, intentStateQuery, intentWorkflowId, markCrossedSignal, modifyUpdate, signResultUpdate, type IntentWorkflowInput, type ModifyResult, type SignResult } from './definitions.js';
+import type { intentWorkflow } from './intent.js';
+
+export const activities = proxyActivities<Activities>({
+  startToCloseTimeout: '10 seconds', // short: a crashed worker's activity is retried elsewhere after this
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
+});
+const { recordIntent, acceptSignature, cancelPaper } = activities;
+
+const invalid = (message: string) => ApplicationFailure.create({ type: 'invalid_state', message, nonRetryable: true });
+
+/** One intent's run: its state as the workflow knows it, and the turn-taking of fills and cancels. */
+export class IntentRun {
+  state: IntentState;
+  outcome: DispatchOutcome | undefined;
+  rejectReason: string | undefined;
+  /** Mark crossings signalled and not yet looked at. */
+  crossings = 0;
+  /** A fill attempt or a cancel is running; they take turns. */
+  busy = false;
+  private signing = false;
+  private recorded: Promise<IntentView> | undefined;
+
+  constructor(readonly input: IntentWorkflowInput) {
+    this.state = input.signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch';
+  }
+
+  get intentId() {
+    return this.input.intentId;
+  }
+
+  /** Records the intent once (compose and the main flow share it). */
+  record = () => (this.recorded ??= recordIntent(this.input));
+
+  moveTo(next: IntentState) {
+    this.state = next;
+    upsertSearchAttributes([{ key: SA.intentState, value: next }]);
+  }
+
+  private mustBeWorking = () => {
+    if (!this.outcome?.resting) throw invalid(`intent ${this.intentId} is ${this.state}: no working order`);
+  };
+
+  /** Cancels the working order, taking turns with fill attempts. @throws invalid_state when none is working. */
+  private async cancelWorking() {
+    await condition(() => !this.busy);
+    this.mustBeWorking();
+    this.busy = true;
+    this.outcome = await cancelPaper(this.intentId).finally(() => (this.busy = false));
+    if (this.outcome.state !== this.state) this.moveTo(this.outcome.state);
+    if (this.outcome.state !== 'canceled') throw invalid(`intent ${this.intentId} is ${this.outcome.state}: no working order`);
+    return this.outcome;
+  }
+
+  private async modify(replacement: IntentWorkflowInput, self: typeof intentWorkflow): Promise<ModifyResult> {
+    await this.cancelWorking();
+    const intent = await recordIntent(replacement);
+    await startChild(self, {
+      workflowId: intentWorkflowId(replacement.intentId),
+      args: [replacement],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      typedSearchAttributes: searchAttributes(replacement, 'signed_pending_dispatch'),
+    });
+    return { replacedIntentId: this.intentId, intent };
+  }
+
+  private async signResult(signature: string): Promise<SignResult> {
+    const { intentId } = this;
+    this.signing = true;
+    const verdict = await acceptSignature(intentId, signature).finally(() => (this.signing = false));
+    if (!verdict.ok) throw ApplicationFailure.create({ type: 'invalid_signature', message: 'the signature does not recover the signer registered on this credential', nonRetryable: true });
+    this.moveTo('signed_pending_dispatch');
+    await condition(() => this.outcome !== undefined || this.state === 'rejected');
+    const o = this.outcome;
+    if (!o || this.state === 'rejected') return { ok: false, intentId, error: o?.reason ?? this.rejectReason ?? 'rejected', detail: `intent ${intentId} was not dispatched` };
+    const inlineFill = o.filledQty && o.filledQty !== '0' && o.avgFillPrice ? { qty: o.filledQty, avgPrice: o.avgFillPrice } : undefined;
+    return { ok: true, intentId, venueOrderId: o.venueOrderId, resting: o.resting, ...(inlineFill ? { inlineFill } : {}) };
+  }
+
+  /** Installs every handler; `self` is the intent workflow (replacements are started as it). */
+  install(self: typeof intentWorkflow) {
+    setHandler(composeUpdate, this.record);
+    setHandler(intentStateQuery, () => this.state);
+    setHandler(markCrossedSignal, () => void this.crossings++);
+    setHandler(cancelUpdate, async () => ({ intentId: this.intentId, venueOrderId: (await this.cancelWorking()).venueOrderId, state: 'canceled' as const }), { validator: this.mustBeWorking });
+    setHandler(modifyUpdate, (replacement: IntentWorkflowInput) => this.modify(replacement, self), { validator: (_r: IntentWorkflowInput) => this.mustBeWorking() });
+    setHandler(signResultUpdate, ({ signature }: { signature: string }) => this.signResult(signature), {
+      validator: (_p: { signature: string }) => {
+        if (this.state !== 'intent_pending' || this.signing) throw invalid(`intent ${this.intentId} is ${this.state}: only intent_pending can be signed`);
+      },
+    });
+  }
+}
