@@ -49,7 +49,7 @@ export function bracketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
 
   async function start(caller: Caller, input: BracketInput): Promise<BracketView> {
     try {
-      return await deps.temporal.workflow.executeUpdateWithStart(attachUpdate, {
+      return await viaWorkflow(() => deps.temporal.workflow.executeUpdateWithStart(attachUpdate, {
         startWorkflowOperation: new WithStartWorkflowOperation('bracketWorkflow', {
           workflowId: bracketWorkflowId(input.bracketId),
           taskQueue: deps.config.temporal.taskQueue,
@@ -57,7 +57,7 @@ export function bracketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
           workflowIdConflictPolicy: 'FAIL',
           typedSearchAttributes: searchAttributes(input),
         }),
-      });
+      }), new ApiError('invalid_state', `the bracket ${input.bracketId} has ended`));
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError || (err as Error)?.name === 'WorkflowExecutionAlreadyStartedError') {
         throw new ApiError('invalid_state', `a bracket is already attached to ${input.bracketId}; move it with brackets/modify`);

@@ -5,7 +5,7 @@
  * recorded (the early-return shape); dispatch and fills follow on /ws/risk.
  */
 import Router from '@koa/router';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { ApiError } from '../../domain/errors.js';
 import { Decimal, dec, fmt } from '../../domain/decimal.js';
@@ -21,7 +21,7 @@ import { viaWorkflow } from '../temporal-errors.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import { idempotency } from '../middleware/idempotency.js';
 import { IDEMPOTENCY_HEADER, omsWrite } from '../middleware/oms-write.js';
-import type { ApiDeps, ApiState, Caller } from '../context.js';
+import type { ApiContext, ApiDeps, ApiState, Caller } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
 import { ownedAccount, targetAccount } from './accounts.js';
@@ -29,6 +29,16 @@ import { chaseBody, chaseView, signResultBody, signResultResponse, modifyBody, m
 
 /** A new intent id: `int_` + 20 hex characters. */
 export const newIntentId = () => `int_${randomBytes(10).toString('hex')}`;
+
+/**
+ * A business id for a write: derived from the credential and its `Idempotency-Key` when there is
+ * one, so a retry after a 503 reaches the same workflow instead of starting a second; else random.
+ */
+function writeId(prefix: 'int' | 'bat', ctx: { path: string; get(h: string): string }, credentialId: string): string {
+  const key = ctx.get('idempotency-key');
+  if (!key) return `${prefix}_${randomBytes(10).toString('hex')}`;
+  return `${prefix}_${createHash('sha256').update(`${credentialId}\n${ctx.path}\n${key}`).digest('hex').slice(0, 20)}`;
+}
 
 /** Decimal places of a decimal string. */
 const places = (v: string) => new Decimal(v).decimalPlaces();
@@ -85,7 +95,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       const cap = await leverageCap(caller, account.tradingGroupId, body.venue, spec.maxLeverage);
       if (body.leverage > cap) throw new ApiError('leverage_above_cap', `leverage ${body.leverage} is above the cap ${cap} for ${body.venue}`, { cap, requested: body.leverage });
 
-      const intentId = newIntentId();
+      const intentId = writeId('int', ctx, caller.credentialId);
       const input: IntentWorkflowInput = {
         intentId,
         tenantId: caller.tenantId,
@@ -105,7 +115,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
         leverage: String(body.leverage),
         signing: caller.signerAddress ? 'self' : 'platform',
       };
-      const view: IntentView = await deps.temporal.workflow.executeUpdateWithStart(composeUpdate, {
+      const view: IntentView = await viaWorkflow(() => deps.temporal.workflow.executeUpdateWithStart(composeUpdate, {
         startWorkflowOperation: new WithStartWorkflowOperation('intentWorkflow', {
           workflowId: intentWorkflowId(intentId),
           taskQueue: deps.config.temporal.taskQueue,
@@ -113,7 +123,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
           workflowIdConflictPolicy: 'USE_EXISTING',
           typedSearchAttributes: searchAttributes(input, input.signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch'),
         }),
-      });
+      }), new ApiError('invalid_state', `intent ${intentId} ended before it was recorded`));
       ctx.status = 201;
       ctx.body = input.signing === 'self' ? { ...view, signingRequest: paperSigningRequest(input) } : view;
     },
@@ -303,7 +313,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       const intent = await scoped(deps.orm, caller.tenantId).findOne(OrderIntent, { id: body.intentId, credentialId: caller.credentialId });
       if (!intent) throw new ApiError('intent_not_found', `no intent ${body.intentId} for this credential`);
       if (intent.type !== 'limit' || intent.orderStatus !== 'open') throw new ApiError('invalid_state', `intent ${intent.id} is not a working limit order (${intent.type}, ${intent.orderStatus ?? intent.state})`);
-      ctx.body = await deps.temporal.workflow.executeUpdateWithStart(chaseUpdate, {
+      ctx.body = await viaWorkflow(() => deps.temporal.workflow.executeUpdateWithStart(chaseUpdate, {
         startWorkflowOperation: new WithStartWorkflowOperation('chaseWorkflow', {
           workflowId: chaseWorkflowId(intent.id),
           taskQueue: deps.config.temporal.taskQueue,
@@ -311,13 +321,13 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
           workflowIdConflictPolicy: 'USE_EXISTING',
           typedSearchAttributes: searchAttributes(intent),
         }),
-      });
+      }), new ApiError('invalid_state', `the chase of ${intent.id} has ended`));
     },
   );
 
   /** Starts a flatten or reverse batch and answers its plan (update-with-start, early return). */
-  async function startBatch(caller: Caller, kind: BatchInput['kind'], accountId: string, symbol?: string) {
-    const batchId = `bat_${randomBytes(10).toString('hex')}`;
+  async function startBatch(ctx: ApiContext, caller: Caller, kind: BatchInput['kind'], accountId: string, symbol?: string) {
+    const batchId = writeId('bat', ctx, caller.credentialId);
     const input: BatchInput = { batchId, kind, tenantId: caller.tenantId, accountId, credentialId: caller.credentialId, ...(symbol ? { symbol } : {}) };
     const plan: BatchPlan = await viaWorkflow(
       () =>
@@ -353,7 +363,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
     async (ctx, { body }) => {
       const caller = callerOf(ctx);
       const { id: accountId } = await targetAccount(scoped(deps.orm, caller.tenantId), caller, body.accountId);
-      ctx.body = await startBatch(caller, 'flatten', accountId);
+      ctx.body = await startBatch(ctx, caller, 'flatten', accountId);
     },
   );
 
@@ -375,7 +385,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       const { id: accountId } = await targetAccount(em, caller, body.accountId);
       const position = await em.findOne(Position, { accountId, symbol: body.symbol, qty: { $ne: '0' } });
       if (!position) throw new ApiError('invalid_state', `no open position in ${body.symbol} to reverse`);
-      ctx.body = await startBatch(caller, 'reverse', accountId, body.symbol);
+      ctx.body = await startBatch(ctx, caller, 'reverse', accountId, body.symbol);
     },
   );
 

@@ -73,3 +73,24 @@ describe('bearer tokens and revocation', () => {
     expect(doc.paths['/api/v1/accounts/{id}/state'].get.parameters[0]).toMatchObject({ in: 'path', name: 'id' });
   });
 });
+
+describe('no worker running', () => {
+  let s: Stack;
+  beforeAll(async () => {
+    s = await startStack({ worker: false });
+    await publish(s.orm, await recordedTick('BTC.PAPER', 0.2));
+  });
+  afterAll(async () => s?.stop());
+
+  it('compose answers 503 after the deadline; the retry with the same key attaches to the same intent once a worker runs', async () => {
+    const t = await s.trader();
+    const body = { venue: 'paper', symbol: 'BTC.PAPER', side: 'buy', type: 'market', qty: '0.001' };
+    const first = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body, headers: { 'idempotency-key': 'no-worker-key-1' } });
+    expect(first).toMatchObject({ status: 503, body: { error: 'service_unavailable' } });
+    await s.startWorker();
+    const retry = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body, headers: { 'idempotency-key': 'no-worker-key-1' } });
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    const list = await s.call('GET', '/api/v1/oms/intents', { token: t.token });
+    expect(list.body.intents.map((i: { intentId: string }) => i.intentId)).toEqual([retry.body.intentId]);
+  }, 40_000);
+});
