@@ -16,6 +16,9 @@ import { authRoutes } from './routes/auth.js';
 import { accountRoutes } from './routes/accounts.js';
 import { omsRoutes } from './routes/oms.js';
 import { bracketRoutes } from './routes/brackets.js';
+import { marketRoutes } from './routes/market.js';
+import { serveQuotesSocket } from './ws/quotes.js';
+import type { QuotesHub } from './ws/quotes-hub.js';
 import { metaRoutes } from './routes/meta.js';
 import { serveRiskSocket } from './ws/risk.js';
 import type { EventHub } from './ws/hub.js';
@@ -23,6 +26,7 @@ import type { EventHub } from './ws/hub.js';
 /** What the app needs beyond ApiDeps: the event hub for /ws/risk and its public base URL. */
 export interface AppDeps extends ApiDeps {
   hub: EventHub;
+  quotes: QuotesHub;
   /** Public base URL (http[s]://host:port), known once the server listens. */
   baseUrl: () => string;
   idleCloseMs?: number;
@@ -40,13 +44,14 @@ export function createApp(deps: AppDeps) {
   app.use(tenantGate(deps.orm));
   app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', jsonLimit: '256kb' }));
   app.use(authenticate(deps.orm, jwtKey));
-  for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi)]) {
+  for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi), marketRoutes(deps, openapi)]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
 
   app.ws.use(async (ctx) => {
     const ws = ctx.websocket;
     if (ctx.path === '/ws/risk') return serveRiskSocket(ws, ctx.req, { orm: deps.orm, hub: deps.hub, logger: deps.logger, idleCloseMs: deps.idleCloseMs });
+    if (ctx.path === '/ws/quotes') return serveQuotesSocket(ws, deps.quotes, deps.idleCloseMs);
     ws.send(JSON.stringify({ type: 'Result', ok: false, error: 'not_found', detail: `no channel ${ctx.path}` }));
     ws.close(1008, 'not_found');
   });

@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../config.js';
 import { openOrm } from '../db/orm.js';
 import { createApp } from './app.js';
 import { startEventHub } from './ws/hub.js';
+import { startQuotesHub } from './ws/quotes-hub.js';
 
 export interface RunningApi {
   server: Server;
@@ -24,8 +25,9 @@ export async function startApi(opts: { config: Config; orm: MikroORM; logger: Lo
   const connection = await Connection.connect({ address: config.temporal.address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const hub = await startEventHub(config.databaseUrl, logger);
+  const quotes = await startQuotesHub(config.databaseUrl, logger);
   let baseUrl = config.publicBaseUrl ?? '';
-  const app = createApp({ orm, temporal, config, logger, hub, baseUrl: () => baseUrl, idleCloseMs: opts.idleCloseMs });
+  const app = createApp({ orm, temporal, config, logger, hub, quotes, baseUrl: () => baseUrl, idleCloseMs: opts.idleCloseMs });
   // Tenant resolution (spec §5.6) must see requests that carry no Host at all.
   const server = createServer({ requireHostHeader: false }, app.callback());
   app.ws.listen({ server });
@@ -40,6 +42,7 @@ export async function startApi(opts: { config: Config; orm: MikroORM; logger: Lo
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections?.();
       await hub.stop();
+      await quotes.stop();
       await connection.close();
     },
   };

@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   stopLimitPrice_required: 400,
   venue_not_supported: 400,
   symbol_unknown: 400,
+  cold_cache: 503,
   leverage_above_cap: 400,
   invalid_cursor: 400,
   invalid_signature: 400,

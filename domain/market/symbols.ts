@@ -1,33 +1,50 @@
 /**
- * Symbol registry of the paper venue, as a table (spec §2.6: `<BASE>.<VENUE_SUFFIX>`).
- * Prices come from the recorded Hyperliquid perps; tick sizes and size decimals are Hyperliquid's.
+ * Symbol registry of the paper venue, as a table (spec: symbols are `<BASE>.<VENUE_SUFFIX>`).
+ * Marks and books are replayed from the recorded Hyperliquid perps (`sourceCoin`); size decimals
+ * and leverage caps are Hyperliquid's; tick sizes are the price increments of the recorded books
+ * (every recorded BTC price is a whole USD, ETH a multiple of 0.1, SOL of 0.01 — checked by
+ * test/unit/market-replay.test.ts against the data).
  */
 
-/** Symbol suffix per venue. */
+/**
+ * Symbol suffix per venue slug: a venue symbol is `<BASE>.<suffix>`, e.g. `BTC.PAPER`, `ETH.HL`.
+ * `b3` is included because `/api/v1/venues` lists it (suffix `B3`) although compose refuses it.
+ */
 export const VENUE_SUFFIX = { paper: 'PAPER', hyperliquid: 'HL', aster: 'ASTER', polymarket: 'PM', kalshi: 'KX', b3: 'B3' } as const;
 
-/** One tradeable symbol. `tickSize` USD as a decimal string; `szDecimals` = decimals allowed in sizes. */
+/** One tradeable venue symbol. */
 export interface SymbolSpec {
+  /** Venue-suffixed symbol, `<base>.<VENUE_SUFFIX[venue]>`, e.g. `BTC.PAPER`. */
   symbol: string;
+  /** Base asset, e.g. `BTC`; sizes are in contracts of one base unit each. */
   base: string;
+  /** Venue slug, e.g. `paper`. */
   venue: string;
+  /** Quote currency: prices, PnL and margin are USD. */
   quote: 'USD';
-  /** The recorded coin whose marks and book this symbol replays. */
+  /** The recorded Hyperliquid coin whose marks and L2 book this symbol replays (`BTC`, `ETH`, `SOL`). */
   sourceCoin: string;
+  /** Instrument kind: a perpetual future. */
   assetClass: 'perp';
+  /** Decimal places allowed in an order size (contracts); the lot size is 10^-szDecimals. */
   szDecimals: number;
+  /** Minimum price increment, USD, as a canonical decimal string (`'1'`, `'0.1'`, `'0.01'`). */
   tickSize: string;
+  /** Highest leverage allowed on a position (initial margin ≥ notional / maxLeverage). */
   maxLeverage: number;
 }
 
-/** BTC, ETH and SOL perps on `paper`. */
+/** The perps tradeable on venue `paper`: BTC.PAPER, ETH.PAPER, SOL.PAPER. Read-only by convention. */
 export const PAPER_SYMBOLS: SymbolSpec[] = [
   { symbol: 'BTC.PAPER', base: 'BTC', venue: 'paper', quote: 'USD', sourceCoin: 'BTC', assetClass: 'perp', szDecimals: 5, tickSize: '1', maxLeverage: 40 },
   { symbol: 'ETH.PAPER', base: 'ETH', venue: 'paper', quote: 'USD', sourceCoin: 'ETH', assetClass: 'perp', szDecimals: 4, tickSize: '0.1', maxLeverage: 25 },
   { symbol: 'SOL.PAPER', base: 'SOL', venue: 'paper', quote: 'USD', sourceCoin: 'SOL', assetClass: 'perp', szDecimals: 2, tickSize: '0.01', maxLeverage: 20 },
 ];
 
-/** The spec of a venue symbol, or undefined when this deployment does not trade it. */
+/**
+ * The spec of a venue symbol (exact, case-sensitive match on venue slug and venue-suffixed symbol),
+ * or undefined when this deployment does not trade it.
+ */
 export function findSymbol(venue: string, symbol: string): SymbolSpec | undefined {
   return PAPER_SYMBOLS.find((s) => s.venue === venue && s.symbol === symbol);
 }

@@ -1,0 +1,63 @@
+/**
+ * `/ws/quotes` (spec §6.1): the canonical mark per venue and symbol; no authentication needed.
+ * `Subscribe { topics: ['paper:BTC.PAPER', ...] }` (topic = `<venue>:<symbol>`, symbols from
+ * `GET /api/v1/symbols/{venue}`) → `Result { ok, topics }`, then `Quote { seq, venue, symbol,
+ * mark, bid, ask, ts }` on every mark change (latest wins: quotes coalesce, a gap in `seq` never
+ * happens within a connection but intermediate marks may be skipped). `Unsubscribe { topics }`,
+ * `Ping` → `Pong { serverTime }`; idle close after 60 s of inbound silence.
+ */
+import type { WebSocket } from 'ws';
+import { z } from 'zod';
+import { findSymbol } from '../../domain/market/symbols.js';
+import type { QuotesHub, QuoteView } from './quotes-hub.js';
+import { IDLE_CLOSE_MS, MAX_BUFFERED_BYTES } from './risk.js';
+
+const frame = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('Subscribe'), topics: z.array(z.string()) }),
+  z.object({ type: z.literal('Unsubscribe'), topics: z.array(z.string()) }),
+  z.object({ type: z.literal('Ping') }),
+  z.object({ type: z.literal('Alive') }),
+  z.object({ type: z.literal('Authenticate'), token: z.string().optional() }),
+]);
+
+/** Serves one `/ws/quotes` connection. */
+export function serveQuotesSocket(ws: WebSocket, hub: QuotesHub, idleCloseMs = IDLE_CLOSE_MS): void {
+  const send = (msg: Record<string, unknown>) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(msg));
+  const subs = new Map<string, () => void>();
+  let seq = 0;
+  let idle = setTimeout(() => ws.close(1000, 'idle'), idleCloseMs);
+  const deliver = (q: QuoteView) => {
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return; // latest wins: drop, the next mark replaces it
+    send({ type: 'Quote', seq: ++seq, ...q });
+  };
+  ws.on('message', (raw) => {
+    clearTimeout(idle);
+    idle = setTimeout(() => ws.close(1000, 'idle'), idleCloseMs);
+    let msg: z.infer<typeof frame>;
+    try {
+      const r = frame.safeParse(JSON.parse(String(raw)));
+      if (!r.success) return void send({ type: 'Result', ok: false, error: 'invalid_frame', detail: 'expected Subscribe, Unsubscribe, Ping or Alive' });
+      msg = r.data;
+    } catch {
+      return void send({ type: 'Result', ok: false, error: 'invalid_json' });
+    }
+    if (msg.type === 'Ping') return void send({ type: 'Pong', serverTime: new Date().toISOString() });
+    if (msg.type === 'Alive' || msg.type === 'Authenticate') return void send({ type: 'Result', ok: true });
+    if (!msg.topics.length) return void send({ type: 'Result', ok: false, error: 'topics_required' });
+    const unknown = msg.topics.filter((t) => {
+      const [venue, symbol] = t.split(':');
+      return !findSymbol(venue ?? '', symbol ?? '');
+    });
+    if (unknown.length) return void send({ type: 'Result', ok: false, error: 'unknown_topic', detail: `unknown: ${unknown.join(', ')}; topics are <venue>:<symbol>, e.g. paper:BTC.PAPER` });
+    for (const t of msg.topics) {
+      const key = t.replace(':', ' ');
+      if (msg.type === 'Subscribe' && !subs.has(t)) subs.set(t, hub.subscribe(key, deliver));
+      if (msg.type === 'Unsubscribe') (subs.get(t)?.(), subs.delete(t));
+    }
+    send({ type: 'Result', ok: true, topics: [...subs.keys()] });
+  });
+  ws.on('close', () => {
+    clearTimeout(idle);
+    subs.forEach((off) => off());
+  });
+}

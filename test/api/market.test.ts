@@ -1,0 +1,49 @@
+/** Quotes and depth over REST and `/ws/quotes` (spec §4.6, §6.1), from the canonical marks. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Mark } from '../../db/entities.js';
+import { platformEm } from '../../db/orm.js';
+import { startStack, type Stack } from '../support/stack.js';
+import { publish, recordedTick } from '../support/marks.js';
+import { openRisk } from '../support/ws.js';
+
+describe('market data from the canonical marks', () => {
+  let s: Stack;
+  let token: string;
+  beforeAll(async () => {
+    s = await startStack({ worker: false });
+    token = (await s.trader('readonly')).token;
+  });
+  afterAll(async () => s?.stop());
+
+  it('answers 503 cold_cache before the first mark, then the quote and the depth', async () => {
+    await platformEm(s.orm).nativeDelete(Mark, { venue: 'paper', symbol: 'SOL.PAPER' });
+    const cold = await s.call('GET', '/api/v1/market/quotes/paper/SOL.PAPER', { token });
+    expect(cold).toMatchObject({ status: 503, body: { error: 'cold_cache' } });
+    expect(cold.headers.get('retry-after')).toBe('1');
+    const tick = await recordedTick('SOL.PAPER', 0.5);
+    await publish(s.orm, tick);
+    const q = await s.call('GET', '/api/v1/market/quotes/paper/SOL.PAPER', { token });
+    expect(q.body).toMatchObject({ venue: 'paper', symbol: 'SOL.PAPER', mark: tick.mark.toFixed(), bid: tick.bid.toFixed(), ask: tick.ask.toFixed(), source: 'replay:hyperliquid' });
+    const d = await s.call('GET', '/api/v1/market/depth/paper/SOL.PAPER?levels=5', { token });
+    expect(d.body.bids).toHaveLength(5);
+    expect(d.body.asks[0]).toEqual([tick.book.asks[0].price.toFixed(), tick.book.asks[0].size.toFixed()]);
+    expect((await s.call('GET', '/api/v1/market/depth/paper/DOGE.PAPER', { token })).body.error).toBe('symbol_unknown');
+    expect((await s.call('GET', '/api/v1/market/depth', { token })).status).toBe(404);
+  });
+
+  it('/ws/quotes pushes the current mark on subscribe, then every change with a rising seq', async () => {
+    const first = await recordedTick('BTC.PAPER', 0.1);
+    await publish(s.orm, first);
+    const ws = await openRisk(`${s.api.baseUrl.replace('http', 'ws')}/ws/quotes`, {});
+    ws.send({ type: 'Subscribe', topics: ['paper:NOPE'] });
+    expect(await ws.next((f) => f.type === 'Result')).toMatchObject({ ok: false, error: 'unknown_topic' });
+    ws.send({ type: 'Subscribe', topics: ['paper:BTC.PAPER'] });
+    const q1 = await ws.next((f) => f.type === 'Quote');
+    expect(q1).toMatchObject({ seq: 1, venue: 'paper', symbol: 'BTC.PAPER', mark: first.mark.toFixed() });
+    const second = await recordedTick('BTC.PAPER', 0.9);
+    await publish(s.orm, second);
+    const q2 = await ws.next((f) => f.type === 'Quote' && f.seq === 2);
+    expect(q2.mark).toBe(second.mark.toFixed());
+    ws.close();
+  });
+});
