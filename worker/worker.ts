@@ -14,6 +14,7 @@ import { publishMark } from '../activities/market/marks.js';
 import { startTriggerWatcher } from '../activities/market/trigger-watcher.js';
 import { contendFeedLocks } from '../activities/market/feed-leader.js';
 import { ReplayMarkFeed } from '../activities/market/mark-feed.js';
+import { loadRecordedCandles } from '../activities/market/candles.js';
 import { PAPER_SYMBOLS } from '../domain/market/symbols.js';
 import { faultInjection } from './fault-injection.js';
 
@@ -48,6 +49,8 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
   let feed: ReplayMarkFeed | undefined;
   let leadership: Awaited<ReturnType<typeof contendFeedLocks>> | undefined;
   if (config.markFeed === 'replay') {
+    const loaded = await loadRecordedCandles(config.databaseUrl);
+    if (loaded) logger.info({ rows: loaded }, 'recorded candles loaded');
     leadership = await contendFeedLocks(config.databaseUrl, PAPER_SYMBOLS.map((s) => `${s.venue} ${s.symbol}`));
     const lead = leadership;
     feed = new ReplayMarkFeed({

@@ -1,7 +1,8 @@
 /**
  * `/api/v1/market/*` (spec §4.6), the part served from the canonical marks: the current quote and
  * the L2 depth of a venue symbol. A pair with no mark yet answers `503 cold_cache` (retry after
- * about 500 ms). The bare prefixes are 404. Candles, grouped depth, tape, stats and fx: issue 5.
+ * about 500 ms). Candles come from the recorded Hyperliquid 1m and 1h bars (loaded by the worker).
+ * The bare prefixes are 404. Grouped depth, tape, stats, fx and live candle aggregation: issue 5.
  */
 import Router from '@koa/router';
 import { z } from 'zod';
@@ -22,6 +23,17 @@ const depthQuery = z.object({ levels: z.coerce.number().int().min(1).max(20).def
 const depthView = z
   .object({ venue: z.string(), symbol: z.string(), ts: z.string(), bids: z.array(z.tuple([z.string(), z.string()])), asks: z.array(z.tuple([z.string(), z.string()])) })
   .meta({ id: 'Depth', description: 'L2 book: `[price USD, size contracts]`, bids best first, asks best first' });
+
+const INTERVAL_MS = { '1m': 60_000, '1h': 3_600_000 } as const;
+const candleQuery = z.object({
+  interval: z.enum(['1m', '1h']).meta({ description: 'Bar length (required)' }),
+  limit: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: 'Bars, newest last; 1-1000, default 100' }),
+  endTime: z.iso.datetime().optional().meta({ description: 'Last bar opens at or before this time; default: the newest bar' }),
+});
+const bar = z.object({ openTime: z.string(), closeTime: z.string(), open: z.string(), high: z.string(), low: z.string(), close: z.string(), volume: z.string(), closed: z.boolean() });
+const candlesView = z
+  .object({ venue: z.string(), symbol: z.string(), interval: z.string(), bars: z.array(bar), source: z.string(), window: z.object({ from: z.string().nullable(), to: z.string().nullable() }), truncated: z.boolean().optional() })
+  .meta({ id: 'Candles', description: 'Spec §2.9. Prices USD, volume in contracts (base units), decimal strings. Empty `bars`: no prints in the window.' });
 
 /** Where marks come from in this deployment (documented on every quote). */
 export const MARK_SOURCE = 'replay:hyperliquid';
@@ -47,6 +59,28 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
   endpoint(router, openapi, { method: 'get', path: '/depth/:venue/:symbol', summary: 'L2 order-book depth of a pair (the recorded book re-centred on the mark)', tags, gate: read, schemas: { params: pairParams, query: depthQuery }, responses: { '200': { description: 'Depth', schema: depthView } } }, async (ctx, { params, query }) => {
     const m = await markOf(params.venue, params.symbol);
     ctx.body = { venue: m.venue, symbol: m.symbol, ts: m.ts.toISOString(), bids: m.book.bids.slice(0, query.levels), asks: m.book.asks.slice(0, query.levels) };
+  });
+
+  endpoint(router, openapi, { method: 'get', path: '/candles/:venue/:symbol', summary: 'OHLCV bars of a pair (spec §2.9)', tags, gate: read, schemas: { params: pairParams, query: candleQuery }, responses: { '200': { description: 'Candles', schema: candlesView } } }, async (ctx, { params, query }) => {
+    if (!findSymbol(params.venue, params.symbol)) throw new ApiError('symbol_unknown', `unknown pair ${params.venue}/${params.symbol}`);
+    const rows = await platformEm(deps.orm)
+      .getConnection()
+      .execute<{ open_time: Date; open: string; high: string; low: string; close: string; volume: string; source: string }[]>(
+        `select open_time, open::text, high::text, low::text, close::text, volume::text, source from candles
+          where venue = ? and symbol = ? and interval = ? and open_time <= coalesce(?::timestamptz, 'infinity') order by open_time desc limit ?`,
+        [params.venue, params.symbol, query.interval, query.endTime ?? null, query.limit],
+      );
+    const bars = rows.reverse().map((r) => ({
+      openTime: new Date(r.open_time).toISOString(),
+      closeTime: new Date(new Date(r.open_time).getTime() + INTERVAL_MS[query.interval] - 1).toISOString(),
+      open: r.open,
+      high: r.high,
+      low: r.low,
+      close: r.close,
+      volume: r.volume,
+      closed: true,
+    }));
+    ctx.body = { venue: params.venue, symbol: params.symbol, interval: query.interval, bars, source: rows[0]?.source ?? 'recorded:hyperliquid', window: { from: bars[0]?.openTime ?? null, to: bars.at(-1)?.closeTime ?? null } };
   });
 
   return router;

@@ -47,3 +47,39 @@ describe('market data from the canonical marks', () => {
     ws.close();
   });
 });
+
+describe('candles (spec §2.9) from the recorded Hyperliquid bars', () => {
+  let s: Stack;
+  let token: string;
+  beforeAll(async () => {
+    s = await startStack({ worker: false });
+    token = (await s.trader('readonly')).token;
+    const { loadRecordedCandles } = await import('../../activities/market/candles.js');
+    await loadRecordedCandles(s.config.databaseUrl);
+    expect(await loadRecordedCandles(s.config.databaseUrl)).toBe(0); // loading twice adds nothing
+  });
+  afterAll(async () => s?.stop());
+
+  it('serves the newest recorded 1h bars exactly as recorded', async () => {
+    const { readFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    const csv = readFileSync(path.resolve(import.meta.dirname, '../../../shared/data/hyperliquid_candles/ETH_perp_1h-futures.csv'), 'utf8').trim().split(/\r?\n/);
+    const last = csv.at(-1)!.split(',');
+    const res = await s.call('GET', '/api/v1/market/candles/paper/ETH.PAPER?interval=1h&limit=3', { token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ venue: 'paper', symbol: 'ETH.PAPER', interval: '1h', source: 'recorded:hyperliquid' });
+    expect(res.body.bars).toHaveLength(3);
+    const newest = res.body.bars[2];
+    expect(newest.openTime).toBe(last[1]);
+    expect([newest.open, newest.high, newest.low, newest.close, newest.volume]).toEqual(last.slice(2, 7));
+    expect(Date.parse(newest.closeTime) - Date.parse(newest.openTime)).toBe(3_600_000 - 1);
+    expect(res.body.window).toEqual({ from: res.body.bars[0].openTime, to: newest.closeTime });
+  });
+
+  it('pages back with endTime, and refuses a missing interval', async () => {
+    const res = await s.call('GET', '/api/v1/market/candles/paper/BTC.PAPER?interval=1m&limit=2&endTime=2025-07-22T00:00:00.000Z', { token });
+    expect(res.body.bars.map((b: { openTime: string }) => b.openTime)).toEqual(['2025-07-21T23:59:00.000Z', '2025-07-22T00:00:00.000Z']);
+    expect((await s.call('GET', '/api/v1/market/candles/paper/BTC.PAPER', { token })).status).toBe(400);
+    expect((await s.call('GET', '/api/v1/market/candles/paper', { token })).status).toBe(404);
+  });
+});
