@@ -83,3 +83,52 @@ describe('candles (spec §2.9) from the recorded Hyperliquid bars', () => {
     expect((await s.call('GET', '/api/v1/market/candles/paper', { token })).status).toBe(404);
   });
 });
+
+describe('grouped depth and 24 h stats', () => {
+  let s: Stack;
+  let token: string;
+  beforeAll(async () => {
+    s = await startStack({ worker: false });
+    token = (await s.trader('readonly')).token;
+    const { loadRecordedCandles } = await import('../../activities/market/candles.js');
+    await loadRecordedCandles(s.config.databaseUrl);
+    await publish(s.orm, await recordedTick('BTC.PAPER', 0.3));
+  });
+  afterAll(async () => s?.stop());
+
+  it('groups the book into buckets without losing size: bids round down, asks up', async () => {
+    const { Decimal } = await import('../../domain/decimal.js');
+    const raw = (await s.call('GET', '/api/v1/market/depth/paper/BTC.PAPER', { token })).body;
+    const g = await s.call('GET', '/api/v1/market/depth/paper/BTC.PAPER/grouped?step=5', { token });
+    expect(g.status, JSON.stringify(g.body)).toBe(200);
+    expect(g.body.step).toBe('5');
+    const total = (levels: [string, string][]) => levels.reduce((acc, [, sz]) => acc.plus(sz), new Decimal(0)).toFixed();
+    expect(total(g.body.bids)).toBe(total(raw.bids));
+    expect(total(g.body.asks)).toBe(total(raw.asks));
+    expect(g.body.bids.every(([p]: [string]) => new Decimal(p).mod(5).isZero())).toBe(true);
+    expect(new Decimal(g.body.bids[0][0]).lte(raw.bids[0][0])).toBe(true);
+    expect(new Decimal(g.body.asks[0][0]).gte(raw.asks[0][0])).toBe(true);
+    expect((await s.call('GET', '/api/v1/market/depth/paper/BTC.PAPER/grouped?step=0.5', { token })).body.error).toBe('validation_failed');
+  });
+
+  it('24 h stats: the mark, and open/high/low/volume of the newest 24 h of recorded 1m bars', async () => {
+    const { Decimal } = await import('../../domain/decimal.js');
+    const { readFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    const rows = readFileSync(path.resolve(import.meta.dirname, '../../../shared/data/hyperliquid_candles/BTC_perp_1m-futures.csv'), 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split(','));
+    const lastMs = Number(rows.at(-1)![0]);
+    const day = rows.filter((r) => Number(r[0]) > lastMs - 24 * 3600_000);
+    const res = await s.call('GET', '/api/v1/market/stats/BTC.PAPER', { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({
+      ticker: 'BTC.PAPER',
+      venue: 'paper',
+      open24h: day[0][2],
+      high24h: day.reduce((m, r) => Decimal.max(m, r[3]), new Decimal(0)).toFixed(),
+      low24h: day.reduce((m, r) => Decimal.min(m, r[4]), new Decimal(Infinity)).toFixed(),
+      volume24h: day.reduce((acc, r) => acc.plus(r[6]), new Decimal(0)).toFixed(),
+    });
+    expect(res.body.change24h).toBe(new Decimal(res.body.markPrice).minus(day[0][2]).toFixed());
+    expect((await s.call('GET', '/api/v1/market/stats/DOGE.PAPER', { token })).body.error).toBe('symbol_unknown');
+  });
+});
