@@ -9,7 +9,7 @@ import type { IntentView } from '../domain/oms/intent.js';
 import { AccountBalance, OrderIntent, Position } from '../db/entities.js';
 import { scoped } from '../db/orm.js';
 import { intentToView } from '../db/views.js';
-import { appendEvents, lockAccount } from './db/events.js';
+import { appendEvents, lockAccount } from '../db/events.js';
 import { readMark } from './market/marks.js';
 import { outcomeOf, rejectIntent, withLockedIntent } from './venues/paper/execute.js';
 import type { RiskVerdict } from './types.js';

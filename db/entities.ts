@@ -253,8 +253,10 @@ export const Trade = defineEntity({
     feesUsd: numeric(),
     openedAt: p.datetime(),
     closedAt: p.datetime(),
-    /** The fill that closed it. */
-    exitFillId: p.string().unique(),
+    /** The fill that closed it; null for a manual (imported) trade. */
+    exitFillId: p.string().unique().nullable(),
+    /** `platform` (paired from fills) or `manual` (imported, spec §2.10: PnL yes, volume no). */
+    source: p.string().default('platform'),
   },
 });
 

@@ -104,5 +104,6 @@ export function tradeView(t: Row<typeof Trade>) {
     feesUsd: fmt(new Decimal(t.feesUsd)),
     openedAt: new Date(t.openedAt).toISOString(),
     closedAt: new Date(t.closedAt).toISOString(),
+    source: t.source,
   };
 }

@@ -50,5 +50,23 @@ export const eventsQuery = pageQuery(500).extend({
   to: z.iso.datetime().optional(),
 });
 
+/** `POST /accounts/{id}/manual-trades` (spec §2.10): one off-platform round trip. */
+export const manualTradeBody = z
+  .object({
+    symbol: z.string().min(1).meta({ description: 'Venue-suffixed, e.g. BTC.PAPER' }),
+    side: z.enum(['long', 'short']).meta({ description: "The position's direction, not buy or sell" }),
+    qty: z.number().positive(),
+    entryTime: z.iso.datetime(),
+    exitTime: z.iso.datetime(),
+    entryPrice: z.number().positive(),
+    exitPrice: z.number().positive(),
+    fees: z.number().min(0).optional().meta({ description: 'USD' }),
+  })
+  .refine((b) => Date.parse(b.exitTime) >= Date.parse(b.entryTime), { message: 'exitTime must not be before entryTime', path: ['exitTime'] })
+  .meta({ id: 'ManualTrade' });
+
+/** `GET /accounts/{id}/funding`: the deposit, withdrawal and transfer ledger (cap 1000). */
+export const fundingQuery = pageQuery(1000);
+
 export const pageOf = (key: string, item: z.ZodType = z.record(z.string(), z.unknown())) =>
   z.object({ [key]: z.array(item), nextCursor: z.string().nullable().meta({ description: 'Opaque; null at the end' }) });

@@ -15,7 +15,11 @@ import { callerOf, gate } from '../middleware/auth.js';
 import type { ApiContext, ApiDeps, ApiState, Caller } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
-import { accountParams, accountStateView, accountView, createAccountBody, eventsQuery, historyQuery, pageOf, patchAccountBody } from './accounts.schemas.js';
+import { accountParams, accountStateView, accountView, createAccountBody, eventsQuery, fundingQuery, historyQuery, manualTradeBody, pageOf, patchAccountBody } from './accounts.schemas.js';
+import { randomBytes } from 'node:crypto';
+import { Decimal, dec, fmt } from '../../domain/decimal.js';
+import { VENUE_SUFFIX } from '../../domain/market/symbols.js';
+import { appendEvents, lockAccount } from '../../db/events.js';
 
 const toView = (a: AccountRow) => ({
   accountId: a.id,
@@ -132,6 +136,55 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   history('/accounts/:id/orders', 'orders', "The platform's order book: every intent the OMS handled, newest first", OrderIntent, 'createdAt', intentToView as never);
   history('/accounts/:id/fills', 'fills', 'Executions, newest first', Fill, 'executedAt', fillView as never);
   history('/accounts/:id/trades', 'trades', 'Closed round trips, newest first', Trade, 'closedAt', tradeView as never);
+
+  endpoint(
+    router,
+    openapi,
+    { method: 'post', path: '/accounts/:id/manual-trades', summary: 'Import one off-platform round trip (spec §2.10): counts in PnL, not in volume', tags, gate: gate({ audience: 'trader', write: true }), schemas: { params: accountParams, body: manualTradeBody }, responses: { '201': { description: 'The imported trade (`source: manual`)' } } },
+    async (ctx, { params, body }) => {
+      const caller = callerOf(ctx);
+      const suffix = body.symbol.split('.').at(-1) ?? '';
+      const venue = Object.entries(VENUE_SUFFIX).find(([, s]) => s === suffix)?.[0];
+      if (!/^[A-Z0-9]+\.[A-Z0-9]+$/.test(body.symbol) || !venue) throw new ApiError('validation_failed', [{ path: 'body.symbol', message: `a venue-suffixed symbol such as BTC.PAPER (suffixes: ${Object.values(VENUE_SUFFIX).join(', ')})`, code: 'symbol_suffix' }]);
+      const [qty, entry, exit] = [dec(body.qty), dec(body.entryPrice), dec(body.exitPrice)];
+      const pnl = (body.side === 'long' ? exit.minus(entry) : entry.minus(exit)).times(qty);
+      const trade = await em(ctx).transactional(async (tx) => {
+        await ownedAccount(tx, caller, params.id);
+        await lockAccount(tx, params.id);
+        const row = tx.create(Trade, {
+          id: `mt_${randomBytes(10).toString('hex')}`,
+          tenantId: caller.tenantId,
+          accountId: params.id,
+          venue,
+          symbol: body.symbol,
+          side: body.side,
+          qty: fmt(qty),
+          entryPrice: fmt(entry),
+          exitPrice: fmt(exit),
+          realizedPnlUsd: fmt(pnl),
+          feesUsd: fmt(dec(body.fees ?? 0)),
+          openedAt: new Date(body.entryTime),
+          closedAt: new Date(body.exitTime),
+          exitFillId: null,
+          source: 'manual',
+        });
+        await appendEvents(tx, caller.tenantId, params.id, [{ kind: 'trade.imported', frameType: 'Fill', venue, data: tradeView(row) }]);
+        return row;
+      });
+      ctx.status = 201;
+      ctx.body = tradeView(trade);
+    },
+  );
+
+  endpoint(router, openapi, { method: 'get', path: '/accounts/:id/funding', summary: 'Deposit, withdrawal and transfer ledger, newest first', tags, gate: read, schemas: { params: accountParams, query: fundingQuery }, responses: { '200': { description: 'Ledger', schema: pageOf('events') } } }, async (ctx, { params, query }) => {
+    const e = em(ctx);
+    await ownedAccount(e, callerOf(ctx), params.id);
+    const where: Record<string, unknown> = { accountId: params.id, kind: { $like: 'funding.%' } };
+    if (query.cursor) where.seq = { $lt: Number(decodeCursor(query.cursor).id) };
+    const rows = await e.find(AccountEvent, where, { orderBy: { seq: 'desc' }, limit: query.limit + 1 });
+    const page = toPage(rows, query.limit, (r) => ({ at: r.createdAt.toISOString(), id: String(r.seq) }));
+    ctx.body = { events: page.items.map((r) => ({ eventId: `${r.accountId}:${r.seq}`, type: r.kind.replace(/^funding\./, ''), venue: r.venue ?? null, occurredAt: r.createdAt.toISOString(), ...r.data })), nextCursor: page.nextCursor };
+  });
 
   endpoint(router, openapi, { method: 'get', path: '/accounts/:id/events', summary: 'The account audit log (the /ws/risk event log), newest first', tags, gate: read, schemas: { params: accountParams, query: eventsQuery }, responses: { '200': { description: 'Events', schema: pageOf('events') } } }, async (ctx, { params, query }) => {
     const e = em(ctx);

@@ -61,3 +61,33 @@ describe('account histories', () => {
     expect(all.body.events.at(-1)).toMatchObject({ seq: 1, kind: 'funding.deposit', data: { amountUsd: '100000' } });
   });
 });
+
+describe('manual trades and the funding ledger', () => {
+  let s: Stack;
+  let t: Awaited<ReturnType<Stack['trader']>>;
+  beforeAll(async () => {
+    s = await startStack({ worker: false });
+    t = await s.trader();
+  });
+  afterAll(async () => s?.stop());
+
+  it('imports an off-platform round trip that counts in PnL and not in volume (no fill)', async () => {
+    const body = { symbol: 'BTC.PAPER', side: 'short', qty: 0.5, entryTime: '2025-07-21T12:00:00Z', exitTime: '2025-07-21T15:30:00Z', entryPrice: 118712, exitPrice: 118500.5, fees: 2.5 };
+    const res = await s.call('POST', `/api/v1/accounts/${t.accountId}/manual-trades`, { token: t.token, body });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ side: 'short', qty: '0.5', entryPrice: '118712', exitPrice: '118500.5', realizedPnlUsd: '105.75', feesUsd: '2.5', source: 'manual', venue: 'paper' });
+    const trades = await s.call('GET', `/api/v1/accounts/${t.accountId}/trades`, { token: t.token });
+    expect(trades.body.trades.map((x: { tradeId: string }) => x.tradeId)).toEqual([res.body.tradeId]);
+    expect((await s.call('GET', `/api/v1/accounts/${t.accountId}/fills`, { token: t.token })).body.fills).toEqual([]);
+    const buy = await s.call('POST', `/api/v1/accounts/${t.accountId}/manual-trades`, { token: t.token, body: { ...body, side: 'buy' } });
+    expect(buy.body.detail.map((d: { path: string }) => d.path)).toEqual(['body.side']);
+    const backwards = await s.call('POST', `/api/v1/accounts/${t.accountId}/manual-trades`, { token: t.token, body: { ...body, exitTime: '2025-07-21T11:00:00Z' } });
+    expect(backwards.body.detail.map((d: { path: string }) => d.path)).toEqual(['body.exitTime']);
+  });
+
+  it('lists the opening deposit in the funding ledger', async () => {
+    const res = await s.call('GET', `/api/v1/accounts/${t.accountId}/funding`, { token: t.token });
+    expect(res.body.events).toEqual([expect.objectContaining({ type: 'deposit', venue: 'paper', amountUsd: '100000' })]);
+    expect(res.body.nextCursor).toBeNull();
+  });
+});

@@ -17,7 +17,7 @@ import type { MarkTick } from '../../../domain/market/types.js';
 import { AccountBalance, Fill, OrderIntent, Position, Tenant, Trade, type OrderIntentRow, type PositionRow } from '../../../db/entities.js';
 import { scoped, platformEm } from '../../../db/orm.js';
 import { fillView, intentToView, positionView, workingOrderView } from '../../../db/views.js';
-import { appendEvents, lockAccount, type NewEvent } from '../../db/events.js';
+import { appendEvents, lockAccount, type NewEvent } from '../../../db/events.js';
 import { readMark } from '../../market/marks.js';
 import type { DispatchOutcome } from '../../types.js';
 

@@ -5,7 +5,7 @@
  */
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, AccountEvent } from '../../db/entities.js';
+import { Account, AccountEvent } from './entities.js';
 
 /** `/ws/risk` topics and the frame types published under each (documented in the README). */
 export const TOPIC_OF_FRAME = {
