@@ -85,6 +85,19 @@ describe('manual trades and the funding ledger', () => {
     expect(backwards.body.detail.map((d: { path: string }) => d.path)).toEqual(['body.exitTime']);
   });
 
+  it('reports daily realised PnL from round trips, and closed positions in a window', async () => {
+    const body = { symbol: 'ETH.PAPER', side: 'long', qty: 2, entryTime: '2025-07-22T01:00:00Z', exitTime: '2025-07-22T02:00:00Z', entryPrice: 3700, exitPrice: 3650.25 };
+    expect((await s.call('POST', `/api/v1/accounts/${t.accountId}/manual-trades`, { token: t.token, body })).status).toBe(201);
+    const daily = await s.call('GET', '/api/v1/reports/daily-pnl', { token: t.token });
+    expect(daily.body.days).toEqual([
+      { date: '2025-07-21', realizedPnlUsd: '105.75', feesUsd: '2.5', netPnlUsd: '103.25', trades: 1 },
+      { date: '2025-07-22', realizedPnlUsd: '-99.5', feesUsd: '0', netPnlUsd: '-99.5', trades: 1 },
+    ]);
+    const closed = await s.call('GET', '/api/v1/reports/positions/closed?from=2025-07-22T00:00:00Z', { token: t.token });
+    expect(closed.body.positionsClosed.map((x: { symbol: string }) => x.symbol)).toEqual(['ETH.PAPER']);
+    expect((await s.call('GET', '/api/v1/reports/fills', { token: t.token })).body.fills).toEqual([]);
+  });
+
   it('lists the opening deposit in the funding ledger', async () => {
     const res = await s.call('GET', `/api/v1/accounts/${t.accountId}/funding`, { token: t.token });
     expect(res.body.events).toEqual([expect.objectContaining({ type: 'deposit', venue: 'paper', amountUsd: '100000' })]);
