@@ -31,6 +31,7 @@ export interface AppDeps extends ApiDeps {
   /** Public base URL (http[s]://host:port), known once the server listens. */
   baseUrl: () => string;
   idleCloseMs?: number;
+  revocationCheckMs?: number;
 }
 
 export function createApp(deps: AppDeps) {
@@ -51,7 +52,7 @@ export function createApp(deps: AppDeps) {
 
   app.ws.use(async (ctx) => {
     const ws = ctx.websocket;
-    if (ctx.path === '/ws/risk') return serveRiskSocket(ws, ctx.req, { orm: deps.orm, hub: deps.hub, logger: deps.logger, idleCloseMs: deps.idleCloseMs });
+    if (ctx.path === '/ws/risk') return serveRiskSocket(ws, ctx.req, { orm: deps.orm, hub: deps.hub, logger: deps.logger, idleCloseMs: deps.idleCloseMs, revocationCheckMs: deps.revocationCheckMs });
     if (ctx.path === '/ws/quotes') return serveQuotesSocket(ws, deps.quotes, deps.idleCloseMs);
     ws.send(JSON.stringify({ type: 'Result', ok: false, error: 'not_found', detail: `no channel ${ctx.path}` }));
     ws.close(1008, 'not_found');

@@ -20,14 +20,14 @@ export interface RunningApi {
 }
 
 /** Starts the HTTP and WebSocket server on config.host:config.port (port 0 = any free port). */
-export async function startApi(opts: { config: Config; orm: MikroORM; logger: Logger; idleCloseMs?: number }): Promise<RunningApi> {
+export async function startApi(opts: { config: Config; orm: MikroORM; logger: Logger; idleCloseMs?: number; revocationCheckMs?: number }): Promise<RunningApi> {
   const { config, orm, logger } = opts;
   const connection = await Connection.connect({ address: config.temporal.address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const hub = await startEventHub(config.databaseUrl, logger);
   const quotes = await startQuotesHub(config.databaseUrl, logger);
   let baseUrl = config.publicBaseUrl ?? '';
-  const app = createApp({ orm, temporal, config, logger, hub, quotes, baseUrl: () => baseUrl, idleCloseMs: opts.idleCloseMs });
+  const app = createApp({ orm, temporal, config, logger, hub, quotes, baseUrl: () => baseUrl, idleCloseMs: opts.idleCloseMs, revocationCheckMs: opts.revocationCheckMs });
   // Tenant resolution (spec §5.6) must see requests that carry no Host at all.
   const server = createServer({ requireHostHeader: false }, app.callback());
   app.ws.listen({ server });

@@ -28,6 +28,8 @@ export const RISK_TOPICS = ['Order-Intent-Changed', 'Position-Changed', 'Fills']
 export const IDLE_CLOSE_MS = 60_000;
 /** Per-frame rate limit (Ping and Alive exempt): frames per window. */
 export const RATE = { frames: 30, windowMs: 10_000 };
+/** How often an authenticated socket re-reads its credential; a revoked one is torn down (spec §5.7), ms. */
+export const REVOCATION_CHECK_MS = 5_000;
 /** Send-buffer cap past which a slow consumer is told to resync and its backlog is dropped. */
 export const MAX_BUFFERED_BYTES = 1 << 20;
 
@@ -43,6 +45,7 @@ export interface RiskSocketDeps {
   hub: EventHub;
   logger: Logger;
   idleCloseMs?: number;
+  revocationCheckMs?: number;
 }
 
 /** Serves one `/ws/risk` connection. */
@@ -68,6 +71,22 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
   let windowStart = Date.now();
   let framesInWindow = 0;
   let session: { accountIds: string[]; unsubscribe?: () => void; topics: Set<string> } | undefined;
+  let revocationTimer: NodeJS.Timeout | undefined;
+  /** Tears the socket down once its credential is revoked (spec §5.7). */
+  const watchRevocation = (credentialId: string) => {
+    clearInterval(revocationTimer);
+    revocationTimer = setInterval(() => {
+      platformEm(deps.orm)
+        .getConnection()
+        .execute<{ revoked_at: Date | null }[]>('select revoked_at from credentials where id = ?', [credentialId])
+        .then((rows) => {
+          if (rows[0] && !rows[0].revoked_at) return;
+          fail('credential_revoked', 'this credential was revoked; the socket closes');
+          ws.close(4401, 'credential_revoked');
+        })
+        .catch((err: unknown) => deps.logger.error({ err }, 'revocation check failed'));
+    }, deps.revocationCheckMs ?? REVOCATION_CHECK_MS);
+  };
 
   const deliver = (e: LoggedEvent) => {
     if (!session?.topics.has(e.topic)) return;
@@ -88,6 +107,7 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
     const owner = await em.getConnection().execute<{ owner_id: string }[]>('select owner_id from credentials where id = ?', [rows[0].credential_id]);
     const accounts = await scoped(deps.orm, tenantId).find(Account, { ownerId: owner[0]?.owner_id ?? '' });
     session = { accountIds: accounts.map((a) => a.id), topics: new Set() };
+    watchRevocation(rows[0].credential_id);
     send({ type: 'Authenticated', tenantId, accountId: rows[0].account_id, accountIds: session.accountIds });
   }
 
@@ -123,6 +143,7 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
   inbox.splice(0).forEach(handle);
   ws.on('close', () => {
     clearTimeout(idle);
+    clearInterval(revocationTimer);
     session?.unsubscribe?.();
   });
 }

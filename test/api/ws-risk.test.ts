@@ -107,6 +107,27 @@ describe('/ws/risk', () => {
     }
   });
 
+  it('tears the socket down when its credential is revoked (spec §5.7)', async () => {
+    const { startApi } = await import('../../api/server.js');
+    const { pino } = await import('pino');
+    const { revokeCredential } = await import('../../db/seed.js');
+    const api = await startApi({ config: s.config, orm: s.orm, logger: pino({ level: 'silent' }), revocationCheckMs: 100 });
+    try {
+      const t = await s.trader();
+      const hs = await bootstrap(t.token);
+      const ws = await openRisk(`${api.baseUrl.replace('http', 'ws')}/ws/risk`, { 'x-tenant-slug': s.tenant.slug });
+      ws.send({ type: 'Authenticate', token: hs.token });
+      await ws.next((f) => f.type === 'Authenticated');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(ws.frames.some((f) => f.error === 'credential_revoked')).toBe(false);
+      await revokeCredential(s.orm, s.tenant.id, t.credentialId);
+      expect(await ws.next((f) => f.type === 'Result' && f.ok === false)).toMatchObject({ error: 'credential_revoked' });
+      expect((await ws.closed).code).toBe(4401);
+    } finally {
+      await api.stop();
+    }
+  });
+
   it('limits bootstraps to 10 per minute per API key, with Retry-After', async () => {
     const t = await s.trader();
     for (let i = 0; i < 10; i++) expect((await s.call('POST', '/api/auth/bootstrap', { body: { apiKey: t.apiKey, apiSecret: t.apiSecret } })).status).toBe(200);
