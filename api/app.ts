@@ -18,6 +18,9 @@ import { omsRoutes } from './routes/oms.js';
 import { bracketRoutes } from './routes/brackets.js';
 import { marketRoutes } from './routes/market.js';
 import { reportRoutes } from './routes/reports.js';
+import { analyticsRoutes } from './routes/analytics.js';
+import { indicatorRoutes } from './routes/indicators.js';
+import { backtestRoutes } from './routes/backtests.js';
 import { serveQuotesSocket } from './ws/quotes.js';
 import type { QuotesHub } from './ws/quotes-hub.js';
 import { metaRoutes } from './routes/meta.js';
@@ -46,7 +49,7 @@ export function createApp(deps: AppDeps) {
   app.use(tenantGate(deps.orm));
   app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', jsonLimit: '256kb' }));
   app.use(authenticate(deps.orm, jwtKey));
-  for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi), marketRoutes(deps, openapi), reportRoutes(deps, openapi)]) {
+  for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi), marketRoutes(deps, openapi), reportRoutes(deps, openapi), analyticsRoutes(deps, openapi), indicatorRoutes(deps, openapi), backtestRoutes(deps, openapi)]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
 

@@ -41,6 +41,7 @@ export const ERROR_STATUS = {
   batch_predecessor_pending: 409,
   tenant_suspended: 410,
   venue_rejected: 422,
+  backtest_too_large: 422,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
