@@ -18,6 +18,13 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `replay`: the worker replays the recorded Hyperliquid marks; `off`: marks come from elsewhere. */
   MARK_FEED: z.enum(['replay', 'off']).default('replay'),
+  /** `on`: the worker streams depth and tape for demanded pairs (spec §4.6 cold cache, `/ws/market`). */
+  MARKET_STREAMS: z.enum(['on', 'off']).default('on'),
+  /** FX rates per USD for non-USD accounts: `EUR=0.9412@2026-11-20T16:00:00Z,GBP=0.7901@...` (rate, then the time it was taken). */
+  FX_RATES: z
+    .string()
+    .regex(/^([A-Z]{3,5}=\d+(\.\d+)?@[0-9T:.Z-]+)(,[A-Z]{3,5}=\d+(\.\d+)?@[0-9T:.Z-]+)*$/, 'FX_RATES is CUR=rate@ISO-time[,...]')
+    .optional(),
   /** A mark older than this is not traded against (ms). */
   MARK_MAX_AGE_MS: z.coerce.number().int().positive().default(60_000),
 });
@@ -32,6 +39,9 @@ export interface Config {
   publicBaseUrl: string | undefined;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   markFeed: 'replay' | 'off';
+  marketStreams: 'on' | 'off';
+  /** Configured FX rates (units of `currency` per USD, decimal strings) and when they were taken. */
+  fxRates: { currency: string; rate: string; asOf: string }[];
   markMaxAgeMs: number;
 }
 
@@ -55,6 +65,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: e.PUBLIC_BASE_URL,
     logLevel: e.LOG_LEVEL,
     markFeed: e.MARK_FEED,
+    marketStreams: e.MARKET_STREAMS,
+    fxRates: (e.FX_RATES ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((entry) => {
+        const [currency, rest] = entry.split('=');
+        const [rate, asOf] = rest.split('@');
+        return { currency, rate, asOf: new Date(asOf).toISOString() };
+      }),
     markMaxAgeMs: e.MARK_MAX_AGE_MS,
   };
 }

@@ -23,6 +23,9 @@ import { indicatorRoutes } from './routes/indicators.js';
 import { backtestRoutes } from './routes/backtests.js';
 import { serveQuotesSocket } from './ws/quotes.js';
 import type { QuotesHub } from './ws/quotes-hub.js';
+import type { MarketHub } from './ws/market-hub.js';
+import { serveMarketSocket } from './ws/market.js';
+import type { MarketStreams } from '../db/market-streams.js';
 import { metaRoutes } from './routes/meta.js';
 import { serveRiskSocket } from './ws/risk.js';
 import type { EventHub } from './ws/hub.js';
@@ -31,6 +34,9 @@ import type { EventHub } from './ws/hub.js';
 export interface AppDeps extends ApiDeps {
   hub: EventHub;
   quotes: QuotesHub;
+  /** `/ws/market` fan-out and the on-demand stream register (depth, tape). */
+  market: MarketHub;
+  streams: MarketStreams;
   /** Public base URL (http[s]://host:port), known once the server listens. */
   baseUrl: () => string;
   idleCloseMs?: number;
@@ -49,7 +55,7 @@ export function createApp(deps: AppDeps) {
   app.use(tenantGate(deps.orm));
   app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', jsonLimit: '256kb' }));
   app.use(authenticate(deps.orm, jwtKey));
-  for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi), marketRoutes(deps, openapi), reportRoutes(deps, openapi), analyticsRoutes(deps, openapi), indicatorRoutes(deps, openapi), backtestRoutes(deps, openapi)]) {
+  for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi), marketRoutes(deps, openapi, deps.streams), reportRoutes(deps, openapi), analyticsRoutes(deps, openapi), indicatorRoutes(deps, openapi), backtestRoutes(deps, openapi)]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
 
@@ -57,6 +63,7 @@ export function createApp(deps: AppDeps) {
     const ws = ctx.websocket;
     if (ctx.path === '/ws/risk') return serveRiskSocket(ws, ctx.req, { orm: deps.orm, hub: deps.hub, logger: deps.logger, idleCloseMs: deps.idleCloseMs, revocationCheckMs: deps.revocationCheckMs });
     if (ctx.path === '/ws/quotes') return serveQuotesSocket(ws, deps.quotes, deps.idleCloseMs);
+    if (ctx.path === '/ws/market') return serveMarketSocket(ws, ctx.req, { orm: deps.orm, hub: deps.market, streams: deps.streams, logger: deps.logger, idleCloseMs: deps.idleCloseMs });
     ws.send(JSON.stringify({ type: 'Result', ok: false, error: 'not_found', detail: `no channel ${ctx.path}` }));
     ws.close(1008, 'not_found');
   });

@@ -12,6 +12,8 @@ import { openOrm } from '../db/orm.js';
 import { createApp } from './app.js';
 import { startEventHub } from './ws/hub.js';
 import { startQuotesHub } from './ws/quotes-hub.js';
+import { startMarketHub } from './ws/market-hub.js';
+import { MarketStreams } from '../db/market-streams.js';
 
 export interface RunningApi {
   server: Server;
@@ -26,8 +28,10 @@ export async function startApi(opts: { config: Config; orm: MikroORM; logger: Lo
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const hub = await startEventHub(config.databaseUrl, logger);
   const quotes = await startQuotesHub(config.databaseUrl, logger);
+  const streams = new MarketStreams(orm);
+  const market = await startMarketHub(config.databaseUrl, streams, logger);
   let baseUrl = config.publicBaseUrl ?? '';
-  const app = createApp({ orm, temporal, config, logger, hub, quotes, baseUrl: () => baseUrl, idleCloseMs: opts.idleCloseMs, revocationCheckMs: opts.revocationCheckMs });
+  const app = createApp({ orm, temporal, config, logger, hub, quotes, market, streams, baseUrl: () => baseUrl, idleCloseMs: opts.idleCloseMs, revocationCheckMs: opts.revocationCheckMs });
   // Tenant resolution (spec §5.6) must see requests that carry no Host at all.
   const server = createServer({ requireHostHeader: false }, app.callback());
   app.ws.listen({ server });
@@ -43,6 +47,7 @@ export async function startApi(opts: { config: Config; orm: MikroORM; logger: Lo
       server.closeAllConnections?.();
       await hub.stop();
       await quotes.stop();
+      await market.stop();
       await connection.close();
     },
   };

@@ -4,10 +4,12 @@ import { Migration20261122093000Core } from './Migration20261122093000Core.js';
 import { Migration20261122110000BatchLegs } from './Migration20261122110000BatchLegs.js';
 import { Migration20261122111500Candles } from './Migration20261122111500Candles.js';
 import { Migration20261122112500ManualTrades } from './Migration20261122112500ManualTrades.js';
+import { Migration20261122170000MarketStreams } from './Migration20261122170000MarketStreams.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
   { name: 'Migration20261122110000BatchLegs', class: Migration20261122110000BatchLegs },
   { name: 'Migration20261122111500Candles', class: Migration20261122111500Candles },
   { name: 'Migration20261122112500ManualTrades', class: Migration20261122112500ManualTrades },
+  { name: 'Migration20261122170000MarketStreams', class: Migration20261122170000MarketStreams },
 ];

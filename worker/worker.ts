@@ -1,6 +1,7 @@
 /**
  * Builds the worker process's parts: the Temporal worker (all workflows and activities), the
- * replay mark feed (when `MARK_FEED=replay`) and the trigger watcher. Used by worker/main.ts and
+ * replay mark feed with live candle aggregation (when `MARK_FEED=replay`), the on-demand market
+ * stream producer (when `MARKET_STREAMS=on`) and the trigger watcher. Used by worker/main.ts and
  * by tests, which pass a prebuilt workflow bundle.
  */
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
@@ -15,6 +16,9 @@ import { startTriggerWatcher } from '../activities/market/trigger-watcher.js';
 import { contendFeedLocks } from '../activities/market/feed-leader.js';
 import { ReplayMarkFeed } from '../activities/market/mark-feed.js';
 import { loadRecordedCandles } from '../activities/market/candles.js';
+import { recordLiveBars } from '../activities/market/live-candles.js';
+import { startStreamProducer, type StreamProducer } from '../activities/market/streams.js';
+import pg from 'pg';
 import { PAPER_SYMBOLS } from '../domain/market/symbols.js';
 import { faultInjection } from './fault-injection.js';
 
@@ -48,15 +52,21 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
 
   let feed: ReplayMarkFeed | undefined;
   let leadership: Awaited<ReturnType<typeof contendFeedLocks>> | undefined;
+  let candlePool: pg.Pool | undefined;
+  const streams: StreamProducer | undefined = config.marketStreams === 'on' ? await startStreamProducer({ databaseUrl: config.databaseUrl, logger }) : undefined;
   if (config.markFeed === 'replay') {
     const loaded = await loadRecordedCandles(config.databaseUrl);
     if (loaded) logger.info({ rows: loaded }, 'recorded candles loaded');
     leadership = await contendFeedLocks(config.databaseUrl, PAPER_SYMBOLS.map((s) => `${s.venue} ${s.symbol}`));
     const lead = leadership;
+    const pool = (candlePool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 }));
+    pool.on('error', (err) => logger.error({ err }, 'live candle pool error'));
     feed = new ReplayMarkFeed({
       symbols: PAPER_SYMBOLS,
-      onTick: async (tick) => {
-        if (lead.holds(`${tick.venue} ${tick.symbol}`)) await publishMark(orm, tick);
+      onTick: async (tick, prints) => {
+        if (!lead.holds(`${tick.venue} ${tick.symbol}`)) return;
+        await publishMark(orm, tick);
+        await recordLiveBars(pool, tick, prints);
       },
       onError: (err) => logger.error({ err }, 'mark feed tick failed'),
     });
@@ -72,6 +82,8 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
       } finally {
         await feed?.stop();
         await leadership?.stop();
+        await candlePool?.end();
+        await streams?.stop();
         await watcher.stop();
         await clientConnection.close();
         await connection.close();

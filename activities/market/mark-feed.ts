@@ -6,7 +6,7 @@
  * symbol rather than piling them up; an error in `onTick` is reported, never fatal.
  */
 import { Decimal } from '../../domain/decimal.js';
-import { replayTime, tickAt, type RecordedMarket } from '../../domain/market/replay.js';
+import { replayTime, tickAt, tradesBetween, type RecordedMarket, type TapePrint } from '../../domain/market/replay.js';
 import type { SymbolSpec } from '../../domain/market/symbols.js';
 import type { MarkTick } from '../../domain/market/types.js';
 import { loadRecordedMarket } from './recorded.js';
@@ -24,8 +24,12 @@ export interface ReplayMarkFeedOptions {
   anchorMs?: number;
   /** Wall clock, Unix ms (default `Date.now`). */
   now?: () => number;
-  /** Receives each tick (`ts` = the wall time). Not called again for a symbol until the previous call settles. */
-  onTick: (tick: MarkTick) => Promise<void> | void;
+  /**
+   * Receives each tick (`ts` = the wall time) and the recorded trade prints the replay passed over
+   * since the symbol's previous tick (for live candle volume). Not called again for a symbol until
+   * the previous call settles.
+   */
+  onTick: (tick: MarkTick, prints: TapePrint[]) => Promise<void> | void;
   /** Receives errors thrown or rejected by `onTick` (default: `console.error`). Its own errors are swallowed. */
   onError?: (err: unknown) => void;
   /** Directory holding `hyperliquid_ticks/` (default: `marketDataDir()`, i.e. `MARKET_DATA_DIR` or `<repo>/../shared/data`). */
@@ -42,6 +46,7 @@ export class ReplayMarkFeed {
   private readonly specs: Map<string, { spec: SymbolSpec; tickSize: Decimal }>;
   private readonly markets = new Map<string, RecordedMarket>();
   private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly lastTickMs = new Map<string, number>();
   private readonly intervalMs: number;
   private readonly anchorMs: number;
   private readonly now: () => number;
@@ -116,7 +121,10 @@ export class ReplayMarkFeed {
       if (this.inFlight.has(symbol)) continue; // previous onTick of this symbol still running: skip
       const p = (async () => {
         try {
-          await this.opts.onTick(this.tickNow(symbol));
+          const tick = this.tickNow(symbol);
+          const from = this.lastTickMs.get(symbol) ?? tick.ts;
+          this.lastTickMs.set(symbol, tick.ts);
+          await this.opts.onTick(tick, tradesBetween(this.markets.get(symbol)!, from, tick.ts, this.anchorMs));
         } catch (err) {
           this.report(err);
         }

@@ -1,6 +1,6 @@
 /**
- * Loads the recorded Hyperliquid ticks (`<dataDir>/hyperliquid_ticks/{prices,orderbooks}_<COIN>.csv`,
- * see ../shared/data/README.md) into a RecordedMarket: best bid/offer and 20-level L2 books,
+ * Loads the recorded Hyperliquid ticks (`<dataDir>/hyperliquid_ticks/{prices,orderbooks,trades}_<COIN>.csv`,
+ * see ../shared/data/README.md) into a RecordedMarket: best bid/offer, 20-level L2 books and trade prints,
  * every price and size parsed straight from its CSV text into a Decimal (never a JS float).
  * The data directory is `MARKET_DATA_DIR` when set, else `<repo>/../shared/data`.
  */
@@ -105,17 +105,29 @@ function parseBooks(csv: Csv): RecordedMarket['books'] {
   return books.sort((a, b) => a.ts - b.ts); // stable: of two snapshots at one ms, the later in the file wins
 }
 
+/** Trade prints, ascending by exchange time: `buy`/`sell` is the aggressor side. */
+function parseTrades(csv: Csv): NonNullable<RecordedMarket['trades']> {
+  const [iPrice, iSize, iSide, iId, iTs] = [csv.col('price'), csv.col('size'), csv.col('side'), csv.col('trade_id'), csv.col('exchange_timestamp')];
+  const trades = csv.rows.map((r) => {
+    const side = r[iSide];
+    if (side !== 'buy' && side !== 'sell') throw new Error(`bad side ${JSON.stringify(side)} in ${csv.file}`);
+    return { ts: millis(csv, r, iTs), id: r[iId], price: new Decimal(r[iPrice]), size: new Decimal(r[iSize]), side: side as 'buy' | 'sell' };
+  });
+  return trades.sort((a, b) => a.ts - b.ts);
+}
+
 async function load(coin: string, dataDir: string): Promise<RecordedMarket> {
   const dir = path.join(dataDir, 'hyperliquid_ticks');
-  const [prices, orderbooks] = await Promise.all([readCsv(path.join(dir, `prices_${coin}.csv`)), readCsv(path.join(dir, `orderbooks_${coin}.csv`))]);
+  const [prices, orderbooks, tradeFile] = await Promise.all([readCsv(path.join(dir, `prices_${coin}.csv`)), readCsv(path.join(dir, `orderbooks_${coin}.csv`)), readCsv(path.join(dir, `trades_${coin}.csv`))]);
   const bbo = parseBbo(prices);
   const books = parseBooks(orderbooks);
+  const trades = parseTrades(tradeFile);
   if (bbo.length === 0) throw new Error(`no complete best bid/offer in ${prices.file}`);
   if (books.length === 0) throw new Error(`no book in ${orderbooks.file}`);
   const startMs = Math.max(bbo[0].ts, books[0].ts);
   const endMs = Math.min(bbo.at(-1)!.ts, books.at(-1)!.ts);
   if (endMs <= startMs) throw new Error(`recorded ${coin} prices and books do not overlap in time (${dir})`);
-  return { coin, startMs, endMs, bbo, books };
+  return { coin, startMs, endMs, bbo, books, trades };
 }
 
 const cache = new Map<string, Promise<RecordedMarket>>();

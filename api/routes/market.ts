@@ -1,8 +1,11 @@
 /**
- * `/api/v1/market/*` (spec §4.6), the part served from the canonical marks: the current quote and
- * the L2 depth of a venue symbol. A pair with no mark yet answers `503 cold_cache` (retry after
- * about 500 ms). Candles come from the recorded Hyperliquid 1m and 1h bars (loaded by the worker).
- * The bare prefixes are 404. Grouped depth, tape, stats, fx and live candle aggregation: issue 5.
+ * `/api/v1/market/*` (spec §4.6). Quotes and stats read the canonical marks (`503 cold_cache`
+ * before the first mark). Depth and tape read the pair's market stream: a pair nobody streams yet
+ * registers demand and answers `503 cold_cache` with `Retry-After`; the producer picks it up within
+ * a few milliseconds, so the next call after about 500 ms succeeds (activities/market/streams.ts).
+ * Candles are the recorded Hyperliquid 1m/1h bars followed by the live bars the mark feed
+ * aggregates; Polymarket outcomes chart their recorded daily prices (interval `1d`). FX rates come
+ * from configuration. The bare prefixes are 404.
  */
 import Router from '@koa/router';
 import { z } from 'zod';
@@ -16,50 +19,27 @@ import { gate } from '../middleware/auth.js';
 import type { ApiDeps, ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
+import type { MarketStreams } from '../../db/market-streams.js';
+import { findPolymarketOutcome, loadPolymarketMarkets } from '../../activities/market/polymarket.js';
+import { candleQuery, candlesView, depthQuery, depthView, fxView, groupedQuery, pairParams, polymarketMarketsView, quoteView, statsView, tapeQuery, tapeView } from './market.schemas.js';
 
-const pairParams = z.object({ venue: z.string().min(1), symbol: z.string().min(1) });
-const quoteView = z
-  .object({ venue: z.string(), symbol: z.string(), mark: z.string(), bid: z.string(), ask: z.string(), ts: z.string(), source: z.string() })
-  .meta({ id: 'Quote', description: 'Canonical mark (mid of best bid and offer), USD decimal strings' });
-const depthQuery = z.object({ levels: z.coerce.number().int().min(1).max(20).default(20).meta({ description: 'Levels per side, 1-20' }) });
-const depthView = z
-  .object({ venue: z.string(), symbol: z.string(), ts: z.string(), bids: z.array(z.tuple([z.string(), z.string()])), asks: z.array(z.tuple([z.string(), z.string()])) })
-  .meta({ id: 'Depth', description: 'L2 book: `[price USD, size contracts]`, bids best first, asks best first' });
-
-const INTERVAL_MS = { '1m': 60_000, '1h': 3_600_000 } as const;
-const candleQuery = z.object({
-  interval: z.enum(['1m', '1h']).meta({ description: 'Bar length (required)' }),
-  limit: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: 'Bars, newest last; 1-1000, default 100' }),
-  endTime: z.iso.datetime().optional().meta({ description: 'Last bar opens at or before this time; default: the newest bar' }),
-});
-const bar = z.object({ openTime: z.string(), closeTime: z.string(), open: z.string(), high: z.string(), low: z.string(), close: z.string(), volume: z.string(), closed: z.boolean() });
-const candlesView = z
-  .object({ venue: z.string(), symbol: z.string(), interval: z.string(), bars: z.array(bar), source: z.string(), window: z.object({ from: z.string().nullable(), to: z.string().nullable() }), truncated: z.boolean().optional() })
-  .meta({ id: 'Candles', description: 'Spec §2.9. Prices USD, volume in contracts (base units), decimal strings. Empty `bars`: no prints in the window.' });
-
-const groupedQuery = z.object({ step: z.string().regex(/^\d+(\.\d+)?$/).optional().meta({ description: 'Bucket size, USD decimal string, a multiple of the tick' }) });
-const statsView = z
-  .object({
-    ticker: z.string(),
-    venue: z.string(),
-    markPrice: z.string(),
-    open24h: z.string().nullable(),
-    high24h: z.string().nullable(),
-    low24h: z.string().nullable(),
-    volume24h: z.string().nullable().meta({ description: 'Contracts (base units)' }),
-    change24h: z.string().nullable().meta({ description: 'markPrice − open24h, USD' }),
-    changePct24h: z.string().nullable(),
-    window: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
-    source: z.object({ mark: z.string(), bars: z.string() }),
-  })
-  .meta({ id: 'Stats', description: 'The 24 h window is the newest 24 h of recorded 1m bars in this deployment (offline data), documented in `window`.' });
 /** Venue of a ticker suffix (`BTC.PAPER` → paper). */
 const VENUE_OF_SUFFIX: Record<string, string> = { PAPER: 'paper' };
 
 /** Where marks come from in this deployment (documented on every quote). */
 export const MARK_SOURCE = 'replay:hyperliquid';
 
-export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
+/** Bar length per interval, ms. */
+const INTERVAL_MS = { '1m': 60_000, '1h': 3_600_000, '1d': 86_400_000 } as const;
+
+/** Stablecoins an account may be denominated in, at their 1:1 USD peg. */
+const PEGGED = ['USDC', 'USDT'];
+
+/**
+ * Market-data routes. `streams` serves depth and tape (the on-demand market streams).
+ * @throws (per route) 404 symbol_unknown, 503 cold_cache, 400 validation_failed.
+ */
+export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry, streams: MarketStreams): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1/market' });
   const tags = ['market'];
   const read = gate({ audience: 'trader' });
@@ -72,14 +52,26 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
     return row;
   }
 
+  /**
+   * The streamed book of a pair; keeps its stream demanded. A pair nobody streams yet opens the
+   * subscription and answers 503 cold_cache. @throws 404 symbol_unknown, 503 cold_cache.
+   */
+  async function streamedBook(venue: string, symbol: string) {
+    if (!findSymbol(venue, symbol)) throw new ApiError('symbol_unknown', `unknown pair ${venue}/${symbol}; see GET /api/v1/symbols/${venue}`);
+    const book = await streams.book(venue, symbol);
+    await streams.demand(venue, symbol, !book);
+    if (!book) throw new ApiError('cold_cache', `opening the ${venue}/${symbol} stream; retry in about 500 ms`, {}, { 'Retry-After': '1' });
+    return book;
+  }
+
   endpoint(router, openapi, { method: 'get', path: '/quotes/:venue/:symbol', summary: 'Current canonical quote of a pair', tags, gate: read, schemas: { params: pairParams }, responses: { '200': { description: 'Quote', schema: quoteView } } }, async (ctx, { params }) => {
     const m = await markOf(params.venue, params.symbol);
     ctx.body = { venue: m.venue, symbol: m.symbol, mark: m.mark, bid: m.bid, ask: m.ask, ts: m.ts.toISOString(), source: MARK_SOURCE };
   });
 
   endpoint(router, openapi, { method: 'get', path: '/depth/:venue/:symbol', summary: 'L2 order-book depth of a pair (the recorded book re-centred on the mark)', tags, gate: read, schemas: { params: pairParams, query: depthQuery }, responses: { '200': { description: 'Depth', schema: depthView } } }, async (ctx, { params, query }) => {
-    const m = await markOf(params.venue, params.symbol);
-    ctx.body = { venue: m.venue, symbol: m.symbol, ts: m.ts.toISOString(), bids: m.book.bids.slice(0, query.levels), asks: m.book.asks.slice(0, query.levels) };
+    const b = await streamedBook(params.venue, params.symbol);
+    ctx.body = { venue: params.venue, symbol: params.symbol, bookSeq: b.bookSeq, ts: b.ts, bids: b.bids.slice(0, query.levels), asks: b.asks.slice(0, query.levels) };
   });
 
   endpoint(
@@ -95,11 +87,11 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
       responses: { '200': { description: 'Grouped depth', schema: depthView.extend({ step: z.string() }).meta({ id: 'GroupedDepth' }) } },
     },
     async (ctx, { params, query }) => {
-      const m = await markOf(params.venue, params.symbol);
+      const b = await streamedBook(params.venue, params.symbol);
       const tick = new Decimal(findSymbol(params.venue, params.symbol)!.tickSize);
       const step = query.step ? new Decimal(query.step) : tick.times(10);
       if (step.lte(0) || !step.mod(tick).isZero()) throw new ApiError('validation_failed', [{ path: 'query.step', message: `step must be a positive multiple of the tick ${fmt(tick)}`, code: 'step_tick' }]);
-      ctx.body = { venue: m.venue, symbol: m.symbol, ts: m.ts.toISOString(), step: fmt(step), bids: groupLevels(m.book.bids, step, 'bids'), asks: groupLevels(m.book.asks, step, 'asks') };
+      ctx.body = { venue: params.venue, symbol: params.symbol, bookSeq: b.bookSeq, ts: b.ts, step: fmt(step), bids: groupLevels(b.bids, step, 'bids'), asks: groupLevels(b.asks, step, 'asks') };
     },
   );
 
@@ -122,8 +114,8 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
       const [agg] = await platformEm(deps.orm)
         .getConnection()
         .execute<{ open: string | null; high: string | null; low: string | null; volume: string | null; from: Date | null; to: Date | null }[]>(
-          `with last as (select max(open_time) as t from candles where venue = ? and symbol = ? and interval = '1m'),
-                win as (select c.* from candles c, last where c.venue = ? and c.symbol = ? and c.interval = '1m' and c.open_time > last.t - interval '24 hours')
+          `with last as (select max(open_time) as t from candles where venue = ? and symbol = ? and interval = '1m' and not live),
+                win as (select c.* from candles c, last where c.venue = ? and c.symbol = ? and c.interval = '1m' and not c.live and c.open_time > last.t - interval '24 hours')
            select (select open::text from win order by open_time asc limit 1) as open, max(high)::text as high, min(low)::text as low,
                   sum(volume)::text as volume, min(open_time) as "from", max(open_time) as "to" from win`,
           [venue, params.ticker, venue, params.ticker],
@@ -146,8 +138,11 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
     },
   );
 
-  endpoint(router, openapi, { method: 'get', path: '/candles/:venue/:symbol', summary: 'OHLCV bars of a pair (spec §2.9)', tags, gate: read, schemas: { params: pairParams, query: candleQuery }, responses: { '200': { description: 'Candles', schema: candlesView } } }, async (ctx, { params, query }) => {
+  endpoint(router, openapi, { method: 'get', path: '/candles/:venue/:symbol', summary: 'OHLCV bars of a pair (spec §2.9): recorded history, then live bars', tags, gate: read, schemas: { params: pairParams, query: candleQuery }, responses: { '200': { description: 'Candles', schema: candlesView } } }, async (ctx, { params, query }) => {
+    if (params.venue === 'polymarket') return void (ctx.body = await polymarketCandles(params.symbol, query));
     if (!findSymbol(params.venue, params.symbol)) throw new ApiError('symbol_unknown', `unknown pair ${params.venue}/${params.symbol}`);
+    if (query.interval === '1d') throw new ApiError('validation_failed', [{ path: 'query.interval', message: 'perps have 1m and 1h bars', code: 'interval_unavailable' }]);
+    const len = INTERVAL_MS[query.interval];
     const rows = await platformEm(deps.orm)
       .getConnection()
       .execute<{ open_time: Date; open: string; high: string; low: string; close: string; volume: string; source: string }[]>(
@@ -155,17 +150,53 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
           where venue = ? and symbol = ? and interval = ? and open_time <= coalesce(?::timestamptz, 'infinity') order by open_time desc limit ?`,
         [params.venue, params.symbol, query.interval, query.endTime ?? null, query.limit],
       );
-    const bars = rows.reverse().map((r) => ({
-      openTime: new Date(r.open_time).toISOString(),
-      closeTime: new Date(new Date(r.open_time).getTime() + INTERVAL_MS[query.interval] - 1).toISOString(),
-      open: r.open,
-      high: r.high,
-      low: r.low,
-      close: r.close,
-      volume: r.volume,
-      closed: true,
-    }));
-    ctx.body = { venue: params.venue, symbol: params.symbol, interval: query.interval, bars, source: rows[0]?.source ?? 'recorded:hyperliquid', window: { from: bars[0]?.openTime ?? null, to: bars.at(-1)?.closeTime ?? null } };
+    const now = Date.now();
+    const bars = rows.reverse().map((r) => {
+      const open = new Date(r.open_time).getTime();
+      return { openTime: new Date(open).toISOString(), closeTime: new Date(open + len - 1).toISOString(), open: r.open, high: r.high, low: r.low, close: r.close, volume: r.volume, closed: open + len <= now };
+    });
+    const sources = [...new Set(rows.map((r) => r.source))];
+    ctx.body = { venue: params.venue, symbol: params.symbol, interval: query.interval, bars, source: sources.length ? sources.join('+') : 'recorded:hyperliquid', window: { from: bars[0]?.openTime ?? null, to: bars.at(-1)?.closeTime ?? null } };
+  });
+
+  /** Daily bars of a Polymarket outcome from its recorded prices. @throws 404 symbol_unknown, 400 validation_failed. */
+  async function polymarketCandles(symbol: string, query: z.output<typeof candleQuery>) {
+    const found = await findPolymarketOutcome(symbol);
+    if (!found) throw new ApiError('symbol_unknown', `unknown Polymarket outcome ${symbol}; see GET /api/v1/market/polymarket/markets`);
+    if (query.interval !== '1d') throw new ApiError('validation_failed', [{ path: 'query.interval', message: 'Polymarket outcomes have daily prices only: interval=1d', code: 'interval_unavailable' }]);
+    const until = query.endTime ? query.endTime.slice(0, 10) : '9999-12-31';
+    const points = found.outcome.history.filter((p) => p.date <= until).slice(-query.limit);
+    const bars = points.map((p) => {
+      const open = Date.parse(`${p.date}T00:00:00Z`);
+      const price = fmt(p.price);
+      return { openTime: new Date(open).toISOString(), closeTime: new Date(open + INTERVAL_MS['1d'] - 1).toISOString(), open: price, high: price, low: price, close: price, volume: '0', closed: true };
+    });
+    return { venue: 'polymarket', symbol, interval: '1d', bars, source: 'recorded:polymarket', window: { from: bars[0]?.openTime ?? null, to: bars.at(-1)?.closeTime ?? null } };
+  }
+
+  endpoint(router, openapi, { method: 'get', path: '/tape/:venue/:symbol', summary: 'Recent prints of a pair, newest first (spec §4.6); 503 cold_cache while its stream opens', tags, gate: read, schemas: { params: pairParams, query: tapeQuery }, responses: { '200': { description: 'Tape', schema: tapeView } } }, async (ctx, { params, query }) => {
+    if (!findSymbol(params.venue, params.symbol)) throw new ApiError('symbol_unknown', `unknown pair ${params.venue}/${params.symbol}; see GET /api/v1/symbols/${params.venue}`);
+    const live = await streams.isLive(params.venue, params.symbol);
+    await streams.demand(params.venue, params.symbol, !live);
+    if (!live) throw new ApiError('cold_cache', `opening the ${params.venue}/${params.symbol} stream; retry in about 500 ms`, {}, { 'Retry-After': '1' });
+    ctx.body = { venue: params.venue, symbol: params.symbol, trades: await streams.tape(params.venue, params.symbol, query.limit), source: MARK_SOURCE };
+  });
+
+  endpoint(router, openapi, { method: 'get', path: '/fx', summary: 'FX rates for accounts not denominated in USD, with their source and time', tags, gate: read, schemas: {}, responses: { '200': { description: 'Rates', schema: fxView } } }, async (ctx) => {
+    const asOf = new Date().toISOString(); // a peg holds at every instant: stamped with the answer's time
+    const pegged = PEGGED.map((currency) => ({ currency, rate: '1', source: 'peg', asOf }));
+    const configured = deps.config.fxRates.filter((r) => !PEGGED.includes(r.currency)).map((r) => ({ ...r, source: 'config' }));
+    ctx.body = { base: 'USD', rates: [...pegged, ...configured] };
+  });
+
+  endpoint(router, openapi, { method: 'get', path: '/polymarket/markets', summary: 'The recorded Polymarket election markets and their outcome symbols (probability units)', tags, gate: read, schemas: {}, responses: { '200': { description: 'Markets', schema: polymarketMarketsView } } }, async (ctx) => {
+    const markets = await loadPolymarketMarkets();
+    ctx.body = {
+      markets: markets.map(({ outcomes, ...m }) => ({
+        ...m,
+        outcomes: outcomes.map((o) => ({ outcome: o.outcome, symbol: o.symbol, tokenId: o.tokenId, lastPrice: o.history.at(-1) ? fmt(o.history.at(-1)!.price) : null, lastDate: o.history.at(-1)?.date ?? null, points: o.history.length })),
+      })),
+    };
   });
 
   return router;

@@ -2,15 +2,18 @@
  * `/ws/quotes` (spec §6.1): the canonical mark per venue and symbol; no authentication needed.
  * `Subscribe { topics: ['paper:BTC.PAPER', ...] }` (topic = `<venue>:<symbol>`, symbols from
  * `GET /api/v1/symbols/{venue}`) → `Result { ok, topics }`, then `Quote { seq, venue, symbol,
- * mark, bid, ask, ts }` on every mark change (latest wins: quotes coalesce, a gap in `seq` never
- * happens within a connection but intermediate marks may be skipped). `Unsubscribe { topics }`,
- * `Ping` → `Pong { serverTime }`; idle close after 60 s of inbound silence.
+ * mark, bid, ask, ts }` on every mark change. Quotes coalesce per pair for a slow socket (latest
+ * wins; the replaced quote's `seq` is skipped, so a gap is normal); past the 1 MiB backlog cap the
+ * socket gets `Resync-Required` (api/ws/outbox.ts). `Unsubscribe { topics }`, `Ping` → `Pong
+ * { serverTime }`; a per-frame rate limit exempts Ping and Alive; idle close after 60 s of silence.
  */
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { findSymbol } from '../../domain/market/symbols.js';
 import type { QuotesHub, QuoteView } from './quotes-hub.js';
-import { IDLE_CLOSE_MS, MAX_BUFFERED_BYTES } from './risk.js';
+import { IDLE_CLOSE_MS } from './risk.js';
+import { FrameLimiter } from './frame-limit.js';
+import { Outbox } from './outbox.js';
 
 const frame = z.discriminatedUnion('type', [
   z.object({ type: z.literal('Subscribe'), topics: z.array(z.string()) }),
@@ -22,14 +25,13 @@ const frame = z.discriminatedUnion('type', [
 
 /** Serves one `/ws/quotes` connection. */
 export function serveQuotesSocket(ws: WebSocket, hub: QuotesHub, idleCloseMs = IDLE_CLOSE_MS): void {
-  const send = (msg: Record<string, unknown>) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(msg));
+  const out = new Outbox(ws);
+  const send = (msg: Record<string, unknown>) => out.reply(msg);
+  const limiter = new FrameLimiter();
   const subs = new Map<string, () => void>();
-  let seq = 0;
   let idle = setTimeout(() => ws.close(1000, 'idle'), idleCloseMs);
-  const deliver = (q: QuoteView) => {
-    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return; // latest wins: drop, the next mark replaces it
-    send({ type: 'Quote', seq: ++seq, ...q });
-  };
+  /** Latest wins: a quote still queued for a slow socket is replaced by the newer one of its pair. */
+  const deliver = (q: QuoteView) => out.push({ type: 'Quote', ...q }, `${q.venue}:${q.symbol}`);
   ws.on('message', (raw) => {
     clearTimeout(idle);
     idle = setTimeout(() => ws.close(1000, 'idle'), idleCloseMs);
@@ -42,7 +44,9 @@ export function serveQuotesSocket(ws: WebSocket, hub: QuotesHub, idleCloseMs = I
       return void send({ type: 'Result', ok: false, error: 'invalid_json' });
     }
     if (msg.type === 'Ping') return void send({ type: 'Pong', serverTime: new Date().toISOString() });
-    if (msg.type === 'Alive' || msg.type === 'Authenticate') return void send({ type: 'Result', ok: true });
+    if (msg.type === 'Alive') return void send({ type: 'Result', ok: true });
+    if (!limiter.take()) return void send({ type: 'Result', ok: false, error: 'rate_limited', detail: limiter.detail });
+    if (msg.type === 'Authenticate') return void send({ type: 'Result', ok: true });
     if (!msg.topics.length) return void send({ type: 'Result', ok: false, error: 'topics_required' });
     const unknown = msg.topics.filter((t) => {
       const [venue, symbol] = t.split(':');

@@ -18,7 +18,8 @@ import { z } from 'zod';
 import { ApiError } from '../../domain/errors.js';
 import { Account } from '../../db/entities.js';
 import { platformEm, scoped } from '../../db/orm.js';
-import { tokenHash } from '../auth/secrets.js';
+import { consumeHandshakeToken } from './handshake.js';
+import { FrameLimiter } from './frame-limit.js';
 import { tenantLookup, tenantOf } from '../middleware/tenant.js';
 import type { EventHub, LoggedEvent } from './hub.js';
 
@@ -26,8 +27,6 @@ import type { EventHub, LoggedEvent } from './hub.js';
 export const RISK_TOPICS = ['Order-Intent-Changed', 'Position-Changed', 'Fills'] as const;
 /** Idle close after this much inbound silence (spec §8). */
 export const IDLE_CLOSE_MS = 60_000;
-/** Per-frame rate limit (Ping and Alive exempt): frames per window. */
-export const RATE = { frames: 30, windowMs: 10_000 };
 /** How often an authenticated socket re-reads its credential; a revoked one is torn down (spec §5.7), ms. */
 export const REVOCATION_CHECK_MS = 5_000;
 /** Send-buffer cap past which a slow consumer is told to resync and its backlog is dropped. */
@@ -68,8 +67,7 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
   }
 
   let idle = setTimeout(() => ws.close(1000, 'idle'), deps.idleCloseMs ?? IDLE_CLOSE_MS);
-  let windowStart = Date.now();
-  let framesInWindow = 0;
+  const limiter = new FrameLimiter();
   let session: { accountIds: string[]; unsubscribe?: () => void; topics: Set<string> } | undefined;
   let revocationTimer: NodeJS.Timeout | undefined;
   /** Tears the socket down once its credential is revoked (spec §5.7). */
@@ -96,19 +94,13 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
 
   async function authenticate(token: string | undefined) {
     if (!token) return fail('token_required');
-    const em = platformEm(deps.orm);
-    const rows = await em.getConnection().execute<{ credential_id: string; account_id: string | null }[]>(
-      `update handshake_tokens set consumed_at = now()
-        where token_hash = ? and channel = 'risk' and tenant_id = ? and consumed_at is null and expires_at > now()
-        returning credential_id, account_id`,
-      [tokenHash(token), tenantId],
-    );
-    if (!rows[0]) return fail('token_invalid');
-    const owner = await em.getConnection().execute<{ owner_id: string }[]>('select owner_id from credentials where id = ?', [rows[0].credential_id]);
+    const consumed = await consumeHandshakeToken(deps.orm, token, tenantId);
+    if (!consumed) return fail('token_invalid');
+    const owner = await platformEm(deps.orm).getConnection().execute<{ owner_id: string }[]>('select owner_id from credentials where id = ?', [consumed.credentialId]);
     const accounts = await scoped(deps.orm, tenantId).find(Account, { ownerId: owner[0]?.owner_id ?? '' });
     session = { accountIds: accounts.map((a) => a.id), topics: new Set() };
-    watchRevocation(rows[0].credential_id);
-    send({ type: 'Authenticated', tenantId, accountId: rows[0].account_id, accountIds: session.accountIds });
+    watchRevocation(consumed.credentialId);
+    send({ type: 'Authenticated', tenantId, accountId: consumed.accountId, accountIds: session.accountIds });
   }
 
   function subscribe(topics: string[]) {
@@ -134,9 +126,7 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
     }
     if (parsed.type === 'Ping') return send({ type: 'Pong', serverTime: new Date().toISOString() });
     if (parsed.type === 'Alive') return send({ type: 'Result', ok: true });
-    const now = Date.now();
-    if (now - windowStart > RATE.windowMs) [windowStart, framesInWindow] = [now, 0];
-    if (++framesInWindow > RATE.frames) return fail('rate_limited', `at most ${RATE.frames} frames per ${RATE.windowMs / 1000} s (Ping and Alive exempt)`);
+    if (!limiter.take()) return fail('rate_limited', limiter.detail);
     if (parsed.type === 'Authenticate') return void authenticate(parsed.token).catch((err) => (deps.logger.error({ err }, 'ws authenticate failed'), fail('internal_error')));
     subscribe(parsed.topics);
   };

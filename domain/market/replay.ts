@@ -21,6 +21,46 @@ export interface RecordedMarket {
   bbo: { ts: number; bid: Decimal; ask: Decimal }[];
   /** L2 book snapshots (prices USD, sizes contracts) in force from `ts` on. */
   books: { ts: number; book: BookSnapshot }[];
+  /** Trade prints (price USD, size contracts, aggressor side, the venue's trade id), ascending by `ts`. */
+  trades?: RecordedTrade[];
+}
+
+/** One recorded trade print. */
+export interface RecordedTrade {
+  ts: number;
+  id: string;
+  price: Decimal;
+  size: Decimal;
+  side: 'buy' | 'sell';
+}
+
+/** A trade print of the replayed tape: `tradeId` is unique per loop of the replay, `ts` the wall time (Unix ms). */
+export interface TapePrint {
+  tradeId: string;
+  ts: number;
+  price: Decimal;
+  size: Decimal;
+  side: 'buy' | 'sell';
+}
+
+/**
+ * The recorded trades the replay passes over between wall times `fromWallMs` (exclusive) and
+ * `toWallMs` (inclusive), in replay order (backwards while the ping-pong plays backwards), each
+ * stamped `toWallMs` and given the id `<loop>-<venue trade id>` so the tape never repeats an id.
+ * Prices are as recorded (USD, on the tick grid), sizes contracts. Empty when the recording has no
+ * trades or the interval is empty. All times Unix ms; pure.
+ */
+export function tradesBetween(m: RecordedMarket, fromWallMs: number, toWallMs: number, anchorMs: number): TapePrint[] {
+  const trades = m.trades ?? [];
+  const span = m.endMs - m.startMs;
+  if (!trades.length || !(toWallMs > fromWallMs) || !(span > 0)) return [];
+  const a = replayTime(fromWallMs, anchorMs, m.startMs, m.endMs);
+  const b = replayTime(toWallMs, anchorMs, m.startMs, m.endMs);
+  const [lo, hi] = a <= b ? [a, b] : [b, a];
+  const loop = Math.floor((toWallMs - anchorMs) / span);
+  const picked = trades.filter((t) => t.ts > lo && t.ts <= hi);
+  if (b < a) picked.reverse();
+  return picked.map((t) => ({ tradeId: `${loop}-${t.id}`, ts: toWallMs, price: t.price, size: t.size, side: t.side }));
 }
 
 /**

@@ -5,15 +5,20 @@ import { platformEm } from '../../db/orm.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { openRisk } from '../support/ws.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
+import { startStreamProducer, type StreamProducer } from '../../activities/market/streams.js';
 
 describe('market data from the canonical marks', () => {
   let s: Stack;
   let token: string;
+  let producer: StreamProducer;
   beforeAll(async () => {
     s = await startStack({ worker: false });
     token = (await s.trader('readonly')).token;
+    producer = await startStreamProducer({ databaseUrl: s.config.databaseUrl, logger: pino({ level: 'silent' }) });
   });
-  afterAll(async () => s?.stop());
+  afterAll(async () => (await producer?.stop(), await s?.stop()));
 
   it('answers 503 cold_cache before the first mark, then the quote and the depth', async () => {
     await platformEm(s.orm).nativeDelete(Mark, { venue: 'paper', symbol: 'SOL.PAPER' });
@@ -24,6 +29,8 @@ describe('market data from the canonical marks', () => {
     await publish(s.orm, tick);
     const q = await s.call('GET', '/api/v1/market/quotes/paper/SOL.PAPER', { token });
     expect(q.body).toMatchObject({ venue: 'paper', symbol: 'SOL.PAPER', mark: tick.mark.toFixed(), bid: tick.bid.toFixed(), ask: tick.ask.toFixed(), source: 'replay:hyperliquid' });
+    await s.call('GET', '/api/v1/market/depth/paper/SOL.PAPER?levels=5', { token }); // opens the stream if nobody streams SOL yet
+    await sleep(500);
     const d = await s.call('GET', '/api/v1/market/depth/paper/SOL.PAPER?levels=5', { token });
     expect(d.body.bids).toHaveLength(5);
     expect(d.body.asks[0]).toEqual([tick.book.asks[0].price.toFixed(), tick.book.asks[0].size.toFixed()]);
@@ -87,14 +94,18 @@ describe('candles (spec §2.9) from the recorded Hyperliquid bars', () => {
 describe('grouped depth and 24 h stats', () => {
   let s: Stack;
   let token: string;
+  let producer: StreamProducer;
   beforeAll(async () => {
     s = await startStack({ worker: false });
     token = (await s.trader('readonly')).token;
+    producer = await startStreamProducer({ databaseUrl: s.config.databaseUrl, logger: pino({ level: 'silent' }) });
     const { loadRecordedCandles } = await import('../../activities/market/candles.js');
     await loadRecordedCandles(s.config.databaseUrl);
     await publish(s.orm, await recordedTick('BTC.PAPER', 0.3));
+    await s.call('GET', '/api/v1/market/depth/paper/BTC.PAPER', { token }); // opens the stream
+    await sleep(500);
   });
-  afterAll(async () => s?.stop());
+  afterAll(async () => (await producer?.stop(), await s?.stop()));
 
   it('groups the book into buckets without losing size: bids round down, asks up', async () => {
     const { Decimal } = await import('../../domain/decimal.js');

@@ -27,6 +27,7 @@ export function stackEnv(config: Config): NodeJS.ProcessEnv {
     TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
     JWT_SECRET: config.jwtSecret,
     MARK_FEED: 'off',
+    MARKET_STREAMS: 'off',
     LOG_LEVEL: 'warn',
   };
 }
@@ -63,6 +64,7 @@ export async function startStack(opts: { worker?: boolean; temporalAddress?: str
     JWT_SECRET: TEST_JWT_SECRET,
     PORT: '0',
     MARK_FEED: 'off',
+    MARKET_STREAMS: 'off', // test files that need depth or tape start a producer themselves
     LOG_LEVEL: 'silent',
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });

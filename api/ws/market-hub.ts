@@ -1,0 +1,74 @@
+/**
+ * Fan-out of the market streams to `/ws/market` sockets (DESIGN.md: one producer per symbol, any
+ * number of api processes). Each api process LISTENs on `market_stream` (payloads are the
+ * producer's {@link StreamMessage}s, complete, so no read follows) and hands every message to the
+ * listeners of its pair. While a pair has listeners here, this process keeps its demand registered
+ * so the producer keeps streaming it.
+ */
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { MarketStreams } from '../../db/market-streams.js';
+import type { StreamMessage } from '../../activities/market/streams.js';
+import { LIVE_INTERVALS } from '../../activities/market/live-candles.js';
+
+/** Receives every message of one pair. */
+export type MarketListener = (msg: StreamMessage) => void;
+
+/** The market hub of one api process. */
+export interface MarketHub {
+  /** Listens to a pair (`<venue> <symbol>`) and registers demand for it; returns the unsubscribe. */
+  subscribe(pairKey: string, fn: MarketListener): () => void;
+  stop(): Promise<void>;
+}
+
+/** Demand of pairs with listeners is refreshed this often, ms (well inside the producer's idle window). */
+const DEMAND_KEEPALIVE_MS = 60_000;
+
+/** Candle bars arrive with PostgreSQL's timestamp text: give them ISO times, `closeTime` and `closed`. */
+function normaliseCandle(msg: Extract<StreamMessage, { k: 'candle' }>): StreamMessage {
+  const openMs = new Date(String(msg.bar.openTime)).getTime();
+  const len = LIVE_INTERVALS[msg.interval as keyof typeof LIVE_INTERVALS] ?? 60_000;
+  return { ...msg, bar: { ...msg.bar, openTime: new Date(openMs).toISOString(), closeTime: new Date(openMs + len - 1).toISOString(), closed: false } };
+}
+
+export async function startMarketHub(databaseUrl: string, streams: MarketStreams, logger: Logger): Promise<MarketHub> {
+  const listener = new pg.Client({ connectionString: databaseUrl });
+  listener.on('error', (err) => logger.error({ err }, 'market hub connection failed'));
+  await listener.connect();
+  const subs = new Map<string, Set<MarketListener>>();
+  const demand = (key: string, force = false) => {
+    const [venue, symbol] = key.split(' ');
+    streams.demand(venue, symbol, force).catch((err: unknown) => logger.error({ err, key }, 'market demand failed'));
+  };
+
+  listener.on('notification', (n) => {
+    if (!n.payload) return;
+    let msg: StreamMessage;
+    try {
+      msg = JSON.parse(n.payload) as StreamMessage;
+    } catch (err) {
+      return void logger.error({ err }, 'bad market_stream payload');
+    }
+    const fns = subs.get(`${msg.venue} ${msg.symbol}`);
+    if (!fns?.size) return;
+    if (msg.k === 'candle') msg = normaliseCandle(msg);
+    for (const fn of fns) fn(msg);
+  });
+  await listener.query('listen market_stream');
+  const keepalive = setInterval(() => {
+    for (const [key, fns] of subs) if (fns.size) demand(key);
+  }, DEMAND_KEEPALIVE_MS);
+
+  return {
+    subscribe(pairKey, fn) {
+      const fns = subs.get(pairKey) ?? subs.set(pairKey, new Set()).get(pairKey)!;
+      demand(pairKey, fns.size === 0);
+      fns.add(fn);
+      return () => subs.get(pairKey)?.delete(fn);
+    },
+    async stop() {
+      clearInterval(keepalive);
+      await listener.end();
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * A bounded, coalescing send queue for one WebSocket (spec §6.3 rules 2 and `Resync-Required`).
+ * Frames are numbered (`seq`) when queued and written only while the socket's own buffer is below
+ * {@link LOW_WATER_BYTES}, so memory per socket is bounded by the queue cap plus one low-water mark:
+ *
+ * - a frame queued with a coalescing key replaces the queued frame of the same key (latest book,
+ *   quote or candle wins), so its `seq` is skipped: a gap is normal and means "re-snapshot";
+ * - when the queued bytes pass `capBytes` the whole backlog is dropped and replaced by one
+ *   `Resync-Required { seq, reason: 'slow_consumer', dropped }` frame: the client drops its state,
+ *   re-fetches the REST snapshot and carries on with the frames that follow.
+ */
+import type { WebSocket } from 'ws';
+
+/** Write to the socket only while its send buffer holds less than this, bytes. */
+export const LOW_WATER_BYTES = 64 * 1024;
+/** Default queued-bytes cap past which the backlog is dropped, bytes. */
+export const OUTBOX_CAP_BYTES = 1 << 20;
+
+interface Queued {
+  key?: string;
+  text: string;
+}
+
+/** The send side of one socket. */
+export class Outbox {
+  private queue: Queued[] = [];
+  private queuedBytes = 0;
+  private seq = 0;
+  private waiting = false;
+  /** Backlogs dropped so far (for tests and metrics). */
+  resyncs = 0;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly capBytes = OUTBOX_CAP_BYTES,
+  ) {}
+
+  /** Queues a frame with the next `seq`; `coalesceKey` makes it replace a queued frame of the same key. */
+  push(frame: Record<string, unknown>, coalesceKey?: string): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    const text = JSON.stringify({ ...frame, seq: ++this.seq });
+    const at = coalesceKey === undefined ? -1 : this.queue.findIndex((q) => q.key === coalesceKey);
+    if (at >= 0) {
+      this.queuedBytes += text.length - this.queue[at].text.length;
+      this.queue[at] = { key: coalesceKey, text };
+    } else {
+      this.queue.push({ key: coalesceKey, text });
+      this.queuedBytes += text.length;
+    }
+    if (this.queuedBytes > this.capBytes) {
+      const dropped = this.queue.length;
+      this.resyncs++;
+      const resync = JSON.stringify({ type: 'Resync-Required', seq: ++this.seq, reason: 'slow_consumer', dropped });
+      this.queue = [{ text: resync }];
+      this.queuedBytes = resync.length;
+    }
+    this.flush();
+  }
+
+  /** Sends a control frame (Result, Pong, Authenticated) now, ahead of the data backlog and without a `seq`. */
+  reply(frame: Record<string, unknown>): void {
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(frame));
+  }
+
+  /** Bytes waiting in the queue (not yet handed to the socket). */
+  get backlogBytes(): number {
+    return this.queuedBytes;
+  }
+
+  /** Hands queued frames to the socket until its buffer reaches the low-water mark; resumes when that frame is written. */
+  private flush(): void {
+    if (this.waiting) return;
+    while (this.queue.length && this.ws.readyState === this.ws.OPEN) {
+      const q = this.queue.shift()!;
+      this.queuedBytes -= q.text.length;
+      if (this.ws.bufferedAmount + q.text.length < LOW_WATER_BYTES) {
+        this.ws.send(q.text);
+        continue;
+      }
+      this.waiting = true;
+      this.ws.send(q.text, () => {
+        this.waiting = false;
+        this.flush();
+      });
+      return;
+    }
+  }
+}
