@@ -16,6 +16,7 @@ export const TENANT_EXEMPT: readonly RegExp[] = [
   /^\/api\/public\/tenants\//,
   /^\/api\/prop\/transparency(\/.*)?$/,
   /^\/api\/v1\/openapi\.json$/,
+  /^\/api\/v1\/asyncapi\.json$/,
   /^\/healthz$/,
 ];
 

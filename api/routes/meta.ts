@@ -1,6 +1,7 @@
 /**
  * Discovery surfaces (spec §4.2, §9): `/api/v1/discovery` (no auth, no tenant), `/api/v1/venues`,
- * `/api/v1/symbols/{venue}`, and the OpenAPI document at `/api/v1/openapi.json`.
+ * `/api/v1/symbols/{venue}`, the OpenAPI document at `/api/v1/openapi.json` and the AsyncAPI
+ * document of the WebSocket channels at `/api/v1/asyncapi.json`.
  */
 import Router from '@koa/router';
 import { z } from 'zod';
@@ -12,6 +13,7 @@ import { gate } from '../middleware/auth.js';
 import type { ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
+import { asyncApiDocument, CHANNELS } from '../asyncapi.js';
 
 /**
  * Venue adapters listed by `/api/v1/venues` (spec §4.2): `b3` is listed though compose refuses it;
@@ -35,8 +37,9 @@ function discovery(baseUrl: string) {
     name: 'multivenue-platform',
     version: 'v1',
     auth: { mintBearer: `${baseUrl}/api/auth/api-token`, revokeBearer: `${baseUrl}/api/auth/api-token/revoke`, bootstrap: `${baseUrl}/api/auth/bootstrap` },
-    streams: [{ channel: '/ws/risk', url: `${baseUrl.replace(/^http/, 'ws')}/ws/risk`, auth: 'handshake token from /api/auth/bootstrap' }],
+    streams: CHANNELS.map((c) => ({ channel: c.path, url: `${baseUrl.replace(/^http/, 'ws')}${c.path}`, auth: c.auth, topics: c.topics })),
     openapi: `${baseUrl}/api/v1/openapi.json`,
+    asyncapi: `${baseUrl}/api/v1/asyncapi.json`,
     endpoints: [
       e('GET', '/api/v1/symbols/{venue}', null, 'Tradeable symbols of a venue'),
       e('GET', '/api/v1/accounts', 'readonly', 'Owned accounts'),
@@ -81,6 +84,9 @@ export function metaRoutes(openapi: OpenApiRegistry, baseUrl: () => string): Rou
 
   router.get('/api/v1/openapi.json', (ctx) => {
     ctx.body = openapi.document(baseUrl());
+  });
+  router.get('/api/v1/asyncapi.json', (ctx) => {
+    ctx.body = asyncApiDocument(baseUrl());
   });
   router.get('/healthz', (ctx) => {
     ctx.body = { ok: true };

@@ -170,3 +170,22 @@ describe('fx and Polymarket markets', () => {
     expect((await s.call('GET', '/api/v1/market/candles/polymarket/999-YES.PM?interval=1d', { token })).body.error).toBe('symbol_unknown');
   });
 });
+
+describe('channel documentation', () => {
+  let s: Stack;
+  beforeAll(async () => {
+    s = await startStack({ worker: false });
+  });
+  afterAll(async () => s?.stop());
+
+  it('publishes every /ws/market topic and frame in the AsyncAPI document and lists the channels in discovery', async () => {
+    const doc: any = await (await fetch(`${s.api.baseUrl}/api/v1/asyncapi.json`)).json();
+    expect(doc.asyncapi).toBe('3.0.0');
+    const market = doc.channels.ws_market;
+    expect(market.address).toBe('/ws/market');
+    for (const frame of ['L2-Book', 'L2-Delta', 'Bbo', 'Trades', 'Volume-At-Price', 'Candle', 'Resync-Required']) expect(Object.keys(market.messages)).toContain(frame);
+    expect(market.description).toContain('l2Delta:<venue>:<symbol>');
+    const discovery: any = await (await fetch(`${s.api.baseUrl}/api/v1/discovery`)).json();
+    expect(discovery.streams.map((c: { channel: string }) => c.channel)).toEqual(['/ws/market', '/ws/quotes', '/ws/risk']);
+  });
+});
