@@ -8,6 +8,7 @@ import { omsActivities } from './oms.js';
 import { batchActivities } from './batch.js';
 import { bracketActivities } from './bracket.js';
 import { chaseActivities } from './chase.js';
+import { fundingActivities } from './funding.js';
 import { cancelPaper, executePaper } from './venues/paper/execute.js';
 
 /** What the activities need: the ORM, a Temporal client (batch legs) and the mark freshness bound (ms). */
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...batchActivities(deps),
     ...bracketActivities(deps),
     ...chaseActivities(deps),
+    ...fundingActivities(deps),
     /** First dispatch of an intent to the paper engine; idempotent. */
     dispatchPaper: (intentId: string) => executePaper(deps, intentId, 'arrival'),
     /** A resting paper order woken by a mark crossing: fill or trigger if the mark still crosses; idempotent. */

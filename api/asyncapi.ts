@@ -50,7 +50,7 @@ export const CHANNELS: { path: string; auth: string; topics: string[]; frames: F
   {
     path: '/ws/risk',
     auth: 'required: Authenticate { token } first (spec §6.2)',
-    topics: ['Order-Intent-Changed', 'Position-Changed', 'Fills'],
+    topics: ['Order-Intent-Changed', 'Position-Changed', 'Fills', 'Funding'],
     description: 'Account state, working orders, positions and fills from the account event log; seq is the account log sequence.',
     frames: [
       ...COMMON,
@@ -60,6 +60,7 @@ export const CHANNELS: { path: string; auth: string; topics: string[]; frames: F
       { name: 'Open-Orders-Update', from: 'server', fields: { topic: '', seq: '', accountId: '', data: 'working orders with venue order ids' } },
       { name: 'Position-Changed', from: 'server', fields: { topic: '', seq: '', accountId: '', data: 'the position as REST shows it' } },
       { name: 'Fill', from: 'server', fields: { topic: '', seq: '', accountId: '', data: 'the fill as REST shows it' } },
+      { name: 'Funding-Update', from: 'server', fields: { topic: 'Funding', seq: '', accountId: '', data: 'deposit, withdrawal or funding payment ({ type, amountUsd, ... })' } },
     ],
   },
 ];

@@ -13,6 +13,7 @@ export const TOPIC_OF_FRAME = {
   'Open-Orders-Update': 'Order-Intent-Changed',
   'Position-Changed': 'Position-Changed',
   Fill: 'Fills',
+  'Funding-Update': 'Funding',
 } as const;
 export type FrameType = keyof typeof TOPIC_OF_FRAME;
 

@@ -5,6 +5,7 @@ import { Migration20261122110000BatchLegs } from './Migration20261122110000Batch
 import { Migration20261122111500Candles } from './Migration20261122111500Candles.js';
 import { Migration20261122112500ManualTrades } from './Migration20261122112500ManualTrades.js';
 import { Migration20261122170000MarketStreams } from './Migration20261122170000MarketStreams.js';
+import { Migration20261122171000FundingPayments } from './Migration20261122171000FundingPayments.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -12,4 +13,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122111500Candles', class: Migration20261122111500Candles },
   { name: 'Migration20261122112500ManualTrades', class: Migration20261122112500ManualTrades },
   { name: 'Migration20261122170000MarketStreams', class: Migration20261122170000MarketStreams },
+  { name: 'Migration20261122171000FundingPayments', class: Migration20261122171000FundingPayments },
 ];

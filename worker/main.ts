@@ -8,6 +8,8 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../config.js';
 import { openOrm } from '../db/orm.js';
 import { createWorker } from './worker.js';
+import { ensureFundingSchedule } from './schedules.js';
+import { Client, Connection } from '@temporalio/client';
 
 const config = loadConfig();
 const logger = pino({ level: config.logLevel, base: { proc: 'worker' } });
@@ -16,6 +18,12 @@ const SDK_LEVEL = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', 
 Runtime.install({ logger: new DefaultLogger(SDK_LEVEL[config.logLevel]) });
 const orm = await openOrm(config.databaseUrl);
 const parts = await createWorker({ config, orm, logger });
+{
+  const connection = await Connection.connect({ address: config.temporal.address });
+  const scheduleId = await ensureFundingSchedule(new Client({ connection, namespace: config.temporal.namespace }), { taskQueue: config.temporal.taskQueue });
+  logger.info({ scheduleId }, 'funding schedule ensured');
+  await connection.close();
+}
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => parts.shutdown());
 logger.info({ taskQueue: config.temporal.taskQueue, markFeed: config.markFeed }, 'worker started');
 await parts.run();

@@ -211,3 +211,31 @@ export interface ChaseView {
 export const chaseUpdate = defineUpdate<ChaseView>('chase');
 /** Query: the chase now. */
 export const chaseQuery = defineQuery<ChaseView>('chaseState');
+
+/**
+ * Workflow id of an hourly funding run: `funding-<venue>-<hourIso>`. A Temporal Schedule whose
+ * action id is `funding-<venue>` gets exactly this id (the Schedule appends the scheduled time).
+ */
+export const fundingWorkflowId = (venue: string, hourIso: string) => `funding-${venue}-${hourIso}`;
+/** Schedule id of the hourly funding run of a venue. */
+export const fundingScheduleId = (venue: string) => `funding-${venue}`;
+/** The scheduled start time Temporal stamps on scheduled runs (a built-in search attribute). */
+export const SCHEDULED_START = defineSearchAttributeKey('TemporalScheduledStartTime', 'DATETIME');
+
+/** Input of a funding run. `hourIso` (on the hour) defaults to the scheduled hour; `tenantId` limits it to one tenant. */
+export interface FundingInput {
+  venue: string;
+  hourIso?: string;
+  tenantId?: string | null;
+}
+
+/** What a funding run did: the hour, its rates per symbol, accounts visited, payments made and their sum (USD). */
+export interface FundingResult {
+  venue: string;
+  hourIso: string;
+  rates: Record<string, { rate: string; recordedAt: string }>;
+  accounts: number;
+  payments: number;
+  amountUsd: string;
+  skipped: { accountId: string; symbols: string[] }[];
+}

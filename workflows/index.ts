@@ -3,3 +3,4 @@ export { intentWorkflow } from './intent.js';
 export { batchWorkflow } from './batch.js';
 export { bracketWorkflow } from './bracket.js';
 export { chaseWorkflow } from './chase.js';
+export { fundingWorkflow } from './funding.js';

@@ -23,3 +23,26 @@ export const dailyPnlView = z
     ),
   })
   .meta({ id: 'DailyPnl', description: 'PnL is computed from trades (spec §2.8), manual trades included.' });
+
+export const fundingReportView = z
+  .object({
+    funding: z.array(
+      z.object({
+        accountId: z.string(),
+        venue: z.string(),
+        symbol: z.string(),
+        hour: z.string().meta({ description: 'Start of the funding hour, ISO (UTC)' }),
+        positionQty: z.string().meta({ description: 'Signed contracts held at payment (+ long, − short)' }),
+        markPrice: z.string().meta({ description: 'USD' }),
+        rate: z.string().meta({ description: 'Funding rate of the hour, a fraction' }),
+        amountUsd: z.string().meta({ description: '−(positionQty × markPrice × rate): negative = the account paid' }),
+        paidAt: z.string(),
+      }),
+    ),
+    totalUsd: z.string(),
+  })
+  .meta({
+    id: 'FundingReport',
+    description:
+      'Funding payments on paper perps, newest first. Hourly (Hyperliquid convention), by the Temporal Schedule `funding-paper`; the rate of an hour is the recorded real Hyperliquid rate at row (hour index since the Unix epoch) mod (recorded rows) of `<COIN>_perp_1h-funding_rate.csv`.',
+  });

@@ -1,7 +1,7 @@
 /**
  * `/api/v1/reports/*` (spec §4.7): orders, fills, closed positions (round trips) and daily realised
  * PnL over a window, across the caller's accounts or one of them. Volume comes from fills, PnL
- * from trades (spec §2.8). Statements, funding reports and analytics: issue 5.
+ * from trades (spec §2.8). Funding: the hourly funding payments on paper perps.
  */
 import Router from '@koa/router';
 import { Decimal, fmt } from '../../domain/decimal.js';
@@ -13,7 +13,7 @@ import type { ApiContext, ApiDeps, ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
 import { ownedAccount } from './accounts.js';
-import { dailyPnlView, reportQuery } from './reports.schemas.js';
+import { dailyPnlView, fundingReportView, reportQuery } from './reports.schemas.js';
 import type { z } from 'zod';
 
 type Window = z.output<typeof reportQuery>;
@@ -52,6 +52,19 @@ export function reportRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
       days.set(day, { pnl: d.pnl.plus(t.realizedPnlUsd), fees: d.fees.plus(t.feesUsd), n: d.n + 1 });
     }
     ctx.body = { days: [...days.entries()].map(([date, d]) => ({ date, realizedPnlUsd: fmt(d.pnl), feesUsd: fmt(d.fees), netPnlUsd: fmt(d.pnl.minus(d.fees)), trades: d.n })) };
+  });
+
+  endpoint(router, openapi, { method: 'get', path: '/funding', summary: 'Funding payments in the window, newest first (key `funding`)', tags, gate: read, schemas: { query: reportQuery }, responses: { '200': { description: 'Funding payments', schema: fundingReportView } } }, async (ctx, { query }) => {
+    const { em, where } = await scope(ctx, query, 'hour');
+    const w = where as { accountId: { $in: string[] }; hour?: { $gte?: Date; $lt?: Date } };
+    const rows = await em.getConnection().execute<{ account_id: string; venue: string; symbol: string; hour: Date; position_qty: string; mark_price: string; rate: string; amount_usd: string; created_at: Date }[]>(
+      `select account_id, venue, symbol, hour, position_qty::text, mark_price::text, rate::text, amount_usd::text, created_at from funding_payments
+        where tenant_id = ? and account_id in (select jsonb_array_elements_text(?::jsonb)) and hour >= coalesce(?::timestamptz, '-infinity') and hour < coalesce(?::timestamptz, 'infinity')
+        order by hour desc, account_id, symbol limit ?`,
+      [callerOf(ctx).tenantId, JSON.stringify(w.accountId.$in), w.hour?.$gte ?? null, w.hour?.$lt ?? null, query.limit],
+    );
+    const funding = rows.map((r) => ({ accountId: r.account_id, venue: r.venue, symbol: r.symbol, hour: new Date(r.hour).toISOString(), positionQty: r.position_qty, markPrice: r.mark_price, rate: r.rate, amountUsd: r.amount_usd, paidAt: new Date(r.created_at).toISOString() }));
+    ctx.body = { funding, totalUsd: fmt(funding.reduce((t, f) => t.plus(f.amountUsd), new Decimal(0))) };
   });
 
   return router;

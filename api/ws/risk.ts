@@ -6,7 +6,8 @@
  * `Ping` and `Alive`; a consumer whose send buffer passes the cap gets `Resync-Required`.
  *
  * Topics: `Order-Intent-Changed` (`Order-Intent-Update`, `Open-Orders-Update`),
- * `Position-Changed` (`Position-Changed`), `Fills` (`Fill`).
+ * `Position-Changed` (`Position-Changed`), `Fills` (`Fill`), `Funding` (`Funding-Update`: deposits,
+ * withdrawals, funding payments).
  * Frame: `{ type, topic, seq, accountId, event, occurredAt, data }`; `data` is the intent, working
  * orders, position or fill exactly as REST shows it.
  */
@@ -24,7 +25,7 @@ import { tenantLookup, tenantOf } from '../middleware/tenant.js';
 import type { EventHub, LoggedEvent } from './hub.js';
 
 /** Topics a `/ws/risk` client may subscribe to. */
-export const RISK_TOPICS = ['Order-Intent-Changed', 'Position-Changed', 'Fills'] as const;
+export const RISK_TOPICS = ['Order-Intent-Changed', 'Position-Changed', 'Fills', 'Funding'] as const;
 /** Idle close after this much inbound silence (spec §8). */
 export const IDLE_CLOSE_MS = 60_000;
 /** How often an authenticated socket re-reads its credential; a revoked one is torn down (spec §5.7), ms. */
