@@ -18,6 +18,8 @@ import { omsRoutes } from './routes/oms.js';
 import { bracketRoutes } from './routes/brackets.js';
 import { marketRoutes } from './routes/market.js';
 import { reportRoutes } from './routes/reports.js';
+import { statementRoutes } from './routes/statements.js';
+import { stateHistoryRoutes } from './routes/state-history.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { indicatorRoutes } from './routes/indicators.js';
 import { backtestRoutes } from './routes/backtests.js';
@@ -55,7 +57,7 @@ export function createApp(deps: AppDeps) {
   app.use(tenantGate(deps.orm));
   app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', jsonLimit: '256kb' }));
   app.use(authenticate(deps.orm, jwtKey));
-  for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi), marketRoutes(deps, openapi, deps.streams), reportRoutes(deps, openapi), analyticsRoutes(deps, openapi), indicatorRoutes(deps, openapi), backtestRoutes(deps, openapi)]) {
+  for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), stateHistoryRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi), marketRoutes(deps, openapi, deps.streams), reportRoutes(deps, openapi), statementRoutes(deps, openapi), analyticsRoutes(deps, openapi), indicatorRoutes(deps, openapi), backtestRoutes(deps, openapi)]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
 

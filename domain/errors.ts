@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   intent_not_found: 404,
   account_not_found: 404,
   order_not_found: 404,
+  statement_not_found: 404,
   idempotency_key_conflict: 409,
   idempotency_request_in_flight: 409,
   invalid_state: 409,
