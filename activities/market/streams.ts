@@ -8,7 +8,7 @@
  * - follows the canonical mark (LISTEN `marks`): each new book gets the next `bookSeq`, is stored in
  *   `market_books`, and is announced with its delta from the previous book and the inside quote;
  * - replays the recorded trade prints on the wall clock into `market_trades` (the tape, the last
- *   {@link TAPE_KEEP} prints per pair kept), backfilling {@link TAPE_BACKFILL_MS} when it starts;
+ *   {@link TAPE_KEEP} prints per pair kept), backfilling up to one replay loop when it starts;
  * - announces volume at price over the kept tape (buckets of ten ticks) once per second;
  * - beats `market_streams.heartbeat_at` every {@link HEARTBEAT_MS}; readers treat a pair whose
  *   heartbeat is older than {@link LIVE_WITHIN_MS} as having no producer (`503 cold_cache`).
@@ -32,8 +32,8 @@ export const HEARTBEAT_MS = 1_000;
 export const LIVE_WITHIN_MS = 3_000;
 /** Tape prints kept per pair. */
 export const TAPE_KEEP = 1_000;
-/** Replayed tape a starting stream backfills, ms. */
-export const TAPE_BACKFILL_MS = 60_000;
+/** A starting stream backfills the replayed tape in steps of this much wall time (each step's prints stamped with its end), ms. */
+export const TAPE_BACKFILL_STEP_MS = 1_000;
 /** Tape replay period, ms. */
 export const TAPE_TICK_MS = 250;
 /** Volume-at-price buckets are this many ticks wide. */
@@ -169,10 +169,8 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
     if (prints.length) s.vapDirty = true;
   }
 
-  /** Stores and announces the prints the replay passed over since the last call. */
-  async function replayTape(s: Stream, nowMs: number): Promise<void> {
-    const prints = tradesBetween(s.recorded, s.lastWallMs, nowMs, anchorMs);
-    s.lastWallMs = nowMs;
+  /** Stores prints in the kept tape and counts them into volume at price. */
+  async function storePrints(s: Stream, prints: TapePrint[]): Promise<void> {
     if (!prints.length) return;
     await pool.query(
       `insert into market_trades (venue, symbol, trade_id, ts, price, size, side)
@@ -180,6 +178,13 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
       [s.venue, s.symbol, prints.map((p) => p.tradeId), prints.map((p) => String(p.ts)), prints.map((p) => fmt(p.price)), prints.map((p) => fmt(p.size)), prints.map((p) => p.side)],
     );
     countVap(s, prints);
+  }
+
+  /** Stores and announces the prints the replay passed over since the last call. */
+  async function replayTape(s: Stream, nowMs: number): Promise<void> {
+    const prints = tradesBetween(s.recorded, s.lastWallMs, nowMs, anchorMs);
+    s.lastWallMs = nowMs;
+    await storePrints(s, prints);
     for (let i = 0; i < prints.length; i += PRINTS_PER_NOTIFY) await notify({ k: 'trades', venue: s.venue, symbol: s.symbol, prints: prints.slice(i, i + PRINTS_PER_NOTIFY).map(printToWire) });
   }
 
@@ -192,18 +197,23 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
     const recorded = await loadRecordedMarket(spec.sourceCoin, opts.dataDir);
     const now = Date.now();
     const last = await pool.query<{ book_seq: string }>('select book_seq from market_books where venue = $1 and symbol = $2', [venue, symbol]);
-    const s: Stream = { venue, symbol, key, bookSeq: Number(last.rows[0]?.book_seq ?? 0), lastBook: null, lastWallMs: now - TAPE_BACKFILL_MS, recorded, tick: new Decimal(spec.tickSize), vapDirty: false, vap: new Map(), vapPrints: [] };
+    const s: Stream = { venue, symbol, key, bookSeq: Number(last.rows[0]?.book_seq ?? 0), lastBook: null, lastWallMs: now, recorded, tick: new Decimal(spec.tickSize), vapDirty: false, vap: new Map(), vapPrints: [] };
     // the kept tape seeds volume at price; backfill only the span the kept tape does not cover
     const kept = await pool.query<{ ts: Date; price: string; size: string; side: 'buy' | 'sell' }>(
       'select ts, price::text, size::text, side from market_trades where venue = $1 and symbol = $2 order by id desc limit $3',
       [venue, symbol, TAPE_KEEP],
     );
     countVap(s, kept.rows.reverse().map((r) => ({ tradeId: '', ts: new Date(r.ts).getTime(), price: new Decimal(r.price), size: new Decimal(r.size), side: r.side })));
-    const newest = kept.rows.at(-1);
-    if (newest) s.lastWallMs = Math.max(s.lastWallMs, new Date(newest.ts).getTime());
+    // backfill what the kept tape misses: back to its newest print, at most one replay loop (so a
+    // fresh tape is never empty however sparse the recording is around now), newest TAPE_KEEP kept
+    const loopMs = 2 * (recorded.endMs - recorded.startMs);
+    const newest = kept.rows[0] ? new Date(kept.rows.at(-1)!.ts).getTime() : 0;
+    const from = Math.max(now - loopMs, newest);
+    const backfill: TapePrint[] = [];
+    for (let w = from; w < now; w += TAPE_BACKFILL_STEP_MS) backfill.push(...tradesBetween(recorded, w, Math.min(w + TAPE_BACKFILL_STEP_MS, now), anchorMs));
+    await storePrints(s, backfill.slice(-TAPE_KEEP));
     streams.set(key, s);
-    logger.info({ venue, symbol }, 'market stream started');
-    await replayTape(s, now);
+    logger.info({ venue, symbol, backfilled: Math.min(backfill.length, TAPE_KEEP) }, 'market stream started');
     await followBook(key);
     await pool.query('update market_streams set heartbeat_at = now() where venue = $1 and symbol = $2', [venue, symbol]);
   }

@@ -72,7 +72,8 @@ describe('candles (spec §2.9) from the recorded Hyperliquid bars', () => {
     const path = await import('node:path');
     const csv = readFileSync(path.resolve(import.meta.dirname, '../../../shared/data/hyperliquid_candles/ETH_perp_1h-futures.csv'), 'utf8').trim().split(/\r?\n/);
     const last = csv.at(-1)!.split(',');
-    const res = await s.call('GET', '/api/v1/market/candles/paper/ETH.PAPER?interval=1h&limit=3', { token });
+    // endTime pins the recorded history: live bars (other test files aggregate some) come after it
+    const res = await s.call('GET', `/api/v1/market/candles/paper/ETH.PAPER?interval=1h&limit=3&endTime=${last[1]}`, { token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ venue: 'paper', symbol: 'ETH.PAPER', interval: '1h', source: 'recorded:hyperliquid' });
     expect(res.body.bars).toHaveLength(3);
