@@ -227,6 +227,8 @@ export const Position = defineEntity({
     qty: numeric(),
     avgEntryPrice: numeric(),
     realizedPnlUsd: numeric(),
+    /** Fees paid opening the open quantity, USD; each close moves its pro-rata share into the trade's `feesUsd`. */
+    entryFeesUsd: numeric().default('0'),
     leverage: numeric(),
     openedAt: p.datetime().nullable(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

@@ -6,6 +6,7 @@ import { Migration20261122111500Candles } from './Migration20261122111500Candles
 import { Migration20261122112500ManualTrades } from './Migration20261122112500ManualTrades.js';
 import { Migration20261122170000MarketStreams } from './Migration20261122170000MarketStreams.js';
 import { Migration20261122171000FundingPayments } from './Migration20261122171000FundingPayments.js';
+import { Migration20261122172000PositionEntryFees } from './Migration20261122172000PositionEntryFees.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -14,4 +15,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122112500ManualTrades', class: Migration20261122112500ManualTrades },
   { name: 'Migration20261122170000MarketStreams', class: Migration20261122170000MarketStreams },
   { name: 'Migration20261122171000FundingPayments', class: Migration20261122171000FundingPayments },
+  { name: 'Migration20261122172000PositionEntryFees', class: Migration20261122172000PositionEntryFees },
 ];

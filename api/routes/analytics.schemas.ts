@@ -37,7 +37,7 @@ const summaryFields = {
   trades: z.number().int().meta({ description: 'Round trips closed (platform + manual)' }),
   manualTrades: z.number().int().meta({ description: 'Imported round trips (source manual)' }),
   realizedPnlUsd: usd('Σ realised PnL of trades before fees (spec §2.8: PnL from trades)'),
-  tradeFeesUsd: usd('Σ fees attributed to trades (the closing fill’s fee; a manual trade’s own fees)'),
+  tradeFeesUsd: usd('Σ fees attributed to trades (the exit fill’s fee plus the pro-rata share of the entry fills’ fees; a manual trade’s own fees): equals fillFeesUsd once every position is flat'),
   netPnlUsd: usd('realizedPnlUsd − tradeFeesUsd'),
   bestTradeUsd: usd('Best net trade').nullable(),
   worstTradeUsd: usd('Worst net trade').nullable(),

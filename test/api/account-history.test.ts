@@ -46,6 +46,15 @@ describe('account histories', () => {
     expect(positions.body.positions).toEqual([]);
   });
 
+  it('a flat account\'s round trips carry every fee its fills paid (exit fee plus the pro-rata entry fees)', async () => {
+    const { Decimal } = await import('../../domain/decimal.js');
+    const fills = (await s.call('GET', `/api/v1/accounts/${t.accountId}/fills`, { token: t.token })).body.fills;
+    const trades = (await s.call('GET', `/api/v1/accounts/${t.accountId}/trades`, { token: t.token })).body.trades;
+    const sum = (rows: { feeUsd?: string; feesUsd?: string }[]) => rows.reduce((acc, r) => acc.plus(r.feeUsd ?? r.feesUsd ?? '0'), new Decimal(0));
+    expect(sum(fills).gt(0)).toBe(true);
+    expect(sum(trades).toFixed()).toBe(sum(fills).toFixed());
+  });
+
   it('refuses a limit above the cap and a cursor it did not issue', async () => {
     expect((await s.call('GET', `/api/v1/accounts/${t.accountId}/fills?limit=1001`, { token: t.token })).status).toBe(400);
     const bad = await s.call('GET', `/api/v1/accounts/${t.accountId}/fills?cursor=abc`, { token: t.token });

@@ -163,6 +163,8 @@ async function recordFills(
     : { qty: ZERO, avgEntryPrice: ZERO, realizedPnl: ZERO, openedAt: null };
   const balance = await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
   let cash = new Decimal(balance?.balanceUsd ?? 0);
+  /** Fees paid opening what is still open (USD); a close takes its pro-rata share into the trade. */
+  let entryFees = new Decimal(posRow?.entryFeesUsd ?? 0);
   let filledQty = new Decimal(intent.filledQty);
   let notional = new Decimal(intent.avgFillPrice ?? 0).times(filledQty);
   const events: NewEvent[] = [];
@@ -172,6 +174,7 @@ async function recordFills(
     const id = `${intent.id}-${before + k + 1}`;
     const feeUsd = fee(f.price, f.qty, bps[f.liquidity]);
     const realizedBefore = position.realizedPnl;
+    const openBefore = position.qty.abs();
     const applied = applyFill(position, { side: intent.side as 'buy' | 'sell', qty: f.qty, price: f.price }, ts);
     position = applied.position;
     const realized = position.realizedPnl.minus(realizedBefore);
@@ -196,6 +199,9 @@ async function recordFills(
       executedAt: at,
     });
     events.push({ kind: 'fill.executed', frameType: 'Fill', venue: intent.venue, data: fillView(fill) });
+    const closedQty = applied.closed?.qty ?? ZERO;
+    const entryShare = closedQty.isZero() || openBefore.isZero() ? ZERO : entryFees.times(closedQty).div(openBefore);
+    entryFees = position.qty.isZero() ? ZERO : entryFees.minus(entryShare).plus(fee(f.price, f.qty.minus(closedQty), bps[f.liquidity]));
     if (applied.closed) {
       const c = applied.closed;
       em.create(Trade, {
@@ -209,7 +215,7 @@ async function recordFills(
         entryPrice: fmt(c.entryPrice),
         exitPrice: fmt(c.exitPrice),
         realizedPnlUsd: fmt(c.realizedPnl),
-        feesUsd: fmt(fee(f.price, c.qty, bps[f.liquidity])),
+        feesUsd: fmt(fee(f.price, c.qty, bps[f.liquidity]).plus(entryShare)),
         openedAt: new Date(c.openedAt),
         closedAt: new Date(c.closedAt),
         exitFillId: id,
@@ -223,6 +229,7 @@ async function recordFills(
     qty: fmt(position.qty),
     avgEntryPrice: fmt(position.avgEntryPrice),
     realizedPnlUsd: fmt(position.realizedPnl),
+    entryFeesUsd: fmt(entryFees),
     leverage: intent.leverage,
     openedAt: position.openedAt == null ? null : new Date(position.openedAt),
   };
