@@ -27,6 +27,17 @@ const schema = z.object({
     .optional(),
   /** A mark older than this is not traded against (ms). */
   MARK_MAX_AGE_MS: z.coerce.number().int().positive().default(60_000),
+  /** Agent-key encryption ring `<version>:<base64 32 bytes>[,...]`; the first encrypts. Without it routed venues answer `503 custody_unconfigured`. */
+  AGENT_KEY_ENCRYPTION_KEYS: z.string().optional(),
+  /** Routed venue REST base URLs (default: each venue's production host). */
+  HYPERLIQUID_API_URL: z.string().url().default('https://api.hyperliquid.xyz'),
+  ASTER_API_URL: z.string().url().default('https://fapi.asterdex.com'),
+  POLYMARKET_API_URL: z.string().url().default('https://clob.polymarket.com'),
+  KALSHI_API_URL: z.string().url().default('https://external-api.kalshi.com/trade-api/v2'),
+  /** `mainnet` or `testnet` signing domains (Hyperliquid source, Aster and Polymarket chain ids). */
+  VENUE_NETWORK: z.enum(['mainnet', 'testnet']).default('mainnet'),
+  /** How often a routed working order is read back from its venue while it rests (ms). */
+  ROUTED_POLL_MS: z.coerce.number().int().positive().default(1_000),
 });
 
 /** The validated configuration. */
@@ -43,6 +54,10 @@ export interface Config {
   /** Configured FX rates (units of `currency` per USD, decimal strings) and when they were taken. */
   fxRates: { currency: string; rate: string; asOf: string }[];
   markMaxAgeMs: number;
+  /** Agent-key encryption ring spec (activities/custody/vault.ts), or undefined when custody is off. */
+  agentKeyEncryptionKeys: string | undefined;
+  /** Routed venues: base URL per venue slug, signing network, resting-order poll interval (ms). */
+  venues: { urls: Record<'hyperliquid' | 'aster' | 'polymarket' | 'kalshi', string>; network: 'mainnet' | 'testnet'; pollMs: number };
 }
 
 /**
@@ -75,5 +90,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         return { currency, rate, asOf: new Date(asOf).toISOString() };
       }),
     markMaxAgeMs: e.MARK_MAX_AGE_MS,
+    agentKeyEncryptionKeys: e.AGENT_KEY_ENCRYPTION_KEYS,
+    venues: {
+      urls: { hyperliquid: e.HYPERLIQUID_API_URL, aster: e.ASTER_API_URL, polymarket: e.POLYMARKET_API_URL, kalshi: e.KALSHI_API_URL },
+      network: e.VENUE_NETWORK,
+      pollMs: e.ROUTED_POLL_MS,
+    },
   };
 }

@@ -33,7 +33,8 @@ export function batchActivities({ orm, temporal }: BatchDeps) {
       if (input.kind === 'reverse' && positions.length === 0) {
         throw ApplicationFailure.create({ type: 'invalid_state', message: `no open position in ${input.symbol} to reverse`, nonRetryable: true });
       }
-      const cred = await em.findOneOrFail(Credential, { id: input.credentialId });
+      // A wallet session (`wallet:<address>`, api/auth/session.ts) has no credential row and never self-signs.
+      const cred = input.credentialId.startsWith('wallet:') ? null : await em.findOneOrFail(Credential, { id: input.credentialId });
       const legs: BatchLeg[] = working.map((w, i) => ({ n: i + 1, action: 'cancel', intentId: w.id, symbol: w.symbol }));
       const market = (action: 'close' | 'open', p: (typeof positions)[number]): BatchLeg => {
         const n = legs.length + 1;
@@ -56,7 +57,7 @@ export function batchActivities({ orm, temporal }: BatchDeps) {
           reduceOnly: action === 'close',
           timeInForce: 'Ioc',
           leverage: p.leverage,
-          signing: cred.signerAddress ? 'self' : 'platform',
+          signing: cred?.signerAddress ? 'self' : 'platform',
           batchId: input.batchId,
           batchLeg: n,
         };

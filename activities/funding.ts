@@ -4,7 +4,8 @@
  * venue, and the payment of one account. A payment is one transaction under the account lock:
  * the `funding_payments` row (its primary key makes a second payment of the same account, symbol
  * and hour a no-op), the cash balance change and a `funding.payment` event on the account log
- * (`/accounts/{id}/funding`, `/ws/risk` topic `Funding`).
+ * (`/accounts/{id}/funding`, `/ws/risk` topic `Funding`), and a state snapshot (`funding`, or the
+ * hour's `hourly` sample when nothing was paid: db/state-snapshots.ts) for `/accounts/{id}/state/history`.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Decimal, fmt } from '../domain/decimal.js';
@@ -12,6 +13,7 @@ import { fundingPaymentUsd, rateForHour } from '../domain/market/funding.js';
 import { findSymbol, PAPER_SYMBOLS } from '../domain/market/symbols.js';
 import { AccountBalance, Position } from '../db/entities.js';
 import { appendEvents, lockAccount } from '../db/events.js';
+import { recordStateSnapshot } from '../db/state-snapshots.js';
 import { platformEm, scoped } from '../db/orm.js';
 import { readMark } from './market/marks.js';
 import { loadFundingRates } from './market/funding-rates.js';
@@ -54,7 +56,8 @@ export function fundingActivities({ orm, markMaxAgeMs }: FundingDeps) {
     /**
      * Pays the hour's funding on every open position of one account on `venue`, once: a position
      * already paid for this hour is left alone; one without a mark younger than `markMaxAgeMs` is
-     * skipped (named in `skipped`).
+     * skipped (named in `skipped`). Writes the account's state snapshot of the hour in the same
+     * transaction (at most one `hourly` sample per hour, however often the hour reruns).
      */
     async payFunding(accountId: string, venue: string, hourIso: string, rates: HourRates): Promise<AccountFunding> {
       const head = await platformEm(orm).findOneOrFail(Position, { accountId, venue }, { filters: false });
@@ -95,6 +98,8 @@ export function fundingActivities({ orm, markMaxAgeMs }: FundingDeps) {
           balance.balanceUsd = fmt(new Decimal(balance.balanceUsd).plus(total));
           await appendEvents(em, head.tenantId, accountId, events);
         }
+        // The state series: a `funding` snapshot with the payment, else the hour's `hourly` sample (once per hour).
+        await recordStateSnapshot(em, { tenantId: head.tenantId, accountId, venue, reason: result.payments ? 'funding' : 'hourly', hour: hourIso });
         result.amountUsd = fmt(total);
         return result;
       });

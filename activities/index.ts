@@ -10,12 +10,16 @@ import { bracketActivities } from './bracket.js';
 import { chaseActivities } from './chase.js';
 import { fundingActivities } from './funding.js';
 import { cancelPaper, executePaper } from './venues/paper/execute.js';
+import { routedActivities, type RoutedDeps } from './venues/routed.js';
+import { custodyActivities } from './custody/agents.js';
+import { venueOrderActivities } from './venues/venue-orders.js';
 
-/** What the activities need: the ORM, a Temporal client (batch legs) and the mark freshness bound (ms). */
-export interface ActivityDeps {
-  orm: MikroORM;
+/**
+ * What the activities need: the ORM, a Temporal client (batch legs), the mark freshness bound (ms),
+ * and for routed venues the custody key ring, venue URLs and signing network (RoutedDeps).
+ */
+export interface ActivityDeps extends RoutedDeps {
   temporal: Client;
-  markMaxAgeMs: number;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -25,6 +29,9 @@ export function createActivities(deps: ActivityDeps) {
     ...bracketActivities(deps),
     ...chaseActivities(deps),
     ...fundingActivities(deps),
+    ...routedActivities(deps),
+    ...custodyActivities(deps),
+    ...venueOrderActivities(deps),
     /** First dispatch of an intent to the paper engine; idempotent. */
     dispatchPaper: (intentId: string) => executePaper(deps, intentId, 'arrival'),
     /** A resting paper order woken by a mark crossing: fill or trigger if the mark still crosses; idempotent. */

@@ -37,6 +37,8 @@ export interface IntentRecordInput {
   leverage: string;
   /** `self`: the credential signs (intent starts `intent_pending`); absent or `platform`: proceeds by itself. */
   signing?: 'platform' | 'self';
+  /** Routed venues: how often the workflow reads a resting order back from the venue at first (ms; backs off to 60 s). */
+  pollMs?: number;
   /** Set on flatten and reverse legs. */
   batchId?: string;
   batchLeg?: number;
@@ -58,7 +60,7 @@ export function omsActivities({ orm, markMaxAgeMs }: OmsDeps) {
         await lockAccount(em, input.accountId);
         const existing = await em.findOne(OrderIntent, { id: input.intentId });
         if (existing) return intentToView(existing);
-        const { intentId, signing, batchId, batchLeg, ...fields } = input;
+        const { intentId, signing, batchId, batchLeg, pollMs: _pollMs, ...fields } = input;
         const intent = em.create(OrderIntent, {
           id: intentId,
           ...fields,
@@ -116,6 +118,8 @@ export function omsActivities({ orm, markMaxAgeMs }: OmsDeps) {
           await rejectIntent(em, intent, 'no_mark');
           return { ok: false, reason: 'no_mark' };
         }
+        // Routed venues hold the margin themselves: the venue refuses what the account cannot carry (422 venue_rejected).
+        if (intent.venue !== 'paper') return { ok: true };
         const positions = await em.find(Position, { accountId: intent.accountId, venue: intent.venue });
         const balance = await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
         const marks = new Map<string, Decimal>([[intent.symbol, tick.mark]]);

@@ -39,6 +39,12 @@ export interface Caller {
   credentialRevoked: boolean;
   jti: string;
   tokenExpiresAt: Date;
+  /**
+   * Set when the caller is a `service_session` cookie session (spec §5.1), not a bearer: the wallet
+   * that signed in (lower-case 0x address). Such a caller acts as the trader the wallet is linked to
+   * (api/auth/session.ts); `credentialId` is `wallet:<address>` (lower-case), so every session of one wallet sees the intents it composed.
+   */
+  session?: { walletAddress: string };
 }
 
 /** Koa state for every request. */

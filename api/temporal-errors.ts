@@ -3,7 +3,7 @@
  * stable codes (domain/errors.ts) becomes that `ApiError`; anything else is rethrown (→ 500).
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { WorkflowUpdateFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowUpdateFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { ApiError, ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
 
 /** How long an Update may take to answer before the api gives up with 503 (the work goes on), ms. */
@@ -25,7 +25,7 @@ export async function viaWorkflow<T>(call: () => Promise<T>, whenClosed: ApiErro
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (err instanceof WorkflowNotFoundError) throw whenClosed;
-    const cause = err instanceof WorkflowUpdateFailedError ? err.cause : err;
+    const cause = err instanceof WorkflowUpdateFailedError || err instanceof WorkflowFailedError ? err.cause : err;
     if (cause instanceof ApplicationFailure && cause.type && cause.type in ERROR_STATUS) {
       throw new ApiError(cause.type as ErrorCode, cause.message);
     }

@@ -1,10 +1,12 @@
 /**
  * Account provisioning, shared by the API (`POST /accounts`, `POST /sandbox/paper-account`) and
- * the dev seed: the account row, its paper balance and the opening deposit event, in one transaction.
+ * the dev seed: the account row, its paper balance, the opening deposit event and the first state
+ * snapshot (db/state-snapshots.ts), in one transaction.
  */
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, AccountBalance, AccountEvent } from './entities.js';
+import { recordStateSnapshot } from './state-snapshots.js';
 
 /** Default opening balance of a paper account, USD. */
 export const DEFAULT_PAPER_DEPOSIT_USD = '100000';
@@ -47,6 +49,7 @@ export async function provisionPaperAccount(
       venue: 'paper',
       data: { accountId: account.id, venue: 'paper', type: 'deposit', amountUsd: opts.depositUsd },
     }, { partial: true });
+    await recordStateSnapshot(tx, { tenantId: opts.tenantId, accountId: account.id, venue: 'paper', reason: 'deposit' });
     return account;
   });
 }

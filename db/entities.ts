@@ -176,6 +176,8 @@ export const OrderIntent = defineEntity({
     /** `open` | `filled` | `canceled` | `rejected` | `triggered` | `expired`; null before dispatch. */
     orderStatus: p.string().nullable(),
     venueOrderId: p.string().nullable(),
+    /** Routed venues: the client order id sent to the venue, derived from the intent id (idempotent dispatch). */
+    venueClientOrderId: p.string().nullable(),
     filledQty: numeric(),
     avgFillPrice: numeric().nullable(),
     lastEvent: p.string(),
@@ -303,6 +305,71 @@ export const Mark = defineEntity({
   },
 });
 
+/**
+ * One sample of an account's state on a venue (spec §2.5 fields, §4.3 `state/history`), USD decimal
+ * strings: written in the transaction of every change of the account's state (reason `deposit`,
+ * `fill`, `funding`) and once per funding hour for accounts holding positions (`hourly`, with
+ * `hour` set; one per account, venue and hour). db/state-snapshots.ts writes them.
+ */
+export const AccountStateSnapshot = defineEntity({
+  name: 'AccountStateSnapshot',
+  tableName: 'account_state_snapshots',
+  properties: {
+    id: p.bigint('string').primary().autoincrement(),
+    tenantId: p.string().index(),
+    accountId: p.string(),
+    venue: p.string(),
+    ts: p.datetime(),
+    /** `deposit` | `fill` | `funding` | `hourly` | `backfill` (the migration's first sample). */
+    reason: p.string(),
+    /** The funding hour of a sample written by the hourly run; null otherwise. */
+    hour: p.datetime().nullable(),
+    equityUsd: numeric(),
+    balanceUsd: numeric(),
+    unrealizedPnlUsd: numeric(),
+    marginUsedUsd: numeric(),
+    marginAvailableUsd: numeric(),
+    openPositions: p.integer(),
+  },
+});
+
+/**
+ * The agent key of one account on one routed venue (spec §1 custody, §7 agent codes). The platform
+ * generates the key; `encryptedKey` is AES-256-GCM under a configured key (`keyVersion` names it,
+ * so keys rotate: activities/custody/vault.ts). The end user's own wallet authorises the agent
+ * (`authorization` is what they signed, `authorizationSignature` their signature); `expiresAt` is
+ * the authorisation's expiry. At most one non-revoked row per account and venue.
+ * `status`: `pending_authorization` → `active` → `revoked`.
+ */
+export const AgentWallet = defineEntity({
+  name: 'AgentWallet',
+  tableName: 'agent_wallets',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    accountId: p.string().index(),
+    venue: p.string(),
+    /** The user's account on the venue: master wallet address, or the Kalshi member id. */
+    owner: p.string(),
+    /** The agent's public identity: EVM address, or (Kalshi) the key id once registered. */
+    agentAddress: p.string(),
+    agentName: p.string(),
+    /** `<keyVersion>` ciphertext, base64 `iv.tag.ciphertext` of the private key (never returned). */
+    encryptedKey: p.text().hidden(),
+    keyVersion: p.string(),
+    /** Venue API credentials obtained at authorisation (Polymarket L2), encrypted like the key. */
+    encryptedApiCredentials: p.text().nullable().hidden(),
+    status: p.string(),
+    /** What the owner was asked to sign (typed data, or the public key to register). */
+    authorization: p.json<Record<string, unknown>>(),
+    authorizationSignature: p.text().nullable(),
+    expiresAt: p.datetime(),
+    authorizedAt: p.datetime().nullable(),
+    revokedAt: p.datetime().nullable(),
+    createdAt: createdAt(),
+  },
+});
+
 /** Entities whose rows belong to one tenant: covered by the default `tenant` filter. */
 export const TENANT_OWNED = [
   TradingGroup,
@@ -315,6 +382,8 @@ export const TENANT_OWNED = [
   Position,
   Trade,
   AccountEvent,
+  AccountStateSnapshot,
+  AgentWallet,
 ];
 
 /** Every entity, for the ORM config. */
@@ -326,3 +395,4 @@ export type AccountRow = InferEntity<typeof Account>;
 export type CredentialRow = InferEntity<typeof Credential>;
 export type OrderIntentRow = InferEntity<typeof OrderIntent>;
 export type PositionRow = InferEntity<typeof Position>;
+export type AgentWalletRow = InferEntity<typeof AgentWallet>;

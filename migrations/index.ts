@@ -7,6 +7,9 @@ import { Migration20261122112500ManualTrades } from './Migration20261122112500Ma
 import { Migration20261122170000MarketStreams } from './Migration20261122170000MarketStreams.js';
 import { Migration20261122171000FundingPayments } from './Migration20261122171000FundingPayments.js';
 import { Migration20261122172000PositionEntryFees } from './Migration20261122172000PositionEntryFees.js';
+import { Migration20261122173000StateSnapshots } from './Migration20261122173000StateSnapshots.js';
+import { Migration20261122180000AgentWallets } from './Migration20261122180000AgentWallets.js';
+import { Migration20261122190000SessionsAndRouting } from './Migration20261122190000SessionsAndRouting.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -16,4 +19,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122170000MarketStreams', class: Migration20261122170000MarketStreams },
   { name: 'Migration20261122171000FundingPayments', class: Migration20261122171000FundingPayments },
   { name: 'Migration20261122172000PositionEntryFees', class: Migration20261122172000PositionEntryFees },
+  { name: 'Migration20261122173000StateSnapshots', class: Migration20261122173000StateSnapshots },
+  { name: 'Migration20261122180000AgentWallets', class: Migration20261122180000AgentWallets },
+  { name: 'Migration20261122190000SessionsAndRouting', class: Migration20261122190000SessionsAndRouting },
 ];

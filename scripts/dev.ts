@@ -2,9 +2,15 @@
  * `npm run dev` (README command 1): everything on one machine, persistent under `.data/`.
  * Starts the Temporal dev server (temporal-dev.yml, db `.data/temporal.db`, Web UI), PostgreSQL
  * (`DATABASE_URL`, else embedded under `.data/pg`), applies the migrations, seeds the demo tenant
- * and credentials, starts the api and the worker (replaying the recorded marks), writes
+ * and credentials, ensures the Temporal Schedules (worker/schedules.ts: hourly funding), starts the
+ * api and the worker (replaying the recorded marks), writes
  * `.data/dev.json` and prints the URLs and the demo credential. Ctrl-C stops all it started; the
  * next `npm run dev` resumes with the same data and credentials.
+ *
+ * Routed venues: `VENUE_MODE=sim` (default) starts the four venue simulators and authorises the
+ * demo trader's agent on each (scripts/lib/dev-venues.ts; addresses in `.data/dev.json` under
+ * `agents`); `VENUE_MODE=live` uses the configured venue URLs (`HYPERLIQUID_API_URL`, …) and seeds
+ * no agents. Agent keys are encrypted under `.data/agent-keys` unless AGENT_KEY_ENCRYPTION_KEYS is set.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +23,10 @@ import { Credential } from '../db/entities.js';
 import { platformEm } from '../db/orm.js';
 import { createTradingGroup, ensureTenant, issueCredential } from '../db/seed.js';
 import { verifySecret } from '../api/auth/secrets.js';
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from '../config.js';
+import { ensureSchedules } from '../worker/schedules.js';
+import { authorizeDemoAgents, startDevSimulators, type DevAgent } from './lib/dev-venues.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DATA = path.join(ROOT, '.data');
@@ -31,6 +41,8 @@ export interface DevJson {
   tenantSlug: string;
   trader: { apiKey: string; apiSecret: string; accountId: string };
   operator: { apiKey: string; apiSecret: string };
+  /** The demo trader's authorised agent per routed venue (VENUE_MODE=sim). */
+  agents?: Record<string, DevAgent>;
 }
 
 const log = (msg: string) => console.log(`dev: ${msg}`);
@@ -91,7 +103,11 @@ async function main() {
   }
   dev = { ...dev, baseUrl, wsUrl: baseUrl.replace(/^http/, 'ws'), temporalUiUrl: temporal.uiUrl };
   writeFileSync(devFile, JSON.stringify(dev, null, 2));
-  await orm.close();
+
+  const venueMode = process.env.VENUE_MODE ?? 'sim';
+  if (venueMode !== 'sim' && venueMode !== 'live') throw new Error(`VENUE_MODE must be sim or live, got ${venueMode}`);
+  const sims = venueMode === 'sim' ? await startDevSimulators(orm) : undefined;
+  if (sims) log(`venue simulators: ${Object.entries(sims.env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
 
   const env = {
     ...process.env,
@@ -103,12 +119,27 @@ async function main() {
     PORT: String(PORT),
     PUBLIC_BASE_URL: baseUrl,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    AGENT_KEY_ENCRYPTION_KEYS: process.env.AGENT_KEY_ENCRYPTION_KEYS ?? `dev1:${Buffer.from(secretFile('agent-keys'), 'hex').toString('base64')}`,
+    ...(sims?.env ?? {}),
   };
+  {
+    // The platform's Temporal Schedules (hourly funding); idempotent, the worker ensures them too.
+    const connection = await Connection.connect({ address: temporal.address });
+    const ids = await ensureSchedules(new Client({ connection, namespace: temporal.namespace }), loadConfig(env).temporal.taskQueue);
+    await connection.close();
+    log(`Temporal schedules: ${ids.join(', ')}`);
+  }
   const procs = [child('api', 'api/server.ts', env), child('worker', 'worker/main.ts', env)];
 
   for (let i = 0; i < 200; i++) {
     if (await fetch(`${baseUrl}/healthz`).then((r) => r.ok, () => false)) break;
     await new Promise((r) => setTimeout(r, 100));
+  }
+  if (sims) {
+    const walletKey = `0x${secretFile('demo-wallet-key')}` as `0x${string}`;
+    dev.agents = await authorizeDemoAgents({ baseUrl, tenantSlug: 'demo', apiKey: dev.trader.apiKey, apiSecret: dev.trader.apiSecret, accountId: dev.trader.accountId, walletKey, sims });
+    writeFileSync(devFile, JSON.stringify(dev, null, 2));
+    log(`demo agents authorised on ${Object.keys(dev.agents).join(', ')} (simulators)`);
   }
   console.log(`
   API           ${baseUrl}            (OpenAPI: ${baseUrl}/api/v1/openapi.json)
@@ -128,6 +159,8 @@ async function main() {
     stopping = true;
     log('stopping');
     await Promise.all(procs.map((p) => new Promise<void>((r) => (p.exitCode !== null ? r() : (p.once('exit', () => r()), p.kill('SIGTERM'))))));
+    await sims?.stop();
+    await orm.close();
     await temporal.stop();
     await pg.stop();
     process.exit(code);

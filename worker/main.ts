@@ -8,7 +8,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../config.js';
 import { openOrm } from '../db/orm.js';
 import { createWorker } from './worker.js';
-import { ensureFundingSchedule } from './schedules.js';
+import { ensureSchedules } from './schedules.js';
 import { Client, Connection } from '@temporalio/client';
 
 const config = loadConfig();
@@ -20,8 +20,8 @@ const orm = await openOrm(config.databaseUrl);
 const parts = await createWorker({ config, orm, logger });
 {
   const connection = await Connection.connect({ address: config.temporal.address });
-  const scheduleId = await ensureFundingSchedule(new Client({ connection, namespace: config.temporal.namespace }), { taskQueue: config.temporal.taskQueue });
-  logger.info({ scheduleId }, 'funding schedule ensured');
+  const scheduleIds = await ensureSchedules(new Client({ connection, namespace: config.temporal.namespace }), config.temporal.taskQueue);
+  logger.info({ scheduleIds }, 'schedules ensured');
   await connection.close();
 }
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => parts.shutdown());

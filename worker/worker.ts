@@ -8,9 +8,9 @@ import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio
 import { Client, Connection } from '@temporalio/client';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { createRequire } from 'node:module';
 import type { Config } from '../config.js';
 import { createActivities } from '../activities/index.js';
+import { parseKeyRing } from '../activities/custody/vault.js';
 import { publishMark } from '../activities/market/marks.js';
 import { startTriggerWatcher } from '../activities/market/trigger-watcher.js';
 import { contendFeedLocks } from '../activities/market/feed-leader.js';
@@ -19,13 +19,12 @@ import { loadRecordedCandles } from '../activities/market/candles.js';
 import { recordLiveBars } from '../activities/market/live-candles.js';
 import { startStreamProducer, type StreamProducer } from '../activities/market/streams.js';
 import pg from 'pg';
-import { PAPER_SYMBOLS } from '../domain/market/symbols.js';
+import { VENUE_SYMBOLS } from '../domain/market/symbols.js';
+import { startPredictionMarkFeed } from '../activities/market/prediction-marks.js';
 import { faultInjection } from './fault-injection.js';
+import { WORKFLOWS_PATH } from './workflows-path.js';
 
-const require = createRequire(import.meta.url);
-
-/** Path of the workflow bundle entry. */
-export const WORKFLOWS_PATH = require.resolve('../workflows/index.ts');
+export { WORKFLOWS_PATH };
 
 export interface WorkerParts {
   worker: Worker;
@@ -35,6 +34,14 @@ export interface WorkerParts {
 }
 
 /** Creates the worker and its companions. `workflowBundle` skips bundling (tests). */
+/**
+ * Offline marks (`MARK_FEED=replay`): every perp symbol replays the recorded Hyperliquid data of
+ * its coin (paper, and the routed perps' marks while no live venue feed is wired); prediction
+ * symbols (Polymarket, Kalshi) step through the recorded Polymarket daily prices.
+ */
+const REPLAYED = Object.values(VENUE_SYMBOLS).flat().filter((s) => s.assetClass === 'perp');
+const PREDICTION = Object.values(VENUE_SYMBOLS).flat().filter((s) => s.assetClass === 'prediction');
+
 export async function createWorker(opts: { config: Config; orm: MikroORM; logger: Logger; workflowBundle?: WorkflowBundleOption }): Promise<WorkerParts> {
   const { config, orm, logger } = opts;
   const connection = await NativeConnection.connect({ address: config.temporal.address });
@@ -45,24 +52,25 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ orm, temporal, markMaxAgeMs: config.markMaxAgeMs }),
+    activities: createActivities({ orm, temporal, markMaxAgeMs: config.markMaxAgeMs, ring: config.agentKeyEncryptionKeys ? parseKeyRing(config.agentKeyEncryptionKeys) : null, venues: config.venues }),
     interceptors: { activity: faultInjection() },
   });
   const watcher = await startTriggerWatcher({ databaseUrl: config.databaseUrl, temporal, logger });
 
   let feed: ReplayMarkFeed | undefined;
+  let predictionFeed: { stop(): Promise<void> } | undefined;
   let leadership: Awaited<ReturnType<typeof contendFeedLocks>> | undefined;
   let candlePool: pg.Pool | undefined;
   const streams: StreamProducer | undefined = config.marketStreams === 'on' ? await startStreamProducer({ databaseUrl: config.databaseUrl, logger }) : undefined;
   if (config.markFeed === 'replay') {
     const loaded = await loadRecordedCandles(config.databaseUrl);
     if (loaded) logger.info({ rows: loaded }, 'recorded candles loaded');
-    leadership = await contendFeedLocks(config.databaseUrl, PAPER_SYMBOLS.map((s) => `${s.venue} ${s.symbol}`));
+    leadership = await contendFeedLocks(config.databaseUrl, [...REPLAYED, ...PREDICTION].map((s) => `${s.venue} ${s.symbol}`));
     const lead = leadership;
     const pool = (candlePool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 }));
     pool.on('error', (err) => logger.error({ err }, 'live candle pool error'));
     feed = new ReplayMarkFeed({
-      symbols: PAPER_SYMBOLS,
+      symbols: REPLAYED,
       onTick: async (tick, prints) => {
         if (!lead.holds(`${tick.venue} ${tick.symbol}`)) return;
         await publishMark(orm, tick);
@@ -71,6 +79,11 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
       onError: (err) => logger.error({ err }, 'mark feed tick failed'),
     });
     await feed.start();
+    predictionFeed = startPredictionMarkFeed({
+      orm,
+      symbols: PREDICTION.filter((s) => lead.holds(`${s.venue} ${s.symbol}`)),
+      onError: (err: unknown) => logger.error({ err }, 'prediction mark feed tick failed'),
+    });
   }
 
   return {
@@ -81,6 +94,7 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
         await worker.run();
       } finally {
         await feed?.stop();
+        await predictionFeed?.stop();
         await leadership?.stop();
         await candlePool?.end();
         await streams?.stop();

@@ -213,10 +213,15 @@ export const chaseUpdate = defineUpdate<ChaseView>('chase');
 export const chaseQuery = defineQuery<ChaseView>('chaseState');
 
 /**
- * Workflow id of an hourly funding run: `funding-<venue>-<hourIso>`. A Temporal Schedule whose
- * action id is `funding-<venue>` gets exactly this id (the Schedule appends the scheduled time).
+ * Workflow id of an hourly funding run: `funding-<venue>-<hour>`, the hour in RFC 3339 UTC without
+ * milliseconds (`funding-paper-2026-11-22T10:00:00Z`; `hourIso` may be any ISO form of it). A
+ * Temporal Schedule whose action id is `funding-<venue>` gets exactly this id (the Schedule appends
+ * `-<scheduled time, RFC 3339>`), so a manual start of a scheduled hour is refused as a duplicate
+ * while the scheduled run is open; a later rerun pays nothing twice (`funding_payments` key).
  */
-export const fundingWorkflowId = (venue: string, hourIso: string) => `funding-${venue}-${hourIso}`;
+export const fundingWorkflowId = (venue: string, hourIso: string) => `funding-${venue}-${new Date(hourIso).toISOString().replace(/\.000Z$/, 'Z')}`;
+/** Venues whose perps pay hourly funding (a Schedule each). */
+export const FUNDING_VENUES = ['paper'] as const;
 /** Schedule id of the hourly funding run of a venue. */
 export const fundingScheduleId = (venue: string) => `funding-${venue}`;
 /** The scheduled start time Temporal stamps on scheduled runs (a built-in search attribute). */
@@ -239,3 +244,16 @@ export interface FundingResult {
   amountUsd: string;
   skipped: { accountId: string; symbols: string[] }[];
 }
+
+/** Workflow id of an agent's authorisation hand-off to its venue: `agent-authorize-<agentId>`. */
+export const agentAuthorizationWorkflowId = (agentId: string) => `agent-authorize-${agentId}`;
+
+/** Input of `agentAuthorizationWorkflow`: the agent, the owner's signature, and (Kalshi) the key id the venue assigned. */
+export interface AgentAuthorizationInput {
+  agentId: string;
+  signature: string;
+  keyId?: string;
+}
+
+/** Workflow id of one refresh of an account's venue order list: `venue-orders-<accountId>-<venue>` (a concurrent read attaches to the running one). */
+export const venueOrdersSyncWorkflowId = (accountId: string, venue: string) => `venue-orders-${accountId}-${venue}`;

@@ -4,3 +4,5 @@ export { batchWorkflow } from './batch.js';
 export { bracketWorkflow } from './bracket.js';
 export { chaseWorkflow } from './chase.js';
 export { fundingWorkflow } from './funding.js';
+export { agentAuthorizationWorkflow } from './agent-authorization.js';
+export { venueOrdersSyncWorkflow } from './venue-orders.js';

@@ -3,7 +3,7 @@
  * `modify` and `signResult` Updates, the `markCrossed` Signal and the `intentState` Query.
  * Deterministic workflow code; the process itself reads in workflows/intent.ts.
  */
-import { ApplicationFailure, ParentClosePolicy, condition, proxyActivities, setHandler, startChild, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, ParentClosePolicy, condition, patched, proxyActivities, setHandler, startChild, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { DispatchOutcome } from '../activities/types.js';
 import type { IntentState, IntentView } from '../domain/oms/intent.js';
@@ -14,7 +14,10 @@ export const activities = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds', // short: a crashed worker's activity is retried elsewhere after this
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
 });
-const { recordIntent, acceptSignature, cancelPaper } = activities;
+const { recordIntent, acceptSignature, cancelPaper, cancelRouted } = activities;
+
+/** Patch id of routed execution (issue 4): every intent history before it is a paper one. */
+export const ROUTED_PATCH = 'routed-venues';
 
 const invalid = (message: string) => ApplicationFailure.create({ type: 'invalid_state', message, nonRetryable: true });
 
@@ -29,9 +32,12 @@ export class IntentRun {
   busy = false;
   private signing = false;
   private recorded: Promise<IntentView> | undefined;
+  /** Dispatched to an exchange (not the paper engine). Only non-paper intents consult the patch, so paper histories replay unchanged. */
+  readonly routed: boolean;
 
   constructor(readonly input: IntentWorkflowInput) {
     this.state = input.signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch';
+    this.routed = input.venue !== 'paper' && patched(ROUTED_PATCH);
   }
 
   get intentId() {
@@ -55,7 +61,7 @@ export class IntentRun {
     await condition(() => !this.busy);
     this.mustBeWorking();
     this.busy = true;
-    this.outcome = await cancelPaper(this.intentId).finally(() => (this.busy = false));
+    this.outcome = await (this.routed ? cancelRouted : cancelPaper)(this.intentId).finally(() => (this.busy = false));
     if (this.outcome.state !== this.state) this.moveTo(this.outcome.state);
     if (this.outcome.state !== 'canceled') throw invalid(`intent ${this.intentId} is ${this.outcome.state}: no working order`);
     return this.outcome;

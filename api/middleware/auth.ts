@@ -4,6 +4,10 @@
  * credential row (its tenant must equal the pinned `tid`, else `403 tenant_mismatch`).
  * `gate(rule)` then applies the audience, tier and scope tables of domain/gates.ts; writes also
  * refuse a revoked credential (`401 credential_revoked`), reads do not (spec §5.2).
+ * Without a bearer, a valid `service_session` cookie (spec §5.1, api/auth/session.ts) makes the
+ * caller the trader its wallet is linked to (`caller.session` set). Such a caller is refused on
+ * {@link BEARER_ONLY} paths (`401 bearer_required`) and on operator routes
+ * (`403 wrong_credential_audience`, expected `operator`, actual `trader`).
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../../domain/errors.js';
@@ -11,6 +15,7 @@ import { checkAudience, checkScope, checkTier, type Audience, type Scope, type T
 import { Credential, RevokedToken } from '../../db/entities.js';
 import { platformEm } from '../../db/orm.js';
 import { verifyBearer } from '../auth/bearer.js';
+import { SESSION_COOKIE, callerFromSession } from '../auth/session.js';
 import type { ApiMiddleware, Caller } from '../context.js';
 
 /** Loads the caller behind a bearer token string. @throws ApiError 401/403 codes above. */
@@ -36,14 +41,25 @@ export async function callerFromBearer(orm: MikroORM, key: Uint8Array, token: st
   };
 }
 
-/** Sets `ctx.state.caller` when an `Authorization: Bearer` header is present. */
+/** Paths a cookie session may not call (spec §4.4, §7.2 `bearer_required`). */
+export const BEARER_ONLY: readonly RegExp[] = [/^\/api\/v1\/oms\/intents\/[^/]+\/sign-result$/];
+
+/**
+ * Sets `ctx.state.caller` from an `Authorization: Bearer` header, else from a valid
+ * `service_session` cookie (a stale cookie is ignored). @throws ApiError `401 bearer_required` for a
+ * cookie session on a {@link BEARER_ONLY} path, and as {@link callerFromBearer}.
+ */
 export function authenticate(orm: MikroORM, key: Uint8Array): ApiMiddleware {
   return async (ctx, next) => {
     const header = ctx.get('authorization');
+    const cookie = header ? undefined : ctx.cookies.get(SESSION_COOKIE);
     if (header) {
       const m = /^Bearer\s+(\S+)$/i.exec(header);
       if (!m) throw new ApiError('unauthorized', 'Authorization must be `Bearer <token>`');
       ctx.state.caller = await callerFromBearer(orm, key, m[1]);
+    } else if (cookie) {
+      ctx.state.caller = (await callerFromSession(orm, cookie, ctx.state.tenant?.id)) ?? undefined;
+      if (ctx.state.caller && BEARER_ONLY.some((r) => r.test(ctx.path))) throw new ApiError('bearer_required', 'this route needs Authorization: Bearer <token>; a cookie session cannot call it');
     }
     await next();
   };
@@ -64,7 +80,8 @@ export interface GateRule {
 export function gate(rule: GateRule): ApiMiddleware {
   return async (ctx, next) => {
     const caller = ctx.state.caller;
-    if (!caller) throw new ApiError('unauthorized', 'send Authorization: Bearer <token> (POST /api/auth/api-token)');
+    if (!caller) throw new ApiError('unauthorized', 'send Authorization: Bearer <token> (POST /api/auth/api-token), or sign in (POST /api/auth/siwe/verify)');
+    if (caller.session && rule.audience === 'operator') throw new ApiError('wrong_credential_audience', 'a cookie session acts as a trader; the operator surface needs an operator bearer', { expected: 'operator', actual: 'trader' });
     const refusal =
       checkAudience(caller.audience, rule.audience) ??
       (rule.tier ? checkTier(caller.tier ?? 'readonly', rule.tier) : null) ??

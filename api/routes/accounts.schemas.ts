@@ -13,7 +13,14 @@ export const createAccountBody = z
   .meta({ id: 'CreateAccount' });
 
 export const patchAccountBody = z
-  .object({ name: z.string().min(1).max(100).optional(), settings: z.record(z.string(), z.unknown()).optional() })
+  .object({
+    name: z.string().min(1).max(100).optional(),
+    settings: z
+      .object({ smartRouting: z.boolean().optional().meta({ description: 'Smart order routing (POST /api/v1/oms/route-intents); off unless true' }) })
+      .catchall(z.unknown())
+      .optional()
+      .meta({ description: 'Merged into the stored settings' }),
+  })
   .refine((b) => b.name !== undefined || b.settings !== undefined, { message: 'send name or settings' })
   .meta({ id: 'UpdateAccount' });
 

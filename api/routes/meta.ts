@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ApiError } from '../../domain/errors.js';
 import { OMS_WRITE_TIER } from '../../domain/gates.js';
 import { ORDER_TYPES, TIME_IN_FORCE } from '../../domain/oms/intent.js';
-import { PAPER_SYMBOLS } from '../../domain/market/symbols.js';
+import { VENUE_SYMBOLS } from '../../domain/market/symbols.js';
 import { gate } from '../middleware/auth.js';
 import type { ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
@@ -20,15 +20,19 @@ import { asyncApiDocument, CHANNELS } from '../asyncapi.js';
  * `paper` is never listed. `wired` says whether this deployment dispatches to it yet.
  */
 export const VENUE_CATALOG = [
-  { slug: 'hyperliquid', assetClasses: ['perp', 'spot'], orderTypes: [...ORDER_TYPES], timeInForce: [...TIME_IN_FORCE], symbolSuffix: 'HL', wired: false },
-  { slug: 'aster', assetClasses: ['perp'], orderTypes: [...ORDER_TYPES], timeInForce: [...TIME_IN_FORCE], symbolSuffix: 'ASTER', wired: false },
-  { slug: 'polymarket', assetClasses: ['prediction'], orderTypes: ['market', 'limit'], timeInForce: ['Gtc', 'Ioc'], symbolSuffix: 'PM', wired: false },
-  { slug: 'kalshi', assetClasses: ['prediction'], orderTypes: ['market', 'limit'], timeInForce: ['Gtc', 'Ioc'], symbolSuffix: 'KX', wired: false },
+  { slug: 'hyperliquid', assetClasses: ['perp', 'spot'], orderTypes: [...ORDER_TYPES], timeInForce: [...TIME_IN_FORCE], symbolSuffix: 'HL', wired: true },
+  { slug: 'aster', assetClasses: ['perp'], orderTypes: [...ORDER_TYPES], timeInForce: [...TIME_IN_FORCE], symbolSuffix: 'ASTER', wired: true },
+  { slug: 'polymarket', assetClasses: ['prediction'], orderTypes: ['market', 'limit'], timeInForce: ['Gtc', 'Ioc'], symbolSuffix: 'PM', wired: true },
+  { slug: 'kalshi', assetClasses: ['prediction'], orderTypes: ['market', 'limit'], timeInForce: ['Gtc', 'Ioc'], symbolSuffix: 'KX', wired: true },
   { slug: 'b3', assetClasses: ['equity', 'future'], orderTypes: ['market', 'limit'], timeInForce: ['Gtc'], symbolSuffix: 'B3', wired: false },
 ];
 
-/** Symbols per venue this deployment trades (only `paper` so far). */
-const SYMBOLS: Record<string, typeof PAPER_SYMBOLS> = { paper: PAPER_SYMBOLS };
+/**
+ * Symbols per venue this deployment trades. Suffixes: `.PAPER` (platform engine), `.HL`
+ * (Hyperliquid perps), `.ASTER` (Aster perps), `.PM` (Polymarket outcome tokens,
+ * `<MARKET>-<OUTCOME>.PM`), `.KX` (Kalshi market sides, `<TICKER>-<YES|NO>.KX`).
+ */
+const SYMBOLS = VENUE_SYMBOLS;
 
 /** The hand-maintained partial catalog of spec §4.2 (never scopes; omits operator surfaces). */
 function discovery(baseUrl: string) {
@@ -78,7 +82,7 @@ export function metaRoutes(openapi: OpenApiRegistry, baseUrl: () => string): Rou
     if (!list) throw new ApiError('not_found', `no symbols for venue ${params.venue} in this deployment`);
     ctx.body = {
       venue: params.venue,
-      symbols: list.map((s) => ({ symbol: s.symbol, base: s.base, quote: s.quote, assetClass: s.assetClass, tickSize: s.tickSize, szDecimals: s.szDecimals, maxLeverage: s.maxLeverage })),
+      symbols: list.map((s) => ({ symbol: s.symbol, base: s.base, quote: s.quote, assetClass: s.assetClass, tickSize: s.tickSize, szDecimals: s.szDecimals, maxLeverage: s.maxLeverage, venueSymbol: s.venueSymbol ?? null })),
     };
   });
 

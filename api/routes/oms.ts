@@ -13,11 +13,13 @@ import { OMS_WRITE_TIER } from '../../domain/gates.js';
 import { WIRED_VENUES, type ComposeIntent, type IntentView } from '../../domain/oms/intent.js';
 import { findSymbol } from '../../domain/market/symbols.js';
 import { paperSigningRequest } from '../../domain/oms/signing.js';
-import { OrderIntent, Position, TradingGroup } from '../../db/entities.js';
+import { Account, OrderIntent, Position, TradingGroup } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
 import { intentToView } from '../../db/views.js';
 import { searchAttributes, batchWorkflowId, chaseUpdate, chaseWorkflowId, cancelUpdate, composeUpdate, intentWorkflowId, modifyUpdate, planUpdate, signResultUpdate, type BatchInput, type BatchPlan, type IntentWorkflowInput } from '../../workflows/definitions.js';
 import { viaWorkflow } from '../temporal-errors.js';
+import { isRouted } from '../../activities/venues/registry.js';
+import { agentBlock, currentAgent } from '../../activities/venues/routed.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import { idempotency } from '../middleware/idempotency.js';
 import { IDEMPOTENCY_HEADER, omsWrite } from '../middleware/oms-write.js';
@@ -63,17 +65,82 @@ export function checkInstrument(body: ComposeIntent) {
   return spec;
 }
 
+/** What a trader reads for each agent refusal at compose (spec §7). */
+const AGENT_BLOCK_DETAIL = {
+  credential_missing_agent_wallet: (venue: string) => `no authorised agent for ${venue} on this account: POST /api/v1/accounts/{id}/agents, then have your wallet sign its authorization`,
+  agent_authorization_revoked: (venue: string) => `the ${venue} agent of this account was revoked: create and authorise a new one`,
+  agent_authorization_expired: (venue: string) => `the ${venue} agent's authorisation expired: create and authorise a new one`,
+} as const;
+
+/**
+ * A routed venue needs an active, unexpired agent on the account (spec §1 custody, §7).
+ * @throws ApiError `403 credential_missing_agent_wallet`, `agent_authorization_revoked`, `agent_authorization_expired`.
+ */
+export async function checkAgent(deps: ApiDeps, accountId: string, venue: string): Promise<void> {
+  const block = agentBlock(await currentAgent(deps.orm, accountId, venue));
+  if (block) throw new ApiError(block, AGENT_BLOCK_DETAIL[block](venue));
+}
+
+/** The leverage cap of the account's trading group for this venue, else the symbol's maximum. */
+async function leverageCap(deps: ApiDeps, caller: Caller, tradingGroupId: string | null | undefined, venue: string, symbolMax: number): Promise<number> {
+  if (!tradingGroupId) return symbolMax;
+  const group = await scoped(deps.orm, caller.tenantId).findOne(TradingGroup, { id: tradingGroupId });
+  return Math.min(group?.leverageCaps[venue] ?? symbolMax, symbolMax);
+}
+
+/**
+ * Composes an intent (spec §2.6, §4.4): checks the account, instrument, leverage cap and (routed
+ * venues) the agent, then starts `intent-<intentId>` with an update-with-start that answers once the
+ * intent is recorded. Shared by `POST /oms/intents` and smart order routing (`/oms/route-intents`).
+ * @throws ApiError as {@link checkInstrument}, {@link checkAgent}, `400 leverage_above_cap`,
+ *   `404 account_not_found`, `403 forbidden`, `503 service_unavailable` (no workflow answer).
+ */
+export async function composeIntent(deps: ApiDeps, caller: Caller, body: ComposeIntent, intentId: string): Promise<{ view: IntentView; input: IntentWorkflowInput }> {
+  const account = await targetAccount(scoped(deps.orm, caller.tenantId), caller, body.accountId);
+  const accountId = account.id;
+  const spec = checkInstrument(body);
+  const cap = await leverageCap(deps, caller, account.tradingGroupId, body.venue, spec.maxLeverage);
+  if (body.leverage > cap) throw new ApiError('leverage_above_cap', `leverage ${body.leverage} is above the cap ${cap} for ${body.venue}`, { cap, requested: body.leverage });
+  const routed = isRouted(body.venue);
+  if (routed) await checkAgent(deps, accountId, body.venue);
+
+  const input: IntentWorkflowInput = {
+    intentId,
+    tenantId: caller.tenantId,
+    accountId,
+    credentialId: caller.credentialId,
+    clientOrderId: body.clientOrderId ?? null,
+    venue: body.venue,
+    symbol: spec.symbol,
+    side: body.side,
+    type: body.type,
+    qty: body.qty,
+    price: body.price ?? null,
+    triggerPrice: body.triggerPrice ?? null,
+    stopLimitPrice: body.stopLimitPrice ?? null,
+    reduceOnly: body.reduceOnly,
+    timeInForce: body.timeInForce,
+    leverage: String(body.leverage),
+    // Routed venues are always signed by the account's agent key (spec §1 custody).
+    signing: caller.signerAddress && !routed ? 'self' : 'platform',
+    ...(routed ? { pollMs: deps.config.venues.pollMs } : {}),
+  };
+  const view: IntentView = await viaWorkflow(() => deps.temporal.workflow.executeUpdateWithStart(composeUpdate, {
+    startWorkflowOperation: new WithStartWorkflowOperation('intentWorkflow', {
+      workflowId: intentWorkflowId(intentId),
+      taskQueue: deps.config.temporal.taskQueue,
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      typedSearchAttributes: searchAttributes(input, input.signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch'),
+    }),
+  }), new ApiError('invalid_state', `intent ${intentId} ended before it was recorded`));
+  return { view, input };
+}
+
 export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1/oms' });
   const tags = ['oms'];
   const read = gate({ audience: 'trader' });
-
-  /** The leverage cap of the account's trading group for this venue, else the symbol's maximum. */
-  async function leverageCap(caller: Caller, tradingGroupId: string | null | undefined, venue: string, symbolMax: number): Promise<number> {
-    if (!tradingGroupId) return symbolMax;
-    const group = await scoped(deps.orm, caller.tenantId).findOne(TradingGroup, { id: tradingGroupId });
-    return Math.min(group?.leverageCaps[venue] ?? symbolMax, symbolMax);
-  }
 
   endpoint(
     router,
@@ -88,42 +155,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       responses: { '201': { description: 'Composed; `intentId` and the echoed `clientOrderId`', schema: intentView, headers: { 'Idempotency-Replay': '`true` on a replayed response' } } },
     },
     async (ctx, { body }) => {
-      const caller = callerOf(ctx);
-      const account = await targetAccount(scoped(deps.orm, caller.tenantId), caller, body.accountId);
-      const accountId = account.id;
-      const spec = checkInstrument(body);
-      const cap = await leverageCap(caller, account.tradingGroupId, body.venue, spec.maxLeverage);
-      if (body.leverage > cap) throw new ApiError('leverage_above_cap', `leverage ${body.leverage} is above the cap ${cap} for ${body.venue}`, { cap, requested: body.leverage });
-
-      const intentId = writeId('int', ctx, caller.credentialId);
-      const input: IntentWorkflowInput = {
-        intentId,
-        tenantId: caller.tenantId,
-        accountId,
-        credentialId: caller.credentialId,
-        clientOrderId: body.clientOrderId ?? null,
-        venue: body.venue,
-        symbol: spec.symbol,
-        side: body.side,
-        type: body.type,
-        qty: body.qty,
-        price: body.price ?? null,
-        triggerPrice: body.triggerPrice ?? null,
-        stopLimitPrice: body.stopLimitPrice ?? null,
-        reduceOnly: body.reduceOnly,
-        timeInForce: body.timeInForce,
-        leverage: String(body.leverage),
-        signing: caller.signerAddress ? 'self' : 'platform',
-      };
-      const view: IntentView = await viaWorkflow(() => deps.temporal.workflow.executeUpdateWithStart(composeUpdate, {
-        startWorkflowOperation: new WithStartWorkflowOperation('intentWorkflow', {
-          workflowId: intentWorkflowId(intentId),
-          taskQueue: deps.config.temporal.taskQueue,
-          args: [input],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-          typedSearchAttributes: searchAttributes(input, input.signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch'),
-        }),
-      }), new ApiError('invalid_state', `intent ${intentId} ended before it was recorded`));
+      const { view, input } = await composeIntent(deps, callerOf(ctx), body, writeId('int', ctx, callerOf(ctx).credentialId));
       ctx.status = 201;
       ctx.body = input.signing === 'self' ? { ...view, signingRequest: paperSigningRequest(input) } : view;
     },
@@ -197,7 +229,10 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
     async (ctx, { body }) => {
       const caller = callerOf(ctx);
       const em = scoped(deps.orm, caller.tenantId);
-      const intent = await em.findOne(OrderIntent, { venueOrderId: body.venueOrderId });
+      // Venue order ids are unique per venue only: prefer the caller's own working order among equal ids.
+      const matches = await em.find(OrderIntent, { venueOrderId: body.venueOrderId }, { orderBy: { createdAt: 'desc' } });
+      const owned = (await em.find(Account, { id: { $in: matches.map((m) => m.accountId) }, ownerId: caller.ownerId })).map((a) => a.id);
+      const intent = matches.find((m) => owned.includes(m.accountId) && m.orderStatus === 'open') ?? matches.find((m) => owned.includes(m.accountId)) ?? matches[0];
       if (!intent) throw new ApiError('order_not_found', `no order ${body.venueOrderId}`);
       await ownedAccount(em, caller, intent.accountId);
       if (intent.orderStatus !== 'open') throw new ApiError('invalid_state', `order ${body.venueOrderId} is ${intent.orderStatus ?? intent.state}: nothing to cancel`);

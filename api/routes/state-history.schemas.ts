@@ -15,17 +15,18 @@ const usd = (description: string) => z.string().meta({ description: `Decimal str
 
 export const statePoint = z
   .object({
-    seq: z.number().int().meta({ description: 'Seq of the account event the point follows' }),
-    kind: z.string().meta({ description: '`funding.deposit`, `funding.withdrawal`, `funding.payment` or `fill.executed`' }),
-    ts: z.string().meta({ description: 'When the event was logged, ISO 8601' }),
+    ts: z.string().meta({ description: 'When the state was sampled, ISO 8601 (the commit of the change it follows)' }),
     venue: z.string(),
-    balanceUsd: usd('Cash of the venue after the event: deposits − withdrawals + realised PnL − fees + funding'),
-    realizedPnlUsd: usd('Cumulative realised PnL of fills on the venue, before fees'),
-    feesUsd: usd('Cumulative fees on the venue'),
-    fundingUsd: usd('Cumulative funding payments on the venue, signed (negative = paid)'),
-    positions: z.number().int().meta({ description: 'Open positions (symbols with non-zero net contracts) on the venue' }),
-    notionalUsd: usd('Σ |contracts| × last fill price of the symbol over open positions'),
-    equityUsd: usd('balanceUsd + Σ (last fill price − average entry) × signed contracts over open positions'),
+    reason: z.enum(['deposit', 'fill', 'funding', 'hourly', 'backfill']).meta({
+      description: '`deposit` (account opening), `fill` (an execution filled), `funding` (a funding payment), `hourly` (the funding run’s hourly sample), `backfill` (first sample of an account that existed before snapshots were kept)',
+    }),
+    hour: z.string().nullable().meta({ description: 'The funding hour (ISO 8601) of a `funding` or `hourly` sample; null otherwise' }),
+    equityUsd: usd('balanceUsd + unrealizedPnlUsd'),
+    balanceUsd: usd('Cash: deposits − withdrawals + realised PnL − fees + funding'),
+    unrealizedPnlUsd: usd('Σ (mark − average entry) × signed contracts over open positions'),
+    marginUsedUsd: usd('Σ |contracts| × mark / leverage over open positions'),
+    marginAvailableUsd: usd('max(0, equityUsd − marginUsedUsd)'),
+    openPositions: z.number().int().meta({ description: 'Open positions on the venue' }),
   })
   .meta({ id: 'StatePoint' });
 
@@ -37,13 +38,12 @@ export const stateHistoryView = z
   .meta({
     id: 'StateHistory',
     description:
-      'Replayed from the account event log (no stored series). The account events are replayed in seq order from the first one; each event that changes state ' +
-      'yields one point with the state of its venue after the event: `funding.deposit` adds amountUsd to cash, `funding.withdrawal` subtracts |amountUsd|, ' +
-      '`funding.payment` adds its signed amountUsd to cash and to fundingUsd, `fill.executed` adds realizedPnlUsd − feeUsd to cash, accumulates realised PnL and fees, ' +
-      'and moves the net position of its symbol (average entry as the paper engine keeps it). Other events (intents, order book, position frames, imported manual trades, ' +
-      'which never move cash) yield no point. Historical marks are not kept, so open positions are marked at the last fill price of their symbol on the account: ' +
-      'equityUsd = balanceUsd + Σ (last fill price − average entry) × contracts and notionalUsd = Σ |contracts| × last fill price; margin is not part of the series. ' +
-      'The window (`venue`, `from` ≤ ts < `to`) selects points after the replay, so balances are always cumulative from the account opening. ' +
-      'When more than `limit` points fall in the window the newest `limit` are returned and `truncated` is true; to read older points, send `to` = the first point’s ts ' +
-      '(points sharing that millisecond are then skipped as well). The last point of a venue equals that venue’s `balanceUsd` in `GET /accounts/{id}/state`.',
+      'The spec §2.5 state of the account per venue (the fields of `GET /accounts/{id}/state`), sampled and stored as it happens (table `account_state_snapshots`), ' +
+      'valued at the canonical marks of the moment (a position without a mark at its average entry). Sampling: one point in the same transaction as every change of ' +
+      'the state — the opening deposit (`deposit`), each execution that fills (`fill`: one point per dispatch or mark wake-up that filled, after all its fills), each ' +
+      'funding payment (`funding`) — and one point per funding hour (`hourly`, at most one per account, venue and hour, from the hourly funding run) for every account ' +
+      'holding positions on the venue, because equity and margin move with the marks between changes. A flat account’s state only changes with its events, so it is ' +
+      'not sampled hourly. Marks are not re-sampled between hours. ' +
+      'The window is `venue`, `from` ≤ ts < `to`. When more than `limit` points fall in it the newest `limit` are returned and `truncated` is true; to read older ' +
+      'points, send `to` = the first point’s ts (points sharing that millisecond are then skipped as well).',
   });

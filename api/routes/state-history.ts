@@ -1,11 +1,13 @@
 /**
- * `GET /api/v1/accounts/{id}/state/history` (spec §4.3, §8): the equity series of an account,
- * replayed from its event log (domain/statements/replay.ts). Window-based: `truncated`, no cursor.
+ * `GET /api/v1/accounts/{id}/state/history` (spec §4.3, §8): the equity and margin series of an
+ * account, read from its stored state snapshots (`account_state_snapshots`, db/state-snapshots.ts).
+ * Window-based: `truncated`, no cursor. Also home of {@link stateEvents}, the event-log read the
+ * statements replay (domain/statements/replay.ts).
  */
 import Router from '@koa/router';
-import { AccountEvent } from '../../db/entities.js';
+import { AccountEvent, AccountStateSnapshot } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
-import { replayPoints, STATE_EVENT_KINDS, windowPoints, type LogEvent } from '../../domain/statements/replay.js';
+import { STATE_EVENT_KINDS, type LogEvent } from '../../domain/statements/replay.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import type { ApiDeps, ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
@@ -14,6 +16,8 @@ import { accountParams } from './accounts.schemas.js';
 import { ownedAccount } from './accounts.js';
 import { stateHistoryQuery, stateHistoryView } from './state-history.schemas.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { InferEntity } from '@mikro-orm/core';
+import { Decimal, fmt } from '../../domain/decimal.js';
 
 /**
  * The state-changing events of an account, seq ascending, logged before `to` when given
@@ -25,9 +29,9 @@ export async function stateEvents(em: EntityManager, accountId: string, to?: Dat
 }
 
 /**
- * Registers `GET /accounts/:id/state/history` → `{ points: StatePoint[], truncated }` (USD decimal
- * strings; see `stateHistoryView` for how a point is computed). Any tier.
- * Errors: `400 validation_failed` (limit above 5000, bad ISO time), `404 account_not_found`
+ * Registers `GET /accounts/:id/state/history` → `{ points: StatePoint[], truncated }`, oldest first
+ * (USD decimal strings; sampling described in `stateHistoryView`). Any tier.
+ * Errors: `400 validation_failed` (limit above 5000 or below 1, bad ISO time), `404 account_not_found`
  * (absent or another tenant's), `403 forbidden` (another trader's account in the tenant).
  */
 export function stateHistoryRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -38,7 +42,7 @@ export function stateHistoryRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rou
     {
       method: 'get',
       path: '/accounts/:id/state/history',
-      summary: 'Equity time series replayed from the account event log; window-based, `truncated`, no cursor',
+      summary: 'Equity and margin time series from stored state snapshots; window-based, `truncated`, no cursor',
       tags: ['accounts'],
       gate: gate({ audience: 'trader' }),
       schemas: { params: accountParams, query: stateHistoryQuery },
@@ -47,9 +51,32 @@ export function stateHistoryRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rou
     async (ctx, { params, query }) => {
       const em = scoped(deps.orm, callerOf(ctx).tenantId);
       await ownedAccount(em, callerOf(ctx), params.id);
-      const events = await stateEvents(em, params.id, query.to ? new Date(query.to) : undefined);
-      ctx.body = windowPoints(replayPoints(events), query);
+      const ts = { ...(query.from ? { $gte: new Date(query.from) } : {}), ...(query.to ? { $lt: new Date(query.to) } : {}) };
+      // Newest first, one more than the limit to know whether the window holds more.
+      const rows = await em.find(
+        AccountStateSnapshot,
+        { accountId: params.id, ...(query.venue ? { venue: query.venue } : {}), ...(query.from || query.to ? { ts } : {}) },
+        { orderBy: { ts: 'desc', id: 'desc' }, limit: query.limit + 1 },
+      );
+      const truncated = rows.length > query.limit;
+      ctx.body = { points: rows.slice(0, query.limit).reverse().map(statePointView), truncated };
     },
   );
   return router;
+}
+
+/** One snapshot row as a `StatePoint` of the API. */
+function statePointView(r: InferEntity<typeof AccountStateSnapshot>) {
+  return {
+    ts: new Date(r.ts).toISOString(),
+    venue: r.venue,
+    reason: r.reason as 'deposit' | 'fill' | 'funding' | 'hourly' | 'backfill',
+    hour: r.hour ? new Date(r.hour).toISOString() : null,
+    equityUsd: fmt(new Decimal(r.equityUsd)),
+    balanceUsd: fmt(new Decimal(r.balanceUsd)),
+    unrealizedPnlUsd: fmt(new Decimal(r.unrealizedPnlUsd)),
+    marginUsedUsd: fmt(new Decimal(r.marginUsedUsd)),
+    marginAvailableUsd: fmt(new Decimal(r.marginAvailableUsd)),
+    openPositions: r.openPositions,
+  };
 }

@@ -6,6 +6,11 @@
  * test/unit/market-replay.test.ts against the data).
  */
 
+import { HYPERLIQUID_SYMBOLS } from './venues/hyperliquid.js';
+import { ASTER_SYMBOLS } from './venues/aster.js';
+import { POLYMARKET_SYMBOLS } from './venues/polymarket.js';
+import { KALSHI_SYMBOLS } from './venues/kalshi.js';
+
 /**
  * Symbol suffix per venue slug: a venue symbol is `<BASE>.<suffix>`, e.g. `BTC.PAPER`, `ETH.HL`.
  * `b3` is included because `/api/v1/venues` lists it (suffix `B3`) although compose refuses it.
@@ -22,10 +27,20 @@ export interface SymbolSpec {
   venue: string;
   /** Quote currency: prices, PnL and margin are USD. */
   quote: 'USD';
-  /** The recorded Hyperliquid coin whose marks and L2 book this symbol replays (`BTC`, `ETH`, `SOL`). */
+  /**
+   * Perps: the recorded Hyperliquid coin whose marks and L2 book this symbol replays offline (`BTC`,
+   * `ETH`, `SOL`). Prediction markets: the recorded Polymarket CLOB token id whose daily prices
+   * drive its mark offline (domain/market/venues/polymarket.ts).
+   */
   sourceCoin: string;
-  /** Instrument kind: a perpetual future. */
-  assetClass: 'perp';
+  /** Instrument kind: a perpetual future, or one outcome of a binary prediction market (price 0–1 USD per share). */
+  assetClass: 'perp' | 'prediction';
+  /**
+   * The venue's own instrument id: Hyperliquid asset index (`'0'` = BTC), Aster symbol (`BTCUSDT`),
+   * Polymarket outcome token id (decimal uint256), Kalshi market ticker plus side (`PRES-2024-DJT:yes`).
+   * Absent on `paper`.
+   */
+  venueSymbol?: string;
   /** Decimal places allowed in an order size (contracts); the lot size is 10^-szDecimals. */
   szDecimals: number;
   /** Minimum price increment, USD, as a canonical decimal string (`'1'`, `'0.1'`, `'0.01'`). */
@@ -46,5 +61,22 @@ export const PAPER_SYMBOLS: SymbolSpec[] = [
  * or undefined when this deployment does not trade it.
  */
 export function findSymbol(venue: string, symbol: string): SymbolSpec | undefined {
-  return PAPER_SYMBOLS.find((s) => s.venue === venue && s.symbol === symbol);
+  return VENUE_SYMBOLS[venue]?.find((s) => s.symbol === symbol);
+}
+
+/**
+ * Tradeable symbols per venue slug (spec §4.2 `GET /api/v1/symbols/{venue}`): `paper` and every
+ * routed venue. Each routed venue's table lives in domain/market/venues/<venue>.ts.
+ */
+export const VENUE_SYMBOLS: Record<string, readonly SymbolSpec[]> = {
+  paper: PAPER_SYMBOLS,
+  hyperliquid: HYPERLIQUID_SYMBOLS,
+  aster: ASTER_SYMBOLS,
+  polymarket: POLYMARKET_SYMBOLS,
+  kalshi: KALSHI_SYMBOLS,
+};
+
+/** The spec of a symbol by the venue's own instrument id (`venueSymbol`), or undefined. */
+export function findByVenueSymbol(venue: string, venueSymbol: string): SymbolSpec | undefined {
+  return VENUE_SYMBOLS[venue]?.find((s) => s.venueSymbol === venueSymbol);
 }

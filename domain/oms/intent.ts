@@ -11,7 +11,7 @@ import { positiveDecimal } from './decimal-input.js';
 /** Every venue the compose enum knows (spec §2.6). */
 export const COMPOSE_VENUES = ['hyperliquid', 'aster', 'polymarket', 'kalshi', 'paper'] as const;
 /** Venues whose adapter is wired in this deployment; the others answer `400 venue_not_supported`. */
-export const WIRED_VENUES = ['paper'] as const;
+export const WIRED_VENUES = ['hyperliquid', 'aster', 'polymarket', 'kalshi', 'paper'] as const;
 
 export const ORDER_TYPES = ['market', 'limit', 'stop', 'stop_limit', 'take_profit'] as const;
 export const TIME_IN_FORCE = ['Gtc', 'Ioc', 'Alo'] as const;

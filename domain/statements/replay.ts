@@ -1,6 +1,7 @@
 /**
- * Replay of an account's event log (spec §4.3 `state/history`, §4.7 statements): the cash and
- * position state of every venue after each state-changing event, with no table of its own.
+ * Replay of an account's event log (spec §4.7 statements): the cash and position state of every
+ * venue after each state-changing event, with no table of its own. (`/accounts/{id}/state/history`
+ * reads the stored snapshots of db/state-snapshots.ts instead, which carry margin and mark-based equity.)
  *
  * Event kinds that change state (everything else — intents, open orders, position frames,
  * imported manual trades — is ignored; manual trades never move cash):

@@ -37,7 +37,7 @@ describe('compose validation', () => {
     ['more size decimals than the symbol allows', { qty: '0.000001' }, 400, 'validation_failed', 'body.qty'],
     ['a price off the tick', { type: 'limit', price: '100000.5' }, 400, 'validation_failed', 'body.price'],
     ['an unknown symbol', { symbol: 'DOGE.PAPER' }, 400, 'symbol_unknown', 'body.symbol'],
-    ['a venue not wired here', { venue: 'hyperliquid', symbol: 'BTC.HL' }, 400, 'venue_not_supported', 'body.venue'],
+    ['a routed venue without an authorised agent', { venue: 'hyperliquid', symbol: 'BTC.HL' }, 403, 'credential_missing_agent_wallet'],
     ['leverage above the symbol cap', { leverage: 41 }, 400, 'leverage_above_cap'],
     ['a missing side', { side: undefined }, 400, 'validation_failed', 'body.side'],
   ];

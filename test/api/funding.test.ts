@@ -1,7 +1,8 @@
 /**
  * Funding payments (spec §4.3 funding ledger, §4.7 `/reports/funding`): the hourly run pays
  * −(size × mark × recorded rate) on open paper perps, once per hour however often it runs; a flat
- * account pays nothing; the Temporal Schedule is created idempotently and starts runs.
+ * account pays nothing; each payment adds a `funding` point to the state history; the Temporal
+ * Schedule is created idempotently and starts runs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
@@ -12,7 +13,7 @@ import { Decimal } from '../../domain/decimal.js';
 import { rateForHour } from '../../domain/market/funding.js';
 import { loadFundingRates } from '../../activities/market/funding-rates.js';
 import { fundingWorkflowId, type FundingResult } from '../../workflows/definitions.js';
-import { ensureFundingSchedule } from '../../worker/schedules.js';
+import { ensureFundingSchedule, ensureSchedules } from '../../worker/schedules.js';
 
 describe('funding payments', () => {
   let s: Stack;
@@ -59,16 +60,47 @@ describe('funding payments', () => {
     const cash = (b: any) => new Decimal(b.perVenue.find((v: { venue: string }) => v.venue === 'paper').balanceUsd);
     expect(cash(after.body).minus(cash(before.body)).toFixed()).toBe(expected.toFixed());
 
-    // the same hour again (another run, e.g. a manual rerun): nothing new is paid
+    // the state history has the payment's point, with the balance after it
+    const history = async () => (await s.call('GET', `/api/v1/accounts/${long.accountId}/state/history`, { token: long.token })).body.points;
+    const points = await history();
+    expect(points.at(-1)).toMatchObject({ reason: 'funding', hour: hourIso, balanceUsd: cash(after.body).toFixed(), openPositions: 1 });
+
+    // the same hour again (another run, e.g. a manual rerun): nothing new is paid, no new point
     const again = await run(`${fundingWorkflowId('paper', hourIso)}-${s.tenant.id}-rerun`);
     expect(again).toMatchObject({ accounts: 1, payments: 0, amountUsd: '0' });
     expect(cash((await s.call('GET', `/api/v1/accounts/${long.accountId}/state`, { token: long.token })).body).toFixed()).toBe(cash(after.body).toFixed());
+    expect(await history()).toEqual(points);
+    const ledgerAgain = await s.call('GET', `/api/v1/accounts/${long.accountId}/funding`, { token: long.token });
+    expect(ledgerAgain.body.events.filter((e: { type: string }) => e.type === 'funding')).toHaveLength(1);
   });
 
   it('a flat account pays nothing and has no payment in its ledger', async () => {
     const res = await s.call('GET', `/api/v1/accounts/${flat.accountId}/funding`, { token: flat.token });
     expect(res.body.events.filter((e: { type: string }) => e.type === 'funding')).toEqual([]);
     expect((await s.call('GET', `/api/v1/reports/funding`, { token: flat.token })).body).toEqual({ funding: [], totalUsd: '0' });
+    const history = await s.call('GET', `/api/v1/accounts/${flat.accountId}/state/history`, { token: flat.token });
+    expect(history.body.points.map((p: { reason: string }) => p.reason)).toEqual(['deposit']);
+  });
+
+  it('names a run after its venue and hour as the Schedule does (RFC 3339, no milliseconds)', () => {
+    expect(fundingWorkflowId('paper', hourIso)).toBe('funding-paper-2026-11-22T10:00:00Z');
+    expect(fundingWorkflowId('paper', '2026-11-22T10:00:00Z')).toBe('funding-paper-2026-11-22T10:00:00Z');
+  });
+
+  it('ensureSchedules creates the hourly funding schedule of each venue once', async () => {
+    // A worker process started by another test file (worker/main.ts ensures the schedules) may have made it on its own task queue.
+    await s.temporal.schedule.getHandle('funding-paper').delete().catch(() => undefined);
+    const first = await ensureSchedules(s.temporal, s.config.temporal.taskQueue);
+    try {
+      expect(first).toEqual(['funding-paper']);
+      expect(await ensureSchedules(s.temporal, s.config.temporal.taskQueue)).toEqual(first); // idempotent
+      const desc = await s.temporal.schedule.getHandle('funding-paper').describe();
+      expect(desc.action).toMatchObject({ type: 'startWorkflow', workflowType: 'fundingWorkflow', workflowId: 'funding-paper', taskQueue: s.config.temporal.taskQueue });
+      expect(desc.policies).toMatchObject({ overlap: 'SKIP', catchupWindow: 3_600_000 });
+      expect(desc.spec.calendars?.[0]).toMatchObject({ minute: [{ start: 0, end: 0, step: 1 }] });
+    } finally {
+      await s.temporal.schedule.getHandle('funding-paper').delete(); // it would pay every tenant of the test database hourly
+    }
   });
 
   it('creates the hourly schedule once, and a triggered run pays the current hour', async () => {

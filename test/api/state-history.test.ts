@@ -1,25 +1,41 @@
-/** `GET /accounts/{id}/state/history` (spec §4.3, §8): replayed from the event log, window-based with `truncated`, no cursor. */
+/**
+ * `GET /accounts/{id}/state/history` (spec §4.3, §8): stored state snapshots — one with the opening
+ * deposit, one per filled execution, one per funding payment, the funding run's hourly sample (once
+ * per hour) — window-based with `truncated`, no cursor.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { Decimal } from '../../domain/decimal.js';
+import { publishMark } from '../../activities/market/marks.js';
 import { ensureTenant, issueCredential } from '../../db/seed.js';
+import type { FundingResult } from '../../workflows/definitions.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
 
-type Point = { seq: number; kind: string; ts: string; venue: string; balanceUsd: string; realizedPnlUsd: string; feesUsd: string; fundingUsd: string; positions: number; notionalUsd: string; equityUsd: string };
+type Point = { ts: string; venue: string; reason: string; hour: string | null; equityUsd: string; balanceUsd: string; unrealizedPnlUsd: string; marginUsedUsd: string; marginAvailableUsd: string; openPositions: number };
+
+const d = (v: string) => new Decimal(v);
 
 describe('state history', () => {
   let s: Stack;
   let t: Awaited<ReturnType<Stack['trader']>>;
   const history = async (q = '') => s.call('GET', `/api/v1/accounts/${t.accountId}/state/history${q}`, { token: t.token });
+  const points = async (q = ''): Promise<Point[]> => (await history(q)).body.points;
+  const fund = (hourIso: string) =>
+    s.temporal.workflow.execute('fundingWorkflow', {
+      taskQueue: s.config.temporal.taskQueue,
+      workflowId: `funding-state-history-${randomBytes(4).toString('hex')}`,
+      args: [{ venue: 'paper', hourIso, tenantId: s.tenant.id }],
+    }) as Promise<FundingResult>;
   let initial: Point[];
+
   beforeAll(async () => {
     s = await startStack();
     await publish(s.orm, await recordedTick('SOL.PAPER', 0.5));
     t = await s.trader();
-    initial = (await history()).body.points;
-    // buy 3, sell 1, sell 2 (two round trips), then buy 1 left open
+    initial = await points();
+    // buy 3, sell 1, sell 2 (flat again), then buy 1 left open
     for (const [side, qty] of [['buy', '3'], ['sell', '1'], ['sell', '2'], ['buy', '1']]) {
       const r = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', symbol: 'SOL.PAPER', side, type: 'market', qty } });
       await waitFor(() => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token: t.token }), (x) => x.body.state === 'filled');
@@ -27,63 +43,98 @@ describe('state history', () => {
   });
   afterAll(async () => s?.stop());
 
-  it('has one point per cash or position event, and the last one matches /state', async () => {
-    expect(initial).toEqual([expect.objectContaining({ kind: 'funding.deposit', venue: 'paper', balanceUsd: '100000', equityUsd: '100000', positions: 0, notionalUsd: '0' })]);
+  it('has a point for the deposit and one per filled execution; the last one equals /state', async () => {
+    expect(initial).toEqual([{ ts: expect.any(String), venue: 'paper', reason: 'deposit', hour: null, equityUsd: '100000', balanceUsd: '100000', unrealizedPnlUsd: '0', marginUsedUsd: '0', marginAvailableUsd: '100000', openPositions: 0 }]);
     const res = await history();
     expect(res.status).toBe(200);
     expect(res.body).not.toHaveProperty('nextCursor');
-    const points: Point[] = res.body.points;
-    const fills = (await s.call('GET', `/api/v1/accounts/${t.accountId}/fills`, { token: t.token })).body.fills;
-    expect(points).toHaveLength(1 + fills.length);
     expect(res.body.truncated).toBe(false);
-    expect(points.map((p) => p.seq)).toEqual([...points.map((p) => p.seq)].sort((a, b) => a - b));
+    const all: Point[] = res.body.points;
+    expect(all.map((p) => p.reason)).toEqual(['deposit', 'fill', 'fill', 'fill', 'fill']);
+    expect(all.map((p) => p.openPositions)).toEqual([0, 1, 1, 0, 1]);
+    expect(all.map((p) => p.ts)).toEqual([...all.map((p) => p.ts)].sort());
+    for (const p of all) {
+      expect(d(p.equityUsd).eq(d(p.balanceUsd).plus(p.unrealizedPnlUsd))).toBe(true);
+      expect(d(p.marginAvailableUsd).eq(Decimal.max(0, d(p.equityUsd).minus(p.marginUsedUsd)))).toBe(true);
+    }
+    // margin follows the open size at the same mark: 3 contracts, then 2, then none, then 1
+    const [, three, two, flat, one] = all;
+    expect(d(three.marginUsedUsd).gt(0)).toBe(true);
+    expect(d(two.marginUsedUsd).times(3).eq(d(three.marginUsedUsd).times(2))).toBe(true);
+    expect(flat.marginUsedUsd).toBe('0');
+    expect(d(one.marginUsedUsd).times(3).eq(three.marginUsedUsd)).toBe(true);
+    // cash moved by realised PnL − fees of the fills
+    const fills = (await s.call('GET', `/api/v1/accounts/${t.accountId}/fills`, { token: t.token })).body.fills;
+    const net = fills.reduce((a: Decimal, f: Record<string, string>) => a.plus(f.realizedPnlUsd).minus(f.feeUsd), new Decimal(0));
+    expect(d(one.balanceUsd).eq(d('100000').plus(net))).toBe(true);
+
     const state = await s.call('GET', `/api/v1/accounts/${t.accountId}/state`, { token: t.token });
     const paper = state.body.perVenue.find((v: { venue: string }) => v.venue === 'paper');
-    const last = points.at(-1)!;
-    expect(last.balanceUsd).toBe(paper.balanceUsd);
-    expect(last.positions).toBe(1);
-    const lastFill = fills[0];
-    expect(new Decimal(last.notionalUsd).eq(new Decimal(lastFill.price).times(1))).toBe(true);
-    // fees and realised PnL reconcile with the fills; cash = deposit + realised − fees
-    const sum = (k: string) => fills.reduce((a: Decimal, f: Record<string, string>) => a.plus(f[k]), new Decimal(0));
-    expect(new Decimal(last.feesUsd).eq(sum('feeUsd'))).toBe(true);
-    expect(new Decimal(last.realizedPnlUsd).eq(sum('realizedPnlUsd'))).toBe(true);
-    expect(new Decimal(last.balanceUsd).eq(new Decimal(100000).plus(last.realizedPnlUsd).minus(last.feesUsd))).toBe(true);
-    // marked at its own (last) fill price, the open position has no unrealised PnL yet
-    expect(last.equityUsd).toBe(last.balanceUsd);
-    // after buy 3 the position is open
-    expect(points[1]).toMatchObject({ kind: 'fill.executed', positions: 1 });
-    expect(points[3]).toMatchObject({ positions: 0 });
+    expect(one).toMatchObject({
+      balanceUsd: paper.balanceUsd,
+      equityUsd: paper.equityUsd,
+      unrealizedPnlUsd: paper.unrealizedPnlUsd,
+      marginUsedUsd: paper.marginUsedUsd,
+      marginAvailableUsd: paper.marginAvailableUsd,
+    });
   });
 
   it('keeps the newest `limit` points and says so with truncated', async () => {
-    const all: Point[] = (await history()).body.points;
+    const all = await points();
     const res = await history('?limit=2');
     expect(res.body.truncated).toBe(true);
     expect(res.body.points).toEqual(all.slice(-2));
-    expect((await history(`?limit=${all.length}`)).body.truncated).toBe(false);
+    expect((await history(`?limit=${all.length}`)).body).toEqual({ points: all, truncated: false });
   });
 
   it('windows by from (inclusive), to (exclusive) and venue', async () => {
-    const all: Point[] = (await history()).body.points;
+    const all = await points();
     const pivot = all[2].ts;
-    const from: Point[] = (await history(`?from=${encodeURIComponent(pivot)}`)).body.points;
+    const from = await points(`?from=${encodeURIComponent(pivot)}`);
     expect(from).toEqual(all.filter((p) => Date.parse(p.ts) >= Date.parse(pivot)));
     expect(from.length).toBeGreaterThan(0);
-    const to: Point[] = (await history(`?to=${encodeURIComponent(pivot)}`)).body.points;
+    const to = await points(`?to=${encodeURIComponent(pivot)}`);
     expect(to).toEqual(all.filter((p) => Date.parse(p.ts) < Date.parse(pivot)));
     expect(to.length + from.length).toBe(all.length);
-    expect((await history('?venue=paper')).body.points).toEqual(all);
+    expect(await points('?venue=paper')).toEqual(all);
     expect((await history('?venue=hyperliquid')).body).toEqual({ points: [], truncated: false });
   });
 
-  it('caps limit at 5000 and checks times', async () => {
-    expect(await history('?limit=5001')).toMatchObject({ status: 400, body: { error: 'validation_failed' } });
+  it('rejects limit 5001, limit 0 and a bad time with 400 validation_failed', async () => {
+    expect(await history('?limit=5001')).toMatchObject({ status: 400, body: { error: 'validation_failed', detail: expect.anything() } });
+    expect(await history('?limit=0')).toMatchObject({ status: 400, body: { error: 'validation_failed' } });
     expect((await history('?limit=5000')).status).toBe(200);
-    expect((await history('?from=yesterday')).status).toBe(400);
+    expect(await history('?from=yesterday')).toMatchObject({ status: 400, body: { error: 'validation_failed' } });
   });
 
-  it('is not readable by another owner', async () => {
+  it('the funding run adds a funding point per paid hour and one hourly sample when it pays nothing, never twice', async () => {
+    const count = (await points()).length;
+    const paid = await fund('2026-11-22T04:00:00.000Z');
+    expect(paid).toMatchObject({ accounts: 1, payments: 1 });
+    const afterPaid = await points();
+    expect(afterPaid).toHaveLength(count + 1);
+    const last = afterPaid.at(-1)!;
+    expect(last).toMatchObject({ reason: 'funding', hour: '2026-11-22T04:00:00.000Z', openPositions: 1 });
+    expect(d(last.balanceUsd).eq(d(afterPaid.at(-2)!.balanceUsd).plus(paid.amountUsd))).toBe(true);
+    expect((await fund('2026-11-22T04:00:00.000Z')).payments).toBe(0);
+    expect(await points()).toHaveLength(count + 1); // rerun of the hour: no second point
+
+    // a stale mark: the hour pays nothing, but equity is still sampled once for the hour
+    const tick = await recordedTick('SOL.PAPER', 0.5);
+    await publishMark(s.orm, { ...tick, ts: Date.now() - 10 * 60_000 });
+    try {
+      const skipped = await fund('2026-11-22T05:00:00.000Z');
+      expect(skipped).toMatchObject({ payments: 0, skipped: [{ accountId: t.accountId, symbols: ['SOL.PAPER'] }] });
+      await fund('2026-11-22T05:00:00.000Z');
+      const after = await points();
+      expect(after).toHaveLength(count + 2);
+      expect(after.at(-1)).toMatchObject({ reason: 'hourly', hour: '2026-11-22T05:00:00.000Z', balanceUsd: last.balanceUsd, openPositions: 1 });
+    } finally {
+      await publish(s.orm, tick);
+    }
+  });
+
+  it('is not readable by another owner or another tenant', async () => {
     const other = await s.trader();
     expect(await s.call('GET', `/api/v1/accounts/${t.accountId}/state/history`, { token: other.token })).toMatchObject({ status: 403, body: { error: 'forbidden' } });
     const slug = `sh-${randomBytes(3).toString('hex')}`;

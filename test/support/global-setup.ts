@@ -13,7 +13,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { openOrm, migrateUp } from '../../db/orm.js';
 import { SA } from '../../workflows/definitions.js';
-import { WORKFLOWS_PATH } from '../../worker/worker.js';
+import { WORKFLOWS_PATH } from '../../worker/workflows-path.js';
 import { resolveTemporalBinary } from '../../scripts/lib/temporal-dev.js';
 import { ensurePostgres } from '../../scripts/lib/postgres.js';
 

@@ -11,11 +11,11 @@ import { loadRecordedMarket } from '../../activities/market/recorded.js';
 import { publishMark } from '../../activities/market/marks.js';
 
 /** The recorded tick of a paper symbol at `fraction` (0..1) of the recording, stamped now. */
-export async function recordedTick(symbol: string, fraction: number): Promise<MarkTick> {
-  const spec = findSymbol('paper', symbol)!;
+export async function recordedTick(symbol: string, fraction: number, venue = 'paper'): Promise<MarkTick> {
+  const spec = findSymbol(venue, symbol)!;
   const m = await loadRecordedMarket(spec.sourceCoin);
   const t = m.startMs + Math.round((m.endMs - m.startMs) * fraction);
-  return tickAt(m, t, 'paper', symbol, Date.now(), new Decimal(spec.tickSize));
+  return tickAt(m, t, venue, symbol, Date.now(), new Decimal(spec.tickSize));
 }
 
 /** The recorded ticks with the lowest and the highest mark of a symbol (sampled every 1 %). */

@@ -29,6 +29,12 @@ export function stackEnv(config: Config): NodeJS.ProcessEnv {
     MARK_FEED: 'off',
     MARKET_STREAMS: 'off',
     LOG_LEVEL: 'warn',
+    AGENT_KEY_ENCRYPTION_KEYS: config.agentKeyEncryptionKeys ?? TEST_AGENT_KEYS,
+    HYPERLIQUID_API_URL: config.venues.urls.hyperliquid,
+    ASTER_API_URL: config.venues.urls.aster,
+    POLYMARKET_API_URL: config.venues.urls.polymarket,
+    KALSHI_API_URL: config.venues.urls.kalshi,
+    ROUTED_POLL_MS: String(config.venues.pollMs),
   };
 }
 
@@ -51,7 +57,14 @@ export interface Stack {
 
 let runtimeInstalled = false;
 
-export async function startStack(opts: { worker?: boolean; temporalAddress?: string } = {}): Promise<Stack> {
+/** The agent-key encryption ring of test stacks (a fixed test key; production configures its own). */
+export const TEST_AGENT_KEYS = `test1:${Buffer.alloc(32, 7).toString('base64')}`;
+
+/**
+ * Starts a stack. `env` adds configuration (e.g. the venue simulators' URLs from
+ * test/support/venues.ts).
+ */
+export async function startStack(opts: { worker?: boolean; temporalAddress?: string; env?: Record<string, string> } = {}): Promise<Stack> {
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger((process.env.TEST_TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN') });
     runtimeInstalled = true;
@@ -66,6 +79,9 @@ export async function startStack(opts: { worker?: boolean; temporalAddress?: str
     MARK_FEED: 'off',
     MARKET_STREAMS: 'off', // test files that need depth or tape start a producer themselves
     LOG_LEVEL: 'silent',
+    AGENT_KEY_ENCRYPTION_KEYS: TEST_AGENT_KEYS,
+    ROUTED_POLL_MS: '200',
+    ...opts.env,
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const orm = await openOrm(config.databaseUrl);

@@ -18,6 +18,7 @@ import { AccountBalance, Fill, OrderIntent, Position, Tenant, Trade, type OrderI
 import { scoped, platformEm } from '../../../db/orm.js';
 import { fillView, intentToView, positionView, workingOrderView } from '../../../db/views.js';
 import { appendEvents, lockAccount, type NewEvent } from '../../../db/events.js';
+import { recordStateSnapshot } from '../../../db/state-snapshots.js';
 import { readMark } from '../../market/marks.js';
 import type { DispatchOutcome } from '../../types.js';
 
@@ -88,12 +89,14 @@ export async function rejectIntent(em: EntityManager, intent: OrderIntentRow, re
   await appendEvents(em, intent.tenantId, intent.accountId, [intentEvent(intent, 'intent.rejected')]);
 }
 
-function intentEvent(intent: OrderIntentRow, kind: string): NewEvent {
+/** The `Order-Intent-Update` event of an intent's change (stamps `updatedAt`). */
+export function intentEvent(intent: OrderIntentRow, kind: string): NewEvent {
   intent.updatedAt = new Date();
   return { kind, frameType: 'Order-Intent-Update', venue: intent.venue, data: intentToView(intent) };
 }
 
-async function openOrdersEvent(em: EntityManager, accountId: string): Promise<NewEvent> {
+/** The `Open-Orders-Update` event: every open working order of the account after this transaction's changes. */
+export async function openOrdersEvent(em: EntityManager, accountId: string): Promise<NewEvent> {
   await em.flush(); // the list must see this transaction's own change of the order
   const open = await em.find(OrderIntent, { accountId, orderStatus: 'open' }, { orderBy: { createdAt: 'asc' } });
   return { kind: 'orders.open_changed', frameType: 'Open-Orders-Update', venue: PAPER, data: { accountId, orders: open.map(workingOrderView) } };
@@ -139,18 +142,33 @@ export async function executePaper(deps: PaperDeps, intentId: string, mode: 'arr
     if (wasOpen !== (intent.orderStatus === 'open')) events.push(await openOrdersEvent(em, intent.accountId));
     events.push(intentEvent(intent, `intent.${effect.event}`));
     await appendEvents(em, intent.tenantId, intent.accountId, events);
+    if (fills.length) await recordStateSnapshot(em, { tenantId: intent.tenantId, accountId: intent.accountId, venue: intent.venue, reason: 'fill' });
     return outcomeOf(intent);
   });
 }
 
 /**
- * Records engine fills: Fill rows (ids `<intentId>-<n>`), the net position, closed round trips,
+ * One execution to record: price (USD), qty (contracts), liquidity; routed venues add the fee the
+ * venue charged (USD), its trade id and its execution time (epoch ms). Paper fills leave those out:
+ * the tenant's fee schedule prices them and the platform mints the ids.
+ */
+export interface ExecutionToRecord {
+  price: Decimal;
+  qty: Decimal;
+  liquidity: 'taker' | 'maker';
+  feeUsd?: Decimal;
+  venueTradeId?: string;
+  at?: number;
+}
+
+/**
+ * Records fills: Fill rows (ids `<intentId>-<n>`), the net position, closed round trips,
  * the venue balance (realised PnL − fees); returns the Fill and Position-Changed events.
  */
-async function recordFills(
+export async function recordFills(
   em: EntityManager,
   intent: OrderIntentRow,
-  fills: { price: Decimal; qty: Decimal; liquidity: 'taker' | 'maker' }[],
+  fills: ExecutionToRecord[],
   posRow: PositionRow | null,
   tick: MarkTick,
 ): Promise<NewEvent[]> {
@@ -172,7 +190,9 @@ async function recordFills(
 
   for (const [k, f] of fills.entries()) {
     const id = `${intent.id}-${before + k + 1}`;
-    const feeUsd = fee(f.price, f.qty, bps[f.liquidity]);
+    const feeUsd = f.feeUsd ?? fee(f.price, f.qty, bps[f.liquidity]);
+    /** The fee of part of this fill: the venue's fee pro rata, or the schedule's. */
+    const feeOf = (qty: Decimal) => (f.feeUsd ? f.feeUsd.times(qty).div(f.qty) : fee(f.price, qty, bps[f.liquidity]));
     const realizedBefore = position.realizedPnl;
     const openBefore = position.qty.abs();
     const applied = applyFill(position, { side: intent.side as 'buy' | 'sell', qty: f.qty, price: f.price }, ts);
@@ -194,14 +214,14 @@ async function recordFills(
       feeUsd: fmt(feeUsd),
       liquidity: f.liquidity,
       venueOrderId: intent.venueOrderId ?? `paper-${intent.id}`,
-      venueTradeId: id,
+      venueTradeId: f.venueTradeId ?? id,
       realizedPnlUsd: fmt(realized),
-      executedAt: at,
+      executedAt: f.at ? new Date(f.at) : at,
     });
     events.push({ kind: 'fill.executed', frameType: 'Fill', venue: intent.venue, data: fillView(fill) });
     const closedQty = applied.closed?.qty ?? ZERO;
     const entryShare = closedQty.isZero() || openBefore.isZero() ? ZERO : entryFees.times(closedQty).div(openBefore);
-    entryFees = position.qty.isZero() ? ZERO : entryFees.minus(entryShare).plus(fee(f.price, f.qty.minus(closedQty), bps[f.liquidity]));
+    entryFees = position.qty.isZero() ? ZERO : entryFees.minus(entryShare).plus(feeOf(f.qty.minus(closedQty)));
     if (applied.closed) {
       const c = applied.closed;
       em.create(Trade, {
@@ -215,7 +235,7 @@ async function recordFills(
         entryPrice: fmt(c.entryPrice),
         exitPrice: fmt(c.exitPrice),
         realizedPnlUsd: fmt(c.realizedPnl),
-        feesUsd: fmt(fee(f.price, c.qty, bps[f.liquidity]).plus(entryShare)),
+        feesUsd: fmt(feeOf(c.qty).plus(entryShare)),
         openedAt: new Date(c.openedAt),
         closedAt: new Date(c.closedAt),
         exitFillId: id,

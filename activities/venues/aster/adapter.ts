@@ -1,0 +1,197 @@
+/**
+ * The Aster Futures v3 adapter (../shared/venues.md §2). Every trading/user-data call is signed by
+ * the agent (Aster "API wallet") for the owner's main wallet (`user`) — signing.ts — and sent
+ * form-urlencoded (body for POST/DELETE, query for GET):
+ * - place → `POST /fapi/v3/order` (wire.ts {@link orderParams}, `newOrderRespType=RESULT`);
+ * - findByClientOrderId / status → `GET /fapi/v3/order` (`origClientOrderId` / `orderId`); `-2013`
+ *   (unknown order) → null;
+ * - cancel → `DELETE /fapi/v3/order` (`symbol`, `orderId`); a refused cancel of an order that is
+ *   already final answers that final state;
+ * - fills → `GET /fapi/v3/userTrades` per symbol in ≤ 7-day windows from `sinceMs`, paged by `fromId`;
+ * - orders → `GET /fapi/v3/openOrders` plus `GET /fapi/v3/allOrders` per listed symbol (the last
+ *   7 days, which include orders placed in Aster's own web interface).
+ * Authorisation: the owner's wallet signs the `registerAndApproveAgent` parameter string as an
+ * EIP-712 `Message` with chainId = `signatureChainId` (56); the agent may trade perps, never spot
+ * nor withdraw, and expires at `expired` (ms); {@link asterAdapter.submitAuthorization} posts it
+ * unauthenticated. The nonce is µs (the request's ms nonce × 1000): Aster refuses a registration
+ * whose nonce is more than 10 s from its clock, so the owner must sign promptly.
+ * Errors: `{"code":-N,"msg":"…"}` → {@link VenueRejected}(msg); 429, 418 and 5xx → plain Error (retried).
+ */
+import type { Hex } from 'viem';
+import { ASTER_SYMBOLS } from '../../../domain/market/venues/aster.js';
+import { VenueRejected, type AuthorizationRequest, type VenueAdapter, type VenueContext, type VenueFill, type VenueOrder } from '../types.js';
+import { EIP712_DOMAIN_TYPE, REGISTRATION_CHAIN_ID, REGISTRATION_ORDER, asterDomain, MESSAGE_TYPES, recoverSigner, registrationMsg, safeAgentName, signRequest, type Params, type RegistrationFields } from './signing.js';
+import { asError, clientOrderIdFromIntentId, orderParams, specOf, toVenueFill, toVenueOrder, UNKNOWN_ORDER, type WireOrder, type WireTrade } from './wire.js';
+
+/** Longest `startTime`..`endTime` span `userTrades` accepts (7 days, ms). */
+const WINDOW_MS = 7 * 86_400_000;
+/** Page size asked of `userTrades` / `allOrders` (the venue's maximum). */
+const PAGE = 1000;
+
+type Method = 'GET' | 'POST' | 'DELETE';
+
+/** Sends a form string and maps the answer: JSON, VenueRejected for Aster's error shape, Error for transport trouble. */
+async function send(ctx: Pick<VenueContext, 'baseUrl' | 'fetch'>, method: Method, path: string, form: string): Promise<any> {
+  const base = ctx.baseUrl.replace(/\/$/, '');
+  const res =
+    method === 'GET'
+      ? await ctx.fetch(`${base}${path}?${form}`, { method })
+      : await ctx.fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+  const text = await res.text();
+  if (res.status === 429 || res.status === 418 || res.status >= 500) throw new Error(`Aster ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    if (!res.ok) throw new VenueRejected(text || `HTTP ${res.status}`);
+    throw new Error(`Aster ${method} ${path} answered non-JSON: ${text.slice(0, 300)}`);
+  }
+  const err = asError(json);
+  if (err) throw new AsterError(err.code, err.msg);
+  if (!res.ok) throw new VenueRejected(text || `HTTP ${res.status}`);
+  return json;
+}
+
+/** A {@link VenueRejected} that keeps Aster's numeric code (the reason stays the venue's `msg` verbatim). */
+export class AsterError extends VenueRejected {
+  constructor(
+    readonly code: number,
+    msg: string,
+  ) {
+    super(msg);
+  }
+}
+
+/** Signs `params` for the context's agent (fresh µs nonce) and sends them. */
+async function signed(ctx: VenueContext, method: Method, path: string, params: Params): Promise<any> {
+  if (ctx.agent.kind !== 'evm') throw new Error('Aster needs an EVM agent key (API wallet)');
+  const nonce = await ctx.nextNonce('us');
+  const req = await signRequest(ctx.agent.privateKey, params, { nonce, user: ctx.owner, signer: ctx.agent.address, network: ctx.network });
+  return send(ctx, method, path, req.wire);
+}
+
+/** `GET /fapi/v3/order` by one key; null for Aster's unknown order. */
+async function queryOrder(ctx: VenueContext, symbol: string, key: ['orderId' | 'origClientOrderId', string]): Promise<VenueOrder | null> {
+  try {
+    return toVenueOrder((await signed(ctx, 'GET', '/fapi/v3/order', [['symbol', specOf(symbol).venueSymbol], key])) as WireOrder);
+  } catch (e) {
+    if (e instanceof AsterError && e.code === UNKNOWN_ORDER) return null;
+    throw e;
+  }
+}
+
+/** Trades of one symbol from `since` to now, oldest first: 7-day windows, each paged by `fromId` when full. */
+async function symbolTrades(ctx: VenueContext, venueSymbol: string, since: number): Promise<WireTrade[]> {
+  const out = new Map<number, WireTrade>();
+  const now = Date.now();
+  for (let start = since; start <= now; start += WINDOW_MS) {
+    const end = Math.min(start + WINDOW_MS - 1, now);
+    let page: WireTrade[] = await signed(ctx, 'GET', '/fapi/v3/userTrades', [['symbol', venueSymbol], ['startTime', String(start)], ['endTime', String(end)], ['limit', String(PAGE)]]);
+    for (;;) {
+      if (!Array.isArray(page)) throw new Error('Aster userTrades answered a non-array');
+      for (const t of page) if (t.time >= start && t.time <= end) out.set(t.id, t);
+      if (page.length < PAGE || page.some((t) => t.time > end)) break;
+      const next = Math.max(...page.map((t) => t.id)) + 1;
+      page = await signed(ctx, 'GET', '/fapi/v3/userTrades', [['symbol', venueSymbol], ['fromId', String(next)], ['limit', String(PAGE)]]);
+    }
+  }
+  return [...out.values()].sort((a, b) => a.time - b.time || a.id - b.id);
+}
+
+/** The form fields of a registration request (its `action`), rebuilt from the signed typed data so what is posted is what was signed. */
+function registrationFields(request: AuthorizationRequest): RegistrationFields {
+  if (request.kind !== 'eip712' || request.typedData.primaryType !== 'Message' || request.typedData.domain.name !== 'AsterSignTransaction' || !request.action) throw new VenueRejected('not an Aster registerAndApproveAgent authorisation');
+  const f = Object.fromEntries(REGISTRATION_ORDER.map((k) => [k, String(request.action![k] ?? '')])) as unknown as RegistrationFields;
+  if (registrationMsg(f) !== request.typedData.message.msg) throw new VenueRejected('Aster authorisation: action does not match the signed message');
+  if (Number(request.typedData.domain.chainId) !== Number(f.signatureChainId)) throw new VenueRejected('Aster authorisation: domain chainId is not signatureChainId');
+  return f;
+}
+
+/** The Aster venue adapter (see the module comment for the wire calls). */
+export const asterAdapter: VenueAdapter = {
+  venue: 'aster',
+
+  clientOrderId: clientOrderIdFromIntentId,
+
+  async place(ctx, order) {
+    return toVenueOrder((await signed(ctx, 'POST', '/fapi/v3/order', orderParams(order))) as WireOrder);
+  },
+
+  async findByClientOrderId(ctx, symbol, clientOrderId) {
+    return queryOrder(ctx, symbol, ['origClientOrderId', clientOrderId]);
+  },
+
+  async status(ctx, symbol, venueOrderId) {
+    if (!/^\d+$/.test(venueOrderId)) return null;
+    return queryOrder(ctx, symbol, ['orderId', venueOrderId]);
+  },
+
+  async cancel(ctx, symbol, venueOrderId) {
+    try {
+      return toVenueOrder((await signed(ctx, 'DELETE', '/fapi/v3/order', [['symbol', specOf(symbol).venueSymbol], ['orderId', venueOrderId]])) as WireOrder);
+    } catch (e) {
+      if (!(e instanceof VenueRejected)) throw e;
+      // Already filled / canceled / expired: the final state is the answer; otherwise the refusal stands.
+      const after = await queryOrder(ctx, symbol, ['orderId', venueOrderId]);
+      if (after && after.status !== 'open' && after.status !== 'triggered') return after;
+      throw e;
+    }
+  },
+
+  async fills(ctx, opts) {
+    const symbols = opts.symbol ? [specOf(opts.symbol).venueSymbol] : ASTER_SYMBOLS.map((s) => s.venueSymbol!);
+    const out: VenueFill[] = [];
+    for (const s of symbols) out.push(...(await symbolTrades(ctx, s, opts.sinceMs)).map(toVenueFill));
+    return out.filter((f) => !opts.venueOrderId || f.venueOrderId === opts.venueOrderId).sort((a, b) => a.time - b.time);
+  },
+
+  async orders(ctx) {
+    const byId = new Map<string, VenueOrder>();
+    const open: WireOrder[] = await signed(ctx, 'GET', '/fapi/v3/openOrders', []);
+    if (!Array.isArray(open)) throw new Error('Aster openOrders answered a non-array');
+    for (const w of open) byId.set(String(w.orderId), toVenueOrder(w));
+    for (const spec of ASTER_SYMBOLS) {
+      const all: WireOrder[] = await signed(ctx, 'GET', '/fapi/v3/allOrders', [['symbol', spec.venueSymbol!], ['limit', String(PAGE)]]);
+      if (!Array.isArray(all)) throw new Error('Aster allOrders answered a non-array');
+      for (const w of all) byId.set(String(w.orderId), toVenueOrder(w));
+    }
+    return [...byId.values()];
+  },
+
+  authorizationRequest(args) {
+    const action: RegistrationFields = {
+      user: args.owner,
+      nonce: String(BigInt(args.nonce) * 1000n),
+      agentName: safeAgentName(args.agentName),
+      agentAddress: args.agentAddress,
+      expired: String(args.expiresAt),
+      signatureChainId: String(REGISTRATION_CHAIN_ID),
+      canSpotTrade: 'false',
+      canPerpTrade: 'true',
+      canWithdraw: 'false',
+    };
+    return {
+      kind: 'eip712',
+      typedData: { domain: { ...asterDomain(REGISTRATION_CHAIN_ID) }, types: { EIP712Domain: EIP712_DOMAIN_TYPE, Message: [...MESSAGE_TYPES.Message] }, primaryType: 'Message', message: { msg: registrationMsg(action) } },
+      action: { ...action },
+    };
+  },
+
+  async verifyAuthorization({ owner, request, signature }) {
+    try {
+      const f = registrationFields(request);
+      if (f.user.toLowerCase() !== owner.toLowerCase()) return false;
+      const who = await recoverSigner(registrationMsg(f), signature as Hex, Number(f.signatureChainId));
+      return who === owner.toLowerCase();
+    } catch {
+      return false;
+    }
+  },
+
+  async submitAuthorization(ctx, { request, signature }) {
+    const f = registrationFields(request);
+    if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) throw new VenueRejected('Signature for this request is not valid.');
+    await send(ctx, 'POST', '/fapi/v3/registerAndApproveAgent', `${registrationMsg(f)}&signature=${signature}`);
+    return undefined;
+  },
+};

@@ -1,0 +1,175 @@
+/**
+ * `npm run bench:venues` (also run by `npm run bench`): the routed venues (issue 4).
+ *  1. Signing throughput per venue: one representative order signed back to back for 2 s with the
+ *     venue's own pure signing function (signatures/s, one core).
+ *  2. Compose → dispatched latency through each venue's simulator: the real api, worker and Temporal
+ *     (in-memory dev server), a fresh database, the four simulators, one trader with an authorised
+ *     agent per venue; BENCH_VENUE_N market orders per venue (default 50) at concurrency
+ *     BENCH_VENUE_CONCURRENCY (default 4); latency from the compose request to the first
+ *     `Order-Intent-Update` frame in `dispatched` or `filled` on /ws/risk. Prints p50/p99 per venue.
+ */
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { pino } from 'pino';
+import WebSocket from 'ws';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { generatePrivateKey } from 'viem/accounts';
+import { loadConfig } from '../../config.js';
+import { openOrm, migrateUp } from '../../db/orm.js';
+import { ensureTenant, issueCredential } from '../../db/seed.js';
+import { startApi } from '../../api/server.js';
+import { createWorker } from '../../worker/worker.js';
+import { publishMark } from '../../activities/market/marks.js';
+import { predictionTick } from '../../activities/market/prediction-marks.js';
+import { loadRecordedMarket } from '../../activities/market/recorded.js';
+import { tickAt } from '../../domain/market/replay.js';
+import { Decimal } from '../../domain/decimal.js';
+import { VENUE_SYMBOLS } from '../../domain/market/symbols.js';
+import type { MarkTick } from '../../domain/market/types.js';
+import { ROUTED_VENUES, type RoutedVenue } from '../../activities/venues/types.js';
+import { VENUE_SIGNERS } from './venue-signers.js';
+import { ensurePostgres } from '../lib/postgres.js';
+import { freePort, startTemporalDev } from '../lib/temporal-dev.js';
+import { authorizeDemoAgents, startDevSimulators } from '../lib/dev-venues.js';
+
+const N = Number(process.env.BENCH_VENUE_N ?? 50);
+const C = Number(process.env.BENCH_VENUE_CONCURRENCY ?? 4);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+Runtime.install({ logger: new DefaultLogger('ERROR') });
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+async function pool<T>(n: number, c: number, job: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: c }, async () => {
+    while (next < n) {
+      const i = next++;
+      out[i] = await job(i);
+    }
+  }));
+  return out;
+}
+
+// 1. Signing throughput.
+console.log('bench:venues — signing throughput (one core, 2 s per venue)');
+for (const venue of ROUTED_VENUES) {
+  const sign = await VENUE_SIGNERS[venue].prepare();
+  let n = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < 2000) {
+    await sign(n);
+    n++;
+  }
+  console.log(`  ${venue.padEnd(12)} ${(n / ((performance.now() - t0) / 1000)).toFixed(0).padStart(7)} signatures/s   (${VENUE_SIGNERS[venue].what})`);
+}
+
+// 2. Compose → dispatched through each simulator.
+console.log(`\nbench:venues — compose → dispatched, ${N} market orders per venue at concurrency ${C}; starting Temporal, a fresh database, api, worker and the simulators`);
+const temporalDev = await startTemporalDev({ port: await freePort(), uiPort: null, dbFilename: null });
+const pgServer = await ensurePostgres({ dataDir: path.join(ROOT, '.data/pg') });
+const dbName = `platform_bench_venues_${Date.now()}`;
+const admin = new pg.Client({ connectionString: pgServer.url });
+await admin.connect();
+await admin.query(`create database "${dbName}"`);
+const url = new URL(pgServer.url);
+url.pathname = `/${dbName}`;
+const orm = await openOrm(url.toString());
+await migrateUp(orm);
+const sims = await startDevSimulators(orm);
+const config = loadConfig({
+  DATABASE_URL: url.toString(),
+  TEMPORAL_ADDRESS: temporalDev.address,
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  PORT: '0',
+  MARK_FEED: 'off',
+  MARKET_STREAMS: 'off',
+  LOG_LEVEL: 'silent',
+  AGENT_KEY_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+  ...sims.env,
+});
+const logger = pino({ level: 'silent' });
+const api = await startApi({ config, orm, logger });
+const worker = await createWorker({ config, orm, logger });
+const running = worker.run();
+
+// Marks: a recorded ETH tick for the perps, the recorded daily price for one market per prediction venue.
+const eth = await loadRecordedMarket('ETH');
+const symbolOf = {} as Record<RoutedVenue, { symbol: string; qty: string; tick: MarkTick }>;
+for (const venue of ROUTED_VENUES) {
+  const specs = VENUE_SYMBOLS[venue];
+  if (specs[0].assetClass === 'perp') {
+    const spec = specs.find((s) => s.base === 'ETH')!;
+    symbolOf[venue] = { symbol: spec.symbol, qty: '0.01', tick: tickAt(eth, eth.startMs, venue, spec.symbol, Date.now(), new Decimal(spec.tickSize)) };
+  } else {
+    for (const spec of specs) {
+      const tick = await predictionTick(spec, Date.now());
+      if (tick.mark.gt('0.1') && tick.mark.lt('0.9')) {
+        symbolOf[venue] = { symbol: spec.symbol, qty: '10', tick };
+        break;
+      }
+    }
+  }
+}
+const publishAll = () => Promise.all(Object.values(symbolOf).map(({ tick }) => publishMark(orm, { ...tick, ts: Date.now() })));
+await publishAll();
+const refresh = setInterval(() => void publishAll(), 1000);
+
+const tenant = await ensureTenant(orm, { slug: 'bench-venues', displayName: 'Bench venues', origins: [] });
+const cred = await issueCredential(orm, { tenantId: tenant.id, audience: 'trader', tier: 'fullTrading', account: { depositUsd: '100000000' } });
+await authorizeDemoAgents({ baseUrl: api.baseUrl, tenantSlug: tenant.slug, apiKey: cred.apiKey, apiSecret: cred.apiSecret, accountId: cred.accountId!, walletKey: generatePrivateKey(), sims });
+const call = async (method: string, p: string, token?: string, body?: unknown): Promise<any> => {
+  const res = await fetch(`${api.baseUrl}${p}`, { method, headers: { 'x-tenant-slug': tenant.slug, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return res.json();
+};
+const { token } = await call('POST', '/api/auth/api-token', undefined, { apiKey: cred.apiKey, apiSecret: cred.apiSecret });
+const boot = await call('POST', '/api/auth/bootstrap', token);
+const ws = new WebSocket(boot.data.riskEngineWss.endpoint, { headers: { 'x-tenant-slug': tenant.slug } });
+await new Promise((r) => ws.once('open', r));
+const dispatchedAt = new Map<string, (t: number) => void>();
+const failed = new Map<string, string>();
+ws.on('message', (raw) => {
+  const f = JSON.parse(String(raw));
+  if (f.type !== 'Order-Intent-Update') return;
+  if (f.data.state === 'dispatched' || f.data.state === 'filled') dispatchedAt.get(f.data.clientOrderId)?.(performance.now());
+  if (f.data.state === 'rejected') failed.set(f.data.clientOrderId, f.data.rejectReason), dispatchedAt.get(f.data.clientOrderId)?.(Number.NaN);
+});
+ws.send(JSON.stringify({ type: 'Authenticate', token: boot.data.riskEngineWss.token }));
+await new Promise((r) => setTimeout(r, 200));
+ws.send(JSON.stringify({ type: 'Subscribe', topics: ['Order-Intent-Changed'] }));
+await new Promise((r) => setTimeout(r, 200));
+
+const rows: string[] = [];
+for (const venue of ROUTED_VENUES) {
+  const { symbol, qty } = symbolOf[venue];
+  const order = (i: number, tag: string) => ({ venue, symbol, side: i % 2 ? 'sell' : 'buy', type: 'market', qty, clientOrderId: `${tag}-${venue}-${i}` });
+  await pool(C, C, (i) => call('POST', '/api/v1/oms/intents', token, order(i, 'warm'))); // warm-up, not measured
+  await new Promise((r) => setTimeout(r, 1000));
+  const t0 = performance.now();
+  const ms = await pool(N, C, async (i) => {
+    const id = `bench-${venue}-${i}`;
+    const done = new Promise<number>((resolve) => dispatchedAt.set(id, resolve));
+    const start = performance.now();
+    const res = await call('POST', '/api/v1/oms/intents', token, order(i, 'bench'));
+    if (!res.intentId) throw new Error(`${venue} compose failed: ${JSON.stringify(res)}`);
+    return (await done) - start;
+  });
+  const ok = ms.filter((x) => !Number.isNaN(x));
+  const wall = performance.now() - t0;
+  rows.push(`  ${venue.padEnd(12)} p50 ${pct(ok, 50).toFixed(1).padStart(7)} ms   p99 ${pct(ok, 99).toFixed(1).padStart(7)} ms   ${(ok.length / (wall / 1000)).toFixed(1).padStart(6)} orders/s   rejected ${ms.length - ok.length}${failed.size ? ` (${[...failed.values()][0]})` : ''}`);
+  failed.clear();
+}
+console.log('\ncompose → dispatched (first Order-Intent-Update in dispatched or filled on /ws/risk):');
+for (const r of rows) console.log(r);
+
+clearInterval(refresh);
+ws.close();
+worker.shutdown();
+await running;
+await api.stop();
+await sims.stop();
+await orm.close();
+await admin.query(`drop database if exists "${dbName}" with (force)`);
+await admin.end();
+await temporalDev.stop();
+await pgServer.stop();

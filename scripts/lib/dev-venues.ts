@@ -1,0 +1,61 @@
+/**
+ * `npm run dev` with `VENUE_MODE=sim` (the default offline): the four venue simulators on local
+ * ports, matching against the platform's replayed marks, and the demo trader's agents on every
+ * routed venue authorised the way a user does it (the API returns what to sign; the demo wallet
+ * in `.data/demo-wallet-key` signs it; Kalshi registers the public key in the simulator's "web
+ * interface"). Simulators keep their state in memory, so every start authorises fresh agents and
+ * revokes the previous ones (agent addresses are never reused).
+ */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { fmt } from '../../domain/decimal.js';
+import { platformEm } from '../../db/orm.js';
+import { readMark } from '../../activities/market/marks.js';
+import { ROUTED_VENUES, type RoutedVenue } from '../../activities/venues/types.js';
+import { startSimulators, userAuthorization, venueUser, type Simulators } from '../../simulators/index.js';
+
+/** One demo agent as `.data/dev.json` lists it. */
+export interface DevAgent {
+  agentId: string;
+  agentAddress: string;
+  owner: string;
+}
+
+/** Starts the simulators reading marks (any age) from `orm`'s mark store. */
+export function startDevSimulators(orm: MikroORM): Promise<Simulators> {
+  return startSimulators((venue) => async (symbol) => {
+    const tick = await readMark(platformEm(orm), venue, symbol, Number.MAX_SAFE_INTEGER);
+    return tick ? fmt(tick.mark) : null;
+  });
+}
+
+/**
+ * Authorises a fresh demo agent per routed venue for `accountId` through the running API
+ * (`baseUrl`, tenant `tenantSlug`, the trader's `apiKey`/`apiSecret`), revoking older ones.
+ * @throws Error naming the venue and the API's answer when a step fails.
+ */
+export async function authorizeDemoAgents(opts: { baseUrl: string; tenantSlug: string; apiKey: string; apiSecret: string; accountId: string; walletKey: `0x${string}`; sims: Simulators }): Promise<Record<RoutedVenue, DevAgent>> {
+  const call = async (method: string, path: string, body?: unknown, token?: string) => {
+    const res = await fetch(`${opts.baseUrl}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', 'x-tenant-slug': opts.tenantSlug, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json().catch(() => null)) as any };
+  };
+  const minted = await call('POST', '/api/auth/api-token', { apiKey: opts.apiKey, apiSecret: opts.apiSecret });
+  if (minted.status !== 200) throw new Error(`demo agents: mint failed ${minted.status} ${JSON.stringify(minted.body)}`);
+  const token = minted.body.token as string;
+  const existing = await call('GET', `/api/v1/accounts/${opts.accountId}/agents`, undefined, token);
+  for (const a of existing.body?.agents ?? []) if (a.status !== 'revoked') await call('DELETE', `/api/v1/accounts/${opts.accountId}/agents/${a.agentId}`, undefined, token);
+  const out = {} as Record<RoutedVenue, DevAgent>;
+  for (const venue of ROUTED_VENUES) {
+    const user = venueUser(venue, opts.walletKey);
+    const created = await call('POST', `/api/v1/accounts/${opts.accountId}/agents`, { venue, owner: user.owner }, token);
+    if (created.status !== 201) throw new Error(`demo agents: ${venue} create failed ${created.status} ${JSON.stringify(created.body)}`);
+    const signature = await userAuthorization(opts.sims, user, created.body.authorization);
+    const done = await call('POST', `/api/v1/accounts/${opts.accountId}/agents/${created.body.agentId}/authorization`, { signature }, token);
+    if (done.status !== 200) throw new Error(`demo agents: ${venue} authorization failed ${done.status} ${JSON.stringify(done.body)}`);
+    out[venue] = { agentId: done.body.agentId, agentAddress: done.body.agentAddress, owner: user.owner };
+  }
+  return out;
+}

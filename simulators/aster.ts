@@ -1,0 +1,509 @@
+/**
+ * A local Aster Futures v3 simulator (node:http on 127.0.0.1) serving the REST surface the adapter
+ * uses, with Aster's paths, form-urlencoded requests and JSON shapes (../shared/venues.md §2):
+ * - `POST /fapi/v3/registerAndApproveAgent` (unauthenticated): the owner's EIP-712 `Message`
+ *   signature (chainId = `signatureChainId`) over the received string minus `&signature=…` must
+ *   recover `user`; nonce rules as below; `expired` (ms) in the future; `canWithdraw=true` needs
+ *   an `ipWhitelist`. Records the agent (name, expiry, permissions); answers `{"code":200,"msg":"success"}`.
+ * - Signed endpoints (`POST|DELETE|GET /fapi/v3/order`, `GET /fapi/v3/openOrders`,
+ *   `/fapi/v3/allOrders`, `/fapi/v3/userTrades`): the string received (body for POST/DELETE,
+ *   query for GET) minus its last `&signature=…` is the signed `msg`; the `AsterSignTransaction`
+ *   signature (chainId 1666, testnet 714) must recover `signer`, else
+ *   `{"code":-1022,"msg":"Signature for this request is not valid."}`; `signer` must be an approved,
+ *   unexpired agent of `user` with perp permission, else `-2015 Invalid API-key, IP, or permissions
+ *   for action.`; `nonce` (µs) within ±10 s of the server clock and not among the user's 100 latest,
+ *   else `-4225 Nonce Expired` (Aster answers a re-used nonce the same way, per its `noop` sample).
+ * - Other refusals: unknown symbol `-1121 Invalid symbol.`, unknown order `-2013 Order does not
+ *   exist.`, cancel of a final order `-2011 Unknown order sent.`, quantity precision `-1111`, price
+ *   off tick `-4014`, notional < 5 USDT `-4164`, trigger already reached `-2021`, post-only (GTX)
+ *   that would take `-5022`, missing/malformed parameters `-1102`, time span > 7 days `-1127`.
+ *   Errors are HTTP 400 (`-2015`: 401) with `{"code","msg"}`.
+ *
+ * Matching against `markOf(platform symbol)`: MARKET fills at once at the mark (no mark → `-4131`);
+ * LIMIT fills at once at the mark when marketable (buy: mark ≤ price; sell: mark ≥ price), else IOC
+ * expires and GTC/GTX rest, filling at their price as maker once the mark crosses (on `poke()` and
+ * before every read or cancel). STOP(_MARKET) triggers when buy mark ≥ stopPrice / sell mark ≤
+ * stopPrice, TAKE_PROFIT(_MARKET) the other way; a triggered market order fills at the mark, a
+ * triggered STOP becomes a resting limit (same orderId, status NEW). Fees: taker 0.035 %, maker
+ * 0.01 % of the notional, in USDT (= USD), 8 decimals, positive = charged. Deviations, on purpose:
+ * no balances, margin or positions (reduceOnly accepted as is, realizedPnl 0), one fill per order,
+ * hedge mode and TRAILING_STOP_MARKET refused.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { Decimal } from '../domain/decimal.js';
+import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../domain/market/symbols.js';
+import { ASTER_CHAIN_ID, recoverSigner, splitSigned } from '../activities/venues/aster/signing.js';
+import type { WireOrder, WireStatus, WireTrade } from '../activities/venues/aster/wire.js';
+
+/** Options of {@link startAsterSimulator}. */
+export interface AsterSimulatorOptions {
+  /** Port on 127.0.0.1 (0 or absent = a free port). */
+  port?: number;
+  /** Current mark (decimal string, USD) of a PLATFORM symbol (`BTC.ASTER`), or null. */
+  markOf: (symbol: string) => Promise<string | null>;
+  /** Which trading chain id the venue expects: mainnet 1666 (default), testnet 714. */
+  network?: 'mainnet' | 'testnet';
+}
+
+/** An order placed in Aster's own web interface ({@link AsterSimulator.injectOrder}): a limit order. */
+export interface InjectedOrder {
+  /** Platform symbol (`ETH.ASTER`). */
+  symbol: string;
+  side: 'buy' | 'sell';
+  qty: string;
+  price: string;
+  tif?: 'GTC' | 'GTX';
+}
+
+/** One approved agent (API wallet) of a user, as the simulator keeps it. */
+export interface AsterAgent {
+  /** Lower-case address. */
+  address: string;
+  name: string;
+  /** Expiry, epoch ms. */
+  expired: number;
+  canSpotTrade: boolean;
+  canPerpTrade: boolean;
+  canWithdraw: boolean;
+}
+
+/** The running simulator and its test controls. */
+export interface AsterSimulator {
+  url: string;
+  close(): Promise<void>;
+  /** Accept and record the next order, then destroy the socket without answering (a lost ack). */
+  dropNextAck(): void;
+  /** Refuse the next order with `{"code":-2010,"msg": reason}`. */
+  rejectNext(reason: string): void;
+  /** An order placed in Aster's web UI for `owner` (rests unless marketable). */
+  injectOrder(owner: string, o: InjectedOrder): Promise<{ venueOrderId: string }>;
+  /** Fills resting orders the mark has crossed and fires trigger orders the mark has reached. */
+  poke(): Promise<void>;
+  /** Orders ever accepted for `owner` (any case). */
+  orderCount(owner: string): number;
+  /** The user's approved agents. */
+  agents(owner: string): AsterAgent[];
+  /** Test hook: makes the user's agent `agentAddress` expired as of now (as if `expired` had passed). */
+  expireAgent(owner: string, agentAddress: string): void;
+}
+
+const TAKER_FEE = new Decimal('0.00035');
+const MAKER_FEE = new Decimal('0.0001');
+const NONCE_WINDOW_US = 10_000_000n;
+const KEPT_NONCES = 100;
+const WEEK_MS = 7 * 86_400_000;
+const MIN_NOTIONAL = new Decimal(5);
+
+interface SimOrder {
+  orderId: number;
+  clientOrderId: string;
+  owner: string;
+  spec: SymbolSpec & { venueSymbol: string };
+  side: 'BUY' | 'SELL';
+  type: string;
+  price: Decimal | null;
+  stopPrice: Decimal | null;
+  origQty: Decimal;
+  executedQty: Decimal;
+  avgPrice: Decimal | null;
+  tif: string;
+  reduceOnly: boolean;
+  triggered: boolean;
+  status: WireStatus;
+  time: number;
+  updateTime: number;
+}
+
+/** A refusal in Aster's shape. */
+class AsterFail extends Error {
+  constructor(
+    readonly code: number,
+    msg: string,
+    readonly http = 400,
+  ) {
+    super(msg);
+  }
+}
+
+const BAD_SIGNATURE = () => new AsterFail(-1022, 'Signature for this request is not valid.');
+const NO_PERMISSION = () => new AsterFail(-2015, 'Invalid API-key, IP, or permissions for action.', 401);
+const NONCE_EXPIRED = () => new AsterFail(-4225, 'Nonce Expired');
+const MANDATORY = (k: string) => new AsterFail(-1102, `Mandatory parameter '${k}' was not sent, was empty/null, or malformed.`);
+const BAD_SYMBOL = () => new AsterFail(-1121, 'Invalid symbol.');
+const NO_ORDER = () => new AsterFail(-2013, 'Order does not exist.');
+
+const lc = (s: unknown) => String(s ?? '').toLowerCase();
+const isAddress = (s: unknown): s is string => typeof s === 'string' && /^0x[0-9a-fA-F]{40}$/.test(s);
+const nowUs = () => BigInt(Date.now()) * 1000n;
+
+/** Which order types the simulator takes, and what each needs: a limit price, a trigger price, a time in force. */
+const TYPES: Record<string, { price: boolean; stop: boolean; tif: boolean; takeProfit: boolean }> = {
+  MARKET: { price: false, stop: false, tif: false, takeProfit: false },
+  LIMIT: { price: true, stop: false, tif: true, takeProfit: false },
+  STOP_MARKET: { price: false, stop: true, tif: false, takeProfit: false },
+  STOP: { price: true, stop: true, tif: false, takeProfit: false },
+  TAKE_PROFIT_MARKET: { price: false, stop: true, tif: false, takeProfit: true },
+  TAKE_PROFIT: { price: true, stop: true, tif: false, takeProfit: true },
+};
+
+/** Starts the simulator. Resolves once it listens. */
+export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<AsterSimulator> {
+  const chainId = ASTER_CHAIN_ID[opts.network ?? 'mainnet'];
+  const agentsOf = new Map<string, Map<string, AsterAgent>>(); // user → agent address → agent
+  const nonces = new Map<string, bigint[]>(); // user → latest nonces (≤ 100)
+  const orders = new Map<number, SimOrder>();
+  const trades: (WireTrade & { owner: string })[] = [];
+  const accepted = new Map<string, number>();
+  let nextOrderId = 8_000_000_000 + Math.floor(Math.random() * 1_000_000);
+  let nextTradeId = 500_000_000 + Math.floor(Math.random() * 1_000_000);
+  let dropAck = false;
+  let rejectReason: string | null = null;
+
+  const markOf = async (spec: SymbolSpec): Promise<Decimal | null> => {
+    const m = await opts.markOf(spec.symbol);
+    return m == null ? null : new Decimal(m);
+  };
+  const crosses = (o: SimOrder, mark: Decimal) => (o.side === 'BUY' ? mark.lte(o.price!) : mark.gte(o.price!));
+  const reached = (o: SimOrder, mark: Decimal) => {
+    const up = TYPES[o.type].takeProfit !== (o.side === 'BUY'); // STOP buy / TP sell fire on a rise
+    return up ? mark.gte(o.stopPrice!) : mark.lte(o.stopPrice!);
+  };
+
+  // --- authentication ----------------------------------------------------------------------
+
+  function useNonce(user: string, raw: string | null): void {
+    if (!raw || !/^\d{1,19}$/.test(raw)) throw MANDATORY('nonce');
+    const n = BigInt(raw);
+    const d = n - nowUs();
+    if (d > NONCE_WINDOW_US || d < -NONCE_WINDOW_US) throw NONCE_EXPIRED();
+    const kept = nonces.get(user) ?? [];
+    if (kept.includes(n)) throw NONCE_EXPIRED();
+    kept.push(n);
+    if (kept.length > KEPT_NONCES) kept.shift();
+    nonces.set(user, kept);
+  }
+
+  /** Verifies a signed request as Aster does; returns its parameters and the user (lower-case). */
+  async function authenticate(received: string): Promise<{ p: URLSearchParams; user: string }> {
+    const parts = splitSigned(received);
+    if (!parts) throw MANDATORY('signature');
+    const p = new URLSearchParams(parts.msg);
+    const user = p.get('user');
+    const signer = p.get('signer');
+    if (!isAddress(user)) throw MANDATORY('user');
+    if (!isAddress(signer)) throw MANDATORY('signer');
+    const recovered = await recoverSigner(parts.msg, parts.signature, chainId);
+    if (recovered !== lc(signer)) throw BAD_SIGNATURE();
+    const agent = agentsOf.get(lc(user))?.get(lc(signer));
+    if (!agent || agent.expired <= Date.now() || !agent.canPerpTrade) throw NO_PERMISSION();
+    useNonce(lc(user), p.get('nonce'));
+    return { p, user: lc(user) };
+  }
+
+  async function register(received: string): Promise<unknown> {
+    const parts = splitSigned(received);
+    if (!parts) throw MANDATORY('signature');
+    const p = new URLSearchParams(parts.msg);
+    const user = p.get('user');
+    const agentAddress = p.get('agentAddress');
+    if (!isAddress(user)) throw MANDATORY('user');
+    if (!isAddress(agentAddress)) throw MANDATORY('agentAddress');
+    for (const k of ['agentName', 'expired', 'signatureChainId', 'canSpotTrade', 'canPerpTrade', 'canWithdraw']) if (!p.get(k)) throw MANDATORY(k);
+    for (const k of ['canSpotTrade', 'canPerpTrade', 'canWithdraw']) if (!['true', 'false'].includes(p.get(k)!)) throw MANDATORY(k);
+    if (!/^\d+$/.test(p.get('signatureChainId')!)) throw MANDATORY('signatureChainId');
+    if (!/^\d+$/.test(p.get('expired')!)) throw MANDATORY('expired');
+    const recovered = await recoverSigner(parts.msg, parts.signature, Number(p.get('signatureChainId')));
+    if (recovered !== lc(user)) throw BAD_SIGNATURE();
+    useNonce(lc(user), p.get('nonce'));
+    const expired = Number(p.get('expired'));
+    if (expired <= Date.now()) throw new AsterFail(-1102, "Parameter 'expired' must be in the future.");
+    if (p.get('canWithdraw') === 'true' && !p.get('ipWhitelist')) throw MANDATORY('ipWhitelist');
+    if (lc(agentAddress) === lc(user)) throw new AsterFail(-1102, 'Agent address cannot be the user address.');
+    if (!agentsOf.has(lc(user))) agentsOf.set(lc(user), new Map());
+    agentsOf.get(lc(user))!.set(lc(agentAddress), { address: lc(agentAddress), name: p.get('agentName')!, expired, canSpotTrade: p.get('canSpotTrade') === 'true', canPerpTrade: p.get('canPerpTrade') === 'true', canWithdraw: p.get('canWithdraw') === 'true' });
+    return { code: 200, msg: 'success' };
+  }
+
+  // --- matching ----------------------------------------------------------------------------
+
+  function fill(o: SimOrder, px: Decimal, maker: boolean): void {
+    const qty = o.origQty.sub(o.executedQty);
+    const notional = px.mul(qty);
+    const now = Date.now();
+    trades.push({
+      owner: o.owner,
+      id: nextTradeId++,
+      orderId: o.orderId,
+      symbol: o.spec.venueSymbol,
+      side: o.side,
+      price: px.toFixed(),
+      qty: qty.toFixed(),
+      quoteQty: notional.toFixed(),
+      commission: notional.mul(maker ? MAKER_FEE : TAKER_FEE).toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN).toFixed(8),
+      commissionAsset: 'USDT',
+      realizedPnl: '0',
+      maker,
+      buyer: o.side === 'BUY',
+      positionSide: 'BOTH',
+      time: now,
+    });
+    o.executedQty = o.origQty;
+    o.avgPrice = px;
+    o.status = 'FILLED';
+    o.updateTime = now;
+  }
+
+  async function poke(): Promise<void> {
+    for (const o of orders.values()) {
+      if (o.status !== 'NEW' && o.status !== 'PARTIALLY_FILLED') continue;
+      const mark = await markOf(o.spec);
+      if (!mark) continue;
+      if (o.stopPrice && !o.triggered) {
+        if (!reached(o, mark)) continue;
+        o.triggered = true;
+        o.updateTime = Date.now();
+        if (!o.price) fill(o, mark, false);
+        else if (crosses(o, mark)) fill(o, mark, false);
+        continue;
+      }
+      if (o.price && crosses(o, mark)) fill(o, o.price, true);
+    }
+  }
+
+  function record(o: SimOrder): void {
+    orders.set(o.orderId, o);
+    accepted.set(o.owner, (accepted.get(o.owner) ?? 0) + 1);
+  }
+
+  const specOfVenue = (venueSymbol: string | null) => {
+    const spec = venueSymbol ? findByVenueSymbol('aster', venueSymbol) : undefined;
+    if (!spec?.venueSymbol) throw BAD_SYMBOL();
+    return spec as SymbolSpec & { venueSymbol: string };
+  };
+
+  function decimal(p: URLSearchParams, k: string, required: boolean): Decimal | null {
+    const v = p.get(k);
+    if (v === null || v === '') {
+      if (required) throw MANDATORY(k);
+      return null;
+    }
+    if (!/^\d+(\.\d+)?$/.test(v)) throw MANDATORY(k);
+    return new Decimal(v);
+  }
+
+  async function place(user: string, p: URLSearchParams): Promise<WireOrder> {
+    const spec = specOfVenue(p.get('symbol'));
+    const side = p.get('side');
+    if (side !== 'BUY' && side !== 'SELL') throw new AsterFail(-1117, 'Invalid side.');
+    const type = p.get('type') ?? '';
+    const t = TYPES[type];
+    if (!t) throw new AsterFail(-1116, 'Invalid orderType.');
+    if (p.get('positionSide') && p.get('positionSide') !== 'BOTH') throw new AsterFail(-4061, "Order's position side does not match user's setting.");
+    const qty = decimal(p, 'quantity', true)!;
+    const price = decimal(p, 'price', t.price);
+    const stopPrice = decimal(p, 'stopPrice', t.stop);
+    const tif = t.tif ? (p.get('timeInForce') ?? '') : (p.get('timeInForce') ?? 'GTC');
+    if (t.tif && !['GTC', 'IOC', 'FOK', 'GTX'].includes(tif)) throw new AsterFail(-1115, 'Invalid timeInForce.');
+    const reduceOnly = p.get('reduceOnly') ?? 'false';
+    if (reduceOnly !== 'true' && reduceOnly !== 'false') throw MANDATORY('reduceOnly');
+    const cid = p.get('newClientOrderId') ?? `autoclose-${randomBytes(8).toString('hex')}`;
+    if (!/^[.A-Za-z:/0-9_-]{1,36}$/.test(cid)) throw new AsterFail(-1100, "Illegal characters found in parameter 'newClientOrderId'; legal range is '^[\\.A-Z\\:/a-z0-9_-]{1,36}$'.");
+    if (qty.lte(0)) throw new AsterFail(-4003, 'Quantity less than zero.');
+    if (qty.decimalPlaces() > spec.szDecimals) throw new AsterFail(-1111, 'Precision is over the maximum defined for this asset.');
+    for (const px of [price, stopPrice]) {
+      if (px && (px.lte(0) || !px.mod(spec.tickSize).isZero())) throw new AsterFail(-4014, 'Price not increased by tick size.');
+    }
+    const live = [...orders.values()].some((o) => o.owner === user && o.clientOrderId === cid && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'));
+    if (live) throw new AsterFail(-4015, 'Client order id is not valid.');
+    if (rejectReason !== null) {
+      const reason = rejectReason;
+      rejectReason = null;
+      throw new AsterFail(-2010, reason);
+    }
+    const mark = await markOf(spec);
+    if (!mark && type === 'MARKET') throw new AsterFail(-4131, "The counterparty's best price does not meet the PERCENT_PRICE filter limit");
+    if (reduceOnly === 'false' && (price ?? mark ?? new Decimal(0)).mul(qty).lt(MIN_NOTIONAL)) throw new AsterFail(-4164, "Order's notional must be no smaller than 5.0 (unless you choose reduce only)");
+    const now = Date.now();
+    const o: SimOrder = { orderId: nextOrderId++, clientOrderId: cid, owner: user, spec, side, type, price, stopPrice, origQty: qty, executedQty: new Decimal(0), avgPrice: null, tif, reduceOnly: reduceOnly === 'true', triggered: false, status: 'NEW', time: now, updateTime: now };
+    if (stopPrice && mark && reached(o, mark)) throw new AsterFail(-2021, 'Order would immediately trigger.');
+    const marketable = mark !== null && (type === 'MARKET' || (type === 'LIMIT' && crosses(o, mark)));
+    if (type === 'LIMIT' && tif === 'GTX' && marketable) throw new AsterFail(-5022, 'Due to the order could not be executed as maker, the Post Only order will be rejected. The order will not be recorded in the order history');
+    record(o);
+    if (marketable) fill(o, mark!, false);
+    else if (type === 'LIMIT' && (tif === 'IOC' || tif === 'FOK')) o.status = 'EXPIRED';
+    return wire(o);
+  }
+
+  // --- answers -----------------------------------------------------------------------------
+
+  const dp = (spec: SymbolSpec) => Math.max(0, new Decimal(spec.tickSize).decimalPlaces());
+  function wire(o: SimOrder): WireOrder & Record<string, unknown> {
+    const pd = dp(o.spec);
+    return {
+      orderId: o.orderId,
+      clientOrderId: o.clientOrderId,
+      symbol: o.spec.venueSymbol,
+      side: o.side,
+      positionSide: 'BOTH',
+      type: o.type,
+      origType: o.type,
+      price: (o.price ?? new Decimal(0)).toFixed(pd),
+      origQty: o.origQty.toFixed(o.spec.szDecimals),
+      executedQty: o.executedQty.toFixed(o.spec.szDecimals),
+      cumQty: o.executedQty.toFixed(o.spec.szDecimals),
+      cumQuote: (o.avgPrice ?? new Decimal(0)).mul(o.executedQty).toFixed(),
+      avgPrice: (o.avgPrice ?? new Decimal(0)).toFixed(pd + 3),
+      status: o.status,
+      timeInForce: o.tif,
+      stopPrice: (o.stopPrice ?? new Decimal(0)).toFixed(pd),
+      reduceOnly: o.reduceOnly,
+      closePosition: false,
+      workingType: 'CONTRACT_PRICE',
+      priceProtect: false,
+      time: o.time,
+      updateTime: o.updateTime,
+    };
+  }
+
+  /** The user's order named by `orderId` or `origClientOrderId` on `symbol`. */
+  function findOrder(user: string, p: URLSearchParams): SimOrder {
+    const spec = specOfVenue(p.get('symbol'));
+    const id = p.get('orderId');
+    const cid = p.get('origClientOrderId');
+    if (!id && !cid) throw new AsterFail(-1102, "Param 'orderId' or 'origClientOrderId' must be sent, but both were empty/null!");
+    const mine = [...orders.values()].filter((o) => o.owner === user && o.spec.venueSymbol === spec.venueSymbol);
+    const o = id ? mine.find((x) => String(x.orderId) === id) : mine.filter((x) => x.clientOrderId === cid).at(-1);
+    if (!o) throw NO_ORDER();
+    return o;
+  }
+
+  function timeSpan(p: URLSearchParams): { start: number; end: number } {
+    const s = p.get('startTime');
+    const e = p.get('endTime');
+    if ((s && !/^\d+$/.test(s)) || (e && !/^\d+$/.test(e))) throw MANDATORY(s && !/^\d+$/.test(s) ? 'startTime' : 'endTime');
+    const end = e ? Number(e) : s ? Number(s) + WEEK_MS : Date.now();
+    const start = s ? Number(s) : end - WEEK_MS;
+    if (start > end) throw new AsterFail(-1023, 'Start time is greater than end time.');
+    if (end - start > WEEK_MS) throw new AsterFail(-1127, 'More than 168 hours between startTime and endTime.');
+    return { start, end };
+  }
+
+  const limitOf = (p: URLSearchParams) => Math.min(Math.max(Number(p.get('limit') ?? 500) || 500, 1), 1000);
+
+  async function route(req: IncomingMessage, res: ServerResponse, body: string): Promise<unknown> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const key = `${req.method} ${url.pathname}`;
+    const received = req.method === 'GET' ? url.search.replace(/^\?/, '') : body;
+    if (key === 'POST /fapi/v3/registerAndApproveAgent') return register(received);
+    const known = ['POST /fapi/v3/order', 'DELETE /fapi/v3/order', 'GET /fapi/v3/order', 'GET /fapi/v3/openOrders', 'GET /fapi/v3/allOrders', 'GET /fapi/v3/userTrades'];
+    if (!known.includes(key)) return { http: 404, text: 'Not Found' };
+    const { p, user } = await authenticate(received);
+    await poke();
+    switch (key) {
+      case 'POST /fapi/v3/order': {
+        const out = await place(user, p);
+        if (dropAck) {
+          dropAck = false;
+          res.socket?.destroy();
+          return undefined;
+        }
+        return out;
+      }
+      case 'DELETE /fapi/v3/order': {
+        const o = findOrder(user, p);
+        if (o.status !== 'NEW' && o.status !== 'PARTIALLY_FILLED') throw new AsterFail(-2011, 'Unknown order sent.');
+        o.status = 'CANCELED';
+        o.updateTime = Date.now();
+        return wire(o);
+      }
+      case 'GET /fapi/v3/order':
+        return wire(findOrder(user, p));
+      case 'GET /fapi/v3/openOrders': {
+        const sym = p.get('symbol');
+        const spec = sym ? specOfVenue(sym) : null;
+        return [...orders.values()].filter((o) => o.owner === user && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED') && (!spec || o.spec.venueSymbol === spec.venueSymbol)).map(wire);
+      }
+      case 'GET /fapi/v3/allOrders': {
+        const spec = specOfVenue(p.get('symbol'));
+        const { start, end } = timeSpan(p);
+        const from = p.get('orderId');
+        const list = [...orders.values()]
+          .filter((o) => o.owner === user && o.spec.venueSymbol === spec.venueSymbol && (from ? o.orderId >= Number(from) : o.time >= start && o.time <= end))
+          .sort((a, b) => a.orderId - b.orderId);
+        return (from ? list.slice(0, limitOf(p)) : list.slice(-limitOf(p))).map(wire);
+      }
+      case 'GET /fapi/v3/userTrades': {
+        const spec = specOfVenue(p.get('symbol'));
+        const fromId = p.get('fromId');
+        if (fromId && (p.get('startTime') || p.get('endTime'))) throw new AsterFail(-1128, 'Combination of optional parameters invalid.');
+        const mine = trades.filter((t) => t.owner === user && t.symbol === spec.venueSymbol).sort((a, b) => a.id - b.id);
+        let list: typeof mine;
+        if (fromId) list = mine.filter((t) => t.id >= Number(fromId)).slice(0, limitOf(p));
+        else {
+          const { start, end } = timeSpan(p);
+          const inSpan = mine.filter((t) => t.time >= start && t.time <= end);
+          list = p.get('startTime') ? inSpan.slice(0, limitOf(p)) : inSpan.slice(-limitOf(p));
+        }
+        return list.map(({ owner: _o, ...t }) => t);
+      }
+    }
+    return { http: 404, text: 'Not Found' };
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      route(req, res, Buffer.concat(chunks).toString('utf8'))
+        .then((out: any) => {
+          if (res.destroyed || res.socket?.destroyed) return;
+          if (out && typeof out === 'object' && 'http' in out) return void res.writeHead(out.http, { 'content-type': 'text/plain' }).end(out.text);
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out ?? null));
+        })
+        .catch((err) => {
+          if (res.destroyed) return;
+          if (err instanceof AsterFail) return void res.writeHead(err.http, { 'content-type': 'application/json' }).end(JSON.stringify({ code: err.code, msg: err.message }));
+          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ code: -1000, msg: String(err?.message ?? err) }));
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    dropNextAck() {
+      dropAck = true;
+    },
+    rejectNext(reason) {
+      rejectReason = reason;
+    },
+    async injectOrder(owner, o) {
+      const spec = findSymbol('aster', o.symbol);
+      if (!spec?.venueSymbol) throw new Error(`unknown symbol ${o.symbol}`);
+      const now = Date.now();
+      const order: SimOrder = { orderId: nextOrderId++, clientOrderId: `web_${randomBytes(10).toString('hex')}`, owner: lc(owner), spec: spec as SimOrder['spec'], side: o.side === 'buy' ? 'BUY' : 'SELL', type: 'LIMIT', price: new Decimal(o.price), stopPrice: null, origQty: new Decimal(o.qty), executedQty: new Decimal(0), avgPrice: null, tif: o.tif ?? 'GTC', reduceOnly: false, triggered: false, status: 'NEW', time: now, updateTime: now };
+      record(order);
+      const mark = await markOf(spec);
+      if (mark && crosses(order, mark)) fill(order, mark, false);
+      return { venueOrderId: String(order.orderId) };
+    },
+    poke,
+    orderCount(owner) {
+      return accepted.get(lc(owner)) ?? 0;
+    },
+    agents(owner) {
+      return [...(agentsOf.get(lc(owner))?.values() ?? [])].map((a) => ({ ...a }));
+    },
+    expireAgent(owner, agentAddress) {
+      const a = agentsOf.get(lc(owner))?.get(lc(agentAddress));
+      if (a) a.expired = Date.now() - 1;
+    },
+  };
+}

@@ -1,0 +1,459 @@
+/**
+ * A local Hyperliquid simulator (node:http on 127.0.0.1) serving the REST surface the adapter uses,
+ * with the venue's paths and JSON shapes (../shared/venues.md §1.4):
+ * - `POST /exchange` `{action, nonce, signature:{r,s,v}, vaultAddress, expiresAfter}`:
+ *   - `approveAgent` (user-signed): the `HyperliquidTransaction:ApproveAgent` signature recovers the
+ *     master; `action.nonce` must equal `nonce`; `hyperliquidChain` must be this network's;
+ *     `agentName` `"<name> valid_until <ms>"` sets the expiry (in the future, ≤ 180 days). A new
+ *     unnamed agent replaces the unnamed one; a same-named agent replaces the named one.
+ *   - L1 actions `order`, `cancel`, `cancelByCloid`: the phantom-agent signature is recovered over
+ *     keccak(msgpack(action) ‖ nonce ‖ vault ‖ expiresAfter); the recovered address must be an
+ *     approved, unexpired agent (or a master itself), and the action is applied to that agent's
+ *     master (an L1 action never names the user: the venue maps agent → master). A tampered action
+ *     recovers some other address, which is unknown: `User or API Wallet 0x… does not exist.`
+ *   - Nonces, per signer: unused (`Invalid nonce: duplicate nonce`), greater than the smallest of the
+ *     100 highest kept once 100 are kept (`Invalid nonce: nonce too low`), within 1 day of now
+ *     (`Invalid nonce: nonce too far from current time`).
+ *   - Refusals: `{"status":"err","response":"<msg>"}` (HTTP 200); malformed bodies: 422 text
+ *     `Failed to deserialize the JSON body into the target type`. Per-order refusals are
+ *     `{"error":"…"}` statuses inside an ok answer, with the venue's wording.
+ * - `POST /info`: `orderStatus` (oid or cloid), `historicalOrders`, `openOrders`, `userFills`,
+ *   `userFillsByTime`, always by the master's address.
+ *
+ * Matching against `markOf(platform symbol)`: an IOC fills at once at the mark when marketable
+ * (buy: mark ≤ limit; sell: mark ≥ limit), else is refused `Order could not immediately match
+ * against any resting orders. asset=N` (recorded as `iocCancelRejected`); an ALO that would match
+ * is refused (`badAloPxRejected`); a GTC fills at once at the mark when marketable, else rests and
+ * fills at its limit as a maker once the mark crosses (on `poke()` and before every read or
+ * cancel). Trigger orders rest until the mark reaches `triggerPx` (sl: buy when mark ≥ trigger, sell
+ * when mark ≤ trigger; tp the other way): a market trigger then fills at the mark (within its limit
+ * `p`), a limit trigger becomes a resting limit with status `triggered` until it fills (the real
+ * venue spawns a child order with a new oid instead). Fees: taker 0.045 %, maker 0.015 % of the
+ * notional, USDC, 6 decimals. Fills carry `dir` Open Long/Open Short and `closedPnl` 0 (no
+ * positions are kept). Deviations, on purpose: no balances or margin checks, no vaults/sub-accounts
+ * (a non-null `vaultAddress` is refused), one fill per order.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { Decimal } from '../domain/decimal.js';
+import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../domain/market/symbols.js';
+import { HYPERLIQUID_CHAIN, parseAgentName, recoverL1Signer, recoverUserSigner } from '../activities/venues/hyperliquid/signing.js';
+import { toWire, validPrice, type WireFill, type WireOrderWithStatus } from '../activities/venues/hyperliquid/wire.js';
+
+/** Options of {@link startHyperliquidSimulator}. */
+export interface HyperliquidSimulatorOptions {
+  /** Port on 127.0.0.1 (0 or absent = a free port). */
+  port?: number;
+  /** Current mark (decimal string, USD) of a PLATFORM symbol (`BTC.HL`), or null. */
+  markOf: (symbol: string) => Promise<string | null>;
+  /** Which phantom-agent source (`a`/`b`) and `hyperliquidChain` the venue expects (default mainnet). */
+  network?: 'mainnet' | 'testnet';
+}
+
+/** An order placed in the venue's own web interface ({@link HyperliquidSimulator.injectOrder}). */
+export interface InjectedOrder {
+  symbol: string;
+  side: 'buy' | 'sell';
+  qty: string;
+  price: string;
+  tif?: 'Gtc' | 'Alo';
+}
+
+/** The running simulator and its test controls. */
+export interface HyperliquidSimulator {
+  url: string;
+  close(): Promise<void>;
+  /** Accept and record the next order, then destroy the socket without answering (a lost ack). */
+  dropNextAck(): void;
+  /** Refuse the next order with a `{"error": reason}` status. */
+  rejectNext(reason: string): void;
+  /** An order placed in Hyperliquid's web UI for master `owner` (rests unless marketable). */
+  injectOrder(owner: string, o: InjectedOrder): Promise<{ venueOrderId: string }>;
+  /** Fills resting orders the mark has crossed and fires trigger orders the mark has reached. */
+  poke(): Promise<void>;
+  /** Orders ever accepted for master `owner` (any case). */
+  orderCount(owner: string): number;
+  /** The master's approved agents: name (`""` = unnamed), address (lower-case), expiry (epoch ms or null). */
+  agents(owner: string): { name: string; address: string; validUntil: number | null }[];
+}
+
+const TAKER_FEE = new Decimal('0.00045');
+const MAKER_FEE = new Decimal('0.00015');
+const DAY_MS = 86_400_000;
+const MAX_AGENT_VALIDITY_MS = 180 * DAY_MS;
+const KEPT_NONCES = 100;
+const PAGE = 2000;
+const DESERIALIZE = 'Failed to deserialize the JSON body into the target type';
+
+interface SimOrder {
+  oid: number;
+  cloid: string | null;
+  owner: string;
+  spec: SymbolSpec;
+  asset: number;
+  isBuy: boolean;
+  limitPx: Decimal;
+  origSz: Decimal;
+  filled: Decimal;
+  reduceOnly: boolean;
+  tif: 'Gtc' | 'Ioc' | 'Alo' | null;
+  trigger: { isMarket: boolean; triggerPx: Decimal; tpsl: 'tp' | 'sl' } | null;
+  triggered: boolean;
+  status: string;
+  timestamp: number;
+  statusTimestamp: number;
+}
+
+interface Agent {
+  address: string;
+  validUntil: number | null;
+}
+
+class Refused extends Error {}
+class BadBody extends Error {}
+
+const lc = (s: unknown) => String(s ?? '').toLowerCase();
+const isAddress = (s: unknown) => typeof s === 'string' && /^0x[0-9a-fA-F]{40}$/.test(s);
+
+/** Starts the simulator. Resolves once it listens. */
+export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOptions): Promise<HyperliquidSimulator> {
+  const network = opts.network ?? 'mainnet';
+  const approvals = new Map<string, Map<string, Agent>>(); // master → agent name ('' = unnamed) → agent
+  const nonces = new Map<string, number[]>(); // signer → kept highest nonces, ascending
+  const orders = new Map<number, SimOrder>();
+  const fills: (WireFill & { owner: string })[] = [];
+  const accepted = new Map<string, number>();
+  let nextOid = 9_000_000_000 + Math.floor(Math.random() * 1_000_000);
+  let nextTid = 100_000_000_000_000 + Math.floor(Math.random() * 1_000_000);
+  let dropAck = false;
+  let rejectReason: string | null = null;
+
+  const markOf = async (spec: SymbolSpec): Promise<Decimal | null> => {
+    const m = await opts.markOf(spec.symbol);
+    return m == null ? null : new Decimal(m);
+  };
+  const crosses = (isBuy: boolean, limit: Decimal, mark: Decimal) => (isBuy ? mark.lte(limit) : mark.gte(limit));
+  const triggerReached = (o: SimOrder, mark: Decimal) => {
+    const t = o.trigger!;
+    const up = (t.tpsl === 'sl') === o.isBuy; // sl buy / tp sell fire when the mark rises to the trigger
+    return up ? mark.gte(t.triggerPx) : mark.lte(t.triggerPx);
+  };
+
+  // --- agents and nonces -------------------------------------------------------------------
+
+  /** The master an L1 signer acts for now: itself when it is a master, else the master that approved it (unexpired). */
+  function masterOf(signer: string): string | null {
+    if (approvals.has(signer)) return signer;
+    const now = Date.now();
+    for (const [master, named] of approvals) {
+      for (const a of named.values()) if (a.address === signer && (a.validUntil == null || a.validUntil > now)) return master;
+    }
+    return null;
+  }
+
+  function useNonce(signer: string, nonce: number): void {
+    if (!Number.isSafeInteger(nonce) || nonce <= 0) throw new Refused('Invalid nonce: nonce must be a positive integer');
+    const kept = nonces.get(signer) ?? [];
+    if (kept.includes(nonce)) throw new Refused('Invalid nonce: duplicate nonce');
+    if (kept.length >= KEPT_NONCES && nonce <= kept[0]) throw new Refused(`Invalid nonce: nonce too low (${nonce} ≤ ${kept[0]})`);
+    if (Math.abs(nonce - Date.now()) > DAY_MS) throw new Refused('Invalid nonce: nonce too far from current time');
+    kept.push(nonce);
+    kept.sort((a, b) => a - b);
+    if (kept.length > KEPT_NONCES) kept.shift();
+    nonces.set(signer, kept);
+  }
+
+  async function approveAgent(body: any): Promise<unknown> {
+    const a = body.action;
+    if (!isAddress(a.agentAddress) || typeof a.signatureChainId !== 'string' || !Number.isSafeInteger(a.nonce)) throw new BadBody(DESERIALIZE);
+    if (a.hyperliquidChain !== HYPERLIQUID_CHAIN[network]) throw new Refused(`Invalid hyperliquidChain ${a.hyperliquidChain}`);
+    if (a.nonce !== body.nonce) throw new Refused('Nonce in action does not match nonce of request');
+    let master: string;
+    try {
+      master = await recoverUserSigner('HyperliquidTransaction:ApproveAgent', { ...a, agentName: a.agentName ?? '' }, body.signature);
+    } catch {
+      throw new BadBody(DESERIALIZE);
+    }
+    useNonce(master, body.nonce);
+    const { name, validUntil } = parseAgentName(a.agentName);
+    if (validUntil != null && (validUntil <= Date.now() || validUntil > Date.now() + MAX_AGENT_VALIDITY_MS)) throw new Refused(`Invalid agent valid_until ${validUntil}: must lie in the next 180 days`);
+    if (lc(a.agentAddress) === master) throw new Refused('Agent address cannot be the user address');
+    if (!approvals.has(master)) approvals.set(master, new Map());
+    approvals.get(master)!.set(name, { address: lc(a.agentAddress), validUntil });
+    return { status: 'ok', response: { type: 'default' } };
+  }
+
+  // --- orders ------------------------------------------------------------------------------
+
+  function fill(o: SimOrder, px: Decimal, taker: boolean): void {
+    const sz = o.origSz.sub(o.filled);
+    const fee = px.mul(sz).mul(taker ? TAKER_FEE : MAKER_FEE).toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN);
+    const now = Date.now();
+    fills.push({
+      owner: o.owner,
+      coin: o.spec.base,
+      px: toWire(px),
+      sz: toWire(sz),
+      side: o.isBuy ? 'B' : 'A',
+      time: now,
+      startPosition: '0',
+      dir: o.isBuy ? 'Open Long' : 'Open Short',
+      closedPnl: '0.0',
+      hash: `0x${randomBytes(32).toString('hex')}`,
+      oid: o.oid,
+      crossed: taker,
+      fee: fee.toFixed(),
+      tid: nextTid++,
+      feeToken: 'USDC',
+      ...(o.cloid ? { cloid: o.cloid } : {}),
+    });
+    o.filled = o.origSz;
+    o.status = 'filled';
+    o.statusTimestamp = now;
+  }
+
+  async function poke(): Promise<void> {
+    for (const o of orders.values()) {
+      if (o.status !== 'open' && o.status !== 'triggered') continue;
+      const mark = await markOf(o.spec);
+      if (!mark) continue;
+      if (o.trigger && !o.triggered) {
+        if (!triggerReached(o, mark)) continue;
+        o.triggered = true;
+        o.statusTimestamp = Date.now();
+        if (o.trigger.isMarket) {
+          if (crosses(o.isBuy, o.limitPx, mark)) fill(o, mark, true);
+          else o.status = 'marketOrderNoLiquidityRejected';
+          continue;
+        }
+        o.status = 'triggered';
+        if (crosses(o.isBuy, o.limitPx, mark)) fill(o, mark, true);
+        continue;
+      }
+      if (crosses(o.isBuy, o.limitPx, mark)) fill(o, o.limitPx, false);
+    }
+  }
+
+  function record(o: SimOrder): void {
+    orders.set(o.oid, o);
+    accepted.set(o.owner, (accepted.get(o.owner) ?? 0) + 1);
+  }
+
+  /** One order of an `order` action for `owner`: its status object. */
+  async function placeOne(owner: string, w: any): Promise<Record<string, unknown>> {
+    if (!w || typeof w !== 'object' || typeof w.a !== 'number' || typeof w.b !== 'boolean' || typeof w.p !== 'string' || typeof w.s !== 'string' || typeof w.r !== 'boolean' || !w.t) throw new BadBody(DESERIALIZE);
+    const spec = findByVenueSymbol('hyperliquid', String(w.a));
+    if (!spec) return { error: `Invalid asset ${w.a}` };
+    let p: Decimal, s: Decimal;
+    try {
+      p = new Decimal(w.p);
+      s = new Decimal(w.s);
+    } catch {
+      throw new BadBody(DESERIALIZE);
+    }
+    if (s.lte(0) || s.decimalPlaces() > spec.szDecimals) return { error: 'Order has invalid size.' };
+    if (!validPrice(p, spec.szDecimals)) return { error: `Order has invalid price. asset=${w.a}` };
+    if (!w.r && p.mul(s).lt(10)) return { error: `Order must have minimum value of $10. asset=${w.a}` };
+    const tif = w.t.limit?.tif ?? null;
+    const trig = w.t.trigger ? { isMarket: Boolean(w.t.trigger.isMarket), triggerPx: new Decimal(w.t.trigger.triggerPx), tpsl: w.t.trigger.tpsl } : null;
+    if (!trig && !['Gtc', 'Ioc', 'Alo'].includes(tif)) throw new BadBody(DESERIALIZE);
+    if (trig && (trig.tpsl !== 'tp' && trig.tpsl !== 'sl')) throw new BadBody(DESERIALIZE);
+    if (w.c !== undefined && (typeof w.c !== 'string' || !/^0x[0-9a-f]{32}$/.test(w.c))) throw new BadBody(DESERIALIZE);
+    if (rejectReason !== null) {
+      const reason = rejectReason;
+      rejectReason = null;
+      return { error: reason };
+    }
+    const now = Date.now();
+    const o: SimOrder = { oid: nextOid++, cloid: w.c ?? null, owner, spec, asset: w.a, isBuy: w.b, limitPx: p, origSz: s, filled: new Decimal(0), reduceOnly: w.r, tif, trigger: trig, triggered: false, status: 'open', timestamp: now, statusTimestamp: now };
+    const cl = o.cloid ? { cloid: o.cloid } : {};
+    const mark = await markOf(spec);
+    if (trig) {
+      record(o);
+      return { resting: { oid: o.oid, ...cl } };
+    }
+    const marketable = mark !== null && crosses(o.isBuy, p, mark);
+    if (tif === 'Ioc' && !marketable) {
+      o.status = 'iocCancelRejected';
+      record(o);
+      return { error: `Order could not immediately match against any resting orders. asset=${w.a}` };
+    }
+    if (tif === 'Alo' && marketable) {
+      o.status = 'badAloPxRejected';
+      record(o);
+      return { error: `Post only order would have immediately matched, bbo was ${toWire(mark!)}@${toWire(mark!)}. asset=${w.a}` };
+    }
+    record(o);
+    if (!marketable) return { resting: { oid: o.oid, ...cl } };
+    fill(o, mark!, true);
+    return { filled: { totalSz: toWire(o.origSz), avgPx: toWire(mark!), oid: o.oid, ...cl } };
+  }
+
+  function cancelOne(owner: string, asset: unknown, find: (o: SimOrder) => boolean): unknown {
+    const o = [...orders.values()].find((x) => x.owner === owner && x.asset === asset && find(x));
+    if (!o || (o.status !== 'open' && o.status !== 'triggered')) return { error: `Order was never placed, already canceled, or filled. asset=${asset}` };
+    o.status = 'canceled';
+    o.statusTimestamp = Date.now();
+    return 'success';
+  }
+
+  async function l1(body: any, res: ServerResponse): Promise<unknown> {
+    const action = body.action;
+    if (body.vaultAddress != null && !isAddress(body.vaultAddress)) throw new BadBody(DESERIALIZE);
+    let signer: string;
+    try {
+      signer = await recoverL1Signer(action, body.nonce, body.signature, { vaultAddress: body.vaultAddress, expiresAfter: body.expiresAfter, network });
+    } catch {
+      throw new BadBody(DESERIALIZE);
+    }
+    const owner = masterOf(signer);
+    if (!owner) throw new Refused(`User or API Wallet ${signer} does not exist.`);
+    if (body.vaultAddress != null) throw new Refused(`Vault not registered: ${lc(body.vaultAddress)}`);
+    if (body.expiresAfter != null && Number(body.expiresAfter) < Date.now()) throw new Refused(`Action expired at ${body.expiresAfter}`);
+    useNonce(signer, body.nonce);
+    if (action.type === 'order') {
+      if (!Array.isArray(action.orders) || typeof action.grouping !== 'string') throw new BadBody(DESERIALIZE);
+      await poke();
+      const statuses = [];
+      for (const w of action.orders) statuses.push(await placeOne(owner, w));
+      if (dropAck && statuses.some((s) => !('error' in s))) {
+        dropAck = false;
+        res.socket?.destroy();
+        return undefined;
+      }
+      return { status: 'ok', response: { type: 'order', data: { statuses } } };
+    }
+    if (action.type === 'cancel' || action.type === 'cancelByCloid') {
+      if (!Array.isArray(action.cancels)) throw new BadBody(DESERIALIZE);
+      await poke();
+      const statuses = action.cancels.map((c: any) => (action.type === 'cancel' ? cancelOne(owner, c?.a, (o) => o.oid === c?.o) : cancelOne(owner, c?.asset, (o) => o.cloid === lc(c?.cloid))));
+      return { status: 'ok', response: { type: 'cancel', data: { statuses } } };
+    }
+    throw new Refused(`Unsupported action type ${String(action.type)} in simulator`);
+  }
+
+  // --- info --------------------------------------------------------------------------------
+
+  const ORDER_TYPE_LABEL = (o: SimOrder) => (o.trigger ? `${o.trigger.tpsl === 'tp' ? 'Take Profit' : 'Stop'} ${o.trigger.isMarket ? 'Market' : 'Limit'}` : 'Limit');
+  const wireOrder = (o: SimOrder): WireOrderWithStatus => ({
+    order: {
+      coin: o.spec.base,
+      side: o.isBuy ? 'B' : 'A',
+      limitPx: toWire(o.limitPx),
+      sz: toWire(o.origSz.sub(o.filled)),
+      oid: o.oid,
+      timestamp: o.timestamp,
+      triggerCondition: o.trigger ? `Price ${(o.trigger.tpsl === 'sl') === o.isBuy ? 'above' : 'below'} ${toWire(o.trigger.triggerPx)}` : 'N/A',
+      isTrigger: o.trigger !== null,
+      triggerPx: o.trigger ? toWire(o.trigger.triggerPx) : '0.0',
+      children: [],
+      isPositionTpsl: false,
+      reduceOnly: o.reduceOnly,
+      orderType: ORDER_TYPE_LABEL(o),
+      origSz: toWire(o.origSz),
+      tif: o.tif,
+      cloid: o.cloid,
+    } as WireOrderWithStatus['order'],
+    status: o.status,
+    statusTimestamp: o.statusTimestamp,
+  });
+
+  async function info(body: any): Promise<unknown> {
+    if (!isAddress(body.user)) throw new BadBody(DESERIALIZE);
+    const user = lc(body.user);
+    await poke();
+    const mine = [...orders.values()].filter((o) => o.owner === user);
+    const myFills = fills.filter((f) => f.owner === user).map(({ owner: _o, ...f }) => f);
+    switch (body.type) {
+      case 'orderStatus': {
+        const key = body.oid;
+        const o = typeof key === 'number' ? mine.find((x) => x.oid === key) : typeof key === 'string' ? mine.find((x) => x.cloid === lc(key)) : undefined;
+        if (key === undefined || key === null) throw new BadBody(DESERIALIZE);
+        return o ? { status: 'order', order: wireOrder(o) } : { status: 'unknownOid' };
+      }
+      case 'historicalOrders':
+        return mine.sort((a, b) => b.timestamp - a.timestamp || b.oid - a.oid).slice(0, PAGE).map(wireOrder);
+      case 'openOrders':
+        return mine.filter((o) => o.status === 'open' || o.status === 'triggered').map((o) => ({ coin: o.spec.base, limitPx: toWire(o.limitPx), oid: o.oid, side: o.isBuy ? 'B' : 'A', sz: toWire(o.origSz.sub(o.filled)), timestamp: o.timestamp }));
+      case 'userFills':
+        return myFills.sort((a, b) => b.time - a.time || b.tid - a.tid).slice(0, PAGE);
+      case 'userFillsByTime': {
+        if (!Number.isSafeInteger(body.startTime)) throw new BadBody(DESERIALIZE);
+        const end = Number.isSafeInteger(body.endTime) ? body.endTime : Infinity;
+        return myFills.filter((f) => f.time >= body.startTime && f.time <= end).sort((a, b) => a.time - b.time || a.tid - b.tid).slice(0, PAGE);
+      }
+      default:
+        throw new BadBody(DESERIALIZE);
+    }
+  }
+
+  // --- routing -----------------------------------------------------------------------------
+
+  async function route(req: IncomingMessage, res: ServerResponse, raw: string): Promise<unknown> {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (req.method !== 'POST' || (path !== '/exchange' && path !== '/info')) return { http: 404, text: 'Not Found' };
+    let body: any;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      throw new BadBody(DESERIALIZE);
+    }
+    if (!body || typeof body !== 'object') throw new BadBody(DESERIALIZE);
+    if (path === '/info') return info(body);
+    if (!body.action || typeof body.action !== 'object' || typeof body.action.type !== 'string' || !Number.isSafeInteger(body.nonce) || !body.signature) throw new BadBody(DESERIALIZE);
+    return body.action.type === 'approveAgent' ? approveAgent(body) : l1(body, res);
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      route(req, res, Buffer.concat(chunks).toString('utf8'))
+        .then((out: any) => {
+          if (res.destroyed || res.socket?.destroyed) return;
+          if (out && typeof out === 'object' && 'http' in out) return void res.writeHead(out.http, { 'content-type': 'text/plain' }).end(out.text);
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out ?? null));
+        })
+        .catch((err) => {
+          if (res.destroyed) return;
+          if (err instanceof Refused) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'err', response: err.message }));
+          if (err instanceof BadBody) return void res.writeHead(422, { 'content-type': 'text/plain' }).end(err.message);
+          res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err?.message ?? err));
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    dropNextAck() {
+      dropAck = true;
+    },
+    rejectNext(reason) {
+      rejectReason = reason;
+    },
+    async injectOrder(owner, o) {
+      const spec = findSymbol('hyperliquid', o.symbol);
+      if (!spec?.venueSymbol) throw new Error(`unknown symbol ${o.symbol}`);
+      const now = Date.now();
+      const order: SimOrder = { oid: nextOid++, cloid: null, owner: lc(owner), spec, asset: Number(spec.venueSymbol), isBuy: o.side === 'buy', limitPx: new Decimal(o.price), origSz: new Decimal(o.qty), filled: new Decimal(0), reduceOnly: false, tif: o.tif ?? 'Gtc', trigger: null, triggered: false, status: 'open', timestamp: now, statusTimestamp: now };
+      record(order);
+      const mark = await markOf(spec);
+      if (mark && crosses(order.isBuy, order.limitPx, mark)) fill(order, mark, true);
+      return { venueOrderId: String(order.oid) };
+    },
+    poke,
+    orderCount(owner) {
+      return accepted.get(lc(owner)) ?? 0;
+    },
+    agents(owner) {
+      return [...(approvals.get(lc(owner)) ?? new Map<string, Agent>()).entries()].map(([name, a]) => ({ name, address: a.address, validUntil: a.validUntil }));
+    },
+  };
+}

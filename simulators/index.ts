@@ -1,0 +1,58 @@
+/**
+ * The four venue simulators together (tests, `npm run dev` with `VENUE_MODE=sim`): each serves its
+ * venue's REST surface on 127.0.0.1, verifies every signature as the venue does, and matches
+ * against the platform's canonical marks (`markOf(venue)(symbol)` → decimal string or null).
+ * Also the end user's side of agent authorisation ({@link userAuthorization}): what the user's
+ * own wallet does with the platform's authorisation request.
+ */
+import { privateKeyToAccount } from 'viem/accounts';
+import { startHyperliquidSimulator } from './hyperliquid.js';
+import { startAsterSimulator } from './aster.js';
+import { startPolymarketSimulator } from './polymarket.js';
+import { startKalshiSimulator } from './kalshi.js';
+
+/** The running simulators, their URLs as configuration, and `stop()`. */
+export type Simulators = Awaited<ReturnType<typeof startSimulators>>;
+
+/** Starts every simulator on a free port; `markOf(venue)` gives each its mark source. */
+export async function startSimulators(markOf: (venue: string) => (symbol: string) => Promise<string | null>) {
+  const [hyperliquid, aster, polymarket, kalshi] = await Promise.all([
+    startHyperliquidSimulator({ markOf: markOf('hyperliquid') }),
+    startAsterSimulator({ markOf: markOf('aster') }),
+    startPolymarketSimulator({ markOf: markOf('polymarket') }),
+    startKalshiSimulator({ markOf: markOf('kalshi') }),
+  ]);
+  return {
+    hyperliquid,
+    aster,
+    polymarket,
+    kalshi,
+    /** Configuration pointing every routed venue at its simulator (config.ts names). */
+    env: { HYPERLIQUID_API_URL: hyperliquid.url, ASTER_API_URL: aster.url, POLYMARKET_API_URL: polymarket.url, KALSHI_API_URL: kalshi.url },
+    async stop() {
+      await Promise.all([hyperliquid.close(), aster.close(), polymarket.close(), kalshi.close()]);
+    },
+  };
+}
+
+/** A venue user: their own wallet key; `owner` is their account on the venue (Kalshi: a member id). */
+export interface VenueUser {
+  owner: string;
+  privateKey: `0x${string}`;
+}
+
+/** The user's wallet as a venue account: the wallet address, or on Kalshi a member id derived from it. */
+export function venueUser(venue: string, privateKey: `0x${string}`): VenueUser {
+  const address = privateKeyToAccount(privateKey).address;
+  return { owner: venue === 'kalshi' ? `member-${address.slice(2, 12).toLowerCase()}` : address, privateKey };
+}
+
+/**
+ * The user's answer to an authorisation request (`POST /accounts/{id}/agents` → `authorization`):
+ * their wallet's EIP-712 signature of `typedData`, or on Kalshi the key id the venue's web
+ * interface (here the simulator) assigns when they register `publicKeyPem`.
+ */
+export async function userAuthorization(sims: Simulators, user: VenueUser, authorization: { kind: string; typedData?: any; publicKeyPem?: string }): Promise<string> {
+  if (authorization.kind === 'rsa_public_key') return sims.kalshi.registerKey(user.owner, authorization.publicKeyPem!);
+  return privateKeyToAccount(user.privateKey).signTypedData(authorization.typedData);
+}

@@ -1,0 +1,405 @@
+/**
+ * A local Polymarket CLOB V2 simulator (node:http on 127.0.0.1) serving the REST surface the
+ * adapter uses, with the venue's paths and JSON shapes (../shared/venues.md §3):
+ * - `POST /auth/api-key`, `GET /auth/derive-api-key`: L1 auth (`ClobAuth` EIP-712 headers) → `{apiKey, secret, passphrase}`;
+ * - `POST /order`, `DELETE /order`, `GET /data/order/<id>`, `GET /data/orders`, `GET /data/trades`:
+ *   L2 HMAC headers verified on every call (base64url HMAC-SHA256 over ts+METHOD+path+body);
+ * - `POST /auth/authorize-signer` — SIMULATOR ONLY: stands in for adding the agent as an owner of
+ *   the funder's wallet on chain. Body `{message:{funder,signer,expiresAt,nonce}, chainId, signature}`
+ *   where `signature` is the funder's EIP-712 `AuthorizeSigner` signature (domain
+ *   `Multivenue Agent Authorization`/1/chainId); `nonce` must grow per funder; `expiresAt` epoch ms.
+ *
+ * An order is accepted only when: the L2 headers verify; `owner` is the caller's API key; the
+ * order `signer` is the API key's address; `signatureType` is 2 (POLY_GNOSIS_SAFE); the V2 EIP-712
+ * signature recovers `signer` (else `{"error":"invalid signature"}`, 400); `signer` is authorised
+ * and unexpired for `maker`; the order hash was never seen (a replay is refused as a duplicate);
+ * the price is on the 0.01 tick inside [tick, 1 − tick]; the size has ≤ 2 decimals.
+ *
+ * Matching against `markOf(platform symbol)`: FAK/FOK fill at once at the mark when the limit is
+ * marketable (BUY: mark ≤ limit; SELL: mark ≥ limit), else are killed with the venue's error;
+ * GTC fills at once at the mark when marketable (post-only ones are refused instead), else rests
+ * (`live`) and fills at its limit as a maker when `poke()` runs or on any status, orders or trades
+ * read after the mark crossed. Takers pay `takerFeeBps` (default 0, as on most Polymarket markets)
+ * by rate × min(p, 1 − p) × size; makers pay 0. Times on the wire are epoch seconds.
+ *
+ * Deviations, on purpose: `GET /data/orders` lists every order of the caller's funder wallets
+ * (working and terminal) and each order object also carries its `salt` (the real venue lists
+ * working orders without the salt).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { keccak256, toHex } from 'viem';
+import { Decimal } from '../domain/decimal.js';
+import { findByVenueSymbol, findSymbol } from '../domain/market/symbols.js';
+import { POLYMARKET_TOKENS } from '../domain/market/venues/polymarket.js';
+import { POLYMARKET_CHAIN_ID, hmacSignature, orderHash, priceAndSize, recoverAuthorizeSigner, recoverL1Signer, recoverOrderSigner, SIGNATURE_TYPE, type PolymarketOrder } from '../activities/venues/polymarket/signing.js';
+import { END_CURSOR, INITIAL_CURSOR, type WireOrder, type WireTrade } from '../activities/venues/polymarket/wire.js';
+
+/** Options of {@link startPolymarketSimulator}. */
+export interface PolymarketSimulatorOptions {
+  /** Port on 127.0.0.1 (0 or absent = a free port). */
+  port?: number;
+  /** Current mark (decimal string, probability units) of a PLATFORM symbol (`TRUMP-INAUGURATED-YES.PM`), or null. */
+  markOf: (symbol: string) => Promise<string | null>;
+  /** Chain the signatures are checked for: mainnet 137 (default), testnet 80002. */
+  network?: 'mainnet' | 'testnet';
+  /** Taker fee rate in basis points reported on trades (default 0). */
+  takerFeeBps?: number;
+}
+
+/** The running simulator and its test controls. */
+export interface PolymarketSimulator {
+  url: string;
+  close(): Promise<void>;
+  /** Accept and record the next order, then destroy the socket without answering (a lost ack). */
+  dropNextAck(): void;
+  /** Refuse the next order with `{"error": reason}` (400). */
+  rejectNext(reason: string): void;
+  /** An order placed in the venue's own web interface for funder `owner` (rests unless marketable). */
+  injectOrder(owner: string, o: { symbol: string; side: 'buy' | 'sell'; qty: string; price: string }): Promise<{ venueOrderId: string }>;
+  /** Fills resting orders whose limit the mark has crossed. */
+  poke(): Promise<void>;
+  /** Orders ever accepted with `maker` = `owner` (funder address, any case). */
+  orderCount(owner: string): number;
+  /** The signers authorised for a funder, with their expiry (epoch ms). */
+  authorizedSigners(funder: string): { signer: string; expiresAt: number }[];
+  /** Ends a signer's authorisation (the owner removes it from the wallet). */
+  revokeSigner(funder: string, signer: string): void;
+}
+
+interface SimOrder {
+  id: string;
+  salt: number;
+  maker: string;
+  owner: string;
+  tokenId: string;
+  symbol: string;
+  side: 'BUY' | 'SELL';
+  price: Decimal;
+  size: Decimal;
+  matched: Decimal;
+  status: 'LIVE' | 'MATCHED' | 'CANCELED';
+  orderType: string;
+  createdAt: number;
+  trades: string[];
+}
+
+interface ApiKeyRow {
+  address: string;
+  secret: string;
+  passphrase: string;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+  ) {
+    super(error);
+  }
+}
+
+const TICK = (tokenId: string) => new Decimal(findByVenueSymbol('polymarket', tokenId)?.tickSize ?? '0.01');
+const nowSec = () => Math.floor(Date.now() / 1000);
+const lc = (s: unknown) => String(s ?? '').toLowerCase();
+const PAGE = 100;
+
+/** Starts the simulator. Resolves once it listens. */
+export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions): Promise<PolymarketSimulator> {
+  const network = opts.network ?? 'mainnet';
+  const chainId = POLYMARKET_CHAIN_ID[network];
+  const takerFeeBps = String(opts.takerFeeBps ?? 0);
+  const signers = new Map<string, Map<string, number>>(); // funder → signer → expiresAt (ms)
+  const authNonce = new Map<string, bigint>(); // funder → last authorisation nonce
+  const keys = new Map<string, ApiKeyRow>(); // apiKey → row
+  const keyOfAddress = new Map<string, string>(); // address → apiKey
+  const orders = new Map<string, SimOrder>();
+  const trades: (WireTrade & { ownerOrders: string[] })[] = [];
+  const accepted = new Map<string, number>();
+  let dropAck = false;
+  let rejectReason: string | null = null;
+
+  const markOf = async (tokenId: string): Promise<Decimal | null> => {
+    const spec = findByVenueSymbol('polymarket', tokenId);
+    const m = spec ? await opts.markOf(spec.symbol) : null;
+    return m == null ? null : new Decimal(m);
+  };
+  const marketable = (side: 'BUY' | 'SELL', limit: Decimal, mark: Decimal) => (side === 'BUY' ? mark.lte(limit) : mark.gte(limit));
+
+  function fill(o: SimOrder, price: Decimal, asTaker: boolean): void {
+    const size = o.size.sub(o.matched);
+    const id = randomUUID();
+    const market = POLYMARKET_TOKENS[o.tokenId]?.marketId ?? '';
+    const makerLeg = (orderId: string, owner: string, maker: string, side: 'BUY' | 'SELL', fee: string) => ({ order_id: orderId, owner, maker_address: maker, matched_amount: size.toFixed(), price: price.toFixed(), fee_rate_bps: fee, asset_id: o.tokenId, outcome: '', side });
+    const base = { id, market, asset_id: o.tokenId, size: size.toFixed(), price: price.toFixed(), status: 'CONFIRMED', match_time: String(nowSec()), last_update: String(nowSec()), outcome: '', ownerOrders: [o.id] };
+    if (asTaker) {
+      trades.push({ ...base, taker_order_id: o.id, side: o.side, fee_rate_bps: takerFeeBps, owner: o.owner, maker_address: o.maker, trader_side: 'TAKER', maker_orders: [makerLeg(`0x${randomBytes(32).toString('hex')}`, 'sim-liquidity', '0x0000000000000000000000000000000000000001', o.side === 'BUY' ? 'SELL' : 'BUY', '0')] });
+    } else {
+      trades.push({ ...base, taker_order_id: `0x${randomBytes(32).toString('hex')}`, side: o.side === 'BUY' ? 'SELL' : 'BUY', fee_rate_bps: takerFeeBps, owner: 'sim-liquidity', maker_address: '0x0000000000000000000000000000000000000001', trader_side: 'MAKER', maker_orders: [makerLeg(o.id, o.owner, o.maker, o.side, '0')] });
+    }
+    o.matched = o.size;
+    o.status = 'MATCHED';
+    o.trades.push(id);
+  }
+
+  async function poke(): Promise<void> {
+    for (const o of orders.values()) {
+      if (o.status !== 'LIVE') continue;
+      const mark = await markOf(o.tokenId);
+      if (mark && marketable(o.side, o.price, mark)) fill(o, o.price, false);
+    }
+  }
+
+  const wireOrder = (o: SimOrder): WireOrder => ({
+    id: o.id,
+    status: o.status,
+    owner: o.owner,
+    maker_address: o.maker,
+    market: POLYMARKET_TOKENS[o.tokenId]?.marketId ?? '',
+    asset_id: o.tokenId,
+    side: o.side,
+    original_size: o.size.toFixed(),
+    size_matched: o.matched.toFixed(),
+    price: o.price.toFixed(),
+    associate_trades: [...o.trades],
+    outcome: o.symbol.replace(/\.PM$/, '').split('-').at(-1) ?? '',
+    created_at: o.createdAt,
+    expiration: '0',
+    order_type: o.orderType,
+    salt: o.salt,
+  });
+
+  // --- auth -------------------------------------------------------------------------------
+
+  async function l1(req: IncomingMessage): Promise<string> {
+    const h = req.headers;
+    const address = lc(h['poly_address']);
+    const ts = String(h['poly_timestamp'] ?? '');
+    const sig = String(h['poly_signature'] ?? '');
+    let nonce: bigint;
+    try {
+      nonce = BigInt(String(h['poly_nonce'] ?? '0'));
+    } catch {
+      throw new HttpError(401, 'Invalid L1 Request headers');
+    }
+    if (!address || !ts || !sig || (await recoverL1Signer(address, ts, nonce, sig, network)) !== address) throw new HttpError(401, 'Invalid L1 Request headers');
+    return address;
+  }
+
+  function l2(req: IncomingMessage, method: string, path: string, body: string): { apiKey: string; row: ApiKeyRow } {
+    const h = req.headers;
+    const apiKey = String(h['poly_api_key'] ?? '');
+    const row = keys.get(apiKey);
+    const unauthorized = new HttpError(401, 'Unauthorized/Invalid api key');
+    if (!row || String(h['poly_passphrase'] ?? '') !== row.passphrase || lc(h['poly_address']) !== row.address) throw unauthorized;
+    const expected = Buffer.from(hmacSignature(row.secret, String(h['poly_timestamp'] ?? ''), method, path, body || undefined));
+    const given = Buffer.from(String(h['poly_signature'] ?? ''));
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw unauthorized;
+    return { apiKey, row };
+  }
+
+  /** Funders whose wallet the caller's address signs for (authorised, any expiry). */
+  const fundersOf = (address: string) => [...signers.entries()].filter(([, m]) => m.has(address)).map(([f]) => f);
+  const visible = (o: SimOrder, apiKey: string, address: string) => o.owner === apiKey || fundersOf(address).includes(o.maker);
+
+  function newCreds(address: string): ApiKeyRow & { apiKey: string } {
+    const apiKey = randomUUID();
+    const row = { address, secret: randomBytes(32).toString('base64url') + '=', passphrase: randomBytes(32).toString('hex') };
+    keys.set(apiKey, row);
+    keyOfAddress.set(address, apiKey);
+    return { apiKey, ...row };
+  }
+  const credsBody = (apiKey: string) => ({ apiKey, secret: keys.get(apiKey)!.secret, passphrase: keys.get(apiKey)!.passphrase });
+
+  // --- orders -----------------------------------------------------------------------------
+
+  async function placeOrder(body: any, apiKey: string, row: ApiKeyRow, res: ServerResponse): Promise<unknown> {
+    const w = body?.order;
+    if (!w || typeof w !== 'object') throw new HttpError(400, 'Invalid order payload');
+    if (body.owner !== apiKey) throw new HttpError(400, 'the order owner has to be the owner of the API KEY');
+    if (lc(w.signer) !== row.address) throw new HttpError(400, 'the order signer address has to be the address of the API KEY');
+    if (Number(w.signatureType) !== SIGNATURE_TYPE.POLY_GNOSIS_SAFE) throw new HttpError(400, 'unsupported signature type');
+    if (!Number.isSafeInteger(w.salt) || (w.side !== 'BUY' && w.side !== 'SELL')) throw new HttpError(400, 'Invalid order payload');
+    const spec = findByVenueSymbol('polymarket', String(w.tokenId));
+    if (!spec) throw new HttpError(400, 'market not found');
+    const order: PolymarketOrder = { salt: String(w.salt), maker: w.maker, signer: w.signer, tokenId: String(w.tokenId), makerAmount: String(w.makerAmount), takerAmount: String(w.takerAmount), side: w.side, signatureType: Number(w.signatureType), timestamp: String(w.timestamp), metadata: w.metadata, builder: w.builder };
+    const negRisk = POLYMARKET_TOKENS[order.tokenId]?.negRisk ?? false;
+    let hash: string;
+    try {
+      hash = orderHash(order, network, negRisk);
+    } catch {
+      throw new HttpError(400, 'Invalid order payload');
+    }
+    if ((await recoverOrderSigner(order, String(w.signature ?? ''), network, negRisk)) !== row.address) throw new HttpError(400, 'invalid signature');
+    const maker = lc(order.maker);
+    const expiresAt = signers.get(maker)?.get(row.address);
+    if (expiresAt === undefined) throw new HttpError(400, 'the order signer is not an authorized signer of the maker wallet');
+    if (expiresAt <= Date.now()) throw new HttpError(400, "the order signer's authorization for the maker wallet has expired");
+    if (orders.has(hash)) throw new HttpError(400, `order ${hash} is invalid. Duplicated.`);
+    const { price, size } = priceAndSize(order);
+    const tick = TICK(order.tokenId);
+    if (!price.mod(tick).isZero() || price.lt(tick) || price.gt(new Decimal(1).sub(tick))) throw new HttpError(400, `order ${hash} is invalid. Price (${price.toFixed()}) breaks minimum tick size rule: ${tick.toFixed()}`);
+    if (size.lte(0) || size.decimalPlaces() > spec.szDecimals) throw new HttpError(400, `order ${hash} is invalid. Size (${size.toFixed()}) lower than the minimum or with too many decimals`);
+    if (rejectReason !== null) {
+      const reason = rejectReason;
+      rejectReason = null;
+      throw new HttpError(400, reason);
+    }
+    const orderType = String(body.orderType ?? 'GTC');
+    const mark = await markOf(order.tokenId);
+    const crosses = mark !== null && marketable(order.side, price, mark);
+    if (orderType === 'FAK' || orderType === 'FOK') {
+      if (!crosses) throw new HttpError(400, orderType === 'FAK' ? 'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.' : "order couldn't be fully filled. FOK orders are fully filled or killed.");
+    } else if (body.postOnly === true && crosses) {
+      throw new HttpError(400, 'invalid post-only order: order crosses book');
+    }
+    const o: SimOrder = { id: hash, salt: w.salt, maker, owner: apiKey, tokenId: order.tokenId, symbol: spec.symbol, side: order.side, price, size, matched: new Decimal(0), status: 'LIVE', orderType, createdAt: nowSec(), trades: [] };
+    orders.set(hash, o);
+    accepted.set(maker, (accepted.get(maker) ?? 0) + 1);
+    if (crosses) fill(o, mark!, true);
+    if (dropAck) {
+      dropAck = false;
+      res.socket?.destroy();
+      return undefined;
+    }
+    return { success: true, orderID: hash, status: o.status === 'MATCHED' ? 'matched' : 'live', makingAmount: o.status === 'MATCHED' ? order.makerAmount : '', takingAmount: o.status === 'MATCHED' ? order.takerAmount : '', errorMsg: '', transactionsHashes: [], tradeIDs: [...o.trades] };
+  }
+
+  function page<T>(items: T[], cursor: string | null): { data: T[]; next_cursor: string; limit: number; count: number } {
+    const start = cursor && cursor !== INITIAL_CURSOR ? Number(Buffer.from(cursor, 'base64').toString()) || 0 : 0;
+    const data = items.slice(start, start + PAGE);
+    const next = start + PAGE < items.length ? Buffer.from(String(start + PAGE)).toString('base64') : END_CURSOR;
+    return { data, next_cursor: next, limit: PAGE, count: data.length };
+  }
+
+  // --- routing ----------------------------------------------------------------------------
+
+  async function route(req: IncomingMessage, res: ServerResponse, raw: string): Promise<unknown> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    const q = url.searchParams;
+    const json = () => {
+      try {
+        return raw ? JSON.parse(raw) : {};
+      } catch {
+        throw new HttpError(400, 'Invalid order payload');
+      }
+    };
+
+    if (method === 'POST' && path === '/auth/authorize-signer') {
+      const b = json();
+      const m = b?.message ?? {};
+      if (Number(b?.chainId) !== chainId) throw new HttpError(400, `wrong chain id, expected ${chainId}`);
+      const funder = lc(m.funder);
+      if ((await recoverAuthorizeSigner(m, String(b?.signature ?? ''), chainId)) !== funder || !funder) throw new HttpError(400, 'invalid signature');
+      const nonce = BigInt(m.nonce);
+      if (nonce <= (authNonce.get(funder) ?? -1n)) throw new HttpError(400, 'authorization nonce already used');
+      if (Number(m.expiresAt) <= Date.now()) throw new HttpError(400, 'authorization expired');
+      authNonce.set(funder, nonce);
+      if (!signers.has(funder)) signers.set(funder, new Map());
+      signers.get(funder)!.set(lc(m.signer), Number(m.expiresAt));
+      return { success: true };
+    }
+    if (method === 'POST' && path === '/auth/api-key') {
+      const address = await l1(req);
+      if (keyOfAddress.has(address)) throw new HttpError(400, 'Could not create api key');
+      const c = newCreds(address);
+      return credsBody(c.apiKey);
+    }
+    if (method === 'GET' && path === '/auth/derive-api-key') {
+      const address = await l1(req);
+      const apiKey = keyOfAddress.get(address);
+      if (!apiKey) throw new HttpError(400, 'Could not derive api key!');
+      return credsBody(apiKey);
+    }
+
+    const { apiKey, row } = l2(req, method, path, raw);
+    if (method === 'POST' && path === '/order') return placeOrder(json(), apiKey, row, res);
+    if (method === 'DELETE' && path === '/order') {
+      const id = String(json()?.orderID ?? '');
+      const o = orders.get(id);
+      await poke();
+      if (!o || !visible(o, apiKey, row.address) || o.status !== 'LIVE') return { canceled: [], not_canceled: { [id]: o && visible(o, apiKey, row.address) ? 'order can\'t be found - already canceled or matched' : 'order not found' } };
+      o.status = 'CANCELED';
+      return { canceled: [id], not_canceled: {} };
+    }
+    const byId = path.match(/^\/data\/order\/(0x[0-9a-fA-F]+)$/);
+    if (method === 'GET' && byId) {
+      await poke();
+      const o = orders.get(byId[1].toLowerCase());
+      if (!o || !visible(o, apiKey, row.address)) throw new HttpError(404, 'order not found');
+      return wireOrder(o);
+    }
+    if (method === 'GET' && path === '/data/orders') {
+      await poke();
+      const list = [...orders.values()].filter((o) => visible(o, apiKey, row.address) && (!q.get('asset_id') || o.tokenId === q.get('asset_id')) && (!q.get('id') || o.id === q.get('id')));
+      return page(list.map(wireOrder), q.get('next_cursor'));
+    }
+    if (method === 'GET' && path === '/data/trades') {
+      await poke();
+      const after = q.get('after') ? Number(q.get('after')) : -Infinity;
+      const before = q.get('before') ? Number(q.get('before')) : Infinity;
+      const list = trades.filter((t) => t.ownerOrders.some((id) => visible(orders.get(id)!, apiKey, row.address)) && (!q.get('asset_id') || t.asset_id === q.get('asset_id')) && Number(t.match_time) >= after && Number(t.match_time) <= before);
+      return page(list.map(({ ownerOrders: _omit, ...t }) => t), q.get('next_cursor'));
+    }
+    throw new HttpError(404, 'not found');
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      route(req, res, raw)
+        .then((out) => {
+          if (res.destroyed || res.socket?.destroyed) return;
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out ?? null));
+        })
+        .catch((err) => {
+          if (res.destroyed) return;
+          const status = err instanceof HttpError ? err.status : 500;
+          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: err instanceof HttpError ? err.error : String(err?.message ?? err) }));
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    dropNextAck() {
+      dropAck = true;
+    },
+    rejectNext(reason) {
+      rejectReason = reason;
+    },
+    async injectOrder(owner, o) {
+      const spec = findSymbol('polymarket', o.symbol);
+      if (!spec?.venueSymbol) throw new Error(`unknown symbol ${o.symbol}`);
+      const maker = lc(owner);
+      const id = keccak256(toHex(randomBytes(32)));
+      const order: SimOrder = { id, salt: Number(BigInt(keccak256(toHex(randomBytes(8)))) & ((1n << 53n) - 1n)), maker, owner: `web-${maker}`, tokenId: spec.venueSymbol, symbol: spec.symbol, side: o.side === 'buy' ? 'BUY' : 'SELL', price: new Decimal(o.price), size: new Decimal(o.qty), matched: new Decimal(0), status: 'LIVE', orderType: 'GTC', createdAt: nowSec(), trades: [] };
+      orders.set(id, order);
+      accepted.set(maker, (accepted.get(maker) ?? 0) + 1);
+      const mark = await markOf(order.tokenId);
+      if (mark && marketable(order.side, order.price, mark)) fill(order, mark, true);
+      return { venueOrderId: id };
+    },
+    poke,
+    orderCount(owner) {
+      return accepted.get(lc(owner)) ?? 0;
+    },
+    authorizedSigners(funder) {
+      return [...(signers.get(lc(funder)) ?? new Map<string, number>()).entries()].map(([signer, expiresAt]) => ({ signer, expiresAt }));
+    },
+    revokeSigner(funder, signer) {
+      signers.get(lc(funder))?.delete(lc(signer));
+    },
+  };
+}

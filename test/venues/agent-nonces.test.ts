@@ -1,0 +1,53 @@
+/**
+ * One agent key, 1,000 orders at once (issue 4 proof; ../shared/venues.md §5 "allocate nonces
+ * serially per signing key"): every order is signed with a nonce from the platform's allocator
+ * (db/agent-nonces.ts, PostgreSQL) and sent to the Hyperliquid simulator, which enforces
+ * Hyperliquid's nonce rules per signer (unused, above the smallest of the 100 highest kept, within
+ * a day). Dispatch runs each agent's signed writes in its signing lane
+ * (activities/venues/agent-lane.ts), as routed dispatch does. None may be refused.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { openOrm } from '../../db/orm.js';
+import { nextAgentNonce } from '../../db/agent-nonces.js';
+import { hyperliquidAdapter as hl } from '../../activities/venues/hyperliquid/adapter.js';
+import type { VenueContext } from '../../activities/venues/types.js';
+import { inAgentLane } from '../../activities/venues/agent-lane.js';
+import { startHyperliquidSimulator, type HyperliquidSimulator } from '../../simulators/hyperliquid.js';
+
+describe('1,000 concurrent orders through one agent key', () => {
+  let orm: MikroORM;
+  let sim: HyperliquidSimulator;
+  beforeAll(async () => {
+    orm = await openOrm(inject('databaseUrl'));
+    sim = await startHyperliquidSimulator({ markOf: async (symbol) => (symbol === 'ETH.HL' ? '4300' : null) });
+  });
+  afterAll(async () => {
+    await sim?.close();
+    await orm?.close();
+  });
+
+  it('all 1,000 are accepted: zero nonce rejections', async () => {
+    const ownerKey = generatePrivateKey();
+    const owner = privateKeyToAccount(ownerKey).address;
+    const agentKey = generatePrivateKey();
+    const agent = privateKeyToAccount(agentKey);
+    const agentId = `agt_conc_${Date.now()}`;
+    const base = { baseUrl: sim.url, network: 'mainnet' as const, owner, fetch };
+    const request = hl.authorizationRequest({ owner, agentAddress: agent.address, agentName: 'conc', expiresAt: Date.now() + 86_400_000, nonce: Date.now(), network: 'mainnet' });
+    if (request.kind !== 'eip712') throw new Error('expected typed data');
+    const signature = await privateKeyToAccount(ownerKey).signTypedData(request.typedData as never);
+    const ctx: VenueContext = { ...base, agent: { kind: 'evm', privateKey: agentKey, address: agent.address }, nextNonce: (unit) => nextAgentNonce(orm, agentId, unit) };
+    await hl.submitAuthorization(ctx, { request, signature });
+
+    const results = await Promise.allSettled(
+      Array.from({ length: 1000 }, (_, i) =>
+        inAgentLane(agentId, () => hl.place(ctx, { clientOrderId: hl.clientOrderId(`int_conc_${i}`), symbol: 'ETH.HL', side: 'buy', type: 'limit', qty: '0.01', price: '2150', triggerPrice: null, stopLimitPrice: null, reduceOnly: false, timeInForce: 'Gtc', markPrice: '4300', leverage: '1' })),
+      ),
+    );
+    const refused = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason));
+    expect(refused.slice(0, 3)).toEqual([]);
+    expect(sim.orderCount(owner)).toBe(1000);
+  });
+});
