@@ -51,9 +51,18 @@ export async function predictionTick(spec: SymbolSpec, nowMs: number): Promise<M
   const series = (await histories()).get(spec.sourceCoin);
   if (!series) throw new Error(`no recorded prices for token ${spec.sourceCoin} (${spec.symbol})`);
   const day = Math.floor(nowMs / DAY_MS) % series.length;
+  return predictionTickAt(spec, series[day], nowMs);
+}
+
+/**
+ * A prediction tick of `spec` at `price` (USD per share, 0–1), stamped `nowMs`: mark = `price`
+ * clamped to [tick, 1 − tick], bid/ask = mark ∓ tick/2, a one-level book of {@link BOOK_DEPTH}
+ * shares each side. Used by {@link predictionTick}, and by tests and benchmarks that pin a mark.
+ */
+export function predictionTickAt(spec: SymbolSpec, price: Decimal | string, nowMs: number): MarkTick {
   const tick = new Decimal(spec.tickSize);
   const half = tick.div(2);
-  const mark = Decimal.min(Decimal.max(series[day], tick), new Decimal(1).sub(tick));
+  const mark = Decimal.min(Decimal.max(new Decimal(price), tick), new Decimal(1).sub(tick));
   const bid = mark.sub(half);
   const ask = mark.add(half);
   return { venue: spec.venue, symbol: spec.symbol, ts: nowMs, mark, bid, ask, book: { bids: [{ price: bid, size: BOOK_DEPTH }], asks: [{ price: ask, size: BOOK_DEPTH }] } };

@@ -59,6 +59,17 @@ function discovery(baseUrl: string) {
       e('POST', '/api/v1/oms/intents', OMS_WRITE_TIER.intents, 'Compose an order intent'),
       e('GET', '/api/v1/oms/intents', 'readonly', 'Recent intents'),
       e('GET', '/api/v1/oms/intents/{id}', 'readonly', 'One intent'),
+      e('GET', '/api/v1/venues', 'readonly', 'Venue adapters: asset classes, order types'),
+      e('GET', '/api/v1/accounts/{id}/agents', 'readonly', 'Agent wallets per routed venue'),
+      e('POST', '/api/v1/accounts/{id}/agents', 'readonly', 'Create an agent wallet; returns what the owner signs'),
+      e('POST', '/api/v1/accounts/{id}/agents/{agentId}/authorization', 'readonly', "Record the owner's signed agent authorisation"),
+      e('DELETE', '/api/v1/accounts/{id}/agents/{agentId}', 'readonly', 'Revoke an agent'),
+      e('GET', '/api/v1/accounts/{id}/order-history', 'readonly', "Orders on routed venues, including the venue's own interface"),
+      e('POST', '/api/auth/siwe/nonce', null, 'Sign-In with Ethereum nonce'),
+      e('POST', '/api/auth/siwe/verify', null, 'Verify a SIWE message; sets the service_session cookie'),
+      e('POST', '/api/v1/oms/route-intents', 'fullTrading', 'Smart order routing of a market order (wallet session only)'),
+      e('GET', '/api/v1/sor/decisions', 'readonly', 'Smart-routing decisions'),
+      e('GET', '/api/v1/sor/decisions/summary', 'readonly', 'Realised smart-routing savings'),
     ],
   };
 }

@@ -3,10 +3,14 @@
  * (scripts/bench/venues.ts): `prepare()` builds keys and inputs once and returns `sign(i)`, which
  * produces the i-th signature exactly as dispatch does (fresh nonce or timestamp per call).
  */
+import { createPrivateKey, randomUUID } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import type { RoutedVenue, VenueOrderRequest } from '../../activities/venues/types.js';
 import { signL1Action } from '../../activities/venues/hyperliquid/signing.js';
 import { orderWire } from '../../activities/venues/hyperliquid/wire.js';
+import { signRequest } from '../../activities/venues/aster/signing.js';
+import { orderParams } from '../../activities/venues/aster/wire.js';
+import { generateKalshiAgentKey, kalshiAuthHeaders } from '../../activities/venues/kalshi/signing.js';
 import { signOrder } from '../../activities/venues/polymarket/signing.js';
 import { POLYMARKET_SYMBOLS } from '../../domain/market/venues/polymarket.js';
 
@@ -26,7 +30,12 @@ export const VENUE_SIGNERS: Record<RoutedVenue, { what: string; prepare(): Promi
   aster: {
     what: 'EIP-712 Message over the k=v parameter string',
     async prepare() {
-      throw new Error('aster signer not wired yet');
+      const key = generatePrivateKey();
+      const signer = privateKeyToAddress(key);
+      const user = privateKeyToAddress(generatePrivateKey());
+      const params = orderParams({ ...order, symbol: 'ETH.ASTER' });
+      const base = BigInt(Date.now()) * 1000n;
+      return (i) => signRequest(key, params, { nonce: base + BigInt(i), user, signer, network: 'mainnet' });
     },
   },
   polymarket: {
@@ -41,7 +50,12 @@ export const VENUE_SIGNERS: Record<RoutedVenue, { what: string; prepare(): Promi
   kalshi: {
     what: 'RSA-PSS-SHA256 (2048-bit) over timestamp+METHOD+path',
     async prepare() {
-      throw new Error('kalshi signer not wired yet');
+      const { privateKeyPem } = generateKalshiAgentKey();
+      const key = createPrivateKey(privateKeyPem);
+      const keyId = randomUUID();
+      const url = 'https://api.elections.kalshi.com/trade-api/v2/portfolio/orders';
+      const base = Date.now();
+      return async (i) => kalshiAuthHeaders(keyId, key, 'POST', url, base + i);
     },
   },
 };

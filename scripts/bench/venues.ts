@@ -21,7 +21,7 @@ import { ensureTenant, issueCredential } from '../../db/seed.js';
 import { startApi } from '../../api/server.js';
 import { createWorker } from '../../worker/worker.js';
 import { publishMark } from '../../activities/market/marks.js';
-import { predictionTick } from '../../activities/market/prediction-marks.js';
+import { predictionTickAt } from '../../activities/market/prediction-marks.js';
 import { loadRecordedMarket } from '../../activities/market/recorded.js';
 import { tickAt } from '../../domain/market/replay.js';
 import { Decimal } from '../../domain/decimal.js';
@@ -93,7 +93,7 @@ const api = await startApi({ config, orm, logger });
 const worker = await createWorker({ config, orm, logger });
 const running = worker.run();
 
-// Marks: a recorded ETH tick for the perps, the recorded daily price for one market per prediction venue.
+// Marks: a recorded ETH tick for the perps, a mid-range price for one market per prediction venue.
 const eth = await loadRecordedMarket('ETH');
 const symbolOf = {} as Record<RoutedVenue, { symbol: string; qty: string; tick: MarkTick }>;
 for (const venue of ROUTED_VENUES) {
@@ -102,13 +102,8 @@ for (const venue of ROUTED_VENUES) {
     const spec = specs.find((s) => s.base === 'ETH')!;
     symbolOf[venue] = { symbol: spec.symbol, qty: '0.01', tick: tickAt(eth, eth.startMs, venue, spec.symbol, Date.now(), new Decimal(spec.tickSize)) };
   } else {
-    for (const spec of specs) {
-      const tick = await predictionTick(spec, Date.now());
-      if (tick.mark.gt('0.1') && tick.mark.lt('0.9')) {
-        symbolOf[venue] = { symbol: spec.symbol, qty: '10', tick };
-        break;
-      }
-    }
+    // Pinned at 0.50: the recorded replay wanders to 0.01 and 0.99.
+    symbolOf[venue] = { symbol: specs[0].symbol, qty: '10', tick: predictionTickAt(specs[0], '0.5', Date.now()) };
   }
 }
 const publishAll = () => Promise.all(Object.values(symbolOf).map(({ tick }) => publishMark(orm, { ...tick, ts: Date.now() })));

@@ -16,7 +16,7 @@ import { AgentWallet } from '../../db/entities.js';
 import { platformEm } from '../../db/orm.js';
 import { publishMark } from '../../activities/market/marks.js';
 import type { MarkTick } from '../../domain/market/types.js';
-import { predictionTick } from '../../activities/market/prediction-marks.js';
+import { predictionTickAt } from '../../activities/market/prediction-marks.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { recordedTick } from '../support/marks.js';
 import { openRisk } from '../support/ws.js';
@@ -24,15 +24,6 @@ import { waitFor } from '../support/wait.js';
 import { authorizeAgent, startSimulators, type Simulators } from '../support/venues.js';
 import { maybeSaveHistory } from '../support/histories.js';
 import { agentAuthorizationWorkflowId, intentWorkflowId, venueOrdersSyncWorkflowId } from '../../workflows/definitions.js';
-
-/** A prediction tick of `spec` with the mark pinned at 0.50 (bid/ask half a tick either side), now. */
-async function pinnedPredictionTick(spec: SymbolSpec): Promise<MarkTick> {
-  const tick = await predictionTick(spec, Date.now());
-  const half = new Decimal(spec.tickSize).div(2);
-  const mark = new Decimal('0.5');
-  const [bid, ask] = [mark.sub(half), mark.add(half)];
-  return { ...tick, mark, bid, ask, book: { bids: [{ price: bid, size: tick.book!.bids[0].size }], asks: [{ price: ask, size: tick.book!.asks[0].size }] } };
-}
 
 type Venue = 'hyperliquid' | 'aster' | 'polymarket' | 'kalshi';
 
@@ -67,7 +58,7 @@ describe('routed venues', () => {
     // market buy or a resting bid at 0.02 would not be the case under test).
     for (const venue of ['polymarket', 'kalshi'] as const) {
       const spec = VENUE_SYMBOLS[venue][0];
-      cases.push({ venue, spec, qty: '10', restingPrice: '0.02', tick: () => pinnedPredictionTick(spec) });
+      cases.push({ venue, spec, qty: '10', restingPrice: '0.02', tick: async () => predictionTickAt(spec, '0.5', Date.now()) });
     }
   });
   beforeEach(async () => {
