@@ -61,6 +61,9 @@ export const Account = defineEntity({
     baseCurrency: p.string().default('USD'),
     tradingGroupId: p.string().nullable(),
     settings: p.json<Record<string, unknown>>(),
+    /** Set while the account is suspended (§5.4 prop:manage): compose refuses its orders. */
+    suspendedAt: p.datetime().nullable(),
+    suspensionReason: p.text().nullable(),
     createdAt: createdAt(),
   },
 });
@@ -370,6 +373,150 @@ export const AgentWallet = defineEntity({
   },
 });
 
+/**
+ * A prop firm of a tenant (spec §1 custody rules, §4.8; migration PropFirm documents each column).
+ * `ownerAddress` is the operator's multisig that owns the deployed `PropInstance`.
+ * `status`: `draft` → `deploying` → `deployed` → `live` ⇄ `paused`.
+ */
+export const Firm = defineEntity({
+  name: 'Firm',
+  tableName: 'firms',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    name: p.string(),
+    ownerAddress: p.string(),
+    chainId: p.integer(),
+    stablecoinAddress: p.string(),
+    status: p.string().default('draft'),
+    instanceAddress: p.string().nullable(),
+    rulesHash: p.string().nullable(),
+    deployTxHash: p.string().nullable(),
+    deployBlock: p.bigint('string').nullable(),
+    deployedAt: p.datetime().nullable(),
+    liveAt: p.datetime().nullable(),
+    pausedAt: p.datetime().nullable(),
+    createdAt: createdAt(),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+/** Per-account order limits (USD notional; null = no limit), checked at compose. */
+export const RiskProfile = defineEntity({
+  name: 'RiskProfile',
+  tableName: 'risk_profiles',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    name: p.string(),
+    maxOrderNotionalUsd: numeric().nullable(),
+    maxPositionNotionalUsd: numeric().nullable(),
+    createdAt: createdAt(),
+  },
+});
+
+/**
+ * A challenge template of a firm (spec §3.5): price and account size in USD; profit target, max
+ * daily loss and max drawdown as fractions of the account size (`0.08` = 8 %); the payout split
+ * as the trader's fraction of profit.
+ */
+export const PropTemplate = defineEntity({
+  name: 'PropTemplate',
+  tableName: 'prop_templates',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    firmId: p.string(),
+    name: p.string(),
+    priceUsd: numeric(),
+    accountSizeUsd: numeric(),
+    profitTargetPct: numeric(),
+    maxDailyLossPct: numeric(),
+    maxDrawdownPct: numeric(),
+    minTradingDays: p.integer(),
+    payoutSplitPct: numeric(),
+    venue: p.string().default('paper'),
+    tradingGroupId: p.string().nullable(),
+    riskProfileId: p.string().nullable(),
+    archived: p.boolean().default(false),
+    createdAt: createdAt(),
+  },
+});
+
+/**
+ * One challenge of one trader (spec §3.5) with its own trading account. `status`:
+ * `pending_payment` → `active` → `passed` | `breached` (terminal); `passed` → `funded`;
+ * `suspended` by the operator. Equity figures in USD.
+ */
+export const PropAccount = defineEntity({
+  name: 'PropAccount',
+  tableName: 'prop_accounts',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    firmId: p.string(),
+    templateId: p.string(),
+    accountId: p.string().unique(),
+    ownerId: p.string(),
+    status: p.string(),
+    payerAddress: p.string().nullable(),
+    depositTxHash: p.string().nullable(),
+    startingBalanceUsd: numeric(),
+    peakEquityUsd: numeric(),
+    dayStartEquityUsd: numeric(),
+    day: p.string().columnType('date').nullable(),
+    tradingDays: p.integer().default(0),
+    breachReason: p.text().nullable(),
+    payoutCeilingUsd: numeric().nullable(),
+    paidOutUsd: numeric().default('0'),
+    attempt: p.integer().default(1),
+    passedAt: p.datetime().nullable(),
+    breachedAt: p.datetime().nullable(),
+    createdAt: createdAt(),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+/** A payout request and its multisig authorisation: `requested` → `authorized` → `executed` | `rejected`. */
+export const Payout = defineEntity({
+  name: 'Payout',
+  tableName: 'payouts',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    firmId: p.string(),
+    propAccountId: p.string(),
+    amountUsd: numeric(),
+    toAddress: p.string(),
+    status: p.string(),
+    safeTxHash: p.string().nullable(),
+    signatures: p.text().nullable(),
+    signers: p.json<string[]>().nullable(),
+    rejectReason: p.text().nullable(),
+    authorizedAt: p.datetime().nullable(),
+    executedTxHash: p.string().nullable(),
+    executedAt: p.datetime().nullable(),
+    createdAt: createdAt(),
+  },
+});
+
+/** One money movement of a firm, USD: `pay_in`, `collateral`, `payout`, `forfeit`; `ref` unique. */
+export const PropLedgerEntry = defineEntity({
+  name: 'PropLedgerEntry',
+  tableName: 'prop_ledger',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    firmId: p.string(),
+    propAccountId: p.string().nullable(),
+    kind: p.string(),
+    amountUsd: numeric(),
+    txHash: p.string().nullable(),
+    ref: p.string().unique(),
+    createdAt: createdAt(),
+  },
+});
+
 /** Entities whose rows belong to one tenant: covered by the default `tenant` filter. */
 export const TENANT_OWNED = [
   TradingGroup,
@@ -384,6 +531,12 @@ export const TENANT_OWNED = [
   AccountEvent,
   AccountStateSnapshot,
   AgentWallet,
+  Firm,
+  RiskProfile,
+  PropTemplate,
+  PropAccount,
+  Payout,
+  PropLedgerEntry,
 ];
 
 /** Every entity, for the ORM config. */
@@ -396,3 +549,7 @@ export type CredentialRow = InferEntity<typeof Credential>;
 export type OrderIntentRow = InferEntity<typeof OrderIntent>;
 export type PositionRow = InferEntity<typeof Position>;
 export type AgentWalletRow = InferEntity<typeof AgentWallet>;
+export type FirmRow = InferEntity<typeof Firm>;
+export type PropTemplateRow = InferEntity<typeof PropTemplate>;
+export type PropAccountRow = InferEntity<typeof PropAccount>;
+export type PayoutRow = InferEntity<typeof Payout>;

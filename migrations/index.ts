@@ -10,6 +10,7 @@ import { Migration20261122172000PositionEntryFees } from './Migration20261122172
 import { Migration20261122173000StateSnapshots } from './Migration20261122173000StateSnapshots.js';
 import { Migration20261122180000AgentWallets } from './Migration20261122180000AgentWallets.js';
 import { Migration20261122190000SessionsAndRouting } from './Migration20261122190000SessionsAndRouting.js';
+import { Migration20261123040000PropFirm } from './Migration20261123040000PropFirm.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -22,4 +23,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122173000StateSnapshots', class: Migration20261122173000StateSnapshots },
   { name: 'Migration20261122180000AgentWallets', class: Migration20261122180000AgentWallets },
   { name: 'Migration20261122190000SessionsAndRouting', class: Migration20261122190000SessionsAndRouting },
+  { name: 'Migration20261123040000PropFirm', class: Migration20261123040000PropFirm },
 ];
