@@ -38,6 +38,19 @@ const schema = z.object({
   VENUE_NETWORK: z.enum(['mainnet', 'testnet']).default('mainnet'),
   /** How often a routed working order is read back from its venue while it rests (ms). */
   ROUTED_POLL_MS: z.coerce.number().int().positive().default(1_000),
+  /** EVM JSON-RPC URL of the prop firms' chain. Unset: firm deploys and chain reads are refused (`chain_unconfigured`); `npm run dev` and the tests start anvil. */
+  CHAIN_RPC_URL: z.string().url().optional(),
+  /** The gas-only platform deployer's private key (0x + 64 hex). Unset: live firm deploys answer `503 deployer_unconfigured`. */
+  PROP_DEPLOYER_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'PROP_DEPLOYER_KEY is 0x + 64 hex')
+    .optional(),
+  /** Blocks a firm deploy waits for on top of its own block. */
+  CHAIN_CONFIRMATIONS: z.coerce.number().int().min(1).default(1),
+  /** How often the prop workflows read the chain and evaluate challenge rules (ms). */
+  CHAIN_POLL_MS: z.coerce.number().int().positive().default(5_000),
+  /** How long an operator's scopes are cached by the api before the credential is read again (ms; spec §5.2 "cached briefly"). */
+  SCOPE_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
 });
 
 /** The validated configuration. */
@@ -58,6 +71,10 @@ export interface Config {
   agentKeyEncryptionKeys: string | undefined;
   /** Routed venues: base URL per venue slug, signing network, resting-order poll interval (ms). */
   venues: { urls: Record<'hyperliquid' | 'aster' | 'polymarket' | 'kalshi', string>; network: 'mainnet' | 'testnet'; pollMs: number };
+  /** The prop firms' chain: RPC URL, platform deployer key, deploy confirmations, poll interval (ms). */
+  chain: { rpcUrl: string | null; deployerKey: `0x${string}` | null; confirmations: number; pollMs: number };
+  /** Operator scope cache lifetime (ms). */
+  scopeCacheMs: number;
 }
 
 /**
@@ -96,5 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       network: e.VENUE_NETWORK,
       pollMs: e.ROUTED_POLL_MS,
     },
+    chain: { rpcUrl: e.CHAIN_RPC_URL ?? null, deployerKey: (e.PROP_DEPLOYER_KEY as `0x${string}` | undefined) ?? null, confirmations: e.CHAIN_CONFIRMATIONS, pollMs: e.CHAIN_POLL_MS },
+    scopeCacheMs: e.SCOPE_CACHE_MS,
   };
 }

@@ -13,13 +13,21 @@ import { cancelPaper, executePaper } from './venues/paper/execute.js';
 import { routedActivities, type RoutedDeps } from './venues/routed.js';
 import { custodyActivities } from './custody/agents.js';
 import { venueOrderActivities } from './venues/venue-orders.js';
+import { firmDeployActivities } from './prop/firm-deploy.js';
+import { challengeActivities, nudgeChallenge } from './prop/challenge.js';
+import { payoutActivities } from './prop/payout.js';
+import { transparencyActivities } from './prop/transparency.js';
+import type { ChainConfig } from './prop/chain-deps.js';
 
 /**
  * What the activities need: the ORM, a Temporal client (batch legs), the mark freshness bound (ms),
- * and for routed venues the custody key ring, venue URLs and signing network (RoutedDeps).
+ * for routed venues the custody key ring, venue URLs and signing network (RoutedDeps), and the
+ * prop firms' chain.
  */
 export interface ActivityDeps extends RoutedDeps {
   temporal: Client;
+  /** The EVM chain of the prop firms (RPC URL, deployer key, confirmations). */
+  chain: ChainConfig;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -32,10 +40,22 @@ export function createActivities(deps: ActivityDeps) {
     ...routedActivities(deps),
     ...custodyActivities(deps),
     ...venueOrderActivities(deps),
-    /** First dispatch of an intent to the paper engine; idempotent. */
-    dispatchPaper: (intentId: string) => executePaper(deps, intentId, 'arrival'),
+    ...firmDeployActivities(deps),
+    ...challengeActivities(deps),
+    ...payoutActivities(deps),
+    ...transparencyActivities(deps),
+    /** First dispatch of an intent to the paper engine; idempotent. A fill of a challenge account nudges its rule watch. */
+    dispatchPaper: async (intentId: string) => {
+      const outcome = await executePaper(deps, intentId, 'arrival');
+      await nudgeChallenge(deps, intentId, outcome);
+      return outcome;
+    },
     /** A resting paper order woken by a mark crossing: fill or trigger if the mark still crosses; idempotent. */
-    fillRestingPaper: (intentId: string) => executePaper(deps, intentId, 'mark'),
+    fillRestingPaper: async (intentId: string) => {
+      const outcome = await executePaper(deps, intentId, 'mark');
+      await nudgeChallenge(deps, intentId, outcome);
+      return outcome;
+    },
     /** Cancels an open paper working order; idempotent (a filled or canceled order is returned as is). */
     cancelPaper: (intentId: string) => cancelPaper(deps, intentId),
   };

@@ -470,6 +470,8 @@ export const PropAccount = defineEntity({
     payoutCeilingUsd: numeric().nullable(),
     paidOutUsd: numeric().default('0'),
     attempt: p.integer().default(1),
+    /** Start of the current attempt (creation, or the last reset): trading days count from it. */
+    attemptStartedAt: p.datetime().onCreate(() => new Date()),
     passedAt: p.datetime().nullable(),
     breachedAt: p.datetime().nullable(),
     createdAt: createdAt(),

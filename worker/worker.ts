@@ -52,7 +52,7 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ orm, temporal, markMaxAgeMs: config.markMaxAgeMs, ring: config.agentKeyEncryptionKeys ? parseKeyRing(config.agentKeyEncryptionKeys) : null, venues: config.venues }),
+    activities: createActivities({ orm, temporal, markMaxAgeMs: config.markMaxAgeMs, ring: config.agentKeyEncryptionKeys ? parseKeyRing(config.agentKeyEncryptionKeys) : null, venues: config.venues, chain: config.chain }),
     interceptors: { activity: faultInjection() },
   });
   const watcher = await startTriggerWatcher({ databaseUrl: config.databaseUrl, temporal, logger });

@@ -257,3 +257,108 @@ export interface AgentAuthorizationInput {
 
 /** Workflow id of one refresh of an account's venue order list: `venue-orders-<accountId>-<venue>` (a concurrent read attaches to the running one). */
 export const venueOrdersSyncWorkflowId = (accountId: string, venue: string) => `venue-orders-${accountId}-${venue}`;
+
+// ---- Prop firm (issue 6; spec §1 custody rules, §3.5, §4.8) ----------------------------------
+
+/** Workflow id of a firm's deployment and its go-live/pause lifecycle: `firm-deploy-<firmId>`. */
+export const firmDeployWorkflowId = (firmId: string) => `firm-deploy-${firmId}`;
+
+/** Input of `firmDeployWorkflow`. `pollMs`: receipt polling interval (ms; default 1000). */
+export interface FirmDeployInput {
+  tenantId: string;
+  firmId: string;
+  pollMs?: number;
+}
+
+/** The steps of a firm deploy, in order; `live` and `paused` follow by Update. */
+export const FIRM_DEPLOY_STEPS = ['signing', 'broadcast', 'confirming', 'verifying', 'deployed', 'live', 'paused', 'failed'] as const;
+export type FirmDeployStep = (typeof FIRM_DEPLOY_STEPS)[number];
+
+/** What the `firmDeploy` Query answers: the current step, the transaction hashes and the instance. */
+export interface FirmDeployStatus {
+  firmId: string;
+  step: FirmDeployStep;
+  /** The platform deployer (gas only; never the owner). */
+  deployer: string | null;
+  nonce: number | null;
+  txHashes: { deploy: string | null };
+  instanceAddress: string | null;
+  rulesHash: string | null;
+  confirmations: number;
+  blockNumber: string | null;
+  gasUsed: string | null;
+  error: string | null;
+}
+
+/** Query: the deploy's current step and transaction hashes. */
+export const firmDeployQuery = defineQuery<FirmDeployStatus>('firmDeploy');
+
+/**
+ * Update: `live` (from `deployed` or `paused`) or `paused` (from `live`). The validator refuses any
+ * other transition with an ApplicationFailure of type `invalid_state`.
+ */
+export const firmStatusUpdate = defineUpdate<FirmDeployStatus, [{ to: 'live' | 'paused' }]>('firmStatus');
+
+/** Workflow id of a prop account's challenge: `challenge-<propAccountId>`. */
+export const challengeWorkflowId = (propAccountId: string) => `challenge-${propAccountId}`;
+
+/** Input of `challengeWorkflow`. `pollMs`: deposit and rule evaluation interval (ms; default 1000). */
+export interface ChallengeInput {
+  tenantId: string;
+  propAccountId: string;
+  pollMs?: number;
+}
+
+/** What the `challenge` Query answers. */
+export interface ChallengeStatus {
+  propAccountId: string;
+  status: 'pending_payment' | 'active' | 'passed' | 'breached' | 'funded' | 'suspended';
+  depositTxHash: string | null;
+  breachReason: string | null;
+  payoutCeilingUsd: string | null;
+  flattenBatchId: string | null;
+}
+
+/** Query: the challenge's status. */
+export const challengeQuery = defineQuery<ChallengeStatus>('challenge');
+
+/** Signal: evaluate the rules now (sent after a fill of the prop account; idempotent). */
+export const evaluateSignal = defineSignal('evaluate');
+
+/** Workflow id of a payout approval: `payout-<payoutId>`. */
+export const payoutWorkflowId = (payoutId: string) => `payout-${payoutId}`;
+
+/** Input of `payoutWorkflow`. `pollMs`: on-chain execution polling interval (ms; default 2000, doubling to 60 s). */
+export interface PayoutInput {
+  tenantId: string;
+  payoutId: string;
+  pollMs?: number;
+}
+
+/** What the `payout` Query and the `authorizePayout` Update answer. */
+export interface PayoutStatus {
+  payoutId: string;
+  status: 'requested' | 'authorized' | 'executed' | 'rejected';
+  /** The Safe transaction the owners sign (EIP-712 typed data), once prepared. */
+  safeTx: unknown;
+  safeTxHash: string | null;
+  signers: string[];
+  executedTxHash: string | null;
+}
+
+/** Query: the payout's status and what to sign. */
+export const payoutQuery = defineQuery<PayoutStatus>('payout');
+
+/**
+ * Update: the operator's multisig authorisation `{ signatures }` (concatenated 65-byte owner
+ * signatures of the Safe transaction). The validator refuses it unless the payout awaits one
+ * (`invalid_state`); a signature set that does not verify on-chain is refused with
+ * `payout_authorization_invalid` and the payout keeps waiting.
+ */
+export const authorizePayoutUpdate = defineUpdate<PayoutStatus, [{ signatures: string }]>('authorizePayout');
+
+/** Server-side cache window of the transparency routes (spec §4.9, §8: 30 s). */
+export const TRANSPARENCY_CACHE_MS = 30_000;
+
+/** Workflow id of one transparency read: `transparency-<all | firmId>-<window start, epoch ms>`. */
+export const transparencyWorkflowId = (scope: string, windowStartMs: number) => `transparency-${scope}-${windowStartMs}`;

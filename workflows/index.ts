@@ -6,3 +6,7 @@ export { chaseWorkflow } from './chase.js';
 export { fundingWorkflow } from './funding.js';
 export { agentAuthorizationWorkflow } from './agent-authorization.js';
 export { venueOrdersSyncWorkflow } from './venue-orders.js';
+export { firmDeployWorkflow } from './firm-deploy.js';
+export { challengeWorkflow } from './challenge.js';
+export { payoutWorkflow } from './payout.js';
+export { transparencyWorkflow } from './transparency.js';

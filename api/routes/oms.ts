@@ -13,7 +13,9 @@ import { OMS_WRITE_TIER } from '../../domain/gates.js';
 import { WIRED_VENUES, type ComposeIntent, type IntentView } from '../../domain/oms/intent.js';
 import { findSymbol } from '../../domain/market/symbols.js';
 import { paperSigningRequest } from '../../domain/oms/signing.js';
-import { Account, OrderIntent, Position, TradingGroup } from '../../db/entities.js';
+import { Account, OrderIntent, Position, PropAccount, PropTemplate, RiskProfile, TradingGroup } from '../../db/entities.js';
+import { readMark } from '../../activities/market/marks.js';
+import { riskLimitBreach } from '../../domain/prop/risk.js';
 import { scoped } from '../../db/orm.js';
 import { intentToView } from '../../db/views.js';
 import { searchAttributes, batchWorkflowId, chaseUpdate, chaseWorkflowId, cancelUpdate, composeUpdate, intentWorkflowId, modifyUpdate, planUpdate, signResultUpdate, type BatchInput, type BatchPlan, type IntentWorkflowInput } from '../../workflows/definitions.js';
@@ -89,18 +91,38 @@ async function leverageCap(deps: ApiDeps, caller: Caller, tradingGroupId: string
 }
 
 /**
+ * Refuses an order of a challenge account that breaks its template's risk profile
+ * (domain/prop/risk.ts). @throws ApiError `400 risk_limit_exceeded`.
+ */
+async function checkRiskProfile(deps: ApiDeps, caller: Caller, accountId: string, body: ComposeIntent, symbol: string): Promise<void> {
+  const em = scoped(deps.orm, caller.tenantId);
+  const pa = await em.findOne(PropAccount, { accountId });
+  const template = pa && (await em.findOne(PropTemplate, { id: pa.templateId }));
+  const profile = template?.riskProfileId ? await em.findOne(RiskProfile, { id: template.riskProfileId }) : null;
+  if (!profile) return;
+  const price = body.type === 'stop_limit' ? body.stopLimitPrice : (body.price ?? (await readMark(em, body.venue, symbol, deps.config.markMaxAgeMs))?.mark.toFixed());
+  if (!price) return; // no mark yet: dispatch refuses the order anyway
+  const position = await em.findOne(Position, { accountId, venue: body.venue, symbol });
+  const breach = riskLimitBreach(profile, { side: body.side, qty: String(body.qty), priceUsd: String(price), positionQty: position?.qty ?? '0', reduceOnly: body.reduceOnly });
+  if (breach) throw new ApiError('risk_limit_exceeded', breach);
+}
+
+/**
  * Composes an intent (spec §2.6, §4.4): checks the account, instrument, leverage cap and (routed
  * venues) the agent, then starts `intent-<intentId>` with an update-with-start that answers once the
  * intent is recorded. Shared by `POST /oms/intents` and smart order routing (`/oms/route-intents`).
  * @throws ApiError as {@link checkInstrument}, {@link checkAgent}, `400 leverage_above_cap`,
- *   `404 account_not_found`, `403 forbidden`, `503 service_unavailable` (no workflow answer).
+ *   `400 risk_limit_exceeded`, `403 account_suspended`, `404 account_not_found`, `403 forbidden`,
+ *   `503 service_unavailable` (no workflow answer).
  */
 export async function composeIntent(deps: ApiDeps, caller: Caller, body: ComposeIntent, intentId: string): Promise<{ view: IntentView; input: IntentWorkflowInput }> {
   const account = await targetAccount(scoped(deps.orm, caller.tenantId), caller, body.accountId);
   const accountId = account.id;
+  if (account.suspendedAt) throw new ApiError('account_suspended', `account ${accountId} is suspended: ${account.suspensionReason ?? 'by the operator'}`);
   const spec = checkInstrument(body);
   const cap = await leverageCap(deps, caller, account.tradingGroupId, body.venue, spec.maxLeverage);
   if (body.leverage > cap) throw new ApiError('leverage_above_cap', `leverage ${body.leverage} is above the cap ${cap} for ${body.venue}`, { cap, requested: body.leverage });
+  await checkRiskProfile(deps, caller, accountId, body, spec.symbol);
   const routed = isRouted(body.venue);
   if (routed) await checkAgent(deps, accountId, body.venue);
 

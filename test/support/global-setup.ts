@@ -1,7 +1,8 @@
 /**
  * Once per test run: a fresh PostgreSQL database with the committed migrations applied
  * (`DATABASE_URL`'s server, else embedded PostgreSQL), one real Temporal dev server
- * (`TestWorkflowEnvironment.createLocal` on the pinned CLI binary), and the workflow bundle.
+ * (`TestWorkflowEnvironment.createLocal` on the pinned CLI binary), the workflow bundle, and an
+ * EVM chain for the prop-firm tests (`CHAIN_RPC_URL`, else anvil from the npm package).
  * A missing component fails the run with a message saying how to get it; nothing is skipped.
  */
 import type { TestProject } from 'vitest/node';
@@ -16,12 +17,16 @@ import { SA } from '../../workflows/definitions.js';
 import { WORKFLOWS_PATH } from '../../worker/workflows-path.js';
 import { resolveTemporalBinary } from '../../scripts/lib/temporal-dev.js';
 import { ensurePostgres } from '../../scripts/lib/postgres.js';
+import { startAnvil, type Anvil } from '../../scripts/lib/local-chain.js';
+import { freePort } from '../../scripts/lib/temporal-dev.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
     temporalAddress: string;
     workflowBundlePath: string;
+    /** The EVM chain of the prop-firm tests: CHAIN_RPC_URL, else an anvil started for the run. */
+    chainRpcUrl: string;
   }
 }
 
@@ -51,11 +56,15 @@ export default async function setup(project: TestProject) {
   const workflowBundlePath = path.join(dir, 'workflows.js');
   await writeFile(workflowBundlePath, bundle.code);
 
+  const anvil: Anvil | null = process.env.CHAIN_RPC_URL ? null : await startAnvil({ port: await freePort() });
+
   project.provide('databaseUrl', databaseUrl);
+  project.provide('chainRpcUrl', process.env.CHAIN_RPC_URL ?? anvil!.rpcUrl);
   project.provide('temporalAddress', env.address);
   project.provide('workflowBundlePath', workflowBundlePath);
 
   return async () => {
+    await anvil?.stop();
     await env.teardown();
     await rm(dir, { recursive: true, force: true });
     await admin.query(`drop database if exists "${dbName}" with (force)`);

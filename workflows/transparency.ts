@@ -1,0 +1,14 @@
+/**
+ * `transparency-<all | firmId>-<window>`: one live read of the firms' on-chain treasuries for the public
+ * transparency routes (spec §4.9). The api never calls the chain (DESIGN.md); it runs this short
+ * workflow, whose id carries the 30-second cache window so concurrent readers attach to one read.
+ */
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import type { FirmToRead, TreasuryRead } from '../activities/prop/transparency.js';
+
+const { readTreasuries } = proxyActivities<Activities>({ startToCloseTimeout: '10 seconds', retry: { maximumAttempts: 2 } });
+
+export async function transparencyWorkflow(firms: FirmToRead[]): Promise<TreasuryRead[]> {
+  return readTreasuries(firms);
+}
