@@ -12,6 +12,7 @@ import { requestLog } from './middleware/request-log.js';
 import { errorHandler } from './middleware/errors.js';
 import { tenantGate } from './middleware/tenant.js';
 import { authenticate } from './middleware/auth.js';
+import type { CredentialCache } from './auth/credential-cache.js';
 import { authRoutes } from './routes/auth.js';
 import { accountRoutes } from './routes/accounts.js';
 import { omsRoutes } from './routes/oms.js';
@@ -53,6 +54,8 @@ export interface AppDeps extends ApiDeps {
   streams: MarketStreams;
   /** Public base URL (http[s]://host:port), known once the server listens. */
   baseUrl: () => string;
+  /** Operator scope cache (spec §5.2), dropped on revocation. */
+  credentials?: CredentialCache;
   idleCloseMs?: number;
   revocationCheckMs?: number;
 }
@@ -68,7 +71,7 @@ export function createApp(deps: AppDeps) {
   app.use(errorHandler());
   app.use(tenantGate(deps.orm));
   app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', jsonLimit: '256kb' }));
-  app.use(authenticate(deps.orm, jwtKey));
+  app.use(authenticate(deps.orm, jwtKey, deps.credentials));
   for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), stateHistoryRoutes(deps, openapi), agentRoutes(deps, openapi), orderHistoryRoutes(deps, openapi), siweRoutes(deps, openapi), sorRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi), marketRoutes(deps, openapi, deps.streams), reportRoutes(deps, openapi), statementRoutes(deps, openapi), analyticsRoutes(deps, openapi), indicatorRoutes(deps, openapi), backtestRoutes(deps, openapi), firmRoutes(deps, openapi), firmLifecycleRoutes(deps, openapi), propTemplateRoutes(deps, openapi), riskProfileRoutes(deps, openapi), propAccountRoutes(deps, openapi), propLifecycleRoutes(deps, openapi), challengeRoutes(deps, openapi), transparencyRoutes(deps, openapi)]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

@@ -13,6 +13,7 @@ import { createApp } from './app.js';
 import { startEventHub } from './ws/hub.js';
 import { startQuotesHub } from './ws/quotes-hub.js';
 import { startMarketHub } from './ws/market-hub.js';
+import { startCredentialCache } from './auth/credential-cache.js';
 import { MarketStreams } from '../db/market-streams.js';
 
 export interface RunningApi {
@@ -30,8 +31,9 @@ export async function startApi(opts: { config: Config; orm: MikroORM; logger: Lo
   const quotes = await startQuotesHub(config.databaseUrl, logger);
   const streams = new MarketStreams(orm);
   const market = await startMarketHub(config.databaseUrl, streams, logger);
+  const credentials = await startCredentialCache(config.databaseUrl, config.scopeCacheMs, logger);
   let baseUrl = config.publicBaseUrl ?? '';
-  const app = createApp({ orm, temporal, config, logger, hub, quotes, market, streams, baseUrl: () => baseUrl, idleCloseMs: opts.idleCloseMs, revocationCheckMs: opts.revocationCheckMs });
+  const app = createApp({ orm, temporal, config, logger, hub, quotes, market, streams, credentials, baseUrl: () => baseUrl, idleCloseMs: opts.idleCloseMs, revocationCheckMs: opts.revocationCheckMs });
   // Tenant resolution (spec §5.6) must see requests that carry no Host at all.
   const server = createServer({ requireHostHeader: false }, app.callback());
   app.ws.listen({ server });
@@ -48,6 +50,7 @@ export async function startApi(opts: { config: Config; orm: MikroORM; logger: Lo
       await hub.stop();
       await quotes.stop();
       await market.stop();
+      await credentials.stop();
       await connection.close();
     },
   };

@@ -19,6 +19,8 @@
  *   retried activity records it once): `pay_in` (challenge deposit), `collateral`, `payout`,
  *   `forfeit` (a breached challenge's deposit, kept by the firm).
  * - `accounts.suspended_at`, `accounts.suspension_reason`: account suspension (§5.4 prop:manage).
+ * - trigger `credentials_revoked_notify`: NOTIFY `credential_revoked` (payload: the id) when a
+ *   credential is revoked, so every api process drops it from its scope cache (§5.2).
  */
 import { Migration } from '@mikro-orm/migrations';
 
@@ -38,9 +40,13 @@ export class Migration20261123040000PropFirm extends Migration {
     this.addSql(`create table "prop_ledger" ("id" varchar(255) not null primary key, "tenant_id" varchar(255) not null, "firm_id" varchar(255) not null references "firms" ("id"), "prop_account_id" varchar(255) null, "kind" varchar(16) not null check ("kind" in ('pay_in', 'collateral', 'payout', 'forfeit')), "amount_usd" numeric not null check ("amount_usd" >= 0), "tx_hash" varchar(66) null, "ref" varchar(255) not null unique, "created_at" timestamptz not null default now())`);
     this.addSql(`create index "prop_ledger_firm_id_index" on "prop_ledger" ("firm_id", "kind")`);
     this.addSql(`alter table "accounts" add column "suspended_at" timestamptz null, add column "suspension_reason" text null`);
+    this.addSql(`create or replace function credentials_revoked_notify() returns trigger language plpgsql as $$ begin perform pg_notify('credential_revoked', new.id); return new; end $$`);
+    this.addSql(`create trigger credentials_revoked_notify after update of revoked_at on credentials for each row when (new.revoked_at is not null and old.revoked_at is distinct from new.revoked_at) execute function credentials_revoked_notify()`);
   }
 
   override async down(): Promise<void> {
+    this.addSql(`drop trigger if exists credentials_revoked_notify on credentials`);
+    this.addSql(`drop function if exists credentials_revoked_notify()`);
     this.addSql(`alter table "accounts" drop column "suspended_at", drop column "suspension_reason"`);
     for (const t of ['prop_ledger', 'payouts', 'prop_accounts', 'prop_templates', 'risk_profiles', 'firms']) this.addSql(`drop table if exists "${t}"`);
   }

@@ -2,8 +2,9 @@
  * Authentication and gates (spec §5.2-5.5).
  * `authenticate` reads a bearer: signature, expiry and the per-token revocation list, then the
  * credential row (its tenant must equal the pinned `tid`, else `403 tenant_mismatch`).
- * `gate(rule)` then applies the audience, tier and scope tables of domain/gates.ts; writes also
- * refuse a revoked credential (`401 credential_revoked`), reads do not (spec §5.2).
+ * `gate(rule)` then applies the audience, tier and scope tables of domain/gates.ts; writes
+ * and operator scope gates refuse a revoked credential (`401 credential_revoked`), trader reads do
+ * not (spec §5.2). Operator credential rows are cached briefly (api/auth/credential-cache.ts).
  * Without a bearer, a valid `service_session` cookie (spec §5.1, api/auth/session.ts) makes the
  * caller the trader its wallet is linked to (`caller.session` set). Such a caller is refused on
  * {@link BEARER_ONLY} paths (`401 bearer_required`) and on operator routes
@@ -17,14 +18,19 @@ import { platformEm } from '../../db/orm.js';
 import { verifyBearer } from '../auth/bearer.js';
 import { SESSION_COOKIE, callerFromSession } from '../auth/session.js';
 import type { ApiMiddleware, Caller } from '../context.js';
+import type { CredentialCache } from '../auth/credential-cache.js';
 
-/** Loads the caller behind a bearer token string. @throws ApiError 401/403 codes above. */
-export async function callerFromBearer(orm: MikroORM, key: Uint8Array, token: string): Promise<Caller> {
+/**
+ * Loads the caller behind a bearer token string. An operator credential's row may come from the
+ * scope cache (api/auth/credential-cache.ts). @throws ApiError 401/403 codes above.
+ */
+export async function callerFromBearer(orm: MikroORM, key: Uint8Array, token: string, cache?: CredentialCache): Promise<Caller> {
   const claims = await verifyBearer(key, token);
   const em = platformEm(orm);
   if (await em.findOne(RevokedToken, { jti: claims.jti })) throw new ApiError('token_revoked', 'this bearer token was revoked');
-  const cred = await em.findOne(Credential, { id: claims.sub }, { filters: false });
+  const cred = cache?.get(claims.sub) ?? (await em.findOne(Credential, { id: claims.sub }, { filters: false }));
   if (!cred) throw new ApiError('unauthorized', 'credential no longer exists');
+  cache?.put(cred);
   if (cred.tenantId !== claims.tid) throw new ApiError('tenant_mismatch', 'token tenant does not match its credential');
   return {
     credentialId: cred.id,
@@ -49,14 +55,14 @@ export const BEARER_ONLY: readonly RegExp[] = [/^\/api\/v1\/oms\/intents\/[^/]+\
  * `service_session` cookie (a stale cookie is ignored). @throws ApiError `401 bearer_required` for a
  * cookie session on a {@link BEARER_ONLY} path, and as {@link callerFromBearer}.
  */
-export function authenticate(orm: MikroORM, key: Uint8Array): ApiMiddleware {
+export function authenticate(orm: MikroORM, key: Uint8Array, cache?: CredentialCache): ApiMiddleware {
   return async (ctx, next) => {
     const header = ctx.get('authorization');
     const cookie = header ? undefined : ctx.cookies.get(SESSION_COOKIE);
     if (header) {
       const m = /^Bearer\s+(\S+)$/i.exec(header);
       if (!m) throw new ApiError('unauthorized', 'Authorization must be `Bearer <token>`');
-      ctx.state.caller = await callerFromBearer(orm, key, m[1]);
+      ctx.state.caller = await callerFromBearer(orm, key, m[1], cache);
     } else if (cookie) {
       ctx.state.caller = (await callerFromSession(orm, cookie, ctx.state.tenant?.id)) ?? undefined;
       if (ctx.state.caller && BEARER_ONLY.some((r) => r.test(ctx.path))) throw new ApiError('bearer_required', 'this route needs Authorization: Bearer <token>; a cookie session cannot call it');
@@ -87,7 +93,8 @@ export function gate(rule: GateRule): ApiMiddleware {
       (rule.tier ? checkTier(caller.tier ?? 'readonly', rule.tier) : null) ??
       (rule.scope ? checkScope(caller.scopes, rule.scope) : null);
     if (refusal) throw refusal;
-    if (rule.write && caller.credentialRevoked) throw new ApiError('credential_revoked', 'this credential was revoked');
+    // Writes, and every operator scope gate (spec §5.2), refuse a revoked credential.
+    if ((rule.write || rule.scope) && caller.credentialRevoked) throw new ApiError('credential_revoked', 'this credential was revoked');
     await next();
   };
 }

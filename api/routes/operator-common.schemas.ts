@@ -12,15 +12,13 @@ const DECIMAL = /^\d+(\.\d+)?$/;
 /** A USD amount > 0 as a decimal string (`"100"`, `"2500.50"`). */
 export const usdAmount = z
   .string()
-  .regex(DECIMAL, 'a decimal string such as "100" or "2500.50"')
-  .refine((v) => new Decimal(v).gt(0), 'must be greater than 0')
+  .refine((v) => DECIMAL.test(v) && new Decimal(v).gt(0), 'a decimal string greater than 0, such as "100" or "2500.50"')
   .meta({ description: 'USD, decimal string', example: '100' });
 
 /** A fraction 0 < x ≤ 1 as a decimal string (`"0.08"` = 8 %). */
 export const fraction = z
   .string()
-  .regex(DECIMAL, 'a decimal string such as "0.08"')
-  .refine((v) => new Decimal(v).gt(0) && new Decimal(v).lte(1), 'must be greater than 0 and at most 1')
+  .refine((v) => DECIMAL.test(v) && new Decimal(v).gt(0) && new Decimal(v).lte(1), 'a decimal string greater than 0 and at most 1, such as "0.08"')
   .meta({ description: 'Fraction as a decimal string: "0.08" = 8 %', example: '0.08' });
 
 /** An EVM address (0x + 40 hex; a mixed-case one must carry a valid EIP-55 checksum). */

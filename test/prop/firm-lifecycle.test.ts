@@ -110,6 +110,10 @@ describe('prop firm lifecycle on anvil', () => {
     expect(onChain.rulesHash).toBe(done.body.rulesHash);
     expect((await call('GET', `/api/v1/firms/${firmId}`)).body).toMatchObject({ status: 'deployed', instanceAddress: instance, deployTxHash: done.body.txHashes.deploy });
     expect(await call('POST', `/api/v1/firms/${firmId}/pause`)).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
+    // The rules are committed on-chain now: templates and addresses are frozen, a second deploy refused.
+    expect(await call('PATCH', `/api/v1/prop-templates/${templateId}`, { minTradingDays: 0 })).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
+    expect(await call('PATCH', `/api/v1/firms/${firmId}`, { ownerAddress: deployer })).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
+    expect(await call('POST', `/api/v1/firms/${firmId}/deploy`, {})).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
     expect(await call('POST', `/api/v1/firms/${firmId}/live`)).toMatchObject({ status: 200, body: { step: 'live' } });
     expect((await call('GET', `/api/v1/firms/${firmId}`)).body.status).toBe('live');
     await maybeSaveHistory(s.temporal.workflow.getHandle(firmDeployWorkflowId(firmId)), 'firm-deploy-live');
