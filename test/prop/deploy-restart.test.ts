@@ -1,0 +1,77 @@
+/**
+ * A firm deploy survives a worker restart and a chain-node restart mid-deploy without a second
+ * deployment (issue 6; spec §4.8). Its own anvil (state kept in a file across the restart), with
+ * automine switched off so the deploy transaction is still pending when both go down; the workflow
+ * holds the signed transaction, re-sends it to the restarted node if the node lost it, and waits
+ * for its confirmations. Exactly one transaction ever leaves the deployer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createPublicClient, http, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { issueCredential } from '../../db/seed.js';
+import { readInstance } from '../../activities/chain/index.js';
+import { deployMultisig, deployStablecoin, rpc, startAnvil, type Anvil } from '../../scripts/lib/local-chain.js';
+import { freePort } from '../../scripts/lib/temporal-dev.js';
+import { startStack, type Stack } from '../support/stack.js';
+import { waitFor } from '../support/wait.js';
+
+describe('firm deploy across restarts', () => {
+  let dir: string;
+  let port: number;
+  let anvil: Anvil;
+  let s: Stack;
+  let rpcUrl: string;
+  const deployerKey = generatePrivateKey();
+  const fund = (key: Hex) => rpc(rpcUrl, 'anvil_setBalance', [privateKeyToAccount(key).address, '0x56bc75e2d63100000']);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'anvil-state-'));
+    port = await freePort();
+    anvil = await startAnvil({ port, statePath: path.join(dir, 'state.json') });
+    rpcUrl = anvil.rpcUrl;
+    await fund(deployerKey);
+    s = await startStack({ env: { CHAIN_RPC_URL: rpcUrl, PROP_DEPLOYER_KEY: deployerKey, CHAIN_CONFIRMATIONS: '3', CHAIN_POLL_MS: '100' } });
+  });
+  afterAll(async () => {
+    await s?.stop();
+    await anvil?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('resumes after the worker and the chain node restart, and deploys exactly once', async () => {
+    const setupKey = generatePrivateKey();
+    await fund(setupKey);
+    const stablecoin = await deployStablecoin(rpcUrl, setupKey);
+    const owners = [generatePrivateKey(), generatePrivateKey()].map((k) => privateKeyToAccount(k).address);
+    const { address: safe } = await deployMultisig(rpcUrl, setupKey, { owners, threshold: 2 });
+    const cred = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'operator', scopes: ['firm:operate', 'prop:manage'] });
+    const token = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })).body.token;
+    const firm = (await s.call('POST', '/api/v1/firms', { token, body: { name: 'Restart Capital', ownerAddress: safe, stablecoinAddress: stablecoin, chainId: 31337 } })).body;
+    await s.call('POST', '/api/v1/prop-templates', { token, body: { firmId: firm.id, name: 'T', priceUsd: '100', accountSizeUsd: '10000', profitTargetPct: '0.08', maxDailyLossPct: '0.05', maxDrawdownPct: '0.1', minTradingDays: 1, payoutSplitPct: '0.8' } });
+
+    await rpc(rpcUrl, 'evm_setAutomine', [false]);
+    expect((await s.call('POST', `/api/v1/firms/${firm.id}/deploy`, { token, body: {} })).status).toBe(202);
+    const pending = await waitFor(() => s.call('GET', `/api/v1/firms/${firm.id}/deployment`, { token }), (r) => r.body.step === 'confirming');
+    const txHash = pending.body.txHashes.deploy as Hex;
+    expect(txHash).toMatch(/^0x[0-9a-f]{64}$/);
+
+    // Both go down while the deploy transaction is pending.
+    await s.stopWorker();
+    await anvil.stop();
+    anvil = await startAnvil({ port, statePath: path.join(dir, 'state.json') });
+    await s.startWorker();
+
+    // The restarted node mines again; the workflow sees (or re-sends) the same transaction.
+    const chain = createPublicClient({ transport: http(rpcUrl) });
+    const deployer = privateKeyToAccount(deployerKey).address;
+    await waitFor(() => chain.getTransactionReceipt({ hash: txHash }).catch(() => null), (r) => r !== null, 20_000, 100);
+    await rpc(rpcUrl, 'anvil_mine', ['0x2']);
+    const done = await waitFor(() => s.call('GET', `/api/v1/firms/${firm.id}/deployment`, { token }), (r) => r.body.step === 'deployed' || r.body.step === 'failed', 20_000);
+    expect(done.body, JSON.stringify(done.body)).toMatchObject({ step: 'deployed', txHashes: { deploy: txHash }, nonce: 0 });
+    expect(await chain.getTransactionCount({ address: deployer })).toBe(1); // one transaction, one contract
+    expect((await readInstance(rpcUrl, done.body.instanceAddress)).owner.toLowerCase()).toBe(safe.toLowerCase());
+  });
+});
