@@ -206,6 +206,10 @@ describe('prop firm lifecycle on anvil', () => {
       reconciliation: { status: 'reconciled', expectedTreasuryUsd: '5150', onChainTreasuryUsd: '5150', differenceUsd: '0' },
       solvency: 'solvent',
     });
+    if (process.env.SAVE_HISTORIES) {
+      const read = await waitFor(async () => { for await (const w of s.temporal.workflow.list({ query: `WorkflowType = 'transparencyWorkflow' AND WorkflowId STARTS_WITH 'transparency-${firmId}-'` })) return w; return null; }, (w) => w !== null);
+      await maybeSaveHistory(s.temporal.workflow.getHandle(read!.workflowId), 'transparency-read');
+    }
     const index = await s.call('GET', '/api/prop/transparency');
     expect(index.body.firms.map((f: { firmId: string }) => f.firmId)).toContain(firmId);
     expect((await s.call('GET', '/api/prop/transparency/firm_missing')).status).toBe(404);
