@@ -11,6 +11,9 @@
  * demo trader's agent on each (scripts/lib/dev-venues.ts; addresses in `.data/dev.json` under
  * `agents`); `VENUE_MODE=live` uses the configured venue URLs (`HYPERLIQUID_API_URL`, …) and seeds
  * no agents. Agent keys are encrypted under `.data/agent-keys` unless AGENT_KEY_ENCRYPTION_KEYS is set.
+ *
+ * Prop firms: `CHAIN_RPC_URL`, else anvil with its state in `.data/` and a demo stablecoin and 2-of-3
+ * Safe (scripts/lib/dev-chain.ts; `.data/dev.json` under `chain`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +30,7 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../config.js';
 import { ensureSchedules } from '../worker/schedules.js';
 import { authorizeDemoAgents, startDevSimulators, type DevAgent } from './lib/dev-venues.js';
+import { startDevChain, type DevChain } from './lib/dev-chain.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DATA = path.join(ROOT, '.data');
@@ -43,6 +47,8 @@ export interface DevJson {
   operator: { apiKey: string; apiSecret: string };
   /** The demo trader's authorised agent per routed venue (VENUE_MODE=sim). */
   agents?: Record<string, DevAgent>;
+  /** The prop firms' chain: RPC URL, the platform deployer, and on anvil the demo stablecoin and Safe. */
+  chain?: DevChain;
 }
 
 const log = (msg: string) => console.log(`dev: ${msg}`);
@@ -109,8 +115,14 @@ async function main() {
   const sims = venueMode === 'sim' ? await startDevSimulators(orm) : undefined;
   if (sims) log(`venue simulators: ${Object.entries(sims.env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
 
+  const chain = await startDevChain(DATA, dev.chain);
+  dev.chain = chain.chain;
+  writeFileSync(devFile, JSON.stringify(dev, null, 2));
+  log(`chain ${chain.chain.rpcUrl} (id ${chain.chain.chainId})${chain.chain.safe ? `: anvil, demo stablecoin ${chain.chain.stablecoin}, demo Safe ${chain.chain.safe}` : ''}`);
+
   const env = {
     ...process.env,
+    ...chain.env,
     DATABASE_URL: pg.url,
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_NAMESPACE: temporal.namespace,
@@ -150,6 +162,7 @@ async function main() {
                 apiSecret ${dev.trader.apiSecret}
                 account ${dev.trader.accountId}
   Operator      apiKey ${dev.operator.apiKey}
+  Chain         ${dev.chain?.rpcUrl}  demo Safe ${dev.chain?.safe ?? '-'}  stablecoin ${dev.chain?.stablecoin ?? '-'}
   Written to    .data/dev.json        Next: npm run demo
 `);
 
@@ -160,6 +173,7 @@ async function main() {
     log('stopping');
     await Promise.all(procs.map((p) => new Promise<void>((r) => (p.exitCode !== null ? r() : (p.once('exit', () => r()), p.kill('SIGTERM'))))));
     await sims?.stop();
+    await chain.stop();
     await orm.close();
     await temporal.stop();
     await pg.stop();
