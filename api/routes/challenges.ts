@@ -25,7 +25,7 @@ import { Account, AccountBalance, AccountEvent, AccountStateSnapshot, Firm, Payo
 import { scoped } from '../../db/orm.js';
 import { provisionPaperAccount } from '../../db/accounts.js';
 import { idBytes32 } from '../../activities/prop/firm-deploy.js';
-import { challengeWorkflowId, payoutWorkflowId } from '../../workflows/definitions.js';
+import { challengeWorkflowId, payoutWorkflowId, searchAttributes } from '../../workflows/definitions.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import type { ApiDeps, ApiState, Caller } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
@@ -93,7 +93,7 @@ export function challengeRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
       return tx.create(PropAccount, { id, tenantId: caller.tenantId, firmId: firm.id, templateId: template.id, accountId: account.id, ownerId: caller.ownerId, status: 'pending_payment', startingBalanceUsd: template.accountSizeUsd, peakEquityUsd: template.accountSizeUsd, dayStartEquityUsd: template.accountSizeUsd, tradingDays: 0, paidOutUsd: '0', attempt: 1 }, { partial: true });
     });
     try {
-      await deps.temporal.workflow.start('challengeWorkflow', { workflowId: challengeWorkflowId(id), taskQueue: deps.config.temporal.taskQueue, args: [{ tenantId: caller.tenantId, propAccountId: id, pollMs: deps.config.chain.pollMs }], workflowIdConflictPolicy: 'USE_EXISTING' });
+      await deps.temporal.workflow.start('challengeWorkflow', { workflowId: challengeWorkflowId(id), taskQueue: deps.config.temporal.taskQueue, args: [{ tenantId: caller.tenantId, propAccountId: id, pollMs: deps.config.chain.pollMs }], workflowIdConflictPolicy: 'USE_EXISTING', typedSearchAttributes: searchAttributes({ tenantId: caller.tenantId, accountId: pa.accountId, venue: 'paper' }) });
     } catch (err) {
       // No orphan rows: without its workflow the challenge and its account are removed.
       await em.transactional(async (tx) => {
@@ -133,16 +133,16 @@ export function challengeRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
       const pending = (await tx.find(Payout, { propAccountId: pa.id, status: { $in: ['requested', 'authorized'] } })).reduce((s, p) => s.add(p.amountUsd), ZERO);
       const room = new Decimal(pa.payoutCeilingUsd ?? '0').sub(pa.paidOutUsd).sub(pending);
       if (new Decimal(body.amountUsd).gt(room) || new Decimal(body.amountUsd).lte(0)) throw new ApiError('payout_exceeds_ceiling', `at most ${fmt(Decimal.max(room, ZERO))} USD can be requested now (ceiling ${pa.payoutCeilingUsd ?? '0'}, paid ${pa.paidOutUsd}, pending ${fmt(pending)})`);
-      return tx.create(Payout, { id, tenantId: caller.tenantId, firmId: pa.firmId, propAccountId: pa.id, amountUsd: fmt(new Decimal(body.amountUsd)), toAddress: body.toAddress, status: 'requested' }, { partial: true });
+      return { accountId: pa.accountId, row: tx.create(Payout, { id, tenantId: caller.tenantId, firmId: pa.firmId, propAccountId: pa.id, amountUsd: fmt(new Decimal(body.amountUsd)), toAddress: body.toAddress, status: 'requested' }, { partial: true }) };
     });
     try {
-      await deps.temporal.workflow.start('payoutWorkflow', { workflowId: payoutWorkflowId(id), taskQueue: deps.config.temporal.taskQueue, args: [{ tenantId: caller.tenantId, payoutId: id, pollMs: deps.config.chain.pollMs }], workflowIdConflictPolicy: 'USE_EXISTING' });
+      await deps.temporal.workflow.start('payoutWorkflow', { workflowId: payoutWorkflowId(id), taskQueue: deps.config.temporal.taskQueue, args: [{ tenantId: caller.tenantId, payoutId: id, pollMs: deps.config.chain.pollMs }], workflowIdConflictPolicy: 'USE_EXISTING', typedSearchAttributes: searchAttributes({ tenantId: caller.tenantId, accountId: payout.accountId }) });
     } catch (err) {
       await em.nativeDelete(Payout, { id });
       throw err;
     }
     ctx.status = 201;
-    ctx.body = toPayoutView(payout);
+    ctx.body = toPayoutView(payout.row);
   });
 
   endpoint(router, openapi, { method: 'get', path: '/payouts/:id', summary: 'One of your payouts', tags, gate: read, schemas: { params: challengeParams }, responses: { '200': { description: 'Payout', schema: payoutView } } }, async (ctx, { params }) => {

@@ -27,7 +27,7 @@ import { Payout, type PayoutRow } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
 import { firmRules, idBytes32 } from '../../activities/prop/firm-deploy.js';
 import { rulesHash } from '../../activities/chain/rules-hash.js';
-import { authorizePayoutUpdate, firmDeployQuery, firmDeployWorkflowId, firmStatusUpdate, payoutQuery, payoutWorkflowId, type PayoutStatus } from '../../workflows/definitions.js';
+import { SA, authorizePayoutUpdate, firmDeployQuery, firmDeployWorkflowId, firmStatusUpdate, payoutQuery, payoutWorkflowId, type PayoutStatus } from '../../workflows/definitions.js';
 import { viaWorkflow } from '../temporal-errors.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import type { ApiDeps, ApiState } from '../context.js';
@@ -89,6 +89,7 @@ export function firmLifecycleRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Ro
         taskQueue: deps.config.temporal.taskQueue,
         args: [{ tenantId: firm.tenantId, firmId: firm.id, pollMs: deps.config.chain.pollMs }],
         workflowIdConflictPolicy: 'USE_EXISTING',
+        typedSearchAttributes: [{ key: SA.tenantId, value: firm.tenantId }],
       });
       ctx.status = 202;
       ctx.body = await viaWorkflow(() => deployment(firm.id).query(firmDeployQuery), new ApiError('deployment_not_found', `no deployment of ${firm.id}`));

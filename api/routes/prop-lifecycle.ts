@@ -18,7 +18,7 @@ import { Account, AccountBalance, OrderIntent, Position, PropAccount, PropTempla
 import { scoped } from '../../db/orm.js';
 import { appendEvents, lockAccount } from '../../db/events.js';
 import { recordStateSnapshot } from '../../db/state-snapshots.js';
-import { challengeWorkflowId } from '../../workflows/definitions.js';
+import { challengeWorkflowId, searchAttributes } from '../../workflows/definitions.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import type { ApiDeps, ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
@@ -69,7 +69,7 @@ export function propLifecycleRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Ro
       return row;
     });
     // Watch the new attempt (a still-running watch of an active attempt carries on).
-    await deps.temporal.workflow.start('challengeWorkflow', { workflowId: challengeWorkflowId(pa.id), taskQueue: deps.config.temporal.taskQueue, args: [{ tenantId: caller.tenantId, propAccountId: pa.id, pollMs: deps.config.chain.pollMs }], workflowIdConflictPolicy: 'USE_EXISTING' });
+    await deps.temporal.workflow.start('challengeWorkflow', { workflowId: challengeWorkflowId(pa.id), taskQueue: deps.config.temporal.taskQueue, args: [{ tenantId: caller.tenantId, propAccountId: pa.id, pollMs: deps.config.chain.pollMs }], workflowIdConflictPolicy: 'USE_EXISTING', typedSearchAttributes: searchAttributes({ tenantId: caller.tenantId, accountId: pa.accountId, venue: 'paper' }) });
     ctx.body = propAccountView(pa);
   });
 

@@ -154,6 +154,14 @@ describe('prop firm lifecycle on anvil', () => {
     await waitFor(() => call('GET', `/api/v1/accounts/${challenge.accountId}/positions`, undefined, t.token), (r) => r.body.positions.length === 0, 20_000);
     expect(await call('POST', '/api/v1/oms/intents', { accountId: challenge.accountId, venue: 'paper', symbol: 'BTC.PAPER', side: 'buy', type: 'market', qty: '0.01' }, t.token)).toMatchObject({ status: 403, body: { error: 'account_suspended' } });
     await maybeSaveHistory(s.temporal.workflow.getHandle(challengeWorkflowId(challenge.propAccountId)), 'challenge-breached');
+
+    // The operator resets it: a new attempt, the balance back to the account size, orders accepted again.
+    const reset = await call('POST', `/api/v1/prop-accounts/${challenge.propAccountId}/reset`);
+    expect(reset.body, JSON.stringify(reset.body)).toMatchObject({ status: 'active', attempt: 2, breachReason: null, startingBalanceUsd: '10000' });
+    expect((await call('GET', `/api/v1/accounts/${challenge.accountId}/state`, undefined, t.token)).body.perVenue[0].balanceUsd).toBe('10000');
+    await publish(s.orm, tick);
+    expect((await call('POST', '/api/v1/oms/intents', { accountId: challenge.accountId, venue: 'paper', symbol: 'BTC.PAPER', side: 'buy', type: 'market', qty: '0.01' }, t.token)).status).toBe(201);
+    expect(await call('POST', `/api/v1/prop-accounts/${challenge.propAccountId}/promote`)).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
   });
 
   it('a payout is authorised only by a valid multisig signature set, executed on-chain by the owner, and recorded', async () => {
@@ -190,6 +198,7 @@ describe('prop firm lifecycle on anvil', () => {
     expect(executed.body.executedTxHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await chain.readContract({ address: stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [to] })).toBe(usdToUnits(amount));
     expect((await call('GET', `/api/v1/prop/challenges/${passed.challenge.propAccountId}`, undefined, passed.t.token)).body.paidOutUsd).toBe(amount);
+    expect((await call('POST', `/api/v1/prop-accounts/${passed.challenge.propAccountId}/promote`)).body).toMatchObject({ status: 'funded', paidOutUsd: amount });
     await maybeSaveHistory(s.temporal.workflow.getHandle(payoutWorkflowId(payoutId)), 'payout-executed');
   });
 
