@@ -30,12 +30,12 @@
  * hedge mode and TRAILING_STOP_MARKET refused.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Decimal } from '../domain/decimal.js';
 import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../domain/market/symbols.js';
 import { ASTER_CHAIN_ID, recoverSigner, splitSigned } from '../activities/venues/aster/signing.js';
 import type { WireOrder, WireStatus, WireTrade } from '../activities/venues/aster/wire.js';
+import { Faults, serve } from './harness.js';
 
 /** Options of {@link startAsterSimulator}. */
 export interface AsterSimulatorOptions {
@@ -158,8 +158,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
   const accepted = new Map<string, number>();
   let nextOrderId = 8_000_000_000 + Math.floor(Math.random() * 1_000_000);
   let nextTradeId = 500_000_000 + Math.floor(Math.random() * 1_000_000);
-  let dropAck = false;
-  let rejectReason: string | null = null;
+  const faults = new Faults();
 
   const markOf = async (spec: SymbolSpec): Promise<Decimal | null> => {
     const m = await opts.markOf(spec.symbol);
@@ -317,11 +316,8 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     }
     const live = [...orders.values()].some((o) => o.owner === user && o.clientOrderId === cid && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'));
     if (live) throw new AsterFail(-4015, 'Client order id is not valid.');
-    if (rejectReason !== null) {
-      const reason = rejectReason;
-      rejectReason = null;
-      throw new AsterFail(-2010, reason);
-    }
+    const reason = faults.takeRejection();
+    if (reason !== null) throw new AsterFail(-2010, reason);
     const mark = await markOf(spec);
     if (!mark && type === 'MARKET') throw new AsterFail(-4131, "The counterparty's best price does not meet the PERCENT_PRICE filter limit");
     if (reduceOnly === 'false' && (price ?? mark ?? new Decimal(0)).mul(qty).lt(MIN_NOTIONAL)) throw new AsterFail(-4164, "Order's notional must be no smaller than 5.0 (unless you choose reduce only)");
@@ -404,8 +400,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     switch (key) {
       case 'POST /fapi/v3/order': {
         const out = await place(user, p);
-        if (dropAck) {
-          dropAck = false;
+        if (faults.takeDrop()) {
           res.socket?.destroy();
           return undefined;
         }
@@ -469,21 +464,13 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
         });
     });
   });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const served = await serve(server, opts.port);
 
   return {
-    url: `http://127.0.0.1:${port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-    dropNextAck() {
-      dropAck = true;
-    },
-    rejectNext(reason) {
-      rejectReason = reason;
-    },
+    url: served.url,
+    close: served.close,
+    dropNextAck: () => faults.dropNextAck(),
+    rejectNext: (reason) => faults.rejectNext(reason),
     async injectOrder(owner, o) {
       const spec = findSymbol('aster', o.symbol);
       if (!spec?.venueSymbol) throw new Error(`unknown symbol ${o.symbol}`);

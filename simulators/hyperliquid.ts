@@ -34,12 +34,12 @@
  * (a non-null `vaultAddress` is refused), one fill per order.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Decimal } from '../domain/decimal.js';
 import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../domain/market/symbols.js';
 import { HYPERLIQUID_CHAIN, parseAgentName, recoverL1Signer, recoverUserSigner } from '../activities/venues/hyperliquid/signing.js';
 import { toWire, validPrice, type WireFill, type WireOrderWithStatus } from '../activities/venues/hyperliquid/wire.js';
+import { Faults, serve } from './harness.js';
 
 /** Options of {@link startHyperliquidSimulator}. */
 export interface HyperliquidSimulatorOptions {
@@ -126,8 +126,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
   const accepted = new Map<string, number>();
   let nextOid = 9_000_000_000 + Math.floor(Math.random() * 1_000_000);
   let nextTid = 100_000_000_000_000 + Math.floor(Math.random() * 1_000_000);
-  let dropAck = false;
-  let rejectReason: string | null = null;
+  const faults = new Faults();
 
   const markOf = async (spec: SymbolSpec): Promise<Decimal | null> => {
     const m = await opts.markOf(spec.symbol);
@@ -260,11 +259,8 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     if (!trig && !['Gtc', 'Ioc', 'Alo'].includes(tif)) throw new BadBody(DESERIALIZE);
     if (trig && (trig.tpsl !== 'tp' && trig.tpsl !== 'sl')) throw new BadBody(DESERIALIZE);
     if (w.c !== undefined && (typeof w.c !== 'string' || !/^0x[0-9a-f]{32}$/.test(w.c))) throw new BadBody(DESERIALIZE);
-    if (rejectReason !== null) {
-      const reason = rejectReason;
-      rejectReason = null;
-      return { error: reason };
-    }
+    const reason = faults.takeRejection();
+    if (reason !== null) return { error: reason };
     const now = Date.now();
     const o: SimOrder = { oid: nextOid++, cloid: w.c ?? null, owner, spec, asset: w.a, isBuy: w.b, limitPx: p, origSz: s, filled: new Decimal(0), reduceOnly: w.r, tif, trigger: trig, triggered: false, status: 'open', timestamp: now, statusTimestamp: now };
     const cl = o.cloid ? { cloid: o.cloid } : {};
@@ -317,8 +313,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
       await poke();
       const statuses = [];
       for (const w of action.orders) statuses.push(await placeOne(owner, w));
-      if (dropAck && statuses.some((s) => !('error' in s))) {
-        dropAck = false;
+      if (statuses.some((s) => !('error' in s)) && faults.takeDrop()) {
         res.socket?.destroy();
         return undefined;
       }
@@ -423,21 +418,13 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
         });
     });
   });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const served = await serve(server, opts.port);
 
   return {
-    url: `http://127.0.0.1:${port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-    dropNextAck() {
-      dropAck = true;
-    },
-    rejectNext(reason) {
-      rejectReason = reason;
-    },
+    url: served.url,
+    close: served.close,
+    dropNextAck: () => faults.dropNextAck(),
+    rejectNext: (reason) => faults.rejectNext(reason),
     async injectOrder(owner, o) {
       const spec = findSymbol('hyperliquid', o.symbol);
       if (!spec?.venueSymbol) throw new Error(`unknown symbol ${o.symbol}`);

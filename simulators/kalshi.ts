@@ -32,12 +32,12 @@
  * `order_already_exists`. Positions and balances are not tracked (no insufficient-balance refusals).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
 import { Decimal } from '../domain/decimal.js';
 import { findByVenueSymbol, findSymbol } from '../domain/market/symbols.js';
 import { KALSHI_HEADERS, TRADE_API_PREFIX, signingMessage, verifyKalshiSignature } from '../activities/venues/kalshi/signing.js';
 import { CLIENT_ORDER_ID_RE, MAX_CENTS, MIN_CENTS, PAGE_LIMIT, centsToDollars, dollarsToCents, otherSideCents, takerFeeCents, type KalshiSide, type KalshiTif, type WireFill, type WireOrder } from '../activities/venues/kalshi/wire.js';
+import { Faults, serve } from './harness.js';
 
 /** Accepted distance between `KALSHI-ACCESS-TIMESTAMP` and the server clock, ms (either way). */
 export const DEFAULT_TIMESTAMP_WINDOW_MS = 30_000;
@@ -143,8 +143,7 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
   const orders = new Map<string, SimOrder>();
   const fills: SimFill[] = [];
   const accepted = new Map<string, number>();
-  let dropAck = false;
-  let rejectReason: string | null = null;
+  const faults = new Faults();
 
   const symbolOf = (ticker: string, side: KalshiSide) => findByVenueSymbol('kalshi', `${ticker}:${side}`)?.symbol ?? null;
 
@@ -318,11 +317,8 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     const side = b.side as KalshiSide;
     const cents = sideCentsOf(b, side);
     if ([...orders.values()].some((o) => o.member === member && o.clientOrderId === clientOrderId)) throw new HttpError(409, 'order_already_exists', 'order already exists');
-    if (rejectReason !== null) {
-      const reason = rejectReason;
-      rejectReason = null;
-      throw new HttpError(400, 'order_rejected', reason);
-    }
+    const reason = faults.takeRejection();
+    if (reason !== null) throw new HttpError(400, 'order_rejected', reason);
     const now = Date.now();
     const o: SimOrder = { id: randomUUID(), member, clientOrderId, ticker, side, action: b.action, cents, count: b.count, filled: 0, status: 'resting', tif, postOnly: b.post_only === true, takerFees: 0, makerFees: 0, takerCost: 0, makerCost: 0, createdAt: now, updatedAt: now };
     const at = crossingPrice(o, await quote(ticker, side));
@@ -330,8 +326,7 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     if (at !== null) fill(o, at, true);
     else if (tif !== 'good_till_canceled') o.status = 'canceled';
     record(o);
-    if (dropAck) {
-      dropAck = false;
+    if (faults.takeDrop()) {
       res.socket?.destroy();
       return undefined;
     }
@@ -421,21 +416,13 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
         });
     });
   });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const served = await serve(server, opts.port, TRADE_API_PREFIX);
 
   return {
-    url: `http://127.0.0.1:${port}${TRADE_API_PREFIX}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-    dropNextAck() {
-      dropAck = true;
-    },
-    rejectNext(reason) {
-      rejectReason = reason;
-    },
+    url: served.url,
+    close: served.close,
+    dropNextAck: () => faults.dropNextAck(),
+    rejectNext: (reason) => faults.rejectNext(reason),
     async injectOrder(member, o) {
       const spec = findSymbol('kalshi', o.symbol);
       const m = spec?.venueSymbol?.match(/^(.+):(yes|no)$/);

@@ -27,7 +27,6 @@
  * working orders without the salt).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { keccak256, toHex } from 'viem';
 import { Decimal } from '../domain/decimal.js';
@@ -35,6 +34,7 @@ import { findByVenueSymbol, findSymbol } from '../domain/market/symbols.js';
 import { POLYMARKET_TOKENS } from '../domain/market/venues/polymarket.js';
 import { POLYMARKET_CHAIN_ID, hmacSignature, orderHash, priceAndSize, recoverAuthorizeSigner, recoverL1Signer, recoverOrderSigner, SIGNATURE_TYPE, type PolymarketOrder } from '../activities/venues/polymarket/signing.js';
 import { END_CURSOR, INITIAL_CURSOR, type WireOrder, type WireTrade } from '../activities/venues/polymarket/wire.js';
+import { Faults, serve } from './harness.js';
 
 /** Options of {@link startPolymarketSimulator}. */
 export interface PolymarketSimulatorOptions {
@@ -117,8 +117,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
   const orders = new Map<string, SimOrder>();
   const trades: (WireTrade & { ownerOrders: string[] })[] = [];
   const accepted = new Map<string, number>();
-  let dropAck = false;
-  let rejectReason: string | null = null;
+  const faults = new Faults();
 
   const markOf = async (tokenId: string): Promise<Decimal | null> => {
     const spec = findByVenueSymbol('polymarket', tokenId);
@@ -241,11 +240,8 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     const tick = TICK(order.tokenId);
     if (!price.mod(tick).isZero() || price.lt(tick) || price.gt(new Decimal(1).sub(tick))) throw new HttpError(400, `order ${hash} is invalid. Price (${price.toFixed()}) breaks minimum tick size rule: ${tick.toFixed()}`);
     if (size.lte(0) || size.decimalPlaces() > spec.szDecimals) throw new HttpError(400, `order ${hash} is invalid. Size (${size.toFixed()}) lower than the minimum or with too many decimals`);
-    if (rejectReason !== null) {
-      const reason = rejectReason;
-      rejectReason = null;
-      throw new HttpError(400, reason);
-    }
+    const reason = faults.takeRejection();
+    if (reason !== null) throw new HttpError(400, reason);
     const orderType = String(body.orderType ?? 'GTC');
     const mark = await markOf(order.tokenId);
     const crosses = mark !== null && marketable(order.side, price, mark);
@@ -258,8 +254,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     orders.set(hash, o);
     accepted.set(maker, (accepted.get(maker) ?? 0) + 1);
     if (crosses) fill(o, mark!, true);
-    if (dropAck) {
-      dropAck = false;
+    if (faults.takeDrop()) {
       res.socket?.destroy();
       return undefined;
     }
@@ -364,21 +359,13 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
         });
     });
   });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const served = await serve(server, opts.port);
 
   return {
-    url: `http://127.0.0.1:${port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-    dropNextAck() {
-      dropAck = true;
-    },
-    rejectNext(reason) {
-      rejectReason = reason;
-    },
+    url: served.url,
+    close: served.close,
+    dropNextAck: () => faults.dropNextAck(),
+    rejectNext: (reason) => faults.rejectNext(reason),
     async injectOrder(owner, o) {
       const spec = findSymbol('polymarket', o.symbol);
       if (!spec?.venueSymbol) throw new Error(`unknown symbol ${o.symbol}`);

@@ -18,7 +18,7 @@ import { scoped } from '../../db/orm.js';
 import { marksFor } from '../../db/account-state.js';
 import { Decimal, fmt } from '../../domain/decimal.js';
 import { venueState } from '../../domain/paper/account.js';
-import { evaluateChallenge, unitsToUsd, usdToUnits, type ChallengeRules } from '../../domain/prop/rules.js';
+import { evaluateChallenge, templateRules, unitsToUsd, usdToUnits } from '../../domain/prop/rules.js';
 import type { Client } from '@temporalio/client';
 import { challengeWorkflowId, evaluateSignal, type BatchInput, type ChallengeStatus } from '../../workflows/definitions.js';
 import type { DispatchOutcome } from '../types.js';
@@ -27,16 +27,6 @@ import { rpcOf, type PropDeps } from './chain-deps.js';
 
 const DEPOSIT_EVENT = parseAbiItem('event ChallengeDeposit(bytes32 indexed propAccountId, address indexed payer, uint256 amount)');
 
-/** The rules of a template row. */
-export const rulesOf = (t: { priceUsd: string; accountSizeUsd: string; profitTargetPct: string; maxDailyLossPct: string; maxDrawdownPct: string; minTradingDays: number; payoutSplitPct: string }): ChallengeRules => ({
-  priceUsd: t.priceUsd,
-  accountSizeUsd: t.accountSizeUsd,
-  profitTargetPct: t.profitTargetPct,
-  maxDailyLossPct: t.maxDailyLossPct,
-  maxDrawdownPct: t.maxDrawdownPct,
-  minTradingDays: t.minTradingDays,
-  payoutSplitPct: t.payoutSplitPct,
-});
 
 /** The outcome of one evaluation, as the workflow needs it. */
 export type EvaluationResult = { outcome: 'active' | 'passed' | 'breached' | 'stopped'; status: ChallengeStatus };
@@ -89,7 +79,7 @@ export function challengeActivities(deps: PropDeps) {
         if (pa.day !== day) Object.assign(pa, { day, dayStartEquityUsd: fmt(equity) });
         const fills = await em.find(Fill, { accountId: pa.accountId, executedAt: { $gte: pa.attemptStartedAt } }, { fields: ['executedAt'] });
         pa.tradingDays = new Set(fills.map((f) => f.executedAt.toISOString().slice(0, 10))).size;
-        const v = evaluateChallenge(rulesOf(template), { startingBalanceUsd: pa.startingBalanceUsd, peakEquityUsd: pa.peakEquityUsd, dayStartEquityUsd: pa.dayStartEquityUsd, equityUsd: fmt(equity), tradingDays: pa.tradingDays });
+        const v = evaluateChallenge(templateRules(template), { startingBalanceUsd: pa.startingBalanceUsd, peakEquityUsd: pa.peakEquityUsd, dayStartEquityUsd: pa.dayStartEquityUsd, equityUsd: fmt(equity), tradingDays: pa.tradingDays });
         pa.peakEquityUsd = v.peakEquityUsd;
         if (v.outcome === 'breached') {
           Object.assign(pa, { status: 'breached', breachReason: `${v.reason}: ${v.detail}`, breachedAt: now });

@@ -15,6 +15,7 @@ import { scoped } from '../../db/orm.js';
 import { nextChainNonce } from '../../db/chain-nonces.js';
 import { propInstanceDeployData, readInstance, rulesHash } from '../chain/index.js';
 import { rpcOf, type PropDeps } from './chain-deps.js';
+import { templateRules } from '../../domain/prop/rules.js';
 
 /** A signed, not yet mined deploy: everything a re-send or a receipt check needs. */
 export interface SignedDeploy {
@@ -44,17 +45,7 @@ export async function firmRules(deps: PropDeps, tenantId: string, firmId: string
   const templates = await scoped(deps.orm, tenantId).find(PropTemplate, { firmId, archived: false }, { orderBy: { id: 'asc' } });
   return {
     firmId,
-    templates: templates.map((t) => ({
-      id: t.id,
-      priceUsd: t.priceUsd,
-      accountSizeUsd: t.accountSizeUsd,
-      profitTargetPct: t.profitTargetPct,
-      maxDailyLossPct: t.maxDailyLossPct,
-      maxDrawdownPct: t.maxDrawdownPct,
-      minTradingDays: t.minTradingDays,
-      payoutSplitPct: t.payoutSplitPct,
-      venue: t.venue,
-    })),
+    templates: templates.map((t) => ({ id: t.id, ...templateRules(t), venue: t.venue })),
   };
 }
 

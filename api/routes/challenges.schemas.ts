@@ -23,6 +23,9 @@ export const challengeView = z
     paidOutUsd: z.string(),
     attempt: z.number().int(),
     depositTxHash: z.string().nullable(),
+    passedAt: z.string().nullable(),
+    breachedAt: z.string().nullable(),
+    createdAt: z.string(),
     deposit: z
       .object({
         chainId: z.number().int(),
@@ -34,7 +37,6 @@ export const challengeView = z
         calls: z.array(z.string()).meta({ description: 'What the payer’s wallet sends, in order' }),
       })
       .nullable(),
-    createdAt: z.string(),
   })
   .meta({ id: 'Challenge' });
 

@@ -31,6 +31,7 @@ import type { ApiDeps, ApiState, Caller } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
 import { toPayoutView } from './firm-lifecycle.js';
+import { propAccountView } from './prop-accounts.js';
 import { payoutView } from './firm-lifecycle.schemas.js';
 import { buyChallengeBody, challengeParams, challengeView, requestPayoutBody } from './challenges.schemas.js';
 
@@ -45,20 +46,10 @@ export function challengeRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
   async function view(em: EntityManager, pa: PropAccountRow) {
     const [firm, template] = await Promise.all([em.findOneOrFail(Firm, { id: pa.firmId }), em.findOneOrFail(PropTemplate, { id: pa.templateId })]);
     const units = usdToUnits(template.priceUsd);
+    const { id, ownerId: _owner, ...rest } = propAccountView(pa);
     return {
-      propAccountId: pa.id,
-      firmId: pa.firmId,
-      templateId: pa.templateId,
-      accountId: pa.accountId,
-      status: pa.status as 'active',
-      startingBalanceUsd: pa.startingBalanceUsd,
-      peakEquityUsd: pa.peakEquityUsd,
-      tradingDays: pa.tradingDays,
-      breachReason: pa.breachReason ?? null,
-      payoutCeilingUsd: pa.payoutCeilingUsd ?? null,
-      paidOutUsd: pa.paidOutUsd,
-      attempt: pa.attempt,
-      depositTxHash: pa.depositTxHash ?? null,
+      propAccountId: id,
+      ...rest,
       deposit: firm.instanceAddress
         ? {
             chainId: firm.chainId,
@@ -70,7 +61,6 @@ export function challengeRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
             calls: [`${firm.stablecoinAddress}.approve(${firm.instanceAddress}, ${units})`, `${firm.instanceAddress}.deposit(${idBytes32(pa.id)}, ${units})`],
           }
         : null,
-      createdAt: new Date(pa.createdAt).toISOString(),
     };
   }
 

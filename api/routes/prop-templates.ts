@@ -14,6 +14,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError } from '../../domain/errors.js';
 import { PropTemplate, RiskProfile, TradingGroup, type PropTemplateRow } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
+import { templateRules } from '../../domain/prop/rules.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import type { ApiContext, ApiDeps, ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
@@ -28,13 +29,7 @@ export function toTemplateView(t: PropTemplateRow) {
     id: t.id,
     firmId: t.firmId,
     name: t.name,
-    priceUsd: t.priceUsd,
-    accountSizeUsd: t.accountSizeUsd,
-    profitTargetPct: t.profitTargetPct,
-    maxDailyLossPct: t.maxDailyLossPct,
-    maxDrawdownPct: t.maxDrawdownPct,
-    minTradingDays: t.minTradingDays,
-    payoutSplitPct: t.payoutSplitPct,
+    ...templateRules(t),
     venue: t.venue,
     tradingGroupId: t.tradingGroupId ?? null,
     riskProfileId: t.riskProfileId ?? null,

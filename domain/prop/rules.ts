@@ -26,6 +26,19 @@ export interface ChallengeRules {
   payoutSplitPct: string;
 }
 
+/** The rules of a template row (its other fields ignored). */
+export function templateRules(t: ChallengeRules): ChallengeRules {
+  return {
+    priceUsd: t.priceUsd,
+    accountSizeUsd: t.accountSizeUsd,
+    profitTargetPct: t.profitTargetPct,
+    maxDailyLossPct: t.maxDailyLossPct,
+    maxDrawdownPct: t.maxDrawdownPct,
+    minTradingDays: t.minTradingDays,
+    payoutSplitPct: t.payoutSplitPct,
+  };
+}
+
 /** What one evaluation needs (USD decimal strings). */
 export interface ChallengeSnapshot {
   startingBalanceUsd: string;
