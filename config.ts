@@ -51,6 +51,13 @@ const schema = z.object({
   CHAIN_POLL_MS: z.coerce.number().int().positive().default(5_000),
   /** How long an operator's scopes are cached by the api before the credential is read again (ms; spec §5.2 "cached briefly"). */
   SCOPE_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Webhook retries: first wait, doubling up to the longest wait, after which the endpoint is disabled (ms). */
+  WEBHOOK_INITIAL_BACKOFF_MS: z.coerce.number().int().positive().default(1_000),
+  WEBHOOK_MAX_BACKOFF_MS: z.coerce.number().int().positive().default(86_400_000),
+  /** A receiver slower than this is a failed attempt (ms). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** The dispatcher's polling interval besides LISTEN account_events (ms). */
+  WEBHOOK_DISPATCH_MS: z.coerce.number().int().positive().default(1_000),
 });
 
 /** The validated configuration. */
@@ -75,6 +82,8 @@ export interface Config {
   chain: { rpcUrl: string | null; deployerKey: `0x${string}` | null; confirmations: number; pollMs: number };
   /** Operator scope cache lifetime (ms). */
   scopeCacheMs: number;
+  /** Webhook delivery timing and the dispatcher's interval (ms). */
+  webhooks: { initialBackoffMs: number; maxBackoffMs: number; timeoutMs: number; dispatchMs: number };
 }
 
 /**
@@ -115,5 +124,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     chain: { rpcUrl: e.CHAIN_RPC_URL ?? null, deployerKey: (e.PROP_DEPLOYER_KEY as `0x${string}` | undefined) ?? null, confirmations: e.CHAIN_CONFIRMATIONS, pollMs: e.CHAIN_POLL_MS },
     scopeCacheMs: e.SCOPE_CACHE_MS,
+    webhooks: { initialBackoffMs: e.WEBHOOK_INITIAL_BACKOFF_MS, maxBackoffMs: e.WEBHOOK_MAX_BACKOFF_MS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, dispatchMs: e.WEBHOOK_DISPATCH_MS },
   };
 }

@@ -18,6 +18,7 @@ import { challengeActivities, nudgeChallenge } from './prop/challenge.js';
 import { payoutActivities } from './prop/payout.js';
 import { transparencyActivities } from './prop/transparency.js';
 import type { ChainConfig } from './prop/chain-deps.js';
+import { webhookActivities } from './webhooks/delivery.js';
 
 /**
  * What the activities need: the ORM, a Temporal client (batch legs), the mark freshness bound (ms),
@@ -44,6 +45,7 @@ export function createActivities(deps: ActivityDeps) {
     ...challengeActivities(deps),
     ...payoutActivities(deps),
     ...transparencyActivities(deps),
+    ...webhookActivities(deps),
     /** First dispatch of an intent to the paper engine; idempotent. A fill of a challenge account nudges its rule watch. */
     dispatchPaper: async (intentId: string) => {
       const outcome = await executePaper(deps, intentId, 'arrival');

@@ -519,6 +519,44 @@ export const PropLedgerEntry = defineEntity({
   },
 });
 
+/** An operator's webhook receiver (spec §6.4; migration Webhooks documents each column). Secrets are sealed. */
+export const WebhookEndpoint = defineEntity({
+  name: 'WebhookEndpoint',
+  tableName: 'webhook_endpoints',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    url: p.text(),
+    events: p.json<string[]>(),
+    sealedSecret: p.text().hidden(),
+    sealedApiKey: p.text().nullable().hidden(),
+    status: p.string().default('enabled'),
+    disabledReason: p.text().nullable(),
+    disabledAt: p.datetime().nullable(),
+    lastEventId: p.bigint('string').default('0'),
+    secretRotatedAt: p.datetime().nullable(),
+    createdAt: createdAt(),
+  },
+});
+
+/** One delivery of one account event to one endpoint: `pending` → `delivered` | `failed`. */
+export const WebhookDelivery = defineEntity({
+  name: 'WebhookDelivery',
+  tableName: 'webhook_deliveries',
+  properties: {
+    endpointId: p.string().primary(),
+    eventId: p.string().primary(),
+    tenantId: p.string().index(),
+    status: p.string(),
+    attempts: p.integer().default(0),
+    lastStatus: p.integer().nullable(),
+    lastError: p.text().nullable(),
+    deliveredAt: p.datetime().nullable(),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    createdAt: createdAt(),
+  },
+});
+
 /** Entities whose rows belong to one tenant: covered by the default `tenant` filter. */
 export const TENANT_OWNED = [
   TradingGroup,
@@ -539,6 +577,8 @@ export const TENANT_OWNED = [
   PropAccount,
   Payout,
   PropLedgerEntry,
+  WebhookEndpoint,
+  WebhookDelivery,
 ];
 
 /** Every entity, for the ORM config. */
@@ -555,3 +595,4 @@ export type FirmRow = InferEntity<typeof Firm>;
 export type PropTemplateRow = InferEntity<typeof PropTemplate>;
 export type PropAccountRow = InferEntity<typeof PropAccount>;
 export type PayoutRow = InferEntity<typeof Payout>;
+export type WebhookEndpointRow = InferEntity<typeof WebhookEndpoint>;

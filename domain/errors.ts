@@ -59,6 +59,7 @@ export const ERROR_STATUS = {
   prop_account_not_found: 404,
   payout_not_found: 404,
   deployment_not_found: 404,
+  webhook_not_found: 404,
   idempotency_key_conflict: 409,
   idempotency_request_in_flight: 409,
   invalid_state: 409,

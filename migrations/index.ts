@@ -11,6 +11,7 @@ import { Migration20261122173000StateSnapshots } from './Migration20261122173000
 import { Migration20261122180000AgentWallets } from './Migration20261122180000AgentWallets.js';
 import { Migration20261122190000SessionsAndRouting } from './Migration20261122190000SessionsAndRouting.js';
 import { Migration20261123040000PropFirm } from './Migration20261123040000PropFirm.js';
+import { Migration20261123050000Webhooks } from './Migration20261123050000Webhooks.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -24,4 +25,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122180000AgentWallets', class: Migration20261122180000AgentWallets },
   { name: 'Migration20261122190000SessionsAndRouting', class: Migration20261122190000SessionsAndRouting },
   { name: 'Migration20261123040000PropFirm', class: Migration20261123040000PropFirm },
+  { name: 'Migration20261123050000Webhooks', class: Migration20261123050000Webhooks },
 ];

@@ -1,7 +1,7 @@
 /**
  * Builds the worker process's parts: the Temporal worker (all workflows and activities), the
  * replay mark feed with live candle aggregation (when `MARK_FEED=replay`), the on-demand market
- * stream producer (when `MARKET_STREAMS=on`) and the trigger watcher. Used by worker/main.ts and
+ * stream producer (when `MARKET_STREAMS=on`), the trigger watcher and the webhook dispatcher. Used by worker/main.ts and
  * by tests, which pass a prebuilt workflow bundle.
  */
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
@@ -22,6 +22,7 @@ import pg from 'pg';
 import { VENUE_SYMBOLS } from '../domain/market/symbols.js';
 import { startPredictionMarkFeed } from '../activities/market/prediction-marks.js';
 import { faultInjection } from './fault-injection.js';
+import { startWebhookDispatcher } from './webhook-dispatcher.js';
 import { WORKFLOWS_PATH } from './workflows-path.js';
 
 export { WORKFLOWS_PATH };
@@ -56,6 +57,8 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
     interceptors: { activity: faultInjection() },
   });
   const watcher = await startTriggerWatcher({ databaseUrl: config.databaseUrl, temporal, logger });
+  const { dispatchMs, ...timing } = config.webhooks;
+  const webhooks = await startWebhookDispatcher({ databaseUrl: config.databaseUrl, temporal, taskQueue: config.temporal.taskQueue, timing, intervalMs: dispatchMs, logger });
 
   let feed: ReplayMarkFeed | undefined;
   let predictionFeed: { stop(): Promise<void> } | undefined;
@@ -99,6 +102,7 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
         await candlePool?.end();
         await streams?.stop();
         await watcher.stop();
+        await webhooks.stop();
         await clientConnection.close();
         await connection.close();
       }

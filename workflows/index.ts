@@ -10,3 +10,4 @@ export { firmDeployWorkflow } from './firm-deploy.js';
 export { challengeWorkflow } from './challenge.js';
 export { payoutWorkflow } from './payout.js';
 export { transparencyWorkflow } from './transparency.js';
+export { webhookWorkflow } from './webhook.js';

@@ -1,0 +1,93 @@
+/**
+ * The webhook dispatcher (spec §6.4): turns new account events into delivery workflows
+ * `webhook-<endpointId>-<eventId>`, one per enabled endpoint whose `events` take the event's kind
+ * (`*` takes all). It runs in every worker process, woken by `LISTEN account_events` and at least
+ * every `intervalMs`. Each round locks the enabled endpoints (`for update skip locked`, so two
+ * workers never take the same endpoint at once), starts the workflows of up to 500 events past
+ * each endpoint's `last_event_id`, and moves that cursor in the same transaction. A start that
+ * finds the workflow id already used is skipped (at-least-once, never twice from here). A disabled
+ * endpoint's cursor stays: re-enabled, it receives what happened meanwhile.
+ */
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { webhookEventId } from '../activities/webhooks/delivery.js';
+import { searchAttributes, webhookWorkflowId, type WebhookInput } from '../workflows/definitions.js';
+
+/** Durations of every delivery (ms). */
+export interface WebhookTiming {
+  initialBackoffMs: number;
+  maxBackoffMs: number;
+  timeoutMs: number;
+}
+
+/** Whether an endpoint subscribed to `events` takes an event of `kind`. */
+export const takes = (events: string[], kind: string) => events.includes('*') || events.includes(kind);
+
+/** Starts the dispatcher; `stop()` ends it after the round in flight. */
+export async function startWebhookDispatcher(opts: { databaseUrl: string; temporal: Client; taskQueue: string; timing: WebhookTiming; intervalMs: number; logger: Logger }): Promise<{ stop(): Promise<void> }> {
+  const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
+  const listener = new pg.Client({ connectionString: opts.databaseUrl });
+  pool.on('error', (err) => opts.logger.error({ err }, 'webhook dispatcher pool error'));
+  listener.on('error', (err) => opts.logger.error({ err }, 'webhook dispatcher listener failed; polling only'));
+  await listener.connect();
+
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+
+  async function round(): Promise<void> {
+    const db = await pool.connect();
+    try {
+      await db.query('begin');
+      const { rows: endpoints } = await db.query<{ id: string; tenant_id: string; events: string[]; last_event_id: string }>(`select id, tenant_id, events, last_event_id from webhook_endpoints where status = 'enabled' order by id for update skip locked`);
+      for (const ep of endpoints) {
+        const { rows: events } = await db.query<{ id: string; kind: string; account_id: string; seq: number }>(`select id::text, kind, account_id, seq from account_events where tenant_id = $1 and id > $2 order by id limit 500`, [ep.tenant_id, ep.last_event_id]);
+        if (!events.length) continue;
+        for (const e of events) {
+          if (!takes(ep.events, e.kind)) continue;
+          const input: WebhookInput = { tenantId: ep.tenant_id, endpointId: ep.id, eventId: webhookEventId(e.account_id, e.seq), ...opts.timing };
+          await opts.temporal.workflow
+            .start('webhookWorkflow', { workflowId: webhookWorkflowId(ep.id, input.eventId), taskQueue: opts.taskQueue, args: [input], workflowIdReusePolicy: 'REJECT_DUPLICATE', typedSearchAttributes: searchAttributes({ tenantId: ep.tenant_id, accountId: e.account_id }) })
+            .catch((err) => {
+              if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+            });
+        }
+        await db.query(`update webhook_endpoints set last_event_id = $2 where id = $1`, [ep.id, events[events.length - 1].id]);
+      }
+      await db.query('commit');
+    } catch (err) {
+      await db.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      db.release();
+    }
+  }
+
+  const kick = () => {
+    if (stopped) return;
+    if (running) return void (again = true);
+    running = round()
+      .catch((err) => opts.logger.error({ err }, 'webhook dispatch round failed'))
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          kick();
+        }
+      });
+  };
+  listener.on('notification', kick);
+  await listener.query('LISTEN account_events');
+  const timer = setInterval(kick, opts.intervalMs);
+  kick();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      await listener.end().catch(() => undefined);
+      await pool.end();
+    },
+  };
+}
