@@ -58,6 +58,10 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** The dispatcher's polling interval besides LISTEN account_events (ms). */
   WEBHOOK_DISPATCH_MS: z.coerce.number().int().positive().default(1_000),
+  /** The dev mailbox: outbox mail is written here as readable files. */
+  MAIL_DIR: z.string().default('.data/mail'),
+  /** `on`: a verified signup also gets an operator credential with `firm:operate` and `prop:manage` (spec §4.1 "where enabled"). */
+  SIGNUP_OPERATOR_CREDENTIAL: z.enum(['on', 'off']).default('on'),
 });
 
 /** The validated configuration. */
@@ -84,6 +88,8 @@ export interface Config {
   scopeCacheMs: number;
   /** Webhook delivery timing and the dispatcher's interval (ms). */
   webhooks: { initialBackoffMs: number; maxBackoffMs: number; timeoutMs: number; dispatchMs: number };
+  /** Signup: the dev mailbox directory and whether verification issues an operator credential. */
+  signup: { mailDir: string; operatorCredential: boolean };
 }
 
 /**
@@ -124,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     chain: { rpcUrl: e.CHAIN_RPC_URL ?? null, deployerKey: (e.PROP_DEPLOYER_KEY as `0x${string}` | undefined) ?? null, confirmations: e.CHAIN_CONFIRMATIONS, pollMs: e.CHAIN_POLL_MS },
     scopeCacheMs: e.SCOPE_CACHE_MS,
+    signup: { mailDir: e.MAIL_DIR, operatorCredential: e.SIGNUP_OPERATOR_CREDENTIAL === 'on' },
     webhooks: { initialBackoffMs: e.WEBHOOK_INITIAL_BACKOFF_MS, maxBackoffMs: e.WEBHOOK_MAX_BACKOFF_MS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, dispatchMs: e.WEBHOOK_DISPATCH_MS },
   };
 }

@@ -45,6 +45,8 @@ import { propLifecycleRoutes } from './routes/prop-lifecycle.js';
 import { challengeRoutes } from './routes/challenges.js';
 import { transparencyRoutes } from './routes/transparency.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { signupRoutes } from './routes/signup.js';
+import { tenantRoutes } from './routes/tenants.js';
 
 /** What the app needs beyond ApiDeps: the event hub for /ws/risk and its public base URL. */
 export interface AppDeps extends ApiDeps {
@@ -73,7 +75,7 @@ export function createApp(deps: AppDeps) {
   app.use(tenantGate(deps.orm));
   app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', jsonLimit: '256kb' }));
   app.use(authenticate(deps.orm, jwtKey, deps.credentials));
-  for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), stateHistoryRoutes(deps, openapi), agentRoutes(deps, openapi), orderHistoryRoutes(deps, openapi), siweRoutes(deps, openapi), sorRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi), marketRoutes(deps, openapi, deps.streams), reportRoutes(deps, openapi), statementRoutes(deps, openapi), analyticsRoutes(deps, openapi), indicatorRoutes(deps, openapi), backtestRoutes(deps, openapi), firmRoutes(deps, openapi), firmLifecycleRoutes(deps, openapi), propTemplateRoutes(deps, openapi), riskProfileRoutes(deps, openapi), propAccountRoutes(deps, openapi), propLifecycleRoutes(deps, openapi), challengeRoutes(deps, openapi), transparencyRoutes(deps, openapi), webhookRoutes(deps, openapi)]) {
+  for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), stateHistoryRoutes(deps, openapi), agentRoutes(deps, openapi), orderHistoryRoutes(deps, openapi), siweRoutes(deps, openapi), sorRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi), marketRoutes(deps, openapi, deps.streams), reportRoutes(deps, openapi), statementRoutes(deps, openapi), analyticsRoutes(deps, openapi), indicatorRoutes(deps, openapi), backtestRoutes(deps, openapi), firmRoutes(deps, openapi), firmLifecycleRoutes(deps, openapi), propTemplateRoutes(deps, openapi), riskProfileRoutes(deps, openapi), propAccountRoutes(deps, openapi), propLifecycleRoutes(deps, openapi), challengeRoutes(deps, openapi), transparencyRoutes(deps, openapi), webhookRoutes(deps, openapi), signupRoutes(deps, openapi, deps.baseUrl), tenantRoutes(deps, openapi)]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
 

@@ -26,6 +26,12 @@ export const Tenant = defineEntity({
     isPlatform: p.boolean().default(false),
     /** Fee schedule in basis points, e.g. `{ makerBps: '1.5', takerBps: '4.5' }`. */
     feeSchedule: p.json<{ makerBps: string; takerBps: string }>(),
+    /** White-label configuration (domain/tenant/config.ts shapes and defaults); `{}` = defaults. */
+    branding: p.json<Record<string, unknown>>().onCreate(() => ({})),
+    theme: p.json<Record<string, unknown>>().onCreate(() => ({})),
+    flags: p.json<Record<string, unknown>>().onCreate(() => ({})),
+    venues: p.json<Record<string, unknown>>().onCreate(() => ({})),
+    plan: p.json<Record<string, unknown>>().onCreate(() => ({})),
     createdAt: createdAt(),
   },
 });

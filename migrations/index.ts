@@ -12,6 +12,7 @@ import { Migration20261122180000AgentWallets } from './Migration20261122180000Ag
 import { Migration20261122190000SessionsAndRouting } from './Migration20261122190000SessionsAndRouting.js';
 import { Migration20261123040000PropFirm } from './Migration20261123040000PropFirm.js';
 import { Migration20261123050000Webhooks } from './Migration20261123050000Webhooks.js';
+import { Migration20261123060000TenantConfig } from './Migration20261123060000TenantConfig.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -26,4 +27,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122190000SessionsAndRouting', class: Migration20261122190000SessionsAndRouting },
   { name: 'Migration20261123040000PropFirm', class: Migration20261123040000PropFirm },
   { name: 'Migration20261123050000Webhooks', class: Migration20261123050000Webhooks },
+  { name: 'Migration20261123060000TenantConfig', class: Migration20261123060000TenantConfig },
 ];
