@@ -34,6 +34,7 @@ contract PropInstance {
 
     error NotOwner();
     error ZeroAddress();
+    error NotAContract(address account);
     error ZeroAmount();
     error PayoutAlreadyExecuted(bytes32 payoutId);
     error TransferFailed();
@@ -45,6 +46,9 @@ contract PropInstance {
 
     constructor(address owner_, address stablecoin_, bytes32 firmId_, bytes32 rulesHash_) {
         if (owner_ == address(0) || stablecoin_ == address(0)) revert ZeroAddress();
+        // The owner is the operator's multisig and the stablecoin a token: both already on chain.
+        if (owner_.code.length == 0) revert NotAContract(owner_);
+        if (stablecoin_.code.length == 0) revert NotAContract(stablecoin_);
         owner = owner_;
         stablecoin = IERC20(stablecoin_);
         firmId = firmId_;
@@ -86,7 +90,7 @@ contract PropInstance {
         emit RulesCommitted(rulesHash_);
     }
 
-    /// @notice Starts handing the instance to `newOwner`, who must accept.
+    /// @notice Starts handing the instance to `newOwner` (another multisig), who must accept.
     function transferOwnership(address newOwner) external onlyOwner {
         if (newOwner == address(0)) revert ZeroAddress();
         pendingOwner = newOwner;
@@ -107,12 +111,17 @@ contract PropInstance {
     }
 
     function _pull(address from, uint256 amount) private {
-        (bool ok, bytes memory ret) = address(stablecoin).call(abi.encodeCall(IERC20.transferFrom, (from, address(this), amount)));
-        if (!ok || (ret.length != 0 && !abi.decode(ret, (bool)))) revert TransferFailed();
+        _call(abi.encodeCall(IERC20.transferFrom, (from, address(this), amount)));
     }
 
     function _push(address to, uint256 amount) private {
-        (bool ok, bytes memory ret) = address(stablecoin).call(abi.encodeCall(IERC20.transfer, (to, amount)));
-        if (!ok || (ret.length != 0 && !abi.decode(ret, (bool)))) revert TransferFailed();
+        _call(abi.encodeCall(IERC20.transfer, (to, amount)));
+    }
+
+    /// SafeERC20's rule: the call succeeds and returns true, or returns nothing from a contract.
+    function _call(bytes memory data) private {
+        (bool ok, bytes memory ret) = address(stablecoin).call(data);
+        if (!ok) revert TransferFailed();
+        if (ret.length == 0 ? address(stablecoin).code.length == 0 : !abi.decode(ret, (bool))) revert TransferFailed();
     }
 }
