@@ -3,10 +3,10 @@
  * reads, the payout call the owner's multisig executes, and finding an executed payout. Amounts
  * are stablecoin base units (bigint; 6 decimals, domain/prop/rules.ts converts to USD).
  */
-import { createPublicClient, encodeDeployData, encodeFunctionData, http, parseAbiItem, type Address, type Hex } from 'viem';
+import { encodeDeployData, encodeFunctionData, getContractAddress, parseAbiItem, type Address, type Hex } from 'viem';
 import { artifact } from './artifacts.js';
-
-const client = (rpcUrl: string) => createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
+import { publicClient as client } from './clients.js';
+import { sendContractCall, type SentCall } from './tx.js';
 
 /** Constructor arguments: the owner multisig, the stablecoin, bytes32 firm id and rules hash. */
 export interface InstanceArgs {
@@ -22,6 +22,14 @@ export function propInstanceDeployData(args: InstanceArgs): { data: Hex } {
   return { data: encodeDeployData({ abi: a.abi, bytecode: a.bytecode, args: [args.owner, args.stablecoin, args.firmId, args.rulesHash] }) };
 }
 
+/**
+ * Where a contract created by `deployer` with `nonce` lands (CREATE: keccak256(rlp(deployer, nonce))).
+ * Pure. With {@link broadcastDeploy}'s explicit nonce this is the instance's address before it is mined.
+ */
+export function predictInstanceAddress(deployer: Address, nonce: number | bigint): Address {
+  return getContractAddress({ from: deployer, nonce: BigInt(nonce) });
+}
+
 /** What an instance holds and commits, read live (base units). */
 export interface InstanceState {
   owner: Address;
@@ -32,6 +40,30 @@ export interface InstanceState {
   totalCollateral: bigint;
   totalPayouts: bigint;
   treasury: bigint;
+}
+
+/** The instance's stablecoin balance (`treasury()`), base units. @throws Error as {@link readInstance}. */
+export async function readTreasury(rpcUrl: string, address: Address): Promise<bigint> {
+  return (await client(rpcUrl).readContract({ address, abi: artifact('PropInstance').abi, functionName: 'treasury' })) as bigint;
+}
+
+/** Whether `payoutId` (bytes32) has been paid by the instance (`payoutExecuted` mapping). */
+export async function readPayoutExecuted(rpcUrl: string, instance: Address, payoutId: Hex): Promise<boolean> {
+  return (await client(rpcUrl).readContract({ address: instance, abi: artifact('PropInstance').abi, functionName: 'payoutExecuted', args: [payoutId] })) as boolean;
+}
+
+/**
+ * Pays a challenge deposit of `amount` base units for `propAccountId` (bytes32) from `payerKey`
+ * into the instance (`deposit`; the payer must have approved the instance for the stablecoin).
+ * Emits `ChallengeDeposit`. @throws as {@link sendContractCall} (e.g. `InsufficientAllowance`, `ZeroAmount`).
+ */
+export async function depositChallenge(rpcUrl: string, payerKey: Hex, instance: Address, propAccountId: Hex, amount: bigint): Promise<SentCall> {
+  return sendContractCall(rpcUrl, payerKey, { to: instance, abi: artifact('PropInstance').abi, functionName: 'deposit', args: [propAccountId, amount] });
+}
+
+/** Posts `amount` base units of backing collateral from `fromKey` (approved) into the instance. Emits `CollateralPosted`. */
+export async function postCollateral(rpcUrl: string, fromKey: Hex, instance: Address, amount: bigint): Promise<SentCall> {
+  return sendContractCall(rpcUrl, fromKey, { to: instance, abi: artifact('PropInstance').abi, functionName: 'postCollateral', args: [amount] });
 }
 
 /** Reads an instance's state. @throws Error when the node cannot be reached or `address` is no PropInstance. */
@@ -59,7 +91,10 @@ export function payoutCall(payoutId: Hex, to: Address, amount: bigint): Hex {
 
 const PAYOUT_EXECUTED = parseAbiItem('event PayoutExecuted(bytes32 indexed payoutId, address indexed to, uint256 amount)');
 
-/** The transaction that executed `payoutId` on the instance, or null when it has not been executed. */
+/**
+ * The transaction that executed `payoutId` on the instance (from its `PayoutExecuted` log, searched
+ * from `fromBlock`), or null when the mapping says it has not been executed. `amount` in base units.
+ */
 export async function findPayoutExecution(rpcUrl: string, instance: Address, payoutId: Hex, fromBlock = 0n): Promise<{ txHash: Hex; blockNumber: bigint; to: Address; amount: bigint } | null> {
   const c = client(rpcUrl);
   const done = (await c.readContract({ address: instance, abi: artifact('PropInstance').abi, functionName: 'payoutExecuted', args: [payoutId] })) as boolean;

@@ -34,7 +34,7 @@ export const VENUE_CATALOG = [
  */
 const SYMBOLS = VENUE_SYMBOLS;
 
-/** The hand-maintained partial catalog of spec §4.2 (never scopes; omits operator surfaces). */
+/** The hand-maintained partial catalog of spec §4.2 (never scopes; omits operator surfaces and, as the spec's own catalog does, `/api/v1/venues`). */
 function discovery(baseUrl: string) {
   const e = (method: string, path: string, tier: string | null, description: string) => ({ method, path, tier, description });
   return {
@@ -59,7 +59,6 @@ function discovery(baseUrl: string) {
       e('POST', '/api/v1/oms/intents', OMS_WRITE_TIER.intents, 'Compose an order intent'),
       e('GET', '/api/v1/oms/intents', 'readonly', 'Recent intents'),
       e('GET', '/api/v1/oms/intents/{id}', 'readonly', 'One intent'),
-      e('GET', '/api/v1/venues', 'readonly', 'Venue adapters: asset classes, order types'),
       e('GET', '/api/v1/accounts/{id}/agents', 'readonly', 'Agent wallets per routed venue'),
       e('POST', '/api/v1/accounts/{id}/agents', 'readonly', 'Create an agent wallet; returns what the owner signs'),
       e('POST', '/api/v1/accounts/{id}/agents/{agentId}/authorization', 'readonly', "Record the owner's signed agent authorisation"),
