@@ -29,3 +29,12 @@ export const verifyView = z
       .meta({ description: 'An operator credential with firm:operate and prop:manage, where the platform enables it' }),
   })
   .meta({ id: 'TenantVerified' });
+
+export const acceptInviteBody = z.object({ token: z.string().min(20).max(200).meta({ description: 'The token from the invite mail' }) }).meta({ id: 'AcceptInvite' });
+
+export const acceptInviteView = z
+  .object({
+    tenant: z.object({ id: z.string(), slug: z.string() }),
+    operator: z.object({ apiKey: z.string(), apiSecret: z.string().meta({ description: 'Shown once' }), scopes: z.array(z.string()) }),
+  })
+  .meta({ id: 'InviteAccepted' });

@@ -9,6 +9,9 @@
  * - `POST /api/public/tenants/verify` `{ token }` → 201: the tenant, an admin invite (mailed), and
  *   where enabled (`SIGNUP_OPERATOR_CREDENTIAL`) an operator credential with `firm:operate` and
  *   `prop:manage` (secret shown once). A wrong, used or expired token: `400 signup_token_invalid`.
+ * - `POST /api/public/tenants/invites/accept` `{ token }` (the admin invite mail's token) → 201 an
+ *   operator credential with every operator scope, `tenant:config` included (secret shown once);
+ *   each invite once (`400 signup_token_invalid` after).
  */
 import Router from '@koa/router';
 import { createHash, randomBytes } from 'node:crypto';
@@ -20,10 +23,12 @@ import { DEFAULT_FEES, issueCredential } from '../../db/seed.js';
 import type { ApiDeps, ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
-import { signupBody, signupView, verifyBody, verifyView } from './signup.schemas.js';
+import { acceptInviteBody, acceptInviteView, signupBody, signupView, verifyBody, verifyView } from './signup.schemas.js';
 
 const SIGNUP_TTL_MS = 24 * 60 * 60 * 1000;
 const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** What an accepted admin invite grants: every operator scope of the tenant. */
+const ADMIN_SCOPES = ['tenant:config', 'firm:operate', 'prop:manage', 'accounts:intervene'] as const;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const token = () => randomBytes(32).toString('base64url');
 
@@ -85,6 +90,18 @@ export function signupRoutes(deps: ApiDeps, openapi: OpenApiRegistry, baseUrl: (
       adminInvite: { id: invite.id, email: signup.email, role: 'admin', expiresAt: invite.expiresAt.toISOString() },
       operator: operator ? { apiKey: operator.apiKey, apiSecret: operator.apiSecret, scopes: ['firm:operate', 'prop:manage'] } : null,
     };
+  });
+
+  endpoint(router, openapi, { method: 'post', path: '/invites/accept', summary: 'Accept an admin invite: an operator credential with every operator scope of the tenant', tags, schemas: { body: acceptInviteBody }, responses: { '201': { description: 'Credential (secret shown once)', schema: acceptInviteView } } }, async (ctx, { body }) => {
+    const em = platformEm(deps.orm);
+    const [invite] = await em
+      .getConnection()
+      .execute<{ tenant_id: string; email: string }[]>(`update tenant_invites set accepted_at = now() where token_hash = ? and accepted_at is null and expires_at > now() returning tenant_id, email`, [sha256(body.token)]);
+    if (!invite) throw new ApiError('signup_token_invalid', 'this invite token is unknown, used or expired');
+    const tenant = await em.findOneOrFail(Tenant, { id: invite.tenant_id });
+    const cred = await issueCredential(deps.orm, { tenantId: tenant.id, audience: 'operator', scopes: [...ADMIN_SCOPES], label: `admin ${invite.email}` });
+    ctx.status = 201;
+    ctx.body = { tenant: { id: tenant.id, slug: tenant.slug }, operator: { apiKey: cred.apiKey, apiSecret: cred.apiSecret, scopes: [...ADMIN_SCOPES] } };
   });
 
   return router;

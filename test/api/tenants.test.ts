@@ -52,7 +52,13 @@ describe('tenants', () => {
     const verified = await s.call('POST', '/api/public/tenants/verify', { body: { token } });
     expect(verified).toMatchObject({ status: 201, body: { tenant: { slug }, adminInvite: { email: 'ops@acme.test', role: 'admin' }, operator: { scopes: ['firm:operate', 'prop:manage'] } } });
     expect(await s.call('POST', '/api/public/tenants/verify', { body: { token } })).toMatchObject({ status: 400, body: { error: 'signup_token_invalid' } });
-    expect(await mailTo('ops@acme.test', /Subject: You are the admin/)).toContain('Admin invite token');
+    const inviteMail = await mailTo('ops@acme.test', /Subject: You are the admin/);
+    const inviteToken = /Admin invite token: ([A-Za-z0-9_-]+)/.exec(inviteMail ?? '')?.[1];
+    const admin = await s.call('POST', '/api/public/tenants/invites/accept', { body: { token: inviteToken } });
+    expect(admin).toMatchObject({ status: 201, body: { tenant: { slug }, operator: { scopes: expect.arrayContaining(['tenant:config']) } } });
+    expect((await s.call('POST', '/api/public/tenants/invites/accept', { body: { token: inviteToken } })).status).toBe(400);
+    const adminToken = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: admin.body.operator.apiKey, apiSecret: admin.body.operator.apiSecret } })).body.token;
+    expect((await s.call('PUT', `/api/v1/tenants/${verified.body.tenant.id}/flags`, { token: adminToken, headers: { 'x-tenant-slug': slug }, body: { beta: true } })).body).toEqual({ beta: true });
 
     const minted = await s.call('POST', '/api/auth/api-token', { body: { apiKey: verified.body.operator.apiKey, apiSecret: verified.body.operator.apiSecret } });
     expect(minted.status).toBe(200);
