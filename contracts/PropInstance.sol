@@ -119,9 +119,15 @@ contract PropInstance {
     }
 
     /// SafeERC20's rule: the call succeeds and returns true, or returns nothing from a contract.
+    /// A token's own revert (e.g. insufficient allowance) is re-thrown as is.
     function _call(bytes memory data) private {
         (bool ok, bytes memory ret) = address(stablecoin).call(data);
-        if (!ok) revert TransferFailed();
+        if (!ok) {
+            if (ret.length == 0) revert TransferFailed();
+            assembly ("memory-safe") {
+                revert(add(ret, 32), mload(ret))
+            }
+        }
         if (ret.length == 0 ? address(stablecoin).code.length == 0 : !abi.decode(ret, (bool))) revert TransferFailed();
     }
 }

@@ -2,7 +2,7 @@
  * Sending transactions so that a retry never does the work twice, and reading their receipts
  * without throwing while they are pending.
  */
-import { keccak256, type Abi, type Address, type Hex, type Transaction } from 'viem';
+import { getAddress, keccak256, type Abi, type Address, type Hex, type Transaction } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { NonceConflictError, publicClient, TxRevertedError, walletClients } from './clients.js';
 
@@ -140,7 +140,7 @@ export async function waitForReceipt(rpcUrl: string, txHash: Hex, confirmations 
     });
     if (receipt) {
       const depth = Number((await pub.getBlockNumber()) - receipt.blockNumber + 1n);
-      if (depth >= confirmations) return { status: receipt.status, contractAddress: receipt.contractAddress ?? null, gasUsed: receipt.gasUsed, blockNumber: receipt.blockNumber, confirmations: depth };
+      if (depth >= confirmations) return { status: receipt.status, contractAddress: receipt.contractAddress ? getAddress(receipt.contractAddress) : null, gasUsed: receipt.gasUsed, blockNumber: receipt.blockNumber, confirmations: depth };
     }
     if (Date.now() >= deadline) return null;
     await new Promise((r) => setTimeout(r, opts.pollMs ?? 250));
@@ -179,5 +179,5 @@ export async function deployContract(rpcUrl: string, key: Hex, c: { abi: Abi; by
   const hash = await wallet.deployContract({ abi: c.abi, bytecode: c.bytecode, args: c.args ?? [] } as never);
   const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new TxRevertedError(hash, receipt, 'deploy');
-  return { address: receipt.contractAddress, hash, gasUsed: receipt.gasUsed, blockNumber: receipt.blockNumber };
+  return { address: getAddress(receipt.contractAddress), hash, gasUsed: receipt.gasUsed, blockNumber: receipt.blockNumber };
 }

@@ -17,8 +17,7 @@ import { SA } from '../../workflows/definitions.js';
 import { WORKFLOWS_PATH } from '../../worker/workflows-path.js';
 import { resolveTemporalBinary } from '../../scripts/lib/temporal-dev.js';
 import { ensurePostgres } from '../../scripts/lib/postgres.js';
-import { startAnvil, type Anvil } from '../../scripts/lib/local-chain.js';
-import { freePort } from '../../scripts/lib/temporal-dev.js';
+import { startAnvil, type Anvil } from '../../scripts/lib/anvil.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -56,7 +55,7 @@ export default async function setup(project: TestProject) {
   const workflowBundlePath = path.join(dir, 'workflows.js');
   await writeFile(workflowBundlePath, bundle.code);
 
-  const anvil: Anvil | null = process.env.CHAIN_RPC_URL ? null : await startAnvil({ port: await freePort() });
+  const anvil: Anvil | null = process.env.CHAIN_RPC_URL ? null : await startAnvil();
 
   project.provide('databaseUrl', databaseUrl);
   project.provide('chainRpcUrl', process.env.CHAIN_RPC_URL ?? anvil!.rpcUrl);
