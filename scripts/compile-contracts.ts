@@ -10,6 +10,11 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import solc from 'solc';
 
+const SOLC = '0.8.28';
+if (!solc.version().startsWith(`${SOLC}+`)) {
+  console.error(`solc-js ${solc.version()} is installed; the artifacts are built with ${SOLC} (npm install solc@${SOLC})`);
+  process.exit(1);
+}
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DIR = path.join(ROOT, 'contracts');
 const sources = Object.fromEntries(

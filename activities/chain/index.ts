@@ -6,7 +6,7 @@
  * conversion to USD decimal strings lives in domain/prop/rules.ts. Pure functions (no RPC) are
  * marked "Pure" in their docs.
  */
-export { artifact, type Artifact } from './artifacts.js';
+export { artifact, type Artifact, type ContractName } from './artifacts.js';
 export { chainClients, chainOf, publicClient, NonceConflictError, TxRevertedError, type ChainClients } from './clients.js';
 export { canonicalJson, rulesHash } from './rules-hash.js';
 export {

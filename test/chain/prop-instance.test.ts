@@ -33,6 +33,7 @@ import {
   readSafeNonce,
   readTreasury,
   rulesHash,
+  SAFE_ABI,
   safeTxTypedData,
   sendContractCall,
   signSafeTx,
@@ -150,7 +151,11 @@ describe('PropInstance and its owner Safe on anvil', () => {
     const to = addr(generatePrivateKey());
     const payoutId = id32('po_1');
     const nonce = await readSafeNonce(rpcUrl, safe);
-    const { typedData } = safeTxTypedData({ safe, chainId, to: instance, data: payoutCall(payoutId, to, 25_000_000n), nonce });
+    const { typedData, hash } = safeTxTypedData({ safe, chainId, to: instance, data: payoutCall(payoutId, to, 25_000_000n), nonce });
+    // Our EIP-712 hash is the Safe's own.
+    const { public: pub } = await chainClients(rpcUrl);
+    const m = typedData.message;
+    expect(await pub.readContract({ address: safe, abi: SAFE_ABI, functionName: 'getTransactionHash', args: [m.to, m.value, m.data, m.operation, m.safeTxGas, m.baseGas, m.gasPrice, m.gasToken, m.refundReceiver, m.nonce] })).toBe(hash);
     const sign = async (ks: Hex[], td: SafeTxTypedData = typedData) => packSignatures(await Promise.all(ks.map(async (k) => ({ signer: addr(k), signature: await signSafeTx(k, td) }))));
     const verify = (signatures: Hex, td: SafeTxTypedData | object = typedData) => verifySafeAuthorization({ rpcUrl, safe, typedData: td as SafeTxTypedData, signatures });
     const exec = (data: Hex, signatures: Hex, gas?: bigint) => executeSafeTx(rpcUrl, stranger, { safe, to: instance, data, signatures, gas });
