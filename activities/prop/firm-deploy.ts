@@ -58,7 +58,7 @@ export function firmDeployActivities(deps: PropDeps) {
      * Signs the firm's deploy transaction once: marks the firm `deploying`, computes the rules
      * hash, allocates the deployer nonce and signs (EIP-1559, fees and gas from the node).
      * @throws ApplicationFailure `deployer_unconfigured` (non-retryable) without a deployer key;
-     *   `invalid_state` when the firm is not `draft` or `deploying`.
+     *   `invalid_state` when the firm is not `draft` or `deploying`, or its owner or stablecoin has no code.
      */
     async signFirmDeploy(tenantId: string, firmId: string): Promise<SignedDeploy> {
       if (!deps.chain.deployerKey) throw ApplicationFailure.create({ type: 'deployer_unconfigured', message: 'PROP_DEPLOYER_KEY is not set', nonRetryable: true });
@@ -72,6 +72,10 @@ export function firmDeployActivities(deps: PropDeps) {
       const pub = client(rpcUrl);
       const chainId = await pub.getChainId();
       if (chainId !== firm.chainId) throw ApplicationFailure.create({ type: 'chain_mismatch', message: `firm is on chain ${firm.chainId}, CHAIN_RPC_URL is chain ${chainId}`, nonRetryable: true });
+      // PropInstance's constructor refuses an owner or a stablecoin without code: say so instead of retrying gas estimation.
+      for (const [what, address] of [['owner', firm.ownerAddress], ['stablecoin', firm.stablecoinAddress]] as const) {
+        if (!(await pub.getCode({ address: address as Address }))?.length) throw ApplicationFailure.create({ type: 'invalid_state', message: `the firm's ${what} ${address} is not a contract on chain ${chainId} (the owner must be a multisig, e.g. a Safe)`, nonRetryable: true });
+      }
       const pending = await pub.getTransactionCount({ address: account.address, blockTag: 'pending' });
       const nonce = await nextChainNonce(deps.orm, `deployer:${chainId}:${account.address.toLowerCase()}`, pending);
       const [gas, fees] = await Promise.all([pub.estimateGas({ account: account.address, data }), pub.estimateFeesPerGas()]);

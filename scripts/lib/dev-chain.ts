@@ -10,7 +10,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPublicClient, http, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { deployMultisig, deployStablecoin, rpc, startAnvil, type Anvil } from './local-chain.js';
+import { deployMultisig, deployStablecoin } from '../../activities/chain/index.js';
+import { anvilRpc as rpc, startAnvil, type Anvil } from './anvil.js';
 
 /** What dev.json records about the chain. */
 export interface DevChain {
@@ -46,7 +47,7 @@ export async function startDevChain(dataDir: string, previous?: DevChain): Promi
     const ownerKeys = [1, 2, 3].map((n) => keyFile(`demo-safe-owner-${n}`));
     chain.stablecoin = (await onChain(previous?.stablecoin)) ? previous!.stablecoin : await deployStablecoin(rpcUrl, setupKey);
     chain.safeOwners = ownerKeys.map((k) => privateKeyToAccount(k).address);
-    chain.safe = (await onChain(previous?.safe)) ? previous!.safe : (await deployMultisig(rpcUrl, setupKey, { owners: chain.safeOwners, threshold: 2 })).address;
+    chain.safe = (await onChain(previous?.safe)) ? previous!.safe : await deployMultisig(rpcUrl, setupKey, { owners: chain.safeOwners, threshold: 2 });
   }
   return { chain, env: { CHAIN_RPC_URL: rpcUrl, PROP_DEPLOYER_KEY: deployerKey }, stop: async () => anvil?.stop() };
 }

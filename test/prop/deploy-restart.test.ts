@@ -13,7 +13,8 @@ import { createPublicClient, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { issueCredential } from '../../db/seed.js';
 import { readInstance } from '../../activities/chain/index.js';
-import { deployMultisig, deployStablecoin, rpc, startAnvil, type Anvil } from '../../scripts/lib/local-chain.js';
+import { deployMultisig, deployStablecoin } from '../../activities/chain/index.js';
+import { anvilRpc as rpc, startAnvil, type Anvil } from '../../scripts/lib/anvil.js';
 import { freePort } from '../../scripts/lib/temporal-dev.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { waitFor } from '../support/wait.js';
@@ -46,7 +47,7 @@ describe('firm deploy across restarts', () => {
     await fund(setupKey);
     const stablecoin = await deployStablecoin(rpcUrl, setupKey);
     const owners = [generatePrivateKey(), generatePrivateKey()].map((k) => privateKeyToAccount(k).address);
-    const { address: safe } = await deployMultisig(rpcUrl, setupKey, { owners, threshold: 2 });
+    const safe = await deployMultisig(rpcUrl, setupKey, { owners, threshold: 2 });
     const cred = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'operator', scopes: ['firm:operate', 'prop:manage'] });
     const token = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })).body.token;
     const firm = (await s.call('POST', '/api/v1/firms', { token, body: { name: 'Restart Capital', ownerAddress: safe, stablecoinAddress: stablecoin, chainId: 31337 } })).body;

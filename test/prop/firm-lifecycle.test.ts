@@ -14,8 +14,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { issueCredential } from '../../db/seed.js';
 import { Decimal } from '../../domain/decimal.js';
 import { usdToUnits } from '../../domain/prop/rules.js';
-import { readInstance, signSafeTx } from '../../activities/chain/index.js';
-import { deployMultisig, deployStablecoin, executeSafeTx, mintStablecoin } from '../../scripts/lib/local-chain.js';
+import { deployMultisig, deployStablecoin, executeSafeTx, mintStablecoin, readInstance, signSafeTx } from '../../activities/chain/index.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
@@ -72,7 +71,7 @@ describe('prop firm lifecycle on anvil', () => {
   beforeAll(async () => {
     [deployerKey, funderKey, ...ownerKeys] = await Promise.all(Array.from({ length: 5 }, () => fundedKey(rpcUrl)));
     stablecoin = await deployStablecoin(rpcUrl, funderKey);
-    safe = (await deployMultisig(rpcUrl, funderKey, { owners: ownerKeys.map((k) => privateKeyToAccount(k).address), threshold: 2 })).address;
+    safe = await deployMultisig(rpcUrl, funderKey, { owners: ownerKeys.map((k) => privateKeyToAccount(k).address), threshold: 2 });
     s = await startStack({ env: { CHAIN_RPC_URL: rpcUrl, PROP_DEPLOYER_KEY: deployerKey, CHAIN_POLL_MS: '100' } });
     const cred = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'operator', scopes: ['firm:operate', 'prop:manage'] });
     op = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })).body.token;
@@ -224,6 +223,16 @@ describe('prop firm lifecycle on anvil', () => {
     expect((await s.call('GET', '/api/prop/transparency/firm_missing')).status).toBe(404);
     expect(await call('POST', `/api/v1/firms/${firmId}/pause`)).toMatchObject({ status: 200, body: { step: 'paused' } });
     expect((await s.call('GET', `/api/prop/transparency/${firmId}`)).status).toBe(404); // paused: not live
+  });
+
+  it('refuses to deploy a firm whose owner is a plain key, not a multisig: the deploy fails with the reason and the firm stays draft', async () => {
+    const eoa = privateKeyToAccount(generatePrivateKey()).address;
+    const firm = (await call('POST', '/api/v1/firms', { name: 'EOA owned', ownerAddress: eoa, stablecoinAddress: stablecoin, chainId: await chain.getChainId() })).body;
+    await call('POST', '/api/v1/prop-templates', { firmId: firm.id, name: 'T', priceUsd: '10', accountSizeUsd: '1000', profitTargetPct: '0.1', maxDailyLossPct: '0.05', maxDrawdownPct: '0.1', minTradingDays: 1, payoutSplitPct: '0.8' });
+    expect((await call('POST', `/api/v1/firms/${firm.id}/deploy`, {})).status).toBe(202);
+    const failed = await waitFor(() => call('GET', `/api/v1/firms/${firm.id}/deployment`), (r) => r.body.step === 'failed' || r.body.step === 'deployed', 20_000);
+    expect(failed.body.error).toMatch(/not a contract/);
+    expect((await call('GET', `/api/v1/firms/${firm.id}`)).body).toMatchObject({ status: 'draft', instanceAddress: null });
   });
 });
 
