@@ -2,7 +2,11 @@
  * Process configuration from the environment, validated once with zod. Shared by api, worker
  * and scripts; nothing else reads `process.env`. The README's configuration table lists these.
  */
+import path from 'node:path';
 import { z } from 'zod';
+
+/** The project root (this file's directory). */
+const PROJECT_ROOT = import.meta.dirname;
 
 const schema = z.object({
   DATABASE_URL: z.string().url(),
@@ -60,6 +64,8 @@ const schema = z.object({
   WEBHOOK_DISPATCH_MS: z.coerce.number().int().positive().default(1_000),
   /** The dev mailbox: outbox mail is written here as readable files. */
   MAIL_DIR: z.string().default('.data/mail'),
+  /** The built trading page (`npm run build:web`), served on every tenant host; relative to the project root. */
+  WEB_DIST: z.string().default('web/dist'),
   /** `on`: a verified signup also gets an operator credential with `firm:operate` and `prop:manage` (spec §4.1 "where enabled"). */
   SIGNUP_OPERATOR_CREDENTIAL: z.enum(['on', 'off']).default('on'),
 });
@@ -90,6 +96,8 @@ export interface Config {
   webhooks: { initialBackoffMs: number; maxBackoffMs: number; timeoutMs: number; dispatchMs: number };
   /** Signup: the dev mailbox directory and whether verification issues an operator credential. */
   signup: { mailDir: string; operatorCredential: boolean };
+  /** Directory of the built trading page (absolute). */
+  webDist: string;
 }
 
 /**
@@ -130,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     chain: { rpcUrl: e.CHAIN_RPC_URL ?? null, deployerKey: (e.PROP_DEPLOYER_KEY as `0x${string}` | undefined) ?? null, confirmations: e.CHAIN_CONFIRMATIONS, pollMs: e.CHAIN_POLL_MS },
     scopeCacheMs: e.SCOPE_CACHE_MS,
+    webDist: path.resolve(PROJECT_ROOT, e.WEB_DIST),
     signup: { mailDir: e.MAIL_DIR, operatorCredential: e.SIGNUP_OPERATOR_CREDENTIAL === 'on' },
     webhooks: { initialBackoffMs: e.WEBHOOK_INITIAL_BACKOFF_MS, maxBackoffMs: e.WEBHOOK_MAX_BACKOFF_MS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, dispatchMs: e.WEBHOOK_DISPATCH_MS },
   };

@@ -1,7 +1,7 @@
 /**
  * `createApp(deps)`: the Koa app with every middleware in one place, in order:
- * request log → errors → tenant gate → body parser → authentication → routers; and the
- * WebSocket channels on `app.ws`. No globals: everything comes from `deps`.
+ * request log → errors → tenant gate → body parser → authentication → routers → the trading page
+ * (api/web.ts); and the WebSocket channels on `app.ws`. No globals: everything comes from `deps`.
  */
 import Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
@@ -47,6 +47,8 @@ import { transparencyRoutes } from './routes/transparency.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { signupRoutes } from './routes/signup.js';
 import { tenantRoutes } from './routes/tenants.js';
+import { tradingPage } from './web.js';
+import { SESSION_COOKIE } from './auth/session.js';
 
 /** What the app needs beyond ApiDeps: the event hub for /ws/risk and its public base URL. */
 export interface AppDeps extends ApiDeps {
@@ -78,10 +80,11 @@ export function createApp(deps: AppDeps) {
   for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), stateHistoryRoutes(deps, openapi), agentRoutes(deps, openapi), orderHistoryRoutes(deps, openapi), siweRoutes(deps, openapi), sorRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi), marketRoutes(deps, openapi, deps.streams), reportRoutes(deps, openapi), statementRoutes(deps, openapi), analyticsRoutes(deps, openapi), indicatorRoutes(deps, openapi), backtestRoutes(deps, openapi), firmRoutes(deps, openapi), firmLifecycleRoutes(deps, openapi), propTemplateRoutes(deps, openapi), riskProfileRoutes(deps, openapi), propAccountRoutes(deps, openapi), propLifecycleRoutes(deps, openapi), challengeRoutes(deps, openapi), transparencyRoutes(deps, openapi), webhookRoutes(deps, openapi), signupRoutes(deps, openapi, deps.baseUrl), tenantRoutes(deps, openapi)]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
+  app.use(tradingPage(deps.config.webDist));
 
   app.ws.use(async (ctx) => {
     const ws = ctx.websocket;
-    if (ctx.path === '/ws/risk') return serveRiskSocket(ws, ctx.req, { orm: deps.orm, hub: deps.hub, logger: deps.logger, idleCloseMs: deps.idleCloseMs, revocationCheckMs: deps.revocationCheckMs });
+    if (ctx.path === '/ws/risk') return serveRiskSocket(ws, ctx.req, { orm: deps.orm, hub: deps.hub, logger: deps.logger, idleCloseMs: deps.idleCloseMs, revocationCheckMs: deps.revocationCheckMs }, ctx.cookies.get(SESSION_COOKIE));
     if (ctx.path === '/ws/quotes') return serveQuotesSocket(ws, deps.quotes, deps.idleCloseMs);
     if (ctx.path === '/ws/market') return serveMarketSocket(ws, ctx.req, { orm: deps.orm, hub: deps.market, streams: deps.streams, logger: deps.logger, idleCloseMs: deps.idleCloseMs });
     ws.send(JSON.stringify({ type: 'Result', ok: false, error: 'not_found', detail: `no channel ${ctx.path}` }));

@@ -79,6 +79,7 @@ export const ERROR_STATUS = {
   custody_unconfigured: 503,
   deployer_unconfigured: 503,
   chain_unconfigured: 503,
+  page_unavailable: 503,
 } as const;
 
 /** A stable error code of the platform. */

@@ -3,7 +3,7 @@
  * Starts the Temporal dev server (temporal-dev.yml, db `.data/temporal.db`, Web UI), PostgreSQL
  * (`DATABASE_URL`, else embedded under `.data/pg`), applies the migrations, seeds the demo tenant
  * and credentials, ensures the Temporal Schedules (worker/schedules.ts: hourly funding), starts the
- * api and the worker (replaying the recorded marks), writes
+ * api (with the branded trading page, built first) and the worker (replaying the recorded marks), writes
  * `.data/dev.json` and prints the URLs and the demo credential. Ctrl-C stops all it started; the
  * next `npm run dev` resumes with the same data and credentials.
  *
@@ -31,6 +31,7 @@ import { loadConfig } from '../config.js';
 import { ensureSchedules } from '../worker/schedules.js';
 import { authorizeDemoAgents, startDevSimulators, type DevAgent } from './lib/dev-venues.js';
 import { startDevChain, type DevChain } from './lib/dev-chain.js';
+import { buildWeb } from './lib/web-build.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DATA = path.join(ROOT, '.data');
@@ -141,6 +142,8 @@ async function main() {
     await connection.close();
     log(`Temporal schedules: ${ids.join(', ')}`);
   }
+  await buildWeb({ quiet: true });
+  log('built the trading page (web/dist)');
   const procs = [child('api', 'api/server.ts', env), child('worker', 'worker/main.ts', env)];
 
   for (let i = 0; i < 200; i++) {
@@ -155,6 +158,7 @@ async function main() {
   }
   console.log(`
   API           ${baseUrl}            (OpenAPI: ${baseUrl}/api/v1/openapi.json)
+  Trading page  ${baseUrl}/           (the demo tenant's branded page; sign in with the trader key below)
   WebSocket     ${dev.wsUrl}/ws/risk
   Temporal UI   ${temporal.uiUrl}
   Tenant        X-Tenant-Slug: demo

@@ -10,7 +10,7 @@ import { Account, AccountEvent, Fill, OrderIntent, Trade, type AccountRow } from
 import { DEFAULT_PAPER_DEPOSIT_USD, provisionPaperAccount } from '../../db/accounts.js';
 import { accountState, openPositions } from '../../db/account-state.js';
 import { scoped } from '../../db/orm.js';
-import { fillView, intentToView, tradeView } from '../../db/views.js';
+import { fillView, intentToView, tradeView, workingOrderView } from '../../db/views.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import type { ApiContext, ApiDeps, ApiState, Caller } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
@@ -123,6 +123,18 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
     await ownedAccount(e, callerOf(ctx), params.id);
     ctx.body = { positions: await openPositions(e, params.id) };
   });
+
+  endpoint(
+    router,
+    openapi,
+    { method: 'get', path: '/accounts/:id/open-orders', summary: 'Working orders (venue order status `open`), oldest first: the REST snapshot of `Open-Orders-Update` (spec §6.3 rule 3)', tags, gate: read, schemas: { params: accountParams }, responses: { '200': { description: '{ orders }: intents with `remainingQty` (contracts)' } } },
+    async (ctx, { params }) => {
+      const e = em(ctx);
+      await ownedAccount(e, callerOf(ctx), params.id);
+      const open = await e.find(OrderIntent, { accountId: params.id, orderStatus: 'open' }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+      ctx.body = { orders: open.map(workingOrderView) };
+    },
+  );
 
   /** A newest-first cursor list of one account's rows. */
   const history = <T extends { id: string }>(path: string, key: string, summary: string, entity: unknown, timeField: string, view: (r: T) => unknown) =>

@@ -1,6 +1,9 @@
 /**
  * `/ws/risk` (spec §6.2, §6.3): `Authenticate` with a single-use handshake token, `Subscribe` to
- * topics, then frames from the account event log with their per-account `seq`.
+ * topics, then frames from the account event log with their per-account `seq`. A browser whose
+ * upgrade request carries a valid `service_session` cookie (spec §5.1) is authenticated at connect
+ * (`Authenticated` arrives unasked; an `Authenticate` frame after that is answered `Authenticated`
+ * again) and torn down (`session_ended`, close 4401) once the session ends.
  * Rules: nothing is pushed before `Subscribe`; `Ping` → `Pong { serverTime }`; `Alive` →
  * `Result { ok: true }`; 60 s of inbound silence closes the socket; a per-frame rate limit exempts
  * `Ping` and `Alive`; a consumer whose send buffer passes the cap gets `Resync-Required`.
@@ -20,6 +23,7 @@ import { ApiError } from '../../domain/errors.js';
 import { Account } from '../../db/entities.js';
 import { platformEm, scoped } from '../../db/orm.js';
 import { consumeHandshakeToken } from './handshake.js';
+import { callerFromSession } from '../auth/session.js';
 import { FrameLimiter } from './frame-limit.js';
 import { tenantLookup, tenantOf } from '../middleware/tenant.js';
 import type { EventHub, LoggedEvent } from './hub.js';
@@ -48,8 +52,8 @@ export interface RiskSocketDeps {
   revocationCheckMs?: number;
 }
 
-/** Serves one `/ws/risk` connection. */
-export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps: RiskSocketDeps): Promise<void> {
+/** Serves one `/ws/risk` connection. `sessionToken`: the upgrade request's `service_session` cookie, if any. */
+export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps: RiskSocketDeps, sessionToken?: string): Promise<void> {
   const send = (msg: Record<string, unknown>) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(msg));
   const fail = (error: string, detail?: string) => send({ type: 'Result', ok: false, error, ...(detail ? { detail } : {}) });
 
@@ -69,22 +73,24 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
 
   let idle = setTimeout(() => ws.close(1000, 'idle'), deps.idleCloseMs ?? IDLE_CLOSE_MS);
   const limiter = new FrameLimiter();
-  let session: { accountIds: string[]; unsubscribe?: () => void; topics: Set<string> } | undefined;
+  let session: { accountIds: string[]; unsubscribe?: () => void; topics: Set<string>; cookie: boolean } | undefined;
   let revocationTimer: NodeJS.Timeout | undefined;
-  /** Tears the socket down once its credential is revoked (spec §5.7). */
-  const watchRevocation = (credentialId: string) => {
+  /** Re-checks the credential or cookie session; when it is gone the socket is torn down (spec §5.7). */
+  const watch = (stillValid: () => Promise<boolean>, error: string) => {
     clearInterval(revocationTimer);
     revocationTimer = setInterval(() => {
-      platformEm(deps.orm)
-        .getConnection()
-        .execute<{ revoked_at: Date | null }[]>('select revoked_at from credentials where id = ?', [credentialId])
-        .then((rows) => {
-          if (rows[0] && !rows[0].revoked_at) return;
-          fail('credential_revoked', 'this credential was revoked; the socket closes');
-          ws.close(4401, 'credential_revoked');
+      stillValid()
+        .then((valid) => {
+          if (valid) return;
+          fail(error, 'access ended; the socket closes');
+          ws.close(4401, error);
         })
         .catch((err: unknown) => deps.logger.error({ err }, 'revocation check failed'));
     }, deps.revocationCheckMs ?? REVOCATION_CHECK_MS);
+  };
+  const credentialActive = async (credentialId: string) => {
+    const rows = await platformEm(deps.orm).getConnection().execute<{ revoked_at: Date | null }[]>('select revoked_at from credentials where id = ?', [credentialId]);
+    return Boolean(rows[0] && !rows[0].revoked_at);
   };
 
   const deliver = (e: LoggedEvent) => {
@@ -93,15 +99,21 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
     send({ type: e.frameType, topic: e.topic, seq: e.seq, accountId: e.accountId, event: e.kind, occurredAt: e.occurredAt, data: e.data });
   };
 
+  /** Opens the session over every account of `ownerId` and says `Authenticated`. */
+  async function open(ownerId: string, accountId: string | null, cookie: boolean) {
+    const accounts = await scoped(deps.orm, tenantId).find(Account, { ownerId });
+    session = { accountIds: accounts.map((a) => a.id), topics: new Set(), cookie };
+    send({ type: 'Authenticated', tenantId, accountId, accountIds: session.accountIds });
+  }
+
   async function authenticate(token: string | undefined) {
+    if (session?.cookie) return void send({ type: 'Authenticated', tenantId, accountIds: session.accountIds });
     if (!token) return fail('token_required');
     const consumed = await consumeHandshakeToken(deps.orm, token, tenantId);
     if (!consumed) return fail('token_invalid');
     const owner = await platformEm(deps.orm).getConnection().execute<{ owner_id: string }[]>('select owner_id from credentials where id = ?', [consumed.credentialId]);
-    const accounts = await scoped(deps.orm, tenantId).find(Account, { ownerId: owner[0]?.owner_id ?? '' });
-    session = { accountIds: accounts.map((a) => a.id), topics: new Set() };
-    watchRevocation(consumed.credentialId);
-    send({ type: 'Authenticated', tenantId, accountId: consumed.accountId, accountIds: session.accountIds });
+    watch(() => credentialActive(consumed.credentialId), 'credential_revoked');
+    await open(owner[0]?.owner_id ?? '', consumed.accountId, false);
   }
 
   function subscribe(topics: string[]) {
@@ -131,6 +143,13 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
     if (parsed.type === 'Authenticate') return void authenticate(parsed.token).catch((err) => (deps.logger.error({ err }, 'ws authenticate failed'), fail('internal_error')));
     subscribe(parsed.topics);
   };
+  if (sessionToken) {
+    const caller = await callerFromSession(deps.orm, sessionToken, tenantId).catch(() => null);
+    if (caller) {
+      watch(async () => (await callerFromSession(deps.orm, sessionToken, tenantId)) !== null, 'session_ended');
+      await open(caller.ownerId, caller.accountId, true);
+    }
+  }
   inbox.splice(0).forEach(handle);
   ws.on('close', () => {
     clearTimeout(idle);

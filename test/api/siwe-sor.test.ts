@@ -6,17 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress, type PrivateKeyAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { Decimal } from '../../domain/decimal.js';
 import type { MarkTick } from '../../domain/market/types.js';
-import { AgentWallet, Fill, OrderIntent } from '../../db/entities.js';
+import { Fill, OrderIntent } from '../../db/entities.js';
 import { platformEm, scoped } from '../../db/orm.js';
-import { parseKeyRing, seal } from '../../activities/custody/vault.js';
 import { publishMark } from '../../activities/market/marks.js';
 import { callerFromSession } from '../../api/auth/session.js';
 import { gate } from '../../api/middleware/auth.js';
-import { startStack, TEST_AGENT_KEYS, type Stack } from '../support/stack.js';
+import { startStack, type Stack } from '../support/stack.js';
+import { addAgent as addAgentRow } from '../support/agents.js';
 import { recordedTick } from '../support/marks.js';
 
 /** A port fetch refuses to use (`bad port`): routed dispatches of these tests fail at once and never reach a real venue. */
@@ -38,27 +38,7 @@ describe('SIWE cookie sessions and smart order routing', () => {
     await s?.stop();
   });
 
-  /** An authorised agent row of `owner` on the account (what POST …/agents + authorization leave behind). */
-  async function addAgent(accountId: string, venue: string, owner: string) {
-    const em = scoped(s.orm, s.tenant.id);
-    const key = generatePrivateKey();
-    em.create(AgentWallet, {
-      id: `agt_${randomBytes(8).toString('hex')}`,
-      tenantId: s.tenant.id,
-      accountId,
-      venue,
-      owner,
-      agentAddress: privateKeyToAddress(key),
-      agentName: 'sor-test',
-      encryptedKey: seal(parseKeyRing(TEST_AGENT_KEYS), key),
-      keyVersion: 'test1',
-      status: 'active',
-      authorization: {},
-      expiresAt: new Date(Date.now() + 86_400_000),
-      authorizedAt: new Date(),
-    });
-    await em.flush();
-  }
+  const addAgent = (accountId: string, venue: string, owner: string) => addAgentRow(s.orm, s.tenant.id, accountId, venue, owner);
 
   /** A signed EIP-4361 message for this API host (or `domain`) with a fresh nonce (or `nonce`). */
   async function siwe(account: PrivateKeyAccount, o: { domain?: string; nonce?: string; signer?: PrivateKeyAccount } = {}) {

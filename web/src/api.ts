@@ -1,0 +1,137 @@
+/**
+ * The page's client of the public API (spec §4, §5): same-origin `fetch`, so the tenant resolves
+ * from this host (spec §5.6) and a `service_session` cookie rides along. Every shape here is the
+ * API's own; decimals stay strings.
+ */
+
+/** An error answer of the API: `{ error, detail }` and the HTTP status (spec §7). */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: unknown,
+  ) {
+    super(`${code}${typeof detail === 'string' ? `: ${detail}` : ''}`);
+  }
+}
+
+/** Tenant branding, `GET /api/branding` (spec §2.4). */
+export interface Branding {
+  displayName: string;
+  logoUrl: string | null;
+  faviconUrl: string | null;
+  supportEmail: string | null;
+}
+/** Colour tokens of one mode, `#rrggbb`. */
+export type Palette = Record<'background' | 'surface' | 'text' | 'muted' | 'primary' | 'positive' | 'negative' | 'border', string>;
+/** Tenant theme, `GET /api/theme` (spec §2.4). */
+export interface Theme {
+  light: Palette;
+  dark: Palette;
+  typography: { fontFamily: string; baseSizePx: number };
+  radiusPx: number;
+  defaultMode: 'light' | 'dark';
+}
+/** A trader account (spec §2.3). */
+export interface Account {
+  accountId: string;
+  accountNumber: string;
+  name: string;
+}
+/** An order intent as REST and `/ws/risk` show it (spec §3.1); sizes and prices are decimal strings. */
+export interface Intent {
+  intentId: string;
+  venue: string;
+  symbol: string;
+  side: 'buy' | 'sell';
+  type: string;
+  qty: string;
+  price: string | null;
+  state: string;
+  orderStatus: string | null;
+  filledQty: string;
+  remainingQty?: string;
+  avgFillPrice: string | null;
+  venueOrderId: string | null;
+  rejectReason: string | null;
+  createdAt: string;
+}
+/** A position with its mark (spec §2.7); `flat` arrives on `Position-Changed` when it closes. */
+export interface Position {
+  venue: string;
+  symbol: string;
+  side: 'long' | 'short' | 'flat';
+  qty: string;
+  avgEntryPrice: string;
+  markPrice: string | null;
+  unrealizedPnlUsd: string | null;
+}
+/** An execution (spec §2.8). */
+export interface Fill {
+  fillId: string;
+  intentId: string;
+  symbol: string;
+  side: 'buy' | 'sell';
+  qty: string;
+  price: string;
+  feeUsd: string;
+  executedAt: string;
+}
+/** A candle (spec §2.9), times ISO-8601, prices decimal strings. */
+export interface Bar {
+  openTime: string;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  closed: boolean;
+}
+
+/**
+ * Sends one request. `token`: a bearer; without one, the cookie session (if any) authenticates.
+ * `headers`: extra headers (e.g. `Idempotency-Key`). @throws ApiFailure with the answer's `{ error, detail }`
+ */
+export async function call<T>(method: string, path: string, opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), credentials: 'same-origin' });
+  const text = await res.text();
+  const json = text ? JSON.parse(text) : undefined;
+  if (!res.ok) throw new ApiFailure(res.status, json?.error ?? 'http_error', json?.detail ?? res.statusText);
+  return json as T;
+}
+
+/** The signed-in trader: a bearer minted from an API key, or the wallet's cookie session. */
+export interface Session {
+  kind: 'apiKey' | 'wallet';
+  /** Bearer JWT (API-key sessions only). */
+  token?: string;
+  /** Who is signed in: the API key or the wallet address. */
+  label: string;
+  account: Account;
+}
+
+/** `POST /api/auth/api-token`, then the first account of the credential (spec §5.1). @throws ApiFailure */
+export async function signInWithApiKey(apiKey: string, apiSecret: string): Promise<Session> {
+  const { token } = await call<{ token: string }>('POST', '/api/auth/api-token', { body: { apiKey, apiSecret } });
+  return { kind: 'apiKey', token, label: apiKey, account: await firstAccount(token) };
+}
+
+/** The trader's first account. @throws ApiFailure `404 not_found` when it has none */
+export async function firstAccount(token?: string): Promise<Account> {
+  const { accounts } = await call<{ accounts: Account[] }>('GET', '/api/v1/accounts', { token });
+  if (!accounts.length) throw new ApiFailure(404, 'not_found', 'this trader has no account');
+  return accounts[0];
+}
+
+/** A bound client for one session's calls. */
+export function clientOf(session: Session) {
+  return <T>(method: string, path: string, body?: unknown) => call<T>(method, path, { token: session.token, body });
+}
+
+/** One line for the user: `code: detail` of an API error, else the error's message. */
+export function describeError(err: unknown): string {
+  if (err instanceof ApiFailure) return `${err.code}: ${typeof err.detail === 'string' ? err.detail : JSON.stringify(err.detail)}`;
+  return err instanceof Error ? err.message : String(err);
+}

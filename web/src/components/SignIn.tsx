@@ -1,0 +1,80 @@
+/**
+ * Sign in (spec §5.1): an API key and secret (minted into a 24 h bearer), or a wallet through
+ * Sign-In with Ethereum (EIP-4361; `POST /api/auth/siwe/nonce`, the wallet's `personal_sign`,
+ * `POST /api/auth/siwe/verify` sets the `service_session` cookie). The wallet is the browser's
+ * EIP-1193 provider (`window.ethereum`).
+ */
+import { useState, type FormEvent } from 'react';
+import { getAddress, toHex } from 'viem';
+import { createSiweMessage } from 'viem/siwe';
+import { call, describeError, firstAccount, signInWithApiKey, type Session } from '../api';
+
+/** The EIP-1193 provider the page signs in with. */
+interface Eip1193 {
+  request(args: { method: string; params?: unknown[] }): Promise<unknown>;
+}
+
+/** Signs in with the browser wallet. @throws ApiFailure (`403 wallet_not_linked`, `401 siwe_*`) or the wallet's own error */
+async function signInWithWallet(displayName: string): Promise<Session> {
+  const eth = (window as unknown as { ethereum?: Eip1193 }).ethereum;
+  if (!eth) throw new Error('no wallet found in this browser');
+  const [raw] = (await eth.request({ method: 'eth_requestAccounts' })) as string[];
+  const address = getAddress(raw);
+  const chainId = Number(BigInt((await eth.request({ method: 'eth_chainId' })) as string));
+  const { nonce } = await call<{ nonce: string }>('POST', '/api/auth/siwe/nonce');
+  const message = createSiweMessage({ domain: location.host, address, statement: `Sign in to ${displayName}`, uri: location.origin, version: '1', chainId, nonce });
+  const signature = (await eth.request({ method: 'personal_sign', params: [toHex(message), address] })) as string;
+  await call('POST', '/api/auth/siwe/verify', { body: { message, signature } });
+  return { kind: 'wallet', label: address, account: await firstAccount() };
+}
+
+export function SignIn(props: { displayName: string; onSession(s: Session): void }) {
+  const [apiKey, setApiKey] = useState('');
+  const [apiSecret, setApiSecret] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const attempt = async (how: () => Promise<Session>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      props.onSession(await how());
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void attempt(() => signInWithApiKey(apiKey.trim(), apiSecret.trim()));
+  };
+
+  return (
+    <section className="panel signin" aria-label="Sign in">
+      <h2>Sign in to {props.displayName}</h2>
+      <form onSubmit={submit}>
+        <label>
+          API key
+          <input name="apiKey" autoComplete="username" value={apiKey} onChange={(e) => setApiKey(e.target.value)} required />
+        </label>
+        <label>
+          API secret
+          <input name="apiSecret" type="password" autoComplete="current-password" value={apiSecret} onChange={(e) => setApiSecret(e.target.value)} required />
+        </label>
+        <button type="submit" className="primary" disabled={busy}>
+          Sign in with API key
+        </button>
+      </form>
+      <div className="or">or</div>
+      <button type="button" className="secondary" disabled={busy} onClick={() => void attempt(() => signInWithWallet(props.displayName))}>
+        Connect wallet
+      </button>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * The account's working orders (cancel with `POST /api/v1/oms/cancel { venueOrderId }`), open
+ * positions (close one with a reduce-only market order of the opposite side; flatten all with
+ * `POST /api/v1/oms/flatten { accountId }`) and newest fills, as
+ * `/ws/risk` keeps them (account-stream.ts). Sizes in contracts, prices and PnL in USD, shown as the
+ * API's decimal strings.
+ */
+import { useState } from 'react';
+import { call, describeError, type Fill, type Intent, type Position, type Session } from '../api';
+
+/** Runs one write and shows its error beside the tables. */
+function useAction(session: Session) {
+  const [error, setError] = useState<string | null>(null);
+  const run = (path: string, body: unknown) =>
+    call('POST', path, { token: session.token, body, headers: { 'idempotency-key': crypto.randomUUID() } }).then(
+      () => setError(null),
+      (err) => setError(describeError(err)),
+    );
+  return { error, run };
+}
+
+export function WorkingOrders(props: { session: Session; orders: Intent[] }) {
+  const { error, run } = useAction(props.session);
+  return (
+    <section className="panel" aria-label="Working orders">
+      <h3>Working orders ({props.orders.length})</h3>
+      {error && <p className="error" role="alert">{error}</p>}
+      <table data-testid="working-orders">
+        <thead>
+          <tr><th>Symbol</th><th>Side</th><th>Type</th><th>Price</th><th>Size</th><th>Filled</th><th>Venue order</th><th /></tr>
+        </thead>
+        <tbody>
+          {props.orders.map((o) => (
+            <tr key={o.intentId} data-intent={o.intentId}>
+              <td>{o.symbol}</td>
+              <td className={o.side}>{o.side}</td>
+              <td>{o.type}</td>
+              <td>{o.price ?? 'market'}</td>
+              <td>{o.qty}</td>
+              <td>{o.filledQty}</td>
+              <td>{o.venueOrderId ?? '—'}</td>
+              <td>{o.venueOrderId && <button type="button" onClick={() => void run('/api/v1/oms/cancel', { venueOrderId: o.venueOrderId })}>Cancel</button>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** The reduce-only market order that closes a position. */
+const closeOrder = (session: Session, p: Position) => ({
+  venue: p.venue,
+  symbol: p.symbol,
+  side: p.side === 'long' ? 'sell' : 'buy',
+  type: 'market',
+  qty: p.qty.replace(/^-/, ''),
+  reduceOnly: true,
+  accountId: session.account.accountId,
+});
+
+export function Positions(props: { session: Session; positions: Position[] }) {
+  const { error, run } = useAction(props.session);
+  return (
+    <section className="panel" aria-label="Positions">
+      <h3>
+        Positions ({props.positions.length}){' '}
+        {props.positions.length > 0 && <button type="button" onClick={() => void run('/api/v1/oms/flatten', { accountId: props.session.account.accountId })}>Flatten all</button>}
+      </h3>
+      {error && <p className="error" role="alert">{error}</p>}
+      <table data-testid="positions">
+        <thead>
+          <tr><th>Symbol</th><th>Side</th><th>Size</th><th>Entry</th><th>Mark</th><th>uPnL (USD)</th><th /></tr>
+        </thead>
+        <tbody>
+          {props.positions.map((p) => (
+            <tr key={`${p.venue}:${p.symbol}`} data-symbol={p.symbol}>
+              <td>{p.symbol}</td>
+              <td className={p.side}>{p.side}</td>
+              <td>{p.qty}</td>
+              <td>{p.avgEntryPrice}</td>
+              <td>{p.markPrice ?? '—'}</td>
+              <td className={p.unrealizedPnlUsd?.startsWith('-') ? 'negative' : 'positive'}>{p.unrealizedPnlUsd ?? '—'}</td>
+              <td><button type="button" onClick={() => void run('/api/v1/oms/intents', closeOrder(props.session, p))}>Close</button></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+export function Fills(props: { fills: Fill[] }) {
+  return (
+    <section className="panel" aria-label="Fills">
+      <h3>Fills</h3>
+      <table data-testid="fills">
+        <thead>
+          <tr><th>Time</th><th>Symbol</th><th>Side</th><th>Size</th><th>Price</th><th>Fee (USD)</th></tr>
+        </thead>
+        <tbody>
+          {props.fills.map((f) => (
+            <tr key={f.fillId} data-intent={f.intentId}>
+              <td>{new Date(f.executedAt).toLocaleTimeString()}</td>
+              <td>{f.symbol}</td>
+              <td className={f.side}>{f.side}</td>
+              <td>{f.qty}</td>
+              <td>{f.price}</td>
+              <td>{f.feeUsd}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
