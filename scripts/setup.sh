@@ -7,6 +7,9 @@
 #     ~/.cache/temporal-cli/v1.5.1/temporal (outside the checkout, so a clean clone reuses it), else
 #     built there with Go. .tools/temporal is kept as a symlink to the binary used.
 #   - node_modules: `npm ci` when missing or older than package-lock.json (stamp node_modules/.setup-stamp).
+#   - Chromium for the trading page's browser test: $CHROMIUM_PATH (default /usr/bin/chromium), else
+#     Debian's `chromium` with apt-get when running as root or with passwordless sudo; otherwise a
+#     warning (only test/e2e/trading-page.test.ts needs it).
 #
 #   bash scripts/setup.sh      set up
 #   source scripts/setup.sh    set up, and export PATH (Node first) and TEMPORAL_CLI into this shell
@@ -105,6 +108,23 @@ if [ ! -d "$ROOT/node_modules" ] || [ ! -f "$STAMP" ] || [ "$ROOT/package-lock.j
   fi
   rm -f "$npm_log"
   touch "$STAMP"
+fi
+
+# --- Chromium (the trading page's end-to-end test) ----------------------------------------------
+CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ ! -x "$CHROMIUM_PATH" ]; then
+  if [ "$(id -u)" -eq 0 ]; then SUDO=""; elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; else SUDO=none; fi
+  if [ "$SUDO" != none ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing Debian's chromium for the trading page's browser test (apt-get)"
+    started=$SECONDS
+    if $SUDO apt-get update -q >&2 && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium >&2; then
+      say "installed $("$CHROMIUM_PATH" --version 2>/dev/null || echo chromium) in $((SECONDS - started))s"
+    else
+      say "warning: apt-get could not install chromium (see above); test/e2e/trading-page.test.ts will fail until it is installed"
+    fi
+  else
+    say "warning: no Chromium at $CHROMIUM_PATH and no way to install it here (needs root or sudo, and apt-get); test/e2e/trading-page.test.ts will fail until Debian's chromium is installed or CHROMIUM_PATH names a Chromium"
+  fi
 fi
 
 if [ "${1:-}" = "--print-env" ]; then

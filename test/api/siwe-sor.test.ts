@@ -17,6 +17,7 @@ import { callerFromSession } from '../../api/auth/session.js';
 import { gate } from '../../api/middleware/auth.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { addAgent as addAgentRow } from '../support/agents.js';
+import { openRisk } from '../support/ws.js';
 import { recordedTick } from '../support/marks.js';
 
 /** A port fetch refuses to use (`bad port`): routed dispatches of these tests fail at once and never reach a real venue. */
@@ -109,12 +110,27 @@ describe('SIWE cookie sessions and smart order routing', () => {
       expect([sign.status, sign.body.error]).toEqual([401, 'bearer_required']);
     });
 
-    it('logout ends the session', async () => {
+    it('authenticates /ws/risk at connect (spec §6.2), and logout ends the session and tears the socket down', async () => {
       const { headers } = await s.call('POST', '/api/auth/siwe/verify', { body: await siwe(wallet) });
       const mine = cookieOf(headers);
+      const ws = await openRisk(`${s.api.baseUrl.replace(/^http/, 'ws')}/ws/risk`, { 'x-tenant-slug': s.tenant.slug, ...withCookie(mine) });
+      expect(await ws.next((f) => f.type === 'Authenticated')).toMatchObject({ tenantId: s.tenant.id, accountId: trader.accountId, accountIds: [trader.accountId] });
+      ws.send({ type: 'Authenticate', token: 'not-needed' }); // harmless: answered Authenticated again
+      await expect.poll(() => ws.frames.filter((f) => f.type === 'Authenticated').length).toBe(2);
+      ws.send({ type: 'Subscribe', topics: ['Fills'] });
+      expect(await ws.next((f) => f.type === 'Result')).toMatchObject({ ok: true, topics: ['Fills'] });
+
       expect((await s.call('POST', '/api/auth/siwe/logout', { headers: withCookie(mine) })).status).toBe(200);
       const after = await s.call('GET', '/api/v1/accounts', { headers: withCookie(mine) });
       expect([after.status, after.body.error]).toEqual([401, 'unauthorized']);
+      expect(await ws.next((f) => f.error === 'session_ended')).toMatchObject({ type: 'Result', ok: false });
+      expect((await ws.closed).code).toBe(4401);
+
+      // A stale cookie authenticates nothing: the socket waits for Authenticate as any other.
+      const stale = await openRisk(`${s.api.baseUrl.replace(/^http/, 'ws')}/ws/risk`, { 'x-tenant-slug': s.tenant.slug, ...withCookie(mine) });
+      stale.send({ type: 'Subscribe', topics: ['Fills'] });
+      expect(await stale.next((f) => f.type === 'Result')).toMatchObject({ ok: false, error: 'not_authenticated' });
+      stale.close();
     });
   });
 
