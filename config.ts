@@ -62,8 +62,14 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** The dispatcher's polling interval besides LISTEN account_events (ms). */
   WEBHOOK_DISPATCH_MS: z.coerce.number().int().positive().default(1_000),
-  /** The dev mailbox: outbox mail is written here as readable files. */
+  /** The dev mailbox: without SMTP_URL, outbox mail is written here as readable files. */
   MAIL_DIR: z.string().default('.data/mail'),
+  /** SMTP server for outbox mail (`smtp://user:pass@host:587`, `smtps://…:465`); unset: the dev mailbox. */
+  SMTP_URL: z.string().url().refine((u) => /^smtps?:\/\//.test(u), 'an smtp:// or smtps:// URL').optional(),
+  /** The From of outbox mail. */
+  MAIL_FROM: z.string().default('Platform <no-reply@platform.localhost>'),
+  /** How often each worker retries outbox mail whose send failed (ms). */
+  MAIL_RETRY_MS: z.coerce.number().int().positive().default(30_000),
   /** The built trading page (`npm run build:web`), served on every tenant host; relative to the project root. */
   WEB_DIST: z.string().default('web/dist'),
   /** `on`: a verified signup also gets an operator credential with `firm:operate` and `prop:manage` (spec §4.1 "where enabled"). */
@@ -95,7 +101,9 @@ export interface Config {
   /** Webhook delivery timing and the dispatcher's interval (ms). */
   webhooks: { initialBackoffMs: number; maxBackoffMs: number; timeoutMs: number; dispatchMs: number };
   /** Signup: the dev mailbox directory and whether verification issues an operator credential. */
-  signup: { mailDir: string; operatorCredential: boolean };
+  signup: { operatorCredential: boolean };
+  /** Outbox mail: SMTP when `smtpUrl` is set, else the dev mailbox `mailDir`; retried every `retryMs`. */
+  mail: { smtpUrl: string | null; from: string; mailDir: string; retryMs: number };
   /** Directory of the built trading page (absolute). */
   webDist: string;
 }
@@ -139,7 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chain: { rpcUrl: e.CHAIN_RPC_URL ?? null, deployerKey: (e.PROP_DEPLOYER_KEY as `0x${string}` | undefined) ?? null, confirmations: e.CHAIN_CONFIRMATIONS, pollMs: e.CHAIN_POLL_MS },
     scopeCacheMs: e.SCOPE_CACHE_MS,
     webDist: path.resolve(PROJECT_ROOT, e.WEB_DIST),
-    signup: { mailDir: e.MAIL_DIR, operatorCredential: e.SIGNUP_OPERATOR_CREDENTIAL === 'on' },
+    signup: { operatorCredential: e.SIGNUP_OPERATOR_CREDENTIAL === 'on' },
+    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM, mailDir: e.MAIL_DIR, retryMs: e.MAIL_RETRY_MS },
     webhooks: { initialBackoffMs: e.WEBHOOK_INITIAL_BACKOFF_MS, maxBackoffMs: e.WEBHOOK_MAX_BACKOFF_MS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, dispatchMs: e.WEBHOOK_DISPATCH_MS },
   };
 }

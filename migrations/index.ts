@@ -13,6 +13,7 @@ import { Migration20261122190000SessionsAndRouting } from './Migration2026112219
 import { Migration20261123040000PropFirm } from './Migration20261123040000PropFirm.js';
 import { Migration20261123050000Webhooks } from './Migration20261123050000Webhooks.js';
 import { Migration20261123060000TenantConfig } from './Migration20261123060000TenantConfig.js';
+import { Migration20261123090000MailDelivery } from './Migration20261123090000MailDelivery.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -28,4 +29,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123040000PropFirm', class: Migration20261123040000PropFirm },
   { name: 'Migration20261123050000Webhooks', class: Migration20261123050000Webhooks },
   { name: 'Migration20261123060000TenantConfig', class: Migration20261123060000TenantConfig },
+  { name: 'Migration20261123090000MailDelivery', class: Migration20261123090000MailDelivery },
 ];

@@ -23,6 +23,8 @@ import { VENUE_SYMBOLS } from '../domain/market/symbols.js';
 import { startPredictionMarkFeed } from '../activities/market/prediction-marks.js';
 import { faultInjection } from './fault-injection.js';
 import { startWebhookDispatcher } from './webhook-dispatcher.js';
+import { startMailSender } from './mail-sender.js';
+import { mailTransport } from '../activities/mail/transports.js';
 import { WORKFLOWS_PATH } from './workflows-path.js';
 
 export { WORKFLOWS_PATH };
@@ -59,6 +61,7 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
   const watcher = await startTriggerWatcher({ databaseUrl: config.databaseUrl, temporal, logger });
   const { dispatchMs, ...timing } = config.webhooks;
   const webhooks = await startWebhookDispatcher({ databaseUrl: config.databaseUrl, temporal, taskQueue: config.temporal.taskQueue, timing, intervalMs: dispatchMs, logger });
+  const mail = startMailSender({ orm, transport: mailTransport(config.mail), intervalMs: config.mail.retryMs, logger });
 
   let feed: ReplayMarkFeed | undefined;
   let predictionFeed: { stop(): Promise<void> } | undefined;
@@ -103,6 +106,7 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
         await streams?.stop();
         await watcher.stop();
         await webhooks.stop();
+        await mail.stop();
         await clientConnection.close();
         await connection.close();
       }

@@ -5,7 +5,7 @@
  * pending signup (`409 slug_taken`).
  *
  * - `POST /api/public/tenants/signup` `{ email, slug }` → 202 pending; a mail with the token goes
- *   through the outbox (db/mail.ts; dev: a file under `MAIL_DIR`, and the link in the api's log).
+ *   through the outbox (db/mail.ts: SMTP when `SMTP_URL` is set; dev: a file under `MAIL_DIR`, and the link in the api's log).
  * - `POST /api/public/tenants/verify` `{ token }` → 201: the tenant, an admin invite (mailed), and
  *   where enabled (`SIGNUP_OPERATOR_CREDENTIAL`) an operator credential with `firm:operate` and
  *   `prop:manage` (secret shown once). A wrong, used or expired token: `400 signup_token_invalid`.
@@ -19,6 +19,7 @@ import { ApiError } from '../../domain/errors.js';
 import { Tenant } from '../../db/entities.js';
 import { platformEm } from '../../db/orm.js';
 import { deliverOutbox, queueMail } from '../../db/mail.js';
+import { mailTransport } from '../../activities/mail/transports.js';
 import { DEFAULT_FEES, issueCredential } from '../../db/seed.js';
 import type { ApiDeps, ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
@@ -35,9 +36,13 @@ const token = () => randomBytes(32).toString('base64url');
 export function signupRoutes(deps: ApiDeps, openapi: OpenApiRegistry, baseUrl: () => string): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/public/tenants' });
   const tags = ['tenants'];
+  const transport = mailTransport(deps.config.mail);
   const flushMail = () =>
-    deliverOutbox(deps.orm, deps.config.signup.mailDir).then(
-      (files) => files.forEach((file) => deps.logger.info({ file }, 'mail written to the dev mailbox')),
+    deliverOutbox(deps.orm, transport).then(
+      ({ sent, failed }) => {
+        sent.forEach((m) => deps.logger.info({ mailId: m.id, to: m.to, ref: m.ref, via: transport.kind }, 'mail sent'));
+        failed.forEach((m) => deps.logger.warn({ mailId: m.id, to: m.to, error: m.error, attempts: m.attempts }, 'mail not sent; the worker retries it'));
+      },
       (err) => deps.logger.error({ err }, 'mail outbox delivery failed; the mail stays queued'),
     );
 

@@ -1,0 +1,30 @@
+/**
+ * Retries outbox mail (db/mail.ts) from every worker: every `intervalMs` (`MAIL_RETRY_MS`, default
+ * 30 s) one delivery pass sends the mail that is due — mail whose first send (by the api, right
+ * after queueing) failed, or whose sender died holding its claim. Passes never overlap.
+ */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { deliverOutbox } from '../db/mail.js';
+import type { MailTransport } from '../activities/mail/transports.js';
+
+export function startMailSender(opts: { orm: MikroORM; transport: MailTransport; intervalMs: number; logger: Logger }): { stop(): Promise<void> } {
+  let pass: Promise<void> | undefined;
+  const tick = () => {
+    if (pass) return;
+    pass = deliverOutbox(opts.orm, opts.transport)
+      .then(({ sent, failed }) => {
+        sent.forEach((m) => opts.logger.info({ mailId: m.id, to: m.to, ref: m.ref, via: opts.transport.kind }, 'mail sent'));
+        failed.forEach((m) => opts.logger.warn({ mailId: m.id, to: m.to, error: m.error, attempts: m.attempts }, 'mail not sent; retrying later'));
+      })
+      .catch((err: unknown) => opts.logger.error({ err }, 'mail outbox pass failed'))
+      .finally(() => (pass = undefined));
+  };
+  const timer = setInterval(tick, opts.intervalMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await pass;
+    },
+  };
+}
