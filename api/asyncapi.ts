@@ -49,7 +49,7 @@ export const CHANNELS: { path: string; auth: string; topics: string[]; frames: F
   },
   {
     path: '/ws/risk',
-    auth: 'required: Authenticate { token } first (spec §6.2)',
+    auth: 'required: Authenticate { token } first (spec §6.2); a service_session cookie on the upgrade request authenticates at connect (Authenticated arrives unasked; closes with session_ended, 4401, when the session ends)',
     topics: ['Order-Intent-Changed', 'Position-Changed', 'Fills', 'Funding'],
     description: 'Account state, working orders, positions and fills from the account event log; seq is the account log sequence.',
     frames: [

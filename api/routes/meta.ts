@@ -51,6 +51,7 @@ function discovery(baseUrl: string) {
       e('GET', '/api/v1/accounts/{id}', 'readonly', 'Account summary'),
       e('GET', '/api/v1/accounts/{id}/state', 'readonly', 'Account state per venue'),
       e('GET', '/api/v1/accounts/{id}/positions', 'readonly', 'Open positions'),
+      e('GET', '/api/v1/accounts/{id}/open-orders', 'readonly', 'Working orders (the Open-Orders-Update snapshot)'),
       e('GET', '/api/v1/accounts/{id}/orders', 'readonly', 'Platform order book'),
       e('GET', '/api/v1/accounts/{id}/fills', 'readonly', 'Executions'),
       e('GET', '/api/v1/accounts/{id}/trades', 'readonly', 'Round trips'),
