@@ -152,6 +152,11 @@ describe('branded trading page in headless Chromium', () => {
     // Candles: the recorded 1m bars are drawn.
     await expect.poll(async () => Number(await page.getByTestId('chart').getAttribute('data-bars'))).toBeGreaterThan(100);
 
+    // A refused order says why, in the API's words.
+    await page.getByLabel('Size (contracts)').fill('0');
+    await page.getByRole('button', { name: 'Buy BTC.PAPER' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^validation_failed: qty: /);
+
     // A limit buy 10 % under the mark rests as a working order; Cancel removes it.
     const limit = next.mark.times(0.9).toDecimalPlaces(0, Decimal.ROUND_DOWN).toString();
     await page.getByLabel('Type').selectOption('limit');

@@ -130,8 +130,9 @@ export function clientOf(session: Session) {
   return <T>(method: string, path: string, body?: unknown) => call<T>(method, path, { token: session.token, body });
 }
 
-/** One line for the user: `code: detail` of an API error, else the error's message. */
+/** One line for the user: `code: detail` of an API error (validation issues as `field: message; …`), else the error's message. */
 export function describeError(err: unknown): string {
-  if (err instanceof ApiFailure) return `${err.code}: ${typeof err.detail === 'string' ? err.detail : JSON.stringify(err.detail)}`;
-  return err instanceof Error ? err.message : String(err);
+  if (!(err instanceof ApiFailure)) return err instanceof Error ? err.message : String(err);
+  const issues = Array.isArray(err.detail) ? (err.detail as { path?: string; message?: string }[]).map((i) => `${i.path?.replace(/^body\./, '') ?? ''}: ${i.message ?? ''}`).join('; ') : null;
+  return `${err.code}: ${issues ?? (typeof err.detail === 'string' ? err.detail : JSON.stringify(err.detail))}`;
 }
