@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The branded trading page (issue 7) end to end in headless Chromium (Debian's `chromium`, driven
  * by playwright-core), against the real stack: two tenants on their own hosts
@@ -26,6 +25,16 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(import.meta.dirname, '../../.data/artifacts/trading-page');
 /** The flags this machine's closed network needs (no background calls home), headless, as root. */
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP *.localhost 127.0.0.1'];
+
+/** An injected EIP-1193 provider for one account; `personal_sign` calls the test's `__walletSign` binding. */
+const WALLET_PROVIDER = `window.ethereum = {
+  async request({ method, params }) {
+    if (method === 'eth_requestAccounts' || method === 'eth_accounts') return ['__ADDRESS__'];
+    if (method === 'eth_chainId') return '0xa4b1';
+    if (method === 'personal_sign') return window.__walletSign(params[0]);
+    throw new Error('unsupported ' + method);
+  },
+};`;
 
 interface TenantUnderTest {
   id: string;
@@ -65,17 +74,8 @@ describe('branded trading page in headless Chromium', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     if (opts.wallet) {
       await context.exposeBinding('__walletSign', (_source, hex: Hex) => wallet.signMessage({ message: { raw: hex } }));
-      await context.addInitScript((address: string) => {
-        const sign = (window as unknown as { __walletSign(hex: string): Promise<string> }).__walletSign;
-        (window as unknown as { ethereum: unknown }).ethereum = {
-          async request({ method, params }: { method: string; params?: unknown[] }) {
-            if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [address];
-            if (method === 'eth_chainId') return '0xa4b1';
-            if (method === 'personal_sign') return sign(params![0] as string);
-            throw new Error(`unsupported ${method}`);
-          },
-        };
-      }, wallet.address);
+      // The wallet (EIP-1193) the page finds at window.ethereum; personal_sign is answered by the key above.
+      await context.addInitScript({ content: WALLET_PROVIDER.replace('__ADDRESS__', wallet.address) });
     }
     const page = await context.newPage();
     page.on('console', (m) => m.text().includes('Content Security Policy') && cspViolations.push(m.text()));
@@ -84,8 +84,9 @@ describe('branded trading page in headless Chromium', () => {
     return { context, page };
   }
 
-  const cssVar = (page: Page, name: string) => page.evaluate((n) => getComputedStyle(document.documentElement).getPropertyValue(n).trim(), name);
-  const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  // Evaluated in the page (strings: this file is compiled without the DOM library).
+  const cssVar = (page: Page, name: string) => page.evaluate<string>(`getComputedStyle(document.documentElement).getPropertyValue(${JSON.stringify(name)}).trim()`);
+  const bodyBackground = (page: Page) => page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
   const rows = (page: Page, table: string) => page.getByTestId(table).locator('tbody tr');
 
@@ -219,7 +220,7 @@ describe('branded trading page in headless Chromium', () => {
     expect(await cssVar(page, '--color-primary')).toBe('#f97316');
     await configure(alpha, 'theme', { dark: { primary: '#0ea5e9', background: '#001020' }, defaultMode: 'dark' });
     // The page reads the theme again whenever the tab becomes visible.
-    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await page.evaluate(`document.dispatchEvent(new Event('visibilitychange'))`);
     await expect.poll(() => cssVar(page, '--color-primary')).toBe('#0ea5e9');
     expect(await bodyBackground(page)).toBe('rgb(0, 16, 32)');
     await shot(page, 'alpha-retheme');

@@ -75,8 +75,8 @@ export function useAccountStream(session: Session): AccountView {
         if (f.type === 'Authenticated') return void send({ type: 'Subscribe', topics: TOPICS });
         if (f.type === 'Result' && f.ok === true && Array.isArray(f.topics)) return void snapshot().catch(() => setView((v) => ({ ...v, status: 'closed' })));
         if (f.type === 'Resync-Required') return void snapshot();
+        if (typeof f.accountId === 'string' && f.accountId !== id) return; // another account of this trader
         if (buffer) return void buffer.push(f);
-        if (typeof f.accountId === 'string' && f.accountId !== id) return;
         setView((v) => applyFrame(v, f));
       },
       onStatus: (s) => s !== 'open' && setView((v) => ({ ...v, status: s === 'closed' ? 'closed' : 'connecting' })),
