@@ -18,6 +18,8 @@ const { recordIntent, acceptSignature, cancelPaper, cancelRouted } = activities;
 
 /** Patch id of routed execution (issue 4): every intent history before it is a paper one. */
 export const ROUTED_PATCH = 'routed-venues';
+/** Patch id of cancels and modifies that wait for a dispatch in flight instead of being refused. */
+export const CANCEL_AWAITS_DISPATCH_PATCH = 'cancel-awaits-dispatch';
 
 const invalid = (message: string) => ApplicationFailure.create({ type: 'invalid_state', message, nonRetryable: true });
 
@@ -52,12 +54,27 @@ export class IntentRun {
     upsertSearchAttributes([{ key: SA.intentState, value: next }]);
   }
 
+  /** Risk passed or pending and the dispatch's outcome not yet applied: the order may be about to rest. */
+  private get dispatching() {
+    return this.state === 'signed_pending_dispatch' && this.outcome === undefined;
+  }
+
   private mustBeWorking = () => {
     if (!this.outcome?.resting) throw invalid(`intent ${this.intentId} is ${this.state}: no working order`);
   };
 
-  /** Cancels the working order, taking turns with fill attempts. @throws invalid_state when none is working. */
+  /** Validator of cancel and modify: a working order, or one whose dispatch is in flight (the venue, and so PostgreSQL, may already show it open). */
+  private mayCancel = () => {
+    if (!this.dispatching) this.mustBeWorking();
+  };
+
+  /**
+   * Cancels the working order, taking turns with fill attempts; a dispatch in flight is awaited
+   * first. @throws invalid_state when no order is working (then).
+   */
   private async cancelWorking() {
+    // Old histories never reach this with a dispatch in flight (their validator refused it), so they replay without the marker.
+    if (this.dispatching && patched(CANCEL_AWAITS_DISPATCH_PATCH)) await condition(() => !this.dispatching);
     await condition(() => !this.busy);
     this.mustBeWorking();
     this.busy = true;
@@ -97,8 +114,8 @@ export class IntentRun {
     setHandler(composeUpdate, this.record);
     setHandler(intentStateQuery, () => this.state);
     setHandler(markCrossedSignal, () => void this.crossings++);
-    setHandler(cancelUpdate, async () => ({ intentId: this.intentId, venueOrderId: (await this.cancelWorking()).venueOrderId, state: 'canceled' as const }), { validator: this.mustBeWorking });
-    setHandler(modifyUpdate, (replacement: IntentWorkflowInput) => this.modify(replacement, self), { validator: (_r: IntentWorkflowInput) => this.mustBeWorking() });
+    setHandler(cancelUpdate, async () => ({ intentId: this.intentId, venueOrderId: (await this.cancelWorking()).venueOrderId, state: 'canceled' as const }), { validator: this.mayCancel });
+    setHandler(modifyUpdate, (replacement: IntentWorkflowInput) => this.modify(replacement, self), { validator: (_r: IntentWorkflowInput) => this.mayCancel() });
     setHandler(signResultUpdate, ({ signature }: { signature: string }) => this.signResult(signature), {
       validator: (_p: { signature: string }) => {
         if (this.state !== 'intent_pending' || this.signing) throw invalid(`intent ${this.intentId} is ${this.state}: only intent_pending can be signed`);

@@ -18,7 +18,7 @@ import { readMark } from '../../activities/market/marks.js';
 import { riskLimitBreach } from '../../domain/prop/risk.js';
 import { scoped } from '../../db/orm.js';
 import { intentToView } from '../../db/views.js';
-import { intentStateQuery, searchAttributes, batchWorkflowId, chaseUpdate, chaseWorkflowId, cancelUpdate, composeUpdate, intentWorkflowId, modifyUpdate, planUpdate, signResultUpdate, type BatchInput, type BatchPlan, type IntentWorkflowInput } from '../../workflows/definitions.js';
+import { searchAttributes, batchWorkflowId, chaseUpdate, chaseWorkflowId, cancelUpdate, composeUpdate, intentWorkflowId, modifyUpdate, planUpdate, signResultUpdate, type BatchInput, type BatchPlan, type IntentWorkflowInput } from '../../workflows/definitions.js';
 import { viaWorkflow } from '../temporal-errors.js';
 import { isRouted } from '../../activities/venues/registry.js';
 import { agentBlock, currentAgent } from '../../activities/venues/routed.js';
@@ -89,9 +89,6 @@ async function leverageCap(deps: ApiDeps, caller: Caller, tradingGroupId: string
   const group = await scoped(deps.orm, caller.tenantId).findOne(TradingGroup, { id: tradingGroupId });
   return Math.min(group?.leverageCaps[venue] ?? symbolMax, symbolMax);
 }
-
-/** How long a cancel waits for an intent workflow to apply its dispatch (ms). */
-const DISPATCH_CATCH_UP_MS = 3_000;
 
 /**
  * Refuses an order of a challenge account that breaks its template's risk profile
@@ -232,21 +229,12 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
     },
   );
 
-  /** Cancels one intent's working order through its workflow's `cancel` Update. */
   /**
    * Cancels a working order through its intent's `cancel` Update. Called once PostgreSQL shows the
-   * order open: the dispatch activity writes that row, and the workflow applies the activity's
-   * result a moment later, so while the workflow still reports `signed_pending_dispatch` the
-   * cancel waits for it (at most {@link DISPATCH_CATCH_UP_MS}) instead of being refused.
+   * order open; a workflow that has not yet applied that dispatch waits for it (workflows/intent-run.ts).
    */
-  const cancelIntent = async (intentId: string) => {
-    const handle = deps.temporal.workflow.getHandle(intentWorkflowId(intentId));
-    for (const deadline = Date.now() + DISPATCH_CATCH_UP_MS; Date.now() < deadline; ) {
-      if ((await handle.query(intentStateQuery).catch(() => null)) !== 'signed_pending_dispatch') break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    return viaWorkflow(() => handle.executeUpdate(cancelUpdate), new ApiError('invalid_state', `intent ${intentId} is no longer working: nothing to cancel`));
-  };
+  const cancelIntent = (intentId: string) =>
+    viaWorkflow(() => deps.temporal.workflow.getHandle(intentWorkflowId(intentId)).executeUpdate(cancelUpdate), new ApiError('invalid_state', `intent ${intentId} is no longer working: nothing to cancel`));
 
   endpoint(
     router,

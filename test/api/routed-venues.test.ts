@@ -23,7 +23,7 @@ import { openRisk } from '../support/ws.js';
 import { waitFor } from '../support/wait.js';
 import { authorizeAgent, startSimulators, type Simulators } from '../support/venues.js';
 import { maybeSaveHistory } from '../support/histories.js';
-import { agentAuthorizationWorkflowId, intentWorkflowId, venueOrdersSyncWorkflowId } from '../../workflows/definitions.js';
+import { agentAuthorizationWorkflowId, cancelUpdate, intentWorkflowId, venueOrdersSyncWorkflowId } from '../../workflows/definitions.js';
 
 type Venue = 'hyperliquid' | 'aster' | 'polymarket' | 'kalshi';
 
@@ -159,6 +159,19 @@ describe('routed venues', () => {
         expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
         const fills = await s.call('GET', `/api/v1/accounts/${t.accountId}/fills`, { token: t.token });
         expect(fills.body.fills.filter((f: { intentId: string }) => f.intentId === res.body.intentId).reduce((sum: Decimal, f: { qty: string }) => sum.plus(f.qty), new Decimal(0)).toFixed()).toBe(new Decimal(c().qty).toFixed());
+      });
+
+      it('a cancel that arrives while the dispatch is in flight (its ack lost) waits for it and cancels the resting order', async () => {
+        const t = await s.trader();
+        await authorizeAgent(s, sims, t.token, t.accountId!, venue);
+        sims[venue].dropNextAck(); // the dispatch retries and finds the order: a window in which the workflow has no outcome yet
+        const res = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue, symbol: c().spec.symbol, side: 'buy', type: 'limit', price: c().restingPrice, qty: c().qty } });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        const handle = s.temporal.workflow.getHandle(intentWorkflowId(res.body.intentId));
+        expect(await handle.executeUpdate(cancelUpdate)).toMatchObject({ intentId: res.body.intentId, state: 'canceled' });
+        expect(await handle.result()).toMatchObject({ state: 'canceled' });
+        expect((await intent(t.token, res.body.intentId)).body).toMatchObject({ state: 'canceled', orderStatus: 'canceled' });
+        await maybeSaveHistory(handle, `intent-routed-${venue}-cancel-during-dispatch`);
       });
 
       it('order history lists the platform’s orders and one placed in the venue’s own interface; an expired agent is refused at compose', async () => {
