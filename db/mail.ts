@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
 import type { MailTransport } from '../activities/mail/transports.js';
 import { platformEm } from './orm.js';
 
@@ -56,4 +57,10 @@ export async function deliverOutbox(orm: MikroORM, transport: MailTransport, lim
     }
   }
   return report;
+}
+
+/** Logs a delivery pass: each mail sent (info, with the transport's reference) and each failure (warn, kept for retry). */
+export function logDelivery(logger: Logger, via: MailTransport['kind'], report: DeliveryReport): void {
+  report.sent.forEach((m) => logger.info({ mailId: m.id, to: m.to, ref: m.ref, via }, 'mail sent'));
+  report.failed.forEach((m) => logger.warn({ mailId: m.id, to: m.to, error: m.error, attempts: m.attempts }, 'mail not sent; a worker retries it'));
 }

@@ -5,7 +5,7 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { deliverOutbox } from '../db/mail.js';
+import { deliverOutbox, logDelivery } from '../db/mail.js';
 import type { MailTransport } from '../activities/mail/transports.js';
 
 export function startMailSender(opts: { orm: MikroORM; transport: MailTransport; intervalMs: number; logger: Logger }): { stop(): Promise<void> } {
@@ -13,10 +13,7 @@ export function startMailSender(opts: { orm: MikroORM; transport: MailTransport;
   const tick = () => {
     if (pass) return;
     pass = deliverOutbox(opts.orm, opts.transport)
-      .then(({ sent, failed }) => {
-        sent.forEach((m) => opts.logger.info({ mailId: m.id, to: m.to, ref: m.ref, via: opts.transport.kind }, 'mail sent'));
-        failed.forEach((m) => opts.logger.warn({ mailId: m.id, to: m.to, error: m.error, attempts: m.attempts }, 'mail not sent; retrying later'));
-      })
+      .then((report) => logDelivery(opts.logger, opts.transport.kind, report))
       .catch((err: unknown) => opts.logger.error({ err }, 'mail outbox pass failed'))
       .finally(() => (pass = undefined));
   };

@@ -18,7 +18,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ApiError } from '../../domain/errors.js';
 import { Tenant } from '../../db/entities.js';
 import { platformEm } from '../../db/orm.js';
-import { deliverOutbox, queueMail } from '../../db/mail.js';
+import { deliverOutbox, logDelivery, queueMail } from '../../db/mail.js';
 import { mailTransport } from '../../activities/mail/transports.js';
 import { DEFAULT_FEES, issueCredential } from '../../db/seed.js';
 import type { ApiDeps, ApiState } from '../context.js';
@@ -39,10 +39,7 @@ export function signupRoutes(deps: ApiDeps, openapi: OpenApiRegistry, baseUrl: (
   const transport = mailTransport(deps.config.mail);
   const flushMail = () =>
     deliverOutbox(deps.orm, transport).then(
-      ({ sent, failed }) => {
-        sent.forEach((m) => deps.logger.info({ mailId: m.id, to: m.to, ref: m.ref, via: transport.kind }, 'mail sent'));
-        failed.forEach((m) => deps.logger.warn({ mailId: m.id, to: m.to, error: m.error, attempts: m.attempts }, 'mail not sent; the worker retries it'));
-      },
+      (report) => logDelivery(deps.logger, transport.kind, report),
       (err) => deps.logger.error({ err }, 'mail outbox delivery failed; the mail stays queued'),
     );
 

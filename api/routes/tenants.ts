@@ -51,11 +51,11 @@ export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
   const configure = gate({ audience: 'operator', scope: 'tenant:config', write: true });
   const em = () => platformEm(deps.orm);
 
-  /** The caller's own tenant row. @throws `403 forbidden` for another tenant's id. */
-  async function own(ctx: ApiContext, id?: string): Promise<TenantRow> {
+  /** The caller's own tenant row, loaded in `e` (a fresh unit of work by default). @throws `403 forbidden` for another tenant's id. */
+  async function own(ctx: ApiContext, id?: string, e = em()): Promise<TenantRow> {
     const caller = callerOf(ctx);
     if (id && id !== caller.tenantId) throw new ApiError('forbidden', 'this is another tenant');
-    return em().findOneOrFail(Tenant, { id: caller.tenantId });
+    return e.findOneOrFail(Tenant, { id: caller.tenantId });
   }
   /** The tenant the request resolved to (unversioned public reads). */
   async function resolved(ctx: ApiContext): Promise<TenantRow> {
@@ -74,8 +74,7 @@ export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
     });
     endpoint(router, openapi, { method: 'put', path: `/api/v1/tenants/:id/${section}`, summary: `Replace the tenant’s ${section}`, tags, gate: configure, requires: 'tenant:config', schemas: { params: tenantParams, body: schema }, responses: { '200': { description: section, schema } } }, async (ctx, { params, body }) => {
       const e = em();
-      const t = await own(ctx, params.id);
-      const row = await e.findOneOrFail(Tenant, { id: t.id });
+      const row = await own(ctx, params.id, e);
       row[section] = body as Record<string, unknown>;
       await e.flush();
       ctx.body = tenantView(row)[section];
@@ -87,7 +86,7 @@ export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
     const bad = body.origins.filter((_o, i) => !origins[i]);
     if (bad.length) throw new ApiError('validation_failed', bad.map((o) => ({ path: 'body.origins', message: `${o} is not an origin (scheme://host[:port])`, code: 'origin' })));
     const e = em();
-    const row = await e.findOneOrFail(Tenant, { id: (await own(ctx, params.id)).id });
+    const row = await own(ctx, params.id, e);
     row.origins = [...new Set(origins as string[])];
     await e.flush();
     ctx.body = { origins: row.origins };
