@@ -22,7 +22,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `replay`: the worker replays the recorded Hyperliquid marks; `off`: marks come from elsewhere. */
   MARK_FEED: z.enum(['replay', 'off']).default('replay'),
-  /** `on`: the worker streams depth and tape for demanded pairs (spec §4.6 cold cache, `/ws/market`). */
+  /** `on`: the worker streams depth and tape for demanded pairs (docs/api.md §4.6 cold cache, `/ws/market`). */
   MARKET_STREAMS: z.enum(['on', 'off']).default('on'),
   /** FX rates per USD for non-USD accounts: `EUR=0.9412@2026-11-20T16:00:00Z,GBP=0.7901@...` (rate, then the time it was taken). */
   FX_RATES: z
@@ -53,7 +53,7 @@ const schema = z.object({
   CHAIN_CONFIRMATIONS: z.coerce.number().int().min(1).default(1),
   /** How often the prop workflows read the chain and evaluate challenge rules (ms). */
   CHAIN_POLL_MS: z.coerce.number().int().positive().default(5_000),
-  /** How long an operator's scopes are cached by the api before the credential is read again (ms; spec §5.2 "cached briefly"). */
+  /** How long an operator's scopes are cached by the api before the credential is read again (ms; docs/api.md §5.2 "cached briefly"). */
   SCOPE_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
   /** Webhook retries: first wait, doubling up to the longest wait, after which the endpoint is disabled (ms). */
   WEBHOOK_INITIAL_BACKOFF_MS: z.coerce.number().int().positive().default(1_000),
@@ -72,7 +72,7 @@ const schema = z.object({
   MAIL_RETRY_MS: z.coerce.number().int().positive().default(30_000),
   /** The built trading page (`npm run build:web`), served on every tenant host; relative to the project root. */
   WEB_DIST: z.string().default('web/dist'),
-  /** `on`: a verified signup also gets an operator credential with `firm:operate` and `prop:manage` (spec §4.1 "where enabled"). */
+  /** `on`: a verified signup also gets an operator credential with `firm:operate` and `prop:manage` (docs/api.md §4.1 "where enabled"). */
   SIGNUP_OPERATOR_CREDENTIAL: z.enum(['on', 'off']).default('on'),
 });
 

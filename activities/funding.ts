@@ -1,5 +1,5 @@
 /**
- * Activities of the hourly funding run (workflows/funding.ts; spec §4.3 funding ledger, §4.7
+ * Activities of the hourly funding run (workflows/funding.ts; docs/api.md §4.3 funding ledger, §4.7
  * `/reports/funding`): the recorded rates of an hour, the accounts holding open perp positions on a
  * venue, and the payment of one account. A payment is one transaction under the account lock:
  * the `funding_payments` row (its primary key makes a second payment of the same account, symbol

@@ -1,6 +1,6 @@
 /**
  * OMS activities that are not venue-specific: record a composed intent, and the pre-dispatch
- * risk check (initial margin against the venue's available margin, spec §2.5).
+ * risk check (initial margin against the venue's available margin, docs/api.md §2.5).
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Decimal, ZERO } from '../domain/decimal.js';

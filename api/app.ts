@@ -59,7 +59,7 @@ export interface AppDeps extends ApiDeps {
   streams: MarketStreams;
   /** Public base URL (http[s]://host:port), known once the server listens. */
   baseUrl: () => string;
-  /** Operator scope cache (spec §5.2), dropped on revocation. */
+  /** Operator scope cache (docs/api.md §5.2), dropped on revocation. */
   credentials?: CredentialCache;
   idleCloseMs?: number;
   revocationCheckMs?: number;

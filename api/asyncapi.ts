@@ -1,5 +1,5 @@
 /**
- * The AsyncAPI 3.0 document of the WebSocket channels (spec §6), served at `/api/v1/asyncapi.json`:
+ * The AsyncAPI 3.0 document of the WebSocket channels (docs/api.md §6), served at `/api/v1/asyncapi.json`:
  * every channel, its client frames, its server frames with their fields, and the topic patterns.
  * Built from one table so the document and the code list the same frames.
  */
@@ -49,7 +49,7 @@ export const CHANNELS: { path: string; auth: string; topics: string[]; frames: F
   },
   {
     path: '/ws/risk',
-    auth: 'required: Authenticate { token } first (spec §6.2); a service_session cookie on the upgrade request authenticates at connect (Authenticated arrives unasked; closes with session_ended, 4401, when the session ends)',
+    auth: 'required: Authenticate { token } first (docs/api.md §6.2); a service_session cookie on the upgrade request authenticates at connect (Authenticated arrives unasked; closes with session_ended, 4401, when the session ends)',
     topics: ['Order-Intent-Changed', 'Position-Changed', 'Fills', 'Funding'],
     description: 'Account state, working orders, positions and fills from the account event log; seq is the account log sequence.',
     frames: [

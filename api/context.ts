@@ -16,14 +16,14 @@ export interface ApiDeps {
   logger: Logger;
 }
 
-/** The tenant a request resolved to (spec §5.6). */
+/** The tenant a request resolved to (docs/api.md §5.6). */
 export interface ResolvedTenant {
   id: string;
   slug: string;
   suspended: boolean;
 }
 
-/** The authenticated caller, from the bearer's claims and its credential row (spec §5.2). */
+/** The authenticated caller, from the bearer's claims and its credential row (docs/api.md §5.2). */
 export interface Caller {
   credentialId: string;
   tenantId: string;
@@ -33,14 +33,14 @@ export interface Caller {
   tier: Tier | null;
   scopes: string[];
   accountId: string | null;
-  /** Set when the credential signs its own intents (spec §3.1): the EVM address its signatures recover to. */
+  /** Set when the credential signs its own intents (docs/api.md §3.1): the EVM address its signatures recover to. */
   signerAddress: string | null;
   /** The credential was revoked: reads still work until the token expires, writes do not. */
   credentialRevoked: boolean;
   jti: string;
   tokenExpiresAt: Date;
   /**
-   * Set when the caller is a `service_session` cookie session (spec §5.1), not a bearer: the wallet
+   * Set when the caller is a `service_session` cookie session (docs/api.md §5.1), not a bearer: the wallet
    * that signed in (lower-case 0x address). Such a caller acts as the trader the wallet is linked to
    * (api/auth/session.ts); `credentialId` is `wallet:<address>` (lower-case), so every session of one wallet sees the intents it composed.
    */

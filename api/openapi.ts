@@ -5,7 +5,7 @@
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { z } from 'zod';
 
-/** The error body of spec §2.13. */
+/** The error body of docs/api.md §2.13. */
 export const errorBody = z
   .object({ error: z.string().meta({ description: 'Stable code; branch on this' }), detail: z.unknown().optional() })
   .loose()

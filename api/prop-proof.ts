@@ -1,5 +1,5 @@
 /**
- * Builds prop-firm transparency bundles (spec §1, §2.12, §4.9): the on-chain treasury, read live
+ * Builds prop-firm transparency bundles (docs/api.md §1, §2.12, §4.9): the on-chain treasury, read live
  * by the worker (workflow `transparency-<all|firmId>-<window>`: it first records the
  * firm's collateral postings in the ledger, then reads the instance; the api never calls the
  * chain), next to the ledger totals from PostgreSQL, with the reconciliation and solvency of

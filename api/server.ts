@@ -1,5 +1,5 @@
 /**
- * The api process (DESIGN.md): `node --import tsx api/server.ts`. Stateless; run any number.
+ * The api process (docs/architecture.md): `node --import tsx api/server.ts`. Stateless; run any number.
  * Exposes `startApi()` for the dev runner and tests.
  */
 import { createServer, type Server } from 'node:http';
@@ -34,7 +34,7 @@ export async function startApi(opts: { config: Config; orm: MikroORM; logger: Lo
   const credentials = await startCredentialCache(config.databaseUrl, config.scopeCacheMs, logger);
   let baseUrl = config.publicBaseUrl ?? '';
   const app = createApp({ orm, temporal, config, logger, hub, quotes, market, streams, credentials, baseUrl: () => baseUrl, idleCloseMs: opts.idleCloseMs, revocationCheckMs: opts.revocationCheckMs });
-  // Tenant resolution (spec §5.6) must see requests that carry no Host at all.
+  // Tenant resolution (docs/api.md §5.6) must see requests that carry no Host at all.
   const server = createServer({ requireHostHeader: false }, app.callback());
   app.ws.listen({ server });
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));

@@ -1,7 +1,7 @@
 /**
  * Serves the branded trading page (issue 7; `web/`, built by `npm run build:web` into
  * `config.webDist`) on every tenant host: the tenant gate runs first, so the page answers only on a
- * host that resolves to a tenant (spec §5.6) and reads its branding and theme from that host.
+ * host that resolves to a tenant (docs/api.md §5.6) and reads its branding and theme from that host.
  *
  * - `GET /` → `index.html`, `Cache-Control: no-cache`, with a Content-Security-Policy that allows
  *   only this origin (scripts, styles, API calls and its WebSockets), inline style attributes

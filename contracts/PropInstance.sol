@@ -8,7 +8,7 @@ interface IERC20 {
     function transferFrom(address from, address to, uint256 amount) external returns (bool);
 }
 
-/// @title PropInstance: the treasury of one prop firm (spec §1 custody rules).
+/// @title PropInstance: the treasury of one prop firm (docs/api.md §1 custody rules).
 /// @notice Owned by the operator's multisig. Challenge deposits and operator collateral are paid
 ///         straight into it in one stablecoin; only the owner pays out, each payout id once. The
 ///         keccak256 of the firm's canonical challenge rules is committed here. Whoever deploys it

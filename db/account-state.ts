@@ -1,5 +1,5 @@
 /**
- * Account state of spec §2.5: one `perVenue` entry per venue the account holds a balance on,
+ * Account state of docs/api.md §2.5: one `perVenue` entry per venue the account holds a balance on,
  * valued at the current canonical marks; no top-level totals (the total is the sum of perVenue).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -22,7 +22,7 @@ export async function openPositions(em: EntityManager, accountId: string) {
   return rows.map((p) => positionView(p, marks.get(`${p.venue} ${p.symbol}`) ?? null));
 }
 
-/** `{ accountId, accountNumber, perVenue }` (spec §2.5), every amount a USD decimal string. */
+/** `{ accountId, accountNumber, perVenue }` (docs/api.md §2.5), every amount a USD decimal string. */
 export async function accountState(em: EntityManager, account: AccountRow) {
   const balances = await em.find(AccountBalance, { accountId: account.id }, { orderBy: { venue: 'asc' } });
   const positions = await em.find(Position, { accountId: account.id, qty: { $ne: '0' } });

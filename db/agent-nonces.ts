@@ -1,5 +1,5 @@
 /**
- * Nonces per agent key (../shared/venues.md §5 "allocate nonces serially per signing key"): one
+ * Nonces per agent key (docs/venues.md §5 "allocate nonces serially per signing key"): one
  * row per agent in `agent_nonces`; each allocation is a single upsert that takes
  * max(last + 1, now in the venue's unit), under PostgreSQL's row lock. Every worker process and
  * every concurrent activity therefore gets a distinct, strictly increasing nonce that also tracks

@@ -1,7 +1,7 @@
 /**
  * MikroORM entities (defineEntity, MikroORM 7). Every tenant-owned entity carries `tenantId`
  * and is covered by the `tenant` filter that is on by default (db/orm.ts): a query without
- * tenant parameters fails instead of leaking rows across tenants (DESIGN.md "Data and events").
+ * tenant parameters fails instead of leaking rows across tenants (docs/architecture.md "Data and events").
  *
  * Decimal columns are unconstrained PostgreSQL `numeric`, surfaced as decimal strings.
  */
@@ -11,7 +11,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 const numeric = () => p.decimal('string').columnType('numeric');
 const createdAt = () => p.datetime().onCreate(() => new Date());
 
-/** A branded deployment (spec §2.4, §5.6). Not itself tenant-filtered: resolution reads it. */
+/** A branded deployment (docs/api.md §2.4, §5.6). Not itself tenant-filtered: resolution reads it. */
 export const Tenant = defineEntity({
   name: 'Tenant',
   tableName: 'tenants',
@@ -36,7 +36,7 @@ export const Tenant = defineEntity({
   },
 });
 
-/** Per-venue leverage caps an account's orders are checked against at compose (spec §2.6). */
+/** Per-venue leverage caps an account's orders are checked against at compose (docs/api.md §2.6). */
 export const TradingGroup = defineEntity({
   name: 'TradingGroup',
   tableName: 'trading_groups',
@@ -50,7 +50,7 @@ export const TradingGroup = defineEntity({
   },
 });
 
-/** A trading account (spec §2.5, §4.3). `executionMode` is a property of the account (spec §1). */
+/** A trading account (docs/api.md §2.5, §4.3). `executionMode` is a property of the account (docs/api.md §1). */
 export const Account = defineEntity({
   name: 'Account',
   tableName: 'accounts',
@@ -86,7 +86,7 @@ export const AccountBalance = defineEntity({
   },
 });
 
-/** An API credential (spec §2.1). The secret is stored only as a scrypt hash. */
+/** An API credential (docs/api.md §2.1). The secret is stored only as a scrypt hash. */
 export const Credential = defineEntity({
   name: 'Credential',
   tableName: 'credentials',
@@ -105,7 +105,7 @@ export const Credential = defineEntity({
     scopes: p.json<string[]>(),
     /** The trader's active account. */
     accountId: p.string().nullable(),
-    /** Set when the credential signs its own intents (spec §3.1); null = platform-signed. */
+    /** Set when the credential signs its own intents (docs/api.md §3.1); null = platform-signed. */
     signerAddress: p.string().nullable(),
     label: p.string(),
     revokedAt: p.datetime().nullable(),
@@ -113,7 +113,7 @@ export const Credential = defineEntity({
   },
 });
 
-/** A revoked bearer token (spec §5.2), kept until its own expiry. */
+/** A revoked bearer token (docs/api.md §5.2), kept until its own expiry. */
 export const RevokedToken = defineEntity({
   name: 'RevokedToken',
   tableName: 'revoked_tokens',
@@ -123,7 +123,7 @@ export const RevokedToken = defineEntity({
   },
 });
 
-/** A single-use 60 s WebSocket handshake token (spec §2.3, §6.2), stored as a SHA-256 hash. */
+/** A single-use 60 s WebSocket handshake token (docs/api.md §2.3, §6.2), stored as a SHA-256 hash. */
 export const HandshakeToken = defineEntity({
   name: 'HandshakeToken',
   tableName: 'handshake_tokens',
@@ -140,7 +140,7 @@ export const HandshakeToken = defineEntity({
   },
 });
 
-/** A stored `Idempotency-Key` outcome (spec §8): (credential, key) → payload hash and response, 24 h. */
+/** A stored `Idempotency-Key` outcome (docs/api.md §8): (credential, key) → payload hash and response, 24 h. */
 export const IdempotencyRecord = defineEntity({
   name: 'IdempotencyRecord',
   tableName: 'idempotency_records',
@@ -158,8 +158,8 @@ export const IdempotencyRecord = defineEntity({
 });
 
 /**
- * An order intent (spec §2.6, §3.1) and, once dispatched, its working order on the venue.
- * `state` is the intent lifecycle; `orderStatus` the venue order status of spec §3.2.
+ * An order intent (docs/api.md §2.6, §3.1) and, once dispatched, its working order on the venue.
+ * `state` is the intent lifecycle; `orderStatus` the venue order status of docs/api.md §3.2.
  */
 export const OrderIntent = defineEntity({
   name: 'OrderIntent',
@@ -201,12 +201,12 @@ export const OrderIntent = defineEntity({
   },
 });
 
-/** One execution (spec §2.8). Volume is computed from fills. */
+/** One execution (docs/api.md §2.8). Volume is computed from fills. */
 export const Fill = defineEntity({
   name: 'Fill',
   tableName: 'fills',
   properties: {
-    /** Platform-minted, stable: `<intentId>-<n>`. Internalised ids resolve nowhere off-platform (spec §1). */
+    /** Platform-minted, stable: `<intentId>-<n>`. Internalised ids resolve nowhere off-platform (docs/api.md §1). */
     id: p.string().primary(),
     tenantId: p.string().index(),
     accountId: p.string().index(),
@@ -246,7 +246,7 @@ export const Position = defineEntity({
   },
 });
 
-/** A closed round trip (spec §2.8): an entry matched with its exit. PnL is computed from trades. */
+/** A closed round trip (docs/api.md §2.8): an entry matched with its exit. PnL is computed from trades. */
 export const Trade = defineEntity({
   name: 'Trade',
   tableName: 'trades',
@@ -268,13 +268,13 @@ export const Trade = defineEntity({
     closedAt: p.datetime(),
     /** The fill that closed it; null for a manual (imported) trade. */
     exitFillId: p.string().unique().nullable(),
-    /** `platform` (paired from fills) or `manual` (imported, spec §2.10: PnL yes, volume no). */
+    /** `platform` (paired from fills) or `manual` (imported, docs/api.md §2.10: PnL yes, volume no). */
     source: p.string().default('platform'),
   },
 });
 
 /**
- * The append-only account event log (DESIGN.md): backs `/accounts/{id}/events`, `/ws/risk`
+ * The append-only account event log (docs/architecture.md): backs `/accounts/{id}/events`, `/ws/risk`
  * frames (their `seq`) and webhooks. `seq` is per account, gap-free, assigned under the account lock.
  */
 export const AccountEvent = defineEntity({
@@ -298,7 +298,7 @@ export const AccountEvent = defineEntity({
   uniques: [{ properties: ['accountId', 'seq'] }],
 });
 
-/** The latest canonical mark per venue and symbol (DESIGN.md "Market data"). Not tenant-owned. */
+/** The latest canonical mark per venue and symbol (docs/architecture.md "Market data"). Not tenant-owned. */
 export const Mark = defineEntity({
   name: 'Mark',
   tableName: 'marks',
@@ -315,7 +315,7 @@ export const Mark = defineEntity({
 });
 
 /**
- * One sample of an account's state on a venue (spec §2.5 fields, §4.3 `state/history`), USD decimal
+ * One sample of an account's state on a venue (docs/api.md §2.5 fields, §4.3 `state/history`), USD decimal
  * strings: written in the transaction of every change of the account's state (reason `deposit`,
  * `fill`, `funding`) and once per funding hour for accounts holding positions (`hourly`, with
  * `hour` set; one per account, venue and hour). db/state-snapshots.ts writes them.
@@ -343,7 +343,7 @@ export const AccountStateSnapshot = defineEntity({
 });
 
 /**
- * The agent key of one account on one routed venue (spec §1 custody, §7 agent codes). The platform
+ * The agent key of one account on one routed venue (docs/api.md §1 custody, §7 agent codes). The platform
  * generates the key; `encryptedKey` is AES-256-GCM under a configured key (`keyVersion` names it,
  * so keys rotate: activities/custody/vault.ts). The end user's own wallet authorises the agent
  * (`authorization` is what they signed, `authorizationSignature` their signature); `expiresAt` is
@@ -380,7 +380,7 @@ export const AgentWallet = defineEntity({
 });
 
 /**
- * A prop firm of a tenant (spec §1 custody rules, §4.8; migration PropFirm documents each column).
+ * A prop firm of a tenant (docs/api.md §1 custody rules, §4.8; migration PropFirm documents each column).
  * `ownerAddress` is the operator's multisig that owns the deployed `PropInstance`.
  * `status`: `draft` → `deploying` → `deployed` → `live` ⇄ `paused`.
  */
@@ -422,7 +422,7 @@ export const RiskProfile = defineEntity({
 });
 
 /**
- * A challenge template of a firm (spec §3.5): price and account size in USD; profit target, max
+ * A challenge template of a firm (docs/api.md §3.5): price and account size in USD; profit target, max
  * daily loss and max drawdown as fractions of the account size (`0.08` = 8 %); the payout split
  * as the trader's fraction of profit.
  */
@@ -450,7 +450,7 @@ export const PropTemplate = defineEntity({
 });
 
 /**
- * One challenge of one trader (spec §3.5) with its own trading account. `status`:
+ * One challenge of one trader (docs/api.md §3.5) with its own trading account. `status`:
  * `pending_payment` → `active` → `passed` | `breached` (terminal); `passed` → `funded`;
  * `suspended` by the operator. Equity figures in USD.
  */
@@ -525,7 +525,7 @@ export const PropLedgerEntry = defineEntity({
   },
 });
 
-/** An operator's webhook receiver (spec §6.4; migration Webhooks documents each column). Secrets are sealed. */
+/** An operator's webhook receiver (docs/api.md §6.4; migration Webhooks documents each column). Secrets are sealed. */
 export const WebhookEndpoint = defineEntity({
   name: 'WebhookEndpoint',
   tableName: 'webhook_endpoints',

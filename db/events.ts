@@ -1,5 +1,5 @@
 /**
- * The append-only account event log (DESIGN.md "Data and events"). Appends run inside the
+ * The append-only account event log (docs/architecture.md "Data and events"). Appends run inside the
  * caller's transaction, after the account row is locked, so `seq` is gap-free per account and
  * the row commits with the change it reports; the insert trigger NOTIFYs `account_events`.
  */

@@ -46,7 +46,7 @@ export interface IssuedCredential {
 /**
  * Issues a credential. A trader gets a tier and (unless `accountId` is given or `account: false`)
  * a funded paper account; an operator gets scopes.
- * @throws ApiError `400 validation_failed` when operator scopes are requested for a trader (spec §2.1).
+ * @throws ApiError `400 validation_failed` when operator scopes are requested for a trader (docs/api.md §2.1).
  */
 export async function issueCredential(
   orm: MikroORM,
@@ -59,7 +59,7 @@ export async function issueCredential(
     accountId?: string;
     account?: false | { name?: string; depositUsd?: string; tradingGroupId?: string | null };
     label?: string;
-    /** A trader that signs its own intents: its EVM address (spec §3.1). */
+    /** A trader that signs its own intents: its EVM address (docs/api.md §3.1). */
     signerAddress?: string;
   },
 ): Promise<IssuedCredential> {
@@ -92,7 +92,7 @@ export async function issueCredential(
   return { credentialId: cred.id, apiKey, apiSecret, ownerId, accountId };
 }
 
-/** Revokes a credential (spec §5.2): new mints and writes stop at once; reads by live tokens go on. */
+/** Revokes a credential (docs/api.md §5.2): new mints and writes stop at once; reads by live tokens go on. */
 export async function revokeCredential(orm: MikroORM, tenantId: string, credentialId: string): Promise<void> {
   const em = scoped(orm, tenantId);
   const cred = await em.findOneOrFail(Credential, { id: credentialId });

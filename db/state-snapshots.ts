@@ -1,5 +1,5 @@
 /**
- * Account state snapshots (spec §4.3 `GET /accounts/{id}/state/history`, table
+ * Account state snapshots (docs/api.md §4.3 `GET /accounts/{id}/state/history`, table
  * `account_state_snapshots`): the §2.5 state of one account on one venue — equity, balance,
  * unrealised PnL, margin used and available, USD — valued at the current canonical marks exactly as
  * `GET /accounts/{id}/state` values it (db/account-state.ts, domain/paper/account.ts).

@@ -13,7 +13,7 @@ type IntentRow = Row<typeof OrderIntent>;
 
 const num = (v: string | null | undefined) => (v == null ? null : fmt(new Decimal(v)));
 
-/** An intent as the API shows it (spec §2.6 fields + lifecycle). */
+/** An intent as the API shows it (docs/api.md §2.6 fields + lifecycle). */
 export function intentToView(i: IntentRow): IntentView {
   return {
     intentId: i.id,
@@ -48,7 +48,7 @@ export function workingOrderView(i: IntentRow) {
   return { ...v, remainingQty: fmt(new Decimal(i.qty).minus(i.filledQty)) };
 }
 
-/** A fill (spec §2.8). */
+/** A fill (docs/api.md §2.8). */
 export function fillView(f: Row<typeof Fill>) {
   return {
     fillId: f.id,
@@ -89,7 +89,7 @@ export function positionView(p: Row<typeof Position>, mark: Decimal | null) {
   };
 }
 
-/** A closed round trip (spec §2.8). */
+/** A closed round trip (docs/api.md §2.8). */
 export function tradeView(t: Row<typeof Trade>) {
   return {
     tradeId: t.id,

@@ -1,10 +1,10 @@
 /**
- * The one error type of the platform (DESIGN.md "Errors") and the table of stable codes (spec §7.2).
+ * The one error type of the platform (docs/architecture.md "Errors") and the table of stable codes (docs/api.md §7.2).
  * Thrown anywhere; api/middleware/errors.ts turns it into `{ error, detail?, ...extra }`.
  * Workflow Update failures carry the same code as their `ApplicationFailure` type.
  */
 
-/** Stable error code → HTTP status. Clients branch on the code, never on `detail` (spec §7). */
+/** Stable error code → HTTP status. Clients branch on the code, never on `detail` (docs/api.md §7). */
 export const ERROR_STATUS = {
   bad_request: 400,
   invalid_json: 400,

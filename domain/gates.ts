@@ -1,22 +1,22 @@
 /**
- * Access gates as tables (spec §5.3-5.5): audience, tier and operator scope. The api's gate
+ * Access gates as tables (docs/api.md §5.3-5.5): audience, tier and operator scope. The api's gate
  * middleware looks a route's requirement up here; nothing else decides access.
  */
 import { ApiError } from './errors.js';
 
-/** Trader tiers, weakest first (spec §5.5). */
+/** Trader tiers, weakest first (docs/api.md §5.5). */
 export const TIERS = ['readonly', 'liquidation', 'fullTrading'] as const;
 export type Tier = (typeof TIERS)[number];
 
-/** Credential audiences (spec §2.1). */
+/** Credential audiences (docs/api.md §2.1). */
 export const AUDIENCES = ['trader', 'operator'] as const;
 export type Audience = (typeof AUDIENCES)[number];
 
-/** Operator scopes (spec §5.4). */
+/** Operator scopes (docs/api.md §5.4). */
 export const SCOPES = ['prop:manage', 'firm:operate', 'tenant:config', 'accounts:intervene'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** Tier needed by each OMS write (spec §5.5); reads need no tier. */
+/** Tier needed by each OMS write (docs/api.md §5.5); reads need no tier. */
 export const OMS_WRITE_TIER = {
   intents: 'fullTrading',
   cancel: 'liquidation',

@@ -1,5 +1,5 @@
 /**
- * Opaque cursor pagination (spec §8): a cursor is base64url of the last row's sort key
+ * Opaque cursor pagination (docs/api.md §8): a cursor is base64url of the last row's sort key
  * `[createdAtIso, id]`; clients never build one. Limits: default 100, caps per route.
  */
 import { z } from 'zod';
@@ -30,7 +30,7 @@ export function decodeCursor(cursor: string): CursorKey {
   }
 }
 
-/** Query schema `?limit=&cursor=` with the route's cap (spec §8: default 100). */
+/** Query schema `?limit=&cursor=` with the route's cap (docs/api.md §8: default 100). */
 export function pageQuery(cap: number) {
   return z.object({
     limit: z.coerce.number().int().min(1).max(cap).default(100),

@@ -1,5 +1,5 @@
 /**
- * Tenant resolution, exactly as spec §5.6, as a pure function over a lookup:
+ * Tenant resolution, exactly as docs/api.md §5.6, as a pure function over a lookup:
  * 1. `X-Tenant-Slug` naming a real tenant (an unknown slug falls through silently);
  * 2. `Origin`, or `Host` when there is no `Origin`, matched against registered origins;
  * 3. the platform tenant, only when the request carries neither `Origin` nor `Host`

@@ -1,4 +1,4 @@
-/** Recorded OHLCV bars per venue symbol and interval (spec §2.9), loaded from ../shared/data by the worker. */
+/** Recorded OHLCV bars per venue symbol and interval (docs/api.md §2.9), loaded from data/recorded by the worker. */
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261122111500Candles extends Migration {

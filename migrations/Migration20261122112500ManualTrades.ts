@@ -1,5 +1,5 @@
 /**
- * Manual trades (spec §2.10): off-platform round trips imported by the trader. They count in PnL
+ * Manual trades (docs/api.md §2.10): off-platform round trips imported by the trader. They count in PnL
  * but not in volume, so they have no exit fill; `source` tells them apart.
  */
 import { Migration } from '@mikro-orm/migrations';

@@ -1,5 +1,5 @@
 /**
- * On-demand market streams (spec §4.6 cold cache, §6.1 `/ws/market`; DESIGN.md "one producer per
+ * On-demand market streams (docs/api.md §4.6 cold cache, §6.1 `/ws/market`; docs/architecture.md "one producer per
  * symbol"): the demand register the api writes, the L2 book and the trade tape the producer keeps
  * per pair, and the NOTIFY channel `market_demand` that wakes producers at once.
  */

@@ -1,5 +1,5 @@
 /**
- * Funding payments on paper perps (spec §4.3 funding ledger, §4.7 `/reports/funding`): one row per
+ * Funding payments on paper perps (docs/api.md §4.3 funding ledger, §4.7 `/reports/funding`): one row per
  * account, venue, symbol and funding hour. The primary key makes a payment happen at most once
  * however often the hour's workflow or activity runs.
  */

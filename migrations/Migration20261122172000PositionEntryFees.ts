@@ -1,6 +1,6 @@
 /**
  * Entry fees carried by an open position (USD), so a round trip's `feesUsd` holds both its exit fee
- * and its pro-rata share of the entry fees (spec §2.8: PnL from trades, net of every fee paid).
+ * and its pro-rata share of the entry fees (docs/api.md §2.8: PnL from trades, net of every fee paid).
  */
 import { Migration } from '@mikro-orm/migrations';
 

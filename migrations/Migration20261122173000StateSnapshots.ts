@@ -1,5 +1,5 @@
 /**
- * Account state snapshots (spec §4.3 `GET /accounts/{id}/state/history`: the equity and margin time
+ * Account state snapshots (docs/api.md §4.3 `GET /accounts/{id}/state/history`: the equity and margin time
  * series). One row per account and venue each time its state changes — the opening deposit, an
  * execution that filled, a funding payment — plus one sample per funding hour for accounts holding
  * positions (equity moves with the marks between changes). Amounts are USD `numeric`.

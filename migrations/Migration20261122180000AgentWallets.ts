@@ -1,11 +1,11 @@
 /**
- * Custody of routed venues (issue 4, spec §1 custody): `agent_wallets`, the per-account,
+ * Custody of routed venues (issue 4, docs/api.md §1 custody): `agent_wallets`, the per-account,
  * per-venue agent key (encrypted), its owner's authorisation and expiry; `agent_nonces`, the last
  * nonce each agent key used, so nonces are strictly increasing and allocated serially across every
  * worker (db/agent-nonces.ts); `order_intents.venue_client_order_id`, the client order id sent to
  * the venue (the idempotency key of a routed dispatch); `venue_orders`, every order a routed
  * venue reports for an account's owner, including ones placed in the venue's own interface
- * (spec §4.3 `/order-history`), refreshed from the venue when the history is read.
+ * (docs/api.md §4.3 `/order-history`), refreshed from the venue when the history is read.
  */
 import { Migration } from '@mikro-orm/migrations';
 

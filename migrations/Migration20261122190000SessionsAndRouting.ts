@@ -1,5 +1,5 @@
 /**
- * Browser sessions and smart order routing (spec §5.1, §4.4 route-intents, §4.5, §2.11):
+ * Browser sessions and smart order routing (docs/api.md §5.1, §4.4 route-intents, §4.5, §2.11):
  * - `siwe_nonces`: single-use Sign-In-With-Ethereum nonces, per tenant, 5 minutes.
  * - `sessions`: `service_session` cookie sessions. The cookie holds an opaque random token; only its
  *   SHA-256 is stored (`token_hash`). A session represents one trader (`owner_id`) and one account,

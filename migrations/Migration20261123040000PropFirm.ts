@@ -1,5 +1,5 @@
 /**
- * The on-chain prop firm (spec §1 custody rules, §3.5, §4.8, §4.9; issue 6):
+ * The on-chain prop firm (docs/api.md §1 custody rules, §3.5, §4.8, §4.9; issue 6):
  * - `firms`: a firm of a tenant. `owner_address` is the operator's multisig that owns the deployed
  *   `PropInstance` (the platform's deployer never owns it); `stablecoin_address` the ERC-20 the
  *   challenge deposits are paid in; `status` `draft` → `deploying` → `deployed` → `live` ⇄ `paused`;

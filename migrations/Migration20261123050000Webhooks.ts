@@ -1,5 +1,5 @@
 /**
- * Webhooks (spec §6.4; issue 7, part):
+ * Webhooks (docs/api.md §6.4; issue 7, part):
  * - `webhook_endpoints`: an operator's receiver: `url`, the event kinds it takes (`events`, `["*"]`
  *   = all), the signing secret and optional static `x-api-key` sealed with the platform key ring
  *   (never returned after creation/rotation), `status` `enabled` | `disabled` (with the reason),

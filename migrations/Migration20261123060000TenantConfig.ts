@@ -1,5 +1,5 @@
 /**
- * White-label tenant configuration and self-serve signup (spec §2.4, §3.4, §4.1, §4.2; issue 7, part):
+ * White-label tenant configuration and self-serve signup (docs/api.md §2.4, §3.4, §4.1, §4.2; issue 7, part):
  * - `tenants.branding`, `theme`, `flags`, `venues`, `plan` (jsonb; defaults in
  *   domain/tenant/config.ts apply while a column is empty `{}`).
  * - `tenant_signups`: an email and a slug waiting for the emailed token (stored as its SHA-256),

@@ -1,6 +1,6 @@
 /**
  * A local Aster Futures v3 simulator (node:http on 127.0.0.1) serving the REST surface the adapter
- * uses, with Aster's paths, form-urlencoded requests and JSON shapes (../shared/venues.md §2):
+ * uses, with Aster's paths, form-urlencoded requests and JSON shapes (docs/venues.md §2):
  * - `POST /fapi/v3/registerAndApproveAgent` (unauthenticated): the owner's EIP-712 `Message`
  *   signature (chainId = `signatureChainId`) over the received string minus `&signature=…` must
  *   recover `user`; nonce rules as below; `expired` (ms) in the future; `canWithdraw=true` needs

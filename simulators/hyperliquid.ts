@@ -1,6 +1,6 @@
 /**
  * A local Hyperliquid simulator (node:http on 127.0.0.1) serving the REST surface the adapter uses,
- * with the venue's paths and JSON shapes (../shared/venues.md §1.4):
+ * with the venue's paths and JSON shapes (docs/venues.md §1.4):
  * - `POST /exchange` `{action, nonce, signature:{r,s,v}, vaultAddress, expiresAfter}`:
  *   - `approveAgent` (user-signed): the `HyperliquidTransaction:ApproveAgent` signature recovers the
  *     master; `action.nonce` must equal `nonce`; `hyperliquidChain` must be this network's;

@@ -1,7 +1,7 @@
 /**
  * A local Kalshi Trade API v2 simulator (node:http on 127.0.0.1) serving the REST surface the
  * adapter uses under the real base path `/trade-api/v2`, with Kalshi's paths and JSON shapes
- * (../shared/venues.md §4):
+ * (docs/venues.md §4):
  * - `GET /portfolio/balance` → `{balance, portfolio_value, updated_ts}` (cents; the authorisation proof call);
  * - `POST /portfolio/orders` → 201 `{order}`; `GET /portfolio/orders` (`ticker`, `event_ticker`,
  *   `min_ts`, `max_ts`, `status`, `limit` ≤ 200, `cursor`) → `{orders, cursor}` newest first;

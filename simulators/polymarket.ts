@@ -1,6 +1,6 @@
 /**
  * A local Polymarket CLOB V2 simulator (node:http on 127.0.0.1) serving the REST surface the
- * adapter uses, with the venue's paths and JSON shapes (../shared/venues.md §3):
+ * adapter uses, with the venue's paths and JSON shapes (docs/venues.md §3):
  * - `POST /auth/api-key`, `GET /auth/derive-api-key`: L1 auth (`ClobAuth` EIP-712 headers) → `{apiKey, secret, passphrase}`;
  * - `POST /order`, `DELETE /order`, `GET /data/order/<id>`, `GET /data/orders`, `GET /data/trades`:
  *   L2 HMAC headers verified on every call (base64url HMAC-SHA256 over ts+METHOD+path+body);

@@ -1,5 +1,5 @@
 /**
- * The worker process (DESIGN.md): `node --import tsx worker/main.ts`. Runs every workflow and
+ * The worker process (docs/architecture.md): `node --import tsx worker/main.ts`. Runs every workflow and
  * activity on the OMS task queue, the replay mark feed and the trigger watcher; stops cleanly
  * on SIGINT/SIGTERM (in-flight activities finish, then connections close).
  */

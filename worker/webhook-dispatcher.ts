@@ -1,5 +1,5 @@
 /**
- * The webhook dispatcher (spec §6.4): turns new account events into delivery workflows
+ * The webhook dispatcher (docs/api.md §6.4): turns new account events into delivery workflows
  * `webhook-<endpointId>-<eventId>`, one per enabled endpoint whose `events` take the event's kind
  * (`*` takes all). It runs in every worker process, woken by `LISTEN account_events` and at least
  * every `intervalMs`. Each round locks the enabled endpoints (`for update skip locked`, so two

@@ -1,5 +1,5 @@
 /**
- * `agent-authorize-<agentId>` (spec §1 custody): hands the owner's verified authorisation of a
+ * `agent-authorize-<agentId>` (docs/api.md §1 custody): hands the owner's verified authorisation of a
  * platform agent to its venue and records the agent `active`. Transport failures are retried;
  * the venue's refusal ends it with `venue_rejected` (the api answers 422 with the venue's reason).
  */

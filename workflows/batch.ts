@@ -1,5 +1,5 @@
 /**
- * Flatten and reverse as one batch workflow `batch-<batchId>` (spec §3.1, §4.4, DESIGN.md).
+ * Flatten and reverse as one batch workflow `batch-<batchId>` (docs/api.md §3.1, §4.4, docs/architecture.md).
  * The plan (cancels, then closes, then opens) answers the `plan` Update; then the legs run in
  * order, each released only after its predecessor is done: a cancel leg cancels through the
  * working order's own workflow, a close or open leg is a child intent workflow `intent-<id>`.

@@ -1,5 +1,5 @@
 /**
- * A bracket `bracket-<bracketId>` (spec §3.3, DESIGN.md): staged until the parent intent ends with
+ * A bracket `bracket-<bracketId>` (docs/api.md §3.3, docs/architecture.md): staged until the parent intent ends with
  * a fill, then two reduce-only legs (take_profit and stop, market on trigger, for the filled size)
  * run as child intent workflows; the first to fill cancels the other (OCO). Moving a leg cancels it
  * and arms a replacement. Attach-to-position arms at once for the open position.

@@ -1,5 +1,5 @@
 /**
- * `challenge-<propAccountId>` (spec §3.5; DESIGN.md "Temporal model"): waits for the challenge
+ * `challenge-<propAccountId>` (docs/api.md §3.5; docs/architecture.md "Temporal model"): waits for the challenge
  * deposit on the firm's PropInstance, then watches the account's rules — on its timer (`pollMs`,
  * default 5 s) and at once when a fill of the account signals `evaluate` — until it passes or
  * breaches. A breach makes the account terminal and flattens its positions through the OMS batch

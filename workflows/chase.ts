@@ -1,5 +1,5 @@
 /**
- * A chase `chase-<intentId>` (spec §4.4): while the limit order is working and not filled, look at
+ * A chase `chase-<intentId>` (docs/api.md §4.4): while the limit order is working and not filled, look at
  * the touch every `intervalMs`; when the touch moved away from the order's price, cancel-replace
  * the order at the touch. Stops when an order fills, ends otherwise, or after `maxAttempts`.
  */

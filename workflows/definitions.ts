@@ -1,6 +1,6 @@
 /**
  * Shared by api/ and workflows/: task queues, workflow-id builders, Signal/Query/Update
- * definitions and search-attribute keys (DESIGN.md "Temporal model"). Imports only
+ * definitions and search-attribute keys (docs/architecture.md "Temporal model"). Imports only
  * `@temporalio/workflow` definitions, so both sides can load it.
  */
 import { defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/common';
@@ -14,7 +14,7 @@ export const OMS_TASK_QUEUE = 'oms';
 /** Workflow id of an order intent: `intent-<intentId>` (a business id, never random). */
 export const intentWorkflowId = (intentId: string) => `intent-${intentId}`;
 
-/** Search attributes on every workflow (DESIGN.md), registered on the dev server by temporal-dev.yml. */
+/** Search attributes on every workflow (docs/architecture.md), registered on the dev server by temporal-dev.yml. */
 export const SA = {
   tenantId: defineSearchAttributeKey('TenantId', 'KEYWORD'),
   accountId: defineSearchAttributeKey('AccountId', 'KEYWORD'),
@@ -60,7 +60,7 @@ export const markCrossedSignal = defineSignal<[{ mark: string; ts: number }]>('m
 /** Query: the intent's current state as the workflow knows it. */
 export const intentStateQuery = defineQuery<IntentState>('intentState');
 
-/** What a successful cancel answers (spec §4.4 cancel; the body is ours). */
+/** What a successful cancel answers (docs/api.md §4.4 cancel; the body is ours). */
 export interface CancelResult {
   intentId: string;
   venueOrderId: string | null;
@@ -87,7 +87,7 @@ export interface BatchInput {
   symbol?: string;
 }
 
-/** One leg, in order: cancels, then closes, then opens (spec §3.1). */
+/** One leg, in order: cancels, then closes, then opens (docs/api.md §3.1). */
 export interface BatchLeg {
   n: number;
   action: 'cancel' | 'close' | 'open';
@@ -114,7 +114,7 @@ export interface BatchOutcome {
 /** Update sent with the batch's start: answers the planned legs (early return). */
 export const planUpdate = defineUpdate<BatchPlan>('plan');
 
-/** What `modify` answers: the replaced intent and its replacement (spec §4.4: "resolves a new intent id"). */
+/** What `modify` answers: the replaced intent and its replacement (docs/api.md §4.4: "resolves a new intent id"). */
 export interface ModifyResult {
   replacedIntentId: string;
   intent: IntentView;
@@ -128,7 +128,7 @@ export interface ModifyResult {
 export const modifyUpdate = defineUpdate<ModifyResult, [IntentRecordInput]>('modify');
 
 /**
- * What `sign-result` answers (spec §3.1): dispatched (`resting` when a working order rests,
+ * What `sign-result` answers (docs/api.md §3.1): dispatched (`resting` when a working order rests,
  * `inlineFill` when it filled at once), or `ok: false` when the venue or the risk check refused it.
  */
 export type SignResult =
@@ -258,7 +258,7 @@ export interface AgentAuthorizationInput {
 /** Workflow id of one refresh of an account's venue order list: `venue-orders-<accountId>-<venue>` (a concurrent read attaches to the running one). */
 export const venueOrdersSyncWorkflowId = (accountId: string, venue: string) => `venue-orders-${accountId}-${venue}`;
 
-// ---- Prop firm (issue 6; spec §1 custody rules, §3.5, §4.8) ----------------------------------
+// ---- Prop firm (issue 6; docs/api.md §1 custody rules, §3.5, §4.8) ----------------------------------
 
 /** Workflow id of a firm's deployment and its go-live/pause lifecycle: `firm-deploy-<firmId>`. */
 export const firmDeployWorkflowId = (firmId: string) => `firm-deploy-${firmId}`;
@@ -357,13 +357,13 @@ export const payoutQuery = defineQuery<PayoutStatus>('payout');
  */
 export const authorizePayoutUpdate = defineUpdate<PayoutStatus, [{ signatures: string }]>('authorizePayout');
 
-/** Server-side cache window of the transparency routes (spec §4.9, §8: 30 s). */
+/** Server-side cache window of the transparency routes (docs/api.md §4.9, §8: 30 s). */
 export const TRANSPARENCY_CACHE_MS = 30_000;
 
 /** Workflow id of one transparency read: `transparency-<all | firmId>-<window start, epoch ms>`. */
 export const transparencyWorkflowId = (scope: string, windowStartMs: number) => `transparency-${scope}-${windowStartMs}`;
 
-// ---- Webhooks (spec §6.4; issue 7, part) -----------------------------------------------------
+// ---- Webhooks (docs/api.md §6.4; issue 7, part) -----------------------------------------------------
 
 /** Workflow id of one event's delivery to one endpoint: `webhook-<endpointId>-<eventId>`. */
 export const webhookWorkflowId = (endpointId: string, eventId: string) => `webhook-${endpointId}-${eventId}`;

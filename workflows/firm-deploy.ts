@@ -1,5 +1,5 @@
 /**
- * `firm-deploy-<firmId>` (spec §1 custody rules, §4.8; DESIGN.md "Temporal model"): sign the
+ * `firm-deploy-<firmId>` (docs/api.md §1 custody rules, §4.8; docs/architecture.md "Temporal model"): sign the
  * PropInstance deploy once, broadcast it from the gas-only platform deployer, wait for the
  * receipt and its confirmations, verify on-chain that the firm's multisig owns the instance, then
  * stay to take the operator's `live` / `paused` Updates. The `firmDeploy` Query answers the step

@@ -1,5 +1,5 @@
 /**
- * The hourly funding run `funding-<venue>-<hourIso>` (spec §4.3, §4.7), started every hour by the
+ * The hourly funding run `funding-<venue>-<hourIso>` (docs/api.md §4.3, §4.7), started every hour by the
  * Temporal Schedule `funding-<venue>` (worker/schedules.ts): look up the hour's recorded rates,
  * find the accounts holding open perps, pay each one. Every payment is idempotent per account,
  * symbol and hour, so a retried activity or a rerun of the hour pays nothing twice.

@@ -1,5 +1,5 @@
 /**
- * The order intent workflow `intent-<intentId>` (spec §3.1, DESIGN.md). Compose arrives as an
+ * The order intent workflow `intent-<intentId>` (docs/api.md §3.1, docs/architecture.md). Compose arrives as an
  * update-with-start and returns as soon as the intent is recorded (early return). A self-signed
  * intent then waits for its signature; then the risk check, dispatch to the venue, and, while a
  * working order rests, a fill attempt on each mark crossing. Cancel, modify and sign-result are

@@ -1,5 +1,5 @@
 /**
- * `payout-<payoutId>` (spec §1 custody rules, §3.5; DESIGN.md "Temporal model"): prepares the
+ * `payout-<payoutId>` (docs/api.md §1 custody rules, §3.5; docs/architecture.md "Temporal model"): prepares the
  * multisig transaction the firm's owners sign, waits for the operator's authorisation (the
  * `authorizePayout` Update: verified on-chain against the owners and threshold; a bad set is
  * refused and the payout keeps waiting), then waits for the owner to execute it on-chain and

@@ -1,6 +1,6 @@
 /**
  * `transparency-<all | firmId>-<window>`: one live read of the firms' on-chain treasuries for the public
- * transparency routes (spec §4.9). The api never calls the chain (DESIGN.md); it runs this short
+ * transparency routes (docs/api.md §4.9). The api never calls the chain (docs/architecture.md); it runs this short
  * workflow, whose id carries the 30-second cache window so concurrent readers attach to one read.
  */
 import { proxyActivities } from '@temporalio/workflow';

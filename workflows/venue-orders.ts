@@ -1,6 +1,6 @@
 /**
  * `venue-orders-<accountId>-<venue>`: refreshes an account's order list from its venue (the
- * `/order-history` read, spec §4.3) through the `syncVenueOrders` activity. Short-lived; a
+ * `/order-history` read, docs/api.md §4.3) through the `syncVenueOrders` activity. Short-lived; a
  * concurrent read attaches to the running refresh.
  */
 import { proxyActivities } from '@temporalio/workflow';

@@ -1,5 +1,5 @@
 /**
- * `webhook-<endpointId>-<eventId>` (spec §6.4; DESIGN.md "Temporal model"): delivers one account
+ * `webhook-<endpointId>-<eventId>` (docs/api.md §6.4; docs/architecture.md "Temporal model"): delivers one account
  * event to one endpoint at least once. An attempt that fails waits `initialBackoffMs`, doubling
  * each time; when the next wait would pass `maxBackoffMs` (24 h in production) the delivery is
  * `failed` and the endpoint disabled (re-enabling is an operator action, which starts the failed

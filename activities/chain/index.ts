@@ -1,5 +1,5 @@
 /**
- * The chain layer of the prop firm (issue 6; spec §1 custody rules): viem clients, PropInstance
+ * The chain layer of the prop firm (issue 6; docs/api.md §1 custody rules): viem clients, PropInstance
  * (deploy data, idempotent broadcast, reads, deposits), its rules hash, the owner Safe (typed data,
  * signatures, off-chain verification, execution, local creation) and the local TestStablecoin.
  * Units: token amounts are stablecoin base units as bigint (6 decimals: 1 USD = 1_000_000);

@@ -1,5 +1,5 @@
 /**
- * Agent authorisation (spec §1 custody): hands the owner's signed authorisation to the venue
+ * Agent authorisation (docs/api.md §1 custody): hands the owner's signed authorisation to the venue
  * (Hyperliquid `approveAgent`, Aster `registerAndApproveAgent`, Polymarket signer authorisation and
  * L2 API-key derivation, Kalshi's proof call with the registered key id) and records it. The agent
  * key is decrypted only here and in routed dispatch; venue API credentials come back sealed.

@@ -1,5 +1,5 @@
 /**
- * Encryption at rest of agent keys and venue API credentials (spec §1 custody, DESIGN.md
+ * Encryption at rest of agent keys and venue API credentials (docs/api.md §1 custody, docs/architecture.md
  * "Secrets"): AES-256-GCM (Node `crypto`) under a configured key ring `AGENT_KEY_ENCRYPTION_KEYS`
  * (`<version>:<base64 32 bytes>`, comma-separated, the FIRST encrypts, every one decrypts), so a
  * key rotates by putting a new version first and re-encrypting (`npm run rotate-agent-keys`).

@@ -1,5 +1,5 @@
 /**
- * Exactly one publisher per symbol across all workers (DESIGN.md): a PostgreSQL session advisory
+ * Exactly one publisher per symbol across all workers (docs/architecture.md): a PostgreSQL session advisory
  * lock per venue symbol, held on a dedicated connection for as long as the process publishes.
  * A worker that does not hold a symbol's lock retries every `retryMs` and takes over when the
  * holder's connection drops.

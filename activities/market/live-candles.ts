@@ -1,5 +1,5 @@
 /**
- * Live candle aggregation (spec §2.9, §4.6): every mark-feed tick folds into the current 1m and 1h
+ * Live candle aggregation (docs/api.md §2.9, §4.6): every mark-feed tick folds into the current 1m and 1h
  * bar of its pair in `candles` (`live = true`, source {@link LIVE_CANDLE_SOURCE}): the first mark of
  * a bar opens it, high and low follow the mark, the latest mark closes it, volume adds the size of
  * the trade prints the replay passed over (contracts). Each upsert is announced on `market_stream`

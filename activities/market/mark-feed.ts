@@ -32,7 +32,7 @@ export interface ReplayMarkFeedOptions {
   onTick: (tick: MarkTick, prints: TapePrint[]) => Promise<void> | void;
   /** Receives errors thrown or rejected by `onTick` (default: `console.error`). Its own errors are swallowed. */
   onError?: (err: unknown) => void;
-  /** Directory holding `hyperliquid_ticks/` (default: `marketDataDir()`, i.e. `MARKET_DATA_DIR` or `<repo>/../shared/data`). */
+  /** Directory holding `hyperliquid_ticks/` (default: `marketDataDir()`, i.e. `MARKET_DATA_DIR` or `<repo>/data/recorded`). */
   dataDir?: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The canonical mark store (DESIGN.md "Market data"): the feed upserts one row per venue and
+ * The canonical mark store (docs/architecture.md "Market data"): the feed upserts one row per venue and
  * symbol (the row trigger NOTIFYs `marks`); the paper venue reads the same row.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';

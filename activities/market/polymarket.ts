@@ -1,6 +1,6 @@
 /**
  * The recorded Polymarket election markets (`<dataDir>/polymarket_election_top20/`, see
- * ../shared/data/README.md): 20 closed binary markets with daily CLOB prices of both outcome
+ * data/recorded/README.md): 20 closed binary markets with daily CLOB prices of both outcome
  * tokens. Prices are probabilities (0 to 1, the USDC price of a share paying 1 USDC), parsed from
  * their JSON source text straight into decimals (never a JS float). Memoised per data directory.
  */

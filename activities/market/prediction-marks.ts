@@ -1,7 +1,7 @@
 /**
  * The offline mark source of prediction-market symbols (Polymarket `*.PM` and Kalshi `*.KX`): each
  * symbol replays the recorded daily CLOB prices of the Polymarket outcome token in its
- * `sourceCoin` (../shared/data/polymarket_election_top20, loaded by ./polymarket.ts).
+ * `sourceCoin` (data/recorded/polymarket_election_top20, loaded by ./polymarket.ts).
  *
  * Clock: one recorded day per {@link DAY_MS} (10 s) of wall clock, looping. The day shown at wall
  * time `t` (epoch ms) is `floor(t / 10 000) mod <number of recorded days>` — a pure function of

@@ -1,8 +1,8 @@
 /**
  * Loads the recorded Hyperliquid ticks (`<dataDir>/hyperliquid_ticks/{prices,orderbooks,trades}_<COIN>.csv`,
- * see ../shared/data/README.md) into a RecordedMarket: best bid/offer, 20-level L2 books and trade prints,
+ * see data/recorded/README.md) into a RecordedMarket: best bid/offer, 20-level L2 books and trade prints,
  * every price and size parsed straight from its CSV text into a Decimal (never a JS float).
- * The data directory is `MARKET_DATA_DIR` when set, else `<repo>/../shared/data`.
+ * The data directory is `MARKET_DATA_DIR` when set, else `<repo>/data/recorded`.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,12 +16,12 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * The configured market data directory (absolute path): env `MARKET_DATA_DIR` (resolved against
- * the current directory) when set and non-empty, else `path.resolve(projectRoot, '../shared/data')`.
+ * the current directory) when set and non-empty, else `<repo>/data/recorded` (the recorded data kept in the repository).
  * It holds `hyperliquid_ticks/`.
  */
 export function marketDataDir(): string {
   const fromEnv = process.env.MARKET_DATA_DIR;
-  return fromEnv ? path.resolve(fromEnv) : path.resolve(PROJECT_ROOT, '../shared/data');
+  return fromEnv ? path.resolve(fromEnv) : path.resolve(PROJECT_ROOT, 'data/recorded');
 }
 
 /** A parsed CSV: its header, column index by header name (throws when absent), and the data rows split on commas. */
@@ -40,7 +40,7 @@ async function readCsv(file: string): Promise<Csv> {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'not found' : `unreadable (${code ?? String(err)})`;
     throw new Error(
-      `recorded market data ${why}: ${file}. Set MARKET_DATA_DIR to the directory holding hyperliquid_ticks/ (now ${process.env.MARKET_DATA_DIR ? `MARKET_DATA_DIR=${process.env.MARKET_DATA_DIR}` : 'unset, so the default <repo>/../shared/data is used'}).`,
+      `recorded market data ${why}: ${file}. Set MARKET_DATA_DIR to the directory holding hyperliquid_ticks/ (now ${process.env.MARKET_DATA_DIR ? `MARKET_DATA_DIR=${process.env.MARKET_DATA_DIR}` : `unset, so the default ${marketDataDir()} is used`}).`,
       { cause: err },
     );
   }

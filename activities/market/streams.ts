@@ -1,5 +1,5 @@
 /**
- * The on-demand market stream producer (spec §4.6 cold cache, §6.1 `/ws/market`; DESIGN.md "one
+ * The on-demand market stream producer (docs/api.md §4.6 cold cache, §6.1 `/ws/market`; docs/architecture.md "one
  * producer per symbol"). A pair streams while somebody asked for it in the last `idleMs` (a row in
  * `market_streams`, written by the api on a depth or tape read and while a socket subscribes).
  * Across all workers exactly one process streams a pair: it holds the session advisory lock

@@ -1,5 +1,5 @@
 /**
- * Activities of `challenge-<propAccountId>` (spec §3.5; workflows/challenge.ts).
+ * Activities of `challenge-<propAccountId>` (docs/api.md §3.5; workflows/challenge.ts).
  *
  * - `checkChallengeDeposit`: looks for the `ChallengeDeposit(propAccountId, payer, amount)` events
  *   the PropInstance emitted for this account; once they reach the template price the deposit is
@@ -119,7 +119,7 @@ async function paperEquity(em: Parameters<typeof marksFor>[0], accountId: string
 
 /**
  * After a fill of `intentId`'s account: when that account is an active challenge, signals its
- * workflow to evaluate the rules now (spec §3.5 "on every fill"). Best effort: a missing
+ * workflow to evaluate the rules now (docs/api.md §3.5 "on every fill"). Best effort: a missing
  * workflow is ignored (the timer evaluates anyway).
  */
 export async function nudgeChallenge(deps: PropDeps & { temporal: Client }, intentId: string, outcome: DispatchOutcome): Promise<void> {

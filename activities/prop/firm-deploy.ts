@@ -1,5 +1,5 @@
 /**
- * Activities of `firm-deploy-<firmId>` (spec §1 custody rules, §4.8; workflows/firm-deploy.ts).
+ * Activities of `firm-deploy-<firmId>` (docs/api.md §1 custody rules, §4.8; workflows/firm-deploy.ts).
  *
  * The deploy transaction is signed once (`signFirmDeploy`) with an explicit deployer nonce taken
  * from PostgreSQL and the chain, and its raw bytes travel in the workflow history: every retry,
@@ -31,7 +31,7 @@ export interface SignedDeploy {
 /** A deploy receipt once it has `confirmations` blocks; `confirmed: false` while pending. */
 export type DeployReceipt = { confirmed: false; seen: boolean } | { confirmed: true; blockNumber: string; gasUsed: string; status: 'success' | 'reverted' };
 
-/** The readiness checks of a firm (spec §4.8); `deployer_configured` is omitted for a dry run. */
+/** The readiness checks of a firm (docs/api.md §4.8); `deployer_configured` is omitted for a dry run. */
 export interface ReadinessCheck {
   name: string;
   ok: boolean;

@@ -1,5 +1,5 @@
 /**
- * Activities of `payout-<payoutId>` (spec §1 custody rules, §3.5; workflows/payout.ts).
+ * Activities of `payout-<payoutId>` (docs/api.md §1 custody rules, §3.5; workflows/payout.ts).
  *
  * The platform never moves a firm's funds: a payout is `PropInstance.payout(payoutId, to, amount)`,
  * callable only by the instance's owner, the operator's multisig. The platform prepares the

@@ -1,5 +1,5 @@
 /**
- * The chain half of the transparency bundle (spec §4.9): each deployed firm's PropInstance read
+ * The chain half of the transparency bundle (docs/api.md §4.9): each deployed firm's PropInstance read
  * live (treasury balance, collateral posted, deposit and payout counters), in USD. Before reading,
  * the operator's `CollateralPosted` events are recorded in the ledger (`collateral`, ref
  * `collateral:<tx>:<logIndex>`, once), so the ledger side of the reconciliation knows them.

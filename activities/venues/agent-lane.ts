@@ -1,5 +1,5 @@
 /**
- * One signing lane per agent key in this process (../shared/venues.md §5): the write requests an
+ * One signing lane per agent key in this process (docs/venues.md §5): the write requests an
  * agent signs (place, cancel, authorisation) run one after another — allocate the nonce, sign,
  * send, read the answer — so they reach the venue in nonce order. Hyperliquid refuses a nonce at
  * or below the smallest of the 100 highest it has kept for the signer; 1,000 orders racing through

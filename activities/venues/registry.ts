@@ -1,6 +1,6 @@
 /**
  * The routed venue adapters by slug (a table), and the nonce unit each venue's agent key uses
- * (../shared/venues.md: Hyperliquid ms, Aster µs; Polymarket and Kalshi sign timestamps in ms).
+ * (docs/venues.md: Hyperliquid ms, Aster µs; Polymarket and Kalshi sign timestamps in ms).
  */
 import { hyperliquidAdapter } from './hyperliquid/adapter.js';
 import { asterAdapter } from './aster/adapter.js';

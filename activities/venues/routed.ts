@@ -1,5 +1,5 @@
 /**
- * Routed execution (spec §1): an intent on `hyperliquid`, `aster`, `polymarket` or `kalshi` is
+ * Routed execution (docs/api.md §1): an intent on `hyperliquid`, `aster`, `polymarket` or `kalshi` is
  * signed with the account's agent key for that venue and sent to the exchange; `venueOrderId` and
  * `venueTradeId` are the exchange's. The venue's fills are recorded exactly like paper fills
  * (positions, round trips, balance, `/ws/risk` events), with the venue's fee and trade id.
@@ -40,7 +40,7 @@ export interface RoutedDeps {
   fetch?: typeof fetch;
 }
 
-/** Why an agent cannot sign now (spec §7 codes), or null when it can. */
+/** Why an agent cannot sign now (docs/api.md §7 codes), or null when it can. */
 export function agentBlock(agent: AgentWalletRow | null, now = Date.now()): 'credential_missing_agent_wallet' | 'agent_authorization_revoked' | 'agent_authorization_expired' | null {
   if (!agent || agent.status === 'pending_authorization') return 'credential_missing_agent_wallet';
   if (agent.status === 'revoked') return 'agent_authorization_revoked';
@@ -160,7 +160,7 @@ export function routedActivities(deps: RoutedDeps) {
 
   return {
     /**
-     * First dispatch of a routed intent: checks the agent (spec §7 agent codes) and the mark, then
+     * First dispatch of a routed intent: checks the agent (docs/api.md §7 agent codes) and the mark, then
      * looks the client order id up on the venue and places the order only if the venue never saw
      * it. A venue refusal rejects the intent with `venue_rejected: <the venue's reason>`; a
      * transport failure throws (the activity retries, and the retry finds the order if it landed).

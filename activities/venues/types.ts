@@ -1,6 +1,6 @@
 /**
- * The contract every routed venue adapter implements (spec §1 "routed execution", §2.6, §3.2;
- * ../shared/venues.md for each venue's signing and wire format). An adapter is pure wire format,
+ * The contract every routed venue adapter implements (docs/api.md §1 "routed execution", §2.6, §3.2;
+ * docs/venues.md for each venue's signing and wire format). An adapter is pure wire format,
  * signing and HTTP: it never touches PostgreSQL. The routed-dispatch activities
  * (activities/venues/routed.ts) load the intent and the agent key, call the adapter and record
  * what it returns.
@@ -80,7 +80,7 @@ export interface VenueOrder {
   type: string;
   qty: string;
   price: string | null;
-  /** spec §3.2 status: `open`, `filled`, `canceled`, `rejected`, `triggered`, `expired`. */
+  /** docs/api.md §3.2 status: `open`, `filled`, `canceled`, `rejected`, `triggered`, `expired`. */
   status: OrderStatus;
   filledQty: string;
   avgFillPrice: string | null;
@@ -106,7 +106,7 @@ export interface VenueFill {
 }
 
 /**
- * What the end user's own wallet must sign to authorise the agent (spec §1 custody): the API
+ * What the end user's own wallet must sign to authorise the agent (docs/api.md §1 custody): the API
  * returns it, the user signs it, and {@link VenueAdapter.submitAuthorization} hands the signed
  * authorisation to the venue. `eip712` is signed with `eth_signTypedData_v4`; `rsa_public_key`
  * (Kalshi) is registered by the user in the venue's own interface, which answers with a key id.
@@ -115,7 +115,7 @@ export type AuthorizationRequest =
   | { kind: 'eip712'; typedData: { domain: Record<string, unknown>; types: Record<string, { name: string; type: string }[]>; primaryType: string; message: Record<string, unknown> }; action?: Record<string, unknown> }
   | { kind: 'rsa_public_key'; publicKeyPem: string };
 
-/** The venue refused a request; `reason` is the venue's own message (spec §7 `422 venue_rejected`). */
+/** The venue refused a request; `reason` is the venue's own message (docs/api.md §7 `422 venue_rejected`). */
 export class VenueRejected extends Error {
   constructor(readonly reason: string) {
     super(reason);

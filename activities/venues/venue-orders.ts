@@ -1,5 +1,5 @@
 /**
- * The venue's own order list of an account (spec §4.3 `/order-history`: "every order the venue
+ * The venue's own order list of an account (docs/api.md §4.3 `/order-history`: "every order the venue
  * saw, including orders placed in the venue's own interface"): reads `adapter.orders()` with the
  * account's agent and upserts them into `venue_orders`, linking each to its platform intent by the
  * client order id the platform sent. Orders the platform never sent are `source = 'venue'`.

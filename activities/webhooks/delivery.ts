@@ -1,5 +1,5 @@
 /**
- * Activities of `webhook-<endpointId>-<eventId>` (spec §6.4; workflows/webhook.ts): one attempt
+ * Activities of `webhook-<endpointId>-<eventId>` (docs/api.md §6.4; workflows/webhook.ts): one attempt
  * to deliver an account event, and the endpoint's disabling once the retry budget is spent.
  *
  * The body is `{ eventId, type, occurredAt, accountId, venue, data }` (JSON; `eventId` is the

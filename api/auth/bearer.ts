@@ -1,12 +1,12 @@
 /**
- * Bearer JWTs (spec §2.2, §5.1): HS256 via jose, 24 h, claims pin the credential (`sub`) and its
+ * Bearer JWTs (docs/api.md §2.2, §5.1): HS256 via jose, 24 h, claims pin the credential (`sub`) and its
  * tenant (`tid`), with the audience and tier at mint time for display only (gates re-read the row).
  */
 import { SignJWT, jwtVerify, errors } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../domain/errors.js';
 
-/** Bearer lifetime: 24 hours (spec §8). */
+/** Bearer lifetime: 24 hours (docs/api.md §8). */
 export const BEARER_TTL_MS = 24 * 60 * 60 * 1000;
 const ISSUER = 'multivenue-platform';
 

@@ -1,5 +1,5 @@
 /**
- * The operator scope cache (spec §5.2: "those scope gates are cached briefly"): an operator
+ * The operator scope cache (docs/api.md §5.2: "those scope gates are cached briefly"): an operator
  * credential's row — scopes, tier, revocation — is kept for `ttlMs` after it is read, so operator
  * requests do not read it every time, and dropped at once when it is revoked: PostgreSQL NOTIFYs
  * `credential_revoked` with the credential id on every revocation (trigger of migration PropFirm),

@@ -1,5 +1,5 @@
 /**
- * API key and secret minting and verification (DESIGN.md "Secrets": scrypt hashes).
+ * API key and secret minting and verification (docs/architecture.md "Secrets": scrypt hashes).
  * Uses node:crypto's scrypt and timingSafeEqual; the secret itself is never stored.
  */
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Browser cookie sessions by Sign-In with Ethereum (spec §5.1; EIP-4361).
+ * Browser cookie sessions by Sign-In with Ethereum (docs/api.md §5.1; EIP-4361).
  *
  * Flow: `POST /api/auth/siwe/nonce` issues a nonce (single use, 5 min, bound to the tenant) →
  * the wallet signs an EIP-4361 message carrying it → `POST /api/auth/siwe/verify` checks it with
@@ -25,7 +25,7 @@ import { ApiError } from '../../domain/errors.js';
 import { platformEm } from '../../db/orm.js';
 import type { Caller } from '../context.js';
 
-/** The session cookie's name (spec §5.1). */
+/** The session cookie's name (docs/api.md §5.1). */
 export const SESSION_COOKIE = 'service_session';
 /** Session lifetime: 24 hours (ms). */
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;

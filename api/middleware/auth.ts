@@ -1,11 +1,11 @@
 /**
- * Authentication and gates (spec §5.2-5.5).
+ * Authentication and gates (docs/api.md §5.2-5.5).
  * `authenticate` reads a bearer: signature, expiry and the per-token revocation list, then the
  * credential row (its tenant must equal the pinned `tid`, else `403 tenant_mismatch`).
  * `gate(rule)` then applies the audience, tier and scope tables of domain/gates.ts; writes
  * and operator scope gates refuse a revoked credential (`401 credential_revoked`), trader reads do
- * not (spec §5.2). Operator credential rows are cached briefly (api/auth/credential-cache.ts).
- * Without a bearer, a valid `service_session` cookie (spec §5.1, api/auth/session.ts) makes the
+ * not (docs/api.md §5.2). Operator credential rows are cached briefly (api/auth/credential-cache.ts).
+ * Without a bearer, a valid `service_session` cookie (docs/api.md §5.1, api/auth/session.ts) makes the
  * caller the trader its wallet is linked to (`caller.session` set). Such a caller is refused on
  * {@link BEARER_ONLY} paths (`401 bearer_required`) and on operator routes
  * (`403 wrong_credential_audience`, expected `operator`, actual `trader`).
@@ -47,7 +47,7 @@ export async function callerFromBearer(orm: MikroORM, key: Uint8Array, token: st
   };
 }
 
-/** Paths a cookie session may not call (spec §4.4, §7.2 `bearer_required`). */
+/** Paths a cookie session may not call (docs/api.md §4.4, §7.2 `bearer_required`). */
 export const BEARER_ONLY: readonly RegExp[] = [/^\/api\/v1\/oms\/intents\/[^/]+\/sign-result$/];
 
 /**
@@ -93,7 +93,7 @@ export function gate(rule: GateRule): ApiMiddleware {
       (rule.tier ? checkTier(caller.tier ?? 'readonly', rule.tier) : null) ??
       (rule.scope ? checkScope(caller.scopes, rule.scope) : null);
     if (refusal) throw refusal;
-    // Writes, and every operator scope gate (spec §5.2), refuse a revoked credential.
+    // Writes, and every operator scope gate (docs/api.md §5.2), refuse a revoked credential.
     if ((rule.write || rule.scope) && caller.credentialRevoked) throw new ApiError('credential_revoked', 'this credential was revoked');
     await next();
   };

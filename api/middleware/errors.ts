@@ -1,5 +1,5 @@
 /**
- * The one error middleware (DESIGN.md "Errors"): ApiError → `{ error, detail?, ...extra }` with its
+ * The one error middleware (docs/architecture.md "Errors"): ApiError → `{ error, detail?, ...extra }` with its
  * status; malformed JSON → `400 invalid_json`; an unmatched route → `404 not_found`; anything
  * else → `500 internal_error` with the request id as `correlationId`, logged, never leaked.
  */

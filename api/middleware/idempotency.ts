@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on `/oms/*` writes (spec §8): 8-200 characters (`400 invalid_idempotency_key`),
+ * `Idempotency-Key` on `/oms/*` writes (docs/api.md §8): 8-200 characters (`400 invalid_idempotency_key`),
  * kept 24 h per credential. The same key and payload replays the stored response with
  * `Idempotency-Replay: true`; a different payload is `409 idempotency_key_conflict`; concurrent
  * identical requests wait for the first one's answer, so they produce one intent.

@@ -1,5 +1,5 @@
 /**
- * What every OMS write shares (spec §4.4, §5.5, §8): the trader gate at the route's tier (writes
+ * What every OMS write shares (docs/api.md §4.4, §5.5, §8): the trader gate at the route's tier (writes
  * refuse a revoked credential) and `Idempotency-Key`, documented the same way on each route.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';

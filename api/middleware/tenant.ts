@@ -1,5 +1,5 @@
 /**
- * The tenant gate (spec §5.6): resolves `ctx.state.tenant` before authentication, refuses a
+ * The tenant gate (docs/api.md §5.6): resolves `ctx.state.tenant` before authentication, refuses a
  * suspended tenant with `410 tenant_suspended`. Exempt paths pass without a tenant.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -9,7 +9,7 @@ import { Tenant } from '../../db/entities.js';
 import { platformEm } from '../../db/orm.js';
 import type { ApiMiddleware } from '../context.js';
 
-/** Paths that need no tenant (spec §5.6): token mint and revoke, discovery, signup, transparency, docs. */
+/** Paths that need no tenant (docs/api.md §5.6): token mint and revoke, discovery, signup, transparency, docs. */
 export const TENANT_EXEMPT: readonly RegExp[] = [
   /^\/api\/auth\/api-token(\/revoke)?$/,
   /^\/api\/v1\/discovery$/,

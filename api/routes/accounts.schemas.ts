@@ -1,4 +1,4 @@
-/** Schemas of `/api/v1/accounts/*` and `/api/v1/sandbox/paper-account` (spec §2.5, §4.3, §8). */
+/** Schemas of `/api/v1/accounts/*` and `/api/v1/sandbox/paper-account` (docs/api.md §2.5, §4.3, §8). */
 import { z } from 'zod';
 import { pageQuery } from '../../domain/pagination.js';
 import { positiveDecimal } from '../../domain/oms/decimal-input.js';
@@ -57,7 +57,7 @@ export const eventsQuery = pageQuery(500).extend({
   to: z.iso.datetime().optional(),
 });
 
-/** `POST /accounts/{id}/manual-trades` (spec §2.10): one off-platform round trip. */
+/** `POST /accounts/{id}/manual-trades` (docs/api.md §2.10): one off-platform round trip. */
 export const manualTradeBody = z
   .object({
     symbol: z.string().min(1).meta({ description: 'Venue-suffixed, e.g. BTC.PAPER' }),

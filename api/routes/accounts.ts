@@ -1,5 +1,5 @@
 /**
- * `/api/v1/accounts/*` and `/api/v1/sandbox/paper-account` (spec §4.3): every owned account, its
+ * `/api/v1/accounts/*` and `/api/v1/sandbox/paper-account` (docs/api.md §4.3): every owned account, its
  * state per venue, positions, and the cursor-paginated histories. All reads work on any tier.
  */
 import Router from '@koa/router';
@@ -113,7 +113,7 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
     ctx.body = toView(row);
   });
 
-  endpoint(router, openapi, { method: 'get', path: '/accounts/:id/state', summary: 'Account state per venue (spec §2.5); no top-level totals', tags, gate: read, schemas: { params: accountParams }, responses: { '200': { description: 'State', schema: accountStateView } } }, async (ctx, { params }) => {
+  endpoint(router, openapi, { method: 'get', path: '/accounts/:id/state', summary: 'Account state per venue (docs/api.md §2.5); no top-level totals', tags, gate: read, schemas: { params: accountParams }, responses: { '200': { description: 'State', schema: accountStateView } } }, async (ctx, { params }) => {
     const e = em(ctx);
     ctx.body = await accountState(e, await ownedAccount(e, callerOf(ctx), params.id));
   });
@@ -127,7 +127,7 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/accounts/:id/open-orders', summary: 'Working orders (venue order status `open`), oldest first: the REST snapshot of `Open-Orders-Update` (spec §6.3 rule 3)', tags, gate: read, schemas: { params: accountParams }, responses: { '200': { description: '{ orders }: intents with `remainingQty` (contracts)' } } },
+    { method: 'get', path: '/accounts/:id/open-orders', summary: 'Working orders (venue order status `open`), oldest first: the REST snapshot of `Open-Orders-Update` (docs/api.md §6.3 rule 3)', tags, gate: read, schemas: { params: accountParams }, responses: { '200': { description: '{ orders }: intents with `remainingQty` (contracts)' } } },
     async (ctx, { params }) => {
       const e = em(ctx);
       await ownedAccount(e, callerOf(ctx), params.id);
@@ -152,7 +152,7 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'post', path: '/accounts/:id/manual-trades', summary: 'Import one off-platform round trip (spec §2.10): counts in PnL, not in volume', tags, gate: gate({ audience: 'trader', write: true }), schemas: { params: accountParams, body: manualTradeBody }, responses: { '201': { description: 'The imported trade (`source: manual`)' } } },
+    { method: 'post', path: '/accounts/:id/manual-trades', summary: 'Import one off-platform round trip (docs/api.md §2.10): counts in PnL, not in volume', tags, gate: gate({ audience: 'trader', write: true }), schemas: { params: accountParams, body: manualTradeBody }, responses: { '201': { description: 'The imported trade (`source: manual`)' } } },
     async (ctx, { params, body }) => {
       const caller = callerOf(ctx);
       const suffix = body.symbol.split('.').at(-1) ?? '';

@@ -1,5 +1,5 @@
 /**
- * Schemas of the agent custody routes (spec §1 custody, §7 agent codes): create an agent for an
+ * Schemas of the agent custody routes (docs/api.md §1 custody, §7 agent codes): create an agent for an
  * account on a routed venue, submit the owner's authorisation, list, revoke.
  */
 import { z } from 'zod';

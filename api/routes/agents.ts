@@ -1,5 +1,5 @@
 /**
- * Agent custody (spec §1 custody rules, §7 `credential_missing_agent_wallet`,
+ * Agent custody (docs/api.md §1 custody rules, §7 `credential_missing_agent_wallet`,
  * `agent_authorization_revoked`, `agent_authorization_expired`): per account and routed venue, the
  * platform generates an agent key, encrypts it at rest and returns only what the owner's own
  * wallet must sign. The owner's signature is verified here, then handed to the venue by the

@@ -1,5 +1,5 @@
 /**
- * Schemas of `/api/v1/analytics/*` (spec §4.7): a window over the caller's accounts, and the
+ * Schemas of `/api/v1/analytics/*` (docs/api.md §4.7): a window over the caller's accounts, and the
  * documented shapes of the four derived reads. USD amounts are decimal strings; ratios are
  * fractions rounded to 8 decimal places; USD averages 8 places; percentages 4 places; daily returns
  * 12 places; USD sums exact.
@@ -32,11 +32,11 @@ const window = z.object({ from: z.string().nullable(), to: z.string().nullable()
 
 const summaryFields = {
   fills: z.number().int().meta({ description: 'Number of fills' }),
-  volumeUsd: usd('Σ qty × price over fills (spec §2.8: volume from fills; manual trades add none)'),
+  volumeUsd: usd('Σ qty × price over fills (docs/api.md §2.8: volume from fills; manual trades add none)'),
   fillFeesUsd: usd('Σ fees of fills, entries included'),
   trades: z.number().int().meta({ description: 'Round trips closed (platform + manual)' }),
   manualTrades: z.number().int().meta({ description: 'Imported round trips (source manual)' }),
-  realizedPnlUsd: usd('Σ realised PnL of trades before fees (spec §2.8: PnL from trades)'),
+  realizedPnlUsd: usd('Σ realised PnL of trades before fees (docs/api.md §2.8: PnL from trades)'),
   tradeFeesUsd: usd('Σ fees attributed to trades (the exit fill’s fee plus the pro-rata share of the entry fills’ fees; a manual trade’s own fees): equals fillFeesUsd once every position is flat'),
   netPnlUsd: usd('realizedPnlUsd − tradeFeesUsd'),
   bestTradeUsd: usd('Best net trade').nullable(),
@@ -48,7 +48,7 @@ const summaryFields = {
 
 export const performanceView = z
   .object({ window, accountIds: z.array(z.string()), ...summaryFields })
-  .meta({ id: 'Performance', description: 'Totals over the window. Volume from fills, PnL from trades (spec §2.8).' });
+  .meta({ id: 'Performance', description: 'Totals over the window. Volume from fills, PnL from trades (docs/api.md §2.8).' });
 
 export const perSymbolView = z
   .object({ window, accountIds: z.array(z.string()), symbols: z.array(z.object({ venue: z.string(), symbol: z.string(), ...summaryFields })) })
@@ -98,4 +98,4 @@ export const riskMetricsView = z
     avgLossUsd: usd('grossLoss / losses (negative)').nullable(),
     expectancyUsd: usd('Σ net PnL / trades = winRate × avgWin + lossRate × avgLoss').nullable(),
   })
-  .meta({ id: 'RiskMetrics', description: 'Risk metrics of the round trips closed in the window (spec §4.7). All computed with exact decimals.' });
+  .meta({ id: 'RiskMetrics', description: 'Risk metrics of the round trips closed in the window (docs/api.md §4.7). All computed with exact decimals.' });

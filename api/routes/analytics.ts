@@ -1,7 +1,7 @@
 /**
- * `/api/v1/analytics/*` (spec §4.7): derived performance reads over the caller's accounts (all of
+ * `/api/v1/analytics/*` (docs/api.md §4.7): derived performance reads over the caller's accounts (all of
  * them combined, or `?accountId`) in a window `[from, to)`:
- * - `GET /performance`: totals: volume from fills, PnL from trades (spec §2.8).
+ * - `GET /performance`: totals: volume from fills, PnL from trades (docs/api.md §2.8).
  * - `GET /per-symbol`: the same per venue symbol.
  * - `GET /equity-curve`: starting equity + cumulative net PnL, per trade close or `?bucket=day`.
  * - `GET /risk-metrics`: daily returns, Sharpe, Sortino, max drawdown, win rate, profit factor,
@@ -38,7 +38,7 @@ interface Dataset {
   startEquity: Decimal;
 }
 
-/** The analytics router (spec §4.7), trader audience. */
+/** The analytics router (docs/api.md §4.7), trader audience. */
 export function analyticsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1/analytics' });
   const tags = ['analytics'];
@@ -91,7 +91,7 @@ export function analyticsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/performance', summary: 'Performance totals over a window: volume from fills, PnL from trades (spec §2.8)', tags, gate: read, schemas: { query: analyticsQuery }, responses: { '200': { description: 'Totals', schema: performanceView } } },
+    { method: 'get', path: '/performance', summary: 'Performance totals over a window: volume from fills, PnL from trades (docs/api.md §2.8)', tags, gate: read, schemas: { query: analyticsQuery }, responses: { '200': { description: 'Totals', schema: performanceView } } },
     async (ctx, { query }) => {
       const d = await load(ctx, query, true);
       ctx.body = { window: d.window, accountIds: d.accountIds, ...performance(d.fills, d.trades) };

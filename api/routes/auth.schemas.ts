@@ -1,4 +1,4 @@
-/** Schemas of the unversioned auth surface (spec §4.1, §2.2, §2.3). */
+/** Schemas of the unversioned auth surface (docs/api.md §4.1, §2.2, §2.3). */
 import { z } from 'zod';
 
 export const apiTokenBody = z.object({ apiKey: z.string().min(1), apiSecret: z.string().min(1) }).meta({ id: 'ApiTokenRequest' });

@@ -1,5 +1,5 @@
 /**
- * `/api/auth/*` (spec §4.1, §5.1-5.2, §6.2): bearer mint and revoke, WebSocket bootstrap.
+ * `/api/auth/*` (docs/api.md §4.1, §5.1-5.2, §6.2): bearer mint and revoke, WebSocket bootstrap.
  */
 import Router from '@koa/router';
 import { ApiError } from '../../domain/errors.js';
@@ -13,9 +13,9 @@ import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
 import { apiTokenBody, apiTokenResponse, bootstrapBody, bootstrapResponse, revokeBody, revokeResponse } from './auth.schemas.js';
 
-/** Handshake token lifetime: 60 s, single use (spec §8). */
+/** Handshake token lifetime: 60 s, single use (docs/api.md §8). */
 export const HANDSHAKE_TTL_MS = 60_000;
-/** Bootstrap hard cap per API key (spec §8). */
+/** Bootstrap hard cap per API key (docs/api.md §8). */
 export const BOOTSTRAP_PER_MINUTE = 10;
 
 export function authRoutes(deps: ApiDeps, openapi: OpenApiRegistry, jwtKey: Uint8Array, wsBaseUrl: () => string): Router<ApiState> {
@@ -65,7 +65,7 @@ export function authRoutes(deps: ApiDeps, openapi: OpenApiRegistry, jwtKey: Uint
     {
       method: 'post',
       path: '/api/auth/api-token/revoke',
-      summary: 'Revoke one bearer token (spec §5.2); reads by it stop at once',
+      summary: 'Revoke one bearer token (docs/api.md §5.2); reads by it stop at once',
       tags: ['auth'],
       schemas: { body: revokeBody },
       responses: { '200': { description: 'Revoked (idempotent)', schema: revokeResponse } },

@@ -1,5 +1,5 @@
 /**
- * Schemas of `POST /api/v1/backtests/run` (spec §4.7). A rule is declarative:
+ * Schemas of `POST /api/v1/backtests/run` (docs/api.md §4.7). A rule is declarative:
  * `{ all: [cond, ...] }` (every condition) or `{ any: [cond, ...] }` (at least one), a condition
  * `{ left, op, right }` with `op` one of `gt`, `gte`, `lt`, `lte`, `crosses_above`, `crosses_below`
  * and operands a bar field (`open`, `high`, `low`, `close`, `volume`), an indicator output (`<id>`

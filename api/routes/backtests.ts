@@ -1,5 +1,5 @@
 /**
- * `POST /api/v1/backtests/run` (spec §4.7): evaluates indicator specs and entry/exit rules against
+ * `POST /api/v1/backtests/run` (docs/api.md §4.7): evaluates indicator specs and entry/exit rules against
  * the recorded candles of a pair. Rules on bar close, fills at the next bar's open; PnL and fees in
  * exact decimals (domain/backtest/engine.ts). Bounds: at most 5000 bars and 10 indicators, unknown
  * indicator, param or operand → `400 validation_failed` with every issue in `detail`; more than
@@ -17,7 +17,7 @@ import { endpoint } from '../route.js';
 import { INTERVAL_MS, loadBars } from './indicators.js';
 import { backtestBody, backtestView } from './backtests.schemas.js';
 
-/** The backtests router (spec §4.7), trader audience. `budgetMs` overrides the evaluation budget. */
+/** The backtests router (docs/api.md §4.7), trader audience. `budgetMs` overrides the evaluation budget. */
 export function backtestRoutes(deps: ApiDeps, openapi: OpenApiRegistry, budgetMs = DEFAULT_BUDGET_MS): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1/backtests' });
   const tags = ['backtests'];

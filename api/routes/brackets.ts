@@ -1,5 +1,5 @@
 /**
- * `/api/v1/oms/brackets/*` (spec §3.3, §4.4): attach a take-profit / stop-loss pair to a parent
+ * `/api/v1/oms/brackets/*` (docs/api.md §3.3, §4.4): attach a take-profit / stop-loss pair to a parent
  * intent (`staged: true` until it fills) or to an open position, move its legs, read it.
  * Each bracket is the workflow `bracket-<bracketId>`; attach uses the parent's intent id as bracket id.
  */

@@ -1,5 +1,5 @@
 /**
- * Schemas of the trader's prop-firm routes (spec §3.5; issue 6): buy a challenge, read it, and
+ * Schemas of the trader's prop-firm routes (docs/api.md §3.5; issue 6): buy a challenge, read it, and
  * request a payout from a passed or funded one.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The trader's side of the prop firm (spec §3.5; issue 6; trader audience). Paths are ours (the
+ * The trader's side of the prop firm (docs/api.md §3.5; issue 6; trader audience). Paths are ours (the
  * spec shows none): `/api/v1/prop/*`.
  *
  * - `POST /api/v1/prop/challenges` `{ templateId }` → 201 challenge, `pending_payment`, with its

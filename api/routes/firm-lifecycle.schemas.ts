@@ -1,5 +1,5 @@
 /**
- * Schemas of a firm's deploy lifecycle and payout approvals (spec §4.8, §5.4 `firm:operate`):
+ * Schemas of a firm's deploy lifecycle and payout approvals (docs/api.md §4.8, §5.4 `firm:operate`):
  * deploy (dry run or live), deployment status, go live, pause, payouts and their authorisation.
  */
 import { z } from 'zod';

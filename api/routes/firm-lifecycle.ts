@@ -1,5 +1,5 @@
 /**
- * A firm's deploy lifecycle and payout approvals (spec §1 custody rules, §4.8, §5.4
+ * A firm's deploy lifecycle and payout approvals (docs/api.md §1 custody rules, §4.8, §5.4
  * `firm:operate`; operator audience). The api never touches the chain: it starts, queries and
  * updates the workflows `firm-deploy-<firmId>` and `payout-<payoutId>`.
  *

@@ -1,4 +1,4 @@
-/** Schemas of the firm surface (spec §4.8 `/api/v1/firms/*`, scope `firm:operate`). */
+/** Schemas of the firm surface (docs/api.md §4.8 `/api/v1/firms/*`, scope `firm:operate`). */
 import { z } from 'zod';
 import { evmAddress, listPage } from './operator-common.schemas.js';
 

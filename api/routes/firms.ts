@@ -1,5 +1,5 @@
 /**
- * Firms (spec §4.8 `/api/v1/firms/*`, §5.4 `firm:operate`; operator audience, cookie sessions
+ * Firms (docs/api.md §4.8 `/api/v1/firms/*`, §5.4 `firm:operate`; operator audience, cookie sessions
  * refused). Deploy, go-live, pause, proof and payouts: api/routes/firm-lifecycle.ts.
  *
  * - `POST /api/v1/firms` `{ name, ownerAddress, stablecoinAddress, chainId }` → 201 firm (`draft`).
@@ -7,7 +7,7 @@
  * - `GET /api/v1/firms/{id}` → firm; another tenant's firm is `404 firm_not_found`.
  * - `PATCH /api/v1/firms/{id}` `{ name?, ownerAddress?, stablecoinAddress? }` → firm; the addresses
  *   only while `draft` (`409 invalid_state`).
- * - `GET /api/v1/firms/{id}/readiness` → `{ ready, checks }` (spec §4.8): `owner_address`,
+ * - `GET /api/v1/firms/{id}/readiness` → `{ ready, checks }` (docs/api.md §4.8): `owner_address`,
  *   `stablecoin_address`, `template` (at least one active template), `chain_configured`
  *   (`CHAIN_RPC_URL`), `deployer_configured` (`PROP_DEPLOYER_KEY`).
  */
@@ -47,7 +47,7 @@ export function toFirmView(f: FirmRow) {
   };
 }
 
-/** One readiness check (spec §4.8). */
+/** One readiness check (docs/api.md §4.8). */
 export interface ReadinessCheck {
   name: 'owner_address' | 'stablecoin_address' | 'template' | 'chain_configured' | 'deployer_configured';
   ok: boolean;

@@ -1,5 +1,5 @@
 /**
- * Schemas of `/api/v1/indicators` and `/api/v1/indicators/compute` (spec §4.7), and the bar window
+ * Schemas of `/api/v1/indicators` and `/api/v1/indicators/compute` (docs/api.md §4.7), and the bar window
  * shared with `/api/v1/backtests/run`. Indicator values are analytics, not money: decimal strings
  * rounded to 8 significant digits.
  */

@@ -1,5 +1,5 @@
 /**
- * `/api/v1/indicators` (spec §4.7): the catalogue of declarative indicator specs, and
+ * `/api/v1/indicators` (docs/api.md §4.7): the catalogue of declarative indicator specs, and
  * `POST /api/v1/indicators/compute` computing a list of them over the recorded candles of a pair.
  * The catalogue and the computation are domain/indicators/registry.ts. Errors: `400
  * validation_failed` (detail lists every issue: unknown indicator or param, out-of-range param,
@@ -71,7 +71,7 @@ export async function loadBars(orm: MikroORM, w: BarWindow): Promise<LoadedBars>
   };
 }
 
-/** The indicators router (spec §4.7), trader audience. */
+/** The indicators router (docs/api.md §4.7), trader audience. */
 export function indicatorRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1' });
   const tags = ['indicators'];

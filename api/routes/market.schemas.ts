@@ -1,4 +1,4 @@
-/** Request and response schemas of `/api/v1/market/*` (spec §4.6, §2.9), documented in the OpenAPI document. */
+/** Request and response schemas of `/api/v1/market/*` (docs/api.md §4.6, §2.9), documented in the OpenAPI document. */
 import { z } from 'zod';
 
 export const pairParams = z.object({ venue: z.string().min(1), symbol: z.string().min(1) });
@@ -47,7 +47,7 @@ export const statsView = z
     source: z.object({ mark: z.string(), bars: z.string() }),
   })
   .meta({ id: 'Stats', description: 'The 24 h window is the newest 24 h of recorded 1m bars in this deployment (offline data), documented in `window`.' });
-export const tapeQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50).meta({ description: 'Prints, newest first: 1-200, default 50 (spec §8)' }) });
+export const tapeQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50).meta({ description: 'Prints, newest first: 1-200, default 50 (docs/api.md §8)' }) });
 export const tapeView = z
   .object({
     venue: z.string(),

@@ -1,5 +1,5 @@
 /**
- * `/api/v1/market/*` (spec §4.6). Quotes and stats read the canonical marks (`503 cold_cache`
+ * `/api/v1/market/*` (docs/api.md §4.6). Quotes and stats read the canonical marks (`503 cold_cache`
  * before the first mark). Depth and tape read the pair's market stream: a pair nobody streams yet
  * registers demand and answers `503 cold_cache` with `Retry-After`; the producer picks it up within
  * a few milliseconds, so the next call after about 500 ms succeeds (activities/market/streams.ts).
@@ -138,7 +138,7 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry, streams: M
     },
   );
 
-  endpoint(router, openapi, { method: 'get', path: '/candles/:venue/:symbol', summary: 'OHLCV bars of a pair (spec §2.9): recorded history, then live bars', tags, gate: read, schemas: { params: pairParams, query: candleQuery }, responses: { '200': { description: 'Candles', schema: candlesView } } }, async (ctx, { params, query }) => {
+  endpoint(router, openapi, { method: 'get', path: '/candles/:venue/:symbol', summary: 'OHLCV bars of a pair (docs/api.md §2.9): recorded history, then live bars', tags, gate: read, schemas: { params: pairParams, query: candleQuery }, responses: { '200': { description: 'Candles', schema: candlesView } } }, async (ctx, { params, query }) => {
     if (params.venue === 'polymarket') return void (ctx.body = await polymarketCandles(params.symbol, query));
     if (!findSymbol(params.venue, params.symbol)) throw new ApiError('symbol_unknown', `unknown pair ${params.venue}/${params.symbol}`);
     if (query.interval === '1d') throw new ApiError('validation_failed', [{ path: 'query.interval', message: 'perps have 1m and 1h bars', code: 'interval_unavailable' }]);
@@ -174,7 +174,7 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry, streams: M
     return { venue: 'polymarket', symbol, interval: '1d', bars, source: 'recorded:polymarket', window: { from: bars[0]?.openTime ?? null, to: bars.at(-1)?.closeTime ?? null } };
   }
 
-  endpoint(router, openapi, { method: 'get', path: '/tape/:venue/:symbol', summary: 'Recent prints of a pair, newest first (spec §4.6); 503 cold_cache while its stream opens', tags, gate: read, schemas: { params: pairParams, query: tapeQuery }, responses: { '200': { description: 'Tape', schema: tapeView } } }, async (ctx, { params, query }) => {
+  endpoint(router, openapi, { method: 'get', path: '/tape/:venue/:symbol', summary: 'Recent prints of a pair, newest first (docs/api.md §4.6); 503 cold_cache while its stream opens', tags, gate: read, schemas: { params: pairParams, query: tapeQuery }, responses: { '200': { description: 'Tape', schema: tapeView } } }, async (ctx, { params, query }) => {
     if (!findSymbol(params.venue, params.symbol)) throw new ApiError('symbol_unknown', `unknown pair ${params.venue}/${params.symbol}; see GET /api/v1/symbols/${params.venue}`);
     const live = await streams.isLive(params.venue, params.symbol);
     await streams.demand(params.venue, params.symbol, !live);

@@ -1,5 +1,5 @@
 /**
- * Discovery surfaces (spec §4.2, §9): `/api/v1/discovery` (no auth, no tenant), `/api/v1/venues`,
+ * Discovery surfaces (docs/api.md §4.2, §9): `/api/v1/discovery` (no auth, no tenant), `/api/v1/venues`,
  * `/api/v1/symbols/{venue}`, the OpenAPI document at `/api/v1/openapi.json` and the AsyncAPI
  * document of the WebSocket channels at `/api/v1/asyncapi.json`.
  */
@@ -16,7 +16,7 @@ import { endpoint } from '../route.js';
 import { asyncApiDocument, CHANNELS } from '../asyncapi.js';
 
 /**
- * Venue adapters listed by `/api/v1/venues` (spec §4.2): `b3` is listed though compose refuses it;
+ * Venue adapters listed by `/api/v1/venues` (docs/api.md §4.2): `b3` is listed though compose refuses it;
  * `paper` is never listed. `wired` says whether this deployment dispatches to it yet.
  */
 export const VENUE_CATALOG = [
@@ -34,7 +34,7 @@ export const VENUE_CATALOG = [
  */
 const SYMBOLS = VENUE_SYMBOLS;
 
-/** The hand-maintained partial catalog of spec §4.2 (never scopes; omits operator surfaces and, as the spec's own catalog does, `/api/v1/venues`). */
+/** The hand-maintained partial catalog of docs/api.md §4.2 (never scopes; omits operator surfaces and, as the spec's own catalog does, `/api/v1/venues`). */
 function discovery(baseUrl: string) {
   const e = (method: string, path: string, tier: string | null, description: string) => ({ method, path, tier, description });
   return {

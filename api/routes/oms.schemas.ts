@@ -1,4 +1,4 @@
-/** Schemas of `/api/v1/oms/*` (spec §2.6, §4.4). */
+/** Schemas of `/api/v1/oms/*` (docs/api.md §2.6, §4.4). */
 import { z } from 'zod';
 import { intentView } from '../../domain/oms/intent.js';
 
@@ -6,7 +6,7 @@ export { composeIntentBody, intentView } from '../../domain/oms/intent.js';
 
 export const intentParams = z.object({ id: z.string().min(1) });
 
-/** `POST /oms/intents/{id}/sign-result` (spec §3.1): the signature of the compose response's typed data. */
+/** `POST /oms/intents/{id}/sign-result` (docs/api.md §3.1): the signature of the compose response's typed data. */
 export const signResultBody = z
   .object({ signedPayload: z.object({ signature: z.string().min(1).meta({ description: '0x-prefixed 65-byte EIP-712 signature' }) }) })
   .meta({ id: 'SignResultRequest' });
@@ -23,7 +23,7 @@ export const signResultResponse = z
   .meta({ id: 'SignResult' });
 export const intentList = z.object({ intents: z.array(intentView).max(50) }).meta({ id: 'IntentList' });
 
-/** `POST /oms/cancel` (spec §4.4): the venue's order id, not the intent id. */
+/** `POST /oms/cancel` (docs/api.md §4.4): the venue's order id, not the intent id. */
 export const cancelBody = z.object({ venueOrderId: z.string().min(1) }).meta({ id: 'CancelOrder' });
 export const cancelResponse = z
   .object({ ok: z.literal(true), intentId: z.string(), venueOrderId: z.string().nullable(), state: z.literal('canceled') })
@@ -63,7 +63,7 @@ export const batchPlanView = z
   })
   .meta({ id: 'BatchPlan', description: 'Legs run in order (cancels, closes, opens); each starts when the one before is done. Outcomes arrive on /ws/risk.' });
 
-const modifyNumber = z.number().positive().meta({ description: 'A JSON number; a decimal string is refused (spec §4.4)' });
+const modifyNumber = z.number().positive().meta({ description: 'A JSON number; a decimal string is refused (docs/api.md §4.4)' });
 /** `POST /oms/modify`: cancel-replace of a working order with new numbers. */
 export const modifyBody = z
   .object({ intentId: z.string().min(1), newPrice: modifyNumber.optional(), newQty: modifyNumber.optional(), newTriggerPrice: modifyNumber.optional(), newStopLimitPrice: modifyNumber.optional() })
@@ -73,9 +73,9 @@ export const modifyResponse = z
   .object({ ok: z.literal(true), replacedIntentId: z.string(), intentId: z.string(), intent: intentView })
   .meta({ id: 'ModifyResult' });
 
-const triggerNumber = z.number().positive().meta({ description: 'Trigger price, USD, a JSON number (spec §4.4)' });
+const triggerNumber = z.number().positive().meta({ description: 'Trigger price, USD, a JSON number (docs/api.md §4.4)' });
 const oneOf = (b: { tpPrice?: number; slPrice?: number }) => b.tpPrice !== undefined || b.slPrice !== undefined;
-/** `POST /oms/brackets/attach` (spec §4.4): take-profit and/or stop-loss on a parent intent's fill. */
+/** `POST /oms/brackets/attach` (docs/api.md §4.4): take-profit and/or stop-loss on a parent intent's fill. */
 export const attachBracketBody = z
   .object({ parentIntentId: z.string().min(1), tpPrice: triggerNumber.optional(), slPrice: triggerNumber.optional() })
   .refine(oneOf, { message: 'send tpPrice, slPrice or both' })

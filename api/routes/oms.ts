@@ -1,5 +1,5 @@
 /**
- * `/api/v1/oms/*` (spec §4.4): compose an order intent, read one, list recent ones.
+ * `/api/v1/oms/*` (docs/api.md §4.4): compose an order intent, read one, list recent ones.
  * Compose validates every field, checks the account, symbol, lot and tick sizes and the leverage
  * cap, then starts `intent-<intentId>` with an update-with-start that answers once the intent is
  * recorded (the early-return shape); dispatch and fills follow on /ws/risk.
@@ -67,7 +67,7 @@ export function checkInstrument(body: ComposeIntent) {
   return spec;
 }
 
-/** What a trader reads for each agent refusal at compose (spec §7). */
+/** What a trader reads for each agent refusal at compose (docs/api.md §7). */
 const AGENT_BLOCK_DETAIL = {
   credential_missing_agent_wallet: (venue: string) => `no authorised agent for ${venue} on this account: POST /api/v1/accounts/{id}/agents, then have your wallet sign its authorization`,
   agent_authorization_revoked: (venue: string) => `the ${venue} agent of this account was revoked: create and authorise a new one`,
@@ -75,7 +75,7 @@ const AGENT_BLOCK_DETAIL = {
 } as const;
 
 /**
- * A routed venue needs an active, unexpired agent on the account (spec §1 custody, §7).
+ * A routed venue needs an active, unexpired agent on the account (docs/api.md §1 custody, §7).
  * @throws ApiError `403 credential_missing_agent_wallet`, `agent_authorization_revoked`, `agent_authorization_expired`.
  */
 export async function checkAgent(deps: ApiDeps, accountId: string, venue: string): Promise<void> {
@@ -108,7 +108,7 @@ async function checkRiskProfile(deps: ApiDeps, caller: Caller, accountId: string
 }
 
 /**
- * Composes an intent (spec §2.6, §4.4): checks the account, instrument, leverage cap and (routed
+ * Composes an intent (docs/api.md §2.6, §4.4): checks the account, instrument, leverage cap and (routed
  * venues) the agent, then starts `intent-<intentId>` with an update-with-start that answers once the
  * intent is recorded. Shared by `POST /oms/intents` and smart order routing (`/oms/route-intents`).
  * @throws ApiError as {@link checkInstrument}, {@link checkAgent}, `400 leverage_above_cap`,
@@ -143,7 +143,7 @@ export async function composeIntent(deps: ApiDeps, caller: Caller, body: Compose
     reduceOnly: body.reduceOnly,
     timeInForce: body.timeInForce,
     leverage: String(body.leverage),
-    // Routed venues are always signed by the account's agent key (spec §1 custody).
+    // Routed venues are always signed by the account's agent key (docs/api.md §1 custody).
     signing: caller.signerAddress && !routed ? 'self' : 'platform',
     ...(routed ? { pollMs: deps.config.venues.pollMs } : {}),
   };
@@ -170,7 +170,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
     {
       method: 'post',
       path: '/intents',
-      summary: 'Compose an order intent (spec §2.6); the outcome arrives on /ws/risk',
+      summary: 'Compose an order intent (docs/api.md §2.6); the outcome arrives on /ws/risk',
       tags,
       ...omsWrite(deps.orm, 'intents'),
       schemas: { body: composeIntentBody },

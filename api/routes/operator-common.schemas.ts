@@ -1,5 +1,5 @@
 /**
- * Field schemas shared by the operator surfaces (spec §4.8): USD amounts and fractions as decimal
+ * Field schemas shared by the operator surfaces (docs/api.md §4.8): USD amounts and fractions as decimal
  * strings (never JS numbers: money stays decimal end to end), EVM addresses, list pages.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Newest-first cursor pages over a tenant's rows (spec §8 pagination: `limit`, opaque `cursor`,
+ * Newest-first cursor pages over a tenant's rows (docs/api.md §8 pagination: `limit`, opaque `cursor`,
  * `nextCursor`, `hasMore`), for the operator surfaces.
  */
 import type { EntityManager, EntityName, FilterQuery } from '@mikro-orm/postgresql';

@@ -1,5 +1,5 @@
 /**
- * Schemas of `GET /api/v1/accounts/{id}/order-history` (spec §4.3, §3.2, §8: cap 1000).
+ * Schemas of `GET /api/v1/accounts/{id}/order-history` (docs/api.md §4.3, §3.2, §8: cap 1000).
  */
 import { z } from 'zod';
 import { COMPOSE_VENUES, ORDER_STATUSES } from '../../domain/oms/intent.js';
@@ -8,7 +8,7 @@ import { pageQuery } from '../../domain/pagination.js';
 export const orderHistoryQuery = pageQuery(1000).extend({
   venue: z.enum(COMPOSE_VENUES).optional().meta({ description: 'One venue; default every venue the account trades' }),
   symbol: z.string().min(1).max(64).optional().meta({ description: 'Venue-suffixed symbol (`BTC.HL`); venue-native ids for instruments the platform does not list' }),
-  status: z.enum(ORDER_STATUSES).optional().meta({ description: 'Venue order status (spec §3.2)' }),
+  status: z.enum(ORDER_STATUSES).optional().meta({ description: 'Venue order status (docs/api.md §3.2)' }),
 });
 
 export const venueOrderView = z
@@ -32,4 +32,4 @@ export const venueOrderView = z
 
 export const orderHistoryView = z
   .object({ orders: z.array(venueOrderView), nextCursor: z.string().nullable() })
-  .meta({ id: 'OrderHistory', description: 'Newest change first. No `hasMore` (account history route, spec §8).' });
+  .meta({ id: 'OrderHistory', description: 'Newest change first. No `hasMore` (account history route, docs/api.md §8).' });

@@ -1,5 +1,5 @@
 /**
- * `GET /api/v1/accounts/{id}/order-history` (spec §4.3): every order the venue saw, including
+ * `GET /api/v1/accounts/{id}/order-history` (docs/api.md §4.3): every order the venue saw, including
  * orders placed in the venue's own interface — unlike `/orders`, which lists what went through the
  * platform's OMS. Paper orders are the platform engine's own (`order_intents` once dispatched);
  * routed venues' orders are refreshed from the venue first (workflow `venue-orders-<account>-<venue>`,

@@ -1,4 +1,4 @@
-/** Schemas of prop accounts and account suspension (spec §3.5, §4.8 `/api/v1/prop-accounts/*`, §5.4 `prop:manage`). */
+/** Schemas of prop accounts and account suspension (docs/api.md §3.5, §4.8 `/api/v1/prop-accounts/*`, §5.4 `prop:manage`). */
 import { z } from 'zod';
 import { listPage, listQuery } from './operator-common.schemas.js';
 

@@ -1,5 +1,5 @@
 /**
- * Prop accounts and account suspension (spec §3.5, §4.8, §5.4 `prop:manage`; operator audience).
+ * Prop accounts and account suspension (docs/api.md §3.5, §4.8, §5.4 `prop:manage`; operator audience).
  * Reset and promotion: api/routes/prop-lifecycle.ts; a trader buys a challenge at
  * `POST /api/v1/prop/challenges` (api/routes/challenges.ts).
  *

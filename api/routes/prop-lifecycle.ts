@@ -1,5 +1,5 @@
 /**
- * Operator actions on a challenge (spec §3.5, §5.4 `prop:manage`: "account resets and
+ * Operator actions on a challenge (docs/api.md §3.5, §5.4 `prop:manage`: "account resets and
  * promotions"; operator audience). Listing and reading prop accounts: api/routes/prop-accounts.ts.
  *
  * - `POST /api/v1/prop-accounts/{id}/promote` → `passed` → `funded` (the trader keeps the payout

@@ -1,4 +1,4 @@
-/** Schemas of challenge templates (spec §3.5, §4.8 `/api/v1/prop-templates/*`, scope `prop:manage`). */
+/** Schemas of challenge templates (docs/api.md §3.5, §4.8 `/api/v1/prop-templates/*`, scope `prop:manage`). */
 import { z } from 'zod';
 import { fraction, listPage, listQuery, usdAmount } from './operator-common.schemas.js';
 

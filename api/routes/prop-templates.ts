@@ -1,5 +1,5 @@
 /**
- * Challenge templates (spec §3.5, §4.8 `/api/v1/prop-templates/*`, §5.4 `prop:manage`; operator
+ * Challenge templates (docs/api.md §3.5, §4.8 `/api/v1/prop-templates/*`, §5.4 `prop:manage`; operator
  * audience). A template's rules are part of the firm's rules hash committed on-chain at deploy, so
  * templates are created, changed and archived only while their firm is `draft`
  * (`409 invalid_state` after). `DELETE` archives (challenges already sold keep their template).

@@ -1,4 +1,4 @@
-/** Schemas of `/api/v1/reports/*` (spec §4.7): a window over the caller's accounts. */
+/** Schemas of `/api/v1/reports/*` (docs/api.md §4.7): a window over the caller's accounts. */
 import { z } from 'zod';
 
 export const reportQuery = z
@@ -22,7 +22,7 @@ export const dailyPnlView = z
       }),
     ),
   })
-  .meta({ id: 'DailyPnl', description: 'PnL is computed from trades (spec §2.8), manual trades included.' });
+  .meta({ id: 'DailyPnl', description: 'PnL is computed from trades (docs/api.md §2.8), manual trades included.' });
 
 export const fundingReportView = z
   .object({

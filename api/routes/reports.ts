@@ -1,7 +1,7 @@
 /**
- * `/api/v1/reports/*` (spec §4.7): orders, fills, closed positions (round trips) and daily realised
+ * `/api/v1/reports/*` (docs/api.md §4.7): orders, fills, closed positions (round trips) and daily realised
  * PnL over a window, across the caller's accounts or one of them. Volume comes from fills, PnL
- * from trades (spec §2.8). Funding: the hourly funding payments on paper perps.
+ * from trades (docs/api.md §2.8). Funding: the hourly funding payments on paper perps.
  */
 import Router from '@koa/router';
 import { Decimal, fmt } from '../../domain/decimal.js';

@@ -1,4 +1,4 @@
-/** Schemas of risk profiles and trading groups (spec §4.8 `/api/v1/risk-profiles/*`, `/api/v1/trading-groups/*`, scope `prop:manage`). */
+/** Schemas of risk profiles and trading groups (docs/api.md §4.8 `/api/v1/risk-profiles/*`, `/api/v1/trading-groups/*`, scope `prop:manage`). */
 import { z } from 'zod';
 import { listPage, usdAmount } from './operator-common.schemas.js';
 

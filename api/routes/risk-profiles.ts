@@ -1,5 +1,5 @@
 /**
- * Risk profiles and trading groups (spec §4.8, §5.4 `prop:manage`; operator audience). Both are
+ * Risk profiles and trading groups (docs/api.md §4.8, §5.4 `prop:manage`; operator audience). Both are
  * attached to challenge templates; compose enforces them on the challenge accounts: the trading
  * group's per-venue leverage caps (`400 leverage_above_cap`) and the risk profile's notional limits
  * (`400 risk_limit_exceeded`, domain/prop/risk.ts).

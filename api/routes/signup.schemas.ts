@@ -1,4 +1,4 @@
-/** Schemas of self-serve tenant signup (spec §4.1 `/api/public/tenants/*`; no auth, no tenant). */
+/** Schemas of self-serve tenant signup (docs/api.md §4.1 `/api/public/tenants/*`; no auth, no tenant). */
 import { z } from 'zod';
 import { RESERVED_SLUGS, SLUG_RE } from '../../domain/tenant/config.js';
 

@@ -1,5 +1,5 @@
 /**
- * Self-serve tenant signup (spec §4.1, §5.6: `/api/public/tenants/*` needs no tenant and no auth;
+ * Self-serve tenant signup (docs/api.md §4.1, §5.6: `/api/public/tenants/*` needs no tenant and no auth;
  * issue 7). Slug rules: 3-32 characters of a-z, 0-9 and inner hyphens, starting with a letter, not
  * reserved (domain/tenant/config.ts); a slug is taken by an existing tenant or by an unexpired
  * pending signup (`409 slug_taken`).

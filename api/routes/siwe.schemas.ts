@@ -1,4 +1,4 @@
-/** Schemas of the SIWE cookie-session routes (spec §5.1; EIP-4361), api/routes/siwe.ts. */
+/** Schemas of the SIWE cookie-session routes (docs/api.md §5.1; EIP-4361), api/routes/siwe.ts. */
 import { z } from 'zod';
 
 export const siweNonceResponse = z

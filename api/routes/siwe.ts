@@ -1,6 +1,6 @@
 /**
- * Browser sign-in with Ethereum (spec §5.1; EIP-4361) → the `service_session` cookie.
- * Tenant-gated (spec §5.6): nonces and sessions belong to the tenant the request resolved to.
+ * Browser sign-in with Ethereum (docs/api.md §5.1; EIP-4361) → the `service_session` cookie.
+ * Tenant-gated (docs/api.md §5.6): nonces and sessions belong to the tenant the request resolved to.
  *
  * - `POST /api/auth/siwe/nonce`  → `{ nonce, expiresAt }` (single use, 5 min).
  * - `POST /api/auth/siwe/verify` `{ message, signature }` → `{ sessionId, walletAddress, accountId, tier, expiresAt }`

@@ -1,5 +1,5 @@
 /**
- * Schemas of smart order routing (spec §4.4 `POST /oms/route-intents`, §4.5 `/sor/decisions`,
+ * Schemas of smart order routing (docs/api.md §4.4 `POST /oms/route-intents`, §4.5 `/sor/decisions`,
  * §2.11 decision shape — its field names are ours, documented here), api/routes/sor.ts.
  * Decimal strings: USD to 6 places, basis points to 4, prices to 8.
  */
@@ -14,7 +14,7 @@ const bps = (description: string) => z.string().meta({ description: `Decimal str
 const price = (description: string) => z.string().meta({ description: `Decimal string, USD per contract. ${description}` });
 const skipReasons = Object.keys(SKIP_REASONS) as [keyof typeof SKIP_REASONS, ...(keyof typeof SKIP_REASONS)[]];
 
-/** `POST /api/v1/oms/route-intents` (spec §4.4). */
+/** `POST /api/v1/oms/route-intents` (docs/api.md §4.4). */
 export const routeIntentBody = z
   .object({
     asset: z.string().trim().min(1).max(128).meta({ description: 'The bare asset (`BTC`), not a venue symbol. Prediction markets: the outcome (`TRUMP-INAUGURATED-YES`).', example: 'BTC' }),
@@ -71,7 +71,7 @@ export const decisionView = z
   .meta({
     id: 'SorDecision',
     description:
-      'Smart-routing decision (spec §2.11). Eligible candidates are ranked by estimated all-in price (lowest for a buy, highest for a sell); equal prices go to hyperliquid, then aster, then polymarket.',
+      'Smart-routing decision (docs/api.md §2.11). Eligible candidates are ranked by estimated all-in price (lowest for a buy, highest for a sell); equal prices go to hyperliquid, then aster, then polymarket.',
   });
 
 export const routeIntentResponse = z.object({ intentId: z.string(), decision: decisionView }).meta({ id: 'RoutedIntent' });
@@ -84,7 +84,7 @@ export const routingErrorView = z
   })
   .meta({ id: 'RoutingError' });
 
-/** `GET /api/v1/sor/decisions` (spec §4.5, §8: default 100, cap 500). */
+/** `GET /api/v1/sor/decisions` (docs/api.md §4.5, §8: default 100, cap 500). */
 export const decisionsQuery = pageQuery(500).meta({ id: 'SorDecisionsQuery' });
 export const decisionsPage = z
   .object({ data: z.array(decisionView), nextCursor: z.string().nullable(), hasMore: z.boolean() })
@@ -112,4 +112,4 @@ export const summaryView = z
     ),
     byVenue: z.array(z.object({ venue: z.enum(SOR_VENUES), decisions: z.number().int(), filled: z.number().int(), realisedSavingsUsd: usd('') })).meta({ description: 'The same per selected venue' }),
   })
-  .meta({ id: 'SorSummary', description: 'Realised savings of smart routing over a window (spec §4.5).' });
+  .meta({ id: 'SorSummary', description: 'Realised savings of smart routing over a window (docs/api.md §4.5).' });

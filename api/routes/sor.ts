@@ -1,8 +1,8 @@
 /**
- * Smart order routing (spec §4.4 route-intents, §4.5 audit, §2.11 decision).
+ * Smart order routing (docs/api.md §4.4 route-intents, §4.5 audit, §2.11 decision).
  *
  * - `POST /api/v1/oms/route-intents` `{ asset, side, qty, type: 'market', reduceOnly?, leverage?, clientId?, validForMs? }`
- *   → `201 { intentId, decision }`. Only a wallet-linked cookie session (spec §5.1) may call it: a
+ *   → `201 { intentId, decision }`. Only a wallet-linked cookie session (docs/api.md §5.1) may call it: a
  *   bearer credential has no wallet (`403 wallet_session_required`). Tier `fullTrading`; honours
  *   `Idempotency-Key` (the intent id derives from the session and the key, like `/oms/intents`).
  *   `400 routing_disabled` unless the account's `settings.smartRouting` is `true` (set it with
@@ -39,7 +39,7 @@ import { targetAccount } from './accounts.js';
 import { composeIntent } from './oms.js';
 import { decisionsPage, decisionsQuery, routeIntentBody, routeIntentResponse, routingErrorView, summaryQuery, summaryView } from './sor.schemas.js';
 
-/** What a trader reads for each routing error (spec §7.2). */
+/** What a trader reads for each routing error (docs/api.md §7.2). */
 const ROUTING_ERROR_DETAIL: Record<RoutingError, (asset: string) => string> = {
   asset_unknown: (asset) => `no candidate venue (${SOR_VENUES.join(', ')}) lists ${asset}; see GET /api/v1/symbols/{venue}`,
   no_quotes: (asset) => `no venue that lists ${asset} has a fresh quote right now; retry shortly`,
@@ -119,7 +119,7 @@ async function readCandidates(orm: MikroORM, accountId: string, asset: string, m
   );
 }
 
-/** Only a wallet-linked cookie session routes (spec §4.4). @throws ApiError `403 wallet_session_required`. */
+/** Only a wallet-linked cookie session routes (docs/api.md §4.4). @throws ApiError `403 wallet_session_required`. */
 const walletSession: ApiMiddleware = async (ctx, next) => {
   if (!callerOf(ctx).session) {
     throw new ApiError('wallet_session_required', 'smart routing needs a wallet-linked browser session (POST /api/auth/siwe/verify); a bearer API credential has no wallet: compose with an explicit venue on POST /api/v1/oms/intents');

@@ -1,4 +1,4 @@
-/** Schemas of `GET /api/v1/accounts/{id}/state/history` (spec §4.3, §8). */
+/** Schemas of `GET /api/v1/accounts/{id}/state/history` (docs/api.md §4.3, §8). */
 import { z } from 'zod';
 
 /** Spec §8: `limit` default 1000, cap 5000 (above → 400 `validation_failed`). Window-based, no cursor. */
@@ -38,7 +38,7 @@ export const stateHistoryView = z
   .meta({
     id: 'StateHistory',
     description:
-      'The spec §2.5 state of the account per venue (the fields of `GET /accounts/{id}/state`), sampled and stored as it happens (table `account_state_snapshots`), ' +
+      'The docs/api.md §2.5 state of the account per venue (the fields of `GET /accounts/{id}/state`), sampled and stored as it happens (table `account_state_snapshots`), ' +
       'valued at the canonical marks of the moment (a position without a mark at its average entry). Sampling: one point in the same transaction as every change of ' +
       'the state — the opening deposit (`deposit`), each execution that fills (`fill`: one point per dispatch or mark wake-up that filled, after all its fills), each ' +
       'funding payment (`funding`) — and one point per funding hour (`hourly`, at most one per account, venue and hour, from the hourly funding run) for every account ' +

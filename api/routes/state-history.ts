@@ -1,5 +1,5 @@
 /**
- * `GET /api/v1/accounts/{id}/state/history` (spec §4.3, §8): the equity and margin series of an
+ * `GET /api/v1/accounts/{id}/state/history` (docs/api.md §4.3, §8): the equity and margin series of an
  * account, read from its stored state snapshots (`account_state_snapshots`, db/state-snapshots.ts).
  * Window-based: `truncated`, no cursor. Also home of {@link stateEvents}, the event-log read the
  * statements replay (domain/statements/replay.ts).

@@ -1,4 +1,4 @@
-/** Schemas of `/api/v1/reports/statements*` (spec §4.7 "Statement documents"). */
+/** Schemas of `/api/v1/reports/statements*` (docs/api.md §4.7 "Statement documents"). */
 import { z } from 'zod';
 
 export const statementListQuery = z

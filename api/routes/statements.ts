@@ -1,5 +1,5 @@
 /**
- * `/api/v1/reports/statements*` (spec §4.7 "Statement documents"): the list of monthly statements
+ * `/api/v1/reports/statements*` (docs/api.md §4.7 "Statement documents"): the list of monthly statements
  * of the caller's accounts and each statement as a CSV or PDF download. Statements are built on
  * request from the account event log and the round trips (domain/statements/statement.ts); nothing
  * is stored.

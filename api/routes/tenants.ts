@@ -1,5 +1,5 @@
 /**
- * Tenant configuration (spec §2.4, §4.2; issue 7). Sections and defaults: domain/tenant/config.ts.
+ * Tenant configuration (docs/api.md §2.4, §4.2; issue 7). Sections and defaults: domain/tenant/config.ts.
  *
  * - `GET /api/v1/tenants/me` (any credential or session of the tenant) → `{ id, slug,
  *   displayName, origins, branding, theme, flags, venues, plan, fees }`.
@@ -9,7 +9,7 @@
  *   filled (operator with `tenant:config`; without it `403 forbidden`, a trader
  *   `403 wrong_credential_audience`).
  * - `PUT /api/v1/tenants/{id}/origins` `{ origins }` → the registered origins (white-label hosts:
- *   a request whose Origin or Host is one of them resolves to this tenant, spec §5.6).
+ *   a request whose Origin or Host is one of them resolves to this tenant, docs/api.md §5.6).
  * - Unversioned, no credential, tenant-scoped (resolved from `X-Tenant-Slug`, Origin or Host; a
  *   suspended tenant answers `410 tenant_suspended`): `GET /api/branding`, `/api/theme`,
  *   `/api/features` (the flags).

@@ -1,5 +1,5 @@
 /**
- * Schemas of the public transparency bundle (spec §1, §2.12, §4.9). Every amount is USD (decimal
+ * Schemas of the public transparency bundle (docs/api.md §1, §2.12, §4.9). Every amount is USD (decimal
  * string); domain/prop/transparency.ts defines each figure and the classes.
  */
 import { z } from 'zod';

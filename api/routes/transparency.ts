@@ -1,5 +1,5 @@
 /**
- * Public transparency (spec §1, §2.12, §4.9; no auth, no tenant: spec §5.6 exempts these paths, so
+ * Public transparency (docs/api.md §1, §2.12, §4.9; no auth, no tenant: docs/api.md §5.6 exempts these paths, so
  * they span the platform):
  * - `GET /api/prop/transparency` → `{ firms, cachedAt }`: every live firm's bundle, at most 200,
  *   oldest first.
@@ -22,7 +22,7 @@ import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
 import { firmBundle, transparencyIndex, transparencyParams } from './transparency.schemas.js';
 
-/** At most this many firms in the index (spec §4.9). */
+/** At most this many firms in the index (docs/api.md §4.9). */
 const MAX_FIRMS = 200;
 
 export function transparencyRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {

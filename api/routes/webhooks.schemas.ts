@@ -1,4 +1,4 @@
-/** Schemas of webhook endpoints (spec §6.4; operator audience, scope `tenant:config`). */
+/** Schemas of webhook endpoints (docs/api.md §6.4; operator audience, scope `tenant:config`). */
 import { z } from 'zod';
 import { listPage } from './operator-common.schemas.js';
 

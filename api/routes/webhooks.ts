@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints (spec §6.4; operator audience, scope `tenant:config`). Deliveries:
+ * Webhook endpoints (docs/api.md §6.4; operator audience, scope `tenant:config`). Deliveries:
  * activities/webhooks/delivery.ts (body and headers), workflows/webhook.ts (retries),
  * worker/webhook-dispatcher.ts (which events go where). Receivers verify with
  * domain/webhooks/signature.ts.

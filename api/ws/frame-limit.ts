@@ -1,5 +1,5 @@
 /**
- * The per-frame inbound rate limit of the WebSocket channels (spec §6.3 rule 4): at most `frames`
+ * The per-frame inbound rate limit of the WebSocket channels (docs/api.md §6.3 rule 4): at most `frames`
  * client frames per `windowMs` window; `Ping` and `Alive` are exempt (callers do not count them).
  */
 

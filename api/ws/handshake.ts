@@ -1,5 +1,5 @@
 /**
- * Single-use WebSocket handshake tokens (spec §2.3, §6.2): `POST /api/auth/bootstrap` issues them;
+ * Single-use WebSocket handshake tokens (docs/api.md §2.3, §6.2): `POST /api/auth/bootstrap` issues them;
  * the first `Authenticate` that presents one consumes it.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';

@@ -1,5 +1,5 @@
 /**
- * Fan-out of the account event log to sockets (DESIGN.md): each api process LISTENs on
+ * Fan-out of the account event log to sockets (docs/architecture.md): each api process LISTENs on
  * `account_events`, loads the appended row and hands it to every subscriber of its tenant and
  * account. Works with any number of api processes because the log, not memory, is the source.
  */

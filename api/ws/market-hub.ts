@@ -1,5 +1,5 @@
 /**
- * Fan-out of the market streams to `/ws/market` sockets (DESIGN.md: one producer per symbol, any
+ * Fan-out of the market streams to `/ws/market` sockets (docs/architecture.md: one producer per symbol, any
  * number of api processes). Each api process LISTENs on `market_stream` (payloads are the
  * producer's {@link StreamMessage}s, complete, so no read follows) and hands every message to the
  * listeners of its pair. While a pair has listeners here, this process keeps its demand registered

@@ -1,5 +1,5 @@
 /**
- * `/ws/market` (spec §6.1, §6.3): depth, order-book deltas, trade tape, volume at price, inside
+ * `/ws/market` (docs/api.md §6.1, §6.3): depth, order-book deltas, trade tape, volume at price, inside
  * quote and candles of any streamed pair. No authentication needed; `Authenticate { token }` with a
  * bootstrap handshake token optionally attaches the caller's tenant (doubling its frame budget).
  *
@@ -17,7 +17,7 @@
  * | `candle:paper:BTC.PAPER:1m` (`1m`, `1h`) | `Candle` | `interval, bar { openTime, closeTime, open, high, low, close, volume, closed }` | yes |
  *
  * Every data frame carries `type, topic, seq` (per connection). Subscribing to `l2Book` sends the
- * current book at once when the pair is streaming. Seeding (spec §6.3 rule 3): subscribe to
+ * current book at once when the pair is streaming. Seeding (docs/api.md §6.3 rule 3): subscribe to
  * `l2Delta`, fetch `GET /market/depth` (it carries `bookSeq`), drop deltas with `bookSeq ≤` the
  * snapshot's, apply the rest; a delta whose `prevBookSeq` is not the last applied one is a gap:
  * re-snapshot. A `Resync-Required { reason: 'slow_consumer', dropped }` means the backlog was

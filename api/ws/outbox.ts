@@ -1,5 +1,5 @@
 /**
- * A bounded, coalescing send queue for one WebSocket (spec §6.3 rules 2 and `Resync-Required`).
+ * A bounded, coalescing send queue for one WebSocket (docs/api.md §6.3 rules 2 and `Resync-Required`).
  * Frames are numbered (`seq`) when queued and written only while the socket's own buffer is below
  * {@link LOW_WATER_BYTES}, so memory per socket is bounded by the queue cap plus one low-water mark:
  *

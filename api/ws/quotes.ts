@@ -1,5 +1,5 @@
 /**
- * `/ws/quotes` (spec §6.1): the canonical mark per venue and symbol; no authentication needed.
+ * `/ws/quotes` (docs/api.md §6.1): the canonical mark per venue and symbol; no authentication needed.
  * `Subscribe { topics: ['paper:BTC.PAPER', ...] }` (topic = `<venue>:<symbol>`, symbols from
  * `GET /api/v1/symbols/{venue}`) → `Result { ok, topics }`, then `Quote { seq, venue, symbol,
  * mark, bid, ask, ts }` on every mark change. Quotes coalesce per pair for a slow socket (latest

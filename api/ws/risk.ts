@@ -1,7 +1,7 @@
 /**
- * `/ws/risk` (spec §6.2, §6.3): `Authenticate` with a single-use handshake token, `Subscribe` to
+ * `/ws/risk` (docs/api.md §6.2, §6.3): `Authenticate` with a single-use handshake token, `Subscribe` to
  * topics, then frames from the account event log with their per-account `seq`. A browser whose
- * upgrade request carries a valid `service_session` cookie (spec §5.1) is authenticated at connect
+ * upgrade request carries a valid `service_session` cookie (docs/api.md §5.1) is authenticated at connect
  * (`Authenticated` arrives unasked; an `Authenticate` frame after that is answered `Authenticated`
  * again) and torn down (`session_ended`, close 4401) once the session ends.
  * Rules: nothing is pushed before `Subscribe`; `Ping` → `Pong { serverTime }`; `Alive` →
@@ -30,9 +30,9 @@ import type { EventHub, LoggedEvent } from './hub.js';
 
 /** Topics a `/ws/risk` client may subscribe to. */
 export const RISK_TOPICS = ['Order-Intent-Changed', 'Position-Changed', 'Fills', 'Funding'] as const;
-/** Idle close after this much inbound silence (spec §8). */
+/** Idle close after this much inbound silence (docs/api.md §8). */
 export const IDLE_CLOSE_MS = 60_000;
-/** How often an authenticated socket re-reads its credential; a revoked one is torn down (spec §5.7), ms. */
+/** How often an authenticated socket re-reads its credential; a revoked one is torn down (docs/api.md §5.7), ms. */
 export const REVOCATION_CHECK_MS = 5_000;
 /** Send-buffer cap past which a slow consumer is told to resync and its backlog is dropped. */
 export const MAX_BUFFERED_BYTES = 1 << 20;
@@ -75,7 +75,7 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
   const limiter = new FrameLimiter();
   let session: { accountIds: string[]; unsubscribe?: () => void; topics: Set<string>; cookie: boolean } | undefined;
   let revocationTimer: NodeJS.Timeout | undefined;
-  /** Re-checks the credential or cookie session; when it is gone the socket is torn down (spec §5.7). */
+  /** Re-checks the credential or cookie session; when it is gone the socket is torn down (docs/api.md §5.7). */
   const watch = (stillValid: () => Promise<boolean>, error: string) => {
     clearInterval(revocationTimer);
     revocationTimer = setInterval(() => {

@@ -1,5 +1,5 @@
 /**
- * Performance analytics over fills and round trips (spec §4.7), pure and exact (decimal.js only).
+ * Performance analytics over fills and round trips (docs/api.md §4.7), pure and exact (decimal.js only).
  *
  * Spec §2.8: **volume** is computed from fills (USD notional `qty × price`), **PnL** from trades
  * (round trips). A manual (imported) trade has no fill: it counts in PnL and not in volume.
@@ -26,7 +26,7 @@ export const MAX_DAYS = 3660;
 
 const DAY_MS = 86_400_000;
 
-/** A fill as analytics needs it (spec §2.8). `qty` contracts, `price` and `feeUsd` USD. */
+/** A fill as analytics needs it (docs/api.md §2.8). `qty` contracts, `price` and `feeUsd` USD. */
 export interface FillInput {
   venue: string;
   symbol: string;
@@ -38,7 +38,7 @@ export interface FillInput {
 }
 
 /**
- * A closed round trip (spec §2.8). `realizedPnlUsd` before fees, `feesUsd` the fees attributed to
+ * A closed round trip (docs/api.md §2.8). `realizedPnlUsd` before fees, `feesUsd` the fees attributed to
  * the trade (both USD); `source` `platform` or `manual`.
  */
 export interface TradeInput {
@@ -294,7 +294,7 @@ export function drawdown(equities: Decimal[]): Drawdown {
   return { maxDrawdownUsd: fmt(ddUsd), maxDrawdownPct: ddPct ? fmt(ddPct.toDecimalPlaces(PCT_DP)) : null };
 }
 
-/** The risk-metrics read (spec §4.7); definitions in the field docs. */
+/** The risk-metrics read (docs/api.md §4.7); definitions in the field docs. */
 export interface RiskMetrics extends TradeStats, Drawdown {
   /** Equity before the first day, USD. */
   startEquityUsd: string;

@@ -1,5 +1,5 @@
 /**
- * The backtest engine behind `POST /api/v1/backtests/run` (spec §4.7), pure.
+ * The backtest engine behind `POST /api/v1/backtests/run` (docs/api.md §4.7), pure.
  *
  * Semantics:
  * - Indicators (the catalogue of domain/indicators/registry.ts) are computed over the bars, oldest

@@ -1,5 +1,5 @@
 /**
- * The indicator catalogue (spec §4.7 `GET /api/v1/indicators`): a table of declarative specs, each
+ * The indicator catalogue (docs/api.md §4.7 `GET /api/v1/indicators`): a table of declarative specs, each
  * `name → { params, inputs, outputs, description, create }`, computed by the `trading-signals`
  * library (v8, number-based).
  *
@@ -13,7 +13,7 @@ import { Decimal, fmt } from '../decimal.js';
 
 /** Significant digits of every indicator output. */
 export const SIGNIFICANT_DIGITS = 8;
-/** Most indicators one request may compute (spec §8-style bound; a 400 above it). */
+/** Most indicators one request may compute (docs/api.md §8-style bound; a 400 above it). */
 export const MAX_INDICATORS = 10;
 
 /** A bar field an indicator reads. */

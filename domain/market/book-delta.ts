@@ -1,5 +1,5 @@
 /**
- * Order-book deltas for `/ws/market` `l2Delta` (spec §6.1): the levels that changed between two
+ * Order-book deltas for `/ws/market` `l2Delta` (docs/api.md §6.1): the levels that changed between two
  * L2 snapshots, Binance diff-depth style. A level is `[price USD, size contracts]` as decimal
  * strings; size `"0"` removes the level. Applying the delta to the older book gives the newer.
  */

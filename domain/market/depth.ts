@@ -1,5 +1,5 @@
 /**
- * Depth grouped into price buckets (spec §4.6 `depth/.../grouped`): each level's size is added to
+ * Depth grouped into price buckets (docs/api.md §4.6 `depth/.../grouped`): each level's size is added to
  * the bucket its price falls in — bids round down to a multiple of `step`, asks round up — so a
  * grouped book never looks better than the real one. Decimal strings in, decimal strings out.
  */

@@ -1,5 +1,5 @@
 /**
- * Replay of recorded market data on the wall clock (DESIGN.md "Market data"). Pure: no I/O, no
+ * Replay of recorded market data on the wall clock (docs/architecture.md "Market data"). Pure: no I/O, no
  * clock; the caller supplies every time. The loop is seamless: the recording plays forward, then
  * backward, so prices never jump when it wraps.
  */

@@ -65,7 +65,7 @@ export function findSymbol(venue: string, symbol: string): SymbolSpec | undefine
 }
 
 /**
- * Tradeable symbols per venue slug (spec §4.2 `GET /api/v1/symbols/{venue}`): `paper` and every
+ * Tradeable symbols per venue slug (docs/api.md §4.2 `GET /api/v1/symbols/{venue}`): `paper` and every
  * routed venue. Each routed venue's table lives in domain/market/venues/<venue>.ts.
  */
 export const VENUE_SYMBOLS: Record<string, readonly SymbolSpec[]> = {

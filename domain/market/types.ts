@@ -17,7 +17,7 @@ export interface BookSnapshot {
 }
 
 /**
- * The canonical mark of one venue symbol at one instant (DESIGN.md "Market data").
+ * The canonical mark of one venue symbol at one instant (docs/architecture.md "Market data").
  * `mark` is the mid of the best bid and offer; `book` is the recorded L2 book re-centred on it.
  */
 export interface MarkTick {

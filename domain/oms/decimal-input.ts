@@ -1,5 +1,5 @@
 /**
- * Decimal request fields (spec §2.6): a decimal string (preferred) or a JSON number, coerced
+ * Decimal request fields (docs/api.md §2.6): a decimal string (preferred) or a JSON number, coerced
  * exactly to a canonical decimal string. Numbers go through their shortest round-trip form,
  * so `0.1` becomes `"0.1"`; no float arithmetic ever happens on them.
  */

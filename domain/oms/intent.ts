@@ -1,5 +1,5 @@
 /**
- * The order intent of spec §2.6 and its lifecycle of spec §3.1.
+ * The order intent of docs/api.md §2.6 and its lifecycle of docs/api.md §3.1.
  *
  * States: `intent_pending` → `signed_pending_dispatch` → `dispatched` → `filled`, and the dead
  * states `canceled` and `rejected` (spec: "a dead state also exists"). A platform-signed
@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { positiveDecimal } from './decimal-input.js';
 
-/** Every venue the compose enum knows (spec §2.6). */
+/** Every venue the compose enum knows (docs/api.md §2.6). */
 export const COMPOSE_VENUES = ['hyperliquid', 'aster', 'polymarket', 'kalshi', 'paper'] as const;
 /** Venues whose adapter is wired in this deployment; the others answer `400 venue_not_supported`. */
 export const WIRED_VENUES = ['hyperliquid', 'aster', 'polymarket', 'kalshi', 'paper'] as const;
@@ -16,13 +16,13 @@ export const WIRED_VENUES = ['hyperliquid', 'aster', 'polymarket', 'kalshi', 'pa
 export const ORDER_TYPES = ['market', 'limit', 'stop', 'stop_limit', 'take_profit'] as const;
 export const TIME_IN_FORCE = ['Gtc', 'Ioc', 'Alo'] as const;
 
-/** Intent states of spec §3.1, in order, then the dead states. */
+/** Intent states of docs/api.md §3.1, in order, then the dead states. */
 export const INTENT_STATES = ['intent_pending', 'signed_pending_dispatch', 'dispatched', 'filled', 'canceled', 'rejected'] as const;
 export type IntentState = (typeof INTENT_STATES)[number];
 /** States after which nothing more happens to an intent. */
 export const TERMINAL_STATES: readonly IntentState[] = ['filled', 'canceled', 'rejected'];
 
-/** Venue order statuses of spec §3.2 (the `orderStatus` field and the order-history filter). */
+/** Venue order statuses of docs/api.md §3.2 (the `orderStatus` field and the order-history filter). */
 export const ORDER_STATUSES = ['open', 'filled', 'canceled', 'rejected', 'triggered', 'expired'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -36,7 +36,7 @@ export const REQUIRED_PRICES: Record<(typeof ORDER_TYPES)[number], ('price' | 't
 };
 
 /**
- * The compose request of spec §2.6. Sizes and prices: decimal strings or numbers, output as
+ * The compose request of docs/api.md §2.6. Sizes and prices: decimal strings or numbers, output as
  * canonical decimal strings. `b3` and `trailing_stop` are refused with field issues; a
  * `stop_limit` without `stopLimitPrice` carries the issue code `stopLimitPrice_required`.
  */

@@ -1,5 +1,5 @@
 /**
- * Self-signed intents on `paper` (spec §3.1): the EIP-712 typed data a credential that holds its
+ * Self-signed intents on `paper` (docs/api.md §3.1): the EIP-712 typed data a credential that holds its
  * own key signs. Every field of the order is in the message, as strings (decimals stay exact; an
  * absent price is the empty string), so a signature covers exactly what will be dispatched.
  */

@@ -1,5 +1,5 @@
 /**
- * Per-venue account state of spec §2.5 and the initial-margin rule, in USD Decimals.
+ * Per-venue account state of docs/api.md §2.5 and the initial-margin rule, in USD Decimals.
  */
 import { Decimal, ZERO } from '../decimal.js';
 

@@ -1,5 +1,5 @@
 /**
- * The paper venue's matching engine (spec §1 "internalised", §2.6; DESIGN.md "paper venue").
+ * The paper venue's matching engine (docs/api.md §1 "internalised", §2.6; docs/architecture.md "paper venue").
  * Pure: no I/O, no clock. Orders match against the canonical mark and the recorded L2 book
  * re-centred on it, with Hyperliquid semantics:
  * - market: walks the book (taker), one fill per level; past the last level the remainder is canceled;

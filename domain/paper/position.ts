@@ -1,5 +1,5 @@
 /**
- * Net position and round-trip arithmetic (spec §2.8): fills move a signed position; a reducing
+ * Net position and round-trip arithmetic (docs/api.md §2.8): fills move a signed position; a reducing
  * fill realises PnL against the average entry and closes a round trip (a trade).
  * Sizes in contracts (+ long, − short), prices and PnL in USD, all Decimals.
  */

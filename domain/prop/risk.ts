@@ -1,5 +1,5 @@
 /**
- * Risk-profile limits of a challenge account (spec §4.8 risk profiles), checked at compose. Pure,
+ * Risk-profile limits of a challenge account (docs/api.md §4.8 risk profiles), checked at compose. Pure,
  * decimal, USD. A reduce-only order, and any order that shrinks the position, is never refused.
  *
  * - order notional = qty × price, the price being the limit (or stop-limit) price, else the mark;

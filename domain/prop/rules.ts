@@ -1,5 +1,5 @@
 /**
- * Challenge rules of a prop account (spec §3.5; issue 6). Pure, decimal. USD throughout; the
+ * Challenge rules of a prop account (docs/api.md §3.5; issue 6). Pure, decimal. USD throughout; the
  * template's percentages are fractions of the account size (`0.08` = 8 %).
  *
  * On every evaluation (after a fill, on a mark, or on the challenge workflow's timer), with

@@ -1,5 +1,5 @@
 /**
- * The public proof of a prop firm (spec §1, §2.12, §4.9): reconciliation of the on-chain treasury
+ * The public proof of a prop firm (docs/api.md §1, §2.12, §4.9): reconciliation of the on-chain treasury
  * against the ledger, and the solvency classification. Pure, decimal, USD.
  *
  * - Ledger (PostgreSQL `prop_ledger`): `payIns` (challenge deposits), `collateral` (operator

@@ -1,5 +1,5 @@
 /**
- * The smart-order-routing cost model (spec §4.4 route-intents, §2.11): the estimated all-in cost of
+ * The smart-order-routing cost model (docs/api.md §4.4 route-intents, §2.11): the estimated all-in cost of
  * a market order of `qty` on one venue, from that venue's canonical mark and L2 book. Pure, decimal.
  *
  * For side sign s (+1 buy, −1 sell), walking the book side the order takes (asks for a buy, bids
@@ -15,7 +15,7 @@
 import { Decimal, ZERO } from '../decimal.js';
 import type { BookLevel, BookSnapshot } from '../market/types.js';
 
-/** The candidate pool (spec §4.4), in tie-break order: equal estimates go to the earlier venue. */
+/** The candidate pool (docs/api.md §4.4), in tie-break order: equal estimates go to the earlier venue. */
 export const SOR_VENUES = ['hyperliquid', 'aster', 'polymarket'] as const;
 export type SorVenue = (typeof SOR_VENUES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * Smart-order-routing decision (spec §4.4 route-intents, §2.11): which candidate venue a market
+ * Smart-order-routing decision (docs/api.md §4.4 route-intents, §2.11): which candidate venue a market
  * order of `qty` of a bare asset goes to. Pure: the caller reads symbols, agents and quotes.
  *
  * Per candidate venue (in {@link SOR_VENUES} order) the first failing check is its skip reason
@@ -9,7 +9,7 @@
  * lowest `totalCostUsd`. `savingsVsNextBestUsd` = s × (next-best all-in price − selected all-in
  * price) × qty (s = +1 buy, −1 sell); null when only one venue was eligible.
  *
- * When nothing is eligible the error is (spec §7.2): `asset_unknown` when no candidate lists the
+ * When nothing is eligible the error is (docs/api.md §7.2): `asset_unknown` when no candidate lists the
  * asset; `no_quotes` when every candidate that lists it was skipped for `no_quote`;
  * `no_eligible_venue` otherwise.
  */
@@ -30,7 +30,7 @@ export const SKIP_REASONS = {
 } as const;
 export type SkipReason = keyof typeof SKIP_REASONS;
 
-/** Why routing could not pick a venue (spec §7.2). */
+/** Why routing could not pick a venue (docs/api.md §7.2). */
 export type RoutingError = 'asset_unknown' | 'no_quotes' | 'no_eligible_venue';
 
 /** The venue symbol an asset names, or why there is none. */

@@ -1,5 +1,5 @@
 /**
- * CSV rendering of a monthly statement (spec §4.7 "Statement documents").
+ * CSV rendering of a monthly statement (docs/api.md §4.7 "Statement documents").
  *
  * One table, header row first, columns {@link STATEMENT_CSV_COLUMNS}. `section` says what a row is:
  * `statement` (metadata: `reference` names the field, `detail` holds the value), `opening_balance`,

@@ -1,5 +1,5 @@
 /**
- * PDF rendering of a monthly statement (spec §4.7 "Statement documents") with pdfkit: an A4
+ * PDF rendering of a monthly statement (docs/api.md §4.7 "Statement documents") with pdfkit: an A4
  * document with the summary (the reconciliation), then deposits and withdrawals, fills, round
  * trips and funding payments. USD amounts are shown as stored (full decimal precision).
  */

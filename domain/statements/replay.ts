@@ -1,5 +1,5 @@
 /**
- * Replay of an account's event log (spec §4.7 statements): the cash and position state of every
+ * Replay of an account's event log (docs/api.md §4.7 statements): the cash and position state of every
  * venue after each state-changing event, with no table of its own. (`/accounts/{id}/state/history`
  * reads the stored snapshots of db/state-snapshots.ts instead, which carry margin and mark-based equity.)
  *
@@ -49,7 +49,7 @@ export interface VenueLedger {
   lastPrice: Map<string, Decimal>;
 }
 
-/** One point of the state series (spec §4.3 `state/history`), every amount a USD decimal string. */
+/** One point of the state series (docs/api.md §4.3 `state/history`), every amount a USD decimal string. */
 export interface StatePoint {
   /** The event's seq on the account log. */
   seq: number;
@@ -129,7 +129,7 @@ export function applyEvent(ledger: VenueLedger, e: LogEvent): boolean {
   }
 }
 
-/** The point of spec §4.3 for `ledger` as it stands after event `e`. */
+/** The point of docs/api.md §4.3 for `ledger` as it stands after event `e`. */
 export function pointOf(ledger: VenueLedger, e: LogEvent, venue: string): StatePoint {
   let notional = ZERO;
   let unrealized = ZERO;

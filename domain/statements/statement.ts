@@ -1,12 +1,12 @@
 /**
- * Monthly account statements (spec §4.7 "Statement documents"), built from the account event log
+ * Monthly account statements (docs/api.md §4.7 "Statement documents"), built from the account event log
  * (cash: deposits, withdrawals, fills, funding payments) and the account's round trips. Pure: the
  * route loads rows, this module does the Decimal arithmetic, csv.ts and pdf.ts render.
  *
  * Reconciliation (all USD, the whole account, every venue summed):
  *   closing = opening + deposits − withdrawals + realised PnL − fees + funding
  * where realised PnL and fees are those of the month's fills (the amounts that moved cash).
- * Round trips are listed for reference; a manual (imported, spec §2.10) round trip never moved
+ * Round trips are listed for reference; a manual (imported, docs/api.md §2.10) round trip never moved
  * cash, so its PnL is reported apart (`manualRoundTripPnlUsd`) and is not in the reconciliation.
  */
 import { Decimal, ZERO, fmt } from '../decimal.js';

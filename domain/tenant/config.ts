@@ -1,5 +1,5 @@
 /**
- * A white-label tenant's configuration (spec §2.4): branding, theme, feature flags, enabled venues
+ * A white-label tenant's configuration (docs/api.md §2.4): branding, theme, feature flags, enabled venues
  * and plan. Each section is a zod schema with defaults: a stored `{}` (or any missing field)
  * reads as the default, so a new tenant is complete from its first request. Pure.
  */

@@ -1,5 +1,5 @@
 /**
- * Webhook signatures (spec §6.4), for the platform and for receivers: header
+ * Webhook signatures (docs/api.md §6.4), for the platform and for receivers: header
  * `x-webhook-signature: sha256=<hex HMAC-SHA256 of the raw body bytes>` keyed by the endpoint's
  * secret. Receivers verify the RAW body before parsing it, in constant time, and check
  * `x-api-key` (when configured) in addition, never instead. Node's `crypto` only; copy this file

@@ -1,5 +1,5 @@
 /**
- * A local EVM node for tests and `npm run dev` (DESIGN.md "EVM node"): anvil from the npm package
+ * A local EVM node for tests and `npm run dev` (docs/architecture.md "EVM node"): anvil from the npm package
  * `@foundry-rs/anvil`, whose platform package (`@foundry-rs/anvil-<os>-<arch>`, an optional
  * dependency) ships the binary at `bin/anvil` — nothing is downloaded at run time.
  *

@@ -1,5 +1,5 @@
 /**
- * The prop firms' chain for `npm run dev` (DESIGN.md "EVM node"): `CHAIN_RPC_URL` when set, else
+ * The prop firms' chain for `npm run dev` (docs/architecture.md "EVM node"): `CHAIN_RPC_URL` when set, else
  * anvil from the npm package on `ANVIL_PORT` (default 8545) with its state in `.data/anvil-state.json`
  * (kept across restarts). On the local chain it also prepares what a real network would already
  * have: a funded platform deployer (`PROP_DEPLOYER_KEY`, key in `.data/prop-deployer-key` unless

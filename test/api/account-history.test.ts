@@ -1,4 +1,4 @@
-/** Account histories (spec §4.3, §8): cursor pagination with opaque cursors, `nextCursor: null` at the end, no `hasMore`. */
+/** Account histories (docs/api.md §4.3, §8): cursor pagination with opaque cursors, `nextCursor: null` at the end, no `hasMore`. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';

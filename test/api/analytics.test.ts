@@ -1,5 +1,5 @@
 /**
- * Analytics, indicators and backtests over the real stack (spec §4.7, §2.8): a trader makes paper
+ * Analytics, indicators and backtests over the real stack (docs/api.md §4.7, §2.8): a trader makes paper
  * round trips and imports one, and every derived read agrees with /fills and /trades.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** Bearer mint and revocation (spec §4.1, §5.2): what a revoked token or credential can still do. */
+/** Bearer mint and revocation (docs/api.md §4.1, §5.2): what a revoked token or credential can still do. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
 import { Credential } from '../../db/entities.js';

@@ -1,4 +1,4 @@
-/** Flatten and reverse (spec §3.1, §4.4): one batch workflow, legs in order: cancels, closes, opens. */
+/** Flatten and reverse (docs/api.md §3.1, §4.4): one batch workflow, legs in order: cancels, closes, opens. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueCredential } from '../../db/seed.js';
 import { batchWorkflowId } from '../../workflows/definitions.js';

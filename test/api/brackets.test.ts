@@ -1,4 +1,4 @@
-/** Brackets (spec §3.3, §4.4): staged until the parent fills, legs arm on fill, one leg filling cancels the other. */
+/** Brackets (docs/api.md §3.3, §4.4): staged until the parent fills, legs arm on fill, one leg filling cancels the other. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
 import { extremeTicks, publish } from '../support/marks.js';

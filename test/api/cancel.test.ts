@@ -1,4 +1,4 @@
-/** Cancel and cancel-all (spec §4.4) through the intent workflow's `cancel` Update. */
+/** Cancel and cancel-all (docs/api.md §4.4) through the intent workflow's `cancel` Update. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
 import { extremeTicks, publish } from '../support/marks.js';

@@ -1,4 +1,4 @@
-/** Chase (spec §4.4): cancel-replace toward the touch until filled, with a bound on attempts. */
+/** Chase (docs/api.md §4.4): cancel-replace toward the touch until filled, with a bound on attempts. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
 import { extremeTicks, publish } from '../support/marks.js';

@@ -1,5 +1,5 @@
 /**
- * Compose validation (spec §2.6, §2.13, §7): every refusal is `{ error, detail }` with the right
+ * Compose validation (docs/api.md §2.6, §2.13, §7): every refusal is `{ error, detail }` with the right
  * status, and a refused compose leaves nothing behind (no intent row, no workflow).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Funding payments (spec §4.3 funding ledger, §4.7 `/reports/funding`): the hourly run pays
+ * Funding payments (docs/api.md §4.3 funding ledger, §4.7 `/reports/funding`): the hourly run pays
  * −(size × mark × recorded rate) on open paper perps, once per hour however often it runs; a flat
  * account pays nothing; each payment adds a `funding` point to the state history; the Temporal
  * Schedule is created idempotently and starts runs.

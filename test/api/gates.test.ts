@@ -1,5 +1,5 @@
 /**
- * Audience and tier gates (spec §5.3, §5.5) as one table over real requests, plus the tier table
+ * Audience and tier gates (docs/api.md §5.3, §5.5) as one table over real requests, plus the tier table
  * of every OMS write route against every tier.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ describe('audience and tier gates', () => {
     expect(res.body).toMatchObject(expected);
   });
 
-  it('every OMS write route against every tier (spec §5.5 matrix)', () => {
+  it('every OMS write route against every tier (docs/api.md §5.5 matrix)', () => {
     const allowed: Record<Tier, string[]> = {
       readonly: [],
       liquidation: ['cancel', 'cancel-all', 'flatten'],

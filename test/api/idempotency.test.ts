@@ -1,4 +1,4 @@
-/** `Idempotency-Key` on /oms writes (spec §8): replay, conflict, key length, concurrency. */
+/** `Idempotency-Key` on /oms writes (docs/api.md §8): replay, conflict, key length, concurrency. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderIntent } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';

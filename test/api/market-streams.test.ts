@@ -1,5 +1,5 @@
 /**
- * On-demand market streams (spec §4.6 cold cache, §6.1 `/ws/market`, §6.3): depth and tape open
+ * On-demand market streams (docs/api.md §4.6 cold cache, §6.1 `/ws/market`, §6.3): depth and tape open
  * the subscription and answer 503 cold_cache, then succeed; `/ws/market` pushes books, deltas that
  * rebuild the book, the inside quote, the replayed tape and live candles; frames are rate-limited.
  */

@@ -1,4 +1,4 @@
-/** Quotes and depth over REST and `/ws/quotes` (spec §4.6, §6.1), from the canonical marks. */
+/** Quotes and depth over REST and `/ws/quotes` (docs/api.md §4.6, §6.1), from the canonical marks. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Mark } from '../../db/entities.js';
 import { platformEm } from '../../db/orm.js';
@@ -55,7 +55,7 @@ describe('market data from the canonical marks', () => {
   });
 });
 
-describe('candles (spec §2.9) from the recorded Hyperliquid bars', () => {
+describe('candles (docs/api.md §2.9) from the recorded Hyperliquid bars', () => {
   let s: Stack;
   let token: string;
   beforeAll(async () => {
@@ -70,7 +70,7 @@ describe('candles (spec §2.9) from the recorded Hyperliquid bars', () => {
   it('serves the newest recorded 1h bars exactly as recorded', async () => {
     const { readFileSync } = await import('node:fs');
     const path = await import('node:path');
-    const csv = readFileSync(path.resolve(import.meta.dirname, '../../../shared/data/hyperliquid_candles/ETH_perp_1h-futures.csv'), 'utf8').trim().split(/\r?\n/);
+    const csv = readFileSync(path.resolve(import.meta.dirname, '../../data/recorded/hyperliquid_candles/ETH_perp_1h-futures.csv'), 'utf8').trim().split(/\r?\n/);
     const last = csv.at(-1)!.split(',');
     // endTime pins the recorded history: live bars (other test files aggregate some) come after it
     const res = await s.call('GET', `/api/v1/market/candles/paper/ETH.PAPER?interval=1h&limit=3&endTime=${last[1]}`, { token });
@@ -127,7 +127,7 @@ describe('grouped depth and 24 h stats', () => {
     const { Decimal } = await import('../../domain/decimal.js');
     const { readFileSync } = await import('node:fs');
     const path = await import('node:path');
-    const rows = readFileSync(path.resolve(import.meta.dirname, '../../../shared/data/hyperliquid_candles/BTC_perp_1m-futures.csv'), 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split(','));
+    const rows = readFileSync(path.resolve(import.meta.dirname, '../../data/recorded/hyperliquid_candles/BTC_perp_1m-futures.csv'), 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split(','));
     const lastMs = Number(rows.at(-1)![0]);
     const day = rows.filter((r) => Number(r[0]) > lastMs - 24 * 3600_000);
     const res = await s.call('GET', '/api/v1/market/stats/BTC.PAPER', { token });

@@ -1,4 +1,4 @@
-/** Modify (spec §4.4): cancel-replace with numbers only, resolving a new intent id. */
+/** Modify (docs/api.md §4.4): cancel-replace with numbers only, resolving a new intent id. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
 import { extremeTicks, publish } from '../support/marks.js';

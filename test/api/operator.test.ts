@@ -1,5 +1,5 @@
 /**
- * Operator surfaces (issue 6; spec §4.8, §5.2-5.4): the scope matrix over every prefix, firm and
+ * Operator surfaces (issue 6; docs/api.md §4.8, §5.2-5.4): the scope matrix over every prefix, firm and
  * template validation, readiness with and without a deployer, tenant isolation, account suspension
  * at compose, risk-profile limits at compose, trading groups, and the scope cache dropped at once
  * when a credential is revoked.

@@ -1,5 +1,5 @@
 /**
- * Routed execution end to end (issue 4; spec §1 custody and routed execution, §4.3, §7): for each
+ * Routed execution end to end (issue 4; docs/api.md §1 custody and routed execution, §4.3, §7): for each
  * of Hyperliquid, Aster, Polymarket and Kalshi, through the API, the real workflow and the venue's
  * simulator (which verifies every signature as the venue does): custody gates at compose, the
  * owner's wallet authorising the agent, compose → signed → dispatched → filled with the venue's

@@ -1,5 +1,5 @@
 /**
- * Self-signing credentials (spec §3.1): compose answers `intent_pending` with EIP-712 typed data;
+ * Self-signing credentials (docs/api.md §3.1): compose answers `intent_pending` with EIP-712 typed data;
  * `sign-result` with a signature that recovers the credential's signer dispatches; anything else
  * dispatches nothing.
  */

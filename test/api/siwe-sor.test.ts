@@ -1,5 +1,5 @@
 /**
- * Browser sessions by Sign-In with Ethereum (spec §5.1) and smart order routing (spec §4.4
+ * Browser sessions by Sign-In with Ethereum (docs/api.md §5.1) and smart order routing (docs/api.md §4.4
  * route-intents, §4.5, §2.11) on the real stack. Agents are inserted as authorised rows (no venue
  * simulator: the routed intent's dispatch goes nowhere and the tests do not wait for fills); marks
  * are recorded Hyperliquid ticks published per venue, one venue's book made worse to force a choice.
@@ -110,7 +110,7 @@ describe('SIWE cookie sessions and smart order routing', () => {
       expect([sign.status, sign.body.error]).toEqual([401, 'bearer_required']);
     });
 
-    it('authenticates /ws/risk at connect (spec §6.2), and logout ends the session and tears the socket down', async () => {
+    it('authenticates /ws/risk at connect (docs/api.md §6.2), and logout ends the session and tears the socket down', async () => {
       const { headers } = await s.call('POST', '/api/auth/siwe/verify', { body: await siwe(wallet) });
       const mine = cookieOf(headers);
       const ws = await openRisk(`${s.api.baseUrl.replace(/^http/, 'ws')}/ws/risk`, { 'x-tenant-slug': s.tenant.slug, ...withCookie(mine) });

@@ -1,5 +1,5 @@
 /**
- * `GET /accounts/{id}/state/history` (spec §4.3, §8): stored state snapshots — one with the opening
+ * `GET /accounts/{id}/state/history` (docs/api.md §4.3, §8): stored state snapshots — one with the opening
  * deposit, one per filled execution, one per funding payment, the funding run's hourly sample (once
  * per hour) — window-based with `truncated`, no cursor.
  */

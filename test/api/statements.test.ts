@@ -1,4 +1,4 @@
-/** Statement documents (spec §4.7): the monthly list, CSV totals that reconcile, the PDF, and 404s. */
+/** Statement documents (docs/api.md §4.7): the monthly list, CSV totals that reconcile, the PDF, and 404s. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';

@@ -1,5 +1,5 @@
 /**
- * Tenant resolution as spec §5.6, as a table over real HTTP requests (headers set exactly,
+ * Tenant resolution as docs/api.md §5.6, as a table over real HTTP requests (headers set exactly,
  * including requests with no Host at all). `/api/auth/bootstrap` without a body is tenant-gated
  * and then needs a credential: 401 means "resolved", 404 "no tenant", 410 "suspended".
  */
@@ -22,7 +22,7 @@ function raw(baseUrl: string, path: string, headers: Record<string, string>): Pr
   });
 }
 
-describe('tenant resolution (spec §5.6)', () => {
+describe('tenant resolution (docs/api.md §5.6)', () => {
   let s: Stack;
   beforeAll(async () => {
     s = await startStack({ worker: false });

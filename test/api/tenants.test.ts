@@ -1,5 +1,5 @@
 /**
- * White-label tenants (issue 7, part; spec §2.4, §3.4, §4.1, §4.2, §5.6): signup → the mailed
+ * White-label tenants (issue 7, part; docs/api.md §2.4, §3.4, §4.1, §4.2, §5.6): signup → the mailed
  * token → verify → the operator credential works; slug rules and conflicts; tenant configuration
  * read by everyone of the tenant, written only with `tenant:config`; the unversioned public reads
  * resolved from the slug or a registered white-label host; a suspended tenant answers 410.

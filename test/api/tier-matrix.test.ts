@@ -10,7 +10,7 @@ import { startStack, type Stack } from '../support/stack.js';
 const ROUTES = Object.keys(OMS_WRITE_TIER) as (keyof typeof OMS_WRITE_TIER)[];
 const RANK: Record<Tier, number> = { readonly: 0, liquidation: 1, fullTrading: 2 };
 
-describe('OMS tier matrix (spec §5.5)', () => {
+describe('OMS tier matrix (docs/api.md §5.5)', () => {
   let s: Stack;
   const tokens = {} as Record<Tier, string>;
   beforeAll(async () => {

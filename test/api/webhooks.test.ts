@@ -1,5 +1,5 @@
 /**
- * Webhooks (issue 7, part; spec §6.4), through the API, the dispatcher and the real delivery
+ * Webhooks (issue 7, part; docs/api.md §6.4), through the API, the dispatcher and the real delivery
  * workflows, to real HTTP receivers on this machine: signed at-least-once deliveries of every
  * account event, retries with backoff (a slow answer counts as a failure), the endpoint disabled
  * once the budget is spent and re-enabled by the operator, a worker restart mid-backoff, and the

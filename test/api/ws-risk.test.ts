@@ -1,5 +1,5 @@
 /**
- * `/ws/risk` (spec §6.2, §6.3): the handshake, and the frames of a filled paper order seeded in
+ * `/ws/risk` (docs/api.md §6.2, §6.3): the handshake, and the frames of a filled paper order seeded in
  * the order of rule 3: subscribe first, then fetch the REST snapshot, then apply the updates.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,7 +107,7 @@ describe('/ws/risk', () => {
     }
   });
 
-  it('tears the socket down when its credential is revoked (spec §5.7)', async () => {
+  it('tears the socket down when its credential is revoked (docs/api.md §5.7)', async () => {
     const { startApi } = await import('../../api/server.js');
     const { pino } = await import('pino');
     const { revokeCredential } = await import('../../db/seed.js');

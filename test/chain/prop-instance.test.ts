@@ -1,6 +1,6 @@
 /**
  * PropInstance and its owner Safe on a real chain (anvil from global setup), through the chain
- * layer the activities use (activities/chain; issue 6, spec §1 custody rules): the deployer holds
+ * layer the activities use (activities/chain; issue 6, docs/api.md §1 custody rules): the deployer holds
  * no privilege, deposits and collateral move real tokens, only the owner multisig pays out and each
  * payout id once, the off-chain authorisation check refuses exactly what the Safe refuses, and a
  * re-sent deploy never makes a second contract.

@@ -1,7 +1,7 @@
 /**
  * The branded trading page (issue 7) end to end in headless Chromium (Debian's `chromium`, driven
  * by playwright-core), against the real stack: two tenants on their own hosts
- * (`http://<slug>.localhost:<port>`, registered origins, spec §5.6) with different themes set by
+ * (`http://<slug>.localhost:<port>`, registered origins, docs/api.md §5.6) with different themes set by
  * their operators through `PUT /api/v1/tenants/{id}/theme|branding`. One trader signs in with an
  * API key, the other with a wallet (SIWE, a real secp256k1 signature behind an injected EIP-1193
  * provider). Marks, candles, the ticket, working orders, positions and fills are checked on the

@@ -1,6 +1,6 @@
 /**
  * A firm deploy survives a worker restart and a chain-node restart mid-deploy without a second
- * deployment (issue 6; spec §4.8). Its own anvil (state kept in a file across the restart), with
+ * deployment (issue 6; docs/api.md §4.8). Its own anvil (state kept in a file across the restart), with
  * automine switched off so the deploy transaction is still pending when both go down; the workflow
  * holds the signed transaction, re-sends it to the restarted node if the node lost it, and waits
  * for its confirmations. Exactly one transaction ever leaves the deployer.

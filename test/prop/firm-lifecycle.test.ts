@@ -1,5 +1,5 @@
 /**
- * The on-chain prop firm end to end (issue 6; spec §1 custody rules, §3.5, §4.8, §4.9), on anvil,
+ * The on-chain prop firm end to end (issue 6; docs/api.md §1 custody rules, §3.5, §4.8, §4.9), on anvil,
  * through the API, the real workflows and real contracts: an operator creates a firm owned by a
  * 2-of-3 multisig, dry-runs and deploys it (the platform deployer pays gas only), goes live; two
  * traders buy challenges with on-chain deposits straight into the PropInstance; one passes (no

@@ -1,5 +1,5 @@
 /**
- * Saved workflow histories for the replay test (DESIGN.md): with `SAVE_HISTORIES=1`, tests that
+ * Saved workflow histories for the replay test (docs/architecture.md): with `SAVE_HISTORIES=1`, tests that
  * complete a workflow write its history to test/workflows/histories/, in the JSON form of
  * `temporal workflow show --output json` (what `historyFromJSON` reads).
  */

@@ -1,4 +1,4 @@
-/** Performance analytics (spec §4.7, §2.8): hand-computed numbers, exact decimals. */
+/** Performance analytics (docs/api.md §4.7, §2.8): hand-computed numbers, exact decimals. */
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../domain/decimal.js';
 import { dailyEquity, drawdown, equityCurve, performance, perSymbol, riskMetrics, tradeStats, type FillInput, type TradeInput } from '../../domain/analytics/metrics.js';

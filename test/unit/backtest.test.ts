@@ -1,4 +1,4 @@
-/** The backtest engine (spec §4.7): rules on bar close, fills at the next open, exact PnL and fees. */
+/** The backtest engine (docs/api.md §4.7): rules on bar close, fills at the next open, exact PnL and fees. */
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../domain/decimal.js';
 import { checkRules, runBacktest, totalNetPnl, type Rule } from '../../domain/backtest/engine.js';

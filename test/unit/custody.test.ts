@@ -1,7 +1,7 @@
 /**
- * Custody at rest (spec §1, DESIGN.md "Secrets"): agent keys sealed with AES-256-GCM under a
+ * Custody at rest (docs/api.md §1, docs/architecture.md "Secrets"): agent keys sealed with AES-256-GCM under a
  * versioned key ring, rotation to a new version, and the per-agent nonce allocator that keeps
- * nonces strictly increasing and unique under concurrency (../shared/venues.md §5).
+ * nonces strictly increasing and unique under concurrency (docs/venues.md §5).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';

@@ -1,4 +1,4 @@
-/** The indicator catalogue and its computation (spec §4.7): known values, warm-up nulls, validation. */
+/** The indicator catalogue and its computation (docs/api.md §4.7): known values, warm-up nulls, validation. */
 import { describe, expect, it } from 'vitest';
 import { INDICATORS, MAX_INDICATORS, catalogue, computeSeries, resolveIndicators, toWire, type Bar } from '../../domain/indicators/registry.js';
 

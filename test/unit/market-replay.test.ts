@@ -185,9 +185,9 @@ describe('paper symbol table', () => {
 describe('recorded data loader', () => {
   afterEach(() => vi.unstubAllEnvs());
 
-  it('reads ../shared/data by default and MARKET_DATA_DIR when set', () => {
+  it('reads data/recorded by default and MARKET_DATA_DIR when set', () => {
     vi.stubEnv('MARKET_DATA_DIR', '');
-    expect(marketDataDir()).toBe(path.resolve(REPO_ROOT, '../shared/data'));
+    expect(marketDataDir()).toBe(path.resolve(REPO_ROOT, 'data/recorded'));
     vi.stubEnv('MARKET_DATA_DIR', '/srv/market');
     expect(marketDataDir()).toBe('/srv/market');
   });

@@ -10,7 +10,7 @@ import { Decimal, ZERO } from '../../domain/decimal.js';
 import { crosses, matchOnArrival, matchOnMark, type PaperOrder } from '../../domain/paper/engine.js';
 import type { MarkTick } from '../../domain/market/types.js';
 
-const file = path.resolve(import.meta.dirname, '../../../shared/data/hyperliquid_ticks/orderbooks_BTC.csv');
+const file = path.resolve(import.meta.dirname, '../../data/recorded/hyperliquid_ticks/orderbooks_BTC.csv');
 const row = readFileSync(file, 'utf8').split(/\r?\n/)[1].split(',');
 const level = (i: number, side: 'bid' | 'ask') => {
   const o = 3 + i * 4 + (side === 'bid' ? 0 : 2);

@@ -1,4 +1,4 @@
-/** Position, round-trip and account arithmetic (spec §2.5, §2.8), exact decimals. */
+/** Position, round-trip and account arithmetic (docs/api.md §2.5, §2.8), exact decimals. */
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../domain/decimal.js';
 import { FLAT, applyFill, fee, unrealizedPnl } from '../../domain/paper/position.js';

@@ -1,5 +1,5 @@
 /**
- * The prop firm's pure rules (issue 6; spec §3.5, §4.9): challenge evaluation at and around each
+ * The prop firm's pure rules (issue 6; docs/api.md §3.5, §4.9): challenge evaluation at and around each
  * limit, USD ↔ stablecoin units, the reconciliation and solvency classes, and risk-profile limits.
  */
 import { describe, expect, it } from 'vitest';

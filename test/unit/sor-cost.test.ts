@@ -1,4 +1,4 @@
-/** Smart-order-routing cost model and decision (spec §4.4 route-intents): hand-computed, exact decimals. */
+/** Smart-order-routing cost model and decision (docs/api.md §4.4 route-intents): hand-computed, exact decimals. */
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../domain/decimal.js';
 import { VENUE_SYMBOLS } from '../../domain/market/symbols.js';

@@ -1,5 +1,5 @@
 /**
- * Slow-consumer protection (spec §6.3): over real sockets, a client that stops reading never makes
+ * Slow-consumer protection (docs/api.md §6.3): over real sockets, a client that stops reading never makes
  * the server's backlog grow past its cap; it gets `Resync-Required` with its backlog dropped, and
  * once it reads again it sees the resync and a `seq` gap, then fresh frames. Coalescing frames
  * replace each other (latest wins) while the socket is backed up.

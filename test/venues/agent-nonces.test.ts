@@ -1,5 +1,5 @@
 /**
- * One agent key, 1,000 orders at once (issue 4 proof; ../shared/venues.md §5 "allocate nonces
+ * One agent key, 1,000 orders at once (issue 4 proof; docs/venues.md §5 "allocate nonces
  * serially per signing key"): every order is signed with a nonce from the platform's allocator
  * (db/agent-nonces.ts, PostgreSQL) and sent to the Hyperliquid simulator, which enforces
  * Hyperliquid's nonce rules per signer (unused, above the smallest of the 100 highest kept, within

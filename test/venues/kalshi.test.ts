@@ -41,7 +41,7 @@ describe('official vectors and signing', () => {
     expect(signingMessage('1703123456789', 'GET', '/trade-api/v2/portfolio/balance')).toBe('1703123456789GET/trade-api/v2/portfolio/balance');
     // "For /portfolio/orders?limit=5, sign only /trade-api/v2/portfolio/orders"
     expect(signingMessage('1703123456789', 'GET', '/trade-api/v2/portfolio/orders?limit=5')).toBe('1703123456789GET/trade-api/v2/portfolio/orders');
-    // The WebSocket handshake signs GET/trade-api/ws/v2 (../shared/venues.md §4.1).
+    // The WebSocket handshake signs GET/trade-api/ws/v2 (docs/venues.md §4.1).
     expect(signingMessage(1703123456789, 'get', 'wss://external-api-ws.kalshi.com/trade-api/ws/v2')).toBe('1703123456789GET/trade-api/ws/v2');
     // From a full request URL built on the production base URL.
     expect(signedPath('https://external-api.kalshi.com/trade-api/v2/portfolio/orders/abc?cursor=x&limit=200')).toBe('/trade-api/v2/portfolio/orders/abc');

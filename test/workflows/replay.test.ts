@@ -1,5 +1,5 @@
 /**
- * Determinism guard (DESIGN.md): every saved history in test/workflows/histories/ replays against
+ * Determinism guard (docs/architecture.md): every saved history in test/workflows/histories/ replays against
  * the current workflow code without a nondeterminism error. Regenerate with
  * `SAVE_HISTORIES=1 npm test`; a change to a workflow's commands goes behind `patched()`.
  */

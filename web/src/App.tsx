@@ -1,6 +1,6 @@
 /**
  * The branded trading page (issue 7): one bundle for every tenant. The tenant is whichever this
- * host resolves to (spec §5.6); its branding and theme come from `GET /api/branding` and
+ * host resolves to (docs/api.md §5.6); its branding and theme come from `GET /api/branding` and
  * `GET /api/theme` and are read again whenever the tab becomes visible, so an operator's change
  * shows without a rebuild. Signed in, it shows marks, candles, the order ticket, working orders,
  * positions and fills, all through the public API.
@@ -15,7 +15,7 @@ import { Chart } from './components/Chart';
 import { Ticket } from './components/Ticket';
 import { Fills, Positions, WorkingOrders } from './components/Tables';
 
-/** The venue the page trades: the platform's own matching engine (spec §1). */
+/** The venue the page trades: the platform's own matching engine (docs/api.md §1). */
 const VENUE = 'paper';
 /** The bearer of an API-key session lives in this tab only (sessionStorage); a wallet session is its cookie. */
 const STORED = 'trade.session';

@@ -1,5 +1,5 @@
 /**
- * The signed-in account's live state over `/ws/risk` (spec §6.2, §6.3): working orders, positions
+ * The signed-in account's live state over `/ws/risk` (docs/api.md §6.2, §6.3): working orders, positions
  * and fills. Seeding follows rule 3: authenticate (a bootstrap token for a bearer; a cookie session
  * is authenticated by the server at connect), subscribe, then fetch the REST snapshot, then apply the
  * frames buffered meanwhile. `Resync-Required` and every reconnect re-snapshot.

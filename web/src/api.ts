@@ -1,10 +1,10 @@
 /**
- * The page's client of the public API (spec §4, §5): same-origin `fetch`, so the tenant resolves
- * from this host (spec §5.6) and a `service_session` cookie rides along. Every shape here is the
+ * The page's client of the public API (docs/api.md §4, §5): same-origin `fetch`, so the tenant resolves
+ * from this host (docs/api.md §5.6) and a `service_session` cookie rides along. Every shape here is the
  * API's own; decimals stay strings.
  */
 
-/** An error answer of the API: `{ error, detail }` and the HTTP status (spec §7). */
+/** An error answer of the API: `{ error, detail }` and the HTTP status (docs/api.md §7). */
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
@@ -15,7 +15,7 @@ export class ApiFailure extends Error {
   }
 }
 
-/** Tenant branding, `GET /api/branding` (spec §2.4). */
+/** Tenant branding, `GET /api/branding` (docs/api.md §2.4). */
 export interface Branding {
   displayName: string;
   logoUrl: string | null;
@@ -24,7 +24,7 @@ export interface Branding {
 }
 /** Colour tokens of one mode, `#rrggbb`. */
 export type Palette = Record<'background' | 'surface' | 'text' | 'muted' | 'primary' | 'positive' | 'negative' | 'border', string>;
-/** Tenant theme, `GET /api/theme` (spec §2.4). */
+/** Tenant theme, `GET /api/theme` (docs/api.md §2.4). */
 export interface Theme {
   light: Palette;
   dark: Palette;
@@ -32,13 +32,13 @@ export interface Theme {
   radiusPx: number;
   defaultMode: 'light' | 'dark';
 }
-/** A trader account (spec §2.3). */
+/** A trader account (docs/api.md §2.3). */
 export interface Account {
   accountId: string;
   accountNumber: string;
   name: string;
 }
-/** An order intent as REST and `/ws/risk` show it (spec §3.1); sizes and prices are decimal strings. */
+/** An order intent as REST and `/ws/risk` show it (docs/api.md §3.1); sizes and prices are decimal strings. */
 export interface Intent {
   intentId: string;
   venue: string;
@@ -56,7 +56,7 @@ export interface Intent {
   rejectReason: string | null;
   createdAt: string;
 }
-/** A position with its mark (spec §2.7); `flat` arrives on `Position-Changed` when it closes. */
+/** A position with its mark (docs/api.md §2.7); `flat` arrives on `Position-Changed` when it closes. */
 export interface Position {
   venue: string;
   symbol: string;
@@ -66,7 +66,7 @@ export interface Position {
   markPrice: string | null;
   unrealizedPnlUsd: string | null;
 }
-/** An execution (spec §2.8). */
+/** An execution (docs/api.md §2.8). */
 export interface Fill {
   fillId: string;
   intentId: string;
@@ -77,7 +77,7 @@ export interface Fill {
   feeUsd: string;
   executedAt: string;
 }
-/** A candle (spec §2.9), times ISO-8601, prices decimal strings. */
+/** A candle (docs/api.md §2.9), times ISO-8601, prices decimal strings. */
 export interface Bar {
   openTime: string;
   open: string;
@@ -112,7 +112,7 @@ export interface Session {
   account: Account;
 }
 
-/** `POST /api/auth/api-token`, then the first account of the credential (spec §5.1). @throws ApiFailure */
+/** `POST /api/auth/api-token`, then the first account of the credential (docs/api.md §5.1). @throws ApiFailure */
 export async function signInWithApiKey(apiKey: string, apiSecret: string): Promise<Session> {
   const { token } = await call<{ token: string }>('POST', '/api/auth/api-token', { body: { apiKey, apiSecret } });
   return { kind: 'apiKey', token, label: apiKey, account: await firstAccount(token) };

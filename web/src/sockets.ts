@@ -1,7 +1,7 @@
 /**
- * The page's WebSocket channels (spec §6): `/ws/quotes` (marks), `/ws/market` (candles) and
+ * The page's WebSocket channels (docs/api.md §6): `/ws/quotes` (marks), `/ws/market` (candles) and
  * `/ws/risk` (working orders, positions, fills). Each connection pings every 30 s (the server
- * closes after 60 s of silence, spec §6.3 rule 5) and reconnects with backoff from 500 ms
+ * closes after 60 s of silence, docs/api.md §6.3 rule 5) and reconnects with backoff from 500 ms
  * doubling to 10 s; on every (re)connect `onOpen` runs again, because topics live on the
  * connection (rule 1).
  */

@@ -1,5 +1,5 @@
 /**
- * Applies a tenant's branding and theme (spec §2.4; `GET /api/branding`, `GET /api/theme`) to the
+ * Applies a tenant's branding and theme (docs/api.md §2.4; `GET /api/branding`, `GET /api/theme`) to the
  * document: colour tokens become CSS custom properties `--color-<token>` of the chosen mode,
  * typography `--font-family` and `--font-size` (px), corners `--radius` (px); the page title and
  * favicon follow the branding. Values are set through the CSSOM, never spliced into markup.

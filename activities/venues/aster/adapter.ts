@@ -1,5 +1,5 @@
 /**
- * The Aster Futures v3 adapter (../shared/venues.md §2). Every trading/user-data call is signed by
+ * The Aster Futures v3 adapter (docs/venues.md §2). Every trading/user-data call is signed by
  * the agent (Aster "API wallet") for the owner's main wallet (`user`) — signing.ts — and sent
  * form-urlencoded (body for POST/DELETE, query for GET):
  * - place → `POST /fapi/v3/order` (wire.ts {@link orderParams}, `newOrderRespType=RESULT`);

@@ -1,5 +1,5 @@
 /**
- * Aster Futures v3 request signing (../shared/venues.md §2.1; the scheme in force since
+ * Aster Futures v3 request signing (docs/venues.md §2.1; the scheme in force since
  * 2026-01-22 — never the older `personal_sign(keccak(abi.encode(...)))` nor v1 HMAC). Pure: no I/O.
  *
  * A signed request is the business parameters in sending order (values as strings, nulls dropped),

@@ -1,5 +1,5 @@
 /**
- * Aster Futures v3 wire format (../shared/venues.md §2.2): platform ↔ venue tables (side, order
+ * Aster Futures v3 wire format (docs/venues.md §2.2): platform ↔ venue tables (side, order
  * type, time in force, status), price/size rounding, the order parameters in sending order, the
  * client order id, and the venue's order/trade JSON mapped to {@link VenueOrder}/{@link VenueFill}.
  */
@@ -52,7 +52,7 @@ export interface WireTrade {
 /** Aster's order statuses. */
 export type WireStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'REJECTED' | 'EXPIRED';
 
-/** Venue status → platform status (spec §3.2). */
+/** Venue status → platform status (docs/api.md §3.2). */
 export const STATUS: Record<WireStatus, OrderStatus> = {
   NEW: 'open',
   PARTIALLY_FILLED: 'open',

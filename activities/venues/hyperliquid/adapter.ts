@@ -1,5 +1,5 @@
 /**
- * The Hyperliquid adapter (../shared/venues.md §1): orders and cancels are L1 actions signed by the
+ * The Hyperliquid adapter (docs/venues.md §1): orders and cancels are L1 actions signed by the
  * agent key (phantom agent, signing.ts) and posted to `POST /exchange`; reads go to `POST /info`
  * with the OWNER's (master) address, never the agent's:
  * - place → `{type:"order", orders:[wire], grouping:"na"}`; each status `resting` / `filled` /

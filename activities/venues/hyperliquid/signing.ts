@@ -1,5 +1,5 @@
 /**
- * Hyperliquid signing (../shared/venues.md §1.1, §1.2): pure functions, no I/O.
+ * Hyperliquid signing (docs/venues.md §1.1, §1.2): pure functions, no I/O.
  *
  * - L1 actions (order, cancel, …) are signed by the AGENT key as a "phantom agent":
  *   `connectionId = keccak256(msgpack(action) ‖ u64be(nonce) ‖ V ‖ E)` with `V` = `0x00` or

@@ -1,5 +1,5 @@
 /**
- * Hyperliquid wire vocabulary ↔ the platform's (../shared/venues.md §1.3–1.5): number strings,
+ * Hyperliquid wire vocabulary ↔ the platform's (docs/venues.md §1.3–1.5): number strings,
  * price and size rounding, the protective price of a market order, the client order id, the order
  * wire object, the order-status table, and the venue's JSON shapes the adapter reads. Pure tables
  * and arithmetic on decimal strings (no I/O).

@@ -1,5 +1,5 @@
 /**
- * The Kalshi Trade API v2 adapter (../shared/venues.md §4): REST against `ctx.baseUrl` (which
+ * The Kalshi Trade API v2 adapter (docs/venues.md §4): REST against `ctx.baseUrl` (which
  * includes `/trade-api/v2`, e.g. `https://external-api.kalshi.com/trade-api/v2`), every request
  * signed with the account's RSA API key (./signing.ts) over the full URL path of the request.
  *

@@ -1,5 +1,5 @@
 /**
- * Kalshi Trade API v2 request signing (../shared/venues.md §4.1). Pure functions, no I/O.
+ * Kalshi Trade API v2 request signing (docs/venues.md §4.1). Pure functions, no I/O.
  *
  * Every private request carries three headers:
  * - `KALSHI-ACCESS-KEY`: the API key id Kalshi assigned when the public key was registered (a UUID);

@@ -1,5 +1,5 @@
 /**
- * Kalshi Trade API v2 wire vocabulary ↔ the platform's (../shared/venues.md §4.2): cents ↔
+ * Kalshi Trade API v2 wire vocabulary ↔ the platform's (docs/venues.md §4.2): cents ↔
  * probability prices, the protective price of a market order, time in force, the order-status
  * table, the client order id, Kalshi's taker fee, the error envelope, symbol ↔ (ticker, side), and
  * the JSON shapes of orders and fills. Pure tables and arithmetic on decimal strings (no I/O).

@@ -22,7 +22,7 @@ import { recordStateSnapshot } from '../../../db/state-snapshots.js';
 import { readMark } from '../../market/marks.js';
 import type { DispatchOutcome } from '../../types.js';
 
-/** The venue slug of the platform's own engine (spec §1: internalised rows carry `paper`). */
+/** The venue slug of the platform's own engine (docs/api.md §1: internalised rows carry `paper`). */
 export const PAPER = 'paper';
 
 /** What the paper venue needs. */
@@ -264,7 +264,7 @@ export async function recordFills(
 }
 
 /**
- * Cancels the working order of an intent (spec §4.4 cancel). Only an open order can be canceled;
+ * Cancels the working order of an intent (docs/api.md §4.4 cancel). Only an open order can be canceled;
  * otherwise the recorded outcome is returned unchanged (a fill that won the race stays a fill).
  */
 export async function cancelPaper(deps: PaperDeps, intentId: string): Promise<DispatchOutcome> {

@@ -1,5 +1,5 @@
 /**
- * The Polymarket CLOB V2 adapter (../shared/venues.md §3): V2 EIP-712 orders signed by the
+ * The Polymarket CLOB V2 adapter (docs/venues.md §3): V2 EIP-712 orders signed by the
  * account's agent key, L2 HMAC headers on every private request, REST against `ctx.baseUrl`.
  *
  * Custody model, and its limitation, plainly: Polymarket has no trade-only delegate. A CLOB order

@@ -2,7 +2,7 @@
  * Polymarket CLOB V2 signing, pure (no I/O): order amounts from decimal strings, the EIP-712
  * `Order` of the V2 exchange and its hash (which IS Polymarket's order id), L1 `ClobAuth`
  * signatures, L2 HMAC request signatures, the platform's own `AuthorizeSigner` message, and the
- * venue-side checks the simulator runs (recover a signer). ../shared/venues.md §3.
+ * venue-side checks the simulator runs (recover a signer). docs/venues.md §3.
  *
  * V2 only: domain version `"2"`, struct `Order(uint256 salt,address maker,address signer,uint256
  * tokenId,uint256 makerAmount,uint256 takerAmount,uint8 side,uint8 signatureType,uint256 timestamp,
@@ -127,7 +127,7 @@ export async function recoverOrderSigner(order: PolymarketOrder, signature: stri
 // ---------------------------------------------------------------------------------------------
 // Amounts
 
-/** Decimals of (price, size, amount) per tick size (../shared/venues.md §3.1). */
+/** Decimals of (price, size, amount) per tick size (docs/venues.md §3.1). */
 export const ROUNDING: Record<string, { price: number; size: number; amount: number }> = {
   '0.1': { price: 1, size: 2, amount: 3 },
   '0.01': { price: 2, size: 2, amount: 4 },

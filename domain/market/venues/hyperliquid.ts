@@ -1,7 +1,7 @@
 /**
  * Hyperliquid perps the platform routes to (`<COIN>.HL`). `venueSymbol` is the asset index in
  * mainnet `meta.universe` (BTC 0, ETH 1, SOL 5); `szDecimals` and leverage caps are Hyperliquid's;
- * prices: ≤ 5 significant figures and ≤ 6 − szDecimals decimals (../shared/venues.md §1.3), so
+ * prices: ≤ 5 significant figures and ≤ 6 − szDecimals decimals (docs/venues.md §1.3), so
  * `tickSize` is the finest increment at the recorded price level. Offline the marks replay the
  * recorded Hyperliquid data of the same coin.
  */

@@ -1,6 +1,6 @@
 /**
  * Polymarket outcome tokens the platform routes to (`<MARKET>-<OUTCOME>.PM`), from the recorded
- * election markets (../shared/data/polymarket_election_top20): six markets, both outcome tokens of
+ * election markets (data/recorded/polymarket_election_top20): six markets, both outcome tokens of
  * each. `venueSymbol` and `sourceCoin` are the outcome's CLOB token id (decimal uint256): the venue
  * trades that token and the offline mark replays its recorded daily prices
  * (activities/market/prediction-marks.ts). Prices are probabilities (USD per share, 0–1) on a 0.01

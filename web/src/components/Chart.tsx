@@ -1,5 +1,5 @@
 /**
- * Candles of one pair (spec §2.9, §6.1): seeded from `GET /api/v1/market/candles/{venue}/{symbol}`
+ * Candles of one pair (docs/api.md §2.9, §6.1): seeded from `GET /api/v1/market/candles/{venue}/{symbol}`
  * (1m, the last 240 bars), then kept current by `Candle` frames of `/ws/market`
  * (`candle:<venue>:<symbol>:1m`; a bar with the same open time replaces the forming one). Drawn with
  * TradingView's lightweight-charts in the theme's colours. Prices become JS numbers only here, at

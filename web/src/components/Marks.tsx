@@ -1,5 +1,5 @@
 /**
- * The canonical mark, bid and ask of each listed symbol, live from `/ws/quotes` (spec §6.1;
+ * The canonical mark, bid and ask of each listed symbol, live from `/ws/quotes` (docs/api.md §6.1;
  * `Subscribe { topics: ['<venue>:<symbol>', ...] }` → a `Quote` at once and on every change).
  * Clicking a symbol selects it for the chart and the ticket.
  */

@@ -1,5 +1,5 @@
 /**
- * Sign in (spec §5.1): an API key and secret (minted into a 24 h bearer), or a wallet through
+ * Sign in (docs/api.md §5.1): an API key and secret (minted into a 24 h bearer), or a wallet through
  * Sign-In with Ethereum (EIP-4361; `POST /api/auth/siwe/nonce`, the wallet's `personal_sign`,
  * `POST /api/auth/siwe/verify` sets the `service_session` cookie). The wallet is the browser's
  * EIP-1193 provider (`window.ethereum`).

@@ -1,5 +1,5 @@
 /**
- * The order ticket (spec §2.5, §4.4): side, type (market or limit), size in contracts, limit price
+ * The order ticket (docs/api.md §2.5, §4.4): side, type (market or limit), size in contracts, limit price
  * (USD), time in force (`Gtc`, `Ioc`, `Alo`) and reduce-only, composed with
  * `POST /api/v1/oms/intents` under a fresh `Idempotency-Key`, so a retried click never places a
  * second order. The intent's progress (state, venue order id, average fill price) follows its
