@@ -92,21 +92,8 @@ STAMP="$ROOT/node_modules/.setup-stamp"
 if [ ! -d "$ROOT/node_modules" ] || [ ! -f "$STAMP" ] || [ "$ROOT/package-lock.json" -nt "$STAMP" ]; then
   command -v npm >/dev/null 2>&1 || die "npm is needed to install node_modules (npm ci) and is not on PATH"
   say "installing node_modules: npm ci (npm $(npm --version) on Node.js $(node --version))"
-  npm_log="$(mktemp)"
-  if ! (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >"$npm_log" 2>&1); then
-    if grep -q 'can only install packages when your package.json and package-lock.json' "$npm_log"; then
-      # A registry that lacks some optional platform packages (here: @swc/core's darwin/win32 builds)
-      # yields a lock file without them, which npm ci rejects. npm install --no-save installs the
-      # same locked versions and leaves package-lock.json and package.json untouched.
-      say "npm ci refused the lock file ($(grep -m1 -o 'Missing: [^ ]*' "$npm_log" || echo 'out of sync')...); installing the locked versions with npm install --no-save instead"
-      (cd "$ROOT" && npm install --no-save --no-audit --no-fund --loglevel=error >&2) || { rm -f "$npm_log"; die "npm install failed (see above)"; }
-    else
-      cat "$npm_log" >&2
-      rm -f "$npm_log"
-      die "npm ci failed (see above)"
-    fi
-  fi
-  rm -f "$npm_log"
+  (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >&2) ||
+    die "npm ci failed (see above). If it says 'Missing: <package>@ from lock file', the lock was written against a registry without other platforms' optional packages: run 'node scripts/lock-platforms.mjs' and commit package-lock.json"
   touch "$STAMP"
 fi
 
