@@ -1,22 +1,44 @@
 /**
  * Process configuration from the environment, validated once with zod. Shared by api, worker
- * and scripts; nothing else reads `process.env`. The README's configuration table lists these.
+ * and scripts; no product code (api, worker, activities) reads `process.env` elsewhere. Scripts
+ * keep a few variables of their own (dev: VENUE_MODE, ANVIL_PORT, TEMPORAL_CLI; bench: BENCH_*;
+ * tests: TEMPORAL_SERVER_BIN). The README's configuration table lists them all; `--print-config`
+ * on the api or worker prints the effective values with secrets redacted ({@link printConfig}),
+ * and NODE_ENV=production refuses the development defaults ({@link loadConfig}).
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { projectRoot } from './project-root.js';
 
-/** The project root (this file's directory). */
-const PROJECT_ROOT = import.meta.dirname;
+/** An optional variable where an empty value (`VAR=`, common in deploy templates) means unset. */
+const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 
 const schema = z.object({
+  /** `production` refuses the development defaults listed in {@link NOT_FOR_PRODUCTION} (README "Configuration checks"). */
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.string().url(),
   TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('oms'),
+  /** TLS to the Temporal frontend: `on`/`off`; unset = `on` when any TEMPORAL_TLS_* file, TEMPORAL_TLS_SERVER_NAME or TEMPORAL_API_KEY is set. */
+  TEMPORAL_TLS: z.enum(['on', 'off']).optional(),
+  /** mTLS client certificate and its private key (PEM file paths); set both or neither. */
+  TEMPORAL_TLS_CERT: optionalText,
+  TEMPORAL_TLS_KEY: optionalText,
+  /** CA bundle (PEM file path) the frontend's certificate is checked against; unset = the system's roots. */
+  TEMPORAL_TLS_CA: optionalText,
+  /** Server name (SNI and certificate check) when it differs from TEMPORAL_ADDRESS's host. */
+  TEMPORAL_TLS_SERVER_NAME: optionalText,
+  /** Temporal Cloud API key, sent as `Authorization: Bearer`; turns TLS on. */
+  TEMPORAL_API_KEY: optionalText,
   /** HS256 key for bearer JWTs; at least 32 characters. */
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters'),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** The worker's ops server (worker/ops-server.ts: /healthz, /readyz, /metrics): port (0 = any free port; default 9464, the Prometheus exporter port of OpenTelemetry) and host. */
+  WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  WORKER_HTTP_HOST: z.string().default('127.0.0.1'),
   /** Public base URL printed and used to build `riskEngineWss.endpoint`. Defaults to http://HOST:PORT. */
   PUBLIC_BASE_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -31,6 +53,8 @@ const schema = z.object({
     .optional(),
   /** A mark older than this is not traded against (ms). */
   MARK_MAX_AGE_MS: z.coerce.number().int().positive().default(60_000),
+  /** Directory holding the recorded `hyperliquid_ticks/` (relative to the current directory); unset or empty = `<repo>/data/recorded`. */
+  MARKET_DATA_DIR: optionalText,
   /** Agent-key encryption ring `<version>:<base64 32 bytes>[,...]`; the first encrypts. Without it routed venues answer `503 custody_unconfigured`. */
   AGENT_KEY_ENCRYPTION_KEYS: z.string().optional(),
   /** Routed venue REST base URLs (default: each venue's production host). */
@@ -62,6 +86,10 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** The dispatcher's polling interval besides LISTEN account_events (ms). */
   WEBHOOK_DISPATCH_MS: z.coerce.number().int().positive().default(1_000),
+  /** `on`: webhook endpoints may target loopback (127.0.0.0/8, ::1, localhost); unset = `on` unless NODE_ENV=production. */
+  WEBHOOK_ALLOW_LOOPBACK: z.enum(['on', 'off']).optional(),
+  /** Tests only (worker/fault-injection.ts): `<before|after>:<activity>:<n>` kills the worker around the n-th run of that activity. */
+  FAULT_CRASH: optionalText.refine((v) => v === undefined || /^(before|after):\w+:\d+$/.test(v), 'FAULT_CRASH is <before|after>:<activityName>:<n>'),
   /** The dev mailbox: without SMTP_URL, outbox mail is written here as readable files. */
   MAIL_DIR: z.string().default('.data/mail'),
   /** SMTP server for outbox mail (`smtp://user:pass@host:587`, `smtps://…:465`); unset: the dev mailbox. */
@@ -74,15 +102,236 @@ const schema = z.object({
   WEB_DIST: z.string().default('web/dist'),
   /** `on`: a verified signup also gets an operator credential with `firm:operate` and `prop:manage` (docs/api.md §4.1 "where enabled"). */
   SIGNUP_OPERATOR_CREDENTIAL: z.enum(['on', 'off']).default('on'),
+  /** OTLP/HTTP collector base URL (`http://collector:4318`); spans go to `<url>/v1/traces`. Unset: tracing is off (no SDK started, no interceptors). README "Traces". */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** The `service.name` resource attribute of exported spans; default `platform-api` / `platform-worker` by process. */
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  /** api shutdown (README "Graceful shutdown"): how long in-flight HTTP requests may take after SIGTERM/SIGINT before every connection is cut (ms). */
+  API_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** worker shutdown (README "Graceful shutdown"): how long running activities may take after SIGTERM/SIGINT before they are cancelled (ms; Temporal `shutdownGraceTime`). */
+  WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
 });
+
+type Env = z.infer<typeof schema>;
+
+/** The variables after defaults, with the defaults that depend on others resolved (`--print-config` shows these). */
+type EffectiveEnv = Omit<Env, 'TEMPORAL_TLS' | 'WEBHOOK_ALLOW_LOOPBACK'> & { TEMPORAL_TLS: 'on' | 'off'; WEBHOOK_ALLOW_LOOPBACK: 'on' | 'off' };
+
+const TEMPORAL_KEYS = { TEMPORAL_ADDRESS: true, TEMPORAL_NAMESPACE: true, TEMPORAL_TASK_QUEUE: true, TEMPORAL_TLS: true, TEMPORAL_TLS_CERT: true, TEMPORAL_TLS_KEY: true, TEMPORAL_TLS_CA: true, TEMPORAL_TLS_SERVER_NAME: true, TEMPORAL_API_KEY: true } as const;
+type TemporalEnv = Pick<Env, keyof typeof TEMPORAL_KEYS>;
+const temporalSchema = schema.pick(TEMPORAL_KEYS);
+
+/** The Temporal frontend the api, the worker and the scripts connect to (README "Connecting to a Temporal cluster"; temporal-connection.ts builds the SDK options). */
+export interface TemporalConfig {
+  /** `host:port` of the frontend. */
+  address: string;
+  namespace: string;
+  /** Task queue of the platform's workflows. */
+  taskQueue: string;
+  /** TLS to the frontend (absolute PEM file paths), or null for plaintext. */
+  tls: { clientCert: { certFile: string; keyFile: string } | null; caFile: string | null; serverName: string | null } | null;
+  /** Temporal Cloud API key (`Authorization: Bearer`), or null. */
+  apiKey: string | null;
+}
+
+/** Variables that turn TLS on when set (unless TEMPORAL_TLS says otherwise). */
+const TLS_SETTINGS = ['TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY', 'TEMPORAL_TLS_CA', 'TEMPORAL_TLS_SERVER_NAME'] as const;
+
+/**
+ * Temporal connection settings refused at start, each with the variable it names. Allowed on
+ * purpose: TEMPORAL_TLS_CA or TEMPORAL_TLS_SERVER_NAME alone (server-authenticated TLS), and an
+ * API key together with a client certificate (Temporal Cloud namespaces may accept both).
+ */
+const TEMPORAL_REFUSALS: { variable: keyof TemporalEnv; refused: (t: TemporalEnv) => boolean; message: string }[] = [
+  { variable: 'TEMPORAL_TLS_KEY', refused: (t) => !!t.TEMPORAL_TLS_CERT && !t.TEMPORAL_TLS_KEY, message: 'unset while TEMPORAL_TLS_CERT is set: a client certificate needs its private key (set both or neither)' },
+  { variable: 'TEMPORAL_TLS_CERT', refused: (t) => !t.TEMPORAL_TLS_CERT && !!t.TEMPORAL_TLS_KEY, message: 'unset while TEMPORAL_TLS_KEY is set: a private key needs its client certificate (set both or neither)' },
+  { variable: 'TEMPORAL_TLS', refused: (t) => t.TEMPORAL_TLS === 'off' && TLS_SETTINGS.some((k) => t[k]), message: `off, but ${TLS_SETTINGS.join('/')} would then be ignored: unset TEMPORAL_TLS or those` },
+  { variable: 'TEMPORAL_TLS', refused: (t) => t.TEMPORAL_TLS === 'off' && !!t.TEMPORAL_API_KEY, message: 'off, but TEMPORAL_API_KEY is set: the key is a bearer credential and is only sent over TLS' },
+];
+
+/** The PEM file variables, checked for being readable PEM at start. */
+const PEM_FILES = ['TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY', 'TEMPORAL_TLS_CA'] as const;
+
+/** Why a PEM file variable is unusable (`VAR: cannot read <file> (ENOENT)`), or null. */
+function pemIssue(variable: string, file: string): string | null {
+  const abs = path.resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(abs, 'utf8');
+  } catch (err) {
+    return `${variable}: cannot read ${abs} (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  }
+  return text.includes('-----BEGIN ') ? null : `${variable}: ${abs} holds no PEM block (-----BEGIN ...)`;
+}
+
+function temporalIssues(t: TemporalEnv): string[] {
+  const issues = TEMPORAL_REFUSALS.filter((r) => r.refused(t)).map((r) => `${r.variable}: ${r.message}`);
+  for (const v of PEM_FILES) {
+    const file = t[v];
+    const issue = file ? pemIssue(v, file) : null;
+    if (issue) issues.push(issue);
+  }
+  return issues;
+}
+
+function tlsOn(t: TemporalEnv): 'on' | 'off' {
+  return t.TEMPORAL_TLS ?? (TLS_SETTINGS.some((k) => t[k]) || t.TEMPORAL_API_KEY ? 'on' : 'off');
+}
+
+function temporalOf(t: TemporalEnv): TemporalConfig {
+  const file = (f: string | undefined) => (f ? path.resolve(f) : null);
+  return {
+    address: t.TEMPORAL_ADDRESS,
+    namespace: t.TEMPORAL_NAMESPACE,
+    taskQueue: t.TEMPORAL_TASK_QUEUE,
+    tls:
+      tlsOn(t) === 'on'
+        ? {
+            clientCert: t.TEMPORAL_TLS_CERT && t.TEMPORAL_TLS_KEY ? { certFile: path.resolve(t.TEMPORAL_TLS_CERT), keyFile: path.resolve(t.TEMPORAL_TLS_KEY) } : null,
+            caFile: file(t.TEMPORAL_TLS_CA),
+            serverName: t.TEMPORAL_TLS_SERVER_NAME ?? null,
+          }
+        : null,
+    apiKey: t.TEMPORAL_API_KEY ?? null,
+  };
+}
+
+/** The prefix `npm run dev` puts on the JWT secret it generates (scripts/dev.ts), so production can tell it apart. */
+export const DEV_SECRET_PREFIX = 'dev:';
+
+/** Agent-key ring versions of development rings: `dev1` (`npm run dev`), `test1` (the test stacks). */
+const DEV_RING_VERSION = /^(dev|test)\d*$/;
+
+/** The versions of an agent-key ring spec `<version>:<key>[,...]`. */
+const ringVersions = (spec: string | undefined) => (spec ?? '').split(',').map((entry) => entry.trim().split(':')[0]).filter(Boolean);
+
+/** Development defaults and test hooks that NODE_ENV=production refuses (README "Configuration checks"). */
+const NOT_FOR_PRODUCTION: { variable: keyof Env; refused: (e: EffectiveEnv) => boolean; message: string }[] = [
+  { variable: 'JWT_SECRET', refused: (e) => e.JWT_SECRET.startsWith(DEV_SECRET_PREFIX), message: `is the secret \`npm run dev\` generated (prefix \`${DEV_SECRET_PREFIX}\`): set a random one of at least 32 characters, e.g. \`openssl rand -base64 48\`` },
+  { variable: 'AGENT_KEY_ENCRYPTION_KEYS', refused: (e) => ringVersions(e.AGENT_KEY_ENCRYPTION_KEYS).some((v) => DEV_RING_VERSION.test(v)), message: 'holds a development key version (`dev1` of `npm run dev`, `test1` of the tests): use a ring of your own, e.g. `prod1:$(openssl rand -base64 32)`' },
+  { variable: 'WEBHOOK_ALLOW_LOOPBACK', refused: (e) => e.WEBHOOK_ALLOW_LOOPBACK === 'on', message: "is on: webhook endpoints could target the platform's own host (127.0.0.0/8, ::1, localhost); unset it or set off" },
+  { variable: 'FAULT_CRASH', refused: (e) => e.FAULT_CRASH !== undefined, message: 'is set: it kills the worker on purpose (durability tests only); unset it' },
+];
+
+/**
+ * Parses the environment, resolves the defaults that depend on other variables, and checks the
+ * Temporal TLS settings and (NODE_ENV=production) the development defaults.
+ * @throws Error `invalid configuration:` with one `  VAR: message` line per problem.
+ */
+function effectiveEnv(env: NodeJS.ProcessEnv): EffectiveEnv {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) throw invalid(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  const e: EffectiveEnv = {
+    ...parsed.data,
+    TEMPORAL_TLS: tlsOn(parsed.data),
+    WEBHOOK_ALLOW_LOOPBACK: parsed.data.WEBHOOK_ALLOW_LOOPBACK ?? (parsed.data.NODE_ENV === 'production' ? 'off' : 'on'),
+  };
+  const issues = temporalIssues(parsed.data);
+  if (e.NODE_ENV === 'production') {
+    for (const r of NOT_FOR_PRODUCTION) if (r.refused(e)) issues.push(`${r.variable}: ${r.message} (refused with NODE_ENV=production)`);
+  }
+  if (issues.length) throw invalid(issues);
+  return e;
+}
+
+const invalid = (lines: string[]) => new Error(`invalid configuration:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+
+/**
+ * The market data directory alone, for code that runs without the full configuration
+ * (activities/market/recorded.ts `marketDataDir()`): `MARKET_DATA_DIR` resolved against the
+ * current directory, or `<repo>/data/recorded` when unset or empty. Absolute.
+ */
+export function loadMarketDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const dir = schema.shape.MARKET_DATA_DIR.parse(env.MARKET_DATA_DIR);
+  return dir ? path.resolve(dir) : path.join(projectRoot(), 'data/recorded');
+}
+
+/**
+ * The Temporal settings alone (TEMPORAL_* variables), for scripts that need no database or JWT
+ * secret (scripts/inspect.ts).
+ * @throws Error `invalid configuration:` as {@link loadConfig} does for these variables.
+ */
+export function loadTemporalConfig(env: NodeJS.ProcessEnv = process.env): TemporalConfig {
+  const parsed = temporalSchema.safeParse(env);
+  if (!parsed.success) throw invalid(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  const issues = temporalIssues(parsed.data);
+  if (issues.length) throw invalid(issues);
+  return temporalOf(parsed.data);
+}
+
+/**
+ * How `--print-config` shows secret variables: `value` → `"<redacted>"`; `url` → the URL with its
+ * password replaced by `<redacted>`; `ring` → each `<version>:<redacted>` (the versions stay
+ * visible). Unset secrets print as null. TEMPORAL_TLS_KEY is a file path and prints as one: the key
+ * itself is never part of the configuration.
+ */
+const SECRETS: Partial<Record<keyof Env, 'value' | 'url' | 'ring'>> = {
+  JWT_SECRET: 'value',
+  PROP_DEPLOYER_KEY: 'value',
+  TEMPORAL_API_KEY: 'value',
+  AGENT_KEY_ENCRYPTION_KEYS: 'ring',
+  DATABASE_URL: 'url',
+  SMTP_URL: 'url',
+  CHAIN_RPC_URL: 'url',
+  OTEL_EXPORTER_OTLP_ENDPOINT: 'url',
+};
+
+const REDACTED = '<redacted>';
+const REDACT: Record<'value' | 'url' | 'ring', (v: string) => string> = {
+  value: () => REDACTED,
+  url: (v) => {
+    const u = new URL(v);
+    if (!u.password) return v;
+    u.password = 'REDACTED-PASSWORD';
+    return u.toString().replace('REDACTED-PASSWORD', REDACTED);
+  },
+  ring: (v) => ringVersions(v).map((version) => `${version}:${REDACTED}`).join(','),
+};
+
+/**
+ * The effective configuration as `--print-config` prints it: every variable of the schema in
+ * schema order, after defaults (null when unset), secrets redacted as {@link SECRETS} says.
+ * @throws Error `invalid configuration:` as {@link loadConfig} does.
+ */
+export function redactedConfig(env: NodeJS.ProcessEnv = process.env): Record<string, string | number | null> {
+  const e = effectiveEnv(env) as Record<string, unknown>;
+  const out: Record<string, string | number | null> = {};
+  for (const key of Object.keys(schema.shape) as (keyof Env)[]) {
+    const value = e[key] as string | number | undefined;
+    const kind = SECRETS[key];
+    out[key] = value === undefined ? null : kind && typeof value === 'string' ? REDACT[kind](value) : value;
+  }
+  return out;
+}
+
+/**
+ * `node … api/server.ts --print-config` and `… worker/main.ts --print-config` (README
+ * "Configuration checks"): prints {@link redactedConfig} as JSON to stdout and exits 0, or prints
+ * the validation errors to stderr and exits 1. Never returns.
+ */
+export function printConfig(env: NodeJS.ProcessEnv = process.env): never {
+  let shown: Record<string, string | number | null>;
+  try {
+    shown = redactedConfig(env);
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+  process.exit(0);
+}
 
 /** The validated configuration. */
 export interface Config {
   databaseUrl: string;
-  temporal: { address: string; namespace: string; taskQueue: string };
+  /** `NODE_ENV`. */
+  nodeEnv: 'development' | 'production' | 'test';
+  temporal: TemporalConfig;
   jwtSecret: string;
   host: string;
   port: number;
+  /** Listen address of the worker's ops server (README "Health and readiness"); port 0 = any free port. */
+  workerHttp: { host: string; port: number };
   publicBaseUrl: string | undefined;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   markFeed: 'replay' | 'off';
@@ -99,32 +348,37 @@ export interface Config {
   /** Operator scope cache lifetime (ms). */
   scopeCacheMs: number;
   /** Webhook delivery timing and the dispatcher's interval (ms). */
-  webhooks: { initialBackoffMs: number; maxBackoffMs: number; timeoutMs: number; dispatchMs: number };
+  webhooks: { initialBackoffMs: number; maxBackoffMs: number; timeoutMs: number; dispatchMs: number; allowLoopback: boolean };
+  /** Worker crash hook of the durability tests (`FAULT_CRASH`), or null. */
+  faultCrash: string | null;
   /** Signup: the dev mailbox directory and whether verification issues an operator credential. */
   signup: { operatorCredential: boolean };
   /** Outbox mail: SMTP when `smtpUrl` is set, else the dev mailbox `mailDir`; retried every `retryMs`. */
   mail: { smtpUrl: string | null; from: string; mailDir: string; retryMs: number };
   /** Directory of the built trading page (absolute). */
   webDist: string;
+  /** Tracing (README "Traces"): the OTLP/HTTP collector base URL (null: tracing off) and the `service.name` override. */
+  otel: { endpoint: string | null; serviceName: string | null };
+  /** Graceful shutdown (README "Graceful shutdown"): the api's grace for in-flight requests, the worker's for running activities (ms). */
+  shutdown: { apiGraceMs: number; workerGraceMs: number };
 }
 
 /**
- * Reads and validates the configuration.
- * @throws Error listing every missing or malformed variable.
+ * Reads and validates the configuration (README "Configuration", "Configuration checks").
+ * @throws Error `invalid configuration:` listing every missing or malformed variable, every bad
+ *   Temporal TLS combination or unreadable PEM file, and with NODE_ENV=production every development
+ *   default it refuses (one line each, naming the variable).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
+  const e = effectiveEnv(env);
   return {
     databaseUrl: e.DATABASE_URL,
-    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE },
+    nodeEnv: e.NODE_ENV,
+    temporal: temporalOf(e),
     jwtSecret: e.JWT_SECRET,
     host: e.HOST,
     port: e.PORT,
+    workerHttp: { host: e.WORKER_HTTP_HOST, port: e.WORKER_HTTP_PORT },
     publicBaseUrl: e.PUBLIC_BASE_URL,
     logLevel: e.LOG_LEVEL,
     markFeed: e.MARK_FEED,
@@ -146,9 +400,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     chain: { rpcUrl: e.CHAIN_RPC_URL ?? null, deployerKey: (e.PROP_DEPLOYER_KEY as `0x${string}` | undefined) ?? null, confirmations: e.CHAIN_CONFIRMATIONS, pollMs: e.CHAIN_POLL_MS },
     scopeCacheMs: e.SCOPE_CACHE_MS,
-    webDist: path.resolve(PROJECT_ROOT, e.WEB_DIST),
+    webDist: path.resolve(projectRoot(), e.WEB_DIST),
     signup: { operatorCredential: e.SIGNUP_OPERATOR_CREDENTIAL === 'on' },
+    otel: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null, serviceName: e.OTEL_SERVICE_NAME ?? null },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM, mailDir: e.MAIL_DIR, retryMs: e.MAIL_RETRY_MS },
-    webhooks: { initialBackoffMs: e.WEBHOOK_INITIAL_BACKOFF_MS, maxBackoffMs: e.WEBHOOK_MAX_BACKOFF_MS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, dispatchMs: e.WEBHOOK_DISPATCH_MS },
+    webhooks: { initialBackoffMs: e.WEBHOOK_INITIAL_BACKOFF_MS, maxBackoffMs: e.WEBHOOK_MAX_BACKOFF_MS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, dispatchMs: e.WEBHOOK_DISPATCH_MS, allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'on' },
+    faultCrash: e.FAULT_CRASH ?? null,
+    shutdown: { apiGraceMs: e.API_SHUTDOWN_GRACE_MS, workerGraceMs: e.WORKER_SHUTDOWN_GRACE_MS },
   };
 }

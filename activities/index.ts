@@ -19,11 +19,12 @@ import { payoutActivities } from './prop/payout.js';
 import { transparencyActivities } from './prop/transparency.js';
 import type { ChainConfig } from './prop/chain-deps.js';
 import { webhookActivities } from './webhooks/delivery.js';
+import { timedDispatch } from './metrics.js';
 
 /**
  * What the activities need: the ORM, a Temporal client (batch legs), the mark freshness bound (ms),
- * for routed venues the custody key ring, venue URLs and signing network (RoutedDeps), and the
- * prop firms' chain.
+ * for routed venues the custody key ring, venue URLs and signing network (RoutedDeps), the
+ * prop firms' chain, and optionally the worker's metrics (`metrics`, activities/metrics.ts).
  */
 export interface ActivityDeps extends RoutedDeps {
   temporal: Client;
@@ -46,12 +47,13 @@ export function createActivities(deps: ActivityDeps) {
     ...payoutActivities(deps),
     ...transparencyActivities(deps),
     ...webhookActivities(deps),
-    /** First dispatch of an intent to the paper engine; idempotent. A fill of a challenge account nudges its rule watch. */
-    dispatchPaper: async (intentId: string) => {
-      const outcome = await executePaper(deps, intentId, 'arrival');
-      await nudgeChallenge(deps, intentId, outcome);
-      return outcome;
-    },
+    /** First dispatch of an intent to the paper engine; idempotent. A fill of a challenge account nudges its rule watch. Timed as venue `paper`. */
+    dispatchPaper: (intentId: string) =>
+      timedDispatch(deps.metrics, 'paper', async () => {
+        const outcome = await executePaper(deps, intentId, 'arrival');
+        await nudgeChallenge(deps, intentId, outcome);
+        return outcome;
+      }),
     /** A resting paper order woken by a mark crossing: fill or trigger if the mark still crosses; idempotent. */
     fillRestingPaper: async (intentId: string) => {
       const outcome = await executePaper(deps, intentId, 'mark');

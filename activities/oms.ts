@@ -13,6 +13,7 @@ import { appendEvents, lockAccount } from '../db/events.js';
 import { readMark } from './market/marks.js';
 import { outcomeOf, rejectIntent, withLockedIntent } from './venues/paper/execute.js';
 import type { RiskVerdict } from './types.js';
+import type { ActivityMetrics } from './metrics.js';
 import { verifyTypedData, type Hex } from 'viem';
 import { Credential } from '../db/entities.js';
 import { paperSigningRequest } from '../domain/oms/signing.js';
@@ -44,12 +45,14 @@ export interface IntentRecordInput {
   batchLeg?: number;
 }
 
+/** What the OMS activities need; `metrics` counts risk rejections as terminal states (activities/metrics.ts). */
 export interface OmsDeps {
   orm: MikroORM;
   markMaxAgeMs: number;
+  metrics?: ActivityMetrics;
 }
 
-export function omsActivities({ orm, markMaxAgeMs }: OmsDeps) {
+export function omsActivities({ orm, markMaxAgeMs, metrics }: OmsDeps) {
   return {
     /**
      * Inserts the intent in `signed_pending_dispatch` with its `composed` event; a second call
@@ -137,7 +140,7 @@ export function omsActivities({ orm, markMaxAgeMs }: OmsDeps) {
           return { ok: false, reason: 'insufficient_margin' };
         }
         return { ok: true };
-      });
+      }, metrics);
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * `createApp(deps)`: the Koa app with every middleware in one place, in order:
- * request log → errors → tenant gate → body parser → authentication → routers → the trading page
+ * (tracing on: the server span →) request metrics (api/ops/http-metrics.ts) → request log → errors → tenant gate → body parser → authentication → routers → the trading page
  * (api/web.ts); and the WebSocket channels on `app.ws`. No globals: everything comes from `deps`.
  */
 import Koa from 'koa';
@@ -49,6 +49,10 @@ import { signupRoutes } from './routes/signup.js';
 import { tenantRoutes } from './routes/tenants.js';
 import { tradingPage } from './web.js';
 import { SESSION_COOKIE } from './auth/session.js';
+import { httpMetrics } from './ops/http-metrics.js';
+import { opsRoutes } from './ops/routes.js';
+import type { Tracing } from '../telemetry/tracing.js';
+import { httpServerSpans } from '../telemetry/http.js';
 
 /** What the app needs beyond ApiDeps: the event hub for /ws/risk and its public base URL. */
 export interface AppDeps extends ApiDeps {
@@ -63,6 +67,8 @@ export interface AppDeps extends ApiDeps {
   credentials?: CredentialCache;
   idleCloseMs?: number;
   revocationCheckMs?: number;
+  /** Tracing on (README "Traces"): every request gets a server span, outermost. */
+  tracing?: Tracing;
 }
 
 export function createApp(deps: AppDeps) {
@@ -72,21 +78,23 @@ export function createApp(deps: AppDeps) {
   const openapi = new OpenApiRegistry();
   const wsBase = () => deps.baseUrl().replace(/^http/, 'ws');
 
+  if (deps.tracing) app.use(httpServerSpans(deps.tracing.provider.getTracer('platform-api')));
+  app.use(httpMetrics(deps.metrics));
   app.use(requestLog(deps.logger));
   app.use(errorHandler());
   app.use(tenantGate(deps.orm));
   app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', jsonLimit: '256kb' }));
   app.use(authenticate(deps.orm, jwtKey, deps.credentials));
-  for (const router of [metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), stateHistoryRoutes(deps, openapi), agentRoutes(deps, openapi), orderHistoryRoutes(deps, openapi), siweRoutes(deps, openapi), sorRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi), marketRoutes(deps, openapi, deps.streams), reportRoutes(deps, openapi), statementRoutes(deps, openapi), analyticsRoutes(deps, openapi), indicatorRoutes(deps, openapi), backtestRoutes(deps, openapi), firmRoutes(deps, openapi), firmLifecycleRoutes(deps, openapi), propTemplateRoutes(deps, openapi), riskProfileRoutes(deps, openapi), propAccountRoutes(deps, openapi), propLifecycleRoutes(deps, openapi), challengeRoutes(deps, openapi), transparencyRoutes(deps, openapi), webhookRoutes(deps, openapi), signupRoutes(deps, openapi, deps.baseUrl), tenantRoutes(deps, openapi)]) {
+  for (const router of [opsRoutes(deps, openapi), metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), stateHistoryRoutes(deps, openapi), agentRoutes(deps, openapi), orderHistoryRoutes(deps, openapi), siweRoutes(deps, openapi), sorRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi), marketRoutes(deps, openapi, deps.streams), reportRoutes(deps, openapi), statementRoutes(deps, openapi), analyticsRoutes(deps, openapi), indicatorRoutes(deps, openapi), backtestRoutes(deps, openapi), firmRoutes(deps, openapi), firmLifecycleRoutes(deps, openapi), propTemplateRoutes(deps, openapi), riskProfileRoutes(deps, openapi), propAccountRoutes(deps, openapi), propLifecycleRoutes(deps, openapi), challengeRoutes(deps, openapi), transparencyRoutes(deps, openapi), webhookRoutes(deps, openapi), signupRoutes(deps, openapi, deps.baseUrl), tenantRoutes(deps, openapi)]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.use(tradingPage(deps.config.webDist));
 
   app.ws.use(async (ctx) => {
     const ws = ctx.websocket;
-    if (ctx.path === '/ws/risk') return serveRiskSocket(ws, ctx.req, { orm: deps.orm, hub: deps.hub, logger: deps.logger, idleCloseMs: deps.idleCloseMs, revocationCheckMs: deps.revocationCheckMs }, ctx.cookies.get(SESSION_COOKIE));
-    if (ctx.path === '/ws/quotes') return serveQuotesSocket(ws, deps.quotes, deps.idleCloseMs);
-    if (ctx.path === '/ws/market') return serveMarketSocket(ws, ctx.req, { orm: deps.orm, hub: deps.market, streams: deps.streams, logger: deps.logger, idleCloseMs: deps.idleCloseMs });
+    if (ctx.path === '/ws/risk') return serveRiskSocket(ws, ctx.req, { orm: deps.orm, hub: deps.hub, logger: deps.logger, idleCloseMs: deps.idleCloseMs, revocationCheckMs: deps.revocationCheckMs, meter: deps.metrics.socket(ws, 'risk') }, ctx.cookies.get(SESSION_COOKIE));
+    if (ctx.path === '/ws/quotes') return serveQuotesSocket(ws, deps.quotes, deps.idleCloseMs, deps.metrics.socket(ws, 'quotes'));
+    if (ctx.path === '/ws/market') return serveMarketSocket(ws, ctx.req, { orm: deps.orm, hub: deps.market, streams: deps.streams, logger: deps.logger, idleCloseMs: deps.idleCloseMs, meter: deps.metrics.socket(ws, 'market') });
     ws.send(JSON.stringify({ type: 'Result', ok: false, error: 'not_found', detail: `no channel ${ctx.path}` }));
     ws.close(1008, 'not_found');
   });

@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import type Koa from 'koa';
 import type { Config } from '../config.js';
 import type { Audience, Tier } from '../domain/gates.js';
+import type { ApiMetrics } from './ops/metrics.js';
+import type { ReadinessReport } from './ops/readiness.js';
 
 /** What createApp needs. */
 export interface ApiDeps {
@@ -14,6 +16,10 @@ export interface ApiDeps {
   temporal: Client;
   config: Config;
   logger: Logger;
+  /** This process's Prometheus registry and metrics (api/ops/metrics.ts; `GET /metrics`). */
+  metrics: ApiMetrics;
+  /** Checks PostgreSQL and Temporal (api/ops/readiness.ts; `GET /readyz`); never throws. */
+  readiness: () => Promise<ReadinessReport>;
 }
 
 /** The tenant a request resolved to (docs/api.md §5.6). */

@@ -1,5 +1,6 @@
 /**
- * The api process (docs/architecture.md): `node --import tsx api/server.ts`. Stateless; run any number.
+ * The api process (docs/architecture.md): `npm run start:api` (`node dist/api/server.js`, compiled by
+ * `npm run build`), or `npm run api` from the sources (tsx). Stateless; run any number.
  * Exposes `startApi()` for the dev runner and tests.
  */
 import { createServer, type Server } from 'node:http';
@@ -7,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { pino, type Logger } from 'pino';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { loadConfig, type Config } from '../config.js';
+import { loadConfig, printConfig, type Config } from '../config.js';
+import { temporalConnectionOptions } from '../temporal-connection.js';
 import { openOrm } from '../db/orm.js';
 import { createApp } from './app.js';
 import { startEventHub } from './ws/hub.js';
@@ -15,54 +17,88 @@ import { startQuotesHub } from './ws/quotes-hub.js';
 import { startMarketHub } from './ws/market-hub.js';
 import { startCredentialCache } from './auth/credential-cache.js';
 import { MarketStreams } from '../db/market-streams.js';
+import { drainer } from './shutdown.js';
+import { takeOverSignals } from '../lifecycle.js';
+import { createApiMetrics } from './ops/metrics.js';
+import { checkReadiness, postgresCheck, temporalCheck } from './ops/readiness.js';
+import { tracingFromConfig, type Tracing } from '../telemetry/tracing.js';
+import { tracingClientInterceptors } from '../telemetry/temporal.js';
 
 export interface RunningApi {
   server: Server;
   baseUrl: string;
-  stop(): Promise<void>;
+  /**
+   * Graceful stop (README "Graceful shutdown"): refuses new connections, closes every WebSocket with
+   * 1001, lets in-flight requests finish for up to `graceMs` (default `API_SHUTDOWN_GRACE_MS`) and then
+   * cuts what is left (api/shutdown.ts), then stops the hubs and closes the Temporal connection.
+   * The ORM is the caller's. Idempotent.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
-/** Starts the HTTP and WebSocket server on config.host:config.port (port 0 = any free port). */
-export async function startApi(opts: { config: Config; orm: MikroORM; logger: Logger; idleCloseMs?: number; revocationCheckMs?: number }): Promise<RunningApi> {
+/**
+ * Starts the HTTP and WebSocket server on config.host:config.port (port 0 = any free port). With
+ * `tracing` (README "Traces"), requests get server spans and the Temporal client carries their context.
+ */
+export async function startApi(opts: { config: Config; orm: MikroORM; logger: Logger; idleCloseMs?: number; revocationCheckMs?: number; tracing?: Tracing }): Promise<RunningApi> {
   const { config, orm, logger } = opts;
-  const connection = await Connection.connect({ address: config.temporal.address });
-  const temporal = new Client({ connection, namespace: config.temporal.namespace });
+  const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
+  const temporal = new Client({ connection, namespace: config.temporal.namespace, interceptors: tracingClientInterceptors(opts.tracing) });
   const hub = await startEventHub(config.databaseUrl, logger);
   const quotes = await startQuotesHub(config.databaseUrl, logger);
   const streams = new MarketStreams(orm);
   const market = await startMarketHub(config.databaseUrl, streams, logger);
   const credentials = await startCredentialCache(config.databaseUrl, config.scopeCacheMs, logger);
+  // Operations (README "Operating it"): a metrics registry of this api's own, and the readiness probes of GET /readyz.
+  const metrics = createApiMetrics();
+  const postgres = postgresCheck(config.databaseUrl, logger);
+  const readiness = () => checkReadiness({ postgres: postgres.check, temporal: temporalCheck(temporal.connection) });
   let baseUrl = config.publicBaseUrl ?? '';
-  const app = createApp({ orm, temporal, config, logger, hub, quotes, market, streams, credentials, baseUrl: () => baseUrl, idleCloseMs: opts.idleCloseMs, revocationCheckMs: opts.revocationCheckMs });
+  const app = createApp({ orm, temporal, config, logger, hub, quotes, market, streams, credentials, metrics, readiness, baseUrl: () => baseUrl, idleCloseMs: opts.idleCloseMs, revocationCheckMs: opts.revocationCheckMs, tracing: opts.tracing });
   // Tenant resolution (docs/api.md §5.6) must see requests that carry no Host at all.
   const server = createServer({ requireHostHeader: false }, app.callback());
   app.ws.listen({ server });
+  const drain = drainer(server, () => app.ws.server, logger);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const port = (server.address() as AddressInfo).port;
   baseUrl ||= `http://${config.host}:${port}`;
+  let stopped: Promise<void> | undefined;
   return {
     server,
     baseUrl,
-    async stop() {
-      for (const c of app.ws.server?.clients ?? []) c.terminate();
-      await new Promise<void>((r) => server.close(() => r()));
-      server.closeAllConnections?.();
-      await hub.stop();
-      await quotes.stop();
-      await market.stop();
-      await credentials.stop();
-      await connection.close();
+    stop(graceMs = config.shutdown.apiGraceMs) {
+      return (stopped ??= (async () => {
+        await drain.drain(graceMs);
+        await hub.stop();
+        await quotes.stop();
+        await market.stop();
+        await credentials.stop();
+        await postgres.close();
+        await connection.close();
+      })());
     },
   };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  // `--print-config`: the effective configuration, secrets redacted, then exit (README "Configuration checks").
+  if (process.argv.includes('--print-config')) printConfig();
   const config = loadConfig();
   const logger = pino({ level: config.logLevel, base: { proc: 'api' } });
   const orm = await openOrm(config.databaseUrl);
-  const api = await startApi({ config, orm, logger });
+  const tracing = tracingFromConfig(config, 'platform-api'); // README "Traces": off unless OTEL_EXPORTER_OTLP_ENDPOINT is set
+  const api = await startApi({ config, orm, logger, tracing });
   logger.info({ baseUrl: api.baseUrl }, 'api listening');
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(sig, () => void api.stop().then(() => orm.close()).then(() => process.exit(0)));
-  }
+  // README "Graceful shutdown": SIGTERM/SIGINT/SIGHUP (or the parent's IPC channel closing) drain and exit 0; a second signal exits at once.
+  takeOverSignals((reason) => {
+    logger.info({ reason, graceMs: config.shutdown.apiGraceMs }, 'api stopping');
+    void api
+      .stop()
+      .then(() => orm.close())
+      .then(() => tracing?.shutdown())
+      .then(
+        () => (logger.info('api stopped'), process.exit(0)),
+        (err: unknown) => (logger.error({ err }, 'api stop failed'), process.exit(1)),
+      );
+  });
 }

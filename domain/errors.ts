@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   risk_limit_exceeded: 400,
   signup_token_invalid: 400,
   payout_authorization_invalid: 400,
+  webhook_target_forbidden: 400,
   unauthorized: 401,
   token_expired: 401,
   token_revoked: 401,

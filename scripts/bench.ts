@@ -13,6 +13,7 @@ import WebSocket from 'ws';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { loadConfig } from '../config.js';
+import { temporalConnectionOptions } from '../temporal-connection.js';
 import { openOrm, migrateUp } from '../db/orm.js';
 import { ensureTenant, issueCredential } from '../db/seed.js';
 import { startApi } from '../api/server.js';
@@ -55,7 +56,7 @@ await admin.query(`create database "${dbName}"`);
 const url = new URL(pgServer.url);
 url.pathname = `/${dbName}`;
 
-const config = loadConfig({ DATABASE_URL: url.toString(), TEMPORAL_ADDRESS: temporalDev.address, JWT_SECRET: randomBytes(32).toString('hex'), PORT: '0', MARK_FEED: 'off', LOG_LEVEL: 'silent' });
+const config = loadConfig({ DATABASE_URL: url.toString(), TEMPORAL_ADDRESS: temporalDev.address, JWT_SECRET: randomBytes(32).toString('hex'), PORT: '0', WORKER_HTTP_PORT: '0', MARK_FEED: 'off', LOG_LEVEL: 'silent' });
 const logger = pino({ level: 'silent' });
 const orm = await openOrm(config.databaseUrl);
 await migrateUp(orm);
@@ -105,10 +106,10 @@ const orderMs = await pool(N, C, async (i) => {
 const orderWall = performance.now() - t0;
 
 // The floor: empty workflow + one no-op activity, same server, same concurrency.
-const floorConn = await NativeConnection.connect({ address: temporalDev.address });
+const floorConn = await NativeConnection.connect(temporalConnectionOptions({ address: temporalDev.address }));
 const floorWorker = await Worker.create({ connection: floorConn, taskQueue: 'bench-floor', workflowsPath: path.join(ROOT, 'scripts/bench/noop-workflow.ts'), activities: { noop: async () => undefined } });
 const floorRun = floorWorker.run();
-const clientConn = await Connection.connect({ address: temporalDev.address });
+const clientConn = await Connection.connect(temporalConnectionOptions({ address: temporalDev.address }));
 const client = new Client({ connection: clientConn });
 await pool(C, C, async (i) => client.workflow.execute('noopWorkflow', { taskQueue: 'bench-floor', workflowId: `floor-warm-${i}` }));
 const f0 = performance.now();

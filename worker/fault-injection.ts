@@ -6,8 +6,11 @@
  */
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 
-/** The activity interceptor for FAULT_CRASH, or none when it is unset or malformed. */
-export function faultInjection(spec = process.env.FAULT_CRASH): ActivityInterceptorsFactory[] {
+/**
+ * The activity interceptor for `spec` (config.faultCrash, from FAULT_CRASH; config.ts validates its
+ * shape and NODE_ENV=production refuses it), or none when null.
+ */
+export function faultInjection(spec: string | null): ActivityInterceptorsFactory[] {
   const m = spec ? /^(before|after):(\w+):(\d+)$/.exec(spec) : null;
   if (!m) return [];
   const [, when, activity, nth] = m;

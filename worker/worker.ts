@@ -1,14 +1,18 @@
 /**
  * Builds the worker process's parts: the Temporal worker (all workflows and activities), the
  * replay mark feed with live candle aggregation (when `MARK_FEED=replay`), the on-demand market
- * stream producer (when `MARKET_STREAMS=on`), the trigger watcher and the webhook dispatcher. Used by worker/main.ts and
- * by tests, which pass a prebuilt workflow bundle.
+ * stream producer (when `MARKET_STREAMS=on`), the trigger watcher and the webhook dispatcher, and the ops server on
+ * `WORKER_HTTP_HOST:WORKER_HTTP_PORT` (worker/ops-server.ts: /healthz, /readyz, /metrics with the worker's own metrics,
+ * worker/metrics.ts). Used by worker/main.ts and by tests, which pass a prebuilt workflow bundle. The Temporal SDK's
+ * metrics appear in /metrics only when the process's Runtime was installed with a Prometheus exporter (worker/main.ts
+ * does; the test stacks install theirs without one, so their /metrics has no `temporal_*` part).
  */
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { temporalConnectionOptions } from '../temporal-connection.js';
 import { createActivities } from '../activities/index.js';
 import { parseKeyRing } from '../activities/custody/vault.js';
 import { publishMark } from '../activities/market/marks.js';
@@ -25,12 +29,19 @@ import { faultInjection } from './fault-injection.js';
 import { startWebhookDispatcher } from './webhook-dispatcher.js';
 import { startMailSender } from './mail-sender.js';
 import { mailTransport } from '../activities/mail/transports.js';
-import { WORKFLOWS_PATH } from './workflows-path.js';
+import { WORKFLOWS_PATH, prebuiltBundlePath } from './workflows-path.js';
+import { createWorkerMetrics } from './metrics.js';
+import { pollersRunning, sdkPrometheusAddress, startOpsServer, workerMetricsText } from './ops-server.js';
+import { checkReadiness, postgresCheck, temporalCheck } from '../api/ops/readiness.js';
+import type { Tracing } from '../telemetry/tracing.js';
+import { tracingClientInterceptors, workerTracing } from '../telemetry/temporal.js';
 
 export { WORKFLOWS_PATH };
 
 export interface WorkerParts {
   worker: Worker;
+  /** Base URL of the worker's ops server (worker/ops-server.ts: /healthz, /readyz, /metrics), e.g. `http://127.0.0.1:9464`. */
+  opsUrl: string;
   /** Runs until shutdown; then stops the feed and watcher and closes connections. */
   run(): Promise<void>;
   shutdown(): void;
@@ -45,23 +56,48 @@ export interface WorkerParts {
 const REPLAYED = Object.values(VENUE_SYMBOLS).flat().filter((s) => s.assetClass === 'perp');
 const PREDICTION = Object.values(VENUE_SYMBOLS).flat().filter((s) => s.assetClass === 'prediction');
 
-export async function createWorker(opts: { config: Config; orm: MikroORM; logger: Logger; workflowBundle?: WorkflowBundleOption }): Promise<WorkerParts> {
+/** Where Worker.create takes the workflow code from: the given bundle, the prebuilt `dist/workflows-bundle.js`, else the sources. */
+function workflowCode(given?: WorkflowBundleOption): { workflowBundle: WorkflowBundleOption } | { workflowsPath: string } {
+  const prebuilt = prebuiltBundlePath();
+  const bundle = given ?? (prebuilt ? { codePath: prebuilt } : undefined);
+  return bundle ? { workflowBundle: bundle } : { workflowsPath: WORKFLOWS_PATH };
+}
+
+export async function createWorker(opts: { config: Config; orm: MikroORM; logger: Logger; workflowBundle?: WorkflowBundleOption; tracing?: Tracing }): Promise<WorkerParts> {
   const { config, orm, logger } = opts;
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const clientConnection = await Connection.connect({ address: config.temporal.address });
-  const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
+  // Tracing on (README "Traces"): activity spans, the workflow span sink, and workflow interceptor modules, which only a bundle built here
+  // or one given already built with WORKFLOW_TRACING_MODULES has (so a traced worker never takes the untraced prebuilt dist bundle).
+  const traced = opts.tracing && workerTracing(opts.tracing);
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
+  const clientConnection = await Connection.connect(temporalConnectionOptions(config.temporal));
+  const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace, interceptors: tracingClientInterceptors(opts.tracing) });
+  const metrics = createWorkerMetrics();
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ orm, temporal, markMaxAgeMs: config.markMaxAgeMs, ring: config.agentKeyEncryptionKeys ? parseKeyRing(config.agentKeyEncryptionKeys) : null, venues: config.venues, chain: config.chain }),
-    interceptors: { activity: faultInjection() },
+    // Given bundle (tests), else the one `npm run build` prebuilt (compiled worker), else bundle the sources at start.
+    ...(traced && !opts.workflowBundle ? { workflowsPath: WORKFLOWS_PATH } : workflowCode(opts.workflowBundle)),
+    // SIGTERM/SIGINT: running activities get this long to finish, then are cancelled; 5 s later the worker gives up on them (README "Graceful shutdown").
+    shutdownGraceTime: config.shutdown.workerGraceMs,
+    shutdownForceTime: config.shutdown.workerGraceMs + 5_000,
+    activities: createActivities({ orm, temporal, markMaxAgeMs: config.markMaxAgeMs, ring: config.agentKeyEncryptionKeys ? parseKeyRing(config.agentKeyEncryptionKeys) : null, venues: config.venues, chain: config.chain, metrics }),
+    interceptors: { activity: [...faultInjection(config.faultCrash), ...(traced?.activity ?? [])], ...(traced && !opts.workflowBundle && { workflowModules: traced.workflowModules }) },
+    ...(traced && { sinks: traced.sinks }),
   });
   const watcher = await startTriggerWatcher({ databaseUrl: config.databaseUrl, temporal, logger });
   const { dispatchMs, ...timing } = config.webhooks;
   const webhooks = await startWebhookDispatcher({ databaseUrl: config.databaseUrl, temporal, taskQueue: config.temporal.taskQueue, timing, intervalMs: dispatchMs, logger });
-  const mail = startMailSender({ orm, transport: mailTransport(config.mail), intervalMs: config.mail.retryMs, logger });
+  const mail = startMailSender({ orm, transport: mailTransport(config.mail), intervalMs: config.mail.retryMs, logger, metrics });
+  // README "Operating it": /healthz, /readyz (PostgreSQL, Temporal, pollers running), /metrics (ours, then the SDK's when worker/main.ts installed its exporter).
+  const postgres = postgresCheck(config.databaseUrl, logger);
+  const sdkMetrics = sdkPrometheusAddress();
+  const ops = await startOpsServer({
+    ...config.workerHttp,
+    logger,
+    readiness: () => checkReadiness({ postgres: postgres.check, temporal: temporalCheck(connection), worker: pollersRunning(worker) }),
+    metrics: { text: () => workerMetricsText(metrics.registry, sdkMetrics), contentType: metrics.registry.contentType },
+  });
 
   let feed: ReplayMarkFeed | undefined;
   let predictionFeed: { stop(): Promise<void> } | undefined;
@@ -94,6 +130,7 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
 
   return {
     worker,
+    opsUrl: ops.url,
     shutdown: () => worker.shutdown(),
     async run() {
       try {
@@ -109,6 +146,8 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
         await mail.stop();
         await clientConnection.close();
         await connection.close();
+        await ops.stop();
+        await postgres.close();
       }
     },
   };

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Abi, Hex } from 'viem';
+import { fromRoot } from '../../project-root.js';
 
 /** The contracts of contracts/*.sol. */
 export type ContractName = 'PropInstance' | 'TestStablecoin';
@@ -17,7 +18,7 @@ export interface Artifact {
   bytecode: Hex;
 }
 
-const DIR = path.resolve(import.meta.dirname, '../../contracts/artifacts');
+const DIR = fromRoot('contracts/artifacts');
 const cache = new Map<ContractName, Artifact>();
 
 /**

@@ -6,22 +6,18 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Decimal } from '../../domain/decimal.js';
 import type { RecordedMarket } from '../../domain/market/replay.js';
 import type { BookLevel } from '../../domain/market/types.js';
-
-/** The repository root (this file is `<root>/activities/market/recorded.ts`). */
-const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { loadMarketDataDir } from '../../config.js';
 
 /**
  * The configured market data directory (absolute path): env `MARKET_DATA_DIR` (resolved against
  * the current directory) when set and non-empty, else `<repo>/data/recorded` (the recorded data kept in the repository).
- * It holds `hyperliquid_ticks/`.
+ * It holds `hyperliquid_ticks/`. Read through config.ts's schema at each call.
  */
 export function marketDataDir(): string {
-  const fromEnv = process.env.MARKET_DATA_DIR;
-  return fromEnv ? path.resolve(fromEnv) : path.resolve(PROJECT_ROOT, 'data/recorded');
+  return loadMarketDataDir();
 }
 
 /** A parsed CSV: its header, column index by header name (throws when absent), and the data rows split on commas. */
@@ -40,7 +36,7 @@ async function readCsv(file: string): Promise<Csv> {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'not found' : `unreadable (${code ?? String(err)})`;
     throw new Error(
-      `recorded market data ${why}: ${file}. Set MARKET_DATA_DIR to the directory holding hyperliquid_ticks/ (now ${process.env.MARKET_DATA_DIR ? `MARKET_DATA_DIR=${process.env.MARKET_DATA_DIR}` : `unset, so the default ${marketDataDir()} is used`}).`,
+      `recorded market data ${why}: ${file}. Set MARKET_DATA_DIR to the directory holding hyperliquid_ticks/ (the configured one is ${marketDataDir()}; unset, it is <repo>/data/recorded).`,
       { cause: err },
     );
   }

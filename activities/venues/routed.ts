@@ -26,18 +26,20 @@ import { nextAgentNonce } from '../../db/agent-nonces.js';
 import { readMark } from '../market/marks.js';
 import { open, type KeyRing } from '../custody/vault.js';
 import type { DispatchOutcome } from '../types.js';
+import { timedDispatch, type ActivityMetrics } from '../metrics.js';
 import { intentEvent, openOrdersEvent, outcomeOf, recordFills, rejectIntent, withLockedIntent } from './paper/execute.js';
 import { ADAPTERS, NONCE_UNIT, isRouted } from './registry.js';
 import { inAgentLane } from './agent-lane.js';
 import { VenueRejected, type AgentKey, type RoutedVenue, type VenueContext, type VenueFill, type VenueOrder } from './types.js';
 
-/** What routed execution needs: the ORM, the custody key ring, venue URLs and network, `fetch`. */
+/** What routed execution needs: the ORM, the custody key ring, venue URLs and network, `fetch`, and the worker's metrics (activities/metrics.ts). */
 export interface RoutedDeps {
   orm: MikroORM;
   markMaxAgeMs: number;
   ring: KeyRing | null;
   venues: { urls: Record<RoutedVenue, string>; network: 'mainnet' | 'testnet' };
   fetch?: typeof fetch;
+  metrics?: ActivityMetrics;
 }
 
 /** Why an agent cannot sign now (docs/api.md §7 codes), or null when it can. */
@@ -133,7 +135,7 @@ async function recordVenueState(deps: RoutedDeps, intentId: string, order: Venue
     if (events.length) await appendEvents(em, intent.tenantId, intent.accountId, events);
     if (fresh.length) await recordStateSnapshot(em, { tenantId: intent.tenantId, accountId: intent.accountId, venue: intent.venue, reason: 'fill' });
     return outcomeOf(intent);
-  });
+  }, deps.metrics);
 }
 
 /** Rejects an intent before dispatch (agent, mark or venue refusal), recording why. */
@@ -141,7 +143,7 @@ async function reject(deps: RoutedDeps, intentId: string, reason: string): Promi
   return withLockedIntent(deps.orm, intentId, async (em, intent) => {
     if (intent.state === 'signed_pending_dispatch') await rejectIntent(em, intent, reason);
     return outcomeOf(intent);
-  });
+  }, deps.metrics);
 }
 
 /** The venue's fills of one order since the intent was created (a minute of clock skew allowed). */
@@ -158,47 +160,53 @@ export function routedActivities(deps: RoutedDeps) {
     return { intent, venue: intent.venue, adapter: ADAPTERS[intent.venue] };
   }
 
+  /** The work of `dispatchRouted` on a loaded intent (its doc below). */
+  async function dispatch(intentId: string, { intent, venue, adapter }: Awaited<ReturnType<typeof load>>): Promise<DispatchOutcome> {
+    if (intent.state !== 'signed_pending_dispatch') return outcomeOf(intent);
+    const agent = await currentAgent(deps.orm, intent.accountId, venue);
+    const blocked = agentBlock(agent);
+    if (blocked) return reject(deps, intentId, blocked);
+    const tick = await readMark(platformEm(deps.orm), venue, intent.symbol, deps.markMaxAgeMs);
+    if (!tick) return reject(deps, intentId, 'no_mark');
+    const ctx = venueContext(deps, agent!);
+    const clientOrderId = adapter.clientOrderId(intentId);
+    let order: VenueOrder | null;
+    try {
+      order = await adapter.findByClientOrderId(ctx, intent.symbol, clientOrderId);
+      order ??= await inAgentLane(agent!.id, () => adapter.place(ctx, {
+        clientOrderId,
+        symbol: intent.symbol,
+        side: intent.side as 'buy' | 'sell',
+        type: intent.type as 'market',
+        qty: fmt(new Decimal(intent.qty)),
+        price: intent.price == null ? null : fmt(new Decimal(intent.price)),
+        triggerPrice: intent.triggerPrice == null ? null : fmt(new Decimal(intent.triggerPrice)),
+        stopLimitPrice: intent.stopLimitPrice == null ? null : fmt(new Decimal(intent.stopLimitPrice)),
+        reduceOnly: intent.reduceOnly,
+        timeInForce: intent.timeInForce as 'Gtc',
+        markPrice: fmt(tick.mark),
+        leverage: fmt(new Decimal(intent.leverage)),
+      }));
+    } catch (err) {
+      if (err instanceof VenueRejected) return reject(deps, intentId, `venue_rejected: ${err.reason}`);
+      throw err;
+    }
+    await platformEm(deps.orm).nativeUpdate(OrderIntent, { id: intentId }, { venueClientOrderId: clientOrderId }, { filters: false });
+    const fills = order.status === 'open' && order.filledQty === '0' ? [] : await orderFills(ctx, venue, intent, order);
+    return recordVenueState(deps, intentId, order, fills, true);
+  }
+
   return {
     /**
      * First dispatch of a routed intent: checks the agent (docs/api.md §7 agent codes) and the mark, then
      * looks the client order id up on the venue and places the order only if the venue never saw
      * it. A venue refusal rejects the intent with `venue_rejected: <the venue's reason>`; a
      * transport failure throws (the activity retries, and the retry finds the order if it landed).
+     * Each attempt's duration goes to the dispatch latency of its venue (activities/metrics.ts).
      */
     async dispatchRouted(intentId: string): Promise<DispatchOutcome> {
-      const { intent, venue, adapter } = await load(intentId);
-      if (intent.state !== 'signed_pending_dispatch') return outcomeOf(intent);
-      const agent = await currentAgent(deps.orm, intent.accountId, venue);
-      const blocked = agentBlock(agent);
-      if (blocked) return reject(deps, intentId, blocked);
-      const tick = await readMark(platformEm(deps.orm), venue, intent.symbol, deps.markMaxAgeMs);
-      if (!tick) return reject(deps, intentId, 'no_mark');
-      const ctx = venueContext(deps, agent!);
-      const clientOrderId = adapter.clientOrderId(intentId);
-      let order: VenueOrder | null;
-      try {
-        order = await adapter.findByClientOrderId(ctx, intent.symbol, clientOrderId);
-        order ??= await inAgentLane(agent!.id, () => adapter.place(ctx, {
-          clientOrderId,
-          symbol: intent.symbol,
-          side: intent.side as 'buy' | 'sell',
-          type: intent.type as 'market',
-          qty: fmt(new Decimal(intent.qty)),
-          price: intent.price == null ? null : fmt(new Decimal(intent.price)),
-          triggerPrice: intent.triggerPrice == null ? null : fmt(new Decimal(intent.triggerPrice)),
-          stopLimitPrice: intent.stopLimitPrice == null ? null : fmt(new Decimal(intent.stopLimitPrice)),
-          reduceOnly: intent.reduceOnly,
-          timeInForce: intent.timeInForce as 'Gtc',
-          markPrice: fmt(tick.mark),
-          leverage: fmt(new Decimal(intent.leverage)),
-        }));
-      } catch (err) {
-        if (err instanceof VenueRejected) return reject(deps, intentId, `venue_rejected: ${err.reason}`);
-        throw err;
-      }
-      await platformEm(deps.orm).nativeUpdate(OrderIntent, { id: intentId }, { venueClientOrderId: clientOrderId }, { filters: false });
-      const fills = order.status === 'open' && order.filledQty === '0' ? [] : await orderFills(ctx, venue, intent, order);
-      return recordVenueState(deps, intentId, order, fills, true);
+      const loaded = await load(intentId);
+      return timedDispatch(deps.metrics, loaded.venue, () => dispatch(intentId, loaded));
     },
 
     /** Reads a resting routed order back from its venue (status and new fills) and records any change. */

@@ -16,11 +16,14 @@ import { scoped } from '../../db/orm.js';
 import { open, type KeyRing } from '../custody/vault.js';
 import { SIGNATURE_HEADER, signWebhook } from '../../domain/webhooks/signature.js';
 import type { WebhookInput } from '../../workflows/definitions.js';
+import type { ActivityMetrics } from '../metrics.js';
 
+/** What delivery needs; `metrics` counts attempts by outcome (activities/metrics.ts). */
 export interface WebhookDeps {
   orm: MikroORM;
   ring: KeyRing | null;
   fetch?: typeof fetch;
+  metrics?: ActivityMetrics;
 }
 
 /** What one attempt did. `skipped`: the endpoint is disabled (the delivery is kept `failed`) or gone; nothing was sent. */
@@ -45,7 +48,10 @@ export function webhookActivities(deps: WebhookDeps) {
     async attemptWebhook(input: WebhookInput): Promise<AttemptResult> {
       const em = scoped(deps.orm, input.tenantId);
       const endpoint = await em.findOne(WebhookEndpoint, { id: input.endpointId });
-      if (!endpoint) return { outcome: 'skipped' };
+      if (!endpoint) {
+        deps.metrics?.webhook('skipped');
+        return { outcome: 'skipped' };
+      }
       if (endpoint.status !== 'enabled') {
         // Kept as failed: re-enabling the endpoint starts it again.
         await em.getConnection().execute(
@@ -53,6 +59,7 @@ export function webhookActivities(deps: WebhookDeps) {
            on conflict (endpoint_id, event_id) do update set status = case when webhook_deliveries.status = 'delivered' then 'delivered' else 'failed' end, last_error = excluded.last_error, updated_at = now()`,
           [input.endpointId, input.eventId, input.tenantId],
         );
+        deps.metrics?.webhook('skipped');
         return { outcome: 'skipped' };
       }
       if (!deps.ring) throw new Error('AGENT_KEY_ENCRYPTION_KEYS is not set: webhook secrets cannot be opened');
@@ -78,6 +85,7 @@ export function webhookActivities(deps: WebhookDeps) {
            delivered_at = coalesce(webhook_deliveries.delivered_at, excluded.delivered_at), updated_at = now()`,
         [input.endpointId, input.eventId, input.tenantId, result.outcome === 'delivered' ? 'delivered' : 'pending', result.status ?? null, result.error ?? null, result.outcome === 'delivered' ? new Date() : null],
       );
+      deps.metrics?.webhook(result.outcome);
       return result;
     },
 
@@ -88,6 +96,7 @@ export function webhookActivities(deps: WebhookDeps) {
         await tx.nativeUpdate(WebhookDelivery, { endpointId: input.endpointId, eventId: input.eventId, status: { $ne: 'delivered' } }, { status: 'failed' });
         await tx.nativeUpdate(WebhookEndpoint, { id: input.endpointId, status: 'enabled' }, { status: 'disabled', disabledAt: new Date(), disabledReason: `delivery of ${input.eventId} failed ${attempts} times over the retry budget` });
       });
+      deps.metrics?.webhook('exhausted');
     },
   };
 }

@@ -9,7 +9,7 @@ import { Tenant } from '../../db/entities.js';
 import { platformEm } from '../../db/orm.js';
 import type { ApiMiddleware } from '../context.js';
 
-/** Paths that need no tenant (docs/api.md §5.6): token mint and revoke, discovery, signup, transparency, docs. */
+/** Paths that need no tenant (docs/api.md §5.6): token mint and revoke, discovery, signup, transparency, docs, and the operations routes (api/ops/routes.ts). */
 export const TENANT_EXEMPT: readonly RegExp[] = [
   /^\/api\/auth\/api-token(\/revoke)?$/,
   /^\/api\/v1\/discovery$/,
@@ -18,6 +18,8 @@ export const TENANT_EXEMPT: readonly RegExp[] = [
   /^\/api\/v1\/openapi\.json$/,
   /^\/api\/v1\/asyncapi\.json$/,
   /^\/healthz$/,
+  /^\/readyz$/,
+  /^\/metrics$/,
 ];
 
 /** Tenant lookups against PostgreSQL. */

@@ -37,14 +37,14 @@ const PEGGED = ['USDC', 'USDT'];
 
 /**
  * Market-data routes. `streams` serves depth and tape (the on-demand market streams).
- * @throws (per route) 404 symbol_unknown, 503 cold_cache, 400 validation_failed.
+ * @throws (per route) 400 symbol_unknown, 503 cold_cache, 400 validation_failed.
  */
 export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry, streams: MarketStreams): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1/market' });
   const tags = ['market'];
   const read = gate({ audience: 'trader' });
 
-  /** The current mark row of a pair. @throws 404 symbol_unknown, 503 cold_cache. */
+  /** The current mark row of a pair. @throws 400 symbol_unknown, 503 cold_cache. */
   async function markOf(venue: string, symbol: string) {
     if (!findSymbol(venue, symbol)) throw new ApiError('symbol_unknown', `unknown pair ${venue}/${symbol}; see GET /api/v1/symbols/${venue}`);
     const row = await platformEm(deps.orm).findOne(Mark, { venue, symbol });
@@ -54,7 +54,7 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry, streams: M
 
   /**
    * The streamed book of a pair; keeps its stream demanded. A pair nobody streams yet opens the
-   * subscription and answers 503 cold_cache. @throws 404 symbol_unknown, 503 cold_cache.
+   * subscription and answers 503 cold_cache. @throws 400 symbol_unknown, 503 cold_cache.
    */
   async function streamedBook(venue: string, symbol: string) {
     if (!findSymbol(venue, symbol)) throw new ApiError('symbol_unknown', `unknown pair ${venue}/${symbol}; see GET /api/v1/symbols/${venue}`);
@@ -159,7 +159,7 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry, streams: M
     ctx.body = { venue: params.venue, symbol: params.symbol, interval: query.interval, bars, source: sources.length ? sources.join('+') : 'recorded:hyperliquid', window: { from: bars[0]?.openTime ?? null, to: bars.at(-1)?.closeTime ?? null } };
   });
 
-  /** Daily bars of a Polymarket outcome from its recorded prices. @throws 404 symbol_unknown, 400 validation_failed. */
+  /** Daily bars of a Polymarket outcome from its recorded prices. @throws 400 symbol_unknown, 400 validation_failed. */
   async function polymarketCandles(symbol: string, query: z.output<typeof candleQuery>) {
     const found = await findPolymarketOutcome(symbol);
     if (!found) throw new ApiError('symbol_unknown', `unknown Polymarket outcome ${symbol}; see GET /api/v1/market/polymarket/markets`);

@@ -34,7 +34,7 @@ export const VENUE_CATALOG = [
  */
 const SYMBOLS = VENUE_SYMBOLS;
 
-/** The hand-maintained partial catalog of docs/api.md §4.2 (never scopes; omits operator surfaces and, as the spec's own catalog does, `/api/v1/venues`). */
+/** The hand-maintained partial catalog of docs/api.md §4.2 (never scopes; omits operator surfaces and, as the API reference's own catalog does, `/api/v1/venues`). */
 function discovery(baseUrl: string) {
   const e = (method: string, path: string, tier: string | null, description: string) => ({ method, path, tier, description });
   return {
@@ -102,9 +102,6 @@ export function metaRoutes(openapi: OpenApiRegistry, baseUrl: () => string): Rou
   });
   router.get('/api/v1/asyncapi.json', (ctx) => {
     ctx.body = asyncApiDocument(baseUrl());
-  });
-  router.get('/healthz', (ctx) => {
-    ctx.body = { ok: true };
   });
   return router;
 }

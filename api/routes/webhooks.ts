@@ -12,7 +12,9 @@
  *   that happened while disabled follow.
  * - `POST /api/v1/webhooks/{id}/rotate-secret` → the endpoint with its new `secret` (shown once).
  * - `GET /api/v1/webhooks/{id}/deliveries` → `{ data }`, the latest 200.
- * `503 custody_unconfigured` without the key ring that seals secrets; `404 webhook_not_found`.
+ * `503 custody_unconfigured` without the key ring that seals secrets; `404 webhook_not_found`;
+ * `400 webhook_target_forbidden` for a loopback `url` while WEBHOOK_ALLOW_LOOPBACK is off (the
+ * default with NODE_ENV=production; README "Configuration checks").
  */
 import Router from '@koa/router';
 import { randomBytes } from 'node:crypto';
@@ -20,6 +22,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError } from '../../domain/errors.js';
 import { WebhookDelivery, WebhookEndpoint, type WebhookEndpointRow } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
+import { loopbackHost } from '../../domain/webhooks/target.js';
 import { parseKeyRing, seal, type KeyRing } from '../../activities/custody/vault.js';
 import { webhookWorkflowId, type WebhookInput } from '../../workflows/definitions.js';
 import { callerOf, gate } from '../middleware/auth.js';
@@ -65,6 +68,8 @@ export function webhookRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   }
 
   endpoint(router, openapi, { method: 'post', path: '/webhooks', summary: 'Register a webhook endpoint; the signing secret is shown once', tags, gate: write, requires: 'tenant:config', schemas: { body: createEndpointBody }, responses: { '201': { description: 'Endpoint and secret', schema: endpointWithSecret } } }, async (ctx, { body }) => {
+    const loopback = deps.config.webhooks.allowLoopback ? null : loopbackHost(body.url);
+    if (loopback) throw new ApiError('webhook_target_forbidden', `url ${body.url} targets the platform's own host (${loopback}); loopback targets are refused while WEBHOOK_ALLOW_LOOPBACK is off`);
     const r = sealing();
     const e = em(ctx);
     const secret = newSecret();

@@ -35,7 +35,7 @@ import { tenantLookup, tenantOf } from '../middleware/tenant.js';
 import { FRAME_RATE, FrameLimiter } from './frame-limit.js';
 import { consumeHandshakeToken } from './handshake.js';
 import type { MarketHub } from './market-hub.js';
-import { Outbox } from './outbox.js';
+import { Outbox, type FrameMeter } from './outbox.js';
 import { IDLE_CLOSE_MS } from './risk.js';
 
 /** Channels of `/ws/market` and the frame type each pushes. */
@@ -87,11 +87,13 @@ export interface MarketSocketDeps {
   idleCloseMs?: number;
   /** Queued-bytes cap per socket before `Resync-Required` (default 1 MiB). */
   outboxCapBytes?: number;
+  /** Counts the socket's frames (api/ops/metrics.ts). */
+  meter?: FrameMeter;
 }
 
 /** Serves one `/ws/market` connection. */
 export function serveMarketSocket(ws: WebSocket, req: IncomingMessage, deps: MarketSocketDeps): void {
-  const out = new Outbox(ws, deps.outboxCapBytes);
+  const out = new Outbox(ws, deps.outboxCapBytes, deps.meter);
   const fail = (error: string, detail?: string) => out.reply({ type: 'Result', ok: false, error, ...(detail ? { detail } : {}) });
   const topics = new Set<string>();
   const pairs = new Map<string, () => void>(); // pair key → hub unsubscribe

@@ -16,6 +16,16 @@ export const LOW_WATER_BYTES = 64 * 1024;
 /** Default queued-bytes cap past which the backlog is dropped, bytes. */
 export const OUTBOX_CAP_BYTES = 1 << 20;
 
+/**
+ * Frame accounting of one socket (the api's metrics, api/ops/metrics.ts): a frame written, or frames
+ * never written and why (`coalesced`: replaced by a newer frame of its topic; `slow_consumer`: dropped
+ * with the backlog of a consumer past its cap).
+ */
+export interface FrameMeter {
+  sent(): void;
+  dropped(reason: 'coalesced' | 'slow_consumer', frames: number): void;
+}
+
 interface Queued {
   key?: string;
   text: string;
@@ -33,6 +43,7 @@ export class Outbox {
   constructor(
     private readonly ws: WebSocket,
     private readonly capBytes = OUTBOX_CAP_BYTES,
+    private readonly meter?: FrameMeter,
   ) {}
 
   /** Queues a frame with the next `seq`; `coalesceKey` makes it replace a queued frame of the same key. */
@@ -43,6 +54,7 @@ export class Outbox {
     if (at >= 0) {
       this.queuedBytes += text.length - this.queue[at].text.length;
       this.queue[at] = { key: coalesceKey, text };
+      this.meter?.dropped('coalesced', 1);
     } else {
       this.queue.push({ key: coalesceKey, text });
       this.queuedBytes += text.length;
@@ -50,6 +62,7 @@ export class Outbox {
     if (this.queuedBytes > this.capBytes) {
       const dropped = this.queue.length;
       this.resyncs++;
+      this.meter?.dropped('slow_consumer', dropped);
       const resync = JSON.stringify({ type: 'Resync-Required', seq: ++this.seq, reason: 'slow_consumer', dropped });
       this.queue = [{ text: resync }];
       this.queuedBytes = resync.length;
@@ -59,7 +72,9 @@ export class Outbox {
 
   /** Sends a control frame (Result, Pong, Authenticated) now, ahead of the data backlog and without a `seq`. */
   reply(frame: Record<string, unknown>): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(frame));
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(JSON.stringify(frame));
+    this.meter?.sent();
   }
 
   /** Bytes waiting in the queue (not yet handed to the socket). */
@@ -73,6 +88,7 @@ export class Outbox {
     while (this.queue.length && this.ws.readyState === this.ws.OPEN) {
       const q = this.queue.shift()!;
       this.queuedBytes -= q.text.length;
+      this.meter?.sent();
       if (this.ws.bufferedAmount + q.text.length < LOW_WATER_BYTES) {
         this.ws.send(q.text);
         continue;

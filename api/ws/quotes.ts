@@ -13,7 +13,7 @@ import { findSymbol } from '../../domain/market/symbols.js';
 import type { QuotesHub, QuoteView } from './quotes-hub.js';
 import { IDLE_CLOSE_MS } from './risk.js';
 import { FrameLimiter } from './frame-limit.js';
-import { Outbox } from './outbox.js';
+import { Outbox, type FrameMeter } from './outbox.js';
 
 const frame = z.discriminatedUnion('type', [
   z.object({ type: z.literal('Subscribe'), topics: z.array(z.string()) }),
@@ -23,9 +23,9 @@ const frame = z.discriminatedUnion('type', [
   z.object({ type: z.literal('Authenticate'), token: z.string().optional() }),
 ]);
 
-/** Serves one `/ws/quotes` connection. */
-export function serveQuotesSocket(ws: WebSocket, hub: QuotesHub, idleCloseMs = IDLE_CLOSE_MS): void {
-  const out = new Outbox(ws);
+/** Serves one `/ws/quotes` connection; `meter` counts its frames (api/ops/metrics.ts). */
+export function serveQuotesSocket(ws: WebSocket, hub: QuotesHub, idleCloseMs = IDLE_CLOSE_MS, meter?: FrameMeter): void {
+  const out = new Outbox(ws, undefined, meter);
   const send = (msg: Record<string, unknown>) => out.reply(msg);
   const limiter = new FrameLimiter();
   const subs = new Map<string, () => void>();

@@ -27,6 +27,7 @@ import { callerFromSession } from '../auth/session.js';
 import { FrameLimiter } from './frame-limit.js';
 import { tenantLookup, tenantOf } from '../middleware/tenant.js';
 import type { EventHub, LoggedEvent } from './hub.js';
+import type { FrameMeter } from './outbox.js';
 
 /** Topics a `/ws/risk` client may subscribe to. */
 export const RISK_TOPICS = ['Order-Intent-Changed', 'Position-Changed', 'Fills', 'Funding'] as const;
@@ -50,11 +51,17 @@ export interface RiskSocketDeps {
   logger: Logger;
   idleCloseMs?: number;
   revocationCheckMs?: number;
+  /** Counts the socket's frames (api/ops/metrics.ts). */
+  meter?: FrameMeter;
 }
 
 /** Serves one `/ws/risk` connection. `sessionToken`: the upgrade request's `service_session` cookie, if any. */
 export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps: RiskSocketDeps, sessionToken?: string): Promise<void> {
-  const send = (msg: Record<string, unknown>) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(msg));
+  const send = (msg: Record<string, unknown>) => {
+    if (ws.readyState !== ws.OPEN) return;
+    ws.send(JSON.stringify(msg));
+    deps.meter?.sent();
+  };
   const fail = (error: string, detail?: string) => send({ type: 'Result', ok: false, error, ...(detail ? { detail } : {}) });
 
   // Listen at once (frames may arrive before the tenant is resolved); handle them in order after.
@@ -95,7 +102,10 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
 
   const deliver = (e: LoggedEvent) => {
     if (!session?.topics.has(e.topic)) return;
-    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return void send({ type: 'Resync-Required', reason: 'slow_consumer', accountId: e.accountId });
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      deps.meter?.dropped('slow_consumer', 1);
+      return void send({ type: 'Resync-Required', reason: 'slow_consumer', accountId: e.accountId });
+    }
     send({ type: e.frameType, topic: e.topic, seq: e.seq, accountId: e.accountId, event: e.kind, occurredAt: e.occurredAt, data: e.data });
   };
 

@@ -82,6 +82,7 @@ const config = loadConfig({
   TEMPORAL_ADDRESS: temporalDev.address,
   JWT_SECRET: randomBytes(32).toString('hex'),
   PORT: '0',
+  WORKER_HTTP_PORT: '0',
   MARK_FEED: 'off',
   MARKET_STREAMS: 'off',
   LOG_LEVEL: 'silent',

@@ -13,6 +13,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { toHex, type Hex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
+import { dieWithParent, killOnExit } from './children.js';
 
 const require = createRequire(import.meta.url);
 
@@ -70,7 +71,10 @@ export interface AnvilOptions {
 }
 
 /**
- * Starts anvil and waits until it answers `eth_chainId`.
+ * Starts anvil and waits until it answers `eth_chainId`. anvil is stopped by `stop()`, and otherwise
+ * when this process exits (SIGTERM from a `process.on('exit')` hook, so a crash or a `process.exit()`
+ * in some signal handler never leaves it running) or is killed (SIGTERM from the kernel on Linux,
+ * scripts/lib/children.ts `dieWithParent`).
  * @throws Error when anvil exits early or does not answer in time (stderr included).
  */
 export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
@@ -81,7 +85,9 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
   if (opts.dumpStatePath) args.push('--dump-state', opts.dumpStatePath);
   if (opts.blockTimeS) args.push('--block-time', String(opts.blockTimeS));
   if (opts.noMining) args.push('--no-mining');
-  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Dies with this process: SIGTERM from an exit hook when this process exits without stop(), and from the kernel
+  // when it is killed outright (Linux); anvil still dumps `--state` on SIGTERM.
+  const child = killOnExit(spawn(...dieWithParent(anvilBinary(), args), { stdio: ['ignore', 'ignore', 'pipe'] }));
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += String(d)));
   let spawnError: Error | null = null;

@@ -24,7 +24,11 @@ export interface DevChain {
   safeOwners?: Address[];
 }
 
-/** Starts (or points at) the chain and prepares the demo pieces; `env` goes to the api and worker. */
+/**
+ * Starts (or points at) the chain and prepares the demo pieces; `env` goes to the api and worker.
+ * The anvil it starts stops with `stop()`, or when this process exits (scripts/lib/anvil.ts), or at
+ * once when the set-up fails (the error is rethrown).
+ */
 export async function startDevChain(dataDir: string, previous?: DevChain): Promise<{ chain: DevChain; env: Record<string, string>; stop(): Promise<void> }> {
   const keyFile = (name: string): Hex => {
     const file = path.join(dataDir, name);
@@ -39,15 +43,21 @@ export async function startDevChain(dataDir: string, previous?: DevChain): Promi
     rpcUrl = anvil.rpcUrl;
   }
   const client = createPublicClient({ transport: http(rpcUrl) });
-  const chain: DevChain = { rpcUrl, chainId: await client.getChainId(), deployer: privateKeyToAccount(deployerKey).address };
-  if (anvil) {
-    const setupKey = keyFile('dev-chain-setup-key');
-    for (const key of [deployerKey, setupKey]) await rpc(rpcUrl, 'anvil_setBalance', [privateKeyToAccount(key).address, '0x56bc75e2d63100000']);
-    const onChain = async (a?: Address) => Boolean(a && (await client.getCode({ address: a }))?.length);
-    const ownerKeys = [1, 2, 3].map((n) => keyFile(`demo-safe-owner-${n}`));
-    chain.stablecoin = (await onChain(previous?.stablecoin)) ? previous!.stablecoin : await deployStablecoin(rpcUrl, setupKey);
-    chain.safeOwners = ownerKeys.map((k) => privateKeyToAccount(k).address);
-    chain.safe = (await onChain(previous?.safe)) ? previous!.safe : await deployMultisig(rpcUrl, setupKey, { owners: chain.safeOwners, threshold: 2 });
+  let chain: DevChain;
+  try {
+    chain = { rpcUrl, chainId: await client.getChainId(), deployer: privateKeyToAccount(deployerKey).address };
+    if (anvil) {
+      const setupKey = keyFile('dev-chain-setup-key');
+      for (const key of [deployerKey, setupKey]) await rpc(rpcUrl, 'anvil_setBalance', [privateKeyToAccount(key).address, '0x56bc75e2d63100000']);
+      const onChain = async (a?: Address) => Boolean(a && (await client.getCode({ address: a }))?.length);
+      const ownerKeys = [1, 2, 3].map((n) => keyFile(`demo-safe-owner-${n}`));
+      chain.stablecoin = (await onChain(previous?.stablecoin)) ? previous!.stablecoin : await deployStablecoin(rpcUrl, setupKey);
+      chain.safeOwners = ownerKeys.map((k) => privateKeyToAccount(k).address);
+      chain.safe = (await onChain(previous?.safe)) ? previous!.safe : await deployMultisig(rpcUrl, setupKey, { owners: chain.safeOwners, threshold: 2 });
+    }
+  } catch (err) {
+    await anvil?.stop(); // a failed set-up leaves no node behind
+    throw err;
   }
   return { chain, env: { CHAIN_RPC_URL: rpcUrl, PROP_DEPLOYER_KEY: deployerKey }, stop: async () => anvil?.stop() };
 }

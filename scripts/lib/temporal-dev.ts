@@ -10,6 +10,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Connection } from '@temporalio/client';
+import { temporalConnectionOptions } from '../../temporal-connection.js';
 import { parse } from 'yaml';
 import { z } from 'zod';
 
@@ -249,7 +250,7 @@ export async function startTemporalDev(opts: StartTemporalDevOptions = {}): Prom
     }
     if (await tcpAnswers(connectHost, grpcPort)) {
       try {
-        const conn = await Connection.connect({ address, connectTimeout: 2_000 });
+        const conn = await Connection.connect({ ...temporalConnectionOptions({ address }), connectTimeout: 2_000 });
         try {
           await conn.workflowService.getSystemInfo({});
           await conn.workflowService.describeNamespace({ namespace: cfg.namespace });

@@ -15,6 +15,7 @@ import pg from 'pg';
 import { openOrm, migrateUp } from '../../db/orm.js';
 import { SA } from '../../workflows/definitions.js';
 import { WORKFLOWS_PATH } from '../../worker/workflows-path.js';
+import { WORKFLOW_TRACING_MODULES } from '../../telemetry/temporal.js';
 import { resolveTemporalBinary } from '../../scripts/lib/temporal-dev.js';
 import { ensurePostgres } from '../../scripts/lib/postgres.js';
 import { startAnvil, type Anvil } from '../../scripts/lib/anvil.js';
@@ -24,6 +25,8 @@ declare module 'vitest' {
     databaseUrl: string;
     temporalAddress: string;
     workflowBundlePath: string;
+    /** The same workflows bundled with the tracing interceptor modules (telemetry/temporal.ts), for stacks started with `tracing`. */
+    tracedWorkflowBundlePath: string;
     /** The EVM chain of the prop-firm tests: CHAIN_RPC_URL, else an anvil started for the run. */
     chainRpcUrl: string;
   }
@@ -51,9 +54,13 @@ export default async function setup(project: TestProject) {
     },
   });
   const dir = await mkdtemp(path.join(tmpdir(), 'wf-bundle-'));
-  const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never });
+  const quiet = { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never;
+  const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });
   const workflowBundlePath = path.join(dir, 'workflows.js');
   await writeFile(workflowBundlePath, bundle.code);
+  const traced = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_TRACING_MODULES, logger: quiet });
+  const tracedWorkflowBundlePath = path.join(dir, 'workflows-traced.js');
+  await writeFile(tracedWorkflowBundlePath, traced.code);
 
   const anvil: Anvil | null = process.env.CHAIN_RPC_URL ? null : await startAnvil();
 
@@ -61,6 +68,7 @@ export default async function setup(project: TestProject) {
   project.provide('chainRpcUrl', process.env.CHAIN_RPC_URL ?? anvil!.rpcUrl);
   project.provide('temporalAddress', env.address);
   project.provide('workflowBundlePath', workflowBundlePath);
+  project.provide('tracedWorkflowBundlePath', tracedWorkflowBundlePath);
 
   return async () => {
     await anvil?.stop();

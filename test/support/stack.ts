@@ -10,11 +10,13 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig, type Config } from '../../config.js';
+import { temporalConnectionOptions } from '../../temporal-connection.js';
 import { openOrm } from '../../db/orm.js';
 import { ensureTenant, issueCredential, type IssuedCredential } from '../../db/seed.js';
 import { startApi, type RunningApi } from '../../api/server.js';
 import { createWorker, type WorkerParts } from '../../worker/worker.js';
 import type { Tier } from '../../domain/gates.js';
+import type { Tracing } from '../../telemetry/tracing.js';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef0123456789';
 
@@ -35,6 +37,7 @@ export function stackEnv(config: Config): NodeJS.ProcessEnv {
     POLYMARKET_API_URL: config.venues.urls.polymarket,
     KALSHI_API_URL: config.venues.urls.kalshi,
     ROUTED_POLL_MS: String(config.venues.pollMs),
+    WORKER_HTTP_PORT: '0', // the worker's ops server on any free port (several workers may run at once)
   };
 }
 
@@ -62,9 +65,10 @@ export const TEST_AGENT_KEYS = `test1:${Buffer.alloc(32, 7).toString('base64')}`
 
 /**
  * Starts a stack. `env` adds configuration (e.g. the venue simulators' URLs from
- * test/support/venues.ts).
+ * test/support/venues.ts). `tracing` (a started telemetry/tracing.ts SDK) traces the api and the
+ * in-process worker, which then runs the workflow bundle built with the tracing interceptors.
  */
-export async function startStack(opts: { worker?: boolean; temporalAddress?: string; env?: Record<string, string> } = {}): Promise<Stack> {
+export async function startStack(opts: { worker?: boolean; temporalAddress?: string; env?: Record<string, string>; tracing?: Tracing } = {}): Promise<Stack> {
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger((process.env.TEST_TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN') });
     runtimeInstalled = true;
@@ -81,12 +85,13 @@ export async function startStack(opts: { worker?: boolean; temporalAddress?: str
     LOG_LEVEL: 'silent',
     AGENT_KEY_ENCRYPTION_KEYS: TEST_AGENT_KEYS,
     ROUTED_POLL_MS: '200',
+    WORKER_HTTP_PORT: '0',
     ...opts.env,
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const orm = await openOrm(config.databaseUrl);
-  const api = await startApi({ config, orm, logger });
-  const connection = await Connection.connect({ address: config.temporal.address });
+  const api = await startApi({ config, orm, logger, tracing: opts.tracing });
+  const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
   const temporal = new Client({ connection });
   const t = await ensureTenant(orm, { slug: `t-${suffix}`, displayName: `Tenant ${suffix}`, origins: [`http://t-${suffix}.test`] });
   let running: Promise<void> | undefined;
@@ -112,7 +117,7 @@ export async function startStack(opts: { worker?: boolean; temporalAddress?: str
       return { ...cred, token: res.body.token };
     },
     async startWorker() {
-      stack.worker = await createWorker({ config, orm, logger, workflowBundle: { codePath: inject('workflowBundlePath') } });
+      stack.worker = await createWorker({ config, orm, logger, tracing: opts.tracing, workflowBundle: { codePath: inject(opts.tracing ? 'tracedWorkflowBundlePath' : 'workflowBundlePath') } });
       running = stack.worker.run();
     },
     async stopWorker() {

@@ -138,7 +138,7 @@ describe('wire rules', () => {
     expect(() => orderWire({ ...base, symbol: 'BTC.PAPER' })).toThrow(/not a Hyperliquid symbol/);
   });
 
-  it('status table: every venue status maps to one of the spec six', () => {
+  it('status table: every venue status maps to one of the six of docs/api.md §3.2', () => {
     expect(platformStatus('open')).toBe('open');
     expect(platformStatus('filled')).toBe('filled');
     expect(platformStatus('triggered')).toBe('triggered');

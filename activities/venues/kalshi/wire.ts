@@ -118,7 +118,7 @@ export const CLIENT_ORDER_ID_RE = /^[-\w:+=/]{1,64}$/;
 
 /**
  * The client order id of an intent: the intent id itself when Kalshi accepts it as is (platform
- * ids `int_<ULID>` do: 30 characters of letters, digits and `_`), so the venue shows the intent
+ * ids `int_` + 20 hex characters do: 24 characters of letters, digits and `_`), so the venue shows the intent
  * id; otherwise a UUID made of the first 16 bytes of sha256(intentId) (version nibble 4, variant
  * 10), which is deterministic too.
  */

@@ -12,7 +12,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { Decimal, ZERO, fmt } from '../../../domain/decimal.js';
 import { matchOnArrival, matchOnMark, type MatchResult, type PaperOrder } from '../../../domain/paper/engine.js';
 import { applyFill, fee, type PositionState } from '../../../domain/paper/position.js';
-import type { IntentState, OrderStatus } from '../../../domain/oms/intent.js';
+import { TERMINAL_STATES, type IntentState, type OrderStatus } from '../../../domain/oms/intent.js';
 import type { MarkTick } from '../../../domain/market/types.js';
 import { AccountBalance, Fill, OrderIntent, Position, Tenant, Trade, type OrderIntentRow, type PositionRow } from '../../../db/entities.js';
 import { scoped, platformEm } from '../../../db/orm.js';
@@ -21,29 +21,44 @@ import { appendEvents, lockAccount, type NewEvent } from '../../../db/events.js'
 import { recordStateSnapshot } from '../../../db/state-snapshots.js';
 import { readMark } from '../../market/marks.js';
 import type { DispatchOutcome } from '../../types.js';
+import type { ActivityMetrics } from '../../metrics.js';
 
 /** The venue slug of the platform's own engine (docs/api.md §1: internalised rows carry `paper`). */
 export const PAPER = 'paper';
 
-/** What the paper venue needs. */
+/** What the paper venue needs; `metrics` counts intents reaching a terminal state (activities/metrics.ts). */
 export interface PaperDeps {
   orm: MikroORM;
   markMaxAgeMs: number;
+  metrics?: ActivityMetrics;
 }
 
-/** Runs `work` in a transaction of the intent's tenant with the account and the intent locked. */
+const isTerminal = (state: string) => (TERMINAL_STATES as readonly string[]).includes(state);
+
+/**
+ * Runs `work` in a transaction of the intent's tenant with the account and the intent locked. Every
+ * terminal transition of an intent happens in here, so when `work` moved the intent into a terminal
+ * state, `metrics.intentTerminal` hears of it once the transaction has committed.
+ */
 export async function withLockedIntent<T>(
   orm: MikroORM,
   intentId: string,
   work: (em: EntityManager, intent: OrderIntentRow) => Promise<T>,
+  metrics?: ActivityMetrics,
 ): Promise<T> {
   const head = await platformEm(orm).findOne(OrderIntent, { id: intentId }, { filters: false });
   if (!head) throw ApplicationFailure.nonRetryable(`intent ${intentId} not found`, 'intent_not_found');
-  return scoped(orm, head.tenantId).transactional(async (em) => {
+  let reached: IntentState | undefined;
+  const result = await scoped(orm, head.tenantId).transactional(async (em) => {
     await lockAccount(em, head.accountId);
     const intent = await em.findOneOrFail(OrderIntent, { id: intentId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    return work(em, intent);
+    const before = intent.state;
+    const out = await work(em, intent);
+    reached = !isTerminal(before) && isTerminal(intent.state) ? (intent.state as IntentState) : undefined;
+    return out;
   });
+  if (reached) metrics?.intentTerminal(head.venue, reached);
+  return result;
 }
 
 /** The order the engine sees: the intent's remaining quantity and its trigger state. */
@@ -144,7 +159,7 @@ export async function executePaper(deps: PaperDeps, intentId: string, mode: 'arr
     await appendEvents(em, intent.tenantId, intent.accountId, events);
     if (fills.length) await recordStateSnapshot(em, { tenantId: intent.tenantId, accountId: intent.accountId, venue: intent.venue, reason: 'fill' });
     return outcomeOf(intent);
-  });
+  }, deps.metrics);
 }
 
 /**
@@ -274,5 +289,5 @@ export async function cancelPaper(deps: PaperDeps, intentId: string): Promise<Di
     const events = [await openOrdersEvent(em, intent.accountId), intentEvent(intent, 'intent.canceled')];
     await appendEvents(em, intent.tenantId, intent.accountId, events);
     return outcomeOf(intent);
-  });
+  }, deps.metrics);
 }

@@ -1,0 +1,249 @@
+/**
+ * A real, full Temporal server with TLS on its frontend, for proving the platform's TLS and mTLS
+ * connection (test/temporal/mtls.test.ts; README "Connecting to a Temporal cluster"). The CLI's dev
+ * server has no TLS flags, so this runs the server binary of go.temporal.io/server v1.32.2 (built by
+ * `bash scripts/setup.sh` into `~/.cache/temporal-server/v1.32.2/server`) as one process with all
+ * four services, SQLite persistence in memory, and a config file written into a temporary directory:
+ * the frontend requires client certificates (`requireClientAuth`), internode traffic (history,
+ * matching) stays plaintext on 127.0.0.1, and the server's system worker reaches the frontend
+ * with the client certificate it is given.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time.js';
+import proto from '@temporalio/proto';
+import { stringify } from 'yaml';
+import { temporalConnectionOptions, type TemporalTarget } from '../../temporal-connection.js';
+import { freePort } from './temporal-dev.js';
+
+/** The pinned Temporal server version (see scripts/setup.sh). */
+export const TEMPORAL_SERVER_VERSION = 'v1.32.2';
+
+/** Where scripts/setup.sh builds the server: outside the checkout, keyed by version. */
+export const TEMPORAL_SERVER_CACHE = path.join(homedir(), '.cache/temporal-server', TEMPORAL_SERVER_VERSION, 'server');
+
+function isExecutableFile(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The Temporal server binary: `$TEMPORAL_SERVER_BIN`, else `~/.cache/temporal-server/v1.32.2/server`.
+ * @throws Error when `$TEMPORAL_SERVER_BIN` is set but not an executable file, or when the cached
+ *   build is missing (the message says to run `bash scripts/setup.sh`).
+ */
+export function resolveTemporalServerBinary(): string {
+  const fromEnv = process.env.TEMPORAL_SERVER_BIN;
+  if (fromEnv) {
+    const abs = path.resolve(fromEnv);
+    if (isExecutableFile(abs)) return abs;
+    throw new Error(`TEMPORAL_SERVER_BIN=${fromEnv} is not an executable file; unset it, or run \`bash scripts/setup.sh\` to build the Temporal server ${TEMPORAL_SERVER_VERSION}`);
+  }
+  if (isExecutableFile(TEMPORAL_SERVER_CACHE)) return TEMPORAL_SERVER_CACHE;
+  throw new Error(
+    `Temporal server binary not found at ${TEMPORAL_SERVER_CACHE}. Run \`bash scripts/setup.sh\` (it builds go.temporal.io/server/cmd/server@${TEMPORAL_SERVER_VERSION} with Go), or set TEMPORAL_SERVER_BIN.`,
+  );
+}
+
+/** The TLS material of the server (PEM file paths). */
+export interface TemporalServerTls {
+  /** The frontend's certificate and key; the certificate must name `serverName`. */
+  certFile: string;
+  keyFile: string;
+  /** The CA that signs client certificates, and the frontend's certificate for the system worker. */
+  caFile: string;
+  /** A client certificate signed by `caFile`, used by the server's system worker and by the readiness check. */
+  clientCertFile: string;
+  clientKeyFile: string;
+  /** The name the frontend's certificate holds (default `localhost`). */
+  serverName?: string;
+}
+
+/** Options of {@link startTemporalServer}. */
+export interface StartTemporalServerOptions {
+  tls: TemporalServerTls;
+  /** Default {@link resolveTemporalServerBinary}(). */
+  binary?: string;
+  /** Namespace registered once the server answers (default `default`; 1-day retention). */
+  namespace?: string;
+  /** Custom search attributes to register on the namespace, name → type (e.g. `{ TenantId: 'KEYWORD' }`). */
+  searchAttributes?: Record<string, 'KEYWORD' | 'TEXT' | 'INT' | 'DOUBLE' | 'BOOL' | 'DATETIME' | 'KEYWORD_LIST'>;
+  /** Dynamic config values, key → value (e.g. `{ 'system.forceSearchAttributesCacheRefreshOnRead': true }`). */
+  dynamicConfig?: Record<string, unknown>;
+  /** Receives every line the server prints. */
+  log?: (line: string) => void;
+  /** How long to wait for the TLS frontend to answer; default 60 s. */
+  readyTimeoutMs?: number;
+}
+
+/** A running server, from {@link startTemporalServer}. */
+export interface TemporalServer {
+  /** Frontend gRPC address, `127.0.0.1:<port>` (clients set the server name, the address is an IP). */
+  address: string;
+  namespace: string;
+  /** How a client with the server's client certificate reaches it (for temporalConnectionOptions). */
+  target: TemporalTarget;
+  /** SIGTERM, then SIGKILL after 10 s; removes the temporary directory. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Writes the server's config (and dynamic config) into a new temporary directory, starts the
+ * server on free ports of 127.0.0.1, waits until the TLS frontend answers `GetSystemInfo` to a
+ * client with `tls.clientCertFile`, registers the namespace and the search attributes, and waits
+ * until they are visible. The server dies with this process unless stopped earlier.
+ * @throws Error when the binary is missing, the server exits, or it does not answer within the
+ *   timeout; the message holds its last output lines.
+ */
+export async function startTemporalServer(opts: StartTemporalServerOptions): Promise<TemporalServer> {
+  const binary = opts.binary ?? resolveTemporalServerBinary();
+  const namespace = opts.namespace ?? 'default';
+  const serverName = opts.tls.serverName ?? 'localhost';
+  const readyTimeoutMs = opts.readyTimeoutMs ?? 60_000;
+  const dir = mkdtempSync(path.join(tmpdir(), 'temporal-server-'));
+  const ports: number[] = [];
+  for (let i = 0; i < 9; i++) ports.push(await freePort());
+  const [frontend, history, matching, worker, mFrontend, mHistory, mMatching, mWorker, http] = ports;
+  const address = `127.0.0.1:${frontend}`;
+  const sqlite = (name: string) => ({
+    sql: { pluginName: 'sqlite', databaseName: name, connectAddr: 'localhost', connectProtocol: 'tcp', connectAttributes: { mode: 'memory', cache: 'private' }, maxConns: 1, maxIdleConns: 1, maxConnLifetime: '1h' },
+  });
+  const clientTls = { serverName, rootCaFiles: [opts.tls.caFile] };
+  const config = {
+    log: { stdout: true, level: 'warn' },
+    persistence: { defaultStore: 'sqlite-default', visibilityStore: 'sqlite-visibility', numHistoryShards: 1, datastores: { 'sqlite-default': sqlite('default'), 'sqlite-visibility': sqlite('default') } },
+    global: {
+      membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' },
+      tls: {
+        // No `internode` section: history and matching talk plaintext on 127.0.0.1.
+        frontend: {
+          server: { certFile: opts.tls.certFile, keyFile: opts.tls.keyFile, requireClientAuth: true, clientCaFiles: [opts.tls.caFile] },
+          client: clientTls,
+        },
+        systemWorker: { certFile: opts.tls.clientCertFile, keyFile: opts.tls.clientKeyFile, client: clientTls },
+      },
+    },
+    services: {
+      frontend: { rpc: { grpcPort: frontend, membershipPort: mFrontend, bindOnIP: '127.0.0.1', httpPort: http } },
+      history: { rpc: { grpcPort: history, membershipPort: mHistory, bindOnIP: '127.0.0.1' } },
+      matching: { rpc: { grpcPort: matching, membershipPort: mMatching, bindOnIP: '127.0.0.1' } },
+      worker: { rpc: { grpcPort: worker, membershipPort: mWorker, bindOnIP: '127.0.0.1' } },
+    },
+    clusterMetadata: {
+      enableGlobalNamespace: false,
+      failoverVersionIncrement: 10,
+      masterClusterName: 'active',
+      currentClusterName: 'active',
+      clusterInformation: { active: { enabled: true, initialFailoverVersion: 1, rpcName: 'frontend', rpcAddress: `${serverName}:${frontend}`, httpAddress: `${serverName}:${http}` } },
+    },
+    dcRedirectionPolicy: { policy: 'noop' },
+    ...(opts.dynamicConfig && { dynamicConfigClient: { filepath: path.join(dir, 'dynamic.yaml'), pollInterval: '10s' } }),
+  };
+  if (opts.dynamicConfig) {
+    writeFileSync(path.join(dir, 'dynamic.yaml'), stringify(Object.fromEntries(Object.entries(opts.dynamicConfig).map(([k, value]) => [k, [{ value }]]))));
+  }
+  const configFile = path.join(dir, 'config.yaml');
+  writeFileSync(configFile, stringify(config));
+
+  // --allow-no-auth: no authorizer is configured; the frontend's mTLS is the authentication.
+  const child = spawn(binary, ['--config-file', configFile, '--allow-no-auth', 'start'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const reap = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', reap);
+  const tail: string[] = [];
+  const onLine = (line: string) => {
+    tail.push(line);
+    if (tail.length > 40) tail.shift();
+    opts.log?.(line);
+  };
+  createInterface({ input: child.stdout! }).on('line', onLine);
+  createInterface({ input: child.stderr! }).on('line', onLine);
+  const lastLines = () => (tail.length ? `\n--- last lines of the server's output ---\n${tail.join('\n')}` : ' (it printed nothing)');
+  let exitInfo: string | undefined;
+  const exited = new Promise<void>((resolve) => {
+    child.once('error', (err) => {
+      exitInfo ??= `could not run ${binary}: ${err.message}`;
+      resolve();
+    });
+    child.once('exit', (code, signal) => {
+      exitInfo ??= `exited (${signal ?? `code ${code}`})`;
+      resolve();
+    });
+  }).then(() => process.removeListener('exit', reap));
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      if (exitInfo === undefined) {
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(killer);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    })());
+
+  const target: TemporalTarget = {
+    address,
+    tls: { clientCert: { certFile: opts.tls.clientCertFile, keyFile: opts.tls.clientKeyFile }, caFile: opts.tls.caFile, serverName },
+    apiKey: null,
+  };
+  const deadline = Date.now() + readyTimeoutMs;
+  const { IndexedValueType } = proto.temporal.api.enums.v1;
+  try {
+    let connected: Connection | undefined;
+    while (!connected) {
+      if (exitInfo !== undefined) throw new Error(`Temporal server (${binary}) ${exitInfo}${lastLines()}`);
+      connected = await Connection.connect({ ...temporalConnectionOptions(target), connectTimeout: 1_000 }).catch(() => undefined);
+      if (!connected && Date.now() > deadline) throw new Error(`Temporal server did not answer over TLS on ${address} within ${Math.round(readyTimeoutMs / 1000)} s${lastLines()}`);
+    }
+    const conn = connected;
+    try {
+      // Until every service has joined, calls fail with "Not enough hosts"; retry them to the deadline.
+      const retry = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
+        for (;;) {
+          try {
+            return await call();
+          } catch (err) {
+            if (exitInfo !== undefined || Date.now() > deadline) throw new Error(`Temporal server on ${address}: ${what} failed: ${(err as Error).message}${lastLines()}`, { cause: err });
+            await sleep(200);
+          }
+        }
+      };
+      await retry('GetSystemInfo', () => conn.workflowService.getSystemInfo({}));
+      await retry(`registering namespace ${namespace}`, () =>
+        conn.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') }).catch((err: Error) => {
+          if (!/already exists|AlreadyExists/i.test(err.message)) throw err;
+        }),
+      );
+      await retry(`describing namespace ${namespace}`, () => conn.workflowService.describeNamespace({ namespace }));
+      const wanted = Object.entries(opts.searchAttributes ?? {});
+      if (wanted.length) {
+        const searchAttributes = Object.fromEntries(wanted.map(([name, type]) => [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type}`]]));
+        await retry('adding search attributes', () => conn.operatorService.addSearchAttributes({ namespace, searchAttributes }));
+        await retry('listing search attributes', async () => {
+          const { customAttributes } = await conn.operatorService.listSearchAttributes({ namespace });
+          const missing = wanted.map(([name]) => name).filter((name) => !(name in (customAttributes ?? {})));
+          if (missing.length) throw new Error(`not yet visible: ${missing.join(', ')}`);
+        });
+      }
+    } finally {
+      await conn.close();
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { address, namespace, target, stop };
+}

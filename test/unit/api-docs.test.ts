@@ -1,0 +1,34 @@
+/**
+ * The committed API documents (docs/openapi.json, docs/asyncapi.json; docs/api.md points readers
+ * to them) are exactly what the api serves at `GET /api/v1/openapi.json` and
+ * `GET /api/v1/asyncapi.json`: both are regenerated in-process from the real Koa app and compared
+ * byte for byte, so a route or frame change without `npm run docs:api` fails here.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { API_DOC_FILES, REPO_ROOT, buildApiDocuments, type ApiDocuments } from '../../scripts/export-api-docs.js';
+
+let served: ApiDocuments;
+beforeAll(async () => {
+  served = await buildApiDocuments();
+});
+
+describe('committed API documents', () => {
+  for (const kind of ['openapi', 'asyncapi'] as const) {
+    it(`${API_DOC_FILES[kind]} equals what the api serves`, async () => {
+      const committed = await readFile(path.join(REPO_ROOT, API_DOC_FILES[kind]), 'utf8');
+      expect(served[kind], `${API_DOC_FILES[kind]} is stale: run \`npm run docs:api\` and commit the result`).toBe(committed);
+    });
+  }
+
+  it('the OpenAPI document is OpenAPI 3.1 with the compose route, the AsyncAPI document lists the three channels', () => {
+    const openapi = JSON.parse(served.openapi);
+    expect(openapi.openapi).toBe('3.1.0');
+    expect(openapi.servers).toEqual([{ url: 'http://localhost:3000' }]);
+    expect(Object.keys(openapi.paths['/api/v1/oms/intents'])).toEqual(expect.arrayContaining(['get', 'post']));
+    const asyncapi = JSON.parse(served.asyncapi);
+    expect(asyncapi.asyncapi).toBe('3.0.0');
+    expect(Object.values(asyncapi.channels).map((c: any) => c.address).sort()).toEqual(['/ws/market', '/ws/quotes', '/ws/risk']);
+  });
+});
