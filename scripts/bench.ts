@@ -7,14 +7,13 @@
  */
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { pino } from 'pino';
 import WebSocket from 'ws';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { loadConfig } from '../config.js';
 import { temporalConnectionOptions } from '../temporal-connection.js';
-import { openOrm, migrateUp } from '../db/orm.js';
+import { openOrm } from '../db/orm.js';
 import { ensureTenant, issueCredential } from '../db/seed.js';
 import { startApi } from '../api/server.js';
 import { createWorker } from '../worker/worker.js';
@@ -22,7 +21,7 @@ import { publishMark } from '../activities/market/marks.js';
 import { loadRecordedMarket } from '../activities/market/recorded.js';
 import { tickAt } from '../domain/market/replay.js';
 import { Decimal } from '../domain/decimal.js';
-import { ensurePostgres } from './lib/postgres.js';
+import { ensurePostgres, freshDatabase } from './lib/postgres.js';
 import { freePort, startTemporalDev } from './lib/temporal-dev.js';
 
 const N = Number(process.env.BENCH_N ?? 200);
@@ -49,17 +48,11 @@ async function pool<T>(n: number, c: number, job: (i: number) => Promise<T>): Pr
 console.log(`bench: N=${N} orders, concurrency ${C}; starting an in-memory Temporal dev server and a fresh database`);
 const temporalDev = await startTemporalDev({ port: await freePort(), uiPort: null, dbFilename: null });
 const pgServer = await ensurePostgres({ dataDir: path.join(ROOT, '.data/pg') });
-const dbName = `platform_bench_${Date.now()}`;
-const admin = new pg.Client({ connectionString: pgServer.url });
-await admin.connect();
-await admin.query(`create database "${dbName}"`);
-const url = new URL(pgServer.url);
-url.pathname = `/${dbName}`;
+const db = await freshDatabase(pgServer.url, 'platform_bench');
 
-const config = loadConfig({ DATABASE_URL: url.toString(), TEMPORAL_ADDRESS: temporalDev.address, JWT_SECRET: randomBytes(32).toString('hex'), PORT: '0', WORKER_HTTP_PORT: '0', MARK_FEED: 'off', LOG_LEVEL: 'silent' });
+const config = loadConfig({ DATABASE_URL: db.url, TEMPORAL_ADDRESS: temporalDev.address, JWT_SECRET: randomBytes(32).toString('hex'), PORT: '0', WORKER_HTTP_PORT: '0', MARK_FEED: 'off', LOG_LEVEL: 'silent' });
 const logger = pino({ level: 'silent' });
 const orm = await openOrm(config.databaseUrl);
-await migrateUp(orm);
 const api = await startApi({ config, orm, logger });
 const worker = await createWorker({ config, orm, logger });
 const running = worker.run();
@@ -137,7 +130,6 @@ worker.shutdown();
 await running;
 await api.stop();
 await orm.close();
-await admin.query(`drop database if exists "${dbName}" with (force)`);
-await admin.end();
+await db.drop();
 await temporalDev.stop();
 await pgServer.stop();

@@ -104,7 +104,7 @@ async function main() {
   const { pino } = await import('pino');
   const { default: Koa } = await import('koa');
   const { loadConfig } = await import('../../config.js');
-  const { openOrm, migrateUp } = await import('../../db/orm.js');
+  const { openOrm } = await import('../../db/orm.js');
   const { ensureTenant, issueCredential } = await import('../../db/seed.js');
   const { startApi } = await import('../../api/server.js');
   const { publishMark } = await import('../../activities/market/marks.js');
@@ -113,7 +113,7 @@ async function main() {
   const { startStreamProducer } = await import('../../activities/market/streams.js');
   const { tickAt } = await import('../../domain/market/replay.js');
   const { Decimal } = await import('../../domain/decimal.js');
-  const { ensurePostgres } = await import('../lib/postgres.js');
+  const { ensurePostgres, freshDatabase } = await import('../lib/postgres.js');
   const { freePort, startTemporalDev } = await import('../lib/temporal-dev.js');
 
   // The load generator, in its own process.
@@ -128,16 +128,10 @@ async function main() {
   console.log(`bench market: ${SOCKETS} sockets × ${TICKS} ticks at ${1000 / TICK_EVERY_MS}/s; HTTP autocannon ${HTTP_C} connections × ${HTTP_SECONDS} s per route; clients in a child process`);
   const temporalDev = await startTemporalDev({ port: await freePort(), uiPort: null, dbFilename: null });
   const pgServer = await ensurePostgres({ dataDir: path.join(ROOT, '.data/pg') });
-  const dbName = `platform_bench_market_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: pgServer.url });
-  await admin.connect();
-  await admin.query(`create database "${dbName}"`);
-  const url = new URL(pgServer.url);
-  url.pathname = `/${dbName}`;
-  const config = loadConfig({ DATABASE_URL: url.toString(), TEMPORAL_ADDRESS: temporalDev.address, JWT_SECRET: randomBytes(32).toString('hex'), PORT: '0', MARK_FEED: 'off', LOG_LEVEL: 'silent' });
+  const db = await freshDatabase(pgServer.url, 'platform_bench_market');
+  const config = loadConfig({ DATABASE_URL: db.url, TEMPORAL_ADDRESS: temporalDev.address, JWT_SECRET: randomBytes(32).toString('hex'), PORT: '0', MARK_FEED: 'off', LOG_LEVEL: 'silent' });
   const logger = pino({ level: 'silent' });
   const orm = await openOrm(config.databaseUrl);
-  await migrateUp(orm);
   await loadRecordedCandles(config.databaseUrl);
   const api = await startApi({ config, orm, logger });
   const producer = await startStreamProducer({ databaseUrl: config.databaseUrl, logger });
@@ -234,8 +228,7 @@ async function main() {
   await producer.stop();
   await api.stop();
   await orm.close();
-  await admin.query(`drop database "${dbName}" with (force)`).catch(() => undefined);
-  await admin.end();
+  await db.drop().catch(() => undefined);
   await pgServer.stop();
   await temporalDev.stop();
   process.exit(0);

@@ -23,10 +23,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { openOrm, migrateUp } from '../../db/orm.js';
+import { openOrm } from '../../db/orm.js';
 import { ensureTenant, issueCredential } from '../../db/seed.js';
 import { fromRoot } from '../../project-root.js';
-import { ensurePostgres } from '../lib/postgres.js';
+import { ensurePostgres, freshDatabase } from '../lib/postgres.js';
 import { freePort, startTemporalDev } from '../lib/temporal-dev.js';
 import { killOnExit } from '../lib/children.js';
 
@@ -82,16 +82,9 @@ if (!existsSync(fromRoot('dist/workflows-bundle.js'))) {
 console.log(`bench:processes: ${RUNS} runs per mode, ${ORDERS} orders at concurrency ${CONCURRENCY}; starting an in-memory Temporal dev server and a fresh database`);
 const temporal = await startTemporalDev({ port: await freePort(), uiPort: null, dbFilename: null });
 const pgServer = await ensurePostgres({ dataDir: fromRoot('.data/pg') });
-const dbName = `platform_bench_proc_${Date.now()}`;
-const admin = new pg.Client({ connectionString: pgServer.url });
-admin.on('error', (err) => console.error(`bench:processes: admin connection lost: ${err.message}`));
-await admin.connect();
-await admin.query(`create database "${dbName}"`);
-const url = new URL(pgServer.url);
-url.pathname = `/${dbName}`;
-const databaseUrl = url.toString();
+const fresh = await freshDatabase(pgServer.url, 'platform_bench_proc');
+const databaseUrl = fresh.url;
 const orm = await openOrm(databaseUrl);
-await migrateUp(orm);
 const tenant = await ensureTenant(orm, { slug: 'bench-proc', displayName: 'Bench processes', origins: [] });
 const cred = await issueCredential(orm, { tenantId: tenant.id, audience: 'trader', tier: 'fullTrading', account: { depositUsd: '100000000' } });
 await orm.close();
@@ -215,8 +208,7 @@ try {
   writeFileSync(fromRoot('.data/bench-processes.json'), JSON.stringify({ orders: ORDERS, concurrency: CONCURRENCY, runs }, null, 2));
 } finally {
   await db.end();
-  await admin.query(`drop database if exists "${dbName}" with (force)`);
-  await admin.end();
+  await fresh.drop();
   await pgServer.stop();
   await temporal.stop();
 }

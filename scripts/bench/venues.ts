@@ -10,13 +10,12 @@
  */
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { pino } from 'pino';
 import WebSocket from 'ws';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { generatePrivateKey } from 'viem/accounts';
 import { loadConfig } from '../../config.js';
-import { openOrm, migrateUp } from '../../db/orm.js';
+import { openOrm } from '../../db/orm.js';
 import { ensureTenant, issueCredential } from '../../db/seed.js';
 import { startApi } from '../../api/server.js';
 import { createWorker } from '../../worker/worker.js';
@@ -29,7 +28,7 @@ import { VENUE_SYMBOLS } from '../../domain/market/symbols.js';
 import type { MarkTick } from '../../domain/market/types.js';
 import { ROUTED_VENUES, type RoutedVenue } from '../../activities/venues/types.js';
 import { VENUE_SIGNERS } from './venue-signers.js';
-import { ensurePostgres } from '../lib/postgres.js';
+import { ensurePostgres, freshDatabase } from '../lib/postgres.js';
 import { freePort, startTemporalDev } from '../lib/temporal-dev.js';
 import { authorizeDemoAgents, startDevSimulators } from '../lib/dev-venues.js';
 
@@ -68,17 +67,11 @@ for (const venue of ROUTED_VENUES) {
 console.log(`\nbench:venues — compose → dispatched, ${N} market orders per venue at concurrency ${C}; starting Temporal, a fresh database, api, worker and the simulators`);
 const temporalDev = await startTemporalDev({ port: await freePort(), uiPort: null, dbFilename: null });
 const pgServer = await ensurePostgres({ dataDir: path.join(ROOT, '.data/pg') });
-const dbName = `platform_bench_venues_${Date.now()}`;
-const admin = new pg.Client({ connectionString: pgServer.url });
-await admin.connect();
-await admin.query(`create database "${dbName}"`);
-const url = new URL(pgServer.url);
-url.pathname = `/${dbName}`;
-const orm = await openOrm(url.toString());
-await migrateUp(orm);
+const db = await freshDatabase(pgServer.url, 'platform_bench_venues');
+const orm = await openOrm(db.url);
 const sims = await startDevSimulators(orm);
 const config = loadConfig({
-  DATABASE_URL: url.toString(),
+  DATABASE_URL: db.url,
   TEMPORAL_ADDRESS: temporalDev.address,
   JWT_SECRET: randomBytes(32).toString('hex'),
   PORT: '0',
@@ -165,7 +158,6 @@ await running;
 await api.stop();
 await sims.stop();
 await orm.close();
-await admin.query(`drop database if exists "${dbName}" with (force)`);
-await admin.end();
+await db.drop();
 await temporalDev.stop();
 await pgServer.stop();

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { migrateUp, openOrm } from '../../db/orm.js';
 
 /** A reachable PostgreSQL server, from {@link ensurePostgres}. */
 export interface RunningPostgres {
@@ -192,4 +193,42 @@ export async function ensurePostgres(opts: { dataDir: string; port?: number }): 
     throw failure('started but does not accept connections', err);
   }
   return { url: urlOn(port, DATABASE), embedded: true, stop: () => server.stop() };
+}
+
+/** A database made by {@link freshDatabase}. */
+export interface FreshDatabase {
+  /** Its connection URL (the server's URL with the new database name). */
+  url: string;
+  /** Drops it (`with (force)`, ending its sessions) and closes the admin connection. Idempotent. */
+  drop(): Promise<void>;
+}
+
+/**
+ * Creates a new, empty database `<prefix>_<pid>_<ms>` on the server of `serverUrl` and applies the
+ * committed migrations to it (tests, benchmarks). The server's own database is left alone.
+ * @throws Error from PostgreSQL when the server refuses the connection or `create database`.
+ */
+export async function freshDatabase(serverUrl: string, prefix: string): Promise<FreshDatabase> {
+  const name = `${prefix}_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  admin.on('error', (err) => console.error(`${prefix}: admin connection lost: ${err.message}`));
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const orm = await openOrm(url.toString());
+  try {
+    await migrateUp(orm);
+  } finally {
+    await orm.close();
+  }
+  let dropped: Promise<void> | undefined;
+  return {
+    url: url.toString(),
+    drop: () =>
+      (dropped ??= (async () => {
+        await admin.query(`drop database if exists "${name}" with (force)`);
+        await admin.end();
+      })()),
+  };
 }

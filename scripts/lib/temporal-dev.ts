@@ -8,9 +8,9 @@ import { accessSync, constants, mkdirSync, readFileSync, statSync } from 'node:f
 import { connect, createServer } from 'node:net';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { Connection } from '@temporalio/client';
 import { temporalConnectionOptions } from '../../temporal-connection.js';
+import { dieWithParent, watchChild } from './children.js';
 import { parse } from 'yaml';
 import { z } from 'zod';
 
@@ -178,7 +178,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * `--port`, `--ui-port` or `--headless`, `--http-port`, `--metrics-port`, `--db-filename`,
  * `--log-level`, `--search-attribute K=Type` each, `--dynamic-config-value k=<JSON>` each), and
  * waits until the frontend answers `GetSystemInfo` and knows the namespace.
- * The server dies with this process (SIGTERM on exit) unless stopped earlier with `stop()`.
+ * The server dies with this process (SIGTERM on exit; on Linux also when this process is killed outright) unless stopped earlier with `stop()`.
  * @throws Error when the port is taken, the server exits, or it does not answer within the timeout;
  *   the message holds the server's last output lines.
  */
@@ -212,41 +212,16 @@ export async function startTemporalDev(opts: StartTemporalDevOptions = {}): Prom
   for (const [name, type] of Object.entries(cfg.searchAttributes)) args.push('--search-attribute', `${name}=${type}`);
   for (const [key, value] of Object.entries(cfg.dynamicConfig)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
 
-  const child = spawn(binary, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const reap = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-  };
-  process.once('exit', reap);
-
-  const tail: string[] = [];
-  const onLine = (line: string) => {
-    tail.push(line);
-    if (tail.length > 40) tail.shift();
-    opts.log?.(line);
-  };
-  createInterface({ input: child.stdout! }).on('line', onLine);
-  createInterface({ input: child.stderr! }).on('line', onLine);
-  const lastLines = () => (tail.length ? `\n--- last lines of the server's output ---\n${tail.join('\n')}` : ' (it printed nothing)');
-
-  let exitInfo: string | undefined;
-  const exited = new Promise<void>((resolve) => {
-    child.once('error', (err) => {
-      exitInfo ??= `could not run ${binary}: ${err.message}`;
-      resolve();
-    });
-    child.once('exit', (code, signal) => {
-      exitInfo ??= `exited (${signal ?? `code ${code}`})`;
-      resolve();
-    });
-  }).then(() => {
-    process.removeListener('exit', reap);
-  });
+  const [command, commandArgs] = dieWithParent(binary, args);
+  const child = spawn(command, commandArgs, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = watchChild(child, binary, { log: opts.log });
+  const { exited, exitInfo, lastLines } = server;
 
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
-    if (exitInfo !== undefined) {
+    if (exitInfo() !== undefined) {
       await sleep(50); // let the last output lines arrive
-      throw new Error(`Temporal dev server (${binary} ${args.slice(0, 2).join(' ')}) ${exitInfo}${lastLines()}`);
+      throw new Error(`Temporal dev server (${binary} ${args.slice(0, 2).join(' ')}) ${exitInfo()}${lastLines()}`);
     }
     if (await tcpAnswers(connectHost, grpcPort)) {
       try {
@@ -257,7 +232,7 @@ export async function startTemporalDev(opts: StartTemporalDevOptions = {}): Prom
         } finally {
           await conn.close();
         }
-        if (exitInfo === undefined) break;
+        if (exitInfo() === undefined) break;
       } catch {
         // not ready yet
       }
@@ -270,20 +245,10 @@ export async function startTemporalDev(opts: StartTemporalDevOptions = {}): Prom
     await sleep(200);
   }
 
-  let stopping: Promise<void> | undefined;
   return {
     address,
     namespace: cfg.namespace,
     uiUrl: uiPort === null ? null : `http://${hostPort(connectHost, uiPort)}`,
-    stop() {
-      stopping ??= (async () => {
-        if (exitInfo !== undefined) return;
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(killer);
-      })();
-      return stopping;
-    },
+    stop: () => server.stop(),
   };
 }

@@ -12,13 +12,13 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import proto from '@temporalio/proto';
 import { stringify } from 'yaml';
 import { temporalConnectionOptions, type TemporalTarget } from '../../temporal-connection.js';
 import { freePort } from './temporal-dev.js';
+import { watchChild } from './children.js';
 
 /** The pinned Temporal server version (see scripts/setup.sh). */
 export const TEMPORAL_SERVER_VERSION = 'v1.32.2';
@@ -157,42 +157,12 @@ export async function startTemporalServer(opts: StartTemporalServerOptions): Pro
 
   // --allow-no-auth: no authorizer is configured; the frontend's mTLS is the authentication.
   const child = spawn(binary, ['--config-file', configFile, '--allow-no-auth', 'start'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  const reap = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  const server = watchChild(child, binary, { log: opts.log, reapSignal: 'SIGKILL' });
+  const { exitInfo, lastLines } = server;
+  const stop = async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
   };
-  process.once('exit', reap);
-  const tail: string[] = [];
-  const onLine = (line: string) => {
-    tail.push(line);
-    if (tail.length > 40) tail.shift();
-    opts.log?.(line);
-  };
-  createInterface({ input: child.stdout! }).on('line', onLine);
-  createInterface({ input: child.stderr! }).on('line', onLine);
-  const lastLines = () => (tail.length ? `\n--- last lines of the server's output ---\n${tail.join('\n')}` : ' (it printed nothing)');
-  let exitInfo: string | undefined;
-  const exited = new Promise<void>((resolve) => {
-    child.once('error', (err) => {
-      exitInfo ??= `could not run ${binary}: ${err.message}`;
-      resolve();
-    });
-    child.once('exit', (code, signal) => {
-      exitInfo ??= `exited (${signal ?? `code ${code}`})`;
-      resolve();
-    });
-  }).then(() => process.removeListener('exit', reap));
-
-  let stopping: Promise<void> | undefined;
-  const stop = () =>
-    (stopping ??= (async () => {
-      if (exitInfo === undefined) {
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(killer);
-      }
-      rmSync(dir, { recursive: true, force: true });
-    })());
 
   const target: TemporalTarget = {
     address,
@@ -204,7 +174,7 @@ export async function startTemporalServer(opts: StartTemporalServerOptions): Pro
   try {
     let connected: Connection | undefined;
     while (!connected) {
-      if (exitInfo !== undefined) throw new Error(`Temporal server (${binary}) ${exitInfo}${lastLines()}`);
+      if (exitInfo() !== undefined) throw new Error(`Temporal server (${binary}) ${exitInfo()}${lastLines()}`);
       connected = await Connection.connect({ ...temporalConnectionOptions(target), connectTimeout: 1_000 }).catch(() => undefined);
       if (!connected && Date.now() > deadline) throw new Error(`Temporal server did not answer over TLS on ${address} within ${Math.round(readyTimeoutMs / 1000)} s${lastLines()}`);
     }
@@ -216,7 +186,7 @@ export async function startTemporalServer(opts: StartTemporalServerOptions): Pro
           try {
             return await call();
           } catch (err) {
-            if (exitInfo !== undefined || Date.now() > deadline) throw new Error(`Temporal server on ${address}: ${what} failed: ${(err as Error).message}${lastLines()}`, { cause: err });
+            if (exitInfo() !== undefined || Date.now() > deadline) throw new Error(`Temporal server on ${address}: ${what} failed: ${(err as Error).message}${lastLines()}`, { cause: err });
             await sleep(200);
           }
         }

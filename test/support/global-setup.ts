@@ -11,13 +11,11 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { openOrm, migrateUp } from '../../db/orm.js';
 import { SA } from '../../workflows/definitions.js';
 import { WORKFLOWS_PATH } from '../../worker/workflows-path.js';
 import { WORKFLOW_TRACING_MODULES } from '../../telemetry/temporal.js';
 import { resolveTemporalBinary } from '../../scripts/lib/temporal-dev.js';
-import { ensurePostgres } from '../../scripts/lib/postgres.js';
+import { ensurePostgres, freshDatabase } from '../../scripts/lib/postgres.js';
 import { startAnvil, type Anvil } from '../../scripts/lib/anvil.js';
 
 declare module 'vitest' {
@@ -35,16 +33,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const root = path.resolve(import.meta.dirname, '../..');
   const pgServer = await ensurePostgres({ dataDir: path.join(root, '.data/pg-test') });
-  const dbName = `platform_test_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: pgServer.url });
-  await admin.connect();
-  await admin.query(`create database "${dbName}"`);
-  const url = new URL(pgServer.url);
-  url.pathname = `/${dbName}`;
-  const databaseUrl = url.toString();
-  const orm = await openOrm(databaseUrl);
-  await migrateUp(orm);
-  await orm.close();
+  const database = await freshDatabase(pgServer.url, 'platform_test');
+  const databaseUrl = database.url;
 
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
@@ -74,8 +64,7 @@ export default async function setup(project: TestProject) {
     await anvil?.stop();
     await env.teardown();
     await rm(dir, { recursive: true, force: true });
-    await admin.query(`drop database if exists "${dbName}" with (force)`);
-    await admin.end();
+    await database.drop();
     await pgServer.stop();
   };
 }
