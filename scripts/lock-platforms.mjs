@@ -13,32 +13,26 @@
  * this platform; on a matching platform npm fetches that version from the registry as usual.
  *
  * Idempotent: entries already present are left as they are. Exits 1 when a missing package's
- * name names no platform it knows (add it to PLATFORM below).
+ * name names no platform it knows (add it to OS, CPU or LIBC below).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const LOCK = path.resolve(import.meta.dirname, '../package-lock.json');
 
-/** Name suffix → npm platform fields, longest suffixes first. */
-const PLATFORM = [
-  ['linux-arm-gnueabihf', { os: ['linux'], cpu: ['arm'], libc: ['glibc'] }],
-  ['linux-arm64-gnu', { os: ['linux'], cpu: ['arm64'], libc: ['glibc'] }],
-  ['linux-arm64-musl', { os: ['linux'], cpu: ['arm64'], libc: ['musl'] }],
-  ['linux-x64-gnu', { os: ['linux'], cpu: ['x64'], libc: ['glibc'] }],
-  ['linux-x64-musl', { os: ['linux'], cpu: ['x64'], libc: ['musl'] }],
-  ['linux-ppc64-gnu', { os: ['linux'], cpu: ['ppc64'], libc: ['glibc'] }],
-  ['linux-s390x-gnu', { os: ['linux'], cpu: ['s390x'], libc: ['glibc'] }],
-  ['win32-arm64-msvc', { os: ['win32'], cpu: ['arm64'] }],
-  ['win32-ia32-msvc', { os: ['win32'], cpu: ['ia32'] }],
-  ['win32-x64-msvc', { os: ['win32'], cpu: ['x64'] }],
-  ['darwin-arm64', { os: ['darwin'], cpu: ['arm64'] }],
-  ['darwin-amd64', { os: ['darwin'], cpu: ['x64'] }],
-  ['darwin-x64', { os: ['darwin'], cpu: ['x64'] }],
-  ['linux-amd64', { os: ['linux'], cpu: ['x64'] }],
-  ['linux-arm64', { os: ['linux'], cpu: ['arm64'] }],
-  ['win32-amd64', { os: ['win32'], cpu: ['x64'] }],
-];
+/** Name part → npm's `os`, `cpu` and `libc` values (npm compares them with process.platform, process.arch, the libc). */
+const OS = { darwin: 'darwin', linux: 'linux', win32: 'win32', freebsd: 'freebsd', openbsd: 'openbsd', netbsd: 'netbsd', android: 'android', openharmony: 'openharmony', sunos: 'sunos', aix: 'aix' };
+const CPU = { x64: 'x64', amd64: 'x64', arm64: 'arm64', arm: 'arm', ia32: 'ia32', ppc64: 'ppc64', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64' };
+const LIBC = { gnu: 'glibc', gnueabihf: 'glibc', musl: 'musl', musleabihf: 'musl', eabi: null, msvc: null };
+const PLATFORM_NAME = new RegExp(`-(${Object.keys(OS).join('|')})-(${Object.keys(CPU).join('|')})(?:-(${Object.keys(LIBC).join('|')}))?$`);
+
+/** The platform fields a package name ends with (`@swc/core-linux-x64-musl` → linux, x64, musl), or null. */
+function platformOf(name) {
+  const m = PLATFORM_NAME.exec(name);
+  if (!m) return null;
+  const libc = m[3] ? LIBC[m[3]] : null;
+  return { os: [OS[m[1]]], cpu: [CPU[m[2]]], ...(libc ? { libc: [libc] } : {}) };
+}
 
 const lock = JSON.parse(readFileSync(LOCK, 'utf8'));
 const packages = lock.packages;
@@ -49,11 +43,11 @@ for (const [key, entry] of Object.entries(packages)) {
   // Only a parent that ships per-platform binaries: one of its optional deps is already present.
   for (const [name, range] of Object.entries(entry.optionalDependencies)) {
     if (packages[`node_modules/${name}`] || packages[`${key}/node_modules/${name}`]) continue;
-    const platform = PLATFORM.find(([suffix]) => name.endsWith(`-${suffix}`));
+    const platform = platformOf(name);
     if (!platform) {
       // Not a platform package (an ordinary optional dependency npm chose not to install).
-      if (/-(darwin|linux|win32|freebsd|android)-/.test(name)) {
-        console.error(`lock-platforms: ${name} names a platform this script does not know; add it to PLATFORM`);
+      if (/-(darwin|linux|win32|freebsd|android|openharmony)-/.test(name)) {
+        console.error(`lock-platforms: ${name} names a platform this script does not know; add it to OS, CPU or LIBC`);
         unknown++;
       }
       continue;
@@ -64,7 +58,7 @@ for (const [key, entry] of Object.entries(packages)) {
       ...(entry.dev ? { dev: true } : {}),
       ...(entry.devOptional ? { devOptional: true } : {}),
       optional: true,
-      ...platform[1],
+      ...platform,
     };
     added++;
   }
