@@ -339,7 +339,7 @@ export interface Config {
   /** Configured FX rates (units of `currency` per USD, decimal strings) and when they were taken. */
   fxRates: { currency: string; rate: string; asOf: string }[];
   markMaxAgeMs: number;
-  /** Agent-key encryption ring spec (activities/custody/vault.ts), or undefined when custody is off. */
+  /** Agent-key encryption ring spec (domain/custody/vault.ts), or undefined when custody is off. */
   agentKeyEncryptionKeys: string | undefined;
   /** Routed venues: base URL per venue slug, signing network, resting-order poll interval (ms). */
   venues: { urls: Record<'hyperliquid' | 'aster' | 'polymarket' | 'kalshi', string>; network: 'mainnet' | 'testnet'; pollMs: number };

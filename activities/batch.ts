@@ -9,8 +9,9 @@ import { Decimal } from '../domain/decimal.js';
 import type { IntentState } from '../domain/oms/intent.js';
 import { Credential, OrderIntent, Position } from '../db/entities.js';
 import { scoped } from '../db/orm.js';
-import { cancelUpdate, intentWorkflowId, type BatchInput, type BatchLeg, type BatchPlan } from '../workflows/definitions.js';
-import type { IntentRecordInput } from './oms.js';
+import { newIntent } from '../domain/oms/new-intent.js';
+import { cancelUpdate, intentWorkflowId } from '../workflows/intent.definitions.js';
+import type { BatchInput, BatchLeg, BatchPlan } from '../workflows/batch.definitions.js';
 
 export interface BatchDeps {
   orm: MikroORM;
@@ -40,27 +41,24 @@ export function batchActivities({ orm, temporal }: BatchDeps) {
         const n = legs.length + 1;
         const qty = new Decimal(p.qty);
         const intentId = `int_${input.batchId.replace(/^bat_/, '')}_${n}`;
-        const intent: IntentRecordInput = {
-          intentId,
-          tenantId: input.tenantId,
-          accountId: input.accountId,
-          credentialId: input.credentialId,
-          clientOrderId: `${input.kind}-${input.batchId}-${n}`,
-          venue: p.venue,
-          symbol: p.symbol,
-          side: qty.isPos() ? 'sell' : 'buy', // closing a long and opening the short are both sells
-          type: 'market',
-          qty: qty.abs().toFixed(),
-          price: null,
-          triggerPrice: null,
-          stopLimitPrice: null,
-          reduceOnly: action === 'close',
-          timeInForce: 'Ioc',
-          leverage: p.leverage,
-          signing: cred?.signerAddress ? 'self' : 'platform',
-          batchId: input.batchId,
-          batchLeg: n,
-        };
+        const intent = newIntent(
+          {
+            intentId,
+            tenantId: input.tenantId,
+            accountId: input.accountId,
+            credentialId: input.credentialId,
+            clientOrderId: `${input.kind}-${input.batchId}-${n}`,
+            venue: p.venue,
+            symbol: p.symbol,
+            side: qty.isPos() ? 'sell' : 'buy', // closing a long and opening the short are both sells
+            type: 'market',
+            qty: qty.abs().toFixed(),
+            reduceOnly: action === 'close',
+            timeInForce: 'Ioc',
+            leverage: p.leverage,
+          },
+          { signing: cred?.signerAddress ? 'self' : 'platform', batchId: input.batchId, batchLeg: n },
+        );
         return { n, action, intentId, symbol: p.symbol, intent };
       };
       for (const p of positions) legs.push(market('close', p));

@@ -8,7 +8,7 @@ import { Context } from '@temporalio/activity';
 import { Decimal } from '../domain/decimal.js';
 import { OrderIntent, Position } from '../db/entities.js';
 import { platformEm } from '../db/orm.js';
-import { intentWorkflowId } from '../workflows/definitions.js';
+import { intentWorkflowId } from '../workflows/intent.definitions.js';
 
 export interface BracketDeps {
   orm: MikroORM;

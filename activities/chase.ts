@@ -7,9 +7,10 @@ import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { Decimal, fmt } from '../domain/decimal.js';
+import { newIntent } from '../domain/oms/new-intent.js';
 import { Mark, OrderIntent } from '../db/entities.js';
 import { platformEm } from '../db/orm.js';
-import { intentWorkflowId, modifyUpdate } from '../workflows/definitions.js';
+import { intentWorkflowId, modifyUpdate } from '../workflows/intent.definitions.js';
 
 export interface ChaseDeps {
   orm: MikroORM;
@@ -43,11 +44,11 @@ export function chaseActivities({ orm, temporal }: ChaseDeps) {
       const em = platformEm(orm);
       if (await em.findOne(OrderIntent, { id: newIntentId }, { filters: false })) return true;
       const i = await em.findOneOrFail(OrderIntent, { id: intentId }, { filters: false });
-      const replacement = {
-        intentId: newIntentId, tenantId: i.tenantId, accountId: i.accountId, credentialId: i.credentialId, clientOrderId: i.clientOrderId ?? null,
+      const replacement = newIntent({
+        intentId: newIntentId, tenantId: i.tenantId, accountId: i.accountId, credentialId: i.credentialId, clientOrderId: i.clientOrderId,
         venue: i.venue, symbol: i.symbol, side: i.side as 'buy' | 'sell', type: i.type, qty: fmt(new Decimal(i.qty).minus(i.filledQty)),
-        price, triggerPrice: i.triggerPrice ?? null, stopLimitPrice: i.stopLimitPrice ?? null, reduceOnly: i.reduceOnly, timeInForce: i.timeInForce, leverage: i.leverage,
-      };
+        price, triggerPrice: i.triggerPrice, stopLimitPrice: i.stopLimitPrice, reduceOnly: i.reduceOnly, timeInForce: i.timeInForce, leverage: i.leverage,
+      });
       try {
         await temporal.workflow.getHandle(intentWorkflowId(intentId)).executeUpdate(modifyUpdate, { args: [replacement] });
         return true;

@@ -15,7 +15,7 @@ import { AccountBalance, Position } from '../db/entities.js';
 import { appendEvents, lockAccount } from '../db/events.js';
 import { recordStateSnapshot } from '../db/state-snapshots.js';
 import { platformEm, scoped } from '../db/orm.js';
-import { readMark } from './market/marks.js';
+import { readMark } from '../db/marks.js';
 import { loadFundingRates } from './market/funding-rates.js';
 
 export interface FundingDeps {

@@ -2,7 +2,6 @@
  * `createActivities(deps)`: every activity of the worker, built from injected clients
  * (Temporal samples' pattern). Workflows import only the *type* of this object.
  */
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { omsActivities } from './oms.js';
 import { batchActivities } from './batch.js';

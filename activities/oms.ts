@@ -10,40 +10,14 @@ import { AccountBalance, OrderIntent, Position } from '../db/entities.js';
 import { scoped } from '../db/orm.js';
 import { intentToView } from '../db/views.js';
 import { appendEvents, lockAccount } from '../db/events.js';
-import { readMark } from './market/marks.js';
+import { readMark } from '../db/marks.js';
 import { outcomeOf, rejectIntent, withLockedIntent } from './venues/paper/execute.js';
 import type { RiskVerdict } from './types.js';
 import type { ActivityMetrics } from './metrics.js';
 import { verifyTypedData, type Hex } from 'viem';
 import { Credential } from '../db/entities.js';
 import { paperSigningRequest } from '../domain/oms/signing.js';
-
-/** A composed intent as the api hands it to its workflow (validated; decimals as strings). */
-export interface IntentRecordInput {
-  intentId: string;
-  tenantId: string;
-  accountId: string;
-  credentialId: string;
-  clientOrderId: string | null;
-  venue: string;
-  symbol: string;
-  side: 'buy' | 'sell';
-  type: string;
-  qty: string;
-  price: string | null;
-  triggerPrice: string | null;
-  stopLimitPrice: string | null;
-  reduceOnly: boolean;
-  timeInForce: string;
-  leverage: string;
-  /** `self`: the credential signs (intent starts `intent_pending`); absent or `platform`: proceeds by itself. */
-  signing?: 'platform' | 'self';
-  /** Routed venues: how often the workflow reads a resting order back from the venue at first (ms; backs off to 60 s). */
-  pollMs?: number;
-  /** Set on flatten and reverse legs. */
-  batchId?: string;
-  batchLeg?: number;
-}
+import type { IntentWorkflowInput } from '../workflows/intent.definitions.js';
 
 /** What the OMS activities need; `metrics` counts risk rejections as terminal states (activities/metrics.ts). */
 export interface OmsDeps {
@@ -58,7 +32,7 @@ export function omsActivities({ orm, markMaxAgeMs, metrics }: OmsDeps) {
      * Inserts the intent in `signed_pending_dispatch` with its `composed` event; a second call
      * for the same id returns the stored intent unchanged (idempotent).
      */
-    async recordIntent(input: IntentRecordInput): Promise<IntentView> {
+    async recordIntent(input: IntentWorkflowInput): Promise<IntentView> {
       return scoped(orm, input.tenantId).transactional(async (em) => {
         await lockAccount(em, input.accountId);
         const existing = await em.findOne(OrderIntent, { id: input.intentId });

@@ -1,7 +1,18 @@
 /**
  * `createApp(deps)`: the Koa app with every middleware in one place, in order:
- * (tracing on: the server span →) request metrics (api/ops/http-metrics.ts) → request log → errors → tenant gate → body parser → authentication → routers → the trading page
- * (api/web.ts); and the WebSocket channels on `app.ws`. No globals: everything comes from `deps`.
+ * (tracing on: the server span →) request metrics (api/ops/http-metrics.ts) → request log → errors → tenant gate → body parser
+ * → authentication → routers → the trading page (api/web.ts); and the WebSocket channels on `app.ws`. No globals:
+ * everything comes from `deps`.
+ *
+ * Where the code of a URL is (docs/architecture.md "The api"): drop `/api` and then `/v1`; the first segment
+ * left (without an extension: `openapi.json` → `openapi`) names `api/routes/<segment>.ts`, or the folder
+ * `api/routes/<segment>/`, where the next literal segment names the file (`/api/v1/oms/brackets/attach` →
+ * `api/routes/oms/brackets.ts`; path parameters are skipped: `/api/v1/accounts/{id}/agents` →
+ * `api/routes/accounts/agents.ts`) and the folder's namesake file holds the rest (`/api/v1/oms/cancel` →
+ * `api/routes/oms/oms.ts`). Each route file keeps its `*.schemas.ts` beside it, imports no other route file,
+ * and calls api/commands/ (writes), api/queries/ (reads) and api/presenters/ (row → wire). Outside api/routes:
+ * `/healthz`, `/readyz`, `/metrics` (api/ops/routes.ts), `/ws/<channel>` (api/ws/<channel>.ts), the trading page (api/web.ts).
+ * The order below is the order of the OpenAPI document (docs/openapi.json).
  */
 import Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
@@ -13,40 +24,52 @@ import { errorHandler } from './middleware/errors.js';
 import { tenantGate } from './middleware/tenant.js';
 import { authenticate } from './middleware/auth.js';
 import type { CredentialCache } from './auth/credential-cache.js';
-import { authRoutes } from './routes/auth.js';
-import { accountRoutes } from './routes/accounts.js';
-import { omsRoutes } from './routes/oms.js';
-import { bracketRoutes } from './routes/brackets.js';
-import { marketRoutes } from './routes/market.js';
-import { reportRoutes } from './routes/reports.js';
-import { statementRoutes } from './routes/statements.js';
-import { stateHistoryRoutes } from './routes/state-history.js';
-import { analyticsRoutes } from './routes/analytics.js';
-import { indicatorRoutes } from './routes/indicators.js';
-import { backtestRoutes } from './routes/backtests.js';
 import { serveQuotesSocket } from './ws/quotes.js';
 import type { QuotesHub } from './ws/quotes-hub.js';
 import type { MarketHub } from './ws/market-hub.js';
 import { serveMarketSocket } from './ws/market.js';
 import type { MarketStreams } from '../db/market-streams.js';
-import { metaRoutes } from './routes/meta.js';
 import { serveRiskSocket } from './ws/risk.js';
 import type { EventHub } from './ws/hub.js';
-import { agentRoutes } from './routes/agents.js';
-import { orderHistoryRoutes } from './routes/order-history.js';
-import { siweRoutes } from './routes/siwe.js';
+import { discoveryRoutes } from './routes/discovery.js';
+import { venueRoutes } from './routes/venues.js';
+import { symbolRoutes } from './routes/symbols.js';
+import { openapiRoutes } from './routes/openapi.js';
+import { asyncapiRoutes } from './routes/asyncapi.js';
+import { authRoutes } from './routes/auth/auth.js';
+import { siweRoutes } from './routes/auth/siwe.js';
+import { accountRoutes } from './routes/accounts/accounts.js';
+import { accountStateRoutes } from './routes/accounts/state.js';
+import { agentRoutes } from './routes/accounts/agents.js';
+import { orderHistoryRoutes } from './routes/accounts/order-history.js';
+import { suspensionRoutes } from './routes/accounts/suspension.js';
+import { sandboxRoutes } from './routes/sandbox.js';
+import { routeIntentRoutes } from './routes/oms/route-intents.js';
+import { intentRoutes } from './routes/oms/intents.js';
+import { omsRoutes } from './routes/oms/oms.js';
+import { bracketRoutes } from './routes/oms/brackets.js';
 import { sorRoutes } from './routes/sor.js';
-import { firmRoutes } from './routes/firms.js';
-import { firmLifecycleRoutes } from './routes/firm-lifecycle.js';
+import { marketRoutes } from './routes/market.js';
+import { reportRoutes } from './routes/reports/reports.js';
+import { statementRoutes } from './routes/reports/statements.js';
+import { analyticsRoutes } from './routes/analytics.js';
+import { indicatorRoutes } from './routes/indicators.js';
+import { backtestRoutes } from './routes/backtests.js';
+import { firmRoutes } from './routes/firms/firms.js';
+import { firmPayoutRoutes } from './routes/firms/payouts.js';
 import { propTemplateRoutes } from './routes/prop-templates.js';
 import { riskProfileRoutes } from './routes/risk-profiles.js';
+import { tradingGroupRoutes } from './routes/trading-groups.js';
 import { propAccountRoutes } from './routes/prop-accounts.js';
-import { propLifecycleRoutes } from './routes/prop-lifecycle.js';
-import { challengeRoutes } from './routes/challenges.js';
-import { transparencyRoutes } from './routes/transparency.js';
+import { challengeRoutes } from './routes/prop/challenges.js';
+import { payoutRoutes } from './routes/prop/payouts.js';
+import { transparencyRoutes } from './routes/prop/transparency.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import { signupRoutes } from './routes/signup.js';
+import { publicTenantRoutes } from './routes/public/tenants.js';
 import { tenantRoutes } from './routes/tenants.js';
+import { brandingRoutes } from './routes/branding.js';
+import { themeRoutes } from './routes/theme.js';
+import { featuresRoutes } from './routes/features.js';
 import { tradingPage } from './web.js';
 import { SESSION_COOKIE } from './auth/session.js';
 import { httpMetrics } from './ops/http-metrics.js';
@@ -85,9 +108,49 @@ export function createApp(deps: AppDeps) {
   app.use(tenantGate(deps.orm));
   app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', jsonLimit: '256kb' }));
   app.use(authenticate(deps.orm, jwtKey, deps.credentials));
-  for (const router of [opsRoutes(deps, openapi), metaRoutes(openapi, deps.baseUrl), authRoutes(deps, openapi, jwtKey, wsBase), accountRoutes(deps, openapi), stateHistoryRoutes(deps, openapi), agentRoutes(deps, openapi), orderHistoryRoutes(deps, openapi), siweRoutes(deps, openapi), sorRoutes(deps, openapi), omsRoutes(deps, openapi), bracketRoutes(deps, openapi), marketRoutes(deps, openapi, deps.streams), reportRoutes(deps, openapi), statementRoutes(deps, openapi), analyticsRoutes(deps, openapi), indicatorRoutes(deps, openapi), backtestRoutes(deps, openapi), firmRoutes(deps, openapi), firmLifecycleRoutes(deps, openapi), propTemplateRoutes(deps, openapi), riskProfileRoutes(deps, openapi), propAccountRoutes(deps, openapi), propLifecycleRoutes(deps, openapi), challengeRoutes(deps, openapi), transparencyRoutes(deps, openapi), webhookRoutes(deps, openapi), signupRoutes(deps, openapi, deps.baseUrl), tenantRoutes(deps, openapi)]) {
-    app.use(router.routes()).use(router.allowedMethods());
-  }
+  const routers = [
+    opsRoutes(deps, openapi),
+    discoveryRoutes(openapi, deps.baseUrl),
+    venueRoutes(openapi),
+    symbolRoutes(openapi),
+    openapiRoutes(openapi, deps.baseUrl),
+    asyncapiRoutes(deps.baseUrl),
+    authRoutes(deps, openapi, jwtKey, wsBase),
+    accountRoutes(deps, openapi),
+    sandboxRoutes(deps, openapi),
+    accountStateRoutes(deps, openapi),
+    agentRoutes(deps, openapi),
+    orderHistoryRoutes(deps, openapi),
+    siweRoutes(deps, openapi),
+    routeIntentRoutes(deps, openapi),
+    sorRoutes(deps, openapi),
+    intentRoutes(deps, openapi),
+    omsRoutes(deps, openapi),
+    bracketRoutes(deps, openapi),
+    marketRoutes(deps, openapi, deps.streams),
+    reportRoutes(deps, openapi),
+    statementRoutes(deps, openapi),
+    analyticsRoutes(deps, openapi),
+    indicatorRoutes(deps, openapi),
+    backtestRoutes(deps, openapi),
+    firmRoutes(deps, openapi),
+    firmPayoutRoutes(deps, openapi),
+    propTemplateRoutes(deps, openapi),
+    riskProfileRoutes(deps, openapi),
+    tradingGroupRoutes(deps, openapi),
+    propAccountRoutes(deps, openapi),
+    suspensionRoutes(deps, openapi),
+    challengeRoutes(deps, openapi),
+    payoutRoutes(deps, openapi),
+    transparencyRoutes(deps, openapi),
+    webhookRoutes(deps, openapi),
+    publicTenantRoutes(deps, openapi, deps.baseUrl),
+    tenantRoutes(deps, openapi),
+    brandingRoutes(deps, openapi),
+    themeRoutes(deps, openapi),
+    featuresRoutes(deps, openapi),
+  ];
+  for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
   app.use(tradingPage(deps.config.webDist));
 
   app.ws.use(async (ctx) => {

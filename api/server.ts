@@ -56,7 +56,9 @@ export async function startApi(opts: { config: Config; orm: MikroORM; logger: Lo
   let baseUrl = config.publicBaseUrl ?? '';
   const app = createApp({ orm, temporal, config, logger, hub, quotes, market, streams, credentials, metrics, readiness, baseUrl: () => baseUrl, idleCloseMs: opts.idleCloseMs, revocationCheckMs: opts.revocationCheckMs, tracing: opts.tracing });
   // Tenant resolution (docs/api.md §5.6) must see requests that carry no Host at all.
-  const server = createServer({ requireHostHeader: false }, app.callback());
+  const handle = app.callback();
+  // Koa's handler answers its own errors (ctx.onerror), so its promise is not awaited.
+  const server = createServer({ requireHostHeader: false }, (req, res) => void handle(req, res));
   app.ws.listen({ server });
   const drain = drainer(server, () => app.ws.server, logger);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));

@@ -39,9 +39,12 @@ export function tradingPage(dist: string): ApiMiddleware {
   });
   const built = () => existsSync(path.join(dist, 'index.html'));
   return async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      await next();
+      return;
+    }
     if (ctx.path === '/' && !built()) throw new ApiError('page_unavailable', 'the trading page is not built: run `npm run build:web`');
-    if (ctx.path === '/' || ctx.path.startsWith('/assets/')) return files(ctx as never, next);
-    return next();
+    if (ctx.path === '/' || ctx.path.startsWith('/assets/')) await files(ctx, next);
+    else await next();
   };
 }

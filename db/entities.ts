@@ -345,7 +345,7 @@ export const AccountStateSnapshot = defineEntity({
 /**
  * The agent key of one account on one routed venue (docs/api.md §1 custody, §7 agent codes). The platform
  * generates the key; `encryptedKey` is AES-256-GCM under a configured key (`keyVersion` names it,
- * so keys rotate: activities/custody/vault.ts). The end user's own wallet authorises the agent
+ * so keys rotate: domain/custody/vault.ts). The end user's own wallet authorises the agent
  * (`authorization` is what they signed, `authorizationSignature` their signature); `expiresAt` is
  * the authorisation's expiry. At most one non-revoked row per account and venue.
  * `status`: `pending_authorization` → `active` → `revoked`.
@@ -593,7 +593,6 @@ export const ENTITIES = [Tenant, RevokedToken, IdempotencyRecord, Mark, ...TENAN
 /** Row types of the entities, for code that handles rows. */
 export type TenantRow = InferEntity<typeof Tenant>;
 export type AccountRow = InferEntity<typeof Account>;
-export type CredentialRow = InferEntity<typeof Credential>;
 export type OrderIntentRow = InferEntity<typeof OrderIntent>;
 export type PositionRow = InferEntity<typeof Position>;
 export type AgentWalletRow = InferEntity<typeof AgentWallet>;

@@ -1,6 +1,6 @@
 /**
  * The mail outbox (issue 7): mail is written to `mail_outbox` in the transaction that decides to
- * send it, then handed to a transport (activities/mail/transports.ts: SMTP, or the dev mailbox) by
+ * send it, then handed to a transport (infra/mail.ts: SMTP, or the dev mailbox) by
  * {@link deliverOutbox} — right after the request that queued it, and again by every worker every
  * `MAIL_RETRY_MS` for mail whose send failed. Each row is claimed before it is sent (its
  * `next_attempt_at` moves 5 minutes ahead under `for update skip locked`), so concurrent senders
@@ -11,8 +11,23 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { MailTransport } from '../activities/mail/transports.js';
 import { platformEm } from './orm.js';
+
+/** One mail of the outbox. */
+export interface OutboxMail {
+  id: string;
+  to: string;
+  subject: string;
+  /** Plain text. */
+  body: string;
+  createdAt: Date;
+}
+
+/** Sends one mail; resolves with a reference (the SMTP Message-ID, or the mailbox file). Throws on any failure. */
+export interface MailTransport {
+  kind: 'smtp' | 'mailbox';
+  send(mail: OutboxMail): Promise<{ ref: string }>;
+}
 
 /** How long a sender holds a claimed mail before another may take it (ms). */
 export const MAIL_CLAIM_MS = 5 * 60_000;

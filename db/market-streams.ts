@@ -35,7 +35,7 @@ export class MarketStreams {
   constructor(private readonly orm: MikroORM) {}
 
   private exec<T extends object[]>(sql: string, params: unknown[]): Promise<T> {
-    return platformEm(this.orm).getConnection().execute<T>(sql, params as never[]);
+    return platformEm(this.orm).getConnection().execute<T>(sql, params);
   }
 
   /**

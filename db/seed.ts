@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Scope, Tier } from '../domain/gates.js';
 import { ApiError } from '../domain/errors.js';
-import { hashSecret, mintKeyPair } from '../api/auth/secrets.js';
+import { hashSecret, mintKeyPair } from '../domain/auth/secrets.js';
 import { Credential, Tenant, TradingGroup } from './entities.js';
 import { platformEm, scoped } from './orm.js';
 import { DEFAULT_PAPER_DEPOSIT_USD, provisionPaperAccount } from './accounts.js';

@@ -28,8 +28,3 @@ export function dec(v: string | number | Decimal): Decimal {
 export function fmt(v: Decimal): string {
   return v.toFixed();
 }
-
-/** Round a USD amount to cents for display fields (half-even), as a wire string. */
-export function usd(v: Decimal): string {
-  return v.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN).toFixed(2);
-}

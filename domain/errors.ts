@@ -103,8 +103,3 @@ export class ApiError extends Error {
     this.status = ERROR_STATUS[code];
   }
 }
-
-/** Shorthand factory: `fail('intent_not_found', 'no intent it_123')`. */
-export function fail(code: ErrorCode, detail?: unknown, extra?: Record<string, unknown>): ApiError {
-  return new ApiError(code, detail, extra);
-}

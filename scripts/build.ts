@@ -26,7 +26,7 @@ if (tsc.status !== 0) {
 
 // The same code the compiled worker runs: bundle the compiled entry, not the sources.
 const quiet = { info() {}, warn: console.warn, error: console.error, debug() {}, trace() {}, log() {} };
-const { code } = await bundleWorkflowCode({ workflowsPath: path.join(DIST, 'workflows/index.js'), logger: quiet as never });
+const { code } = await bundleWorkflowCode({ workflowsPath: path.join(DIST, 'workflows/index.js'), logger: quiet });
 const bundlePath = path.join(DIST, 'workflows-bundle.js');
 writeFileSync(bundlePath, code);
 console.log(`build: dist/ compiled, workflow bundle ${path.relative(fromRoot(), bundlePath)} (${Math.round(statSync(bundlePath).size / 1024)} KiB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

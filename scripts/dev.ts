@@ -25,7 +25,7 @@ import { openOrm, migrateUp } from '../db/orm.js';
 import { Credential } from '../db/entities.js';
 import { platformEm } from '../db/orm.js';
 import { createTradingGroup, ensureTenant, issueCredential } from '../db/seed.js';
-import { verifySecret } from '../api/auth/secrets.js';
+import { verifySecret } from '../domain/auth/secrets.js';
 import { Client, Connection } from '@temporalio/client';
 import { DEV_SECRET_PREFIX, loadConfig } from '../config.js';
 import { temporalConnectionOptions } from '../temporal-connection.js';
@@ -188,7 +188,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, 100));
   }
   if (sims) {
-    const walletKey = `0x${secretFile('demo-wallet-key')}` as `0x${string}`;
+    const walletKey: `0x${string}` = `0x${secretFile('demo-wallet-key')}`;
     dev.agents = await authorizeDemoAgents({ baseUrl, tenantSlug: 'demo', apiKey: dev.trader.apiKey, apiSecret: dev.trader.apiSecret, accountId: dev.trader.accountId, walletKey, sims });
     writeFileSync(devFile, JSON.stringify(dev, null, 2));
     log(`demo agents authorised on ${Object.keys(dev.agents).join(', ')} (simulators)`);

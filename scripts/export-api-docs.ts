@@ -66,7 +66,9 @@ export async function buildApiDocuments(baseUrl = DOCS_BASE_URL): Promise<ApiDoc
     streams: inert('streams'),
     baseUrl: () => baseUrl,
   };
-  const server = createServer(createApp(deps).callback());
+  const handle = createApp(deps).callback();
+  // Koa's handler answers its own errors (ctx.onerror), so its promise is not awaited (as in api/server.ts).
+  const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -7,7 +7,7 @@
 import { Client, Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { intentWorkflowId } from '../workflows/definitions.js';
+import { intentWorkflowId } from '../workflows/intent.definitions.js';
 import { loadTemporalDevConfig } from './lib/temporal-dev.js';
 import { loadTemporalConfig } from '../config.js';
 import { temporalConnectionOptions } from '../temporal-connection.js';
@@ -36,7 +36,7 @@ const name = (t: number | null | undefined) => (EventType[t ?? 0] ?? String(t)).
 const decode = (payloads?: proto.temporal.api.common.v1.IPayloads | null) =>
   (payloads?.payloads ?? []).map((p) => {
     try {
-      return defaultPayloadConverter.fromPayload(p as never);
+      return defaultPayloadConverter.fromPayload(p);
     } catch {
       return '<binary>';
     }

@@ -6,7 +6,7 @@
  */
 import { loadConfig } from '../config.js';
 import { openOrm } from '../db/orm.js';
-import { parseKeyRing } from '../activities/custody/vault.js';
+import { parseKeyRing } from '../domain/custody/vault.js';
 import { rotateAgentKeys } from '../activities/custody/rotate.js';
 
 const config = loadConfig();

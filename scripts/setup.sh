@@ -40,6 +40,17 @@ TEMPORAL_VERSION=v1.5.1
 TEMPORAL_MODULE=github.com/temporalio/cli
 say() { echo "setup: $*" >&2; }
 die() { echo "setup: error: $*" >&2; exit 1; }
+# go_build WHAT DIR PACKAGE@VERSION [VAR=VALUE...]: `go install`s the package into DIR (GOBIN) with
+# the extra environment, saying so and how long it took (several minutes, once per machine).
+go_build() {
+  local what="$1" dir="$2" target="$3" started=$SECONDS
+  shift 3
+  say "building $what with Go ($(go env GOVERSION)${1:+, $*}) into $dir; this takes several minutes, once per machine"
+  mkdir -p "$dir"
+  (cd "$dir" && env GOBIN="$dir" GOFLAGS= "$@" go install "$target" >&2) || die "go install $target failed (see above)"
+  local took=$((SECONDS - started))
+  say "built $what in $((took / 60))m $((took % 60))s into $dir"
+}
 
 # --- Node.js >= 22.12 -------------------------------------------------------------------------
 node_ok() {
@@ -74,13 +85,7 @@ elif [ -x "$CACHE_DIR/temporal" ]; then
   TEMPORAL_CLI="$CACHE_DIR/temporal"
 elif command -v go >/dev/null 2>&1; then
   # Tags from v1.6 carry a replace directive and cannot be `go install`ed; v1.5.1 bundles server 1.29.
-  say "building the Temporal CLI $TEMPORAL_VERSION with Go ($(go env GOVERSION)) into $CACHE_DIR; this takes several minutes, once per machine"
-  mkdir -p "$CACHE_DIR"
-  started=$SECONDS
-  (cd "$CACHE_DIR" && GOBIN="$CACHE_DIR" GOFLAGS= go install "$TEMPORAL_MODULE/cmd/temporal@$TEMPORAL_VERSION" >&2) ||
-    die "go install $TEMPORAL_MODULE/cmd/temporal@$TEMPORAL_VERSION failed (see above)"
-  took=$((SECONDS - started))
-  say "built the Temporal CLI in $((took / 60))m $((took % 60))s: $CACHE_DIR/temporal"
+  go_build "the Temporal CLI $TEMPORAL_VERSION" "$CACHE_DIR" "$TEMPORAL_MODULE/cmd/temporal@$TEMPORAL_VERSION"
   TEMPORAL_CLI="$CACHE_DIR/temporal"
 else
   die "no Temporal CLI found, and no Go to build one. Either install Go (https://go.dev/dl/; then re-run this script, which runs 'go install $TEMPORAL_MODULE/cmd/temporal@$TEMPORAL_VERSION'), or put a 'temporal' binary ($TEMPORAL_VERSION) on PATH, or set TEMPORAL_CLI=/path/to/temporal."
@@ -100,13 +105,7 @@ if [ -n "${TEMPORAL_SERVER_BIN:-}" ]; then
 elif [ -x "$SERVER_CACHE_DIR/server" ]; then
   TEMPORAL_SERVER_BIN="$SERVER_CACHE_DIR/server"
 elif command -v go >/dev/null 2>&1; then
-  say "building the Temporal server $TEMPORAL_SERVER_VERSION with Go ($(go env GOVERSION), GOTOOLCHAIN=auto) into $SERVER_CACHE_DIR; this takes several minutes, once per machine"
-  mkdir -p "$SERVER_CACHE_DIR"
-  started=$SECONDS
-  (cd "$SERVER_CACHE_DIR" && GOBIN="$SERVER_CACHE_DIR" GOTOOLCHAIN=auto GOFLAGS= go install "go.temporal.io/server/cmd/server@$TEMPORAL_SERVER_VERSION" >&2) ||
-    die "go install go.temporal.io/server/cmd/server@$TEMPORAL_SERVER_VERSION failed (see above)"
-  took=$((SECONDS - started))
-  say "built the Temporal server in $((took / 60))m $((took % 60))s: $SERVER_CACHE_DIR/server"
+  go_build "the Temporal server $TEMPORAL_SERVER_VERSION" "$SERVER_CACHE_DIR" "go.temporal.io/server/cmd/server@$TEMPORAL_SERVER_VERSION" GOTOOLCHAIN=auto
   TEMPORAL_SERVER_BIN="$SERVER_CACHE_DIR/server"
 else
   say "warning: no Temporal server at $SERVER_CACHE_DIR/server and no Go to build it; test/temporal/mtls.test.ts will fail until Go is installed (then re-run this script) or TEMPORAL_SERVER_BIN names a server $TEMPORAL_SERVER_VERSION binary"

@@ -29,23 +29,20 @@
  * no balances, margin or positions (reduceOnly accepted as is, realizedPnl 0), one fill per order,
  * hedge mode and TRAILING_STOP_MARKET refused.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { Decimal } from '../domain/decimal.js';
-import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../domain/market/symbols.js';
-import { ASTER_CHAIN_ID, recoverSigner, splitSigned } from '../activities/venues/aster/signing.js';
-import type { WireOrder, WireStatus, WireTrade } from '../activities/venues/aster/wire.js';
-import { Faults, serve } from './harness.js';
+import { findByVenueSymbol, type SymbolSpec } from '../domain/market/symbols.js';
+import { ASTER_CHAIN_ID, recoverSigner, splitSigned } from '../venues/aster/signing.js';
+import type { WireOrder, WireStatus, WireTrade } from '../venues/aster/wire.js';
+import { commonControls, Faults, isAddress, lc, listen, messageOf, NOT_FOUND_TEXT, Reply, Tally, type SimulatorOptions, type VenueSimulator } from './harness.js';
+import { crosses, decimalMarks, injectedSpec, markedOrders, triggerReached } from './matching.js';
 
-/** Options of {@link startAsterSimulator}. */
-export interface AsterSimulatorOptions {
-  /** Port on 127.0.0.1 (0 or absent = a free port). */
-  port?: number;
-  /** Current mark (decimal string, USD) of a PLATFORM symbol (`BTC.ASTER`), or null. */
-  markOf: (symbol: string) => Promise<string | null>;
-  /** Which trading chain id the venue expects: mainnet 1666 (default), testnet 714. */
-  network?: 'mainnet' | 'testnet';
-}
+/**
+ * Options of {@link startAsterSimulator}: marks in USD of platform symbols (`BTC.ASTER`); `network`
+ * picks the trading chain id the venue expects: mainnet 1666 (default), testnet 714.
+ */
+export type AsterSimulatorOptions = SimulatorOptions;
 
 /** An order placed in Aster's own web interface ({@link AsterSimulator.injectOrder}): a limit order. */
 export interface InjectedOrder {
@@ -69,20 +66,8 @@ export interface AsterAgent {
   canWithdraw: boolean;
 }
 
-/** The running simulator and its test controls. */
-export interface AsterSimulator {
-  url: string;
-  close(): Promise<void>;
-  /** Accept and record the next order, then destroy the socket without answering (a lost ack). */
-  dropNextAck(): void;
-  /** Refuse the next order with `{"code":-2010,"msg": reason}`. */
-  rejectNext(reason: string): void;
-  /** An order placed in Aster's web UI for `owner` (rests unless marketable). */
-  injectOrder(owner: string, o: InjectedOrder): Promise<{ venueOrderId: string }>;
-  /** Fills resting orders the mark has crossed and fires trigger orders the mark has reached. */
-  poke(): Promise<void>;
-  /** Orders ever accepted for `owner` (any case). */
-  orderCount(owner: string): number;
+/** The running simulator and its test controls; `rejectNext` refuses with `{"code":-2010,"msg": reason}`. */
+export interface AsterSimulator extends VenueSimulator<InjectedOrder> {
   /** The user's approved agents. */
   agents(owner: string): AsterAgent[];
   /** Test hook: makes the user's agent `agentAddress` expired as of now (as if `expired` had passed). */
@@ -134,8 +119,6 @@ const MANDATORY = (k: string) => new AsterFail(-1102, `Mandatory parameter '${k}
 const BAD_SYMBOL = () => new AsterFail(-1121, 'Invalid symbol.');
 const NO_ORDER = () => new AsterFail(-2013, 'Order does not exist.');
 
-const lc = (s: unknown) => String(s ?? '').toLowerCase();
-const isAddress = (s: unknown): s is string => typeof s === 'string' && /^0x[0-9a-fA-F]{40}$/.test(s);
 const nowUs = () => BigInt(Date.now()) * 1000n;
 
 /** Which order types the simulator takes, and what each needs: a limit price, a trigger price, a time in force. */
@@ -155,20 +138,15 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
   const nonces = new Map<string, bigint[]>(); // user → latest nonces (≤ 100)
   const orders = new Map<number, SimOrder>();
   const trades: (WireTrade & { owner: string })[] = [];
-  const accepted = new Map<string, number>();
+  const accepted = new Tally();
   let nextOrderId = 8_000_000_000 + Math.floor(Math.random() * 1_000_000);
   let nextTradeId = 500_000_000 + Math.floor(Math.random() * 1_000_000);
   const faults = new Faults();
 
-  const markOf = async (spec: SymbolSpec): Promise<Decimal | null> => {
-    const m = await opts.markOf(spec.symbol);
-    return m == null ? null : new Decimal(m);
-  };
-  const crosses = (o: SimOrder, mark: Decimal) => (o.side === 'BUY' ? mark.lte(o.price!) : mark.gte(o.price!));
-  const reached = (o: SimOrder, mark: Decimal) => {
-    const up = TYPES[o.type].takeProfit !== (o.side === 'BUY'); // STOP buy / TP sell fire on a rise
-    return up ? mark.gte(o.stopPrice!) : mark.lte(o.stopPrice!);
-  };
+  const markOf = decimalMarks(opts.markOf);
+  const marketable = (o: SimOrder, mark: Decimal) => crosses(o.side === 'BUY', o.price!, mark);
+  const reached = (o: SimOrder, mark: Decimal) =>
+    triggerReached(TYPES[o.type].takeProfit ? 'takeProfit' : 'stop', o.side === 'BUY', o.stopPrice!, mark);
 
   // --- authentication ----------------------------------------------------------------------
 
@@ -184,16 +162,26 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     nonces.set(user, kept);
   }
 
-  /** Verifies a signed request as Aster does; returns its parameters and the user (lower-case). */
-  async function authenticate(received: string): Promise<{ p: URLSearchParams; user: string }> {
+  /**
+   * A received parameter string split at its last `&signature=…`: the signed `msg`, the signature,
+   * the parameters, `user` and the address parameter `second`. @throws -1102 when the signature or
+   * either address is missing or malformed.
+   */
+  function signedForm(received: string, second: 'signer' | 'agentAddress') {
     const parts = splitSigned(received);
     if (!parts) throw MANDATORY('signature');
     const p = new URLSearchParams(parts.msg);
     const user = p.get('user');
-    const signer = p.get('signer');
+    const other = p.get(second);
     if (!isAddress(user)) throw MANDATORY('user');
-    if (!isAddress(signer)) throw MANDATORY('signer');
-    const recovered = await recoverSigner(parts.msg, parts.signature, chainId);
+    if (!isAddress(other)) throw MANDATORY(second);
+    return { ...parts, p, user, other };
+  }
+
+  /** Verifies a signed request as Aster does; returns its parameters and the user (lower-case). */
+  async function authenticate(received: string): Promise<{ p: URLSearchParams; user: string }> {
+    const { msg, signature, p, user, other: signer } = signedForm(received, 'signer');
+    const recovered = await recoverSigner(msg, signature, chainId);
     if (recovered !== lc(signer)) throw BAD_SIGNATURE();
     const agent = agentsOf.get(lc(user))?.get(lc(signer));
     if (!agent || agent.expired <= Date.now() || !agent.canPerpTrade) throw NO_PERMISSION();
@@ -202,18 +190,12 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
   }
 
   async function register(received: string): Promise<unknown> {
-    const parts = splitSigned(received);
-    if (!parts) throw MANDATORY('signature');
-    const p = new URLSearchParams(parts.msg);
-    const user = p.get('user');
-    const agentAddress = p.get('agentAddress');
-    if (!isAddress(user)) throw MANDATORY('user');
-    if (!isAddress(agentAddress)) throw MANDATORY('agentAddress');
+    const { msg, signature, p, user, other: agentAddress } = signedForm(received, 'agentAddress');
     for (const k of ['agentName', 'expired', 'signatureChainId', 'canSpotTrade', 'canPerpTrade', 'canWithdraw']) if (!p.get(k)) throw MANDATORY(k);
     for (const k of ['canSpotTrade', 'canPerpTrade', 'canWithdraw']) if (!['true', 'false'].includes(p.get(k)!)) throw MANDATORY(k);
     if (!/^\d+$/.test(p.get('signatureChainId')!)) throw MANDATORY('signatureChainId');
     if (!/^\d+$/.test(p.get('expired')!)) throw MANDATORY('expired');
-    const recovered = await recoverSigner(parts.msg, parts.signature, Number(p.get('signatureChainId')));
+    const recovered = await recoverSigner(msg, signature, Number(p.get('signatureChainId')));
     if (recovered !== lc(user)) throw BAD_SIGNATURE();
     useNonce(lc(user), p.get('nonce'));
     const expired = Number(p.get('expired'));
@@ -254,26 +236,30 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     o.updateTime = now;
   }
 
+  const working = (o: SimOrder) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
+
   async function poke(): Promise<void> {
-    for (const o of orders.values()) {
-      if (o.status !== 'NEW' && o.status !== 'PARTIALLY_FILLED') continue;
-      const mark = await markOf(o.spec);
-      if (!mark) continue;
+    for await (const [o, mark] of markedOrders(orders.values(), working, (o) => markOf(o.spec))) {
       if (o.stopPrice && !o.triggered) {
         if (!reached(o, mark)) continue;
+        // Fired: a STOP_MARKET / TAKE_PROFIT_MARKET fills at the mark; a STOP / TAKE_PROFIT rests as a limit.
         o.triggered = true;
         o.updateTime = Date.now();
-        if (!o.price) fill(o, mark, false);
-        else if (crosses(o, mark)) fill(o, mark, false);
-        continue;
-      }
-      if (o.price && crosses(o, mark)) fill(o, o.price, true);
+        if (!o.price || marketable(o, mark)) fill(o, mark, false);
+      } else if (o.price && marketable(o, mark)) fill(o, o.price, true);
     }
+  }
+
+  /** A new working order: the next order id, nothing filled, not triggered, `NEW`, stamped now. */
+  function newOrder(o: Omit<SimOrder, 'orderId' | 'executedQty' | 'avgPrice' | 'triggered' | 'status' | 'time' | 'updateTime'>): SimOrder {
+    const now = Date.now();
+    const fresh = { executedQty: new Decimal(0), avgPrice: null, triggered: false, status: 'NEW' as const };
+    return { orderId: nextOrderId++, ...o, ...fresh, time: now, updateTime: now };
   }
 
   function record(o: SimOrder): void {
     orders.set(o.orderId, o);
-    accepted.set(o.owner, (accepted.get(o.owner) ?? 0) + 1);
+    accepted.add(o.owner);
   }
 
   const specOfVenue = (venueSymbol: string | null) => {
@@ -321,13 +307,14 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     const mark = await markOf(spec);
     if (!mark && type === 'MARKET') throw new AsterFail(-4131, "The counterparty's best price does not meet the PERCENT_PRICE filter limit");
     if (reduceOnly === 'false' && (price ?? mark ?? new Decimal(0)).mul(qty).lt(MIN_NOTIONAL)) throw new AsterFail(-4164, "Order's notional must be no smaller than 5.0 (unless you choose reduce only)");
-    const now = Date.now();
-    const o: SimOrder = { orderId: nextOrderId++, clientOrderId: cid, owner: user, spec, side, type, price, stopPrice, origQty: qty, executedQty: new Decimal(0), avgPrice: null, tif, reduceOnly: reduceOnly === 'true', triggered: false, status: 'NEW', time: now, updateTime: now };
+    const o = newOrder({ clientOrderId: cid, owner: user, spec, side, type, price, stopPrice, origQty: qty, tif, reduceOnly: reduceOnly === 'true' });
     if (stopPrice && mark && reached(o, mark)) throw new AsterFail(-2021, 'Order would immediately trigger.');
-    const marketable = mark !== null && (type === 'MARKET' || (type === 'LIMIT' && crosses(o, mark)));
-    if (type === 'LIMIT' && tif === 'GTX' && marketable) throw new AsterFail(-5022, 'Due to the order could not be executed as maker, the Post Only order will be rejected. The order will not be recorded in the order history');
+    const takes = mark !== null && (type === 'MARKET' || (type === 'LIMIT' && marketable(o, mark)));
+    if (type === 'LIMIT' && tif === 'GTX' && takes) {
+      throw new AsterFail(-5022, 'Due to the order could not be executed as maker, the Post Only order will be rejected. The order will not be recorded in the order history');
+    }
     record(o);
-    if (marketable) fill(o, mark!, false);
+    if (takes) fill(o, mark, false);
     else if (type === 'LIMIT' && (tif === 'IOC' || tif === 'FOK')) o.status = 'EXPIRED';
     return wire(o);
   }
@@ -394,17 +381,13 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     const received = req.method === 'GET' ? url.search.replace(/^\?/, '') : body;
     if (key === 'POST /fapi/v3/registerAndApproveAgent') return register(received);
     const known = ['POST /fapi/v3/order', 'DELETE /fapi/v3/order', 'GET /fapi/v3/order', 'GET /fapi/v3/openOrders', 'GET /fapi/v3/allOrders', 'GET /fapi/v3/userTrades'];
-    if (!known.includes(key)) return { http: 404, text: 'Not Found' };
+    if (!known.includes(key)) return NOT_FOUND_TEXT;
     const { p, user } = await authenticate(received);
     await poke();
     switch (key) {
       case 'POST /fapi/v3/order': {
         const out = await place(user, p);
-        if (faults.takeDrop()) {
-          res.socket?.destroy();
-          return undefined;
-        }
-        return out;
+        return faults.dropAck(res) ? undefined : out;
       }
       case 'DELETE /fapi/v3/order': {
         const o = findOrder(user, p);
@@ -444,46 +427,29 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
         return list.map(({ owner: _o, ...t }) => t);
       }
     }
-    return { http: 404, text: 'Not Found' };
+    return NOT_FOUND_TEXT;
   }
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      route(req, res, Buffer.concat(chunks).toString('utf8'))
-        .then((out: any) => {
-          if (res.destroyed || res.socket?.destroyed) return;
-          if (out && typeof out === 'object' && 'http' in out) return void res.writeHead(out.http, { 'content-type': 'text/plain' }).end(out.text);
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out ?? null));
-        })
-        .catch((err) => {
-          if (res.destroyed) return;
-          if (err instanceof AsterFail) return void res.writeHead(err.http, { 'content-type': 'application/json' }).end(JSON.stringify({ code: err.code, msg: err.message }));
-          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ code: -1000, msg: String(err?.message ?? err) }));
-        });
-    });
-  });
-  const served = await serve(server, opts.port);
+  const fail = (err: unknown) =>
+    err instanceof AsterFail ? new Reply(err.http, { code: err.code, msg: err.message }) : new Reply(500, { code: -1000, msg: messageOf(err) });
+  const served = await listen({ port: opts.port, route, fail });
 
   return {
-    url: served.url,
-    close: served.close,
-    dropNextAck: () => faults.dropNextAck(),
-    rejectNext: (reason) => faults.rejectNext(reason),
+    ...commonControls(served, faults),
     async injectOrder(owner, o) {
-      const spec = findSymbol('aster', o.symbol);
-      if (!spec?.venueSymbol) throw new Error(`unknown symbol ${o.symbol}`);
-      const now = Date.now();
-      const order: SimOrder = { orderId: nextOrderId++, clientOrderId: `web_${randomBytes(10).toString('hex')}`, owner: lc(owner), spec: spec as SimOrder['spec'], side: o.side === 'buy' ? 'BUY' : 'SELL', type: 'LIMIT', price: new Decimal(o.price), stopPrice: null, origQty: new Decimal(o.qty), executedQty: new Decimal(0), avgPrice: null, tif: o.tif ?? 'GTC', reduceOnly: false, triggered: false, status: 'NEW', time: now, updateTime: now };
+      const spec = injectedSpec('aster', o.symbol);
+      const order = newOrder({
+        clientOrderId: `web_${randomBytes(10).toString('hex')}`, owner: lc(owner), spec, side: o.side === 'buy' ? 'BUY' : 'SELL', type: 'LIMIT',
+        price: new Decimal(o.price), stopPrice: null, origQty: new Decimal(o.qty), tif: o.tif ?? 'GTC', reduceOnly: false,
+      });
       record(order);
       const mark = await markOf(spec);
-      if (mark && crosses(order, mark)) fill(order, mark, false);
+      if (mark && marketable(order, mark)) fill(order, mark, false);
       return { venueOrderId: String(order.orderId) };
     },
     poke,
     orderCount(owner) {
-      return accepted.get(lc(owner)) ?? 0;
+      return accepted.of(lc(owner));
     },
     agents(owner) {
       return [...(agentsOf.get(lc(owner))?.values() ?? [])].map((a) => ({ ...a }));

@@ -1,9 +1,39 @@
 /**
- * What every venue simulator shares: its injectable faults (a lost acknowledgement, a refusal)
- * and serving its HTTP server on 127.0.0.1.
+ * What every venue simulator shares: its options and test controls, its injectable faults (a lost
+ * acknowledgement, a refusal), the count of accepted orders, and the HTTP plumbing (read the body,
+ * route, answer JSON or text, map a refusal to the venue's error shape, on 127.0.0.1). Each
+ * simulator keeps its own wire format, signature checks and error shapes; the matching against the
+ * mark is ./matching.ts.
  */
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+/** Options every simulator takes. */
+export interface SimulatorOptions {
+  /** Port on 127.0.0.1 (0 or absent = a free port). */
+  port?: number;
+  /** Current mark (decimal string; USD for perps, probability 0–1 for prediction markets) of a PLATFORM symbol, or null. */
+  markOf: (symbol: string) => Promise<string | null>;
+  /** Which network the venue's signatures are checked for (default mainnet). */
+  network?: 'mainnet' | 'testnet';
+}
+
+/** A running simulator and the test controls every one offers; `Injected` is an order placed in the venue's own web interface. */
+export interface VenueSimulator<Injected> {
+  /** Base URL (what the venue's `*_API_URL` holds). */
+  url: string;
+  close(): Promise<void>;
+  /** Accept and record the next order, then destroy the socket without answering (a lost ack). */
+  dropNextAck(): void;
+  /** Refuse the next order with `reason`, in the venue's own error shape. */
+  rejectNext(reason: string): void;
+  /** An order placed in the venue's web interface for `owner` (rests unless marketable). */
+  injectOrder(owner: string, o: Injected): Promise<{ venueOrderId: string }>;
+  /** Fills resting orders the mark has crossed (and fires trigger orders the mark has reached). */
+  poke(): Promise<void>;
+  /** Orders ever accepted for `owner` (addresses in any case). */
+  orderCount(owner: string): number;
+}
 
 /** One-shot faults a test arms: the next accepted order loses its answer, or the next order is refused. */
 export class Faults {
@@ -27,16 +57,78 @@ export class Faults {
     return reason;
   }
 
-  /** Whether to drop this acknowledgement, once. */
-  takeDrop(): boolean {
-    const drop = this.drop;
+  /** When a drop is armed: disarms it and destroys `res`'s socket (the answer is lost); true then, else false. */
+  dropAck(res: ServerResponse): boolean {
+    if (!this.drop) return false;
     this.drop = false;
-    return drop;
+    res.socket?.destroy();
+    return true;
   }
 }
 
+/** Counts per key (orders accepted per owner). */
+export class Tally {
+  private readonly counts = new Map<string, number>();
+
+  /** One more for `key`. */
+  add(key: string): void {
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+
+  /** The count of `key` (0 when never added). */
+  of(key: string): number {
+    return this.counts.get(key) ?? 0;
+  }
+}
+
+/** An answer other than a plain 200 JSON body: a status with a JSON value, or (`text`) a plain-text body. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly text = false,
+  ) {}
+}
+
+/** The plain-text 404 `Not Found` (the perp venues' answer to an unknown path). */
+export const NOT_FOUND_TEXT = new Reply(404, 'Not Found', true);
+
+/** An error's message (or the thrown value as text). */
+export const messageOf = (err: unknown): string => String((err as Error | undefined)?.message ?? err);
+
+/**
+ * Serves `route` on 127.0.0.1:`port` (0 = any). `route` gets the request, the response (to destroy
+ * its socket for a lost ack) and the body text; it answers a JSON value (200), a {@link Reply}, or
+ * anything once the socket is destroyed (nothing is sent then). A throw is answered with
+ * `fail(err)`. Resolves with the base URL (`http://127.0.0.1:<port>` + `path`) and `close()`.
+ */
+export async function listen(opts: {
+  port?: number;
+  path?: string;
+  route: (req: IncomingMessage, res: ServerResponse, body: string) => Promise<unknown>;
+  fail: (err: unknown) => Reply;
+}): Promise<{ url: string; close(): Promise<void> }> {
+  const send = (res: ServerResponse, out: unknown) => {
+    if (res.destroyed || res.socket?.destroyed) return;
+    const r = out instanceof Reply ? out : new Reply(200, out);
+    if (r.text) res.writeHead(r.status, { 'content-type': 'text/plain' }).end(String(r.body));
+    else res.writeHead(r.status, { 'content-type': 'application/json' }).end(JSON.stringify(r.body ?? null));
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      opts
+        .route(req, res, Buffer.concat(chunks).toString('utf8'))
+        .then((out) => send(res, out))
+        .catch((err: unknown) => send(res, opts.fail(err)));
+    });
+  });
+  return serve(server, opts.port, opts.path);
+}
+
 /** Listens on 127.0.0.1:`port` (0 = any); answers the base URL (`http://127.0.0.1:<port>` + `path`) and `close()`. */
-export async function serve(server: Server, port = 0, path = ''): Promise<{ url: string; close(): Promise<void> }> {
+async function serve(server: Server, port = 0, path = ''): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const bound = (server.address() as AddressInfo).port;
   return {
@@ -47,3 +139,20 @@ export async function serve(server: Server, port = 0, path = ''): Promise<{ url:
     },
   };
 }
+
+/** The controls every simulator answers the same way: its URL, `close()` and the two faults. */
+export function commonControls(
+  served: { url: string; close(): Promise<void> },
+  faults: Faults,
+): Pick<VenueSimulator<unknown>, 'url' | 'close' | 'dropNextAck' | 'rejectNext'> {
+  return { url: served.url, close: () => served.close(), dropNextAck: () => faults.dropNextAck(), rejectNext: (reason) => faults.rejectNext(reason) };
+}
+
+/**
+ * Lower-case text of an address field, header or parameter (`''` for null/undefined; a repeated
+ * header's values comma-joined): addresses compare lower-case.
+ */
+export const lc = (s: string | readonly string[] | null | undefined): string => String(s ?? '').toLowerCase();
+
+/** Whether `s` is a 0x-prefixed 20-byte hex address. */
+export const isAddress = (s: unknown): s is string => typeof s === 'string' && /^0x[0-9a-fA-F]{40}$/.test(s);

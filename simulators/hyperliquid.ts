@@ -33,23 +33,20 @@
  * positions are kept). Deviations, on purpose: no balances or margin checks, no vaults/sub-accounts
  * (a non-null `vaultAddress` is refused), one fill per order.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { Decimal } from '../domain/decimal.js';
-import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../domain/market/symbols.js';
-import { HYPERLIQUID_CHAIN, parseAgentName, recoverL1Signer, recoverUserSigner } from '../activities/venues/hyperliquid/signing.js';
-import { toWire, validPrice, type WireFill, type WireOrderWithStatus } from '../activities/venues/hyperliquid/wire.js';
-import { Faults, serve } from './harness.js';
+import { findByVenueSymbol, type SymbolSpec } from '../domain/market/symbols.js';
+import { HYPERLIQUID_CHAIN, parseAgentName, recoverL1Signer, recoverUserSigner } from '../venues/hyperliquid/signing.js';
+import { toWire, validPrice, type WireFill, type WireOrderWithStatus } from '../venues/hyperliquid/wire.js';
+import { commonControls, Faults, isAddress, lc, listen, messageOf, NOT_FOUND_TEXT, Reply, Tally, type SimulatorOptions, type VenueSimulator } from './harness.js';
+import { crosses, decimalMarks, injectedSpec, markedOrders, triggerReached } from './matching.js';
 
-/** Options of {@link startHyperliquidSimulator}. */
-export interface HyperliquidSimulatorOptions {
-  /** Port on 127.0.0.1 (0 or absent = a free port). */
-  port?: number;
-  /** Current mark (decimal string, USD) of a PLATFORM symbol (`BTC.HL`), or null. */
-  markOf: (symbol: string) => Promise<string | null>;
-  /** Which phantom-agent source (`a`/`b`) and `hyperliquidChain` the venue expects (default mainnet). */
-  network?: 'mainnet' | 'testnet';
-}
+/**
+ * Options of {@link startHyperliquidSimulator}: marks in USD of platform symbols (`BTC.HL`);
+ * `network` picks the phantom-agent source (`a`/`b`) and `hyperliquidChain` the venue expects.
+ */
+export type HyperliquidSimulatorOptions = SimulatorOptions;
 
 /** An order placed in the venue's own web interface ({@link HyperliquidSimulator.injectOrder}). */
 export interface InjectedOrder {
@@ -60,20 +57,11 @@ export interface InjectedOrder {
   tif?: 'Gtc' | 'Alo';
 }
 
-/** The running simulator and its test controls. */
-export interface HyperliquidSimulator {
-  url: string;
-  close(): Promise<void>;
-  /** Accept and record the next order, then destroy the socket without answering (a lost ack). */
-  dropNextAck(): void;
-  /** Refuse the next order with a `{"error": reason}` status. */
-  rejectNext(reason: string): void;
-  /** An order placed in Hyperliquid's web UI for master `owner` (rests unless marketable). */
-  injectOrder(owner: string, o: InjectedOrder): Promise<{ venueOrderId: string }>;
-  /** Fills resting orders the mark has crossed and fires trigger orders the mark has reached. */
-  poke(): Promise<void>;
-  /** Orders ever accepted for master `owner` (any case). */
-  orderCount(owner: string): number;
+/**
+ * The running simulator and its test controls (`owner` is the master): `rejectNext` refuses with a
+ * `{"error": reason}` status.
+ */
+export interface HyperliquidSimulator extends VenueSimulator<InjectedOrder> {
   /** The master's approved agents: name (`""` = unnamed), address (lower-case), expiry (epoch ms or null). */
   agents(owner: string): { name: string; address: string; validUntil: number | null }[];
 }
@@ -113,8 +101,59 @@ interface Agent {
 class Refused extends Error {}
 class BadBody extends Error {}
 
-const lc = (s: unknown) => String(s ?? '').toLowerCase();
-const isAddress = (s: unknown) => typeof s === 'string' && /^0x[0-9a-fA-F]{40}$/.test(s);
+/**
+ * A `POST /exchange` body in the venue's shape (docs/venues.md §1.4), as parsed JSON: `route` checks
+ * `action.type`, `nonce` and that `signature` is present; the handlers check the rest (a wrong shape
+ * is the venue's 422, a bad signature fails its recovery, also 422).
+ */
+interface ExchangeBody {
+  action: ApproveAgentAction | L1Action;
+  nonce: number;
+  signature: { r: string; s: string; v: number | string };
+  vaultAddress?: string | null;
+  expiresAfter?: number | null;
+}
+
+/** `approveAgent` (user-signed): the fields the venue signs, checked by {@link approveAgent}. */
+interface ApproveAgentAction {
+  type: 'approveAgent';
+  signatureChainId: string;
+  hyperliquidChain: string;
+  agentAddress: string;
+  agentName?: string | null;
+  nonce: number;
+}
+
+/** An L1 action: `order` (`orders`, `grouping`), `cancel` / `cancelByCloid` (`cancels`); others are refused. */
+interface L1Action {
+  type: string;
+  orders?: unknown;
+  grouping?: unknown;
+  cancels?: unknown;
+}
+
+/** One order of an `order` action (asset, isBuy, limit px, size, reduceOnly, type, cloid), checked by `placeOne`. */
+interface OrderWire {
+  a: number;
+  b: boolean;
+  p: string;
+  s: string;
+  r: boolean;
+  t: { limit?: { tif: 'Gtc' | 'Ioc' | 'Alo' }; trigger?: { isMarket: boolean; triggerPx: string; tpsl: 'tp' | 'sl' } };
+  c?: string;
+}
+
+/** One cancel: by oid (`cancel`: `{a, o}`) or by cloid (`cancelByCloid`: `{asset, cloid}`). */
+type CancelWire = { a?: number; o?: number; asset?: number; cloid?: string } | null | undefined;
+
+/** A `POST /info` body: `type` and the master's `user`, plus `oid` (number or cloid) or `startTime`/`endTime` (epoch ms). */
+interface InfoBody {
+  type?: string;
+  user: string;
+  oid?: number | string | null;
+  startTime?: number;
+  endTime?: number;
+}
 
 /** Starts the simulator. Resolves once it listens. */
 export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOptions): Promise<HyperliquidSimulator> {
@@ -123,21 +162,14 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
   const nonces = new Map<string, number[]>(); // signer → kept highest nonces, ascending
   const orders = new Map<number, SimOrder>();
   const fills: (WireFill & { owner: string })[] = [];
-  const accepted = new Map<string, number>();
+  const accepted = new Tally();
   let nextOid = 9_000_000_000 + Math.floor(Math.random() * 1_000_000);
   let nextTid = 100_000_000_000_000 + Math.floor(Math.random() * 1_000_000);
   const faults = new Faults();
 
-  const markOf = async (spec: SymbolSpec): Promise<Decimal | null> => {
-    const m = await opts.markOf(spec.symbol);
-    return m == null ? null : new Decimal(m);
-  };
-  const crosses = (isBuy: boolean, limit: Decimal, mark: Decimal) => (isBuy ? mark.lte(limit) : mark.gte(limit));
-  const triggerReached = (o: SimOrder, mark: Decimal) => {
-    const t = o.trigger!;
-    const up = (t.tpsl === 'sl') === o.isBuy; // sl buy / tp sell fire when the mark rises to the trigger
-    return up ? mark.gte(t.triggerPx) : mark.lte(t.triggerPx);
-  };
+  const markOf = decimalMarks(opts.markOf);
+  const reached = (o: SimOrder, mark: Decimal) =>
+    triggerReached(o.trigger!.tpsl === 'sl' ? 'stop' : 'takeProfit', o.isBuy, o.trigger!.triggerPx, mark);
 
   // --- agents and nonces -------------------------------------------------------------------
 
@@ -163,8 +195,8 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     nonces.set(signer, kept);
   }
 
-  async function approveAgent(body: any): Promise<unknown> {
-    const a = body.action;
+  async function approveAgent(body: ExchangeBody): Promise<unknown> {
+    const a = body.action as ApproveAgentAction;
     if (!isAddress(a.agentAddress) || typeof a.signatureChainId !== 'string' || !Number.isSafeInteger(a.nonce)) throw new BadBody(DESERIALIZE);
     if (a.hyperliquidChain !== HYPERLIQUID_CHAIN[network]) throw new Refused(`Invalid hyperliquidChain ${a.hyperliquidChain}`);
     if (a.nonce !== body.nonce) throw new Refused('Nonce in action does not match nonce of request');
@@ -212,35 +244,36 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     o.statusTimestamp = now;
   }
 
+  const working = (o: SimOrder) => o.status === 'open' || o.status === 'triggered';
+
   async function poke(): Promise<void> {
-    for (const o of orders.values()) {
-      if (o.status !== 'open' && o.status !== 'triggered') continue;
-      const mark = await markOf(o.spec);
-      if (!mark) continue;
+    for await (const [o, mark] of markedOrders(orders.values(), working, (o) => markOf(o.spec))) {
+      const marketable = crosses(o.isBuy, o.limitPx, mark);
       if (o.trigger && !o.triggered) {
-        if (!triggerReached(o, mark)) continue;
+        if (!reached(o, mark)) continue;
+        // Fired: a market trigger fills at the mark within its limit or is refused; a limit trigger rests as `triggered`.
         o.triggered = true;
         o.statusTimestamp = Date.now();
-        if (o.trigger.isMarket) {
-          if (crosses(o.isBuy, o.limitPx, mark)) fill(o, mark, true);
-          else o.status = 'marketOrderNoLiquidityRejected';
-          continue;
-        }
-        o.status = 'triggered';
-        if (crosses(o.isBuy, o.limitPx, mark)) fill(o, mark, true);
-        continue;
-      }
-      if (crosses(o.isBuy, o.limitPx, mark)) fill(o, o.limitPx, false);
+        if (marketable) fill(o, mark, true);
+        else o.status = o.trigger.isMarket ? 'marketOrderNoLiquidityRejected' : 'triggered';
+      } else if (marketable) fill(o, o.limitPx, false);
     }
+  }
+
+  /** A new working order: the next oid, nothing filled, not triggered, `open`, stamped now. */
+  function newOrder(o: Omit<SimOrder, 'oid' | 'filled' | 'triggered' | 'status' | 'timestamp' | 'statusTimestamp'>): SimOrder {
+    const now = Date.now();
+    return { oid: nextOid++, ...o, filled: new Decimal(0), triggered: false, status: 'open', timestamp: now, statusTimestamp: now };
   }
 
   function record(o: SimOrder): void {
     orders.set(o.oid, o);
-    accepted.set(o.owner, (accepted.get(o.owner) ?? 0) + 1);
+    accepted.add(o.owner);
   }
 
   /** One order of an `order` action for `owner`: its status object. */
-  async function placeOne(owner: string, w: any): Promise<Record<string, unknown>> {
+  async function placeOne(owner: string, wire: unknown): Promise<Record<string, unknown>> {
+    const w = wire as OrderWire | null;
     if (!w || typeof w !== 'object' || typeof w.a !== 'number' || typeof w.b !== 'boolean' || typeof w.p !== 'string' || typeof w.s !== 'string' || typeof w.r !== 'boolean' || !w.t) throw new BadBody(DESERIALIZE);
     const spec = findByVenueSymbol('hyperliquid', String(w.a));
     if (!spec) return { error: `Invalid asset ${w.a}` };
@@ -256,13 +289,12 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     if (!w.r && p.mul(s).lt(10)) return { error: `Order must have minimum value of $10. asset=${w.a}` };
     const tif = w.t.limit?.tif ?? null;
     const trig = w.t.trigger ? { isMarket: Boolean(w.t.trigger.isMarket), triggerPx: new Decimal(w.t.trigger.triggerPx), tpsl: w.t.trigger.tpsl } : null;
-    if (!trig && !['Gtc', 'Ioc', 'Alo'].includes(tif)) throw new BadBody(DESERIALIZE);
+    if (!trig && (tif === null || !['Gtc', 'Ioc', 'Alo'].includes(tif))) throw new BadBody(DESERIALIZE);
     if (trig && (trig.tpsl !== 'tp' && trig.tpsl !== 'sl')) throw new BadBody(DESERIALIZE);
     if (w.c !== undefined && (typeof w.c !== 'string' || !/^0x[0-9a-f]{32}$/.test(w.c))) throw new BadBody(DESERIALIZE);
     const reason = faults.takeRejection();
     if (reason !== null) return { error: reason };
-    const now = Date.now();
-    const o: SimOrder = { oid: nextOid++, cloid: w.c ?? null, owner, spec, asset: w.a, isBuy: w.b, limitPx: p, origSz: s, filled: new Decimal(0), reduceOnly: w.r, tif, trigger: trig, triggered: false, status: 'open', timestamp: now, statusTimestamp: now };
+    const o = newOrder({ cloid: w.c ?? null, owner, spec, asset: w.a, isBuy: w.b, limitPx: p, origSz: s, reduceOnly: w.r, tif, trigger: trig });
     const cl = o.cloid ? { cloid: o.cloid } : {};
     const mark = await markOf(spec);
     if (trig) {
@@ -278,15 +310,15 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     if (tif === 'Alo' && marketable) {
       o.status = 'badAloPxRejected';
       record(o);
-      return { error: `Post only order would have immediately matched, bbo was ${toWire(mark!)}@${toWire(mark!)}. asset=${w.a}` };
+      return { error: `Post only order would have immediately matched, bbo was ${toWire(mark)}@${toWire(mark)}. asset=${w.a}` };
     }
     record(o);
     if (!marketable) return { resting: { oid: o.oid, ...cl } };
-    fill(o, mark!, true);
-    return { filled: { totalSz: toWire(o.origSz), avgPx: toWire(mark!), oid: o.oid, ...cl } };
+    fill(o, mark, true);
+    return { filled: { totalSz: toWire(o.origSz), avgPx: toWire(mark), oid: o.oid, ...cl } };
   }
 
-  function cancelOne(owner: string, asset: unknown, find: (o: SimOrder) => boolean): unknown {
+  function cancelOne(owner: string, asset: number | undefined, find: (o: SimOrder) => boolean): unknown {
     const o = [...orders.values()].find((x) => x.owner === owner && x.asset === asset && find(x));
     if (!o || (o.status !== 'open' && o.status !== 'triggered')) return { error: `Order was never placed, already canceled, or filled. asset=${asset}` };
     o.status = 'canceled';
@@ -294,8 +326,8 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     return 'success';
   }
 
-  async function l1(body: any, res: ServerResponse): Promise<unknown> {
-    const action = body.action;
+  async function l1(body: ExchangeBody, res: ServerResponse): Promise<unknown> {
+    const action = body.action as L1Action;
     if (body.vaultAddress != null && !isAddress(body.vaultAddress)) throw new BadBody(DESERIALIZE);
     let signer: string;
     try {
@@ -313,16 +345,13 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
       await poke();
       const statuses = [];
       for (const w of action.orders) statuses.push(await placeOne(owner, w));
-      if (statuses.some((s) => !('error' in s)) && faults.takeDrop()) {
-        res.socket?.destroy();
-        return undefined;
-      }
+      if (statuses.some((s) => !('error' in s)) && faults.dropAck(res)) return undefined;
       return { status: 'ok', response: { type: 'order', data: { statuses } } };
     }
     if (action.type === 'cancel' || action.type === 'cancelByCloid') {
       if (!Array.isArray(action.cancels)) throw new BadBody(DESERIALIZE);
       await poke();
-      const statuses = action.cancels.map((c: any) => (action.type === 'cancel' ? cancelOne(owner, c?.a, (o) => o.oid === c?.o) : cancelOne(owner, c?.asset, (o) => o.cloid === lc(c?.cloid))));
+      const statuses = (action.cancels as CancelWire[]).map((c) => (action.type === 'cancel' ? cancelOne(owner, c?.a, (o) => o.oid === c?.o) : cancelOne(owner, c?.asset, (o) => o.cloid === lc(c?.cloid))));
       return { status: 'ok', response: { type: 'cancel', data: { statuses } } };
     }
     throw new Refused(`Unsupported action type ${String(action.type)} in simulator`);
@@ -349,12 +378,12 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
       origSz: toWire(o.origSz),
       tif: o.tif,
       cloid: o.cloid,
-    } as WireOrderWithStatus['order'],
+    },
     status: o.status,
     statusTimestamp: o.statusTimestamp,
   });
 
-  async function info(body: any): Promise<unknown> {
+  async function info(body: InfoBody): Promise<unknown> {
     if (!isAddress(body.user)) throw new BadBody(DESERIALIZE);
     const user = lc(body.user);
     await poke();
@@ -375,8 +404,9 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
         return myFills.sort((a, b) => b.time - a.time || b.tid - a.tid).slice(0, PAGE);
       case 'userFillsByTime': {
         if (!Number.isSafeInteger(body.startTime)) throw new BadBody(DESERIALIZE);
-        const end = Number.isSafeInteger(body.endTime) ? body.endTime : Infinity;
-        return myFills.filter((f) => f.time >= body.startTime && f.time <= end).sort((a, b) => a.time - b.time || a.tid - b.tid).slice(0, PAGE);
+        const start = body.startTime as number;
+        const end = Number.isSafeInteger(body.endTime) ? (body.endTime as number) : Infinity;
+        return myFills.filter((f) => f.time >= start && f.time <= end).sort((a, b) => a.time - b.time || a.tid - b.tid).slice(0, PAGE);
       }
       default:
         throw new BadBody(DESERIALIZE);
@@ -387,49 +417,35 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
 
   async function route(req: IncomingMessage, res: ServerResponse, raw: string): Promise<unknown> {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    if (req.method !== 'POST' || (path !== '/exchange' && path !== '/info')) return { http: 404, text: 'Not Found' };
-    let body: any;
+    if (req.method !== 'POST' || (path !== '/exchange' && path !== '/info')) return NOT_FOUND_TEXT;
+    let parsed: unknown;
     try {
-      body = JSON.parse(raw);
+      parsed = JSON.parse(raw);
     } catch {
       throw new BadBody(DESERIALIZE);
     }
-    if (!body || typeof body !== 'object') throw new BadBody(DESERIALIZE);
-    if (path === '/info') return info(body);
+    if (!parsed || typeof parsed !== 'object') throw new BadBody(DESERIALIZE);
+    if (path === '/info') return info(parsed as InfoBody);
+    const body = parsed as Partial<ExchangeBody>;
     if (!body.action || typeof body.action !== 'object' || typeof body.action.type !== 'string' || !Number.isSafeInteger(body.nonce) || !body.signature) throw new BadBody(DESERIALIZE);
-    return body.action.type === 'approveAgent' ? approveAgent(body) : l1(body, res);
+    const checked = body as ExchangeBody;
+    return checked.action.type === 'approveAgent' ? approveAgent(checked) : l1(checked, res);
   }
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      route(req, res, Buffer.concat(chunks).toString('utf8'))
-        .then((out: any) => {
-          if (res.destroyed || res.socket?.destroyed) return;
-          if (out && typeof out === 'object' && 'http' in out) return void res.writeHead(out.http, { 'content-type': 'text/plain' }).end(out.text);
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out ?? null));
-        })
-        .catch((err) => {
-          if (res.destroyed) return;
-          if (err instanceof Refused) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'err', response: err.message }));
-          if (err instanceof BadBody) return void res.writeHead(422, { 'content-type': 'text/plain' }).end(err.message);
-          res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err?.message ?? err));
-        });
-    });
-  });
-  const served = await serve(server, opts.port);
+  const fail = (err: unknown) => {
+    if (err instanceof Refused) return new Reply(200, { status: 'err', response: err.message });
+    return err instanceof BadBody ? new Reply(422, err.message, true) : new Reply(500, messageOf(err), true);
+  };
+  const served = await listen({ port: opts.port, route, fail });
 
   return {
-    url: served.url,
-    close: served.close,
-    dropNextAck: () => faults.dropNextAck(),
-    rejectNext: (reason) => faults.rejectNext(reason),
+    ...commonControls(served, faults),
     async injectOrder(owner, o) {
-      const spec = findSymbol('hyperliquid', o.symbol);
-      if (!spec?.venueSymbol) throw new Error(`unknown symbol ${o.symbol}`);
-      const now = Date.now();
-      const order: SimOrder = { oid: nextOid++, cloid: null, owner: lc(owner), spec, asset: Number(spec.venueSymbol), isBuy: o.side === 'buy', limitPx: new Decimal(o.price), origSz: new Decimal(o.qty), filled: new Decimal(0), reduceOnly: false, tif: o.tif ?? 'Gtc', trigger: null, triggered: false, status: 'open', timestamp: now, statusTimestamp: now };
+      const spec = injectedSpec('hyperliquid', o.symbol);
+      const order = newOrder({
+        cloid: null, owner: lc(owner), spec, asset: Number(spec.venueSymbol), isBuy: o.side === 'buy', limitPx: new Decimal(o.price),
+        origSz: new Decimal(o.qty), reduceOnly: false, tif: o.tif ?? 'Gtc', trigger: null,
+      });
       record(order);
       const mark = await markOf(spec);
       if (mark && crosses(order.isBuy, order.limitPx, mark)) fill(order, mark, true);
@@ -437,7 +453,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     },
     poke,
     orderCount(owner) {
-      return accepted.get(lc(owner)) ?? 0;
+      return accepted.of(lc(owner));
     },
     agents(owner) {
       return [...(approvals.get(lc(owner)) ?? new Map<string, Agent>()).entries()].map(([name, a]) => ({ name, address: a.address, validUntil: a.validUntil }));

@@ -5,6 +5,7 @@
  * Also the end user's side of agent authorisation ({@link userAuthorization}): what the user's
  * own wallet does with the platform's authorisation request.
  */
+import type { TypedDataDefinition } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startHyperliquidSimulator } from './hyperliquid.js';
 import { startAsterSimulator } from './aster.js';
@@ -52,7 +53,7 @@ export function venueUser(venue: string, privateKey: `0x${string}`): VenueUser {
  * their wallet's EIP-712 signature of `typedData`, or on Kalshi the key id the venue's web
  * interface (here the simulator) assigns when they register `publicKeyPem`.
  */
-export async function userAuthorization(sims: Simulators, user: VenueUser, authorization: { kind: string; typedData?: any; publicKeyPem?: string }): Promise<string> {
+export async function userAuthorization(sims: Simulators, user: VenueUser, authorization: { kind: string; typedData?: TypedDataDefinition; publicKeyPem?: string }): Promise<string> {
   if (authorization.kind === 'rsa_public_key') return sims.kalshi.registerKey(user.owner, authorization.publicKeyPem!);
-  return privateKeyToAccount(user.privateKey).signTypedData(authorization.typedData);
+  return privateKeyToAccount(user.privateKey).signTypedData(authorization.typedData!);
 }

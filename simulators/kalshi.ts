@@ -31,44 +31,35 @@
  * cent), makers 0. A second order with a client_order_id the member already used is 409
  * `order_already_exists`. Positions and balances are not tracked (no insufficient-balance refusals).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
 import { Decimal } from '../domain/decimal.js';
-import { findByVenueSymbol, findSymbol } from '../domain/market/symbols.js';
-import { KALSHI_HEADERS, TRADE_API_PREFIX, signingMessage, verifyKalshiSignature } from '../activities/venues/kalshi/signing.js';
-import { CLIENT_ORDER_ID_RE, MAX_CENTS, MIN_CENTS, PAGE_LIMIT, centsToDollars, dollarsToCents, otherSideCents, takerFeeCents, type KalshiSide, type KalshiTif, type WireFill, type WireOrder } from '../activities/venues/kalshi/wire.js';
-import { Faults, serve } from './harness.js';
+import { findByVenueSymbol } from '../domain/market/symbols.js';
+import { KALSHI_HEADERS, TRADE_API_PREFIX, signingMessage, verifyKalshiSignature } from '../venues/kalshi/signing.js';
+import { CLIENT_ORDER_ID_RE, MAX_CENTS, MIN_CENTS, PAGE_LIMIT, centsToDollars, dollarsToCents, otherSideCents, takerFeeCents, type KalshiSide, type KalshiTif, type WireFill, type WireOrder } from '../venues/kalshi/wire.js';
+import { commonControls, Faults, listen, messageOf, Reply, Tally, type SimulatorOptions, type VenueSimulator } from './harness.js';
+import { injectedSpec, markedOrders } from './matching.js';
 
 /** Accepted distance between `KALSHI-ACCESS-TIMESTAMP` and the server clock, ms (either way). */
 export const DEFAULT_TIMESTAMP_WINDOW_MS = 30_000;
 
-/** Options of {@link startKalshiSimulator}. */
-export interface KalshiSimulatorOptions {
-  /** Port on 127.0.0.1 (0 or absent = a free port). */
-  port?: number;
-  /** Current mark (decimal string, probability 0–1) of a PLATFORM symbol (`PRES-2024-DJT-YES.KX`), or null. */
-  markOf: (symbol: string) => Promise<string | null>;
-  /** Kalshi signs the same way on demo and production; accepted for symmetry with the other simulators. */
-  network?: 'mainnet' | 'testnet';
+/**
+ * Options of {@link startKalshiSimulator}: marks (probability 0–1) of platform symbols
+ * (`PRES-2024-DJT-YES.KX`); `network` is accepted for symmetry (Kalshi signs the same way on demo
+ * and production).
+ */
+export interface KalshiSimulatorOptions extends SimulatorOptions {
   /** Timestamp window, ms (default {@link DEFAULT_TIMESTAMP_WINDOW_MS}). */
   timestampWindowMs?: number;
 }
 
-/** The running simulator and its test controls. */
-export interface KalshiSimulator {
-  /** Base URL including `/trade-api/v2` (what `KALSHI_API_URL` holds). */
-  url: string;
-  close(): Promise<void>;
-  /** Accept and record the next order, then destroy the socket without answering (a lost ack). */
-  dropNextAck(): void;
-  /** Refuse the next order with 400 `{"error":{"code":"order_rejected","message":reason,…}}`. */
-  rejectNext(reason: string): void;
-  /** An order placed on kalshi.com by `member` (rests unless marketable); its client_order_id is a fresh UUID. */
-  injectOrder(member: string, o: { symbol: string; side: 'buy' | 'sell'; qty: string; price: string }): Promise<{ venueOrderId: string }>;
-  /** Fills resting orders whose limit the mark has crossed. */
-  poke(): Promise<void>;
-  /** Orders ever accepted for `member`. */
-  orderCount(member: string): number;
+/**
+ * The running simulator and its test controls: `url` includes `/trade-api/v2` (what
+ * `KALSHI_API_URL` holds); owners are members; `rejectNext` refuses with 400
+ * `{"error":{"code":"order_rejected","message":reason,…}}`; an injected order (placed on
+ * kalshi.com) gets a fresh UUID as client_order_id.
+ */
+export interface KalshiSimulator extends VenueSimulator<{ symbol: string; side: 'buy' | 'sell'; qty: string; price: string }> {
   /**
    * The kalshi.com API-key page: registers `publicKeyPem` (SPKI or PKCS#1 PEM) for `member` with
    * `scopes` (default read and write) until `expiresAt` (epoch ms; default never). Returns the key
@@ -128,6 +119,29 @@ class HttpError extends Error {
   }
 }
 
+/**
+ * A `POST /portfolio/orders` body in the venue's shape, as parsed JSON (checked by `placeOrder`):
+ * `ticker`, `side`, `action`, `count` (contracts), `type`, `time_in_force`, `client_order_id`,
+ * `post_only` and exactly one price: `yes_price`/`no_price` (integer cents) or
+ * `yes_price_dollars`/`no_price_dollars` (dollar text on the 1-cent grid).
+ */
+interface CreateOrderBody {
+  ticker?: string;
+  side: KalshiSide;
+  action: 'buy' | 'sell';
+  count: number;
+  type?: 'limit' | 'market';
+  time_in_force?: KalshiTif;
+  client_order_id?: string;
+  post_only?: boolean;
+  yes_price?: number | null;
+  no_price?: number | null;
+  yes_price_dollars?: string | null;
+  no_price_dollars?: string | null;
+}
+
+/** A new order's fees and fill costs (cents). */
+const NO_COSTS = { takerFees: 0, makerFees: 0, takerCost: 0, makerCost: 0 } as const;
 const TIFS: readonly KalshiTif[] = ['good_till_canceled', 'immediate_or_cancel', 'fill_or_kill'];
 const authError = (details: string) => new HttpError(401, 'authentication_error', 'authentication_error', details, 'api');
 const invalid = (details: string) => new HttpError(400, 'invalid_parameters', 'invalid parameters', details);
@@ -142,7 +156,7 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
   const seen = new Map<string, number>(); // key|ts|sig → ts (ms)
   const orders = new Map<string, SimOrder>();
   const fills: SimFill[] = [];
-  const accepted = new Map<string, number>();
+  const accepted = new Tally();
   const faults = new Faults();
 
   const symbolOf = (ticker: string, side: KalshiSide) => findByVenueSymbol('kalshi', `${ticker}:${side}`)?.symbol ?? null;
@@ -201,12 +215,9 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
   }
 
   async function poke(): Promise<void> {
-    for (const o of orders.values()) {
-      if (o.status !== 'resting') continue;
-      const q = await quote(o.ticker, o.side);
-      if (!q) continue;
-      const crosses = o.action === 'buy' ? q.ask <= o.cents : q.bid >= o.cents;
-      if (crosses) fill(o, o.cents, false);
+    const resting = (o: SimOrder) => o.status === 'resting';
+    for await (const [o, q] of markedOrders(orders.values(), resting, (o) => quote(o.ticker, o.side))) {
+      if (crossingPrice(o, q) !== null) fill(o, o.cents, false);
     }
   }
 
@@ -246,9 +257,15 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     };
   };
 
+  /** A new resting order: a fresh order id, nothing filled, no fees or costs yet, stamped now. */
+  function newOrder(o: Omit<SimOrder, 'id' | 'filled' | 'status' | keyof typeof NO_COSTS | 'createdAt' | 'updatedAt'>): SimOrder {
+    const now = Date.now();
+    return { id: randomUUID(), ...o, filled: 0, status: 'resting', ...NO_COSTS, createdAt: now, updatedAt: now };
+  }
+
   function record(o: SimOrder): void {
     orders.set(o.id, o);
-    accepted.set(o.member, (accepted.get(o.member) ?? 0) + 1);
+    accepted.add(o.member);
   }
 
   // --- authentication ---------------------------------------------------------------------
@@ -280,7 +297,7 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
 
   // --- orders -----------------------------------------------------------------------------
 
-  function sideCentsOf(b: any, side: KalshiSide): number {
+  function sideCentsOf(b: CreateOrderBody, side: KalshiSide): number {
     const given = [
       ['yes_price', b.yes_price, 'yes', false],
       ['no_price', b.no_price, 'no', false],
@@ -301,7 +318,8 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     return priceSide === side ? cents : otherSideCents(cents);
   }
 
-  async function placeOrder(member: string, b: any, res: ServerResponse): Promise<unknown> {
+  async function placeOrder(member: string, parsed: unknown, res: ServerResponse): Promise<unknown> {
+    const b = parsed as CreateOrderBody | null | undefined;
     if (!b || typeof b !== 'object') throw invalid('body must be a JSON object');
     const ticker = String(b.ticker ?? '');
     if (!ticker) throw invalid('ticker is required');
@@ -314,23 +332,18 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     const clientOrderId = b.client_order_id === undefined ? randomUUID() : String(b.client_order_id);
     if (!CLIENT_ORDER_ID_RE.test(clientOrderId)) throw invalid('client_order_id must be ≤ 64 characters of letters, digits, _ - : + = /');
     if (!symbolOf(ticker, 'yes') && !symbolOf(ticker, 'no')) throw new HttpError(404, 'market_not_found', 'market not found');
-    const side = b.side as KalshiSide;
+    const side = b.side;
     const cents = sideCentsOf(b, side);
     if ([...orders.values()].some((o) => o.member === member && o.clientOrderId === clientOrderId)) throw new HttpError(409, 'order_already_exists', 'order already exists');
     const reason = faults.takeRejection();
     if (reason !== null) throw new HttpError(400, 'order_rejected', reason);
-    const now = Date.now();
-    const o: SimOrder = { id: randomUUID(), member, clientOrderId, ticker, side, action: b.action, cents, count: b.count, filled: 0, status: 'resting', tif, postOnly: b.post_only === true, takerFees: 0, makerFees: 0, takerCost: 0, makerCost: 0, createdAt: now, updatedAt: now };
+    const o = newOrder({ member, clientOrderId, ticker, side, action: b.action, cents, count: b.count, tif, postOnly: b.post_only === true });
     const at = crossingPrice(o, await quote(ticker, side));
     if (at !== null && o.postOnly) throw new HttpError(400, 'post_only_cross', 'post only order would cross the book');
     if (at !== null) fill(o, at, true);
     else if (tif !== 'good_till_canceled') o.status = 'canceled';
     record(o);
-    if (faults.takeDrop()) {
-      res.socket?.destroy();
-      return undefined;
-    }
-    return { order: wireOrder(o) };
+    return faults.dropAck(res) ? undefined : { order: wireOrder(o) };
   }
 
   function page<T>(items: T[], q: URLSearchParams): { items: T[]; cursor: string } {
@@ -351,7 +364,7 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
 
   // --- routing ----------------------------------------------------------------------------
 
-  async function route(req: IncomingMessage, res: ServerResponse, raw: string): Promise<{ status: number; body: unknown }> {
+  async function route(req: IncomingMessage, res: ServerResponse, raw: string): Promise<unknown> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = (req.method ?? 'GET').toUpperCase();
     if (!url.pathname.startsWith(`${TRADE_API_PREFIX}/`)) throw notFound();
@@ -359,7 +372,9 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     const path = url.pathname.slice(TRADE_API_PREFIX.length);
     const q = url.searchParams;
 
-    if (method === 'GET' && path === '/portfolio/balance') return { status: 200, body: { balance: 1_000_000, portfolio_value: 0, updated_ts: Math.floor(Date.now() / 1000) } };
+    if (method === 'GET' && path === '/portfolio/balance') {
+      return { balance: 1_000_000, portfolio_value: 0, updated_ts: Math.floor(Date.now() / 1000) };
+    }
     if (method === 'POST' && path === '/portfolio/orders') {
       let b: unknown;
       try {
@@ -367,7 +382,7 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
       } catch {
         throw invalid('body is not valid JSON');
       }
-      return { status: 201, body: await placeOrder(member, b, res) };
+      return new Reply(201, await placeOrder(member, b, res));
     }
     if (method === 'GET' && path === '/portfolio/orders') {
       await poke();
@@ -376,60 +391,46 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
         .filter((o) => o.member === member && (!q.get('ticker') || o.ticker === q.get('ticker')) && (!q.get('status') || o.status === q.get('status')) && (!q.get('event_ticker') || q.get('event_ticker')!.split(',').some((e) => o.ticker.startsWith(`${e}-`))) && within(o.createdAt))
         .sort((a, b) => b.createdAt - a.createdAt);
       const p = page(list, q);
-      return { status: 200, body: { orders: p.items.map(wireOrder), cursor: p.cursor } };
+      return { orders: p.items.map(wireOrder), cursor: p.cursor };
     }
     const byId = path.match(/^\/portfolio\/orders\/([^/]+)$/);
     if (byId && (method === 'GET' || method === 'DELETE')) {
       await poke();
       const o = orders.get(decodeURIComponent(byId[1]));
       if (!o || o.member !== member) throw notFound();
-      if (method === 'GET') return { status: 200, body: { order: wireOrder(o) } };
+      if (method === 'GET') return { order: wireOrder(o) };
       if (o.status !== 'resting') throw notFound();
       const reducedBy = o.count - o.filled;
       o.status = 'canceled';
       o.updatedAt = Date.now();
-      return { status: 200, body: { order: wireOrder(o), reduced_by: reducedBy } };
+      return { order: wireOrder(o), reduced_by: reducedBy };
     }
     if (method === 'GET' && path === '/portfolio/fills') {
       await poke();
       const within = secondsFilter(q);
       const list = fills.filter((f) => f.member === member && (!q.get('ticker') || f.ticker === q.get('ticker')) && (!q.get('order_id') || f.order_id === q.get('order_id')) && within(f.at)).sort((a, b) => b.at - a.at);
       const p = page(list, q);
-      return { status: 200, body: { fills: p.items.map(({ member: _m, at: _a, ...f }) => f), cursor: p.cursor } };
+      return { fills: p.items.map(({ member: _m, at: _a, ...f }) => f), cursor: p.cursor };
     }
     throw notFound();
   }
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      route(req, res, Buffer.concat(chunks).toString('utf8'))
-        .then(({ status, body }) => {
-          if (res.destroyed || res.socket?.destroyed) return;
-          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? null));
-        })
-        .catch((err) => {
-          if (res.destroyed || res.socket?.destroyed) return;
-          const e = err instanceof HttpError ? err : new HttpError(500, 'internal_server_error', String(err?.message ?? err));
-          res.writeHead(e.status, { 'content-type': 'application/json' }).end(JSON.stringify(e.body()));
-        });
-    });
-  });
-  const served = await serve(server, opts.port, TRADE_API_PREFIX);
+  const fail = (err: unknown) => {
+    const e = err instanceof HttpError ? err : new HttpError(500, 'internal_server_error', messageOf(err));
+    return new Reply(e.status, e.body());
+  };
+  const served = await listen({ port: opts.port, path: TRADE_API_PREFIX, route, fail });
 
   return {
-    url: served.url,
-    close: served.close,
-    dropNextAck: () => faults.dropNextAck(),
-    rejectNext: (reason) => faults.rejectNext(reason),
+    ...commonControls(served, faults),
     async injectOrder(member, o) {
-      const spec = findSymbol('kalshi', o.symbol);
-      const m = spec?.venueSymbol?.match(/^(.+):(yes|no)$/);
+      const m = injectedSpec('kalshi', o.symbol).venueSymbol.match(/^(.+):(yes|no)$/);
       if (!m) throw new Error(`unknown symbol ${o.symbol}`);
       const cents = new Decimal(o.price).mul(100).toNumber();
-      const now = Date.now();
-      const order: SimOrder = { id: randomUUID(), member, clientOrderId: randomUUID(), ticker: m[1], side: m[2] as KalshiSide, action: o.side, cents, count: Number(o.qty), filled: 0, status: 'resting', tif: 'good_till_canceled', postOnly: false, takerFees: 0, makerFees: 0, takerCost: 0, makerCost: 0, createdAt: now, updatedAt: now };
+      const order = newOrder({
+        member, clientOrderId: randomUUID(), ticker: m[1], side: m[2] as KalshiSide, action: o.side, cents, count: Number(o.qty),
+        tif: 'good_till_canceled', postOnly: false,
+      });
       const at = crossingPrice(order, await quote(order.ticker, order.side));
       if (at !== null) fill(order, at, true);
       record(order);
@@ -437,7 +438,7 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     },
     poke,
     orderCount(member) {
-      return accepted.get(member) ?? 0;
+      return accepted.of(member);
     },
     registerKey(member, publicKeyPem, o = {}) {
       const publicKey = createPublicKey(publicKeyPem);

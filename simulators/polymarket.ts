@@ -26,42 +26,32 @@
  * (working and terminal) and each order object also carries its `salt` (the real venue lists
  * working orders without the salt).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { keccak256, toHex } from 'viem';
 import { Decimal } from '../domain/decimal.js';
-import { findByVenueSymbol, findSymbol } from '../domain/market/symbols.js';
+import { findByVenueSymbol } from '../domain/market/symbols.js';
 import { POLYMARKET_TOKENS } from '../domain/market/venues/polymarket.js';
-import { POLYMARKET_CHAIN_ID, hmacSignature, orderHash, priceAndSize, recoverAuthorizeSigner, recoverL1Signer, recoverOrderSigner, SIGNATURE_TYPE, type PolymarketOrder } from '../activities/venues/polymarket/signing.js';
-import { END_CURSOR, INITIAL_CURSOR, type WireOrder, type WireTrade } from '../activities/venues/polymarket/wire.js';
-import { Faults, serve } from './harness.js';
+import { POLYMARKET_CHAIN_ID, hmacSignature, orderHash, priceAndSize, recoverAuthorizeSigner, recoverL1Signer, recoverOrderSigner, SIGNATURE_TYPE, type PolymarketOrder } from '../venues/polymarket/signing.js';
+import { END_CURSOR, INITIAL_CURSOR, type WireOrder, type WireTrade } from '../venues/polymarket/wire.js';
+import { commonControls, Faults, lc, listen, messageOf, Reply, Tally, type SimulatorOptions, type VenueSimulator } from './harness.js';
+import { crosses, decimalMarks, injectedSpec, markedOrders } from './matching.js';
 
-/** Options of {@link startPolymarketSimulator}. */
-export interface PolymarketSimulatorOptions {
-  /** Port on 127.0.0.1 (0 or absent = a free port). */
-  port?: number;
-  /** Current mark (decimal string, probability units) of a PLATFORM symbol (`TRUMP-INAUGURATED-YES.PM`), or null. */
-  markOf: (symbol: string) => Promise<string | null>;
-  /** Chain the signatures are checked for: mainnet 137 (default), testnet 80002. */
-  network?: 'mainnet' | 'testnet';
+/**
+ * Options of {@link startPolymarketSimulator}: marks (probability units) of platform symbols
+ * (`TRUMP-INAUGURATED-YES.PM`); `network` is the chain the signatures are checked for: mainnet 137
+ * (default), testnet 80002.
+ */
+export interface PolymarketSimulatorOptions extends SimulatorOptions {
   /** Taker fee rate in basis points reported on trades (default 0). */
   takerFeeBps?: number;
 }
 
-/** The running simulator and its test controls. */
-export interface PolymarketSimulator {
-  url: string;
-  close(): Promise<void>;
-  /** Accept and record the next order, then destroy the socket without answering (a lost ack). */
-  dropNextAck(): void;
-  /** Refuse the next order with `{"error": reason}` (400). */
-  rejectNext(reason: string): void;
-  /** An order placed in the venue's own web interface for funder `owner` (rests unless marketable). */
-  injectOrder(owner: string, o: { symbol: string; side: 'buy' | 'sell'; qty: string; price: string }): Promise<{ venueOrderId: string }>;
-  /** Fills resting orders whose limit the mark has crossed. */
-  poke(): Promise<void>;
-  /** Orders ever accepted with `maker` = `owner` (funder address, any case). */
-  orderCount(owner: string): number;
+/**
+ * The running simulator and its test controls: owners are funder wallets (orders count by `maker`);
+ * `rejectNext` refuses with `{"error": reason}` (400).
+ */
+export interface PolymarketSimulator extends VenueSimulator<{ symbol: string; side: 'buy' | 'sell'; qty: string; price: string }> {
   /** The signers authorised for a funder, with their expiry (epoch ms). */
   authorizedSigners(funder: string): { signer: string; expiresAt: number }[];
   /** Ends a signer's authorisation (the owner removes it from the wallet). */
@@ -85,6 +75,23 @@ interface SimOrder {
   trades: string[];
 }
 
+/**
+ * A `POST /order` body in the venue's shape, as parsed JSON: the signed order, the caller's api key as
+ * `owner`, `orderType` (`GTC` default, `GTD`, `FOK`, `FAK`) and `postOnly`; checked by `placeOrder`.
+ */
+interface PostOrderBody {
+  order?: OrderWire | null;
+  owner?: string;
+  orderType?: string;
+  postOnly?: boolean;
+}
+
+/**
+ * The signed order as the venue takes it: {@link PolymarketOrder}'s fields with `salt` a JSON number,
+ * `signatureType` a number (or its decimal text) and the EIP-712 `signature` (0x hex).
+ */
+type OrderWire = Omit<PolymarketOrder, 'salt' | 'signatureType'> & { salt: number; signatureType: number | string; signature?: string };
+
 interface ApiKeyRow {
   address: string;
   secret: string;
@@ -102,7 +109,6 @@ class HttpError extends Error {
 
 const TICK = (tokenId: string) => new Decimal(findByVenueSymbol('polymarket', tokenId)?.tickSize ?? '0.01');
 const nowSec = () => Math.floor(Date.now() / 1000);
-const lc = (s: unknown) => String(s ?? '').toLowerCase();
 const PAGE = 100;
 
 /** Starts the simulator. Resolves once it listens. */
@@ -116,15 +122,15 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
   const keyOfAddress = new Map<string, string>(); // address → apiKey
   const orders = new Map<string, SimOrder>();
   const trades: (WireTrade & { ownerOrders: string[] })[] = [];
-  const accepted = new Map<string, number>();
+  const accepted = new Tally();
   const faults = new Faults();
 
+  const marks = decimalMarks(opts.markOf);
   const markOf = async (tokenId: string): Promise<Decimal | null> => {
     const spec = findByVenueSymbol('polymarket', tokenId);
-    const m = spec ? await opts.markOf(spec.symbol) : null;
-    return m == null ? null : new Decimal(m);
+    return spec ? marks(spec) : null;
   };
-  const marketable = (side: 'BUY' | 'SELL', limit: Decimal, mark: Decimal) => (side === 'BUY' ? mark.lte(limit) : mark.gte(limit));
+  const marketable = (side: 'BUY' | 'SELL', limit: Decimal, mark: Decimal) => crosses(side === 'BUY', limit, mark);
 
   function fill(o: SimOrder, price: Decimal, asTaker: boolean): void {
     const size = o.size.sub(o.matched);
@@ -143,11 +149,24 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
   }
 
   async function poke(): Promise<void> {
-    for (const o of orders.values()) {
-      if (o.status !== 'LIVE') continue;
-      const mark = await markOf(o.tokenId);
-      if (mark && marketable(o.side, o.price, mark)) fill(o, o.price, false);
+    const live = (o: SimOrder) => o.status === 'LIVE';
+    for await (const [o, mark] of markedOrders(orders.values(), live, (o) => markOf(o.tokenId))) {
+      if (marketable(o.side, o.price, mark)) fill(o, o.price, false);
     }
+  }
+
+  /** A new live order: nothing matched, no trades, created now. */
+  const newOrder = (o: Omit<SimOrder, 'matched' | 'status' | 'createdAt' | 'trades'>): SimOrder => ({
+    ...o,
+    matched: new Decimal(0),
+    status: 'LIVE',
+    createdAt: nowSec(),
+    trades: [],
+  });
+
+  function record(o: SimOrder): void {
+    orders.set(o.id, o);
+    accepted.add(o.maker);
   }
 
   const wireOrder = (o: SimOrder): WireOrder => ({
@@ -213,9 +232,10 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
 
   // --- orders -----------------------------------------------------------------------------
 
-  async function placeOrder(body: any, apiKey: string, row: ApiKeyRow, res: ServerResponse): Promise<unknown> {
+  async function placeOrder(parsed: unknown, apiKey: string, row: ApiKeyRow, res: ServerResponse): Promise<unknown> {
+    const body = parsed as PostOrderBody | null;
     const w = body?.order;
-    if (!w || typeof w !== 'object') throw new HttpError(400, 'Invalid order payload');
+    if (!body || !w || typeof w !== 'object') throw new HttpError(400, 'Invalid order payload');
     if (body.owner !== apiKey) throw new HttpError(400, 'the order owner has to be the owner of the API KEY');
     if (lc(w.signer) !== row.address) throw new HttpError(400, 'the order signer address has to be the address of the API KEY');
     if (Number(w.signatureType) !== SIGNATURE_TYPE.POLY_GNOSIS_SAFE) throw new HttpError(400, 'unsupported signature type');
@@ -244,20 +264,19 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     if (reason !== null) throw new HttpError(400, reason);
     const orderType = String(body.orderType ?? 'GTC');
     const mark = await markOf(order.tokenId);
-    const crosses = mark !== null && marketable(order.side, price, mark);
+    const takes = mark !== null && marketable(order.side, price, mark);
     if (orderType === 'FAK' || orderType === 'FOK') {
-      if (!crosses) throw new HttpError(400, orderType === 'FAK' ? 'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.' : "order couldn't be fully filled. FOK orders are fully filled or killed.");
-    } else if (body.postOnly === true && crosses) {
+      if (!takes) {
+        const fak = 'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.';
+        throw new HttpError(400, orderType === 'FAK' ? fak : "order couldn't be fully filled. FOK orders are fully filled or killed.");
+      }
+    } else if (body.postOnly === true && takes) {
       throw new HttpError(400, 'invalid post-only order: order crosses book');
     }
-    const o: SimOrder = { id: hash, salt: w.salt, maker, owner: apiKey, tokenId: order.tokenId, symbol: spec.symbol, side: order.side, price, size, matched: new Decimal(0), status: 'LIVE', orderType, createdAt: nowSec(), trades: [] };
-    orders.set(hash, o);
-    accepted.set(maker, (accepted.get(maker) ?? 0) + 1);
-    if (crosses) fill(o, mark!, true);
-    if (faults.takeDrop()) {
-      res.socket?.destroy();
-      return undefined;
-    }
+    const o = newOrder({ id: hash, salt: w.salt, maker, owner: apiKey, tokenId: order.tokenId, symbol: spec.symbol, side: order.side, price, size, orderType });
+    record(o);
+    if (takes) fill(o, mark, true);
+    if (faults.dropAck(res)) return undefined;
     return { success: true, orderID: hash, status: o.status === 'MATCHED' ? 'matched' : 'live', makingAmount: o.status === 'MATCHED' ? order.makerAmount : '', takingAmount: o.status === 'MATCHED' ? order.takerAmount : '', errorMsg: '', transactionsHashes: [], tradeIDs: [...o.trades] };
   }
 
@@ -342,45 +361,27 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     throw new HttpError(404, 'not found');
   }
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      route(req, res, raw)
-        .then((out) => {
-          if (res.destroyed || res.socket?.destroyed) return;
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out ?? null));
-        })
-        .catch((err) => {
-          if (res.destroyed) return;
-          const status = err instanceof HttpError ? err.status : 500;
-          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: err instanceof HttpError ? err.error : String(err?.message ?? err) }));
-        });
-    });
-  });
-  const served = await serve(server, opts.port);
+  const fail = (err: unknown) => (err instanceof HttpError ? new Reply(err.status, { error: err.error }) : new Reply(500, { error: messageOf(err) }));
+  const served = await listen({ port: opts.port, route, fail });
 
   return {
-    url: served.url,
-    close: served.close,
-    dropNextAck: () => faults.dropNextAck(),
-    rejectNext: (reason) => faults.rejectNext(reason),
+    ...commonControls(served, faults),
     async injectOrder(owner, o) {
-      const spec = findSymbol('polymarket', o.symbol);
-      if (!spec?.venueSymbol) throw new Error(`unknown symbol ${o.symbol}`);
+      const spec = injectedSpec('polymarket', o.symbol);
       const maker = lc(owner);
       const id = keccak256(toHex(randomBytes(32)));
-      const order: SimOrder = { id, salt: Number(BigInt(keccak256(toHex(randomBytes(8)))) & ((1n << 53n) - 1n)), maker, owner: `web-${maker}`, tokenId: spec.venueSymbol, symbol: spec.symbol, side: o.side === 'buy' ? 'BUY' : 'SELL', price: new Decimal(o.price), size: new Decimal(o.qty), matched: new Decimal(0), status: 'LIVE', orderType: 'GTC', createdAt: nowSec(), trades: [] };
-      orders.set(id, order);
-      accepted.set(maker, (accepted.get(maker) ?? 0) + 1);
+      const order = newOrder({
+        id, salt: Number(BigInt(keccak256(toHex(randomBytes(8)))) & ((1n << 53n) - 1n)), maker, owner: `web-${maker}`, tokenId: spec.venueSymbol,
+        symbol: spec.symbol, side: o.side === 'buy' ? 'BUY' : 'SELL', price: new Decimal(o.price), size: new Decimal(o.qty), orderType: 'GTC',
+      });
+      record(order);
       const mark = await markOf(order.tokenId);
       if (mark && marketable(order.side, order.price, mark)) fill(order, mark, true);
       return { venueOrderId: id };
     },
     poke,
     orderCount(owner) {
-      return accepted.get(lc(owner)) ?? 0;
+      return accepted.of(lc(owner));
     },
     authorizedSigners(funder) {
       return [...(signers.get(lc(funder)) ?? new Map<string, number>()).entries()].map(([signer, expiresAt]) => ({ signer, expiresAt }));

@@ -6,8 +6,7 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { deliverOutbox, logDelivery } from '../db/mail.js';
-import type { MailTransport } from '../activities/mail/transports.js';
+import { deliverOutbox, logDelivery, type MailTransport } from '../db/mail.js';
 import type { WorkerMetrics } from './metrics.js';
 
 export function startMailSender(opts: { orm: MikroORM; transport: MailTransport; intervalMs: number; logger: Logger; metrics: Pick<WorkerMetrics, 'mailPass'> }): { stop(): Promise<void> } {

@@ -7,8 +7,7 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { TERMINAL_STATES } from '../domain/oms/intent.js';
 import type { ActivityMetrics, WebhookOutcome } from '../activities/metrics.js';
-import type { DeliveryReport } from '../db/mail.js';
-import type { MailTransport } from '../activities/mail/transports.js';
+import type { DeliveryReport, MailTransport } from '../db/mail.js';
 
 /** Bucket bounds of the dispatch latency histogram (s): a paper fill takes milliseconds, a venue round trip up to seconds. */
 const DISPATCH_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

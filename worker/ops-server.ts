@@ -103,7 +103,9 @@ export async function startOpsServer(opts: { host: string; port: number; logger:
       .then((a) => {
         res.writeHead(a.status, { 'content-type': a.type, 'cache-control': 'no-store' });
         res.end(req.method === 'HEAD' ? undefined : a.body);
-      });
+      })
+      // Writing the answer can still throw (the client went away): log it rather than crash the worker.
+      .catch((err: unknown) => opts.logger.error({ err, path: req.url }, 'ops server could not send its answer'));
   });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(opts.port, opts.host, resolve));
   const { port } = server.address() as AddressInfo;

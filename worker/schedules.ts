@@ -9,7 +9,8 @@
  * the hour's state snapshot of every account holding positions (`/accounts/{id}/state/history`).
  */
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
-import { FUNDING_VENUES, fundingScheduleId, type FundingInput } from '../workflows/definitions.js';
+import { FUNDING_VENUES, fundingScheduleId, type FundingInput } from '../workflows/funding.definitions.js';
+import { fundingWorkflow } from '../workflows/funding.js';
 
 /** Options of {@link ensureFundingSchedule}. */
 export interface FundingScheduleOptions {
@@ -33,7 +34,7 @@ export async function ensureFundingSchedule(client: Client, opts: FundingSchedul
     await client.schedule.create({
       scheduleId,
       spec: { calendars: [{ minute: 0, comment: 'hourly funding, UTC' }] },
-      action: { type: 'startWorkflow', workflowType: 'fundingWorkflow', workflowId: scheduleId, taskQueue: opts.taskQueue, args },
+      action: { type: 'startWorkflow', workflowType: fundingWorkflow, workflowId: scheduleId, taskQueue: opts.taskQueue, args },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
     });
   } catch (err) {

@@ -12,7 +12,9 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { webhookEventId } from '../activities/webhooks/delivery.js';
-import { searchAttributes, webhookWorkflowId, type WebhookInput } from '../workflows/definitions.js';
+import { searchAttributes } from '../workflows/shared.definitions.js';
+import { webhookWorkflowId, type WebhookInput } from '../workflows/webhook.definitions.js';
+import { webhookWorkflow } from '../workflows/webhook.js';
 
 /** Durations of every delivery (ms). */
 export interface WebhookTiming {
@@ -48,7 +50,13 @@ export async function startWebhookDispatcher(opts: { databaseUrl: string; tempor
           if (!takes(ep.events, e.kind)) continue;
           const input: WebhookInput = { tenantId: ep.tenant_id, endpointId: ep.id, eventId: webhookEventId(e.account_id, e.seq), ...opts.timing };
           await opts.temporal.workflow
-            .start('webhookWorkflow', { workflowId: webhookWorkflowId(ep.id, input.eventId), taskQueue: opts.taskQueue, args: [input], workflowIdReusePolicy: 'REJECT_DUPLICATE', typedSearchAttributes: searchAttributes({ tenantId: ep.tenant_id, accountId: e.account_id }) })
+            .start(webhookWorkflow, {
+              workflowId: webhookWorkflowId(ep.id, input.eventId),
+              taskQueue: opts.taskQueue,
+              args: [input],
+              workflowIdReusePolicy: 'REJECT_DUPLICATE',
+              typedSearchAttributes: searchAttributes({ tenantId: ep.tenant_id, accountId: e.account_id }),
+            })
             .catch((err) => {
               if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
             });

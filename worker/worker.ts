@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { temporalConnectionOptions } from '../temporal-connection.js';
 import { createActivities } from '../activities/index.js';
-import { parseKeyRing } from '../activities/custody/vault.js';
+import { parseKeyRing } from '../domain/custody/vault.js';
 import { publishMark } from '../activities/market/marks.js';
 import { startTriggerWatcher } from '../activities/market/trigger-watcher.js';
 import { contendFeedLocks } from '../activities/market/feed-leader.js';
@@ -28,7 +28,7 @@ import { startPredictionMarkFeed } from '../activities/market/prediction-marks.j
 import { faultInjection } from './fault-injection.js';
 import { startWebhookDispatcher } from './webhook-dispatcher.js';
 import { startMailSender } from './mail-sender.js';
-import { mailTransport } from '../activities/mail/transports.js';
+import { mailTransport } from '../infra/mail.js';
 import { WORKFLOWS_PATH, prebuiltBundlePath } from './workflows-path.js';
 import { createWorkerMetrics } from './metrics.js';
 import { pollersRunning, sdkPrometheusAddress, startOpsServer, workerMetricsText } from './ops-server.js';

@@ -6,7 +6,7 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { AgentAuthorizationResult } from '../activities/custody/agents.js';
-import type { AgentAuthorizationInput } from './definitions.js';
+import type { AgentAuthorizationInput } from './agent-authorization.definitions.js';
 
 const { submitAgentAuthorization } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',

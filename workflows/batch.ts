@@ -8,7 +8,9 @@
  */
 import { executeChild, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { searchAttributes, intentWorkflowId, planUpdate, type BatchInput, type BatchOutcome, type BatchPlan } from './definitions.js';
+import { searchAttributes } from './shared.definitions.js';
+import { intentWorkflowId } from './intent.definitions.js';
+import { planUpdate, type BatchInput, type BatchOutcome, type BatchPlan } from './batch.definitions.js';
 import { intentWorkflow } from './intent.js';
 
 const { planBatch, recordIntent, cancelWorkingOrder } = proxyActivities<Activities>({

@@ -6,7 +6,10 @@
  */
 import { ApplicationFailure, condition, proxyActivities, setHandler, startChild, type ChildWorkflowHandle } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { searchAttributes, attachUpdate, bracketQuery, intentWorkflowId, moveBracketUpdate, type BracketInput, type BracketView } from './definitions.js';
+import { newIntent } from '../domain/oms/new-intent.js';
+import { searchAttributes } from './shared.definitions.js';
+import { intentWorkflowId } from './intent.definitions.js';
+import { attachUpdate, bracketQuery, moveBracketUpdate, type BracketInput, type BracketView } from './bracket.definitions.js';
 import { intentWorkflow } from './intent.js';
 
 const { exposureOf, cancelWorkingOrder } = proxyActivities<Activities>({
@@ -29,11 +32,11 @@ export async function bracketWorkflow(input: BracketInput): Promise<BracketView>
     const trigger = leg === 'tp' ? view.tpPrice : view.slPrice;
     if (!trigger || !exposure) return;
     const intentId = `int_${input.bracketId.replace(/^(int|brk)_/, '')}_${leg}${++version}`;
-    const intent = {
+    const intent = newIntent({
       intentId, tenantId: input.tenantId, accountId: input.accountId, credentialId: input.credentialId, clientOrderId: `bracket-${input.bracketId}-${leg}`,
-      venue: input.venue, symbol: input.symbol, side: exposure.side === 'buy' ? ('sell' as const) : ('buy' as const), type: LEG_TYPE[leg], qty: exposure.qty,
-      price: null, triggerPrice: trigger, stopLimitPrice: null, reduceOnly: true, timeInForce: 'Gtc', leverage: exposure.leverage,
-    };
+      venue: input.venue, symbol: input.symbol, side: exposure.side === 'buy' ? 'sell' : 'buy', type: LEG_TYPE[leg], qty: exposure.qty,
+      triggerPrice: trigger, reduceOnly: true, timeInForce: 'Gtc', leverage: exposure.leverage,
+    });
     handles[leg] = await startChild(intentWorkflow, {
       workflowId: intentWorkflowId(intentId),
       args: [intent],
@@ -80,7 +83,7 @@ export async function bracketWorkflow(input: BracketInput): Promise<BracketView>
     else await condition(() => view.legs[ended.leg] !== null);
   }
   const other = view.filledLeg === 'tp' ? 'sl' : 'tp';
-  if (view.legs[other]) await cancelWorkingOrder(view.legs[other]!);
+  if (view.legs[other]) await cancelWorkingOrder(view.legs[other]);
   Object.assign(view, { state: view.filledLeg ? 'closed' : 'canceled' });
   return view;
 }

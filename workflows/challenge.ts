@@ -9,7 +9,9 @@
  */
 import { condition, continueAsNew, executeChild, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { batchWorkflowId, challengeQuery, evaluateSignal, searchAttributes, type ChallengeInput, type ChallengeStatus } from './definitions.js';
+import { searchAttributes } from './shared.definitions.js';
+import { batchWorkflowId } from './batch.definitions.js';
+import { challengeQuery, evaluateSignal, type ChallengeInput, type ChallengeStatus } from './challenge.definitions.js';
 import { batchWorkflow } from './batch.js';
 
 const { checkChallengeDeposit, evaluateChallengeRules, breachFlattenInput } = proxyActivities<Activities>({

@@ -5,7 +5,7 @@
  */
 import { proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { chaseQuery, chaseUpdate, type ChaseInput, type ChaseView } from './definitions.js';
+import { chaseQuery, chaseUpdate, type ChaseInput, type ChaseView } from './chase.definitions.js';
 
 const { chaseStep, replaceWorkingOrder } = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds', // short: a crashed worker's activity is retried elsewhere after this

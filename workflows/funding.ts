@@ -7,18 +7,18 @@
 import { ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { Decimal, fmt } from '../domain/decimal.js';
-import { SCHEDULED_START, type FundingInput, type FundingResult } from './definitions.js';
+import { floorHour, HOUR_MS } from '../domain/market/funding.js';
+import { SCHEDULED_START, type FundingInput, type FundingResult } from './funding.definitions.js';
 
 const { fundingRates, accountsWithPositions, payFunding } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', backoffCoefficient: 2 },
 });
 
-const HOUR_MS = 3_600_000;
 
 export async function fundingWorkflow(input: FundingInput): Promise<FundingResult> {
   const scheduled = workflowInfo().typedSearchAttributes.get(SCHEDULED_START);
-  const hourIso = input.hourIso ?? new Date(Math.floor((scheduled ?? workflowInfo().startTime).getTime() / HOUR_MS) * HOUR_MS).toISOString();
+  const hourIso = input.hourIso ?? new Date(floorHour((scheduled ?? workflowInfo().startTime).getTime())).toISOString();
   if (Date.parse(hourIso) % HOUR_MS !== 0) throw ApplicationFailure.nonRetryable(`funding hour ${hourIso} is not on the hour`, 'funding_hour_invalid');
 
   const rates = await fundingRates(input.venue, hourIso);

@@ -7,8 +7,23 @@ import { ApplicationFailure, ParentClosePolicy, condition, patched, proxyActivit
 import type { Activities } from '../activities/index.js';
 import type { DispatchOutcome } from '../activities/types.js';
 import type { IntentState, IntentView } from '../domain/oms/intent.js';
-import { SA, searchAttributes, cancelUpdate, composeUpdate, intentStateQuery, intentWorkflowId, markCrossedSignal, modifyUpdate, signResultUpdate, type IntentWorkflowInput, type ModifyResult, type SignResult } from './definitions.js';
-import type { intentWorkflow } from './intent.js';
+import { SA, searchAttributes } from './shared.definitions.js';
+import {
+  cancelUpdate,
+  composeUpdate,
+  intentStateQuery,
+  intentWorkflowId,
+  markCrossedSignal,
+  modifyUpdate,
+  signResultUpdate,
+  type IntentOutcome,
+  type IntentWorkflowInput,
+  type ModifyResult,
+  type SignResult,
+} from './intent.definitions.js';
+
+/** The intent workflow's signature (workflows/intent.ts passes itself in: replacements are started as it). */
+type IntentWorkflow = (input: IntentWorkflowInput) => Promise<IntentOutcome>;
 
 export const activities = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds', // short: a crashed worker's activity is retried elsewhere after this
@@ -84,7 +99,7 @@ export class IntentRun {
     return this.outcome;
   }
 
-  private async modify(replacement: IntentWorkflowInput, self: typeof intentWorkflow): Promise<ModifyResult> {
+  private async modify(replacement: IntentWorkflowInput, self: IntentWorkflow): Promise<ModifyResult> {
     await this.cancelWorking();
     const intent = await recordIntent(replacement);
     await startChild(self, {
@@ -110,7 +125,7 @@ export class IntentRun {
   }
 
   /** Installs every handler; `self` is the intent workflow (replacements are started as it). */
-  install(self: typeof intentWorkflow) {
+  install(self: IntentWorkflow) {
     setHandler(composeUpdate, this.record);
     setHandler(intentStateQuery, () => this.state);
     setHandler(markCrossedSignal, () => void this.crossings++);

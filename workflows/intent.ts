@@ -8,7 +8,7 @@
  * `routed-venues`) is dispatched to the exchange and followed by reading it back from there.
  */
 import { allHandlersFinished, condition } from '@temporalio/workflow';
-import type { IntentOutcome, IntentWorkflowInput } from './definitions.js';
+import type { IntentOutcome, IntentWorkflowInput } from './intent.definitions.js';
 import { IntentRun, activities } from './intent-run.js';
 
 const { checkRisk, dispatchPaper, fillRestingPaper, dispatchRouted, syncRouted } = activities;
@@ -57,19 +57,19 @@ export async function intentWorkflow(input: IntentWorkflowInput): Promise<Intent
     run.moveTo((run.outcome = await dispatchRouted(intentId)).state);
     await followRouted(run);
     await condition(allHandlersFinished);
-    return { intentId, state: run.state, reason: run.outcome!.reason };
+    return { intentId, state: run.state, reason: run.outcome.reason };
   }
 
   let outcome = (run.outcome = await dispatchPaper(intentId));
   run.moveTo(outcome.state);
   while (outcome.resting) {
     await condition(() => (run.crossings > 0 && !run.busy) || !run.outcome!.resting);
-    if (!run.outcome!.resting) break;
+    if (!run.outcome.resting) break;
     run.crossings = 0;
     run.busy = true;
     outcome = run.outcome = await fillRestingPaper(intentId).finally(() => (run.busy = false));
     if (outcome.state !== run.state) run.moveTo(outcome.state);
   }
   await condition(allHandlersFinished);
-  return { intentId, state: run.state, reason: run.outcome!.reason };
+  return { intentId, state: run.state, reason: run.outcome.reason };
 }

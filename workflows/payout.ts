@@ -8,7 +8,7 @@
  */
 import { ActivityFailure, ApplicationFailure, condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { authorizePayoutUpdate, payoutQuery, type PayoutInput, type PayoutStatus } from './definitions.js';
+import { authorizePayoutUpdate, payoutQuery, type PayoutInput, type PayoutStatus } from './payout.definitions.js';
 
 const { preparePayout, authorizePayout, checkPayoutExecution } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',

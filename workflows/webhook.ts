@@ -8,7 +8,7 @@
  */
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { WebhookInput, WebhookOutcome } from './definitions.js';
+import type { WebhookInput, WebhookOutcome } from './webhook.definitions.js';
 
 // One attempt per activity run: the workflow owns the backoff (the receiver's failure is a result, not an error).
 const { attemptWebhook, exhaustWebhook } = proxyActivities<Activities>({

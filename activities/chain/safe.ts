@@ -10,7 +10,7 @@
  * The multisig is the audited Safe v1.4.1 (npm `@safe-global/safe-contracts`); safe-deploy.ts
  * creates one on a local chain.
  */
-import { concatHex, hashTypedData, isAddressEqual, parseAbi, recoverTypedDataAddress, zeroAddress, type Abi, type Address, type Hex, type TypedDataDefinition } from 'viem';
+import { concatHex, hashTypedData, isAddressEqual, parseAbi, recoverTypedDataAddress, zeroAddress, type Address, type Hex, type TypedDataDefinition } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { publicClient as client } from './clients.js';
 import { sendContractCall } from './tx.js';
@@ -75,7 +75,7 @@ type JsonTypedData = { domain?: { chainId?: unknown; verifyingContract?: unknown
  * (numbers as decimal strings, as stored by the payout workflow). Pure.
  */
 export function safeCallOf(typedData: SafeTxTypedData | JsonTypedData): { ok: true; call: SafeCall } | { ok: false; reason: string } {
-  const t = typedData as JsonTypedData;
+  const t: JsonTypedData = typedData;
   const m = t.message ?? {};
   if (t.primaryType !== 'SafeTx') return { ok: false, reason: 'typed data is not a SafeTx' };
   const big = (x: unknown) => {
@@ -166,7 +166,7 @@ export async function verifySafeAuthorization(a: string | { rpcUrl: string; safe
   const owned = new Set(owners.map((o) => o.toLowerCase()));
   const signers: Address[] = [];
   for (let i = 0; i < threshold; i++) {
-    const signature = `0x${body.slice(i * 130, (i + 1) * 130)}` as Hex;
+    const signature: Hex = `0x${body.slice(i * 130, (i + 1) * 130)}`;
     const v = parseInt(signature.slice(-2), 16);
     if (v !== 27 && v !== 28) return { ok: false, reason: `signature ${i + 1}: only ECDSA typed-data signatures (v 27/28) are accepted` };
     const signer = await recoverTypedDataAddress({ ...typedData, signature }).catch(() => null);
@@ -188,6 +188,6 @@ export async function verifySafeAuthorization(a: string | { rpcUrl: string; safe
  *   TxRevertedError when it was mined and reverted.
  */
 export async function executeSafeTx(rpcUrl: string, senderKey: Hex, tx: { safe: Address; to: Address; data: Hex; signatures: Hex; gas?: bigint }): Promise<Hex> {
-  const sent = await sendContractCall(rpcUrl, senderKey, { to: tx.safe, abi: SAFE_ABI as Abi, functionName: 'execTransaction', args: [tx.to, 0n, tx.data, 0, 0n, 0n, 0n, zeroAddress, zeroAddress, tx.signatures], gas: tx.gas });
+  const sent = await sendContractCall(rpcUrl, senderKey, { to: tx.safe, abi: SAFE_ABI, functionName: 'execTransaction', args: [tx.to, 0n, tx.data, 0, 0n, 0n, 0n, zeroAddress, zeroAddress, tx.signatures], gas: tx.gas });
   return sent.hash;
 }

@@ -163,7 +163,7 @@ export interface SentCall {
  */
 export async function sendContractCall(rpcUrl: string, key: Hex, call: { to: Address; abi: Abi; functionName: string; args: readonly unknown[]; gas?: bigint }): Promise<SentCall> {
   const { public: pub, wallet } = await walletClients(rpcUrl, key);
-  const hash = await wallet.writeContract({ address: call.to, abi: call.abi, functionName: call.functionName, args: call.args, ...(call.gas ? { gas: call.gas } : {}) } as never);
+  const hash = await wallet.writeContract({ address: call.to, abi: call.abi, functionName: call.functionName, args: call.args, ...(call.gas ? { gas: call.gas } : {}) });
   const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   if (receipt.status !== 'success') throw new TxRevertedError(hash, receipt, call.functionName);
   return { hash, gasUsed: receipt.gasUsed, blockNumber: receipt.blockNumber };
@@ -176,7 +176,7 @@ export async function sendContractCall(rpcUrl: string, key: Hex, call: { to: Add
  */
 export async function deployContract(rpcUrl: string, key: Hex, c: { abi: Abi; bytecode: Hex; args?: readonly unknown[] }): Promise<{ address: Address } & SentCall> {
   const { public: pub, wallet } = await walletClients(rpcUrl, key);
-  const hash = await wallet.deployContract({ abi: c.abi, bytecode: c.bytecode, args: c.args ?? [] } as never);
+  const hash = await wallet.deployContract({ abi: c.abi, bytecode: c.bytecode, args: c.args ?? [] });
   const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new TxRevertedError(hash, receipt, 'deploy');
   return { address: getAddress(receipt.contractAddress), hash, gasUsed: receipt.gasUsed, blockNumber: receipt.blockNumber };

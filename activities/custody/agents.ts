@@ -4,15 +4,14 @@
  * L2 API-key derivation, Kalshi's proof call with the registered key id) and records it. The agent
  * key is decrypted only here and in routed dispatch; venue API credentials come back sealed.
  */
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import { AgentWallet } from '../../db/entities.js';
 import { platformEm } from '../../db/orm.js';
-import { seal } from '../custody/vault.js';
-import { ADAPTERS } from '../venues/registry.js';
+import { seal } from '../../domain/custody/vault.js';
+import { ADAPTERS } from '../../venues/registry.js';
 import { inAgentLane } from '../venues/agent-lane.js';
 import { venueContext, type RoutedDeps } from '../venues/routed.js';
-import { VenueRejected, type AuthorizationRequest, type RoutedVenue } from '../venues/types.js';
+import { VenueRejected, type AuthorizationRequest, type RoutedVenue } from '../../venues/types.js';
 
 /** The outcome of an authorisation: the agent's status and public identity. */
 export interface AgentAuthorizationResult {

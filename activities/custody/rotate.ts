@@ -1,13 +1,13 @@
 /**
  * Re-encrypts every agent key and venue API credential that is not sealed under the key ring's
- * current version (activities/custody/vault.ts), one row at a time, each in its own update. Used by
+ * current version (domain/custody/vault.ts), one row at a time, each in its own update. Used by
  * `npm run rotate-agent-keys` after a new key version is put first in `AGENT_KEY_ENCRYPTION_KEYS`;
  * the old version must stay in the ring until this reports 0 remaining.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { AgentWallet } from '../../db/entities.js';
 import { platformEm } from '../../db/orm.js';
-import { open, seal, sealedVersion, type KeyRing } from './vault.js';
+import { open, seal, sealedVersion, type KeyRing } from '../../domain/custody/vault.js';
 
 /** What a rotation did: rows re-encrypted, and rows it could not open (their key version left the ring, or the ciphertext is damaged), left unchanged. */
 export interface RotationReport {

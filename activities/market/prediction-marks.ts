@@ -19,7 +19,7 @@ import { Decimal } from '../../domain/decimal.js';
 import type { SymbolSpec } from '../../domain/market/symbols.js';
 import type { MarkTick } from '../../domain/market/types.js';
 import { publishMark } from './marks.js';
-import { loadPolymarketMarkets } from './polymarket.js';
+import { loadPolymarketMarkets } from '../../infra/recorded-polymarket.js';
 
 /** Wall-clock milliseconds per recorded day. */
 export const DAY_MS = 10_000;

@@ -11,7 +11,7 @@
  *   {@link TAPE_KEEP} prints per pair kept), backfilling up to one replay loop when it starts;
  * - announces volume at price over the kept tape (buckets of ten ticks) once per second;
  * - beats `market_streams.heartbeat_at` every {@link HEARTBEAT_MS}; readers treat a pair whose
- *   heartbeat is older than {@link LIVE_WITHIN_MS} as having no producer (`503 cold_cache`).
+ *   heartbeat is older than `LIVE_WITHIN_MS` (db/market-streams.ts, 3 s) as having no producer (`503 cold_cache`).
  *
  * Announcements go out as `NOTIFY market_stream, <json>` ({@link StreamMessage}); every api
  * process LISTENs and fans out to its sockets (api/ws/market-hub.ts).
@@ -20,6 +20,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { Decimal, fmt } from '../../domain/decimal.js';
 import { bookDelta, type WireBook } from '../../domain/market/book-delta.js';
+import type { StreamMessage, WirePrint } from '../../domain/market/stream-message.js';
 import { tradesBetween, type RecordedMarket, type TapePrint } from '../../domain/market/replay.js';
 import { findSymbol, PAPER_SYMBOLS } from '../../domain/market/symbols.js';
 import { loadRecordedMarket } from './recorded.js';
@@ -28,8 +29,6 @@ import { loadRecordedMarket } from './recorded.js';
 export const STREAM_IDLE_MS = 5 * 60_000;
 /** Heartbeat period of a streaming pair, ms. */
 export const HEARTBEAT_MS = 1_000;
-/** A pair whose heartbeat is older than this has no producer, ms. */
-export const LIVE_WITHIN_MS = 3_000;
 /** Tape prints kept per pair. */
 export const TAPE_KEEP = 1_000;
 /** A starting stream backfills the replayed tape in steps of this much wall time (each step's prints stamped with its end), ms. */
@@ -38,22 +37,6 @@ export const TAPE_BACKFILL_STEP_MS = 1_000;
 export const TAPE_TICK_MS = 250;
 /** Volume-at-price buckets are this many ticks wide. */
 export const VAP_BUCKET_TICKS = 10;
-
-/** A tape print on the wire: decimal strings, ISO time. */
-export interface WirePrint {
-  tradeId: string;
-  ts: string;
-  price: string;
-  size: string;
-  side: 'buy' | 'sell';
-}
-
-/** What a producer announces on `market_stream` (the api fans these out to `/ws/market` topics). */
-export type StreamMessage =
-  | { k: 'book'; venue: string; symbol: string; bookSeq: number; prevBookSeq: number | null; ts: string; book: WireBook; delta: WireBook | null; bbo: { bid: string; ask: string; mark: string } }
-  | { k: 'trades'; venue: string; symbol: string; prints: WirePrint[] }
-  | { k: 'vap'; venue: string; symbol: string; ts: string; bucket: string; levels: { price: string; buyVolume: string; sellVolume: string }[]; prints: number }
-  | { k: 'candle'; venue: string; symbol: string; interval: string; bar: Record<string, unknown> };
 
 /** NOTIFY payloads must stay under PostgreSQL's 8000-byte limit: prints go out in chunks of this many. */
 const PRINTS_PER_NOTIFY = 40;
@@ -91,6 +74,15 @@ export interface StreamProducer {
   stop(): Promise<void>;
 }
 
+/** A `marks` row as {@link startStreamProducer} selects it (prices as decimal text; `book` is the jsonb the mark writer stores). */
+interface MarkRow {
+  mark: string;
+  bid: string;
+  ask: string;
+  book: { bids: [string, string][]; asks: [string, string][] };
+  ts: Date;
+}
+
 const wireBook = (b: { bids: [string, string][]; asks: [string, string][] }): WireBook => ({ bids: b.bids, asks: b.asks });
 const printToWire = (p: TapePrint): WirePrint => ({ tradeId: p.tradeId, ts: new Date(p.ts).toISOString(), price: fmt(p.price), size: fmt(p.size), side: p.side });
 
@@ -126,7 +118,7 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
     if (bookInFlight.has(key)) return void bookAgain.add(key);
     bookInFlight.add(key);
     try {
-      const { rows } = await pool.query('select mark::text, bid::text, ask::text, book, ts from marks where venue = $1 and symbol = $2', [s.venue, s.symbol]);
+      const { rows } = await pool.query<MarkRow>('select mark::text, bid::text, ask::text, book, ts from marks where venue = $1 and symbol = $2', [s.venue, s.symbol]);
       const m = rows[0];
       if (!m || !streams.has(key)) return;
       const book = wireBook(m.book);

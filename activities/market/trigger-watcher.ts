@@ -9,7 +9,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { Decimal } from '../../domain/decimal.js';
 import { crosses, type PaperOrder } from '../../domain/paper/engine.js';
-import { intentWorkflowId, markCrossedSignal } from '../../workflows/definitions.js';
+import { intentWorkflowId, markCrossedSignal } from '../../workflows/intent.definitions.js';
 
 interface OpenOrderRow {
   id: string;

@@ -20,9 +20,10 @@ import { Decimal, fmt } from '../../domain/decimal.js';
 import { venueState } from '../../domain/paper/account.js';
 import { evaluateChallenge, templateRules, unitsToUsd, usdToUnits } from '../../domain/prop/rules.js';
 import type { Client } from '@temporalio/client';
-import { challengeWorkflowId, evaluateSignal, type BatchInput, type ChallengeStatus } from '../../workflows/definitions.js';
+import type { BatchInput } from '../../workflows/batch.definitions.js';
+import { challengeWorkflowId, evaluateSignal, type ChallengeStatus } from '../../workflows/challenge.definitions.js';
 import type { DispatchOutcome } from '../types.js';
-import { idBytes32 } from './firm-deploy.js';
+import { idBytes32 } from '../../domain/prop/commitments.js';
 import { rpcOf, type PropDeps } from './chain-deps.js';
 
 const DEPOSIT_EVENT = parseAbiItem('event ChallengeDeposit(bytes32 indexed propAccountId, address indexed payer, uint256 amount)');

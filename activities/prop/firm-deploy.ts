@@ -10,12 +10,13 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { createPublicClient, http, keccak256, getContractAddress, type Hex, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { Firm, PropTemplate } from '../../db/entities.js';
+import { Firm } from '../../db/entities.js';
+import { firmRules } from '../../db/prop.js';
 import { scoped } from '../../db/orm.js';
 import { nextChainNonce } from '../../db/chain-nonces.js';
 import { propInstanceDeployData, readInstance, rulesHash } from '../chain/index.js';
 import { rpcOf, type PropDeps } from './chain-deps.js';
-import { templateRules } from '../../domain/prop/rules.js';
+import { idBytes32 } from '../../domain/prop/commitments.js';
 
 /** A signed, not yet mined deploy: everything a re-send or a receipt check needs. */
 export interface SignedDeploy {
@@ -31,26 +32,7 @@ export interface SignedDeploy {
 /** A deploy receipt once it has `confirmations` blocks; `confirmed: false` while pending. */
 export type DeployReceipt = { confirmed: false; seen: boolean } | { confirmed: true; blockNumber: string; gasUsed: string; status: 'success' | 'reverted' };
 
-/** The readiness checks of a firm (docs/api.md §4.8); `deployer_configured` is omitted for a dry run. */
-export interface ReadinessCheck {
-  name: string;
-  ok: boolean;
-  detail?: string;
-}
-
 const client = (rpcUrl: string) => createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
-
-/** The canonical rules a firm commits on-chain: every non-archived template's rules, by id. */
-export async function firmRules(deps: PropDeps, tenantId: string, firmId: string) {
-  const templates = await scoped(deps.orm, tenantId).find(PropTemplate, { firmId, archived: false }, { orderBy: { id: 'asc' } });
-  return {
-    firmId,
-    templates: templates.map((t) => ({ id: t.id, ...templateRules(t), venue: t.venue })),
-  };
-}
-
-/** bytes32 of a platform id (keccak256 of its UTF-8). */
-export const idBytes32 = (id: string): Hex => keccak256(new TextEncoder().encode(id));
 
 export function firmDeployActivities(deps: PropDeps) {
   return {
@@ -66,7 +48,7 @@ export function firmDeployActivities(deps: PropDeps) {
       const em = scoped(deps.orm, tenantId);
       const firm = await em.findOneOrFail(Firm, { id: firmId });
       if (firm.status !== 'draft' && firm.status !== 'deploying') throw ApplicationFailure.create({ type: 'invalid_state', message: `firm ${firmId} is ${firm.status}`, nonRetryable: true });
-      const hash = rulesHash(await firmRules(deps, tenantId, firmId));
+      const hash = rulesHash(await firmRules(deps.orm, tenantId, firmId));
       const { data } = propInstanceDeployData({ owner: firm.ownerAddress as Address, stablecoin: firm.stablecoinAddress as Address, firmId: idBytes32(firmId), rulesHash: hash });
       const account = privateKeyToAccount(deps.chain.deployerKey);
       const pub = client(rpcUrl);
@@ -79,7 +61,7 @@ export function firmDeployActivities(deps: PropDeps) {
       const pending = await pub.getTransactionCount({ address: account.address, blockTag: 'pending' });
       const nonce = await nextChainNonce(deps.orm, `deployer:${chainId}:${account.address.toLowerCase()}`, pending);
       const [gas, fees] = await Promise.all([pub.estimateGas({ account: account.address, data }), pub.estimateFeesPerGas()]);
-      const rawTx = await account.signTransaction({ type: 'eip1559', chainId, nonce, data, gas: (gas * 12n) / 10n, maxFeePerGas: fees.maxFeePerGas! * 2n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas! });
+      const rawTx = await account.signTransaction({ type: 'eip1559', chainId, nonce, data, gas: (gas * 12n) / 10n, maxFeePerGas: fees.maxFeePerGas * 2n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas });
       firm.status = 'deploying';
       firm.rulesHash = hash;
       await em.flush();

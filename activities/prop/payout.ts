@@ -15,8 +15,8 @@ import { scoped } from '../../db/orm.js';
 import { Decimal, fmt } from '../../domain/decimal.js';
 import { usdToUnits } from '../../domain/prop/rules.js';
 import { findPayoutExecution, payoutCall, readSafeNonce, safeTxTypedData, verifySafeAuthorization } from '../chain/index.js';
-import type { PayoutStatus } from '../../workflows/definitions.js';
-import { idBytes32 } from './firm-deploy.js';
+import type { PayoutStatus } from '../../workflows/payout.definitions.js';
+import { idBytes32 } from '../../domain/prop/commitments.js';
 import { rpcOf, type PropDeps } from './chain-deps.js';
 
 /** The multisig transaction of a payout, JSON-safe (numbers as decimal strings): what the owners sign. */
@@ -32,7 +32,7 @@ export interface PayoutSafeTx {
 }
 
 /** JSON-safe copy of typed data (bigints as decimal strings). */
-const jsonSafe = (v: unknown): unknown => JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)));
+const jsonSafe = (v: unknown): unknown => JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x)));
 
 export function payoutActivities(deps: PropDeps) {
   const load = async (tenantId: string, payoutId: string) => {

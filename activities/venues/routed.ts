@@ -15,22 +15,25 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
 import { Decimal, fmt } from '../../domain/decimal.js';
-import type { IntentState } from '../../domain/oms/intent.js';
+import { isRouted, type IntentState } from '../../domain/oms/intent.js';
 import type { MarkTick } from '../../domain/market/types.js';
-import { AgentWallet, Fill, OrderIntent, Position, type AgentWalletRow, type OrderIntentRow } from '../../db/entities.js';
+import { Fill, OrderIntent, Position, type AgentWalletRow, type OrderIntentRow } from '../../db/entities.js';
+import { currentAgent } from '../../db/agent-wallets.js';
+import { agentBlock } from '../../domain/custody/agents.js';
 import { platformEm } from '../../db/orm.js';
 import { appendEvents, type NewEvent } from '../../db/events.js';
 import { recordStateSnapshot } from '../../db/state-snapshots.js';
 import { nextAgentNonce } from '../../db/agent-nonces.js';
-import { readMark } from '../market/marks.js';
-import { open, type KeyRing } from '../custody/vault.js';
+import { readMark } from '../../db/marks.js';
+import { open, type KeyRing } from '../../domain/custody/vault.js';
 import type { DispatchOutcome } from '../types.js';
 import { timedDispatch, type ActivityMetrics } from '../metrics.js';
 import { intentEvent, openOrdersEvent, outcomeOf, recordFills, rejectIntent, withLockedIntent } from './paper/execute.js';
-import { ADAPTERS, NONCE_UNIT, isRouted } from './registry.js';
+import { ADAPTERS, NONCE_UNIT } from '../../venues/registry.js';
 import { inAgentLane } from './agent-lane.js';
-import { VenueRejected, type AgentKey, type RoutedVenue, type VenueContext, type VenueFill, type VenueOrder } from './types.js';
+import { VenueRejected, type AgentKey, type RoutedVenue, type VenueContext, type VenueFill, type VenueOrder } from '../../venues/types.js';
 
 /** What routed execution needs: the ORM, the custody key ring, venue URLs and network, `fetch`, and the worker's metrics (activities/metrics.ts). */
 export interface RoutedDeps {
@@ -42,19 +45,8 @@ export interface RoutedDeps {
   metrics?: ActivityMetrics;
 }
 
-/** Why an agent cannot sign now (docs/api.md §7 codes), or null when it can. */
-export function agentBlock(agent: AgentWalletRow | null, now = Date.now()): 'credential_missing_agent_wallet' | 'agent_authorization_revoked' | 'agent_authorization_expired' | null {
-  if (!agent || agent.status === 'pending_authorization') return 'credential_missing_agent_wallet';
-  if (agent.status === 'revoked') return 'agent_authorization_revoked';
-  if (agent.expiresAt.getTime() <= now) return 'agent_authorization_expired';
-  return null;
-}
-
-/** The account's current (newest, non-revoked first) agent on a venue, or null. */
-export async function currentAgent(orm: MikroORM, accountId: string, venue: string): Promise<AgentWalletRow | null> {
-  const rows = await platformEm(orm).find(AgentWallet, { accountId, venue }, { filters: false, orderBy: { createdAt: 'desc' }, limit: 5 });
-  return rows.find((r) => r.status !== 'revoked') ?? rows[0] ?? null;
-}
+/** The sealed venue API credentials of an agent (what `submitAuthorization` returned, activities/custody/agents.ts). */
+const API_CREDENTIALS = z.record(z.string(), z.string());
 
 /**
  * The venue context of an agent: its key decrypted here, inside the activity, and dropped with
@@ -71,7 +63,7 @@ export function venueContext(deps: RoutedDeps, agent: AgentWalletRow): VenueCont
     network: deps.venues.network,
     agent: key,
     owner: agent.owner,
-    apiCredentials: agent.encryptedApiCredentials ? JSON.parse(open(deps.ring, agent.encryptedApiCredentials)) : undefined,
+    apiCredentials: agent.encryptedApiCredentials ? API_CREDENTIALS.parse(JSON.parse(open(deps.ring, agent.encryptedApiCredentials))) : undefined,
     nextNonce: (unit) => nextAgentNonce(deps.orm, agent.id, unit ?? NONCE_UNIT[venue]),
     fetch: deps.fetch ?? fetch,
   };

@@ -7,8 +7,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { OrderIntent } from '../../db/entities.js';
 import { platformEm } from '../../db/orm.js';
-import { ADAPTERS, isRouted } from './registry.js';
-import { currentAgent, venueContext, type RoutedDeps } from './routed.js';
+import { isRouted } from '../../domain/oms/intent.js';
+import { currentAgent } from '../../db/agent-wallets.js';
+import { ADAPTERS } from '../../venues/registry.js';
+import { venueContext, type RoutedDeps } from './routed.js';
 
 /** What a sync did: orders seen on the venue, and whether the account has a usable agent there. */
 export interface VenueOrdersSync {

@@ -13,9 +13,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { AccountEvent, WebhookDelivery, WebhookEndpoint } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
-import { open, type KeyRing } from '../custody/vault.js';
+import { open, type KeyRing } from '../../domain/custody/vault.js';
 import { SIGNATURE_HEADER, signWebhook } from '../../domain/webhooks/signature.js';
-import type { WebhookInput } from '../../workflows/definitions.js';
+import type { WebhookInput } from '../../workflows/webhook.definitions.js';
 import type { ActivityMetrics } from '../metrics.js';
 
 /** What delivery needs; `metrics` counts attempts by outcome (activities/metrics.ts). */

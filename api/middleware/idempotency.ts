@@ -12,8 +12,8 @@ import { platformEm } from '../../db/orm.js';
 import type { ApiMiddleware } from '../context.js';
 import { callerOf } from './auth.js';
 
-/** Replay window: 24 hours. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** Replay window: 24 hours (ms). */
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const WAIT_STEP_MS = 25;
 const WAIT_LIMIT_MS = 30_000;
 
@@ -35,7 +35,10 @@ interface Stored {
 export function idempotency(orm: MikroORM): ApiMiddleware {
   return async (ctx, next) => {
     const key = ctx.get('idempotency-key');
-    if (!key) return next();
+    if (!key) {
+      await next();
+      return;
+    }
     if (key.length < 8 || key.length > 200) throw new ApiError('invalid_idempotency_key', 'Idempotency-Key must be 8 to 200 characters');
     const credentialId = callerOf(ctx).credentialId;
     const hash = createHash('sha256').update(`${ctx.method} ${ctx.path} ${canonical(ctx.request.body ?? null)}`).digest('hex');
@@ -45,12 +48,12 @@ export function idempotency(orm: MikroORM): ApiMiddleware {
       (
         await conn.execute<{ key: string }[]>(
           `insert into idempotency_records (credential_id, key, request_hash, status, expires_at, created_at)
-           values (?, ?, ?, 'in_progress', now() + interval '24 hours', now())
+           values (?, ?, ?, 'in_progress', now() + (? * interval '1 millisecond'), now())
            on conflict (credential_id, key) do update set request_hash = excluded.request_hash, status = 'in_progress',
              response_status = null, response_body = null, expires_at = excluded.expires_at, created_at = now()
              where idempotency_records.expires_at < now()
            returning key`,
-          [credentialId, key, hash],
+          [credentialId, key, hash, IDEMPOTENCY_TTL_MS],
         )
       ).length > 0;
 

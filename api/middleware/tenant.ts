@@ -7,7 +7,7 @@ import { ApiError } from '../../domain/errors.js';
 import { resolveTenant, type TenantLookup, type TenantRef } from '../../domain/tenancy.js';
 import { Tenant } from '../../db/entities.js';
 import { platformEm } from '../../db/orm.js';
-import type { ApiMiddleware } from '../context.js';
+import type { ApiMiddleware, ResolvedTenant } from '../context.js';
 
 /** Paths that need no tenant (docs/api.md §5.6): token mint and revoke, discovery, signup, transparency, docs, and the operations routes (api/ops/routes.ts). */
 export const TENANT_EXEMPT: readonly RegExp[] = [
@@ -56,4 +56,13 @@ export function tenantGate(orm: MikroORM): ApiMiddleware {
     if (!TENANT_EXEMPT.some((r) => r.test(ctx.path))) ctx.state.tenant = await tenantOf(lookup, (h) => ctx.get(h));
     await next();
   };
+}
+
+/**
+ * The tenant the request resolved to, for routes that act without a credential (SIWE, the public
+ * branding reads). @throws ApiError `404 unknown_tenant_origin`.
+ */
+export function resolvedTenant(ctx: { state: { tenant?: ResolvedTenant } }): ResolvedTenant {
+  if (!ctx.state.tenant) throw new ApiError('unknown_tenant_origin', 'send X-Tenant-Slug or call from a registered origin');
+  return ctx.state.tenant;
 }

@@ -60,8 +60,3 @@ export function validate<S extends RouteSchemas>(schemas: S): ApiMiddleware {
     await next();
   };
 }
-
-/** Reads the validated input of a route (typed by its schemas). */
-export function inputOf<S extends RouteSchemas>(ctx: ApiContext, _schemas: S): Input<S> {
-  return ctx.state.input as Input<S>;
-}

@@ -28,7 +28,9 @@ export function httpMetrics(metrics: ApiMetrics): ApiMiddleware {
       end({ method: ctx.method, route, status: String(threw ? 500 : ctx.status) });
       if (ctx.response.get('Idempotency-Replay') === 'true') metrics.idempotencyReplays.inc({ route });
       else if (ctx.method === 'POST' && route === COMPOSE_ROUTE) {
-        metrics.composeOutcomes.inc({ outcome: ctx.status === 201 ? 'created' : String((ctx.body as { error?: unknown } | undefined)?.error ?? (threw ? 'internal_error' : ctx.status)) });
+        const code = (ctx.body as { error?: unknown } | undefined)?.error;
+        const failure = code == null ? (threw ? 'internal_error' : String(ctx.status)) : typeof code === 'string' ? code : JSON.stringify(code);
+        metrics.composeOutcomes.inc({ outcome: ctx.status === 201 ? 'created' : failure });
       }
     }
   };

@@ -13,8 +13,8 @@ import { resolveIndicators } from '../../domain/indicators/registry.js';
 import { gate } from '../middleware/auth.js';
 import type { ApiDeps, ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
+import { INTERVAL_MS, loadBars } from '../queries/bars.js';
 import { endpoint } from '../route.js';
-import { INTERVAL_MS, loadBars } from './indicators.js';
 import { backtestBody, backtestView } from './backtests.schemas.js';
 
 /** The backtests router (docs/api.md §4.7), trader audience. `budgetMs` overrides the evaluation budget. */

@@ -4,10 +4,7 @@
  * rounded to 8 significant digits.
  */
 import { z } from 'zod';
-import { MAX_INDICATORS } from '../../domain/indicators/registry.js';
-
-/** Most bars one compute or backtest request may cover. */
-export const MAX_BARS = 5000;
+import { MAX_BARS, MAX_INDICATORS } from '../../domain/indicators/registry.js';
 
 /** `{ id, name, params }`: one indicator to compute; `id` names its series (and rule operands). */
 export const indicatorRequest = z

@@ -32,3 +32,6 @@ export const listQuery = pageQuery(500);
 
 /** A page of `item`: `{ data, nextCursor, hasMore }`. */
 export const listPage = (id: string, item: z.ZodType) => z.object({ data: z.array(item), nextCursor: z.string().nullable(), hasMore: z.boolean() }).meta({ id });
+
+/** `{ id }` of one row of an operator collection (risk profiles, trading groups). */
+export const idParams = z.object({ id: z.string().min(1) });

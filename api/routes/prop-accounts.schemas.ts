@@ -1,4 +1,4 @@
-/** Schemas of prop accounts and account suspension (docs/api.md §3.5, §4.8 `/api/v1/prop-accounts/*`, §5.4 `prop:manage`). */
+/** Schemas of prop accounts (docs/api.md §3.5, §4.8 `/api/v1/prop-accounts/*`, §5.4 `prop:manage`). */
 import { z } from 'zod';
 import { listPage, listQuery } from './operator-common.schemas.js';
 
@@ -31,11 +31,3 @@ export const propAccountViewSchema = z
   .meta({ id: 'PropAccount' });
 
 export const propAccountPage = listPage('PropAccountPage', propAccountViewSchema);
-
-export const suspensionBody = z
-  .object({ suspended: z.boolean(), reason: z.string().min(1).max(500).optional().meta({ description: 'Shown to the trader in `account_suspended`' }) })
-  .meta({ id: 'AccountSuspension' });
-
-export const suspensionView = z
-  .object({ accountId: z.string(), suspended: z.boolean(), suspendedAt: z.string().nullable(), reason: z.string().nullable() })
-  .meta({ id: 'AccountSuspensionState' });

@@ -1,10 +1,9 @@
 /**
- * Schemas of smart order routing (docs/api.md §4.4 `POST /oms/route-intents`, §4.5 `/sor/decisions`,
- * §2.11 decision shape — its field names are ours, documented here), api/routes/sor.ts.
- * Decimal strings: USD to 6 places, basis points to 4, prices to 8.
+ * Schemas of smart-routing decisions (docs/api.md §4.5 `/sor/decisions`, §2.11 decision shape — its
+ * field names are ours, documented here), api/routes/sor.ts; the routing request itself is
+ * api/routes/oms/route-intents.schemas.ts. Decimal strings: USD to 6 places, basis points to 4, prices to 8.
  */
 import { z } from 'zod';
-import { positiveDecimal } from '../../domain/oms/decimal-input.js';
 import { pageQuery } from '../../domain/pagination.js';
 import { SOR_VENUES } from '../../domain/sor/cost.js';
 import { SKIP_REASONS } from '../../domain/sor/decide.js';
@@ -13,20 +12,6 @@ const usd = (description: string) => z.string().meta({ description: `Decimal str
 const bps = (description: string) => z.string().meta({ description: `Decimal string, basis points of qty × mark. ${description}` });
 const price = (description: string) => z.string().meta({ description: `Decimal string, USD per contract. ${description}` });
 const skipReasons = Object.keys(SKIP_REASONS) as [keyof typeof SKIP_REASONS, ...(keyof typeof SKIP_REASONS)[]];
-
-/** `POST /api/v1/oms/route-intents` (docs/api.md §4.4). */
-export const routeIntentBody = z
-  .object({
-    asset: z.string().trim().min(1).max(128).meta({ description: 'The bare asset (`BTC`), not a venue symbol. Prediction markets: the outcome (`TRUMP-INAUGURATED-YES`).', example: 'BTC' }),
-    side: z.enum(['buy', 'sell']),
-    qty: positiveDecimal.meta({ description: 'Size in contracts (base units, or outcome shares); a venue whose lot size it does not fit is skipped (`lot_size`)', example: '0.01' }),
-    type: z.literal('market').default('market').meta({ description: 'Must be `market`' }),
-    reduceOnly: z.boolean().default(false),
-    leverage: z.number().positive().max(1000).default(1).meta({ description: "As on compose: above a symbol's maximum the venue is skipped (`leverage_above_cap`); the trading-group cap is checked at compose" }),
-    clientId: z.string().max(128).optional().meta({ description: 'As on compose' }),
-    validForMs: z.number().int().min(100).max(600_000).optional().meta({ description: 'Only quotes at most this old (ms) are used; default the deployment’s mark age limit' }),
-  })
-  .meta({ id: 'RouteIntent' });
 
 export const candidateView = z
   .object({
@@ -73,16 +58,6 @@ export const decisionView = z
     description:
       'Smart-routing decision (docs/api.md §2.11). Eligible candidates are ranked by estimated all-in price (lowest for a buy, highest for a sell); equal prices go to hyperliquid, then aster, then polymarket.',
   });
-
-export const routeIntentResponse = z.object({ intentId: z.string(), decision: decisionView }).meta({ id: 'RoutedIntent' });
-
-export const routingErrorView = z
-  .object({
-    error: z.enum(['asset_unknown', 'no_quotes', 'no_eligible_venue']).meta({ description: '`asset_unknown`: no candidate lists the asset; `no_quotes`: every venue that lists it lacks a fresh quote; `no_eligible_venue`: otherwise' }),
-    detail: z.string(),
-    candidates: z.array(candidateView),
-  })
-  .meta({ id: 'RoutingError' });
 
 /** `GET /api/v1/sor/decisions` (docs/api.md §4.5, §8: default 100, cap 500). */
 export const decisionsQuery = pageQuery(500).meta({ id: 'SorDecisionsQuery' });

@@ -4,7 +4,7 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { platformEm } from '../../db/orm.js';
-import { tokenHash } from '../auth/secrets.js';
+import { tokenHash } from '../../domain/auth/secrets.js';
 
 /**
  * Consumes an unexpired, unconsumed handshake token of the tenant; returns its credential and

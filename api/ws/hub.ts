@@ -18,6 +18,18 @@ export interface LoggedEvent {
   data: Record<string, unknown>;
 }
 
+/** A row of `select … from account_events` as pg returns it (timestamptz → Date, jsonb → object). */
+interface EventRow {
+  tenant_id: string;
+  account_id: string;
+  seq: number;
+  topic: string;
+  frame_type: string;
+  kind: string;
+  created_at: Date;
+  data: Record<string, unknown>;
+}
+
 export type Subscriber = (e: LoggedEvent) => void;
 
 /** The hub of one api process. */
@@ -41,7 +53,7 @@ export async function startEventHub(databaseUrl: string, logger: Logger): Promis
   listener.on('notification', (n) => {
     if (!n.payload) return;
     const id = n.payload;
-    const load = reader.query(
+    const load = reader.query<EventRow>(
       `select tenant_id, account_id, seq, topic, frame_type, kind, created_at, data from account_events where id = $1`,
       [id],
     );

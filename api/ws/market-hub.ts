@@ -8,8 +8,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { MarketStreams } from '../../db/market-streams.js';
-import type { StreamMessage } from '../../activities/market/streams.js';
-import { LIVE_INTERVALS } from '../../activities/market/live-candles.js';
+import { LIVE_INTERVALS, type StreamMessage } from '../../domain/market/stream-message.js';
 
 /** Receives every message of one pair. */
 export type MarketListener = (msg: StreamMessage) => void;

@@ -27,11 +27,11 @@ import type { WebSocket } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { findSymbol } from '../../domain/market/symbols.js';
-import type { StreamMessage } from '../../activities/market/streams.js';
+import type { StreamMessage } from '../../domain/market/stream-message.js';
 import type { MarketStreams } from '../../db/market-streams.js';
 import { tenantLookup, tenantOf } from '../middleware/tenant.js';
+import { clientFrames, readFrame, UNSUBSCRIBE_FRAME } from './client-frames.js';
 import { FRAME_RATE, FrameLimiter } from './frame-limit.js';
 import { consumeHandshakeToken } from './handshake.js';
 import type { MarketHub } from './market-hub.js';
@@ -42,14 +42,7 @@ import { IDLE_CLOSE_MS } from './risk.js';
 export const MARKET_CHANNELS = { l2Book: 'L2-Book', l2Delta: 'L2-Delta', bbo: 'Bbo', trades: 'Trades', volumeAtPrice: 'Volume-At-Price', candle: 'Candle' } as const;
 type Channel = keyof typeof MARKET_CHANNELS;
 const CANDLE_INTERVALS = ['1m', '1h'];
-
-const frame = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('Subscribe'), topics: z.array(z.string()) }),
-  z.object({ type: z.literal('Unsubscribe'), topics: z.array(z.string()) }),
-  z.object({ type: z.literal('Ping') }),
-  z.object({ type: z.literal('Alive') }),
-  z.object({ type: z.literal('Authenticate'), token: z.string().optional() }),
-]);
+const frame = clientFrames(UNSUBSCRIBE_FRAME);
 
 /** A parsed topic, or a reason it is not one. */
 export function parseMarketTopic(topic: string): { channel: Channel; venue: string; symbol: string; interval?: string } | { error: string } {
@@ -107,7 +100,12 @@ export function serveMarketSocket(ws: WebSocket, req: IncomingMessage, deps: Mar
   /** Drops hub listeners of pairs no topic of this socket needs any more. */
   const prune = () => {
     const needed = new Set([...topics].map(pairKey));
-    for (const [key, off] of pairs) if (!needed.has(key)) (off(), pairs.delete(key));
+    for (const [key, off] of pairs) {
+      if (!needed.has(key)) {
+        off();
+        pairs.delete(key);
+      }
+    }
   };
 
   async function subscribe(list: string[]) {
@@ -144,14 +142,9 @@ export function serveMarketSocket(ws: WebSocket, req: IncomingMessage, deps: Mar
   ws.on('message', (raw) => {
     clearTimeout(idle);
     idle = setTimeout(() => ws.close(1000, 'idle'), deps.idleCloseMs ?? IDLE_CLOSE_MS);
-    let msg: z.infer<typeof frame>;
-    try {
-      const r = frame.safeParse(JSON.parse(String(raw)));
-      if (!r.success) return fail('invalid_frame', 'expected Subscribe, Unsubscribe, Authenticate, Ping or Alive');
-      msg = r.data;
-    } catch {
-      return fail('invalid_json');
-    }
+    const read = readFrame(frame, String(raw), 'expected Subscribe, Unsubscribe, Authenticate, Ping or Alive');
+    if ('error' in read) return fail(read.error, read.detail);
+    const msg = read.frame;
     if (msg.type === 'Ping') return out.reply({ type: 'Pong', serverTime: new Date().toISOString() });
     if (msg.type === 'Alive') return out.reply({ type: 'Result', ok: true });
     if (!limiter.take()) return fail('rate_limited', limiter.detail);

@@ -16,6 +16,14 @@ export interface QuoteView {
   ts: string;
 }
 
+/** A row of `select mark::text, bid::text, ask::text, ts from marks` as pg returns it (timestamptz → Date). */
+interface MarkRow {
+  mark: string;
+  bid: string;
+  ask: string;
+  ts: Date;
+}
+
 export interface QuotesHub {
   subscribe(key: string, fn: (q: QuoteView) => void): () => void;
   stop(): Promise<void>;
@@ -37,7 +45,7 @@ export async function startQuotesHub(databaseUrl: string, logger: Logger): Promi
     inFlight.add(key);
     try {
       const [venue, symbol] = key.split(' ');
-      const { rows } = await reader.query(`select mark::text, bid::text, ask::text, ts from marks where venue = $1 and symbol = $2`, [venue, symbol]);
+      const { rows } = await reader.query<MarkRow>(`select mark::text, bid::text, ask::text, ts from marks where venue = $1 and symbol = $2`, [venue, symbol]);
       if (rows[0]) {
         const q: QuoteView = { venue, symbol, mark: rows[0].mark, bid: rows[0].bid, ask: rows[0].ask, ts: new Date(rows[0].ts).toISOString() };
         for (const fn of subs.get(key) ?? []) fn(q);

@@ -8,20 +8,14 @@
  * { serverTime }`; a per-frame rate limit exempts Ping and Alive; idle close after 60 s of silence.
  */
 import type { WebSocket } from 'ws';
-import { z } from 'zod';
 import { findSymbol } from '../../domain/market/symbols.js';
 import type { QuotesHub, QuoteView } from './quotes-hub.js';
 import { IDLE_CLOSE_MS } from './risk.js';
+import { clientFrames, readFrame, UNSUBSCRIBE_FRAME } from './client-frames.js';
 import { FrameLimiter } from './frame-limit.js';
 import { Outbox, type FrameMeter } from './outbox.js';
 
-const frame = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('Subscribe'), topics: z.array(z.string()) }),
-  z.object({ type: z.literal('Unsubscribe'), topics: z.array(z.string()) }),
-  z.object({ type: z.literal('Ping') }),
-  z.object({ type: z.literal('Alive') }),
-  z.object({ type: z.literal('Authenticate'), token: z.string().optional() }),
-]);
+const frame = clientFrames(UNSUBSCRIBE_FRAME);
 
 /** Serves one `/ws/quotes` connection; `meter` counts its frames (api/ops/metrics.ts). */
 export function serveQuotesSocket(ws: WebSocket, hub: QuotesHub, idleCloseMs = IDLE_CLOSE_MS, meter?: FrameMeter): void {
@@ -35,14 +29,9 @@ export function serveQuotesSocket(ws: WebSocket, hub: QuotesHub, idleCloseMs = I
   ws.on('message', (raw) => {
     clearTimeout(idle);
     idle = setTimeout(() => ws.close(1000, 'idle'), idleCloseMs);
-    let msg: z.infer<typeof frame>;
-    try {
-      const r = frame.safeParse(JSON.parse(String(raw)));
-      if (!r.success) return void send({ type: 'Result', ok: false, error: 'invalid_frame', detail: 'expected Subscribe, Unsubscribe, Ping or Alive' });
-      msg = r.data;
-    } catch {
-      return void send({ type: 'Result', ok: false, error: 'invalid_json' });
-    }
+    const read = readFrame(frame, String(raw), 'expected Subscribe, Unsubscribe, Ping or Alive');
+    if ('error' in read) return void send({ type: 'Result', ok: false, ...read });
+    const msg = read.frame;
     if (msg.type === 'Ping') return void send({ type: 'Pong', serverTime: new Date().toISOString() });
     if (msg.type === 'Alive') return void send({ type: 'Result', ok: true });
     if (!limiter.take()) return void send({ type: 'Result', ok: false, error: 'rate_limited', detail: limiter.detail });
@@ -56,7 +45,10 @@ export function serveQuotesSocket(ws: WebSocket, hub: QuotesHub, idleCloseMs = I
     for (const t of msg.topics) {
       const key = t.replace(':', ' ');
       if (msg.type === 'Subscribe' && !subs.has(t)) subs.set(t, hub.subscribe(key, deliver));
-      if (msg.type === 'Unsubscribe') (subs.get(t)?.(), subs.delete(t));
+      if (msg.type === 'Unsubscribe') {
+        subs.get(t)?.();
+        subs.delete(t);
+      }
     }
     send({ type: 'Result', ok: true, topics: [...subs.keys()] });
   });

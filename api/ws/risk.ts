@@ -18,12 +18,12 @@ import type { WebSocket } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { ApiError } from '../../domain/errors.js';
 import { Account } from '../../db/entities.js';
 import { platformEm, scoped } from '../../db/orm.js';
 import { consumeHandshakeToken } from './handshake.js';
 import { callerFromSession } from '../auth/session.js';
+import { clientFrames, readFrame } from './client-frames.js';
 import { FrameLimiter } from './frame-limit.js';
 import { tenantLookup, tenantOf } from '../middleware/tenant.js';
 import type { EventHub, LoggedEvent } from './hub.js';
@@ -38,12 +38,7 @@ export const REVOCATION_CHECK_MS = 5_000;
 /** Send-buffer cap past which a slow consumer is told to resync and its backlog is dropped. */
 export const MAX_BUFFERED_BYTES = 1 << 20;
 
-const frame = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('Authenticate'), token: z.string().optional() }),
-  z.object({ type: z.literal('Subscribe'), topics: z.array(z.string()) }),
-  z.object({ type: z.literal('Ping') }),
-  z.object({ type: z.literal('Alive') }),
-]);
+const frame = clientFrames();
 
 export interface RiskSocketDeps {
   orm: MikroORM;
@@ -66,6 +61,7 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
 
   // Listen at once (frames may arrive before the tenant is resolved); handle them in order after.
   const inbox: string[] = [];
+  // eslint-disable-next-line prefer-const -- the message listener reads it (undefined) before it is assigned below; a const would be in its TDZ there
   let handle: ((raw: string) => void) | undefined;
   ws.on('message', (raw) => (handle ? handle(String(raw)) : inbox.push(String(raw))));
 
@@ -139,14 +135,9 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
   handle = (raw: string) => {
     clearTimeout(idle);
     idle = setTimeout(() => ws.close(1000, 'idle'), deps.idleCloseMs ?? IDLE_CLOSE_MS);
-    let parsed: z.infer<typeof frame>;
-    try {
-      const r = frame.safeParse(JSON.parse(raw));
-      if (!r.success) return fail('invalid_frame', 'expected Authenticate, Subscribe, Ping or Alive');
-      parsed = r.data;
-    } catch {
-      return fail('invalid_json');
-    }
+    const read = readFrame(frame, raw, 'expected Authenticate, Subscribe, Ping or Alive');
+    if ('error' in read) return fail(read.error, read.detail);
+    const parsed = read.frame;
     if (parsed.type === 'Ping') return send({ type: 'Pong', serverTime: new Date().toISOString() });
     if (parsed.type === 'Alive') return send({ type: 'Result', ok: true });
     if (!limiter.take()) return fail('rate_limited', limiter.detail);

@@ -15,6 +15,8 @@ import { Decimal, fmt } from '../decimal.js';
 export const SIGNIFICANT_DIGITS = 8;
 /** Most indicators one request may compute (docs/api.md §8-style bound; a 400 above it). */
 export const MAX_INDICATORS = 10;
+/** Most bars one compute or backtest request may cover. */
+export const MAX_BARS = 5000;
 
 /** A bar field an indicator reads. */
 export type BarField = 'open' | 'high' | 'low' | 'close' | 'volume';

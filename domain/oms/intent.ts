@@ -8,10 +8,16 @@
 import { z } from 'zod';
 import { positiveDecimal } from './decimal-input.js';
 
-/** Every venue the compose enum knows (docs/api.md §2.6). */
+/** Every venue compose accepts (docs/api.md §2.6): each one is wired in this deployment. */
 export const COMPOSE_VENUES = ['hyperliquid', 'aster', 'polymarket', 'kalshi', 'paper'] as const;
-/** Venues whose adapter is wired in this deployment; the others answer `400 venue_not_supported`. */
-export const WIRED_VENUES = ['hyperliquid', 'aster', 'polymarket', 'kalshi', 'paper'] as const;
+
+/** Venues dispatched to a real exchange with the account's agent key (the compose venues minus `paper`; docs/api.md §1). */
+export const ROUTED_VENUES = ['hyperliquid', 'aster', 'polymarket', 'kalshi'] as const;
+/** One of {@link ROUTED_VENUES}. */
+export type RoutedVenue = (typeof ROUTED_VENUES)[number];
+
+/** True for a venue the platform routes to an exchange (not `paper`). */
+export const isRouted = (venue: string): venue is RoutedVenue => (ROUTED_VENUES as readonly string[]).includes(venue);
 
 export const ORDER_TYPES = ['market', 'limit', 'stop', 'stop_limit', 'take_profit'] as const;
 export const TIME_IN_FORCE = ['Gtc', 'Ioc', 'Alo'] as const;

@@ -74,9 +74,12 @@ export interface StatePoint {
   equityUsd: string;
 }
 
+/** `data[key]` as a decimal (0 when absent or empty); throws a TypeError naming the key when it is neither a string nor a number. */
 const amountOf = (data: Record<string, unknown>, key: string): Decimal => {
   const v = data[key];
-  return v == null || v === '' ? ZERO : new Decimal(String(v));
+  if (v == null || v === '') return ZERO;
+  if (typeof v !== 'string' && typeof v !== 'number') throw new TypeError(`event field ${key} is not a decimal: ${JSON.stringify(v)}`);
+  return new Decimal(String(v));
 };
 
 const emptyLedger = (): VenueLedger => ({ cash: ZERO, realized: ZERO, fees: ZERO, funding: ZERO, deposits: ZERO, withdrawals: ZERO, positions: new Map(), lastPrice: new Map() });
@@ -170,19 +173,6 @@ export function replayPoints(events: LogEvent[]): StatePoint[] {
     if (applyEvent(ledger, e)) out.push(pointOf(ledger, e, venue));
   }
   return out;
-}
-
-/**
- * The §4.3 window over a replayed series: points with `from` ≤ ts < `to` (ISO; either optional) on
- * `venue` (optional). When more than `limit` fall in the window, the newest `limit` are kept
- * (oldest first still) and `truncated` is true.
- */
-export function windowPoints(points: StatePoint[], w: { venue?: string; from?: string; to?: string; limit: number }): { points: StatePoint[]; truncated: boolean } {
-  const from = w.from ? Date.parse(w.from) : -Infinity;
-  const to = w.to ? Date.parse(w.to) : Infinity;
-  const inWindow = points.filter((p) => (!w.venue || p.venue === w.venue) && Date.parse(p.ts) >= from && Date.parse(p.ts) < to);
-  const truncated = inWindow.length > w.limit;
-  return { points: truncated ? inWindow.slice(inWindow.length - w.limit) : inWindow, truncated };
 }
 
 /** A fresh, empty ledger (for callers that replay by hand, e.g. statements). */

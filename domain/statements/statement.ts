@@ -12,18 +12,10 @@
 import { Decimal, ZERO, fmt } from '../decimal.js';
 import { applyEvent, newLedger, venueOf, type LogEvent, type VenueLedger } from './replay.js';
 
-/** A statement month, `YYYY-MM` (UTC). */
-export const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
-
 /** `[start, end)` of a `YYYY-MM` month in UTC. */
 export function monthBounds(month: string): { start: Date; end: Date } {
   const [y, m] = month.split('-').map(Number);
   return { start: new Date(Date.UTC(y, m - 1, 1)), end: new Date(Date.UTC(y, m, 1)) };
-}
-
-/** The UTC `YYYY-MM` of a time. */
-export function monthOf(t: Date): string {
-  return t.toISOString().slice(0, 7);
 }
 
 /** A round trip as `tradeView` (db/views.ts) shows it. */
@@ -106,7 +98,9 @@ export interface Statement {
 }
 
 const cashOf = (ledgers: Map<string, VenueLedger>) => [...ledgers.values()].reduce((s, l) => s.plus(l.cash), ZERO);
-const str = (v: unknown) => (v == null ? '' : String(v));
+/** A statement cell: '' for null or undefined, the text of a string, number or boolean, else JSON (never `[object Object]`). */
+const str = (v: unknown): string =>
+  v == null ? '' : typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
 const sum = (xs: string[]) => xs.reduce((s, x) => s.plus(x), ZERO);
 
 /**

@@ -26,10 +26,10 @@
 import path from 'node:path';
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket, { WebSocketServer } from 'ws';
+import { pct } from '../lib/measure.js';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 2000);
 const TICKS = Number(process.env.BENCH_TICKS ?? 200);
@@ -38,15 +38,34 @@ const HTTP_C = Number(process.env.BENCH_HTTP_CONCURRENCY ?? 50);
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-const pct = (xs: number[], p: number) => {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
-
 type Msg = { id: number; cmd: 'open'; url: string; n: number; hello: string | null }
   | { id: number; cmd: 'collect'; since: number; ticks: number }
   | { id: number; cmd: 'http'; url: string; headers: Record<string, string> };
+
+/** The child's answer to `collect`: per-socket delivery (frames, % of published ticks) and latency (ms). */
+interface FanoutFigures {
+  sockets: number;
+  ticks: number;
+  frames: number;
+  framesPerSocketMin: number;
+  framesPerSocketMedian: number;
+  deliveredMinPct: number;
+  deliveredMedianPct: number;
+  socketsWithAllTicks: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/** The child's answer to `http` (autocannon): requests, req/s, latency (ms), non-2xx answers and errors. */
+interface HttpFigures {
+  requests: number;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
 
 // ---------------------------------------------------------------- child: the load generator
 if (process.argv.includes('--clients')) {
@@ -54,7 +73,7 @@ if (process.argv.includes('--clients')) {
   let sockets: WebSocket[] = [];
   let received: { ts: number; at: number }[][] = [];
   const reply = (id: number, data: unknown) => process.send!({ id, data });
-  process.on('message', async (m: Msg) => {
+  const handle = async (m: Msg) => {
     if (m.cmd === 'open') {
       sockets = [];
       received = Array.from({ length: m.n }, () => []);
@@ -93,6 +112,13 @@ if (process.argv.includes('--clients')) {
       const r = await autocannon({ url: m.url, headers: m.headers, connections: HTTP_C, duration: HTTP_SECONDS });
       reply(m.id, { requests: r.requests.total, reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts });
     }
+  };
+  // A failed command ends the child as an unhandled rejection would: the error printed, exit code 1.
+  process.on('message', (m: Msg) => {
+    handle(m).catch((err: unknown) => {
+      console.error('bench market (clients):', err);
+      process.exit(1);
+    });
   });
   process.send!({ id: 0, data: 'ready' });
 } else {
@@ -100,10 +126,9 @@ if (process.argv.includes('--clients')) {
 }
 
 async function main() {
-  const { default: pg } = await import('pg');
   const { pino } = await import('pino');
   const { default: Koa } = await import('koa');
-  const { loadConfig } = await import('../../config.js');
+  const { benchConfig } = await import('../lib/bench.js');
   const { openOrm } = await import('../../db/orm.js');
   const { ensureTenant, issueCredential } = await import('../../db/seed.js');
   const { startApi } = await import('../../api/server.js');
@@ -118,18 +143,23 @@ async function main() {
 
   // The load generator, in its own process.
   const child: ChildProcess = fork(import.meta.filename, ['--clients'], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-  const pending = new Map<number, (d: any) => void>();
+  const pending = new Map<number, (d: unknown) => void>();
   let nextId = 1;
   const ready = new Promise((r) => pending.set(0, r));
-  child.on('message', (m: any) => (pending.get(m.id)?.(m.data), pending.delete(m.id)));
-  const ask = (m: Record<string, unknown>): Promise<any> => new Promise((r) => { const id = nextId++; pending.set(id, r); child.send({ ...m, id }); });
+  child.on('message', (raw) => {
+    const m = raw as { id: number; data: unknown };
+    pending.get(m.id)?.(m.data);
+    pending.delete(m.id);
+  });
+  /** Sends a command to the child; resolves its answer (`T`: the command's figures). */
+  const ask = <T>(m: Record<string, unknown>): Promise<T> => new Promise<T>((r) => { const id = nextId++; pending.set(id, (d) => r(d as T)); child.send({ ...m, id }); });
   await ready;
 
   console.log(`bench market: ${SOCKETS} sockets × ${TICKS} ticks at ${1000 / TICK_EVERY_MS}/s; HTTP autocannon ${HTTP_C} connections × ${HTTP_SECONDS} s per route; clients in a child process`);
   const temporalDev = await startTemporalDev({ port: await freePort(), uiPort: null, dbFilename: null });
   const pgServer = await ensurePostgres({ dataDir: path.join(ROOT, '.data/pg') });
   const db = await freshDatabase(pgServer.url, 'platform_bench_market');
-  const config = loadConfig({ DATABASE_URL: db.url, TEMPORAL_ADDRESS: temporalDev.address, JWT_SECRET: randomBytes(32).toString('hex'), PORT: '0', MARK_FEED: 'off', LOG_LEVEL: 'silent' });
+  const config = benchConfig(db.url, temporalDev.address);
   const logger = pino({ level: 'silent' });
   const orm = await openOrm(config.databaseUrl);
   await loadRecordedCandles(config.databaseUrl);
@@ -153,7 +183,7 @@ async function main() {
     await sleep(TICK_EVERY_MS);
   }
   await sleep(2000);
-  const platform = await ask({ cmd: 'collect', since, ticks: TICKS });
+  const platform = await ask<FanoutFigures>({ cmd: 'collect', since, ticks: TICKS });
 
   // 1b. bare ws broadcast from this (the api's) process, same payloads, same client process
   const wss = new WebSocketServer({ port: 0 });
@@ -171,7 +201,7 @@ async function main() {
     await sleep(TICK_EVERY_MS);
   }
   await sleep(2000);
-  const bare = await ask({ cmd: 'collect', since, ticks: TICKS });
+  const bare = await ask<FanoutFigures>({ cmd: 'collect', since, ticks: TICKS });
   await new Promise((r) => wss.close(r));
 
   // 2. HTTP
@@ -193,7 +223,7 @@ async function main() {
   const hello = new Koa().use((ctx) => void (ctx.body = { hello: 'world' }));
   const helloServer = hello.listen(0, '127.0.0.1');
   await new Promise((r) => helloServer.once('listening', r));
-  const http: Record<string, any> = { koaHelloWorld: { ...(await ask({ cmd: 'http', url: `http://127.0.0.1:${(helloServer.address() as AddressInfo).port}/`, headers: {} })), bodyBytes: 17 } };
+  const http: Record<string, (HttpFigures & { bodyBytes: number }) | { status: string }> = { koaHelloWorld: { ...(await ask<HttpFigures>({ cmd: 'http', url: `http://127.0.0.1:${(helloServer.address() as AddressInfo).port}/`, headers: {} })), bodyBytes: 17 } };
   helloServer.close();
   for (const [k, [u, h]] of Object.entries(routes)) {
     // Warm up: the first tape call answers 503 cold_cache until the stream opens. A 404 means the
@@ -209,15 +239,15 @@ async function main() {
     }
     if (status === 404) http[k] = { status: 'route not present (404)' };
     else if (status < 200 || status > 299) http[k] = { status: `not measured: warm-up answered ${status}` };
-    else http[k] = { ...(await ask({ cmd: 'http', url: u, headers: h })), bodyBytes: bytes };
+    else http[k] = { ...(await ask<HttpFigures>({ cmd: 'http', url: u, headers: h })), bodyBytes: bytes };
   }
 
   const figures = { at: new Date().toISOString(), node: process.version, clients: 'child process', fanout: { platformWsQuotes: platform, bareWs: bare }, http };
-  const fanRow = (name: string, f: any) => [name, f.ticks, `${f.framesPerSocketMin} / ${f.framesPerSocketMedian}`, `${f.deliveredMinPct} % / ${f.deliveredMedianPct} %`, `${f.socketsWithAllTicks}/${f.sockets}`, `${f.p50Ms} ms`, `${f.p99Ms} ms`, `${f.maxMs} ms`];
+  const fanRow = (name: string, f: FanoutFigures) => [name, f.ticks, `${f.framesPerSocketMin} / ${f.framesPerSocketMedian}`, `${f.deliveredMinPct} % / ${f.deliveredMedianPct} %`, `${f.socketsWithAllTicks}/${f.sockets}`, `${f.p50Ms} ms`, `${f.p99Ms} ms`, `${f.maxMs} ms`];
   console.log(`\n/ws/quotes fan-out: ${SOCKETS} sockets, ${TICKS} ticks published at ${1000 / TICK_EVERY_MS}/s (server: one process; clients: child process; latency = receipt − publish wall time, 1 ms resolution)`);
   printTable(['', 'ticks published', 'frames/socket min / median', 'delivered min / median', 'sockets with all', 'p50', 'p99', 'max'], [fanRow('/ws/quotes (publishMark → NOTIFY → hub)', platform), fanRow('bare ws broadcast', bare)]);
   console.log(`\nHTTP (autocannon, ${HTTP_C} connections, ${HTTP_SECONDS} s each; load generator in the child process)`);
-  printTable(['route', 'req/s', 'p50', 'p99', 'requests', 'non-2xx', 'errors', 'body bytes'], Object.entries(http).map(([k, r]) => r.status
+  printTable(['route', 'req/s', 'p50', 'p99', 'requests', 'non-2xx', 'errors', 'body bytes'], Object.entries(http).map(([k, r]) => 'status' in r
     ? [k, r.status, '', '', '', '', '', '']
     : [k, r.reqPerSec, `${r.p50Ms} ms`, `${r.p99Ms} ms`, r.requests, r.non2xx, r.errors, r.bodyBytes]));
   mkdirSync(path.join(ROOT, '.data'), { recursive: true });

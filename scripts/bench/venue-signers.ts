@@ -5,13 +5,13 @@
  */
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import type { RoutedVenue, VenueOrderRequest } from '../../activities/venues/types.js';
-import { signL1Action } from '../../activities/venues/hyperliquid/signing.js';
-import { orderWire } from '../../activities/venues/hyperliquid/wire.js';
-import { signRequest } from '../../activities/venues/aster/signing.js';
-import { orderParams } from '../../activities/venues/aster/wire.js';
-import { generateKalshiAgentKey, kalshiAuthHeaders } from '../../activities/venues/kalshi/signing.js';
-import { signOrder } from '../../activities/venues/polymarket/signing.js';
+import type { RoutedVenue, VenueOrderRequest } from '../../venues/types.js';
+import { signL1Action } from '../../venues/hyperliquid/signing.js';
+import { orderWire } from '../../venues/hyperliquid/wire.js';
+import { signRequest } from '../../venues/aster/signing.js';
+import { orderParams } from '../../venues/aster/wire.js';
+import { generateKalshiAgentKey, kalshiAuthHeaders } from '../../venues/kalshi/signing.js';
+import { signOrder } from '../../venues/polymarket/signing.js';
 import { POLYMARKET_SYMBOLS } from '../../domain/market/venues/polymarket.js';
 
 const order: VenueOrderRequest = { clientOrderId: '0x00000000000000000000000000000001', symbol: 'ETH.HL', side: 'buy', type: 'limit', qty: '0.01', price: '4300', triggerPrice: null, stopLimitPrice: null, reduceOnly: false, timeInForce: 'Gtc', markPrice: '4300', leverage: '1' };

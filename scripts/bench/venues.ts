@@ -8,17 +8,9 @@
  *     BENCH_VENUE_CONCURRENCY (default 4); latency from the compose request to the first
  *     `Order-Intent-Update` frame in `dispatched` or `filled` on /ws/risk. Prints p50/p99 per venue.
  */
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { pino } from 'pino';
-import WebSocket from 'ws';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { generatePrivateKey } from 'viem/accounts';
-import { loadConfig } from '../../config.js';
-import { openOrm } from '../../db/orm.js';
-import { ensureTenant, issueCredential } from '../../db/seed.js';
-import { startApi } from '../../api/server.js';
-import { createWorker } from '../../worker/worker.js';
 import { publishMark } from '../../activities/market/marks.js';
 import { predictionTickAt } from '../../activities/market/prediction-marks.js';
 import { loadRecordedMarket } from '../../activities/market/recorded.js';
@@ -26,29 +18,17 @@ import { tickAt } from '../../domain/market/replay.js';
 import { Decimal } from '../../domain/decimal.js';
 import { VENUE_SYMBOLS } from '../../domain/market/symbols.js';
 import type { MarkTick } from '../../domain/market/types.js';
-import { ROUTED_VENUES, type RoutedVenue } from '../../activities/venues/types.js';
+import { ROUTED_VENUES, type RoutedVenue } from '../../venues/types.js';
 import { VENUE_SIGNERS } from './venue-signers.js';
-import { ensurePostgres, freshDatabase } from '../lib/postgres.js';
-import { freePort, startTemporalDev } from '../lib/temporal-dev.js';
+import type { IssuedCredential } from '../../db/seed.js';
+import type { Simulators } from '../../simulators/index.js';
+import { benchTrader, startBenchPlatform, type IntentUpdate } from '../lib/bench.js';
+import { pct, pool } from '../lib/measure.js';
 import { authorizeDemoAgents, startDevSimulators } from '../lib/dev-venues.js';
 
 const N = Number(process.env.BENCH_VENUE_N ?? 50);
 const C = Number(process.env.BENCH_VENUE_CONCURRENCY ?? 4);
-const ROOT = path.resolve(import.meta.dirname, '../..');
 Runtime.install({ logger: new DefaultLogger('ERROR') });
-
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
-async function pool<T>(n: number, c: number, job: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = [];
-  let next = 0;
-  await Promise.all(Array.from({ length: c }, async () => {
-    while (next < n) {
-      const i = next++;
-      out[i] = await job(i);
-    }
-  }));
-  return out;
-}
 
 // 1. Signing throughput.
 console.log('bench:venues — signing throughput (one core, 2 s per venue)');
@@ -65,27 +45,12 @@ for (const venue of ROUTED_VENUES) {
 
 // 2. Compose → dispatched through each simulator.
 console.log(`\nbench:venues — compose → dispatched, ${N} market orders per venue at concurrency ${C}; starting Temporal, a fresh database, api, worker and the simulators`);
-const temporalDev = await startTemporalDev({ port: await freePort(), uiPort: null, dbFilename: null });
-const pgServer = await ensurePostgres({ dataDir: path.join(ROOT, '.data/pg') });
-const db = await freshDatabase(pgServer.url, 'platform_bench_venues');
-const orm = await openOrm(db.url);
-const sims = await startDevSimulators(orm);
-const config = loadConfig({
-  DATABASE_URL: db.url,
-  TEMPORAL_ADDRESS: temporalDev.address,
-  JWT_SECRET: randomBytes(32).toString('hex'),
-  PORT: '0',
-  WORKER_HTTP_PORT: '0',
-  MARK_FEED: 'off',
-  MARKET_STREAMS: 'off',
-  LOG_LEVEL: 'silent',
-  AGENT_KEY_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
-  ...sims.env,
+let sims!: Simulators;
+const platform = await startBenchPlatform('platform_bench_venues', async (orm) => {
+  sims = await startDevSimulators(orm);
+  return { MARKET_STREAMS: 'off', AGENT_KEY_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`, ...sims.env };
 });
-const logger = pino({ level: 'silent' });
-const api = await startApi({ config, orm, logger });
-const worker = await createWorker({ config, orm, logger });
-const running = worker.run();
+const { orm, api } = platform;
 
 // Marks: a recorded ETH tick for the perps, a mid-range price for one market per prediction venue.
 const eth = await loadRecordedMarket('ETH');
@@ -104,42 +69,32 @@ const publishAll = () => Promise.all(Object.values(symbolOf).map(({ tick }) => p
 await publishAll();
 const refresh = setInterval(() => void publishAll(), 1000);
 
-const tenant = await ensureTenant(orm, { slug: 'bench-venues', displayName: 'Bench venues', origins: [] });
-const cred = await issueCredential(orm, { tenantId: tenant.id, audience: 'trader', tier: 'fullTrading', account: { depositUsd: '100000000' } });
-await authorizeDemoAgents({ baseUrl: api.baseUrl, tenantSlug: tenant.slug, apiKey: cred.apiKey, apiSecret: cred.apiSecret, accountId: cred.accountId!, walletKey: generatePrivateKey(), sims });
-const call = async (method: string, p: string, token?: string, body?: unknown): Promise<any> => {
-  const res = await fetch(`${api.baseUrl}${p}`, { method, headers: { 'x-tenant-slug': tenant.slug, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return res.json();
-};
-const { token } = await call('POST', '/api/auth/api-token', undefined, { apiKey: cred.apiKey, apiSecret: cred.apiSecret });
-const boot = await call('POST', '/api/auth/bootstrap', token);
-const ws = new WebSocket(boot.data.riskEngineWss.endpoint, { headers: { 'x-tenant-slug': tenant.slug } });
-await new Promise((r) => ws.once('open', r));
 const dispatchedAt = new Map<string, (t: number) => void>();
 const failed = new Map<string, string>();
-ws.on('message', (raw) => {
-  const f = JSON.parse(String(raw));
-  if (f.type !== 'Order-Intent-Update') return;
-  if (f.data.state === 'dispatched' || f.data.state === 'filled') dispatchedAt.get(f.data.clientOrderId)?.(performance.now());
-  if (f.data.state === 'rejected') failed.set(f.data.clientOrderId, f.data.rejectReason), dispatchedAt.get(f.data.clientOrderId)?.(Number.NaN);
-});
-ws.send(JSON.stringify({ type: 'Authenticate', token: boot.data.riskEngineWss.token }));
-await new Promise((r) => setTimeout(r, 200));
-ws.send(JSON.stringify({ type: 'Subscribe', topics: ['Order-Intent-Changed'] }));
-await new Promise((r) => setTimeout(r, 200));
+const tenant = { slug: 'bench-venues', displayName: 'Bench venues' };
+const onIntent = (intent: IntentUpdate) => {
+  if (intent.state === 'dispatched' || intent.state === 'filled') dispatchedAt.get(intent.clientOrderId)?.(performance.now());
+  if (intent.state === 'rejected') {
+    failed.set(intent.clientOrderId, intent.rejectReason ?? '');
+    dispatchedAt.get(intent.clientOrderId)?.(Number.NaN);
+  }
+};
+const authorize = ({ apiKey, apiSecret, accountId }: IssuedCredential) =>
+  authorizeDemoAgents({ baseUrl: api.baseUrl, tenantSlug: tenant.slug, apiKey, apiSecret, accountId: accountId!, walletKey: generatePrivateKey(), sims });
+const trader = await benchTrader(platform, tenant, onIntent, authorize);
 
 const rows: string[] = [];
 for (const venue of ROUTED_VENUES) {
   const { symbol, qty } = symbolOf[venue];
   const order = (i: number, tag: string) => ({ venue, symbol, side: i % 2 ? 'sell' : 'buy', type: 'market', qty, clientOrderId: `${tag}-${venue}-${i}` });
-  await pool(C, C, (i) => call('POST', '/api/v1/oms/intents', token, order(i, 'warm'))); // warm-up, not measured
+  await pool(C, C, (i) => trader.call('POST', '/api/v1/oms/intents', order(i, 'warm'))); // warm-up, not measured
   await new Promise((r) => setTimeout(r, 1000));
   const t0 = performance.now();
   const ms = await pool(N, C, async (i) => {
     const id = `bench-${venue}-${i}`;
     const done = new Promise<number>((resolve) => dispatchedAt.set(id, resolve));
     const start = performance.now();
-    const res = await call('POST', '/api/v1/oms/intents', token, order(i, 'bench'));
+    const res = await trader.call('POST', '/api/v1/oms/intents', order(i, 'bench'));
     if (!res.intentId) throw new Error(`${venue} compose failed: ${JSON.stringify(res)}`);
     return (await done) - start;
   });
@@ -152,12 +107,6 @@ console.log('\ncompose → dispatched (first Order-Intent-Update in dispatched o
 for (const r of rows) console.log(r);
 
 clearInterval(refresh);
-ws.close();
-worker.shutdown();
-await running;
-await api.stop();
+trader.close();
+await platform.stop();
 await sims.stop();
-await orm.close();
-await db.drop();
-await temporalDev.stop();
-await pgServer.stop();

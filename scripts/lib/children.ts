@@ -36,16 +36,16 @@ export function dieWithParent(command: string, args: string[], signal: NodeJS.Si
   return SETPRIV ? [SETPRIV, ['--pdeathsig', signal, '--', command, ...args]] : [command, args];
 }
 
-/** What {@link watchChild} knows of a started server process. */
+/** What {@link watchChild} knows of a started server process. Its functions use no `this`: take them apart freely. */
 export interface WatchedChild {
   /** Resolves once the process has exited or could not be started. */
   exited: Promise<void>;
   /** Why it ended (`exited (code 1)`, `could not run <binary>: …`), or undefined while it runs. */
-  exitInfo(): string | undefined;
+  exitInfo: () => string | undefined;
   /** The last 40 lines it printed, ready to append to an error message (or ` (it printed nothing)`). */
-  lastLines(): string;
+  lastLines: () => string;
   /** SIGTERM, then SIGKILL after `graceMs` (default 10 000 ms); resolves once it has exited. Idempotent. */
-  stop(graceMs?: number): Promise<void>;
+  stop: (graceMs?: number) => Promise<void>;
 }
 
 /**

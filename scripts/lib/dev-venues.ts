@@ -9,8 +9,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { fmt } from '../../domain/decimal.js';
 import { platformEm } from '../../db/orm.js';
-import { readMark } from '../../activities/market/marks.js';
-import { ROUTED_VENUES, type RoutedVenue } from '../../activities/venues/types.js';
+import { readMark } from '../../db/marks.js';
+import { ROUTED_VENUES, type RoutedVenue } from '../../venues/types.js';
 import { startSimulators, userAuthorization, venueUser, type Simulators } from '../../simulators/index.js';
 
 /** One demo agent as `.data/dev.json` lists it. */
@@ -28,6 +28,15 @@ export function startDevSimulators(orm: MikroORM): Promise<Simulators> {
   });
 }
 
+/** The fields of the API's answers {@link authorizeDemoAgents} reads (token mint, agent list, agent create, authorization); null when the body is not JSON. */
+type AgentApiAnswer = {
+  token: string;
+  agents?: { agentId: string; status: string }[];
+  agentId: string;
+  agentAddress: string;
+  authorization: Parameters<typeof userAuthorization>[2];
+} | null;
+
 /**
  * Authorises a fresh demo agent per routed venue for `accountId` through the running API
  * (`baseUrl`, tenant `tenantSlug`, the trader's `apiKey`/`apiSecret`), revoking older ones.
@@ -40,11 +49,11 @@ export async function authorizeDemoAgents(opts: { baseUrl: string; tenantSlug: s
       headers: { 'content-type': 'application/json', 'x-tenant-slug': opts.tenantSlug, ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json().catch(() => null)) as any };
+    return { status: res.status, body: (await res.json().catch(() => null)) as AgentApiAnswer };
   };
   const minted = await call('POST', '/api/auth/api-token', { apiKey: opts.apiKey, apiSecret: opts.apiSecret });
   if (minted.status !== 200) throw new Error(`demo agents: mint failed ${minted.status} ${JSON.stringify(minted.body)}`);
-  const token = minted.body.token as string;
+  const token = minted.body!.token;
   const existing = await call('GET', `/api/v1/accounts/${opts.accountId}/agents`, undefined, token);
   for (const a of existing.body?.agents ?? []) if (a.status !== 'revoked') await call('DELETE', `/api/v1/accounts/${opts.accountId}/agents/${a.agentId}`, undefined, token);
   const out = {} as Record<RoutedVenue, DevAgent>;
@@ -52,10 +61,10 @@ export async function authorizeDemoAgents(opts: { baseUrl: string; tenantSlug: s
     const user = venueUser(venue, opts.walletKey);
     const created = await call('POST', `/api/v1/accounts/${opts.accountId}/agents`, { venue, owner: user.owner }, token);
     if (created.status !== 201) throw new Error(`demo agents: ${venue} create failed ${created.status} ${JSON.stringify(created.body)}`);
-    const signature = await userAuthorization(opts.sims, user, created.body.authorization);
-    const done = await call('POST', `/api/v1/accounts/${opts.accountId}/agents/${created.body.agentId}/authorization`, { signature }, token);
+    const signature = await userAuthorization(opts.sims, user, created.body!.authorization);
+    const done = await call('POST', `/api/v1/accounts/${opts.accountId}/agents/${created.body!.agentId}/authorization`, { signature }, token);
     if (done.status !== 200) throw new Error(`demo agents: ${venue} authorization failed ${done.status} ${JSON.stringify(done.body)}`);
-    out[venue] = { agentId: done.body.agentId, agentAddress: done.body.agentAddress, owner: user.owner };
+    out[venue] = { agentId: done.body!.agentId, agentAddress: done.body!.agentAddress, owner: user.owner };
   }
   return out;
 }

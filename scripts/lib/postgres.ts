@@ -122,7 +122,7 @@ export async function ensurePostgres(opts: { dataDir: string; port?: number }): 
     try {
       await check(given);
     } catch (err) {
-      throw new Error(`DATABASE_URL does not connect (${(err as Error).message}); fix it, or unset it to use embedded PostgreSQL`);
+      throw new Error(`DATABASE_URL does not connect (${(err as Error).message}); fix it, or unset it to use embedded PostgreSQL`, { cause: err });
     }
     return { url: given, embedded: false, stop: async () => undefined };
   }

@@ -22,7 +22,8 @@ export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 /** Where scripts/setup.sh builds the CLI: outside the checkout, keyed by version, so clean clones reuse it. */
 export const TEMPORAL_CLI_CACHE = path.join(homedir(), '.cache/temporal-cli', TEMPORAL_CLI_VERSION, 'temporal');
 
-function isExecutableFile(file: string): boolean {
+/** Whether `file` is an executable regular file. */
+export function isExecutableFile(file: string): boolean {
   try {
     if (!statSync(file).isFile()) return false;
     accessSync(file, constants.X_OK);
@@ -33,6 +34,18 @@ function isExecutableFile(file: string): boolean {
 }
 
 /**
+ * The executable `$variable` names, as an absolute path; undefined when the variable is unset.
+ * @throws Error `<variable>=<value> is not an executable file; unset it, or run \`bash scripts/setup.sh\` to <setupDoes>`.
+ */
+export function executableFromEnv(variable: string, setupDoes: string): string | undefined {
+  const fromEnv = process.env[variable];
+  if (!fromEnv) return undefined;
+  const abs = path.resolve(fromEnv);
+  if (isExecutableFile(abs)) return abs;
+  throw new Error(`${variable}=${fromEnv} is not an executable file; unset it, or run \`bash scripts/setup.sh\` to ${setupDoes}`);
+}
+
+/**
  * Finds the Temporal CLI binary, in this order: `$TEMPORAL_CLI`, `.tools/temporal` (the symlink
  * scripts/setup.sh keeps), `temporal` on PATH, `~/.cache/temporal-cli/v1.5.1/temporal`.
  * @returns the binary's absolute path.
@@ -40,12 +53,8 @@ function isExecutableFile(file: string): boolean {
  *   (the message says to run `bash scripts/setup.sh`).
  */
 export function resolveTemporalBinary(): string {
-  const fromEnv = process.env.TEMPORAL_CLI;
-  if (fromEnv) {
-    const abs = path.resolve(fromEnv);
-    if (isExecutableFile(abs)) return abs;
-    throw new Error(`TEMPORAL_CLI=${fromEnv} is not an executable file; unset it, or run \`bash scripts/setup.sh\` to get the pinned Temporal CLI ${TEMPORAL_CLI_VERSION}`);
-  }
+  const fromEnv = executableFromEnv('TEMPORAL_CLI', `get the pinned Temporal CLI ${TEMPORAL_CLI_VERSION}`);
+  if (fromEnv) return fromEnv;
   const local = path.join(ROOT, '.tools/temporal');
   if (isExecutableFile(local)) return local;
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
@@ -100,7 +109,7 @@ export function loadTemporalDevConfig(file = 'temporal-dev.yml'): TemporalDevCon
   try {
     raw = parse(readFileSync(abs, 'utf8'));
   } catch (err) {
-    throw new Error(`cannot read ${abs}: ${(err as Error).message}`);
+    throw new Error(`cannot read ${abs}: ${(err as Error).message}`, { cause: err });
   }
   const parsed = configSchema.safeParse(raw ?? {});
   if (!parsed.success) {

@@ -9,7 +9,7 @@
  * with the client certificate it is given.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -17,7 +17,7 @@ import { msToTs } from '@temporalio/common/lib/time.js';
 import proto from '@temporalio/proto';
 import { stringify } from 'yaml';
 import { temporalConnectionOptions, type TemporalTarget } from '../../temporal-connection.js';
-import { freePort } from './temporal-dev.js';
+import { executableFromEnv, freePort, isExecutableFile } from './temporal-dev.js';
 import { watchChild } from './children.js';
 
 /** The pinned Temporal server version (see scripts/setup.sh). */
@@ -26,27 +26,14 @@ export const TEMPORAL_SERVER_VERSION = 'v1.32.2';
 /** Where scripts/setup.sh builds the server: outside the checkout, keyed by version. */
 export const TEMPORAL_SERVER_CACHE = path.join(homedir(), '.cache/temporal-server', TEMPORAL_SERVER_VERSION, 'server');
 
-function isExecutableFile(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The Temporal server binary: `$TEMPORAL_SERVER_BIN`, else `~/.cache/temporal-server/v1.32.2/server`.
  * @throws Error when `$TEMPORAL_SERVER_BIN` is set but not an executable file, or when the cached
  *   build is missing (the message says to run `bash scripts/setup.sh`).
  */
 export function resolveTemporalServerBinary(): string {
-  const fromEnv = process.env.TEMPORAL_SERVER_BIN;
-  if (fromEnv) {
-    const abs = path.resolve(fromEnv);
-    if (isExecutableFile(abs)) return abs;
-    throw new Error(`TEMPORAL_SERVER_BIN=${fromEnv} is not an executable file; unset it, or run \`bash scripts/setup.sh\` to build the Temporal server ${TEMPORAL_SERVER_VERSION}`);
-  }
+  const fromEnv = executableFromEnv('TEMPORAL_SERVER_BIN', `build the Temporal server ${TEMPORAL_SERVER_VERSION}`);
+  if (fromEnv) return fromEnv;
   if (isExecutableFile(TEMPORAL_SERVER_CACHE)) return TEMPORAL_SERVER_CACHE;
   throw new Error(
     `Temporal server binary not found at ${TEMPORAL_SERVER_CACHE}. Run \`bash scripts/setup.sh\` (it builds go.temporal.io/server/cmd/server@${TEMPORAL_SERVER_VERSION} with Go), or set TEMPORAL_SERVER_BIN.`,

@@ -12,7 +12,8 @@ import { maybeSaveHistory } from '../support/histories.js';
 import { Decimal } from '../../domain/decimal.js';
 import { rateForHour } from '../../domain/market/funding.js';
 import { loadFundingRates } from '../../activities/market/funding-rates.js';
-import { fundingWorkflowId, type FundingResult } from '../../workflows/definitions.js';
+import { fundingWorkflowId } from '../../workflows/funding.definitions.js';
+import { fundingWorkflow } from '../../workflows/funding.js';
 import { ensureFundingSchedule, ensureSchedules } from '../../worker/schedules.js';
 
 describe('funding payments', () => {
@@ -34,15 +35,19 @@ describe('funding payments', () => {
   afterAll(async () => s?.stop());
 
   const run = (id: string) =>
-    s.temporal.workflow.execute('fundingWorkflow', { taskQueue: s.config.temporal.taskQueue, workflowId: id, args: [{ venue: 'paper', hourIso, tenantId: s.tenant.id }] }) as Promise<FundingResult>;
+    s.temporal.workflow.execute(fundingWorkflow, { taskQueue: s.config.temporal.taskQueue, workflowId: id, args: [{ venue: 'paper', hourIso, tenantId: s.tenant.id }] });
 
   it('pays −(size × mark × rate) on an open long, once per hour, and lists it in the ledger and the report', async () => {
     const before = await s.call('GET', `/api/v1/accounts/${long.accountId}/state`, { token: long.token });
     const rate = rateForHour(await loadFundingRates('ETH'), Date.parse(hourIso)).rate;
     const expected = new Decimal(2).times((await tick).mark).times(rate).negated();
 
-    const handle = await s.temporal.workflow.start('fundingWorkflow', { taskQueue: s.config.temporal.taskQueue, workflowId: fundingWorkflowId('paper', hourIso) + `-${s.tenant.id}`, args: [{ venue: 'paper', hourIso, tenantId: s.tenant.id }] });
-    const result = (await handle.result()) as FundingResult;
+    const handle = await s.temporal.workflow.start(fundingWorkflow, {
+      taskQueue: s.config.temporal.taskQueue,
+      workflowId: fundingWorkflowId('paper', hourIso) + `-${s.tenant.id}`,
+      args: [{ venue: 'paper', hourIso, tenantId: s.tenant.id }],
+    });
+    const result = await handle.result();
     await maybeSaveHistory(handle, 'funding-paid');
     expect(result).toMatchObject({ hourIso, accounts: 1, payments: 1, amountUsd: expected.toFixed() });
     expect(result.rates['ETH.PAPER'].rate).toBe(rate.toFixed());
@@ -116,7 +121,7 @@ describe('funding payments', () => {
       const run = await waitFor(() => handle.describe(), (d) => d.info.recentActions.length > 0 && !d.info.runningActions.length, 20_000);
       const id = run.info.recentActions[0].action.workflow.workflowId;
       expect(id.startsWith(`${scheduleId}-`)).toBe(true);
-      const result = (await s.temporal.workflow.getHandle(id).result()) as FundingResult;
+      const result = await s.temporal.workflow.getHandle<typeof fundingWorkflow>(id).result();
       expect(Date.parse(result.hourIso) % 3_600_000).toBe(0);
       expect(Date.now() - Date.parse(result.hourIso)).toBeLessThan(2 * 3_600_000);
       expect(result.accounts).toBe(1);

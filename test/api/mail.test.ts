@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { deliverOutbox, queueMail } from '../../db/mail.js';
 import { platformEm } from '../../db/orm.js';
-import { smtpTransport } from '../../activities/mail/transports.js';
+import { smtpTransport } from '../../infra/mail.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 interface Received {

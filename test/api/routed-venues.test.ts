@@ -23,7 +23,9 @@ import { openRisk } from '../support/ws.js';
 import { waitFor } from '../support/wait.js';
 import { authorizeAgent, startSimulators, type Simulators } from '../support/venues.js';
 import { maybeSaveHistory } from '../support/histories.js';
-import { agentAuthorizationWorkflowId, cancelUpdate, intentWorkflowId, venueOrdersSyncWorkflowId } from '../../workflows/definitions.js';
+import { agentAuthorizationWorkflowId } from '../../workflows/agent-authorization.definitions.js';
+import { cancelUpdate, intentWorkflowId } from '../../workflows/intent.definitions.js';
+import { venueOrdersSyncWorkflowId } from '../../workflows/venue-orders.definitions.js';
 
 type Venue = 'hyperliquid' | 'aster' | 'polymarket' | 'kalshi';
 

@@ -10,7 +10,7 @@ import { scoped } from '../../db/orm.js';
 import { issueCredential } from '../../db/seed.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
-import { intentWorkflowId } from '../../workflows/definitions.js';
+import { intentWorkflowId } from '../../workflows/intent.definitions.js';
 import { maybeSaveHistory } from '../support/histories.js';
 import { waitFor } from '../support/wait.js';
 
@@ -92,7 +92,7 @@ describe('sign-result', () => {
     const signLeg = async (id: string) => {
       const l = await leg(id);
       const { typedData } = (await import('../../domain/oms/signing.js')).paperSigningRequest({ ...l, intentId: l.intentId });
-      return s.call('POST', `/api/v1/oms/intents/${id}/sign-result`, { token: selfToken, body: { signedPayload: { signature: await signer.signTypedData(typedData as never) } } });
+      return s.call('POST', `/api/v1/oms/intents/${id}/sign-result`, { token: selfToken, body: { signedPayload: { signature: await signer.signTypedData(typedData) } } });
     };
     expect(await signLeg(second.intentId)).toMatchObject({ status: 409, body: { error: 'batch_predecessor_pending' } });
     expect(await signLeg(first.intentId)).toMatchObject({ status: 200, body: { ok: true, resting: false } });

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { Decimal } from '../../domain/decimal.js';
 import { publishMark } from '../../activities/market/marks.js';
 import { ensureTenant, issueCredential } from '../../db/seed.js';
-import type { FundingResult } from '../../workflows/definitions.js';
+import { fundingWorkflow } from '../../workflows/funding.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
@@ -23,11 +23,11 @@ describe('state history', () => {
   const history = async (q = '') => s.call('GET', `/api/v1/accounts/${t.accountId}/state/history${q}`, { token: t.token });
   const points = async (q = ''): Promise<Point[]> => (await history(q)).body.points;
   const fund = (hourIso: string) =>
-    s.temporal.workflow.execute('fundingWorkflow', {
+    s.temporal.workflow.execute(fundingWorkflow, {
       taskQueue: s.config.temporal.taskQueue,
       workflowId: `funding-state-history-${randomBytes(4).toString('hex')}`,
       args: [{ venue: 'paper', hourIso, tenantId: s.tenant.id }],
-    }) as Promise<FundingResult>;
+    });
   let initial: Point[];
 
   beforeAll(async () => {

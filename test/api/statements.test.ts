@@ -18,7 +18,7 @@ describe('statements', () => {
   const csvOf = async (m: string) => {
     const res = await raw(`/api/v1/reports/statements/${t.accountId}/${m}`);
     expect(res.status).toBe(200);
-    return parse(await res.text(), { columns: true }) as Row[];
+    return parse<Row>(await res.text(), { columns: true });
   };
   beforeAll(async () => {
     s = await startStack();

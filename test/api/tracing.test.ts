@@ -21,7 +21,7 @@ import { VENUE_SYMBOLS } from '../../domain/market/symbols.js';
 import { publishMark } from '../../activities/market/marks.js';
 import { startTracing, tracingFromConfig, type Tracing } from '../../telemetry/tracing.js';
 import { workerTracing } from '../../telemetry/temporal.js';
-import { intentWorkflowId } from '../../workflows/definitions.js';
+import { intentWorkflowId } from '../../workflows/intent.definitions.js';
 import { startStack, stackEnv, TEST_JWT_SECRET, type Stack } from '../support/stack.js';
 import { exited, spawnWorker } from '../support/worker-process.js';
 import { publish, recordedTick } from '../support/marks.js';
@@ -207,7 +207,7 @@ describe('tracing configuration', () => {
       // The api logs `api listening` with its base URL (PORT=0: any free port).
       const baseUrl = await new Promise<string>((resolve, reject) => {
         let out = '';
-        api.stdout!.on('data', (c) => {
+        api.stdout.on('data', (c) => {
           out += c;
           const m = /"baseUrl":"([^"]+)"/.exec(out);
           if (m) resolve(m[1]);

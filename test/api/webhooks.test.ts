@@ -6,7 +6,7 @@
  * receiver's verification helper refusing a tampered body. Durations are milliseconds here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { issueCredential } from '../../db/seed.js';
 import { verifyWebhook } from '../../domain/webhooks/signature.js';
@@ -14,13 +14,13 @@ import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
 import { maybeSaveHistory } from '../support/histories.js';
-import { webhookWorkflowId } from '../../workflows/definitions.js';
+import { webhookWorkflowId } from '../../workflows/webhook.definitions.js';
 
 /** A receiver that answers each request with `respond(n, eventId)` (n = that event's attempt, from 1). */
 async function receiver(respond: (attempt: number, eventId: string) => Promise<number> | number) {
   const got: { eventId: string; body: string; headers: IncomingMessage['headers']; status: number; ms: number }[] = [];
   const attempts = new Map<string, number>();
-  const server: Server = createServer(async (req, res) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
@@ -31,7 +31,9 @@ async function receiver(respond: (attempt: number, eventId: string) => Promise<n
     const status = await respond(n, eventId);
     got.push({ eventId, body, headers: req.headers, status, ms: Date.now() - started });
     if (!res.destroyed) res.writeHead(status).end();
-  });
+  };
+  // A failure stays an unhandled rejection, which vitest reports as an error of the run.
+  const server: Server = createServer((req, res) => void answer(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,

@@ -157,7 +157,7 @@ describe('PropInstance and its owner Safe on anvil', () => {
     const m = typedData.message;
     expect(await pub.readContract({ address: safe, abi: SAFE_ABI, functionName: 'getTransactionHash', args: [m.to, m.value, m.data, m.operation, m.safeTxGas, m.baseGas, m.gasPrice, m.gasToken, m.refundReceiver, m.nonce] })).toBe(hash);
     const sign = async (ks: Hex[], td: SafeTxTypedData = typedData) => packSignatures(await Promise.all(ks.map(async (k) => ({ signer: addr(k), signature: await signSafeTx(k, td) }))));
-    const verify = (signatures: Hex, td: SafeTxTypedData | object = typedData) => verifySafeAuthorization({ rpcUrl, safe, typedData: td as SafeTxTypedData, signatures });
+    const verify = (signatures: Hex, td: SafeTxTypedData | object = typedData) => verifySafeAuthorization({ rpcUrl, safe, typedData: td, signatures });
     const exec = (data: Hex, signatures: Hex, gas?: bigint) => executeSafeTx(rpcUrl, stranger, { safe, to: instance, data, signatures, gas });
     const good = await sign(ownerKeys.slice(0, 2));
 

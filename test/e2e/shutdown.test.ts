@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, type AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ import { openOrm, scoped } from '../../db/orm.js';
 import { Fill } from '../../db/entities.js';
 import { publishMark } from '../../activities/market/marks.js';
 import { VENUE_SYMBOLS } from '../../domain/market/symbols.js';
-import { intentWorkflowId } from '../../workflows/definitions.js';
+import { intentWorkflowId } from '../../workflows/intent.definitions.js';
 import { freeLocalPort } from '../../scripts/lib/anvil.js';
 import { startStack, stackEnv, type Stack } from '../support/stack.js';
 import { exited } from '../support/worker-process.js';
@@ -111,7 +111,7 @@ async function slowVenue(target: string, delayMs: number) {
   const events: string[] = [];
   let orderArrived!: () => void;
   const arrived = new Promise<void>((r) => (orderArrived = r));
-  const server: Server = createServer(async (req, res) => {
+  const relay = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
@@ -125,7 +125,9 @@ async function slowVenue(target: string, delayMs: number) {
     const text = await answer.text();
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
     if (isOrder) events.push('order answered');
-  });
+  };
+  // A failure stays an unhandled rejection, which vitest reports as an error of the run.
+  const server: Server = createServer((req, res) => void relay(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -19,7 +19,9 @@ import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
 import { maybeSaveHistory } from '../support/histories.js';
-import { challengeWorkflowId, firmDeployWorkflowId, payoutWorkflowId } from '../../workflows/definitions.js';
+import { challengeWorkflowId } from '../../workflows/challenge.definitions.js';
+import { firmDeployWorkflowId } from '../../workflows/firm-deploy.definitions.js';
+import { payoutWorkflowId } from '../../workflows/payout.definitions.js';
 
 const INSTANCE_ABI = parseAbi(['function deposit(bytes32 propAccountId, uint256 amount)', 'function postCollateral(uint256 amount)']);
 
@@ -47,7 +49,7 @@ describe('prop firm lifecycle on anvil', () => {
   const call = (method: string, path: string, body?: unknown, token = op) => s.call(method, path, { token, body });
   const send = async (key: Hex, to: Address, abi: readonly unknown[], functionName: string, args: unknown[]) => {
     const wallet = createWalletClient({ account: privateKeyToAccount(key), transport: http(rpcUrl), chain: { id: await chain.getChainId(), name: 'anvil', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } } });
-    const hash = await wallet.writeContract({ address: to, abi: abi as never, functionName: functionName as never, args: args as never });
+    const hash = await wallet.writeContract({ address: to, abi: abi as never, functionName, args });
     const receipt = await chain.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe('success');
     return receipt;

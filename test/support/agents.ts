@@ -8,7 +8,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { AgentWallet } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
-import { parseKeyRing, seal } from '../../activities/custody/vault.js';
+import { parseKeyRing, seal } from '../../domain/custody/vault.js';
 import { TEST_AGENT_KEYS } from './stack.js';
 
 /** Inserts an active agent of `owner` (0x address) on `accountId` for `venue`. */

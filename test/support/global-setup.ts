@@ -11,7 +11,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SA } from '../../workflows/definitions.js';
+import { SA } from '../../workflows/shared.definitions.js';
 import { WORKFLOWS_PATH } from '../../worker/workflows-path.js';
 import { WORKFLOW_TRACING_MODULES } from '../../telemetry/temporal.js';
 import { resolveTemporalBinary } from '../../scripts/lib/temporal-dev.js';

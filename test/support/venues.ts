@@ -6,7 +6,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { generatePrivateKey } from 'viem/accounts';
 import { fmt } from '../../domain/decimal.js';
 import { platformEm } from '../../db/orm.js';
-import { readMark } from '../../activities/market/marks.js';
+import { readMark } from '../../db/marks.js';
 import { startSimulators as start, userAuthorization, venueUser, type Simulators } from '../../simulators/index.js';
 import type { Stack } from './stack.js';
 

@@ -17,7 +17,11 @@ export async function openRisk(wsUrl: string, headers: Record<string, string>): 
   ws.on('message', (raw) => {
     const f = JSON.parse(String(raw));
     frames.push(f);
-    for (const w of [...waiters]) if (w.pred(f)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(f));
+    for (const w of [...waiters]) {
+      if (!w.pred(f)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(f);
+    }
   });
   const closed = new Promise<{ code: number; reason: string }>((r) => ws.on('close', (code, reason) => r({ code, reason: String(reason) })));
   await new Promise<void>((resolve, reject) => (ws.once('open', () => resolve()), ws.once('error', reject)));

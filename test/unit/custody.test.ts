@@ -9,7 +9,7 @@ import { generatePrivateKey } from 'viem/accounts';
 import { openOrm, platformEm } from '../../db/orm.js';
 import { AgentWallet } from '../../db/entities.js';
 import { nextAgentNonce } from '../../db/agent-nonces.js';
-import { open, parseKeyRing, seal } from '../../activities/custody/vault.js';
+import { open, parseKeyRing, seal } from '../../domain/custody/vault.js';
 import { rotateAgentKeys } from '../../activities/custody/rotate.js';
 
 const k = (byte: number) => Buffer.alloc(32, byte).toString('base64');

@@ -11,8 +11,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { openOrm } from '../../db/orm.js';
 import { nextAgentNonce } from '../../db/agent-nonces.js';
-import { hyperliquidAdapter as hl } from '../../activities/venues/hyperliquid/adapter.js';
-import type { VenueContext } from '../../activities/venues/types.js';
+import { hyperliquidAdapter as hl } from '../../venues/hyperliquid/adapter.js';
+import type { VenueContext } from '../../venues/types.js';
 import { inAgentLane } from '../../activities/venues/agent-lane.js';
 import { startHyperliquidSimulator, type HyperliquidSimulator } from '../../simulators/hyperliquid.js';
 
@@ -37,7 +37,7 @@ describe('1,000 concurrent orders through one agent key', () => {
     const base = { baseUrl: sim.url, network: 'mainnet' as const, owner, fetch };
     const request = hl.authorizationRequest({ owner, agentAddress: agent.address, agentName: 'conc', expiresAt: Date.now() + 86_400_000, nonce: Date.now(), network: 'mainnet' });
     if (request.kind !== 'eip712') throw new Error('expected typed data');
-    const signature = await privateKeyToAccount(ownerKey).signTypedData(request.typedData as never);
+    const signature = await privateKeyToAccount(ownerKey).signTypedData(request.typedData);
     const ctx: VenueContext = { ...base, agent: { kind: 'evm', privateKey: agentKey, address: agent.address }, nextNonce: (unit) => nextAgentNonce(orm, agentId, unit) };
     await hl.submitAuthorization(ctx, { request, signature });
 
@@ -46,7 +46,7 @@ describe('1,000 concurrent orders through one agent key', () => {
         inAgentLane(agentId, () => hl.place(ctx, { clientOrderId: hl.clientOrderId(`int_conc_${i}`), symbol: 'ETH.HL', side: 'buy', type: 'limit', qty: '0.01', price: '2150', triggerPrice: null, stopLimitPrice: null, reduceOnly: false, timeInForce: 'Gtc', markPrice: '4300', leverage: '1' })),
       ),
     );
-    const refused = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason));
+    const refused = results.filter((r) => r.status === 'rejected').map((r) => String(r.reason));
     expect(refused.slice(0, 3)).toEqual([]);
     expect(sim.orderCount(owner)).toBe(1000);
   });

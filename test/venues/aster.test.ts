@@ -14,10 +14,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concat, encodeAbiParameters, keccak256, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { asterAdapter as aster, AsterError } from '../../activities/venues/aster/adapter.js';
-import { ASTER_CHAIN_ID, messageDigest, paramString, recoverSigner, registrationMsg, signMessage, signRequest, splitSigned } from '../../activities/venues/aster/signing.js';
-import { clientOrderIdFromIntentId, orderParams, roundPrice, roundQty, STATUS, toVenueFill, toVenueOrder } from '../../activities/venues/aster/wire.js';
-import { VenueRejected, type AgentKey, type VenueContext, type VenueOrderRequest } from '../../activities/venues/types.js';
+import { asterAdapter as aster, AsterError } from '../../venues/aster/adapter.js';
+import { ASTER_CHAIN_ID, messageDigest, paramString, recoverSigner, registrationMsg, signMessage, signRequest, splitSigned } from '../../venues/aster/signing.js';
+import { clientOrderIdFromIntentId, orderParams, roundPrice, roundQty, STATUS, toVenueFill, toVenueOrder } from '../../venues/aster/wire.js';
+import { VenueRejected, type AgentKey, type VenueContext, type VenueOrderRequest } from '../../venues/types.js';
 import { startAsterSimulator, type AsterSimulator } from '../../simulators/aster.js';
 
 // Published in Aster's v3 futures docs ("for demonstration purposes only; the privateKey corresponds to the signer").
@@ -149,7 +149,7 @@ describe('adapter ↔ simulator', () => {
     const owner = privateKeyToAccount(ownerKey).address;
     const request = aster.authorizationRequest({ owner, agentAddress: privateKeyToAccount(agentKey).address, agentName: opts.name ?? 'mv-test', expiresAt: opts.expiresAt ?? Date.now() + 7 * 86_400_000, nonce: Date.now(), network: 'mainnet' });
     if (request.kind !== 'eip712') throw new Error('expected eip712');
-    const signature = await privateKeyToAccount(ownerKey).signTypedData(request.typedData as never);
+    const signature = await privateKeyToAccount(ownerKey).signTypedData(request.typedData);
     const ctx = ctxOf(agentKey, owner);
     await aster.submitAuthorization(ctx, { request, signature });
     return { ownerKey, agentKey, owner, ctx, request, signature };

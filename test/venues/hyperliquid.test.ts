@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encode } from '@msgpack/msgpack';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { Decimal } from '../../domain/decimal.js';
-import { hyperliquidAdapter as hl } from '../../activities/venues/hyperliquid/adapter.js';
-import { actionHash, floatToIntForHashing, parseAgentName, recoverL1Signer, signL1Action, signUserSignedAction } from '../../activities/venues/hyperliquid/signing.js';
-import { cloidFromIntentId, orderWire, platformStatus, protectivePrice, roundPrice, roundSize, toWire, validPrice } from '../../activities/venues/hyperliquid/wire.js';
-import { VenueRejected, type AgentKey, type VenueContext, type VenueOrderRequest } from '../../activities/venues/types.js';
+import { hyperliquidAdapter as hl } from '../../venues/hyperliquid/adapter.js';
+import { actionHash, floatToIntForHashing, parseAgentName, recoverL1Signer, signL1Action, signUserSignedAction } from '../../venues/hyperliquid/signing.js';
+import { cloidFromIntentId, orderWire, platformStatus, protectivePrice, roundPrice, roundSize, toWire, validPrice } from '../../venues/hyperliquid/wire.js';
+import { VenueRejected, type AgentKey, type VenueContext, type VenueOrderRequest } from '../../venues/types.js';
 import { startHyperliquidSimulator, type HyperliquidSimulator } from '../../simulators/hyperliquid.js';
 
 // hyperliquid-dex/hyperliquid-python-sdk@7ee976d123b1e04295e4a1e37a424ca6a13bef88 tests/signing_test.py
@@ -172,7 +172,7 @@ describe('adapter ↔ simulator', () => {
     const owner = privateKeyToAccount(ownerKey).address;
     const request = hl.authorizationRequest({ owner, agentAddress: privateKeyToAccount(agentKey).address, agentName: opts.name ?? 'mv-test', expiresAt: opts.expiresAt ?? Date.now() + 7 * 86_400_000, nonce: Date.now(), network: 'mainnet' });
     if (request.kind !== 'eip712') throw new Error('expected eip712');
-    const signature = await privateKeyToAccount(ownerKey).signTypedData(request.typedData as never);
+    const signature = await privateKeyToAccount(ownerKey).signTypedData(request.typedData);
     const ctx = ctxOf(agentKey, owner);
     await hl.submitAuthorization(ctx, { request, signature });
     return { ownerKey, agentKey, owner, ctx, request, signature };

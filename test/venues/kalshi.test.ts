@@ -13,11 +13,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { KALSHI_SOURCE_MARKETS, KALSHI_SYMBOLS } from '../../domain/market/venues/kalshi.js';
 import { findByVenueSymbol } from '../../domain/market/symbols.js';
-import { loadPolymarketMarkets } from '../../activities/market/polymarket.js';
-import { generateKalshiAgentKey, kalshiAdapter } from '../../activities/venues/kalshi/adapter.js';
-import { KALSHI_KEY_ID_RE, kalshiAuthHeaders, publicKeyPemOf, signPss, signedPath, signingMessage, verifyKalshiSignature } from '../../activities/venues/kalshi/signing.js';
-import { clientOrderIdOf, errorReason, platformStatus, protectiveCents, takerFeeCents, toCents, toCount } from '../../activities/venues/kalshi/wire.js';
-import { VenueRejected, type VenueContext, type VenueOrderRequest } from '../../activities/venues/types.js';
+import { loadPolymarketMarkets } from '../../infra/recorded-polymarket.js';
+import { generateKalshiAgentKey, kalshiAdapter } from '../../venues/kalshi/adapter.js';
+import { KALSHI_KEY_ID_RE, kalshiAuthHeaders, publicKeyPemOf, signPss, signedPath, signingMessage, verifyKalshiSignature } from '../../venues/kalshi/signing.js';
+import { clientOrderIdOf, errorReason, platformStatus, protectiveCents, takerFeeCents, toCents, toCount } from '../../venues/kalshi/wire.js';
+import { VenueRejected, type VenueContext, type VenueOrderRequest } from '../../venues/types.js';
 import { startKalshiSimulator, type KalshiSimulator } from '../../simulators/kalshi.js';
 
 /** Verifies with salt length exactly 32 (what RSA_PSS_SALTLEN_DIGEST means for SHA-256), not AUTO. */

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concat, hashDomain, hashStruct, numberToHex, stringToHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { POLYMARKET_SYMBOLS, POLYMARKET_TOKENS } from '../../domain/market/venues/polymarket.js';
-import { loadPolymarketMarkets } from '../../activities/market/polymarket.js';
-import { forgetSignedOrders, polymarketAdapter } from '../../activities/venues/polymarket/adapter.js';
+import { loadPolymarketMarkets } from '../../infra/recorded-polymarket.js';
+import { forgetSignedOrders, polymarketAdapter } from '../../venues/polymarket/adapter.js';
 import {
   BYTES32_ZERO,
   EXCHANGE_V2,
@@ -23,9 +23,9 @@ import {
   saltFromIntentId,
   signOrder,
   type PolymarketOrder,
-} from '../../activities/venues/polymarket/signing.js';
-import { protectivePrice, platformStatus } from '../../activities/venues/polymarket/wire.js';
-import { VenueRejected, type VenueContext, type VenueOrderRequest } from '../../activities/venues/types.js';
+} from '../../venues/polymarket/signing.js';
+import { protectivePrice, platformStatus } from '../../venues/polymarket/wire.js';
+import { VenueRejected, type VenueContext, type VenueOrderRequest } from '../../venues/types.js';
 import { startPolymarketSimulator, type PolymarketSimulator } from '../../simulators/polymarket.js';
 
 // Publicly known dev-chain key used by the official clients' tests.

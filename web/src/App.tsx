@@ -121,13 +121,17 @@ function Trading(props: { session: Session; theme: Theme; mode: Mode }) {
   const account = useAccountStream(props.session);
   const [symbols, setSymbols] = useState<string[]>([]);
   const [symbol, setSymbol] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => {
-    clientOf(props.session)<{ symbols: { symbol: string }[] }>('GET', `/api/v1/symbols/${VENUE}`).then(({ symbols: list }) => {
-      setSymbols(list.map((s) => s.symbol));
-      setSymbol((cur) => cur || list[0]?.symbol || '');
-    });
+    clientOf(props.session)<{ symbols: { symbol: string }[] }>('GET', `/api/v1/symbols/${VENUE}`).then(
+      ({ symbols: list }) => {
+        setSymbols(list.map((s) => s.symbol));
+        setSymbol((cur) => cur || list[0]?.symbol || '');
+      },
+      (err) => setFailure(describeError(err)),
+    );
   }, [props.session]);
-  if (!symbol) return <main className="loading">Loading markets…</main>;
+  if (!symbol) return <main className="loading">{failure ?? 'Loading markets…'}</main>;
   return (
     <main className="trading" data-stream={account.status}>
       <Marks venue={VENUE} symbols={symbols} selected={symbol} onSelect={setSymbol} />

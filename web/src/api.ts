@@ -97,8 +97,11 @@ export async function call<T>(method: string, path: string, opts: { token?: stri
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), credentials: 'same-origin' });
   const text = await res.text();
-  const json = text ? JSON.parse(text) : undefined;
-  if (!res.ok) throw new ApiFailure(res.status, json?.error ?? 'http_error', json?.detail ?? res.statusText);
+  const json: unknown = text ? JSON.parse(text) : undefined;
+  if (!res.ok) {
+    const refusal = (json ?? {}) as { error?: string; detail?: string };
+    throw new ApiFailure(res.status, refusal.error ?? 'http_error', refusal.detail ?? res.statusText);
+  }
   return json as T;
 }
 

@@ -19,7 +19,7 @@ import { scoped, platformEm } from '../../../db/orm.js';
 import { fillView, intentToView, positionView, workingOrderView } from '../../../db/views.js';
 import { appendEvents, lockAccount, type NewEvent } from '../../../db/events.js';
 import { recordStateSnapshot } from '../../../db/state-snapshots.js';
-import { readMark } from '../../market/marks.js';
+import { readMark } from '../../../db/marks.js';
 import type { DispatchOutcome } from '../../types.js';
 import type { ActivityMetrics } from '../../metrics.js';
 

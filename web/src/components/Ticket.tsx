@@ -39,7 +39,7 @@ export function Ticket(props: { session: Session; venue: string; symbol: string;
   return (
     <section className="panel ticket" aria-label="Order ticket">
       <h3>Order ticket · {props.symbol}</h3>
-      <form onSubmit={submit}>
+      <form onSubmit={(e) => void submit(e)}>
         <div className="sides" role="radiogroup" aria-label="Side">
           {(['buy', 'sell'] as const).map((s) => (
             <button key={s} type="button" role="radio" aria-checked={side === s} className={side === s ? `side ${s} on` : `side ${s}`} onClick={() => setSide(s)}>

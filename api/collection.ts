@@ -1,0 +1,55 @@
+/**
+ * The endpoints of an operator collection (docs/api.md §4.8, §5.4 `prop:manage`; operator audience), from
+ * one table per collection (api/routes/risk-profiles.ts, api/routes/trading-groups.ts): `POST` → 201,
+ * `GET` (page, newest first), `GET /{id}`, `PUT /{id}` (the whole object), `DELETE /{id}`. Built on
+ * {@link endpoint} like every route; the operations are api/commands/prop/collections.ts.
+ */
+import type Router from '@koa/router';
+import type { z } from 'zod';
+import { createRow, deleteRow, replaceRow, rowOf, type CollectionData, type CollectionRow } from './commands/prop/collections.js';
+import type { ApiContext, ApiDeps, ApiState } from './context.js';
+import { scoped } from '../db/orm.js';
+import { callerOf, gate } from './middleware/auth.js';
+import type { OpenApiRegistry } from './openapi.js';
+import { newestFirst } from './queries/operator-list.js';
+import { endpoint } from './route.js';
+import { idParams, listQuery } from './routes/operator-common.schemas.js';
+
+/** One collection: its path under `/api/v1`, OpenAPI tag, schemas and row view, with its data operations. */
+export interface Collection<B extends z.ZodType> extends CollectionData<z.infer<B>> {
+  path: string;
+  tag: string;
+  body: B;
+  view: z.ZodType;
+  page: z.ZodType;
+  toView: (row: never) => unknown;
+}
+
+/** Registers the five endpoints of `c` on `router` (prefix `/api/v1`). */
+export function collectionEndpoints<B extends z.ZodType>(router: Router<ApiState>, openapi: OpenApiRegistry, deps: ApiDeps, c: Collection<B>): void {
+  const tags = [c.tag];
+  const read = gate({ audience: 'operator', scope: 'prop:manage' });
+  const write = gate({ audience: 'operator', scope: 'prop:manage', write: true });
+  const requires = 'prop:manage';
+  const data = c as unknown as CollectionData<never>;
+  const toView = c.toView as (r: CollectionRow) => unknown;
+  const em = (ctx: ApiContext) => scoped(deps.orm, callerOf(ctx).tenantId);
+
+  endpoint(router, openapi, { method: 'post', path: c.path, summary: `Create a ${c.noun}`, tags, gate: write, requires, schemas: { body: c.body }, responses: { '201': { description: c.noun, schema: c.view } } }, async (ctx, { body }) => {
+    const row = await createRow(deps, callerOf(ctx), c, body as z.infer<B>);
+    ctx.status = 201;
+    ctx.body = toView(row);
+  });
+  endpoint(router, openapi, { method: 'get', path: c.path, summary: `${c.noun}s, newest first`, tags, gate: read, requires, schemas: { query: listQuery }, responses: { '200': { description: 'Page', schema: c.page } } }, async (ctx, { query }) => {
+    ctx.body = await newestFirst(em(ctx), c.entity as never, {}, query, (r) => toView(r as unknown as CollectionRow));
+  });
+  endpoint(router, openapi, { method: 'get', path: `${c.path}/:id`, summary: `One ${c.noun}`, tags, gate: read, requires, schemas: { params: idParams }, responses: { '200': { description: c.noun, schema: c.view } } }, async (ctx, { params }) => {
+    ctx.body = toView(await rowOf(em(ctx), data, params.id));
+  });
+  endpoint(router, openapi, { method: 'put', path: `${c.path}/:id`, summary: `Replace a ${c.noun}`, tags, gate: write, requires, schemas: { params: idParams, body: c.body }, responses: { '200': { description: c.noun, schema: c.view } } }, async (ctx, { params, body }) => {
+    ctx.body = toView(await replaceRow(deps, callerOf(ctx), c, params.id, body as z.infer<B>));
+  });
+  endpoint(router, openapi, { method: 'delete', path: `${c.path}/:id`, summary: `Delete a ${c.noun} nothing uses`, tags, gate: write, requires, schemas: { params: idParams }, responses: { '200': { description: '{ id, deleted: true }' } } }, async (ctx, { params }) => {
+    ctx.body = await deleteRow(deps, callerOf(ctx), c, params.id);
+  });
+}

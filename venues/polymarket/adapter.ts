@@ -1,0 +1,354 @@
+/**
+ * The Polymarket CLOB V2 adapter (docs/venues.md §3): V2 EIP-712 orders signed by the
+ * account's agent key, L2 HMAC headers on every private request, REST against `ctx.baseUrl`.
+ *
+ * Custody model, and its limitation, plainly: Polymarket has no trade-only delegate. A CLOB order
+ * is valid when its `signer` may sign for its `maker`; with signature type 2 (POLY_GNOSIS_SAFE)
+ * `maker` is the owner's funder wallet (a Safe) and `signer` must be an owner of that Safe. The
+ * platform therefore models the agent as follows:
+ * - the platform-generated agent key is the order `signer`; `maker` = `ctx.owner` (the funder);
+ * - the end user authorises it with an EIP-712 message of the platform's own
+ *   (`AuthorizeSigner(address funder,address signer,uint256 expiresAt,uint256 nonce)` in domain
+ *   `{name:"Multivenue Agent Authorization", version:"1", chainId}`), signed by the owner's wallet;
+ * - {@link polymarketAdapter.submitAuthorization} posts it to `POST /auth/authorize-signer`, an
+ *   endpoint that exists ONLY in the simulator (simulators/polymarket.ts), where it stands in for
+ *   adding the signer as an owner of the funder's wallet on chain; it then derives the agent's L2
+ *   API credentials with L1 auth signed by the agent (`POST /auth/api-key`, falling back to
+ *   `GET /auth/derive-api-key`) and returns `{ apiKey, secret, passphrase }`, which the core keeps
+ *   encrypted and hands back as `ctx.apiCredentials`.
+ * The agent can only sign orders here, but on the real venue a signer that is a wallet owner could
+ * also move the funds in that wallet: the key is fully privileged, which is why the platform holds
+ * this one key and nothing more (no withdrawal path, no owner key).
+ *
+ * Idempotency: Polymarket has no client order id. The platform's client order id is the order
+ * `salt`, derived from the intent id ({@link saltFromIntentId}); the EIP-712 hash of the signed
+ * order is Polymarket's `orderID`. The adapter remembers the hash of every order it signs (in
+ * process memory, by client order id) and {@link polymarketAdapter.findByClientOrderId} looks
+ * that hash up with `GET /data/order/<hash>`: a lost acknowledgement retried in the same worker
+ * finds its order exactly. When the hash is not remembered (another process), it lists
+ * `GET /data/orders` of the token and matches the `salt` (the simulator reports it; the real
+ * venue's order objects do not, so there a cross-process retry can only rely on the venue's own
+ * duplicate-hash refusal).
+ *
+ * Prices are probability units (USD per share, 0–1), sizes shares. Fees: makers pay 0; takers pay
+ * the trade's `fee_rate_bps` with Polymarket's formula rate × min(p, 1 − p) × size (0 bps on most
+ * markets, and the simulator's default).
+ */
+import { z } from 'zod';
+import { Decimal } from '../../domain/decimal.js';
+import { findByVenueSymbol, findSymbol } from '../../domain/market/symbols.js';
+import { POLYMARKET_TOKENS } from '../../domain/market/venues/polymarket.js';
+import { jsonCall, type JsonRequest } from '../http.js';
+import { VenueRejected, type AgentKey, type AuthorizationRequest, type VenueAdapter, type VenueContext, type VenueFill, type VenueOrder } from '../types.js';
+import {
+  BYTES32_ZERO,
+  SIGNATURE_TYPE,
+  authorizeSignerTypedData,
+  l1Headers,
+  l2Headers,
+  orderAmounts,
+  orderHash,
+  recoverAuthorizeSigner,
+  saltFromIntentId,
+  signOrder,
+  type ApiCreds,
+  type AuthorizeSignerMessage,
+  type PolymarketOrder,
+} from './signing.js';
+import {
+  END_CURSOR,
+  INITIAL_CURSOR,
+  ORDER_TYPE,
+  SIDE_FROM_VENUE,
+  SIDE_TO_VENUE,
+  errorReason,
+  platformStatus,
+  protectivePrice,
+  takerFeeUsd,
+  wireOrderSchema,
+  wirePageSchema,
+  wireTradeSchema,
+  type WireOrder,
+  type WireTrade,
+} from './wire.js';
+
+/** The EIP-712 member of AuthorizationRequest. */
+type Eip712Request = Extract<AuthorizationRequest, { kind: 'eip712' }>;
+
+type Ctx = Omit<VenueContext, 'apiCredentials'> & { apiCredentials?: Record<string, string> };
+
+// ---------------------------------------------------------------------------------------------
+// Order-hash memory (client order id → Polymarket order id), bounded.
+
+const MEMO_LIMIT = 10_000;
+const hashByClientId = new Map<string, string>();
+const clientIdByHash = new Map<string, string>();
+
+function remember(clientOrderId: string, hash: string): void {
+  hashByClientId.delete(clientOrderId);
+  hashByClientId.set(clientOrderId, hash);
+  clientIdByHash.set(hash, clientOrderId);
+  while (hashByClientId.size > MEMO_LIMIT) {
+    const [oldId, oldHash] = hashByClientId.entries().next().value as [string, string];
+    hashByClientId.delete(oldId);
+    clientIdByHash.delete(oldHash);
+  }
+}
+
+/** Forgets every remembered order hash (what a worker restart does); for tests. */
+export function forgetSignedOrders(): void {
+  hashByClientId.clear();
+  clientIdByHash.clear();
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP
+
+const evmAgent = (agent: AgentKey) => {
+  if (agent.kind !== 'evm') throw new Error('polymarket: the agent key must be a secp256k1 (evm) key');
+  return agent;
+};
+
+function credsOf(ctx: Ctx): ApiCreds {
+  const c = ctx.apiCredentials;
+  if (!c?.apiKey || !c.secret || !c.passphrase) throw new Error('polymarket: the agent has no L2 API credentials (authorise it first)');
+  return { apiKey: c.apiKey, secret: c.secret, passphrase: c.passphrase };
+}
+
+const nowSec = () => Math.floor(Date.now() / 1000).toString();
+
+/** A request of {@link request}: its own `headers` (L1 auth), and `auth: 'l2'` for the HMAC headers. */
+type PolymarketRequest = Omit<JsonRequest, 'headers'> & { headers?: Record<string, string>; auth?: 'l2' };
+
+/**
+ * One request; the answer checked against `schema` ({@link jsonCall}). `auth` `l2` signs HMAC
+ * headers over the path (no query) and the exact body text.
+ * @throws VenueRejected on a 4xx (a 404 reads as null with `allow404`) with the venue's `error`
+ *   text (verbatim); Error on 5xx, transport failures or an unexpected body.
+ */
+async function request<S extends z.ZodType>(ctx: Ctx, req: PolymarketRequest, schema: S): Promise<z.output<S>> {
+  const headers = (_url: string, body: string | undefined) => ({
+    ...req.headers,
+    ...(req.auth === 'l2' ? l2Headers(evmAgent(ctx.agent).address, credsOf(ctx), nowSec(), req.method, req.path, body) : {}),
+  });
+  return jsonCall(ctx, 'polymarket', { ...req, headers }, schema, errorReason);
+}
+
+/** Every page of a cursor-paged listing of `item`s. */
+async function allPages<T>(ctx: Ctx, path: string, item: z.ZodType<T>, query: Record<string, string | undefined>): Promise<T[]> {
+  const out: T[] = [];
+  const pageSchema = wirePageSchema(item);
+  let cursor = INITIAL_CURSOR;
+  for (let guard = 0; guard < 1000 && cursor !== END_CURSOR; guard++) {
+    const page = await request(ctx, { method: 'GET', path, query: { ...query, next_cursor: cursor }, auth: 'l2' }, pageSchema);
+    out.push(...page.data);
+    if (!page.next_cursor || page.next_cursor === cursor) break;
+    cursor = page.next_cursor;
+  }
+  return out;
+}
+
+/** `GET /data/order/<id>`: the order, or null for a body without an order id (how the venue answers an unknown one). */
+const orderOrNothing = z.preprocess((v) => (v && typeof v === 'object' && (v as { id?: unknown }).id ? v : null), wireOrderSchema.nullable());
+/** `POST /order`: acceptance, or the venue's refusal. */
+const placeAnswer = z
+  .looseObject({ success: z.boolean().optional(), orderID: z.string().optional(), errorMsg: z.string().optional(), error: z.string().optional() })
+  .nullable();
+/** `DELETE /order`: the reason per order id it did not cancel. */
+const cancelAnswer = z.looseObject({ not_canceled: z.record(z.string(), z.string()).nullish() }).nullable();
+/** `POST /auth/api-key` / `GET /auth/derive-api-key`: the L2 credentials. */
+const credsAnswer = z.looseObject({ apiKey: z.string(), secret: z.string(), passphrase: z.string() });
+
+// ---------------------------------------------------------------------------------------------
+// Mapping
+
+const platformSymbol = (tokenId: string) => findByVenueSymbol('polymarket', tokenId)?.symbol ?? tokenId;
+
+function tokenOf(symbol: string): { tokenId: string; tickSize: string; negRisk: boolean } {
+  const spec = findSymbol('polymarket', symbol);
+  if (!spec?.venueSymbol) throw new VenueRejected(`market not found: ${symbol}`);
+  return { tokenId: spec.venueSymbol, tickSize: spec.tickSize, negRisk: POLYMARKET_TOKENS[spec.venueSymbol]?.negRisk ?? false };
+}
+
+/** A venue order in the platform's vocabulary. The CLOB order has no average fill price (fills carry it). */
+function toVenueOrder(w: WireOrder): VenueOrder {
+  const filled = new Decimal(w.size_matched || '0');
+  let status = platformStatus(w.status);
+  if (status === 'open' && filled.gte(w.original_size)) status = 'filled';
+  return {
+    venueOrderId: w.id,
+    clientOrderId: w.salt !== undefined ? String(w.salt) : (clientIdByHash.get(w.id) ?? null),
+    symbol: platformSymbol(w.asset_id),
+    side: SIDE_FROM_VENUE[w.side],
+    type: 'limit',
+    qty: new Decimal(w.original_size).toFixed(),
+    price: new Decimal(w.price).toFixed(),
+    status,
+    filledQty: filled.toFixed(),
+    avgFillPrice: null,
+    updatedAt: Number(w.created_at) * 1000,
+  };
+}
+
+/** The owner's legs of one trade as fills: the taker leg, or each of the owner's maker legs (fee 0). */
+function tradeFills(t: WireTrade, ctx: Ctx): VenueFill[] {
+  const time = Number(t.match_time) * 1000;
+  const symbol = platformSymbol(t.asset_id);
+  const clientId = (id: string) => clientIdByHash.get(id) ?? null;
+  if (t.trader_side === 'TAKER') {
+    return [{ venueTradeId: t.id, venueOrderId: t.taker_order_id, clientOrderId: clientId(t.taker_order_id), symbol, side: SIDE_FROM_VENUE[t.side], qty: new Decimal(t.size).toFixed(), price: new Decimal(t.price).toFixed(), feeUsd: takerFeeUsd(t.fee_rate_bps || '0', t.price, t.size), time }];
+  }
+  const owner = ctx.owner.toLowerCase();
+  const apiKey = ctx.apiCredentials?.apiKey;
+  return t.maker_orders
+    .filter((m) => m.maker_address.toLowerCase() === owner || (apiKey !== undefined && m.owner === apiKey))
+    .map((m) => ({ venueTradeId: `${t.id}:${m.order_id}`, venueOrderId: m.order_id, clientOrderId: clientId(m.order_id), symbol: platformSymbol(m.asset_id), side: SIDE_FROM_VENUE[m.side], qty: new Decimal(m.matched_amount).toFixed(), price: new Decimal(m.price).toFixed(), feeUsd: '0', time }));
+}
+
+async function orderById(ctx: Ctx, id: string): Promise<VenueOrder | null> {
+  const json = await request(ctx, { method: 'GET', path: `/data/order/${id}`, auth: 'l2', allow404: true }, orderOrNothing);
+  return json ? toVenueOrder(json) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The adapter
+
+/** The Polymarket CLOB V2 adapter (see the module docstring for custody and idempotency). */
+export const polymarketAdapter: VenueAdapter = {
+  venue: 'polymarket',
+
+  /** The order salt of the intent (decimal integer < 2^53): see {@link saltFromIntentId}. */
+  clientOrderId(intentId) {
+    return saltFromIntentId(intentId);
+  },
+
+  /**
+   * Signs and posts one V2 order: `maker` = owner (funder), `signer` = agent, signature type 2,
+   * `timestamp` = the agent's next nonce (ms), salt = the client order id. Market → FAK at the
+   * protective price; `Ioc` → FAK; `Alo` → GTC post-only. Returns the order as `GET /data/order` shows it.
+   * @throws VenueRejected for stops/take-profits (not on the CLOB) and for every venue refusal.
+   */
+  async place(ctx, order) {
+    const agent = evmAgent(ctx.agent);
+    const creds = credsOf(ctx);
+    const wireType = ORDER_TYPE[`${order.type}:${order.timeInForce}`];
+    if (!wireType) throw new VenueRejected(`order type ${order.type} is not supported by the Polymarket CLOB (market and limit only)`);
+    const { tokenId, tickSize, negRisk } = tokenOf(order.symbol);
+    const price = order.type === 'market' ? protectivePrice(order.side, order.markPrice, tickSize) : order.price;
+    if (price == null) throw new VenueRejected('a limit order needs a price');
+    const side = SIDE_TO_VENUE[order.side];
+    const amounts = orderAmounts(side, order.qty, price, tickSize);
+    const signed: PolymarketOrder = {
+      salt: order.clientOrderId,
+      maker: ctx.owner as `0x${string}`,
+      signer: agent.address,
+      tokenId,
+      makerAmount: amounts.makerAmount,
+      takerAmount: amounts.takerAmount,
+      side,
+      signatureType: SIGNATURE_TYPE.POLY_GNOSIS_SAFE,
+      timestamp: (await ctx.nextNonce('ms')).toString(),
+      metadata: BYTES32_ZERO,
+      builder: BYTES32_ZERO,
+    };
+    const signature = await signOrder(agent.privateKey, signed, ctx.network, negRisk);
+    const hash = orderHash(signed, ctx.network, negRisk);
+    remember(order.clientOrderId, hash);
+    const body = {
+      order: { ...signed, salt: Number(signed.salt), expiration: '0', signature },
+      owner: creds.apiKey,
+      orderType: wireType.orderType,
+      postOnly: wireType.postOnly,
+      deferExec: false,
+    };
+    const json = await request(ctx, { method: 'POST', path: '/order', body, auth: 'l2' }, placeAnswer);
+    if (!json?.success) throw new VenueRejected(String(json?.errorMsg || json?.error || 'order not accepted'));
+    const placed = await orderById(ctx, String(json.orderID));
+    if (!placed) throw new Error(`polymarket: order ${json.orderID} accepted but not found`);
+    return placed;
+  },
+
+  /** Remembered hash → `GET /data/order/<hash>`; else the token's `GET /data/orders` matched on `salt`. */
+  async findByClientOrderId(ctx, symbol, clientOrderId) {
+    const hash = hashByClientId.get(clientOrderId);
+    if (hash) {
+      const found = await orderById(ctx, hash);
+      if (found) return found;
+    }
+    const { tokenId } = tokenOf(symbol);
+    const listed = await allPages(ctx, '/data/orders', wireOrderSchema, { asset_id: tokenId });
+    const hit = listed.find((o) => o.salt !== undefined && String(o.salt) === clientOrderId);
+    return hit ? toVenueOrder(hit) : null;
+  },
+
+  async status(ctx, _symbol, venueOrderId) {
+    return orderById(ctx, venueOrderId);
+  },
+
+  /**
+   * `DELETE /order {orderID}`, then the order's final state. A filled or already canceled order is
+   * returned as such. @throws VenueRejected with the venue's `not_canceled` reason when it stays open.
+   */
+  async cancel(ctx, _symbol, venueOrderId) {
+    const json = await request(ctx, { method: 'DELETE', path: '/order', body: { orderID: venueOrderId }, auth: 'l2' }, cancelAnswer);
+    const after = await orderById(ctx, venueOrderId);
+    const reason = json?.not_canceled?.[venueOrderId];
+    if (!after) throw new VenueRejected(reason ?? `order ${venueOrderId} not found`);
+    if (after.status === 'open') throw new VenueRejected(reason ?? 'order could not be canceled');
+    return after;
+  },
+
+  /** `GET /data/trades` (all pages, `after` = sinceMs in whole seconds), the owner's legs, oldest first. */
+  async fills(ctx, opts) {
+    const tokenId = opts.symbol ? tokenOf(opts.symbol).tokenId : undefined;
+    const query = { maker_address: ctx.owner, asset_id: tokenId, after: Math.floor(opts.sinceMs / 1000).toString() };
+    const trades = await allPages(ctx, '/data/trades', wireTradeSchema, query);
+    const floorMs = Math.floor(opts.sinceMs / 1000) * 1000;
+    return trades
+      .flatMap((t) => tradeFills(t, ctx))
+      .filter((f) => f.time >= floorMs && (!opts.venueOrderId || f.venueOrderId === opts.venueOrderId))
+      .sort((a, b) => a.time - b.time);
+  },
+
+  /** Every order `GET /data/orders` reports for the agent's API key (the venue lists working orders). */
+  async orders(ctx) {
+    return (await allPages(ctx, '/data/orders', wireOrderSchema, {})).map(toVenueOrder);
+  },
+
+  /** The platform's `AuthorizeSigner` typed data: funder = owner, signer = agent, expiry and nonce in epoch ms. */
+  authorizationRequest(args) {
+    return { kind: 'eip712', typedData: authorizeSignerTypedData({ funder: args.owner, signer: args.agentAddress, expiresAt: args.expiresAt, nonce: args.nonce, network: args.network }) as unknown as Eip712Request['typedData'] };
+  },
+
+  /** True when `signature` over an `AuthorizeSigner` request recovers to `owner` and names `owner` as funder. */
+  async verifyAuthorization({ owner, request: req, signature }) {
+    if (req.kind !== 'eip712' || req.typedData.primaryType !== 'AuthorizeSigner') return false;
+    const message = req.typedData.message as unknown as AuthorizeSignerMessage;
+    if (String(message.funder).toLowerCase() !== owner.toLowerCase()) return false;
+    const signer = await recoverAuthorizeSigner(message, signature, Number(req.typedData.domain.chainId));
+    return signer === owner.toLowerCase();
+  },
+
+  /**
+   * Posts the signed authorisation to `POST /auth/authorize-signer` (simulator-only stand-in for
+   * adding the agent as an owner of the funder's wallet), then derives the agent's L2 credentials
+   * with L1 auth signed by the agent: `POST /auth/api-key`, or `GET /auth/derive-api-key` when the
+   * key exists. Returns `{ apiKey, secret, passphrase }`.
+   * @throws VenueRejected when the venue refuses the authorisation or the L1 signature.
+   */
+  async submitAuthorization(ctx, { request: req, signature }) {
+    if (req.kind !== 'eip712') throw new VenueRejected('polymarket expects an EIP-712 authorisation');
+    const agent = evmAgent(ctx.agent);
+    const authorization = { message: req.typedData.message, chainId: req.typedData.domain.chainId, signature };
+    await request(ctx, { method: 'POST', path: '/auth/authorize-signer', body: authorization }, z.unknown());
+    const l1 = () => l1Headers(agent.privateKey, nowSec(), 0n, ctx.network);
+    let creds: ApiCreds;
+    try {
+      creds = await request(ctx, { method: 'POST', path: '/auth/api-key', headers: await l1() }, credsAnswer);
+    } catch (err) {
+      if (!(err instanceof VenueRejected)) throw err;
+      creds = await request(ctx, { method: 'GET', path: '/auth/derive-api-key', headers: await l1() }, credsAnswer);
+    }
+    return { apiKey: creds.apiKey, secret: creds.secret, passphrase: creds.passphrase };
+  },
+};

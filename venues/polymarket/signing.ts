@@ -1,0 +1,313 @@
+/**
+ * Polymarket CLOB V2 signing, pure (no I/O): order amounts from decimal strings, the EIP-712
+ * `Order` of the V2 exchange and its hash (which IS Polymarket's order id), L1 `ClobAuth`
+ * signatures, L2 HMAC request signatures, the platform's own `AuthorizeSigner` message, and the
+ * venue-side checks the simulator runs (recover a signer). docs/venues.md §3.
+ *
+ * V2 only: domain version `"2"`, struct `Order(uint256 salt,address maker,address signer,uint256
+ * tokenId,uint256 makerAmount,uint256 takerAmount,uint8 side,uint8 signatureType,uint256 timestamp,
+ * bytes32 metadata,bytes32 builder)`. `expiration` travels on the wire but is not signed. V1 orders
+ * (`taker`, `nonce`, `feeRateBps` in the struct) are never built here.
+ *
+ * Units: prices are probability units (USDC per share, 0–1) as decimal strings; sizes are shares;
+ * on-chain amounts are 6-decimal integers (USDC and outcome tokens both have 6 decimals), carried
+ * as decimal-integer strings or bigints. No JS float ever holds a price, size or amount.
+ */
+import { createHmac } from 'node:crypto';
+import { hashTypedData, keccak256, recoverTypedDataAddress, stringToHex, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { Decimal } from '../../domain/decimal.js';
+
+/** Chain id per network: Polygon mainnet, Amoy testnet. */
+export const POLYMARKET_CHAIN_ID = { mainnet: 137, testnet: 80002 } as const;
+
+/** V2 exchange contracts (same address on Polygon and Amoy): standard and neg-risk markets. */
+export const EXCHANGE_V2 = {
+  standard: '0xE111180000d2663C0091e4f400237545B87B996B',
+  negRisk: '0xe2222d279d744050d28e00520010520000310F59',
+} as const;
+
+/** bytes32 zero (the default `metadata` and `builder`). */
+export const BYTES32_ZERO: Hex = `0x${'0'.repeat(64)}`;
+
+/** EIP-712 types of the V2 `Order`, fields in signing order. */
+export const ORDER_TYPES = {
+  Order: [
+    { name: 'salt', type: 'uint256' },
+    { name: 'maker', type: 'address' },
+    { name: 'signer', type: 'address' },
+    { name: 'tokenId', type: 'uint256' },
+    { name: 'makerAmount', type: 'uint256' },
+    { name: 'takerAmount', type: 'uint256' },
+    { name: 'side', type: 'uint8' },
+    { name: 'signatureType', type: 'uint8' },
+    { name: 'timestamp', type: 'uint256' },
+    { name: 'metadata', type: 'bytes32' },
+    { name: 'builder', type: 'bytes32' },
+  ],
+} as const;
+
+/** Order side on chain: 0 BUY, 1 SELL. */
+export const SIDE_CODE = { BUY: 0, SELL: 1 } as const;
+
+/** Signature types of V2 orders. The platform signs with POLY_GNOSIS_SAFE (agent signer, owner's funder wallet as maker). */
+export const SIGNATURE_TYPE = { EOA: 0, POLY_PROXY: 1, POLY_GNOSIS_SAFE: 2, POLY_1271: 3 } as const;
+
+/** One V2 order as signed. Integers as decimal strings (uint256 do not fit a JS number). */
+export interface PolymarketOrder {
+  /** Decimal integer < 2^53 (sent as a JSON number). */
+  salt: string;
+  maker: Hex;
+  signer: Hex;
+  /** Outcome token id, decimal uint256. */
+  tokenId: string;
+  /** 6-decimal integer: USDC paid (BUY) or shares sold (SELL). */
+  makerAmount: string;
+  /** 6-decimal integer: shares received (BUY) or USDC received (SELL). */
+  takerAmount: string;
+  side: 'BUY' | 'SELL';
+  signatureType: number;
+  /** Epoch ms, decimal string. */
+  timestamp: string;
+  metadata: Hex;
+  builder: Hex;
+}
+
+/** The EIP-712 domain of the V2 exchange on a network (`negRisk` picks the neg-risk exchange). */
+export function orderDomain(network: 'mainnet' | 'testnet', negRisk: boolean) {
+  return {
+    name: 'Polymarket CTF Exchange',
+    version: '2',
+    chainId: POLYMARKET_CHAIN_ID[network],
+    verifyingContract: negRisk ? EXCHANGE_V2.negRisk : EXCHANGE_V2.standard,
+  } as const;
+}
+
+const orderMessage = (o: PolymarketOrder) => ({
+  salt: BigInt(o.salt),
+  maker: o.maker,
+  signer: o.signer,
+  tokenId: BigInt(o.tokenId),
+  makerAmount: BigInt(o.makerAmount),
+  takerAmount: BigInt(o.takerAmount),
+  side: SIDE_CODE[o.side],
+  signatureType: o.signatureType,
+  timestamp: BigInt(o.timestamp),
+  metadata: o.metadata,
+  builder: o.builder,
+});
+
+/** The full typed data of an order (what `eth_signTypedData_v4` would sign). */
+export function orderTypedData(order: PolymarketOrder, network: 'mainnet' | 'testnet', negRisk: boolean) {
+  return { domain: orderDomain(network, negRisk), types: ORDER_TYPES, primaryType: 'Order' as const, message: orderMessage(order) };
+}
+
+/**
+ * The EIP-712 digest of an order: Polymarket's `orderID` (0x-prefixed, 32 bytes, lower-case hex).
+ * @throws Error on a malformed integer or address field.
+ */
+export function orderHash(order: PolymarketOrder, network: 'mainnet' | 'testnet', negRisk: boolean): Hex {
+  return hashTypedData(orderTypedData(order, network, negRisk));
+}
+
+/** Signs an order with the signer's secp256k1 key; returns the 65-byte signature (0x hex). */
+export async function signOrder(privateKey: Hex, order: PolymarketOrder, network: 'mainnet' | 'testnet', negRisk: boolean): Promise<Hex> {
+  return privateKeyToAccount(privateKey).signTypedData(orderTypedData(order, network, negRisk));
+}
+
+/** Venue side: the address that signed `order` (lower-case), or null when the signature does not parse. */
+export async function recoverOrderSigner(order: PolymarketOrder, signature: string, network: 'mainnet' | 'testnet', negRisk: boolean): Promise<string | null> {
+  try {
+    return (await recoverTypedDataAddress({ ...orderTypedData(order, network, negRisk), signature: signature as Hex })).toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Amounts
+
+/** Decimals of (price, size, amount) per tick size (docs/venues.md §3.1). */
+export const ROUNDING: Record<string, { price: number; size: number; amount: number }> = {
+  '0.1': { price: 1, size: 2, amount: 3 },
+  '0.01': { price: 2, size: 2, amount: 4 },
+  '0.005': { price: 3, size: 2, amount: 5 },
+  '0.0025': { price: 4, size: 2, amount: 6 },
+  '0.001': { price: 3, size: 2, amount: 5 },
+  '0.0001': { price: 4, size: 2, amount: 6 },
+};
+
+const toUnits = (d: Decimal): string => d.mul(1_000_000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toFixed(0);
+
+/**
+ * Maker and taker amounts of a limit order (6-decimal integers as strings), as the official V2
+ * clients compute them: price rounded half-up to the tick's price decimals, size rounded down to
+ * 2 decimals; BUY pays size·price USDC for size shares, SELL swaps them; an amount with more than
+ * the tick's amount decimals is rounded up at amount+4 decimals, then down at amount decimals.
+ * Returns also the rounded `price` and `size` (canonical decimal strings).
+ * @throws Error on an unknown tick size, or a size or price that rounds to zero.
+ */
+export function orderAmounts(side: 'BUY' | 'SELL', size: string, price: string, tickSize: string): { makerAmount: string; takerAmount: string; price: string; size: string } {
+  const cfg = ROUNDING[new Decimal(tickSize).toFixed()];
+  if (!cfg) throw new Error(`unsupported Polymarket tick size ${tickSize}`);
+  const p = new Decimal(price).toDecimalPlaces(cfg.price, Decimal.ROUND_HALF_UP);
+  const s = new Decimal(size).toDecimalPlaces(cfg.size, Decimal.ROUND_DOWN);
+  if (p.lte(0) || s.lte(0)) throw new Error(`size ${size} at price ${price} rounds to zero`);
+  let quote = s.mul(p);
+  if (quote.decimalPlaces() > cfg.amount) {
+    quote = quote.toDecimalPlaces(cfg.amount + 4, Decimal.ROUND_UP);
+    if (quote.decimalPlaces() > cfg.amount) quote = quote.toDecimalPlaces(cfg.amount, Decimal.ROUND_DOWN);
+  }
+  const [maker, taker] = side === 'BUY' ? [quote, s] : [s, quote];
+  return { makerAmount: toUnits(maker), takerAmount: toUnits(taker), price: p.toFixed(), size: s.toFixed() };
+}
+
+/**
+ * Venue side: the limit price and size (shares) an order's amounts encode: BUY price =
+ * maker/taker, size = taker; SELL price = taker/maker, size = maker. Decimal strings.
+ */
+export function priceAndSize(order: Pick<PolymarketOrder, 'side' | 'makerAmount' | 'takerAmount'>): { price: Decimal; size: Decimal } {
+  const maker = new Decimal(order.makerAmount);
+  const taker = new Decimal(order.takerAmount);
+  return order.side === 'BUY' ? { price: maker.div(taker), size: taker.div(1_000_000) } : { price: taker.div(maker), size: maker.div(1_000_000) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Salt: the idempotency key
+
+/**
+ * The order salt derived from a platform intent id: the low 53 bits of keccak256(utf8(intentId)),
+ * as a decimal string (always a safe JS integer, because the wire carries the salt as a JSON
+ * number). Polymarket has no client order id; the salt is the platform's: the same intent always
+ * signs the same salt, so the adapter can recognise its own order after a lost acknowledgement.
+ */
+export function saltFromIntentId(intentId: string): string {
+  const h = BigInt(keccak256(stringToHex(intentId)));
+  return (h & ((1n << 53n) - 1n)).toString();
+}
+
+// ---------------------------------------------------------------------------------------------
+// L1 / L2 API authentication
+
+/** The fixed attestation text of `ClobAuth`. */
+export const CLOB_AUTH_MESSAGE = 'This message attests that I control the given wallet';
+
+/** EIP-712 types of the L1 `ClobAuth` message. */
+export const CLOB_AUTH_TYPES = {
+  ClobAuth: [
+    { name: 'address', type: 'address' },
+    { name: 'timestamp', type: 'string' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'message', type: 'string' },
+  ],
+} as const;
+
+/** The L1 typed data: domain `{ClobAuthDomain, 1, chainId}` (no verifyingContract). `timestampSec` is epoch seconds. */
+export function clobAuthTypedData(address: Hex, timestampSec: string, nonce: bigint, network: 'mainnet' | 'testnet') {
+  return {
+    domain: { name: 'ClobAuthDomain', version: '1', chainId: POLYMARKET_CHAIN_ID[network] },
+    types: CLOB_AUTH_TYPES,
+    primaryType: 'ClobAuth' as const,
+    message: { address, timestamp: timestampSec, nonce, message: CLOB_AUTH_MESSAGE },
+  };
+}
+
+/** L1 headers of `POST /auth/api-key` / `GET /auth/derive-api-key`, signed by `privateKey`. */
+export async function l1Headers(privateKey: Hex, timestampSec: string, nonce: bigint, network: 'mainnet' | 'testnet'): Promise<Record<string, string>> {
+  const account = privateKeyToAccount(privateKey);
+  const signature = await account.signTypedData(clobAuthTypedData(account.address, timestampSec, nonce, network));
+  return { POLY_ADDRESS: account.address, POLY_SIGNATURE: signature, POLY_TIMESTAMP: timestampSec, POLY_NONCE: nonce.toString() };
+}
+
+/** Venue side: the address that signed L1 headers (lower-case), or null. */
+export async function recoverL1Signer(address: string, timestampSec: string, nonce: bigint, signature: string, network: 'mainnet' | 'testnet'): Promise<string | null> {
+  try {
+    return (await recoverTypedDataAddress({ ...clobAuthTypedData(address as Hex, timestampSec, nonce, network), signature: signature as Hex })).toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The L2 request signature: base64url(HMAC-SHA256(base64url-decode(secret), ts + METHOD + path +
+ * body)), `=` padding kept. `path` has no host and no query; `body` is the exact text sent,
+ * omitted when empty.
+ */
+export function hmacSignature(secret: string, timestampSec: string, method: string, path: string, body?: string): string {
+  const key = Buffer.from(secret.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  const mac = createHmac('sha256', key)
+    .update(`${timestampSec}${method}${path}${body ?? ''}`)
+    .digest('base64');
+  return mac.replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+/** L2 credentials as Polymarket issues them. */
+export interface ApiCreds {
+  apiKey: string;
+  secret: string;
+  passphrase: string;
+}
+
+/** L2 headers of one private request. */
+export function l2Headers(address: string, creds: ApiCreds, timestampSec: string, method: string, path: string, body?: string): Record<string, string> {
+  return {
+    POLY_ADDRESS: address,
+    POLY_SIGNATURE: hmacSignature(creds.secret, timestampSec, method, path, body),
+    POLY_TIMESTAMP: timestampSec,
+    POLY_API_KEY: creds.apiKey,
+    POLY_PASSPHRASE: creds.passphrase,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The platform's signer authorisation (not a Polymarket message)
+
+/** EIP-712 types of the platform's `AuthorizeSigner` message. `expiresAt` and `nonce` are epoch ms. */
+export const AUTHORIZE_SIGNER_TYPES = {
+  AuthorizeSigner: [
+    { name: 'funder', type: 'address' },
+    { name: 'signer', type: 'address' },
+    { name: 'expiresAt', type: 'uint256' },
+    { name: 'nonce', type: 'uint256' },
+  ],
+} as const;
+
+/** Domain of the platform's authorisation: `{Multivenue Agent Authorization, 1, chainId}`, no contract. */
+export function authorizeSignerDomain(network: 'mainnet' | 'testnet') {
+  return { name: 'Multivenue Agent Authorization', version: '1', chainId: POLYMARKET_CHAIN_ID[network] } as const;
+}
+
+/** The message the owner's wallet signs: `funder` lets `signer` sign orders for it until `expiresAt` (epoch ms). */
+export function authorizeSignerTypedData(args: { funder: string; signer: string; expiresAt: number; nonce: number; network: 'mainnet' | 'testnet' }) {
+  return {
+    domain: authorizeSignerDomain(args.network),
+    types: AUTHORIZE_SIGNER_TYPES,
+    primaryType: 'AuthorizeSigner' as const,
+    message: { funder: args.funder, signer: args.signer, expiresAt: args.expiresAt, nonce: args.nonce },
+  };
+}
+
+/** The fields of a signed `AuthorizeSigner` message (as JSON carries them). */
+export interface AuthorizeSignerMessage {
+  funder: string;
+  signer: string;
+  expiresAt: number | string;
+  nonce: number | string;
+}
+
+/** Recovers the wallet that signed an `AuthorizeSigner` message (lower-case), or null. */
+export async function recoverAuthorizeSigner(message: AuthorizeSignerMessage, signature: string, chainId: number): Promise<string | null> {
+  try {
+    return (
+      await recoverTypedDataAddress({
+        domain: { name: 'Multivenue Agent Authorization', version: '1', chainId },
+        types: AUTHORIZE_SIGNER_TYPES,
+        primaryType: 'AuthorizeSigner',
+        message: { funder: message.funder as Hex, signer: message.signer as Hex, expiresAt: BigInt(message.expiresAt), nonce: BigInt(message.nonce) },
+        signature: signature as Hex,
+      })
+    ).toLowerCase();
+  } catch {
+    return null;
+  }
+}

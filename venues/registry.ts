@@ -1,0 +1,20 @@
+/**
+ * The routed venue adapters by slug (a table), and the nonce unit each venue's agent key uses
+ * (docs/venues.md: Hyperliquid ms, Aster µs; Polymarket and Kalshi sign timestamps in ms).
+ */
+import { hyperliquidAdapter } from './hyperliquid/adapter.js';
+import { asterAdapter } from './aster/adapter.js';
+import { polymarketAdapter } from './polymarket/adapter.js';
+import { kalshiAdapter } from './kalshi/adapter.js';
+import type { RoutedVenue, VenueAdapter } from './types.js';
+
+/** Adapter of each routed venue. */
+export const ADAPTERS: Record<RoutedVenue, VenueAdapter> = {
+  hyperliquid: hyperliquidAdapter,
+  aster: asterAdapter,
+  polymarket: polymarketAdapter,
+  kalshi: kalshiAdapter,
+};
+
+/** Nonce unit of each venue's agent key (db/agent-nonces.ts). */
+export const NONCE_UNIT: Record<RoutedVenue, 'ms' | 'us'> = { hyperliquid: 'ms', aster: 'us', polymarket: 'ms', kalshi: 'ms' };
