@@ -49,7 +49,10 @@ const schema = z.object({
   /** FX rates per USD for non-USD accounts: `EUR=0.9412@2026-11-20T16:00:00Z,GBP=0.7901@...` (rate, then the time it was taken). */
   FX_RATES: z
     .string()
-    .regex(/^([A-Z]{3,5}=\d+(\.\d+)?@[0-9T:.Z-]+)(,[A-Z]{3,5}=\d+(\.\d+)?@[0-9T:.Z-]+)*$/, 'FX_RATES is CUR=rate@ISO-time[,...]')
+    .regex(
+      /^([A-Z]{3,5}=\d+(\.\d+)?@[0-9T:.Z-]+)(,[A-Z]{3,5}=\d+(\.\d+)?@[0-9T:.Z-]+)*$/,
+      'FX_RATES is CUR=rate@ISO-time[,...]',
+    )
     .optional(),
   /** A mark older than this is not traded against (ms). */
   MARK_MAX_AGE_MS: z.coerce.number().int().positive().default(60_000),
@@ -89,11 +92,18 @@ const schema = z.object({
   /** `on`: webhook endpoints may target loopback (127.0.0.0/8, ::1, localhost); unset = `on` unless NODE_ENV=production. */
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['on', 'off']).optional(),
   /** Tests only (worker/fault-injection.ts): `<before|after>:<activity>:<n>` kills the worker around the n-th run of that activity. */
-  FAULT_CRASH: optionalText.refine((v) => v === undefined || /^(before|after):\w+:\d+$/.test(v), 'FAULT_CRASH is <before|after>:<activityName>:<n>'),
+  FAULT_CRASH: optionalText.refine(
+    (v) => v === undefined || /^(before|after):\w+:\d+$/.test(v),
+    'FAULT_CRASH is <before|after>:<activityName>:<n>',
+  ),
   /** The dev mailbox: without SMTP_URL, outbox mail is written here as readable files. */
   MAIL_DIR: z.string().default('.data/mail'),
   /** SMTP server for outbox mail (`smtp://user:pass@host:587`, `smtps://…:465`); unset: the dev mailbox. */
-  SMTP_URL: z.string().url().refine((u) => /^smtps?:\/\//.test(u), 'an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((u) => /^smtps?:\/\//.test(u), 'an smtp:// or smtps:// URL')
+    .optional(),
   /** The From of outbox mail. */
   MAIL_FROM: z.string().default('Platform <no-reply@platform.localhost>'),
   /** How often each worker retries outbox mail whose send failed (ms). */
@@ -115,9 +125,22 @@ const schema = z.object({
 type Env = z.infer<typeof schema>;
 
 /** The variables after defaults, with the defaults that depend on others resolved (`--print-config` shows these). */
-type EffectiveEnv = Omit<Env, 'TEMPORAL_TLS' | 'WEBHOOK_ALLOW_LOOPBACK'> & { TEMPORAL_TLS: 'on' | 'off'; WEBHOOK_ALLOW_LOOPBACK: 'on' | 'off' };
+type EffectiveEnv = Omit<Env, 'TEMPORAL_TLS' | 'WEBHOOK_ALLOW_LOOPBACK'> & {
+  TEMPORAL_TLS: 'on' | 'off';
+  WEBHOOK_ALLOW_LOOPBACK: 'on' | 'off';
+};
 
-const TEMPORAL_KEYS = { TEMPORAL_ADDRESS: true, TEMPORAL_NAMESPACE: true, TEMPORAL_TASK_QUEUE: true, TEMPORAL_TLS: true, TEMPORAL_TLS_CERT: true, TEMPORAL_TLS_KEY: true, TEMPORAL_TLS_CA: true, TEMPORAL_TLS_SERVER_NAME: true, TEMPORAL_API_KEY: true } as const;
+const TEMPORAL_KEYS = {
+  TEMPORAL_ADDRESS: true,
+  TEMPORAL_NAMESPACE: true,
+  TEMPORAL_TASK_QUEUE: true,
+  TEMPORAL_TLS: true,
+  TEMPORAL_TLS_CERT: true,
+  TEMPORAL_TLS_KEY: true,
+  TEMPORAL_TLS_CA: true,
+  TEMPORAL_TLS_SERVER_NAME: true,
+  TEMPORAL_API_KEY: true,
+} as const;
 type TemporalEnv = Pick<Env, keyof typeof TEMPORAL_KEYS>;
 const temporalSchema = schema.pick(TEMPORAL_KEYS);
 
@@ -129,7 +152,11 @@ export interface TemporalConfig {
   /** Task queue of the platform's workflows. */
   taskQueue: string;
   /** TLS to the frontend (absolute PEM file paths), or null for plaintext. */
-  tls: { clientCert: { certFile: string; keyFile: string } | null; caFile: string | null; serverName: string | null } | null;
+  tls: {
+    clientCert: { certFile: string; keyFile: string } | null;
+    caFile: string | null;
+    serverName: string | null;
+  } | null;
   /** Temporal Cloud API key (`Authorization: Bearer`), or null. */
   apiKey: string | null;
 }
@@ -143,10 +170,26 @@ const TLS_SETTINGS = ['TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY', 'TEMPORAL_TLS_CA'
  * API key together with a client certificate (Temporal Cloud namespaces may accept both).
  */
 const TEMPORAL_REFUSALS: { variable: keyof TemporalEnv; refused: (t: TemporalEnv) => boolean; message: string }[] = [
-  { variable: 'TEMPORAL_TLS_KEY', refused: (t) => !!t.TEMPORAL_TLS_CERT && !t.TEMPORAL_TLS_KEY, message: 'unset while TEMPORAL_TLS_CERT is set: a client certificate needs its private key (set both or neither)' },
-  { variable: 'TEMPORAL_TLS_CERT', refused: (t) => !t.TEMPORAL_TLS_CERT && !!t.TEMPORAL_TLS_KEY, message: 'unset while TEMPORAL_TLS_KEY is set: a private key needs its client certificate (set both or neither)' },
-  { variable: 'TEMPORAL_TLS', refused: (t) => t.TEMPORAL_TLS === 'off' && TLS_SETTINGS.some((k) => t[k]), message: `off, but ${TLS_SETTINGS.join('/')} would then be ignored: unset TEMPORAL_TLS or those` },
-  { variable: 'TEMPORAL_TLS', refused: (t) => t.TEMPORAL_TLS === 'off' && !!t.TEMPORAL_API_KEY, message: 'off, but TEMPORAL_API_KEY is set: the key is a bearer credential and is only sent over TLS' },
+  {
+    variable: 'TEMPORAL_TLS_KEY',
+    refused: (t) => !!t.TEMPORAL_TLS_CERT && !t.TEMPORAL_TLS_KEY,
+    message: 'unset while TEMPORAL_TLS_CERT is set: a client certificate needs its private key (set both or neither)',
+  },
+  {
+    variable: 'TEMPORAL_TLS_CERT',
+    refused: (t) => !t.TEMPORAL_TLS_CERT && !!t.TEMPORAL_TLS_KEY,
+    message: 'unset while TEMPORAL_TLS_KEY is set: a private key needs its client certificate (set both or neither)',
+  },
+  {
+    variable: 'TEMPORAL_TLS',
+    refused: (t) => t.TEMPORAL_TLS === 'off' && TLS_SETTINGS.some((k) => t[k]),
+    message: `off, but ${TLS_SETTINGS.join('/')} would then be ignored: unset TEMPORAL_TLS or those`,
+  },
+  {
+    variable: 'TEMPORAL_TLS',
+    refused: (t) => t.TEMPORAL_TLS === 'off' && !!t.TEMPORAL_API_KEY,
+    message: 'off, but TEMPORAL_API_KEY is set: the key is a bearer credential and is only sent over TLS',
+  },
 ];
 
 /** The PEM file variables, checked for being readable PEM at start. */
@@ -187,7 +230,10 @@ function temporalOf(t: TemporalEnv): TemporalConfig {
     tls:
       tlsOn(t) === 'on'
         ? {
-            clientCert: t.TEMPORAL_TLS_CERT && t.TEMPORAL_TLS_KEY ? { certFile: path.resolve(t.TEMPORAL_TLS_CERT), keyFile: path.resolve(t.TEMPORAL_TLS_KEY) } : null,
+            clientCert:
+              t.TEMPORAL_TLS_CERT && t.TEMPORAL_TLS_KEY
+                ? { certFile: path.resolve(t.TEMPORAL_TLS_CERT), keyFile: path.resolve(t.TEMPORAL_TLS_KEY) }
+                : null,
             caFile: file(t.TEMPORAL_TLS_CA),
             serverName: t.TEMPORAL_TLS_SERVER_NAME ?? null,
           }
@@ -203,14 +249,36 @@ export const DEV_SECRET_PREFIX = 'dev:';
 const DEV_RING_VERSION = /^(dev|test)\d*$/;
 
 /** The versions of an agent-key ring spec `<version>:<key>[,...]`. */
-const ringVersions = (spec: string | undefined) => (spec ?? '').split(',').map((entry) => entry.trim().split(':')[0]).filter(Boolean);
+const ringVersions = (spec: string | undefined) =>
+  (spec ?? '')
+    .split(',')
+    .map((entry) => entry.trim().split(':')[0])
+    .filter(Boolean);
 
 /** Development defaults and test hooks that NODE_ENV=production refuses (README "Configuration checks"). */
 const NOT_FOR_PRODUCTION: { variable: keyof Env; refused: (e: EffectiveEnv) => boolean; message: string }[] = [
-  { variable: 'JWT_SECRET', refused: (e) => e.JWT_SECRET.startsWith(DEV_SECRET_PREFIX), message: `is the secret \`npm run dev\` generated (prefix \`${DEV_SECRET_PREFIX}\`): set a random one of at least 32 characters, e.g. \`openssl rand -base64 48\`` },
-  { variable: 'AGENT_KEY_ENCRYPTION_KEYS', refused: (e) => ringVersions(e.AGENT_KEY_ENCRYPTION_KEYS).some((v) => DEV_RING_VERSION.test(v)), message: 'holds a development key version (`dev1` of `npm run dev`, `test1` of the tests): use a ring of your own, e.g. `prod1:$(openssl rand -base64 32)`' },
-  { variable: 'WEBHOOK_ALLOW_LOOPBACK', refused: (e) => e.WEBHOOK_ALLOW_LOOPBACK === 'on', message: "is on: webhook endpoints could target the platform's own host (127.0.0.0/8, ::1, localhost); unset it or set off" },
-  { variable: 'FAULT_CRASH', refused: (e) => e.FAULT_CRASH !== undefined, message: 'is set: it kills the worker on purpose (durability tests only); unset it' },
+  {
+    variable: 'JWT_SECRET',
+    refused: (e) => e.JWT_SECRET.startsWith(DEV_SECRET_PREFIX),
+    message: `is the secret \`npm run dev\` generated (prefix \`${DEV_SECRET_PREFIX}\`): set a random one of at least 32 characters, e.g. \`openssl rand -base64 48\``,
+  },
+  {
+    variable: 'AGENT_KEY_ENCRYPTION_KEYS',
+    refused: (e) => ringVersions(e.AGENT_KEY_ENCRYPTION_KEYS).some((v) => DEV_RING_VERSION.test(v)),
+    message:
+      'holds a development key version (`dev1` of `npm run dev`, `test1` of the tests): use a ring of your own, e.g. `prod1:$(openssl rand -base64 32)`',
+  },
+  {
+    variable: 'WEBHOOK_ALLOW_LOOPBACK',
+    refused: (e) => e.WEBHOOK_ALLOW_LOOPBACK === 'on',
+    message:
+      "is on: webhook endpoints could target the platform's own host (127.0.0.0/8, ::1, localhost); unset it or set off",
+  },
+  {
+    variable: 'FAULT_CRASH',
+    refused: (e) => e.FAULT_CRASH !== undefined,
+    message: 'is set: it kills the worker on purpose (durability tests only); unset it',
+  },
 ];
 
 /**
@@ -224,11 +292,13 @@ function effectiveEnv(env: NodeJS.ProcessEnv): EffectiveEnv {
   const e: EffectiveEnv = {
     ...parsed.data,
     TEMPORAL_TLS: tlsOn(parsed.data),
-    WEBHOOK_ALLOW_LOOPBACK: parsed.data.WEBHOOK_ALLOW_LOOPBACK ?? (parsed.data.NODE_ENV === 'production' ? 'off' : 'on'),
+    WEBHOOK_ALLOW_LOOPBACK:
+      parsed.data.WEBHOOK_ALLOW_LOOPBACK ?? (parsed.data.NODE_ENV === 'production' ? 'off' : 'on'),
   };
   const issues = temporalIssues(parsed.data);
   if (e.NODE_ENV === 'production') {
-    for (const r of NOT_FOR_PRODUCTION) if (r.refused(e)) issues.push(`${r.variable}: ${r.message} (refused with NODE_ENV=production)`);
+    for (const r of NOT_FOR_PRODUCTION)
+      if (r.refused(e)) issues.push(`${r.variable}: ${r.message} (refused with NODE_ENV=production)`);
   }
   if (issues.length) throw invalid(issues);
   return e;
@@ -285,7 +355,10 @@ const REDACT: Record<'value' | 'url' | 'ring', (v: string) => string> = {
     u.password = 'REDACTED-PASSWORD';
     return u.toString().replace('REDACTED-PASSWORD', REDACTED);
   },
-  ring: (v) => ringVersions(v).map((version) => `${version}:${REDACTED}`).join(','),
+  ring: (v) =>
+    ringVersions(v)
+      .map((version) => `${version}:${REDACTED}`)
+      .join(','),
 };
 
 /**
@@ -342,13 +415,23 @@ export interface Config {
   /** Agent-key encryption ring spec (domain/custody/vault.ts), or undefined when custody is off. */
   agentKeyEncryptionKeys: string | undefined;
   /** Routed venues: base URL per venue slug, signing network, resting-order poll interval (ms). */
-  venues: { urls: Record<'hyperliquid' | 'aster' | 'polymarket' | 'kalshi', string>; network: 'mainnet' | 'testnet'; pollMs: number };
+  venues: {
+    urls: Record<'hyperliquid' | 'aster' | 'polymarket' | 'kalshi', string>;
+    network: 'mainnet' | 'testnet';
+    pollMs: number;
+  };
   /** The prop firms' chain: RPC URL, platform deployer key, deploy confirmations, poll interval (ms). */
   chain: { rpcUrl: string | null; deployerKey: `0x${string}` | null; confirmations: number; pollMs: number };
   /** Operator scope cache lifetime (ms). */
   scopeCacheMs: number;
   /** Webhook delivery timing and the dispatcher's interval (ms). */
-  webhooks: { initialBackoffMs: number; maxBackoffMs: number; timeoutMs: number; dispatchMs: number; allowLoopback: boolean };
+  webhooks: {
+    initialBackoffMs: number;
+    maxBackoffMs: number;
+    timeoutMs: number;
+    dispatchMs: number;
+    allowLoopback: boolean;
+  };
   /** Worker crash hook of the durability tests (`FAULT_CRASH`), or null. */
   faultCrash: string | null;
   /** Signup: the dev mailbox directory and whether verification issues an operator credential. */
@@ -394,17 +477,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     markMaxAgeMs: e.MARK_MAX_AGE_MS,
     agentKeyEncryptionKeys: e.AGENT_KEY_ENCRYPTION_KEYS,
     venues: {
-      urls: { hyperliquid: e.HYPERLIQUID_API_URL, aster: e.ASTER_API_URL, polymarket: e.POLYMARKET_API_URL, kalshi: e.KALSHI_API_URL },
+      urls: {
+        hyperliquid: e.HYPERLIQUID_API_URL,
+        aster: e.ASTER_API_URL,
+        polymarket: e.POLYMARKET_API_URL,
+        kalshi: e.KALSHI_API_URL,
+      },
       network: e.VENUE_NETWORK,
       pollMs: e.ROUTED_POLL_MS,
     },
-    chain: { rpcUrl: e.CHAIN_RPC_URL ?? null, deployerKey: (e.PROP_DEPLOYER_KEY as `0x${string}` | undefined) ?? null, confirmations: e.CHAIN_CONFIRMATIONS, pollMs: e.CHAIN_POLL_MS },
+    chain: {
+      rpcUrl: e.CHAIN_RPC_URL ?? null,
+      deployerKey: (e.PROP_DEPLOYER_KEY as `0x${string}` | undefined) ?? null,
+      confirmations: e.CHAIN_CONFIRMATIONS,
+      pollMs: e.CHAIN_POLL_MS,
+    },
     scopeCacheMs: e.SCOPE_CACHE_MS,
     webDist: path.resolve(projectRoot(), e.WEB_DIST),
     signup: { operatorCredential: e.SIGNUP_OPERATOR_CREDENTIAL === 'on' },
     otel: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null, serviceName: e.OTEL_SERVICE_NAME ?? null },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM, mailDir: e.MAIL_DIR, retryMs: e.MAIL_RETRY_MS },
-    webhooks: { initialBackoffMs: e.WEBHOOK_INITIAL_BACKOFF_MS, maxBackoffMs: e.WEBHOOK_MAX_BACKOFF_MS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, dispatchMs: e.WEBHOOK_DISPATCH_MS, allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'on' },
+    webhooks: {
+      initialBackoffMs: e.WEBHOOK_INITIAL_BACKOFF_MS,
+      maxBackoffMs: e.WEBHOOK_MAX_BACKOFF_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      dispatchMs: e.WEBHOOK_DISPATCH_MS,
+      allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'on',
+    },
     faultCrash: e.FAULT_CRASH ?? null,
     shutdown: { apiGraceMs: e.API_SHUTDOWN_GRACE_MS, workerGraceMs: e.WORKER_SHUTDOWN_GRACE_MS },
   };

@@ -18,7 +18,8 @@ export function projectRoot(): string {
   if (cached) return cached;
   for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, 'package.json'))) return (cached = dir);
-    if (dir === path.dirname(dir)) throw new Error(`no package.json in ${import.meta.dirname} or any directory above it`);
+    if (dir === path.dirname(dir))
+      throw new Error(`no package.json in ${import.meta.dirname} or any directory above it`);
   }
 }
 

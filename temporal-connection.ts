@@ -25,7 +25,9 @@ function readPem(variable: string, file: string): Buffer {
   try {
     return readFileSync(file);
   } catch (err) {
-    throw new Error(`${variable}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { cause: err });
+    throw new Error(`${variable}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`, {
+      cause: err,
+    });
   }
 }
 
@@ -42,7 +44,12 @@ export function temporalConnectionOptions(target: TemporalTarget): TemporalConne
     address: target.address,
     tls: tls
       ? {
-          ...(tls.clientCert && { clientCertPair: { crt: readPem('TEMPORAL_TLS_CERT', tls.clientCert.certFile), key: readPem('TEMPORAL_TLS_KEY', tls.clientCert.keyFile) } }),
+          ...(tls.clientCert && {
+            clientCertPair: {
+              crt: readPem('TEMPORAL_TLS_CERT', tls.clientCert.certFile),
+              key: readPem('TEMPORAL_TLS_KEY', tls.clientCert.keyFile),
+            },
+          }),
           ...(tls.caFile && { serverRootCACertificate: readPem('TEMPORAL_TLS_CA', tls.caFile) }),
           ...(tls.serverName && { serverNameOverride: tls.serverName }),
         }

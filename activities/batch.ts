@@ -29,14 +29,31 @@ export function batchActivities({ orm, temporal }: BatchDeps) {
     async planBatch(input: BatchInput): Promise<BatchPlan> {
       const em = scoped(orm, input.tenantId);
       const bySymbol = input.symbol ? { symbol: input.symbol } : {};
-      const working = await em.find(OrderIntent, { accountId: input.accountId, orderStatus: 'open', ...bySymbol }, { orderBy: { createdAt: 'asc' } });
-      const positions = (await em.find(Position, { accountId: input.accountId, ...bySymbol }, { orderBy: { symbol: 'asc' } })).filter((p) => !new Decimal(p.qty).isZero());
+      const working = await em.find(
+        OrderIntent,
+        { accountId: input.accountId, orderStatus: 'open', ...bySymbol },
+        { orderBy: { createdAt: 'asc' } },
+      );
+      const positions = (
+        await em.find(Position, { accountId: input.accountId, ...bySymbol }, { orderBy: { symbol: 'asc' } })
+      ).filter((p) => !new Decimal(p.qty).isZero());
       if (input.kind === 'reverse' && positions.length === 0) {
-        throw ApplicationFailure.create({ type: 'invalid_state', message: `no open position in ${input.symbol} to reverse`, nonRetryable: true });
+        throw ApplicationFailure.create({
+          type: 'invalid_state',
+          message: `no open position in ${input.symbol} to reverse`,
+          nonRetryable: true,
+        });
       }
       // A wallet session (`wallet:<address>`, api/auth/session.ts) has no credential row and never self-signs.
-      const cred = input.credentialId.startsWith('wallet:') ? null : await em.findOneOrFail(Credential, { id: input.credentialId });
-      const legs: BatchLeg[] = working.map((w, i) => ({ n: i + 1, action: 'cancel', intentId: w.id, symbol: w.symbol }));
+      const cred = input.credentialId.startsWith('wallet:')
+        ? null
+        : await em.findOneOrFail(Credential, { id: input.credentialId });
+      const legs: BatchLeg[] = working.map((w, i) => ({
+        n: i + 1,
+        action: 'cancel',
+        intentId: w.id,
+        symbol: w.symbol,
+      }));
       const market = (action: 'close' | 'open', p: (typeof positions)[number]): BatchLeg => {
         const n = legs.length + 1;
         const qty = new Decimal(p.qty);
@@ -75,11 +92,19 @@ export function batchActivities({ orm, temporal }: BatchDeps) {
       try {
         return (await temporal.workflow.getHandle(intentWorkflowId(intentId)).executeUpdate(cancelUpdate)).state;
       } catch (err) {
-        const refused = err instanceof WorkflowNotFoundError || (err instanceof WorkflowUpdateFailedError && (err.cause as ApplicationFailure | undefined)?.type === 'invalid_state');
+        const refused =
+          err instanceof WorkflowNotFoundError ||
+          (err instanceof WorkflowUpdateFailedError &&
+            (err.cause as ApplicationFailure | undefined)?.type === 'invalid_state');
         if (!refused) throw err;
         const row = await orm.em.fork().findOne(OrderIntent, { id: intentId }, { filters: false });
         const state = (row?.state ?? 'canceled') as IntentState;
-        if (state === 'signed_pending_dispatch') throw ApplicationFailure.create({ type: 'not_yet_working', message: `intent ${intentId} is not dispatched yet`, nonRetryable: false });
+        if (state === 'signed_pending_dispatch')
+          throw ApplicationFailure.create({
+            type: 'not_yet_working',
+            message: `intent ${intentId} is not dispatched yet`,
+            nonRetryable: false,
+          });
         return state;
       }
     },

@@ -40,11 +40,15 @@ export function bracketActivities({ orm, temporal }: BracketDeps) {
         }
         await ended;
         const parent = await platformEm(orm).findOneOrFail(OrderIntent, { id: parentIntentId }, { filters: false });
-        return new Decimal(parent.filledQty).gt(0) ? { side: parent.side as Exposure['side'], qty: parent.filledQty, leverage: parent.leverage } : null;
+        return new Decimal(parent.filledQty).gt(0)
+          ? { side: parent.side as Exposure['side'], qty: parent.filledQty, leverage: parent.leverage }
+          : null;
       }
       const p = await platformEm(orm).findOne(Position, { accountId, symbol }, { filters: false });
       const qty = new Decimal(p?.qty ?? 0);
-      return p && !qty.isZero() ? { side: qty.isPos() ? 'buy' : 'sell', qty: qty.abs().toFixed(), leverage: p.leverage } : null;
+      return p && !qty.isZero()
+        ? { side: qty.isPos() ? 'buy' : 'sell', qty: qty.abs().toFixed(), leverage: p.leverage }
+        : null;
     },
   };
 }

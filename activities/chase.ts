@@ -33,7 +33,12 @@ export function chaseActivities({ orm, temporal }: ChaseDeps) {
       const i = await em.findOneOrFail(OrderIntent, { id: intentId }, { filters: false });
       const mark = await em.findOne(Mark, { venue: i.venue, symbol: i.symbol });
       const touch = mark ? (i.side === 'buy' ? mark.bid : mark.ask) : null;
-      return { state: i.state, working: i.orderStatus === 'open', price: i.price == null ? null : fmt(new Decimal(i.price)), touch: touch == null ? null : fmt(new Decimal(touch)) };
+      return {
+        state: i.state,
+        working: i.orderStatus === 'open',
+        price: i.price == null ? null : fmt(new Decimal(i.price)),
+        touch: touch == null ? null : fmt(new Decimal(touch)),
+      };
     },
 
     /**
@@ -45,15 +50,33 @@ export function chaseActivities({ orm, temporal }: ChaseDeps) {
       if (await em.findOne(OrderIntent, { id: newIntentId }, { filters: false })) return true;
       const i = await em.findOneOrFail(OrderIntent, { id: intentId }, { filters: false });
       const replacement = newIntent({
-        intentId: newIntentId, tenantId: i.tenantId, accountId: i.accountId, credentialId: i.credentialId, clientOrderId: i.clientOrderId,
-        venue: i.venue, symbol: i.symbol, side: i.side as 'buy' | 'sell', type: i.type, qty: fmt(new Decimal(i.qty).minus(i.filledQty)),
-        price, triggerPrice: i.triggerPrice, stopLimitPrice: i.stopLimitPrice, reduceOnly: i.reduceOnly, timeInForce: i.timeInForce, leverage: i.leverage,
+        intentId: newIntentId,
+        tenantId: i.tenantId,
+        accountId: i.accountId,
+        credentialId: i.credentialId,
+        clientOrderId: i.clientOrderId,
+        venue: i.venue,
+        symbol: i.symbol,
+        side: i.side as 'buy' | 'sell',
+        type: i.type,
+        qty: fmt(new Decimal(i.qty).minus(i.filledQty)),
+        price,
+        triggerPrice: i.triggerPrice,
+        stopLimitPrice: i.stopLimitPrice,
+        reduceOnly: i.reduceOnly,
+        timeInForce: i.timeInForce,
+        leverage: i.leverage,
       });
       try {
-        await temporal.workflow.getHandle(intentWorkflowId(intentId)).executeUpdate(modifyUpdate, { args: [replacement] });
+        await temporal.workflow
+          .getHandle(intentWorkflowId(intentId))
+          .executeUpdate(modifyUpdate, { args: [replacement] });
         return true;
       } catch (err) {
-        const ended = err instanceof WorkflowNotFoundError || (err instanceof WorkflowUpdateFailedError && (err.cause as ApplicationFailure | undefined)?.type === 'invalid_state');
+        const ended =
+          err instanceof WorkflowNotFoundError ||
+          (err instanceof WorkflowUpdateFailedError &&
+            (err.cause as ApplicationFailure | undefined)?.type === 'invalid_state');
         if (ended) return false;
         throw err;
       }

@@ -49,7 +49,11 @@ export function fundingActivities({ orm, markMaxAgeMs }: FundingDeps) {
 
     /** Accounts with an open position on `venue` (optionally of one tenant), ordered by id. */
     async accountsWithPositions(venue: string, tenantId: string | null): Promise<string[]> {
-      const rows = await platformEm(orm).find(Position, { venue, qty: { $ne: '0' }, ...(tenantId ? { tenantId } : {}) }, { filters: false, fields: ['accountId'], orderBy: { accountId: 'asc' } });
+      const rows = await platformEm(orm).find(
+        Position,
+        { venue, qty: { $ne: '0' }, ...(tenantId ? { tenantId } : {}) },
+        { filters: false, fields: ['accountId'], orderBy: { accountId: 'asc' } },
+      );
       return [...new Set(rows.map((r) => r.accountId))];
     },
 
@@ -90,7 +94,18 @@ export function fundingActivities({ orm, markMaxAgeMs }: FundingDeps) {
             kind: 'funding.payment',
             frameType: 'Funding-Update' as const,
             venue,
-            data: { accountId, venue, type: 'funding', symbol: pos.symbol, hour: hourIso, positionQty: pos.qty, markPrice: fmt(mark.mark), rate: rate.rate, rateRecordedAt: rate.recordedAt, amountUsd: fmt(amount) },
+            data: {
+              accountId,
+              venue,
+              type: 'funding',
+              symbol: pos.symbol,
+              hour: hourIso,
+              positionQty: pos.qty,
+              markPrice: fmt(mark.mark),
+              rate: rate.rate,
+              rateRecordedAt: rate.recordedAt,
+              amountUsd: fmt(amount),
+            },
           });
         }
         if (result.payments) {
@@ -99,7 +114,13 @@ export function fundingActivities({ orm, markMaxAgeMs }: FundingDeps) {
           await appendEvents(em, head.tenantId, accountId, events);
         }
         // The state series: a `funding` snapshot with the payment, else the hour's `hourly` sample (once per hour).
-        await recordStateSnapshot(em, { tenantId: head.tenantId, accountId, venue, reason: result.payments ? 'funding' : 'hourly', hour: hourIso });
+        await recordStateSnapshot(em, {
+          tenantId: head.tenantId,
+          accountId,
+          venue,
+          reason: result.payments ? 'funding' : 'hourly',
+          hour: hourIso,
+        });
         result.amountUsd = fmt(total);
         return result;
       });

@@ -18,7 +18,11 @@ export interface ActivityMetrics {
 }
 
 /** Runs one dispatch attempt on `venue` and reports its duration, whether it returns or throws. */
-export async function timedDispatch<T>(metrics: ActivityMetrics | undefined, venue: string, work: () => Promise<T>): Promise<T> {
+export async function timedDispatch<T>(
+  metrics: ActivityMetrics | undefined,
+  venue: string,
+  work: () => Promise<T>,
+): Promise<T> {
   const started = performance.now();
   try {
     return await work();

@@ -54,7 +54,9 @@ export function omsActivities({ orm, markMaxAgeMs, metrics }: OmsDeps) {
         });
         await em.flush();
         const view = intentToView(intent);
-        await appendEvents(em, input.tenantId, input.accountId, [{ kind: 'intent.composed', frameType: 'Order-Intent-Update', venue: input.venue, data: view }]);
+        await appendEvents(em, input.tenantId, input.accountId, [
+          { kind: 'intent.composed', frameType: 'Order-Intent-Update', venue: input.venue, data: view },
+        ]);
         return view;
       });
     },
@@ -72,10 +74,16 @@ export function omsActivities({ orm, markMaxAgeMs, metrics }: OmsDeps) {
         const valid =
           /^0x[0-9a-fA-F]{130}$/.test(signature) &&
           cred.signerAddress != null &&
-          (await verifyTypedData({ ...typedData, address: cred.signerAddress as Hex, signature: signature as Hex }).catch(() => false));
+          (await verifyTypedData({
+            ...typedData,
+            address: cred.signerAddress as Hex,
+            signature: signature as Hex,
+          }).catch(() => false));
         if (!valid) return { ok: false, reason: 'invalid_signature' };
         Object.assign(intent, { state: 'signed_pending_dispatch', lastEvent: 'signed', updatedAt: new Date() });
-        await appendEvents(em, intent.tenantId, intent.accountId, [{ kind: 'intent.signed', frameType: 'Order-Intent-Update', venue: intent.venue, data: intentToView(intent) }]);
+        await appendEvents(em, intent.tenantId, intent.accountId, [
+          { kind: 'intent.signed', frameType: 'Order-Intent-Update', venue: intent.venue, data: intentToView(intent) },
+        ]);
         return { ok: true };
       });
     },
@@ -85,36 +93,50 @@ export function omsActivities({ orm, markMaxAgeMs, metrics }: OmsDeps) {
      * must fit the venue's available margin (`insufficient_margin`). Rejection is recorded.
      */
     async checkRisk(intentId: string): Promise<RiskVerdict> {
-      return withLockedIntent(orm, intentId, async (em, intent) => {
-        if (intent.state !== 'signed_pending_dispatch') {
-          const o = outcomeOf(intent);
-          return o.state === 'rejected' ? { ok: false, reason: o.reason ?? 'rejected' } : { ok: true };
-        }
-        const tick = await readMark(em, intent.venue, intent.symbol, markMaxAgeMs);
-        if (!tick) {
-          await rejectIntent(em, intent, 'no_mark');
-          return { ok: false, reason: 'no_mark' };
-        }
-        // Routed venues hold the margin themselves: the venue refuses what the account cannot carry (422 venue_rejected).
-        if (intent.venue !== 'paper') return { ok: true };
-        const positions = await em.find(Position, { accountId: intent.accountId, venue: intent.venue });
-        const balance = await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
-        const marks = new Map<string, Decimal>([[intent.symbol, tick.mark]]);
-        for (const p of positions) {
-          if (!marks.has(p.symbol)) marks.set(p.symbol, (await readMark(em, p.venue, p.symbol, Number.MAX_SAFE_INTEGER))?.mark ?? new Decimal(p.avgEntryPrice));
-        }
-        const state = venueState(
-          new Decimal(balance?.balanceUsd ?? 0),
-          positions.map((p) => ({ qty: new Decimal(p.qty), avgEntryPrice: new Decimal(p.avgEntryPrice), mark: marks.get(p.symbol)!, leverage: new Decimal(p.leverage) })),
-        );
-        const price = new Decimal(intent.price ?? intent.stopLimitPrice ?? intent.triggerPrice ?? tick.mark);
-        const needed = initialMargin(new Decimal(intent.qty), price, new Decimal(intent.leverage), intent.reduceOnly);
-        if (needed.gt(state.marginAvailableUsd) && needed.gt(ZERO)) {
-          await rejectIntent(em, intent, 'insufficient_margin');
-          return { ok: false, reason: 'insufficient_margin' };
-        }
-        return { ok: true };
-      }, metrics);
+      return withLockedIntent(
+        orm,
+        intentId,
+        async (em, intent) => {
+          if (intent.state !== 'signed_pending_dispatch') {
+            const o = outcomeOf(intent);
+            return o.state === 'rejected' ? { ok: false, reason: o.reason ?? 'rejected' } : { ok: true };
+          }
+          const tick = await readMark(em, intent.venue, intent.symbol, markMaxAgeMs);
+          if (!tick) {
+            await rejectIntent(em, intent, 'no_mark');
+            return { ok: false, reason: 'no_mark' };
+          }
+          // Routed venues hold the margin themselves: the venue refuses what the account cannot carry (422 venue_rejected).
+          if (intent.venue !== 'paper') return { ok: true };
+          const positions = await em.find(Position, { accountId: intent.accountId, venue: intent.venue });
+          const balance = await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
+          const marks = new Map<string, Decimal>([[intent.symbol, tick.mark]]);
+          for (const p of positions) {
+            if (!marks.has(p.symbol))
+              marks.set(
+                p.symbol,
+                (await readMark(em, p.venue, p.symbol, Number.MAX_SAFE_INTEGER))?.mark ?? new Decimal(p.avgEntryPrice),
+              );
+          }
+          const state = venueState(
+            new Decimal(balance?.balanceUsd ?? 0),
+            positions.map((p) => ({
+              qty: new Decimal(p.qty),
+              avgEntryPrice: new Decimal(p.avgEntryPrice),
+              mark: marks.get(p.symbol)!,
+              leverage: new Decimal(p.leverage),
+            })),
+          );
+          const price = new Decimal(intent.price ?? intent.stopLimitPrice ?? intent.triggerPrice ?? tick.mark);
+          const needed = initialMargin(new Decimal(intent.qty), price, new Decimal(intent.leverage), intent.reduceOnly);
+          if (needed.gt(state.marginAvailableUsd) && needed.gt(ZERO)) {
+            await rejectIntent(em, intent, 'insufficient_margin');
+            return { ok: false, reason: 'insufficient_margin' };
+          }
+          return { ok: true };
+        },
+        metrics,
+      );
     },
   };
 }

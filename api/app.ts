@@ -155,9 +155,31 @@ export function createApp(deps: AppDeps) {
 
   app.ws.use(async (ctx) => {
     const ws = ctx.websocket;
-    if (ctx.path === '/ws/risk') return serveRiskSocket(ws, ctx.req, { orm: deps.orm, hub: deps.hub, logger: deps.logger, idleCloseMs: deps.idleCloseMs, revocationCheckMs: deps.revocationCheckMs, meter: deps.metrics.socket(ws, 'risk') }, ctx.cookies.get(SESSION_COOKIE));
-    if (ctx.path === '/ws/quotes') return serveQuotesSocket(ws, deps.quotes, deps.idleCloseMs, deps.metrics.socket(ws, 'quotes'));
-    if (ctx.path === '/ws/market') return serveMarketSocket(ws, ctx.req, { orm: deps.orm, hub: deps.market, streams: deps.streams, logger: deps.logger, idleCloseMs: deps.idleCloseMs, meter: deps.metrics.socket(ws, 'market') });
+    if (ctx.path === '/ws/risk')
+      return serveRiskSocket(
+        ws,
+        ctx.req,
+        {
+          orm: deps.orm,
+          hub: deps.hub,
+          logger: deps.logger,
+          idleCloseMs: deps.idleCloseMs,
+          revocationCheckMs: deps.revocationCheckMs,
+          meter: deps.metrics.socket(ws, 'risk'),
+        },
+        ctx.cookies.get(SESSION_COOKIE),
+      );
+    if (ctx.path === '/ws/quotes')
+      return serveQuotesSocket(ws, deps.quotes, deps.idleCloseMs, deps.metrics.socket(ws, 'quotes'));
+    if (ctx.path === '/ws/market')
+      return serveMarketSocket(ws, ctx.req, {
+        orm: deps.orm,
+        hub: deps.market,
+        streams: deps.streams,
+        logger: deps.logger,
+        idleCloseMs: deps.idleCloseMs,
+        meter: deps.metrics.socket(ws, 'market'),
+      });
     ws.send(JSON.stringify({ type: 'Result', ok: false, error: 'not_found', detail: `no channel ${ctx.path}` }));
     ws.close(1008, 'not_found');
   });

@@ -6,7 +6,14 @@
  */
 import type Router from '@koa/router';
 import type { z } from 'zod';
-import { createRow, deleteRow, replaceRow, rowOf, type CollectionData, type CollectionRow } from './commands/prop/collections.js';
+import {
+  createRow,
+  deleteRow,
+  replaceRow,
+  rowOf,
+  type CollectionData,
+  type CollectionRow,
+} from './commands/prop/collections.js';
 import type { ApiContext, ApiDeps, ApiState } from './context.js';
 import { scoped } from '../db/orm.js';
 import { callerOf, gate } from './middleware/auth.js';
@@ -26,7 +33,12 @@ export interface Collection<B extends z.ZodType> extends CollectionData<z.infer<
 }
 
 /** Registers the five endpoints of `c` on `router` (prefix `/api/v1`). */
-export function collectionEndpoints<B extends z.ZodType>(router: Router<ApiState>, openapi: OpenApiRegistry, deps: ApiDeps, c: Collection<B>): void {
+export function collectionEndpoints<B extends z.ZodType>(
+  router: Router<ApiState>,
+  openapi: OpenApiRegistry,
+  deps: ApiDeps,
+  c: Collection<B>,
+): void {
   const tags = [c.tag];
   const read = gate({ audience: 'operator', scope: 'prop:manage' });
   const write = gate({ audience: 'operator', scope: 'prop:manage', write: true });
@@ -35,21 +47,91 @@ export function collectionEndpoints<B extends z.ZodType>(router: Router<ApiState
   const toView = c.toView as (r: CollectionRow) => unknown;
   const em = (ctx: ApiContext) => scoped(deps.orm, callerOf(ctx).tenantId);
 
-  endpoint(router, openapi, { method: 'post', path: c.path, summary: `Create a ${c.noun}`, tags, gate: write, requires, schemas: { body: c.body }, responses: { '201': { description: c.noun, schema: c.view } } }, async (ctx, { body }) => {
-    const row = await createRow(deps, callerOf(ctx), c, body as z.infer<B>);
-    ctx.status = 201;
-    ctx.body = toView(row);
-  });
-  endpoint(router, openapi, { method: 'get', path: c.path, summary: `${c.noun}s, newest first`, tags, gate: read, requires, schemas: { query: listQuery }, responses: { '200': { description: 'Page', schema: c.page } } }, async (ctx, { query }) => {
-    ctx.body = await newestFirst(em(ctx), c.entity as never, {}, query, (r) => toView(r as unknown as CollectionRow));
-  });
-  endpoint(router, openapi, { method: 'get', path: `${c.path}/:id`, summary: `One ${c.noun}`, tags, gate: read, requires, schemas: { params: idParams }, responses: { '200': { description: c.noun, schema: c.view } } }, async (ctx, { params }) => {
-    ctx.body = toView(await rowOf(em(ctx), data, params.id));
-  });
-  endpoint(router, openapi, { method: 'put', path: `${c.path}/:id`, summary: `Replace a ${c.noun}`, tags, gate: write, requires, schemas: { params: idParams, body: c.body }, responses: { '200': { description: c.noun, schema: c.view } } }, async (ctx, { params, body }) => {
-    ctx.body = toView(await replaceRow(deps, callerOf(ctx), c, params.id, body as z.infer<B>));
-  });
-  endpoint(router, openapi, { method: 'delete', path: `${c.path}/:id`, summary: `Delete a ${c.noun} nothing uses`, tags, gate: write, requires, schemas: { params: idParams }, responses: { '200': { description: '{ id, deleted: true }' } } }, async (ctx, { params }) => {
-    ctx.body = await deleteRow(deps, callerOf(ctx), c, params.id);
-  });
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: c.path,
+      summary: `Create a ${c.noun}`,
+      tags,
+      gate: write,
+      requires,
+      schemas: { body: c.body },
+      responses: { '201': { description: c.noun, schema: c.view } },
+    },
+    async (ctx, { body }) => {
+      const row = await createRow(deps, callerOf(ctx), c, body as z.infer<B>);
+      ctx.status = 201;
+      ctx.body = toView(row);
+    },
+  );
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: c.path,
+      summary: `${c.noun}s, newest first`,
+      tags,
+      gate: read,
+      requires,
+      schemas: { query: listQuery },
+      responses: { '200': { description: 'Page', schema: c.page } },
+    },
+    async (ctx, { query }) => {
+      ctx.body = await newestFirst(em(ctx), c.entity as never, {}, query, (r) => toView(r as unknown as CollectionRow));
+    },
+  );
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: `${c.path}/:id`,
+      summary: `One ${c.noun}`,
+      tags,
+      gate: read,
+      requires,
+      schemas: { params: idParams },
+      responses: { '200': { description: c.noun, schema: c.view } },
+    },
+    async (ctx, { params }) => {
+      ctx.body = toView(await rowOf(em(ctx), data, params.id));
+    },
+  );
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'put',
+      path: `${c.path}/:id`,
+      summary: `Replace a ${c.noun}`,
+      tags,
+      gate: write,
+      requires,
+      schemas: { params: idParams, body: c.body },
+      responses: { '200': { description: c.noun, schema: c.view } },
+    },
+    async (ctx, { params, body }) => {
+      ctx.body = toView(await replaceRow(deps, callerOf(ctx), c, params.id, body as z.infer<B>));
+    },
+  );
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'delete',
+      path: `${c.path}/:id`,
+      summary: `Delete a ${c.noun} nothing uses`,
+      tags,
+      gate: write,
+      requires,
+      schemas: { params: idParams },
+      responses: { '200': { description: '{ id, deleted: true }' } },
+    },
+    async (ctx, { params }) => {
+      ctx.body = await deleteRow(deps, callerOf(ctx), c, params.id);
+    },
+  );
 }

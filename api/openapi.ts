@@ -24,7 +24,10 @@ export class OpenApiRegistry {
     for (const status of ['400', '401', '403', '404', '409', '410', '429', '500']) {
       responses[status] ??= { description: 'Error', content: { 'application/json': { schema: errorBody } } };
     }
-    this.paths[oaPath] = { ...this.paths[oaPath], [method]: { ...op, responses: responses as ZodOpenApiOperationObject['responses'] } };
+    this.paths[oaPath] = {
+      ...this.paths[oaPath],
+      [method]: { ...op, responses: responses as ZodOpenApiOperationObject['responses'] },
+    };
   }
 
   /** The OpenAPI 3.1 document. */

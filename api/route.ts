@@ -36,7 +36,9 @@ export function endpoint<S extends RouteSchemas>(
   handler: (ctx: ApiContext, input: Input<S>) => Promise<void>,
 ): void {
   const mws: ApiMiddleware[] = [...(def.gate ? [def.gate] : []), validate(def.schemas), ...(def.use ?? [])];
-  router[def.method](def.path, ...(mws as never[]), async (ctx: ApiContext) => handler(ctx, ctx.state.input as Input<S>));
+  router[def.method](def.path, ...(mws as never[]), async (ctx: ApiContext) =>
+    handler(ctx, ctx.state.input as Input<S>),
+  );
 
   const op: ZodOpenApiOperationObject = {
     summary: def.summary,
@@ -54,13 +56,24 @@ export function endpoint<S extends RouteSchemas>(
         {
           description: r.description,
           ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}),
-          ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
+          ...(r.headers
+            ? {
+                headers: Object.fromEntries(
+                  Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }]),
+                ),
+              }
+            : {}),
         },
       ]),
     ) as ZodOpenApiOperationObject['responses'],
   };
   if (def.headers) {
-    (op as { parameters?: unknown[] }).parameters = Object.entries(def.headers).map(([name, description]) => ({ in: 'header', name, description, schema: { type: 'string' } }));
+    (op as { parameters?: unknown[] }).parameters = Object.entries(def.headers).map(([name, description]) => ({
+      in: 'header',
+      name,
+      description,
+      schema: { type: 'string' },
+    }));
   }
   openapi.add(def.method, `${(router.opts as { prefix?: string }).prefix ?? ''}${def.path}`, op);
 }

@@ -40,10 +40,21 @@ export interface RunningApi {
  * Starts the HTTP and WebSocket server on config.host:config.port (port 0 = any free port). With
  * `tracing` (README "Traces"), requests get server spans and the Temporal client carries their context.
  */
-export async function startApi(opts: { config: Config; orm: MikroORM; logger: Logger; idleCloseMs?: number; revocationCheckMs?: number; tracing?: Tracing }): Promise<RunningApi> {
+export async function startApi(opts: {
+  config: Config;
+  orm: MikroORM;
+  logger: Logger;
+  idleCloseMs?: number;
+  revocationCheckMs?: number;
+  tracing?: Tracing;
+}): Promise<RunningApi> {
   const { config, orm, logger } = opts;
   const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
-  const temporal = new Client({ connection, namespace: config.temporal.namespace, interceptors: tracingClientInterceptors(opts.tracing) });
+  const temporal = new Client({
+    connection,
+    namespace: config.temporal.namespace,
+    interceptors: tracingClientInterceptors(opts.tracing),
+  });
   const hub = await startEventHub(config.databaseUrl, logger);
   const quotes = await startQuotesHub(config.databaseUrl, logger);
   const streams = new MarketStreams(orm);
@@ -54,7 +65,23 @@ export async function startApi(opts: { config: Config; orm: MikroORM; logger: Lo
   const postgres = postgresCheck(config.databaseUrl, logger);
   const readiness = () => checkReadiness({ postgres: postgres.check, temporal: temporalCheck(temporal.connection) });
   let baseUrl = config.publicBaseUrl ?? '';
-  const app = createApp({ orm, temporal, config, logger, hub, quotes, market, streams, credentials, metrics, readiness, baseUrl: () => baseUrl, idleCloseMs: opts.idleCloseMs, revocationCheckMs: opts.revocationCheckMs, tracing: opts.tracing });
+  const app = createApp({
+    orm,
+    temporal,
+    config,
+    logger,
+    hub,
+    quotes,
+    market,
+    streams,
+    credentials,
+    metrics,
+    readiness,
+    baseUrl: () => baseUrl,
+    idleCloseMs: opts.idleCloseMs,
+    revocationCheckMs: opts.revocationCheckMs,
+    tracing: opts.tracing,
+  });
   // Tenant resolution (docs/api.md §5.6) must see requests that carry no Host at all.
   const handle = app.callback();
   // Koa's handler answers its own errors (ctx.onerror), so its promise is not awaited.

@@ -54,10 +54,13 @@ export function drainer(server: Server, wss: () => WebSocketServer | undefined, 
         const ws = wss();
         const sockets = [...(ws?.clients ?? [])];
         ws?.close(); // no more upgrades; does not touch open sockets
-        const socketsClosed = Promise.all(sockets.map((s) => new Promise<void>((r) => (s.readyState === s.CLOSED ? r() : s.once('close', () => r())))));
+        const socketsClosed = Promise.all(
+          sockets.map((s) => new Promise<void>((r) => (s.readyState === s.CLOSED ? r() : s.once('close', () => r())))),
+        );
         for (const s of sockets) s.close(GOING_AWAY, 'server shutting down');
         for (const res of inflight) {
-          if (!res.headersSent) res.shouldKeepAlive = false; // answered with `Connection: close`, then the connection ends
+          if (!res.headersSent)
+            res.shouldKeepAlive = false; // answered with `Connection: close`, then the connection ends
           else res.once('close', () => server.closeIdleConnections());
         }
         server.closeIdleConnections();
@@ -76,7 +79,8 @@ export function drainer(server: Server, wss: () => WebSocketServer | undefined, 
           await closed;
         }
         const forced = cutSockets + cutRequests > 0;
-        if (forced) logger.warn({ cutRequests, cutSockets, graceMs }, 'api shutdown grace over: remaining connections cut');
+        if (forced)
+          logger.warn({ cutRequests, cutSockets, graceMs }, 'api shutdown grace over: remaining connections cut');
         return { forced, cutRequests, cutSockets };
       })();
       return draining;

@@ -18,7 +18,16 @@ export const WORKFLOW_ANSWER_MS = 15_000;
 export async function viaWorkflow<T>(call: () => Promise<T>, whenClosed: ApiError): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ApiError('service_unavailable', `no answer from the workflow within ${WORKFLOW_ANSWER_MS / 1000} s; retry with the same Idempotency-Key`)), WORKFLOW_ANSWER_MS);
+    timer = setTimeout(
+      () =>
+        reject(
+          new ApiError(
+            'service_unavailable',
+            `no answer from the workflow within ${WORKFLOW_ANSWER_MS / 1000} s; retry with the same Idempotency-Key`,
+          ),
+        ),
+      WORKFLOW_ANSWER_MS,
+    );
   });
   try {
     return await Promise.race([call(), deadline]);

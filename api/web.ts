@@ -18,7 +18,16 @@ import { ApiError } from '../domain/errors.js';
 import type { ApiMiddleware } from './context.js';
 
 /** The page's Content-Security-Policy. */
-export const PAGE_CSP = ["default-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: https: http:", "connect-src 'self'", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "form-action 'self'"].join('; ');
+export const PAGE_CSP = [
+  "default-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: https: http:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join('; ');
 
 /** The static middleware of the trading page in `dist`. */
 export function tradingPage(dist: string): ApiMiddleware {
@@ -43,7 +52,8 @@ export function tradingPage(dist: string): ApiMiddleware {
       await next();
       return;
     }
-    if (ctx.path === '/' && !built()) throw new ApiError('page_unavailable', 'the trading page is not built: run `npm run build:web`');
+    if (ctx.path === '/' && !built())
+      throw new ApiError('page_unavailable', 'the trading page is not built: run `npm run build:web`');
     if (ctx.path === '/' || ctx.path.startsWith('/assets/')) await files(ctx, next);
     else await next();
   };

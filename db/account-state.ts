@@ -9,7 +9,10 @@ import { AccountBalance, Mark, Position, type AccountRow } from './entities.js';
 import { positionView } from './views.js';
 
 /** Current marks of the given venue symbols (missing ones absent). */
-export async function marksFor(em: EntityManager, keys: { venue: string; symbol: string }[]): Promise<Map<string, Decimal>> {
+export async function marksFor(
+  em: EntityManager,
+  keys: { venue: string; symbol: string }[],
+): Promise<Map<string, Decimal>> {
   if (!keys.length) return new Map();
   const rows = await em.find(Mark, { $or: keys.map((k) => ({ venue: k.venue, symbol: k.symbol })) });
   return new Map(rows.map((m) => [`${m.venue} ${m.symbol}`, new Decimal(m.mark)]));

@@ -23,7 +23,14 @@ export function newAccountIds(): { id: string; accountNumber: string } {
  */
 export async function provisionPaperAccount(
   em: EntityManager,
-  opts: { tenantId: string; ownerId: string; name: string; depositUsd: string; tradingGroupId?: string | null; id?: string },
+  opts: {
+    tenantId: string;
+    ownerId: string;
+    name: string;
+    depositUsd: string;
+    tradingGroupId?: string | null;
+    id?: string;
+  },
 ) {
   return em.transactional(async (tx) => {
     const ids = newAccountIds();
@@ -38,18 +45,32 @@ export async function provisionPaperAccount(
       tradingGroupId: opts.tradingGroupId ?? null,
       settings: {},
     });
-    tx.create(AccountBalance, { accountId: account.id, venue: 'paper', tenantId: opts.tenantId, balanceUsd: opts.depositUsd });
-    tx.create(AccountEvent, {
+    tx.create(AccountBalance, {
+      accountId: account.id,
+      venue: 'paper',
+      tenantId: opts.tenantId,
+      balanceUsd: opts.depositUsd,
+    });
+    tx.create(
+      AccountEvent,
+      {
+        tenantId: opts.tenantId,
+        accountId: account.id,
+        seq: 1,
+        kind: 'funding.deposit',
+        topic: 'Funding',
+        frameType: 'Funding-Update',
+        venue: 'paper',
+        data: { accountId: account.id, venue: 'paper', type: 'deposit', amountUsd: opts.depositUsd },
+      },
+      { partial: true },
+    );
+    await recordStateSnapshot(tx, {
       tenantId: opts.tenantId,
       accountId: account.id,
-      seq: 1,
-      kind: 'funding.deposit',
-      topic: 'Funding',
-      frameType: 'Funding-Update',
       venue: 'paper',
-      data: { accountId: account.id, venue: 'paper', type: 'deposit', amountUsd: opts.depositUsd },
-    }, { partial: true });
-    await recordStateSnapshot(tx, { tenantId: opts.tenantId, accountId: account.id, venue: 'paper', reason: 'deposit' });
+      reason: 'deposit',
+    });
     return account;
   });
 }

@@ -12,7 +12,12 @@ import { platformEm } from './orm.js';
  * The next nonce of `agentId`, as a bigint in `unit` (epoch milliseconds or microseconds).
  * An agent keeps one unit for its whole life (its venue's).
  */
-export async function nextAgentNonce(orm: MikroORM, agentId: string, unit: 'ms' | 'us', now = Date.now()): Promise<bigint> {
+export async function nextAgentNonce(
+  orm: MikroORM,
+  agentId: string,
+  unit: 'ms' | 'us',
+  now = Date.now(),
+): Promise<bigint> {
   return allocateNonce(orm, agentId, unit === 'ms' ? BigInt(now) : BigInt(now) * 1000n);
 }
 

@@ -197,7 +197,10 @@ export const OrderIntent = defineEntity({
     /** The resting remainder's trigger state (stop/take-profit/stop-limit), as the engine left it. */
     triggered: p.boolean().default(false),
     createdAt: createdAt(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 
@@ -242,7 +245,10 @@ export const Position = defineEntity({
     entryFeesUsd: numeric().default('0'),
     leverage: numeric(),
     openedAt: p.datetime().nullable(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 
@@ -403,7 +409,10 @@ export const Firm = defineEntity({
     liveAt: p.datetime().nullable(),
     pausedAt: p.datetime().nullable(),
     createdAt: createdAt(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 
@@ -481,7 +490,10 @@ export const PropAccount = defineEntity({
     passedAt: p.datetime().nullable(),
     breachedAt: p.datetime().nullable(),
     createdAt: createdAt(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 
@@ -558,7 +570,10 @@ export const WebhookDelivery = defineEntity({
     lastStatus: p.integer().nullable(),
     lastError: p.text().nullable(),
     deliveredAt: p.datetime().nullable(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
     createdAt: createdAt(),
   },
 });

@@ -35,7 +35,12 @@ export async function lockAccount(em: EntityManager, accountId: string) {
 }
 
 /** Appends events in order; the account must already be locked by {@link lockAccount}. */
-export async function appendEvents(em: EntityManager, tenantId: string, accountId: string, events: NewEvent[]): Promise<void> {
+export async function appendEvents(
+  em: EntityManager,
+  tenantId: string,
+  accountId: string,
+  events: NewEvent[],
+): Promise<void> {
   if (!events.length) return;
   const [{ seq }] = await em
     .getConnection()
@@ -46,15 +51,19 @@ export async function appendEvents(em: EntityManager, tenantId: string, accountI
       em.getTransactionContext(),
     );
   events.forEach((e, i) =>
-    em.create(AccountEvent, {
-      tenantId,
-      accountId,
-      seq: seq + i + 1,
-      kind: e.kind,
-      topic: TOPIC_OF_FRAME[e.frameType],
-      frameType: e.frameType,
-      venue: e.venue,
-      data: e.data,
-    }, { partial: true }),
+    em.create(
+      AccountEvent,
+      {
+        tenantId,
+        accountId,
+        seq: seq + i + 1,
+        kind: e.kind,
+        topic: TOPIC_OF_FRAME[e.frameType],
+        frameType: e.frameType,
+        venue: e.venue,
+        data: e.data,
+      },
+      { partial: true },
+    ),
   );
 }

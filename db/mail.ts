@@ -36,9 +36,19 @@ export const MAIL_CLAIM_MS = 5 * 60_000;
 export const mailRetryDelayMs = (attempt: number) => Math.min(30_000 * 2 ** (attempt - 1), 3_600_000);
 
 /** Queues a mail in the caller's transaction; returns its id. */
-export async function queueMail(em: EntityManager, mail: { to: string; subject: string; body: string }): Promise<string> {
+export async function queueMail(
+  em: EntityManager,
+  mail: { to: string; subject: string; body: string },
+): Promise<string> {
   const id = `mail_${randomBytes(8).toString('hex')}`;
-  await em.getConnection().execute('insert into mail_outbox (id, to_address, subject, body) values (?, ?, ?, ?)', [id, mail.to, mail.subject, mail.body], 'run', em.getTransactionContext());
+  await em
+    .getConnection()
+    .execute(
+      'insert into mail_outbox (id, to_address, subject, body) values (?, ?, ?, ?)',
+      [id, mail.to, mail.subject, mail.body],
+      'run',
+      em.getTransactionContext(),
+    );
   return id;
 }
 
@@ -53,7 +63,9 @@ export async function deliverOutbox(orm: MikroORM, transport: MailTransport, lim
   const conn = platformEm(orm).getConnection();
   const report: DeliveryReport = { sent: [], failed: [] };
   for (let i = 0; i < limit; i++) {
-    const [m] = await conn.execute<{ id: string; to_address: string; subject: string; body: string; created_at: Date; attempts: number }[]>(
+    const [m] = await conn.execute<
+      { id: string; to_address: string; subject: string; body: string; created_at: Date; attempts: number }[]
+    >(
       `update mail_outbox set next_attempt_at = now() + (? * interval '1 millisecond')
         where id = (select id from mail_outbox where sent_at is null and next_attempt_at <= now() order by created_at for update skip locked limit 1)
         returning id, to_address, subject, body, created_at, attempts`,
@@ -61,13 +73,25 @@ export async function deliverOutbox(orm: MikroORM, transport: MailTransport, lim
     );
     if (!m) break;
     try {
-      const { ref } = await transport.send({ id: m.id, to: m.to_address, subject: m.subject, body: m.body, createdAt: new Date(m.created_at) });
-      await conn.execute('update mail_outbox set sent_at = now(), message_id = ?, last_error = null where id = ?', [ref, m.id]);
+      const { ref } = await transport.send({
+        id: m.id,
+        to: m.to_address,
+        subject: m.subject,
+        body: m.body,
+        createdAt: new Date(m.created_at),
+      });
+      await conn.execute('update mail_outbox set sent_at = now(), message_id = ?, last_error = null where id = ?', [
+        ref,
+        m.id,
+      ]);
       report.sent.push({ id: m.id, to: m.to_address, ref });
     } catch (err) {
       const error = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
       const attempts = m.attempts + 1;
-      await conn.execute(`update mail_outbox set attempts = ?, last_error = ?, next_attempt_at = now() + (? * interval '1 millisecond') where id = ?`, [attempts, error, mailRetryDelayMs(attempts), m.id]);
+      await conn.execute(
+        `update mail_outbox set attempts = ?, last_error = ?, next_attempt_at = now() + (? * interval '1 millisecond') where id = ?`,
+        [attempts, error, mailRetryDelayMs(attempts), m.id],
+      );
       report.failed.push({ id: m.id, to: m.to_address, error, attempts });
     }
   }
@@ -77,5 +101,7 @@ export async function deliverOutbox(orm: MikroORM, transport: MailTransport, lim
 /** Logs a delivery pass: each mail sent (info, with the transport's reference) and each failure (warn, kept for retry). */
 export function logDelivery(logger: Logger, via: MailTransport['kind'], report: DeliveryReport): void {
   report.sent.forEach((m) => logger.info({ mailId: m.id, to: m.to, ref: m.ref, via }, 'mail sent'));
-  report.failed.forEach((m) => logger.warn({ mailId: m.id, to: m.to, error: m.error, attempts: m.attempts }, 'mail not sent; a worker retries it'));
+  report.failed.forEach((m) =>
+    logger.warn({ mailId: m.id, to: m.to, error: m.error, attempts: m.attempts }, 'mail not sent; a worker retries it'),
+  );
 }

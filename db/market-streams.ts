@@ -57,7 +57,10 @@ export class MarketStreams {
 
   /** Whether a producer streams the pair now (heartbeat younger than 3 s). */
   async isLive(venue: string, symbol: string): Promise<boolean> {
-    const rows = await this.exec<{ live: boolean }[]>(`select heartbeat_at > now() - interval '${LIVE_WITHIN_MS} milliseconds' as live from market_streams where venue = ? and symbol = ?`, [venue, symbol]);
+    const rows = await this.exec<{ live: boolean }[]>(
+      `select heartbeat_at > now() - interval '${LIVE_WITHIN_MS} milliseconds' as live from market_streams where venue = ? and symbol = ?`,
+      [venue, symbol],
+    );
     return rows[0]?.live === true;
   }
 
@@ -81,6 +84,12 @@ export class MarketStreams {
       'select trade_id, ts, price::text, size::text, side from market_trades where venue = ? and symbol = ? order by id desc limit ?',
       [venue, symbol, limit],
     );
-    return rows.map((r) => ({ tradeId: r.trade_id, ts: new Date(r.ts).toISOString(), price: r.price, size: r.size, side: r.side }));
+    return rows.map((r) => ({
+      tradeId: r.trade_id,
+      ts: new Date(r.ts).toISOString(),
+      price: r.price,
+      size: r.size,
+      side: r.side,
+    }));
   }
 }

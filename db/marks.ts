@@ -9,7 +9,13 @@ import type { MarkTick } from '../domain/market/types.js';
 import { Mark } from './entities.js';
 
 /** Reads the current mark of a venue symbol; null when none, or older than `maxAgeMs`. */
-export async function readMark(em: EntityManager, venue: string, symbol: string, maxAgeMs: number, now = Date.now()): Promise<MarkTick | null> {
+export async function readMark(
+  em: EntityManager,
+  venue: string,
+  symbol: string,
+  maxAgeMs: number,
+  now = Date.now(),
+): Promise<MarkTick | null> {
   const row = await em.findOne(Mark, { venue, symbol }, { disableIdentityMap: true });
   if (!row || now - row.ts.getTime() > maxAgeMs) return null;
   const level = ([price, size]: [string, string]) => ({ price: new Decimal(price), size: new Decimal(size) });

@@ -9,7 +9,11 @@ import { scoped } from './orm.js';
 
 /** The canonical rules a firm commits on-chain: every non-archived template's rules, by template id. */
 export async function firmRules(orm: MikroORM, tenantId: string, firmId: string) {
-  const templates = await scoped(orm, tenantId).find(PropTemplate, { firmId, archived: false }, { orderBy: { id: 'asc' } });
+  const templates = await scoped(orm, tenantId).find(
+    PropTemplate,
+    { firmId, archived: false },
+    { orderBy: { id: 'asc' } },
+  );
   return {
     firmId,
     templates: templates.map((t) => ({ id: t.id, ...templateRules(t), venue: t.venue })),

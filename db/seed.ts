@@ -17,17 +17,33 @@ export const DEFAULT_FEES = { makerBps: '1.5', takerBps: '4.5' };
 const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
 
 /** Creates a tenant (idempotent by slug: an existing slug is returned as it is). */
-export async function ensureTenant(orm: MikroORM, opts: { slug: string; displayName: string; origins: string[]; isPlatform?: boolean; suspended?: boolean }) {
+export async function ensureTenant(
+  orm: MikroORM,
+  opts: { slug: string; displayName: string; origins: string[]; isPlatform?: boolean; suspended?: boolean },
+) {
   const em = platformEm(orm);
   const existing = await em.findOne(Tenant, { slug: opts.slug });
   if (existing) return existing;
-  const tenant = em.create(Tenant, { id: id('ten'), slug: opts.slug, displayName: opts.displayName, origins: opts.origins, isPlatform: opts.isPlatform ?? false, suspended: opts.suspended ?? false, feeSchedule: DEFAULT_FEES });
+  const tenant = em.create(Tenant, {
+    id: id('ten'),
+    slug: opts.slug,
+    displayName: opts.displayName,
+    origins: opts.origins,
+    isPlatform: opts.isPlatform ?? false,
+    suspended: opts.suspended ?? false,
+    feeSchedule: DEFAULT_FEES,
+  });
   await em.flush();
   return tenant;
 }
 
 /** Creates a trading group with per-venue leverage caps. */
-export async function createTradingGroup(orm: MikroORM, tenantId: string, name: string, leverageCaps: Record<string, number>) {
+export async function createTradingGroup(
+  orm: MikroORM,
+  tenantId: string,
+  name: string,
+  leverageCaps: Record<string, number>,
+) {
   const em = scoped(orm, tenantId);
   const group = em.create(TradingGroup, { id: id('tg'), tenantId, name, leverageCaps });
   await em.flush();
@@ -64,14 +80,28 @@ export async function issueCredential(
   },
 ): Promise<IssuedCredential> {
   if (opts.audience === 'trader' && opts.scopes?.length) {
-    throw new ApiError('validation_failed', [{ path: 'scopes', message: 'operator scopes cannot be minted for a trader credential', code: 'scopes_not_allowed' }]);
+    throw new ApiError('validation_failed', [
+      {
+        path: 'scopes',
+        message: 'operator scopes cannot be minted for a trader credential',
+        code: 'scopes_not_allowed',
+      },
+    ]);
   }
   const em = scoped(orm, opts.tenantId);
   const ownerId = opts.ownerId ?? id(opts.audience === 'trader' ? 'usr' : 'op');
   let accountId = opts.accountId ?? null;
   if (opts.audience === 'trader' && !accountId && opts.account !== false) {
     const a = opts.account || {};
-    accountId = (await provisionPaperAccount(em, { tenantId: opts.tenantId, ownerId, name: a.name ?? 'Paper account', depositUsd: a.depositUsd ?? DEFAULT_PAPER_DEPOSIT_USD, tradingGroupId: a.tradingGroupId ?? null })).id;
+    accountId = (
+      await provisionPaperAccount(em, {
+        tenantId: opts.tenantId,
+        ownerId,
+        name: a.name ?? 'Paper account',
+        depositUsd: a.depositUsd ?? DEFAULT_PAPER_DEPOSIT_USD,
+        tradingGroupId: a.tradingGroupId ?? null,
+      })
+    ).id;
   }
   const { apiKey, apiSecret } = mintKeyPair(opts.audience);
   const cred = em.create(Credential, {

@@ -82,6 +82,11 @@ export async function recordStateSnapshot(em: EntityManager, input: SnapshotInpu
       : `insert into account_state_snapshots ${columns} values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`;
   const rows = await em
     .getConnection()
-    .execute<{ id: string }[]>(sql, input.reason === 'hourly' ? [...params, input.accountId, input.venue, hour] : params, 'all', em.getTransactionContext());
+    .execute<{ id: string }[]>(
+      sql,
+      input.reason === 'hourly' ? [...params, input.accountId, input.venue, hour] : params,
+      'all',
+      em.getTransactionContext(),
+    );
   return rows.length > 0;
 }

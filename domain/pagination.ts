@@ -41,7 +41,11 @@ export function pageQuery(cap: number) {
 /**
  * Builds a page from `limit + 1` fetched rows: `{ items, nextCursor }`, `nextCursor: null` at the end.
  */
-export function toPage<T>(rows: T[], limit: number, key: (row: T) => CursorKey): { items: T[]; nextCursor: string | null } {
+export function toPage<T>(
+  rows: T[],
+  limit: number,
+  key: (row: T) => CursorKey,
+): { items: T[]; nextCursor: string | null } {
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(key(last)) : null };

@@ -52,13 +52,19 @@ export async function resolveTenant(hints: TenantHints, lookup: TenantLookup): P
     const origin = normaliseOrigin(hints.origin);
     const match = origin ? await lookup.byOrigins([origin]) : null;
     if (match) return match;
-    throw new ApiError('unknown_tenant_origin', `origin ${hints.origin} is not registered on any tenant; send X-Tenant-Slug`);
+    throw new ApiError(
+      'unknown_tenant_origin',
+      `origin ${hints.origin} is not registered on any tenant; send X-Tenant-Slug`,
+    );
   }
   if (hints.host) {
     const host = hints.host.toLowerCase();
     const match = await lookup.byOrigins([`http://${host}`, `https://${host}`]);
     if (match) return match;
-    throw new ApiError('unknown_tenant_origin', `host ${hints.host} is not registered on any tenant; send X-Tenant-Slug`);
+    throw new ApiError(
+      'unknown_tenant_origin',
+      `host ${hints.host} is not registered on any tenant; send X-Tenant-Slug`,
+    );
   }
   const platform = await lookup.platform();
   if (platform) return platform;

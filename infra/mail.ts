@@ -13,11 +13,21 @@ import type { MailTransport } from '../db/mail.js';
 export function smtpTransport(url: string, from: string, timeoutMs = 60_000): MailTransport {
   const transport = nodemailer.createTransport(url, { from });
   // Timeouts are per connection phase; a hung server must not hold an outbox claim (5 minutes) forever.
-  Object.assign(transport.options, { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+  Object.assign(transport.options, {
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
   return {
     kind: 'smtp',
     async send(m) {
-      const info = await transport.sendMail({ to: m.to, subject: m.subject, text: m.body, date: m.createdAt, headers: { 'X-Outbox-Id': m.id } });
+      const info = await transport.sendMail({
+        to: m.to,
+        subject: m.subject,
+        text: m.body,
+        date: m.createdAt,
+        headers: { 'X-Outbox-Id': m.id },
+      });
       if (info.rejected.length) throw new Error(`rejected by the SMTP server: ${info.rejected.join(', ')}`);
       return { ref: info.messageId };
     },

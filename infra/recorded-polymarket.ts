@@ -40,10 +40,15 @@ const orNull = (s: string | undefined) => (s && s.trim() ? s.trim() : null);
 
 async function load(dir: string): Promise<PolymarketMarket[]> {
   const base = path.join(dir, 'polymarket_election_top20');
-  const rows = parse<Record<string, string>>(await readFile(path.join(base, 'polymarket_election_markets_top20.csv'), 'utf8'), { columns: true, skip_empty_lines: true });
+  const rows = parse<Record<string, string>>(
+    await readFile(path.join(base, 'polymarket_election_markets_top20.csv'), 'utf8'),
+    { columns: true, skip_empty_lines: true },
+  );
   type Point = { token_id: string; date: string; price: Decimal };
-  const history = JSON.parse(await readFile(path.join(base, 'polymarket_price_history_top20.json'), 'utf8'), (key, value: unknown, context?: { source?: string }): unknown =>
-    key === 'price' && context?.source ? new Decimal(context.source) : value,
+  const history = JSON.parse(
+    await readFile(path.join(base, 'polymarket_price_history_top20.json'), 'utf8'),
+    (key, value: unknown, context?: { source?: string }): unknown =>
+      key === 'price' && context?.source ? new Decimal(context.source) : value,
   ) as Record<string, Point[]>;
   return rows.map((r) => {
     const outcomes = pyList(r.outcomes);
@@ -62,7 +67,10 @@ async function load(dir: string): Promise<PolymarketMarket[]> {
         outcome,
         symbol: `${r.market_id}-${outcome.toUpperCase().replace(/[^A-Z0-9]+/g, '')}.PM`,
         tokenId: tokens[i] ?? '',
-        history: points.filter((p) => p.token_id === tokens[i]).map((p) => ({ date: p.date, price: p.price })).sort((a, b) => a.date.localeCompare(b.date)),
+        history: points
+          .filter((p) => p.token_id === tokens[i])
+          .map((p) => ({ date: p.date, price: p.price }))
+          .sort((a, b) => a.date.localeCompare(b.date)),
       })),
     };
   });
@@ -83,7 +91,10 @@ export function loadPolymarketMarkets(dataDir: string = loadMarketDataDir()): Pr
 }
 
 /** The outcome of a symbol such as `511754-YES.PM`, with its market; undefined when unknown. */
-export async function findPolymarketOutcome(symbol: string, dataDir?: string): Promise<{ market: PolymarketMarket; outcome: PolymarketOutcome } | undefined> {
+export async function findPolymarketOutcome(
+  symbol: string,
+  dataDir?: string,
+): Promise<{ market: PolymarketMarket; outcome: PolymarketOutcome } | undefined> {
   for (const market of await loadPolymarketMarkets(dataDir)) {
     const outcome = market.outcomes.find((o) => o.symbol === symbol);
     if (outcome) return { market, outcome };

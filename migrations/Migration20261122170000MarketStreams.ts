@@ -7,9 +7,15 @@ import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261122170000MarketStreams extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create table "market_streams" ("venue" varchar(255) not null, "symbol" varchar(255) not null, "demanded_at" timestamptz not null default now(), "heartbeat_at" timestamptz null, primary key ("venue", "symbol"))`);
-    this.addSql(`create table "market_books" ("venue" varchar(255) not null, "symbol" varchar(255) not null, "book_seq" bigint not null, "ts" timestamptz not null, "bids" jsonb not null, "asks" jsonb not null, primary key ("venue", "symbol"))`);
-    this.addSql(`create table "market_trades" ("id" bigserial primary key, "venue" varchar(255) not null, "symbol" varchar(255) not null, "trade_id" varchar(64) not null, "ts" timestamptz not null, "price" numeric not null, "size" numeric not null, "side" varchar(4) not null check ("side" in ('buy', 'sell')))`);
+    this.addSql(
+      `create table "market_streams" ("venue" varchar(255) not null, "symbol" varchar(255) not null, "demanded_at" timestamptz not null default now(), "heartbeat_at" timestamptz null, primary key ("venue", "symbol"))`,
+    );
+    this.addSql(
+      `create table "market_books" ("venue" varchar(255) not null, "symbol" varchar(255) not null, "book_seq" bigint not null, "ts" timestamptz not null, "bids" jsonb not null, "asks" jsonb not null, primary key ("venue", "symbol"))`,
+    );
+    this.addSql(
+      `create table "market_trades" ("id" bigserial primary key, "venue" varchar(255) not null, "symbol" varchar(255) not null, "trade_id" varchar(64) not null, "ts" timestamptz not null, "price" numeric not null, "size" numeric not null, "side" varchar(4) not null check ("side" in ('buy', 'sell')))`,
+    );
     this.addSql(`create index "market_trades_pair_idx" on "market_trades" ("venue", "symbol", "id" desc)`);
     this.addSql(`alter table "candles" add column "live" boolean not null default false`);
   }

@@ -7,7 +7,9 @@ import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261122171000FundingPayments extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create table "funding_payments" ("account_id" varchar(255) not null, "venue" varchar(255) not null, "symbol" varchar(255) not null, "hour" timestamptz not null, "tenant_id" varchar(255) not null, "position_qty" numeric not null, "mark_price" numeric not null, "rate" numeric not null, "amount_usd" numeric not null, "created_at" timestamptz not null default now(), primary key ("account_id", "venue", "symbol", "hour"))`);
+    this.addSql(
+      `create table "funding_payments" ("account_id" varchar(255) not null, "venue" varchar(255) not null, "symbol" varchar(255) not null, "hour" timestamptz not null, "tenant_id" varchar(255) not null, "position_qty" numeric not null, "mark_price" numeric not null, "rate" numeric not null, "amount_usd" numeric not null, "created_at" timestamptz not null default now(), primary key ("account_id", "venue", "symbol", "hour"))`,
+    );
     this.addSql(`create index "funding_payments_tenant_hour_idx" on "funding_payments" ("tenant_id", "hour")`);
   }
 

@@ -9,12 +9,16 @@ import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261123090000MailDelivery extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table "mail_outbox" add column "attempts" int not null default 0, add column "last_error" text null, add column "next_attempt_at" timestamptz not null default now(), add column "message_id" text null`);
+    this.addSql(
+      `alter table "mail_outbox" add column "attempts" int not null default 0, add column "last_error" text null, add column "next_attempt_at" timestamptz not null default now(), add column "message_id" text null`,
+    );
     this.addSql(`create index "mail_outbox_unsent_index" on "mail_outbox" ("next_attempt_at") where "sent_at" is null`);
   }
 
   override async down(): Promise<void> {
     this.addSql(`drop index if exists "mail_outbox_unsent_index"`);
-    this.addSql(`alter table "mail_outbox" drop column "attempts", drop column "last_error", drop column "next_attempt_at", drop column "message_id"`);
+    this.addSql(
+      `alter table "mail_outbox" drop column "attempts", drop column "last_error", drop column "next_attempt_at", drop column "message_id"`,
+    );
   }
 }

@@ -38,7 +38,14 @@ const trader = await benchTrader(platform, { slug: 'bench', displayName: 'Bench'
 });
 
 // Warm-up (bundle caches, connections), not measured.
-const order = (i: number, clientOrderId: string) => ({ venue: 'paper', symbol: 'BTC.PAPER', side: i % 2 ? 'sell' : 'buy', type: 'market', qty: '0.001', clientOrderId });
+const order = (i: number, clientOrderId: string) => ({
+  venue: 'paper',
+  symbol: 'BTC.PAPER',
+  side: i % 2 ? 'sell' : 'buy',
+  type: 'market',
+  qty: '0.001',
+  clientOrderId,
+});
 await pool(C, C, async (i) => trader.call('POST', '/api/v1/oms/intents', order(i, `warm-${i}`)));
 await new Promise((r) => setTimeout(r, 2000));
 
@@ -55,11 +62,18 @@ const orderWall = performance.now() - t0;
 
 // The floor: empty workflow + one no-op activity, same server, same concurrency.
 const floorConn = await NativeConnection.connect(temporalConnectionOptions({ address: platform.temporalAddress }));
-const floorWorker = await Worker.create({ connection: floorConn, taskQueue: 'bench-floor', workflowsPath: path.join(ROOT, 'scripts/bench/noop-workflow.ts'), activities: { noop: async () => undefined } });
+const floorWorker = await Worker.create({
+  connection: floorConn,
+  taskQueue: 'bench-floor',
+  workflowsPath: path.join(ROOT, 'scripts/bench/noop-workflow.ts'),
+  activities: { noop: async () => undefined },
+});
 const floorRun = floorWorker.run();
 const clientConn = await Connection.connect(temporalConnectionOptions({ address: platform.temporalAddress }));
 const client = new Client({ connection: clientConn });
-await pool(C, C, async (i) => client.workflow.execute(noopWorkflow, { taskQueue: 'bench-floor', workflowId: `floor-warm-${i}` }));
+await pool(C, C, async (i) =>
+  client.workflow.execute(noopWorkflow, { taskQueue: 'bench-floor', workflowId: `floor-warm-${i}` }),
+);
 const f0 = performance.now();
 const floorMs = await pool(N, C, async (i) => {
   const start = performance.now();
@@ -73,7 +87,9 @@ const row = (name: string, xs: number[], wall: number) =>
 console.log('');
 console.log(row('paper market order, compose → filled frame', orderMs, orderWall));
 console.log(row('floor: empty workflow + one no-op activity', floorMs, floorWall));
-console.log(`${'ratio (order / floor)'.padEnd(44)} p50 ${(pct(orderMs, 50) / pct(floorMs, 50)).toFixed(2).padStart(7)} x    p99 ${(pct(orderMs, 99) / pct(floorMs, 99)).toFixed(2).padStart(7)} x`);
+console.log(
+  `${'ratio (order / floor)'.padEnd(44)} p50 ${(pct(orderMs, 50) / pct(floorMs, 50)).toFixed(2).padStart(7)} x    p99 ${(pct(orderMs, 99) / pct(floorMs, 99)).toFixed(2).padStart(7)} x`,
+);
 
 clearInterval(refresh);
 trader.close();

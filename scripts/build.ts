@@ -18,7 +18,11 @@ const DIST = fromRoot('dist');
 const started = Date.now();
 
 rmSync(DIST, { recursive: true, force: true });
-const tsc = spawnSync(process.execPath, [fromRoot('node_modules/typescript/bin/tsc'), '-p', fromRoot('tsconfig.build.json')], { stdio: 'inherit' });
+const tsc = spawnSync(
+  process.execPath,
+  [fromRoot('node_modules/typescript/bin/tsc'), '-p', fromRoot('tsconfig.build.json')],
+  { stdio: 'inherit' },
+);
 if (tsc.status !== 0) {
   console.error(`build: tsc -p tsconfig.build.json failed (exit ${tsc.status ?? tsc.signal})`);
   process.exit(1);
@@ -29,4 +33,6 @@ const quiet = { info() {}, warn: console.warn, error: console.error, debug() {},
 const { code } = await bundleWorkflowCode({ workflowsPath: path.join(DIST, 'workflows/index.js'), logger: quiet });
 const bundlePath = path.join(DIST, 'workflows-bundle.js');
 writeFileSync(bundlePath, code);
-console.log(`build: dist/ compiled, workflow bundle ${path.relative(fromRoot(), bundlePath)} (${Math.round(statSync(bundlePath).size / 1024)} KiB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `build: dist/ compiled, workflow bundle ${path.relative(fromRoot(), bundlePath)} (${Math.round(statSync(bundlePath).size / 1024)} KiB) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);

@@ -12,7 +12,9 @@ import solc from 'solc';
 
 const SOLC = '0.8.28';
 if (!solc.version().startsWith(`${SOLC}+`)) {
-  console.error(`solc-js ${solc.version()} is installed; the artifacts are built with ${SOLC} (npm install solc@${SOLC})`);
+  console.error(
+    `solc-js ${solc.version()} is installed; the artifacts are built with ${SOLC} (npm install solc@${SOLC})`,
+  );
   process.exit(1);
 }
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -37,11 +39,25 @@ const output = JSON.parse(solc.compile(JSON.stringify(input)));
 const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === 'error');
 for (const e of output.errors ?? []) console.error(e.formattedMessage);
 if (errors.length) process.exit(1);
-for (const [sourceName, contracts] of Object.entries(output.contracts as Record<string, Record<string, { abi: unknown; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>)) {
+for (const [sourceName, contracts] of Object.entries(
+  output.contracts as Record<
+    string,
+    Record<string, { abi: unknown; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>
+  >,
+)) {
   for (const [contractName, c] of Object.entries(contracts)) {
     if (!c.evm.bytecode.object) continue; // interfaces
-    const artifact = { contractName, sourceName, compiler: `solc ${solc.version()}`, abi: c.abi, bytecode: `0x${c.evm.bytecode.object}`, deployedBytecode: `0x${c.evm.deployedBytecode.object}` };
+    const artifact = {
+      contractName,
+      sourceName,
+      compiler: `solc ${solc.version()}`,
+      abi: c.abi,
+      bytecode: `0x${c.evm.bytecode.object}`,
+      deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
+    };
     writeFileSync(path.join(DIR, 'artifacts', `${contractName}.json`), `${JSON.stringify(artifact, null, 2)}\n`);
-    console.log(`contracts/artifacts/${contractName}.json  ${(c.evm.bytecode.object.length / 2).toLocaleString('en-US')} bytes`);
+    console.log(
+      `contracts/artifacts/${contractName}.json  ${(c.evm.bytecode.object.length / 2).toLocaleString('en-US')} bytes`,
+    );
   }
 }

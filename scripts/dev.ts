@@ -75,8 +75,20 @@ function secretFile(name: string): string {
  * in any way (SIGKILL too), which makes it stop on its own (lifecycle.ts).
  */
 function child(name: string, script: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const c = killOnExit(spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true }));
-  const prefix = (b: Buffer) => b.toString().split('\n').filter(Boolean).forEach((l) => console.log(`[${name}] ${l}`));
+  const c = killOnExit(
+    spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      detached: true,
+    }),
+  );
+  const prefix = (b: Buffer) =>
+    b
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+      .forEach((l) => console.log(`[${name}] ${l}`));
   c.stdout!.on('data', prefix);
   c.stderr!.on('data', prefix);
   return c;
@@ -84,7 +96,9 @@ function child(name: string, script: string, env: NodeJS.ProcessEnv): ChildProce
 
 /** SIGTERM to `p` unless it has exited; resolves once it has. */
 function terminate(p: ChildProcess): Promise<void> {
-  return new Promise<void>((r) => (p.exitCode !== null || p.signalCode !== null ? r() : (p.once('exit', () => r()), p.kill('SIGTERM'))));
+  return new Promise<void>((r) =>
+    p.exitCode !== null || p.signalCode !== null ? r() : (p.once('exit', () => r()), p.kill('SIGTERM')),
+  );
 }
 
 /**
@@ -111,7 +125,12 @@ async function main() {
   log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema up to date');
 
   const baseUrl = `http://${HOST === '0.0.0.0' ? '127.0.0.1' : HOST}:${PORT}`;
-  await ensureTenant(orm, { slug: 'platform', displayName: 'Platform', origins: ['http://platform.localhost'], isPlatform: true });
+  await ensureTenant(orm, {
+    slug: 'platform',
+    displayName: 'Platform',
+    origins: ['http://platform.localhost'],
+    isPlatform: true,
+  });
   const demo = await ensureTenant(orm, {
     slug: 'demo',
     displayName: 'Demo DEX',
@@ -123,10 +142,25 @@ async function main() {
     const c = apiKey ? await platformEm(orm).findOne(Credential, { apiKey }, { filters: false }) : null;
     return Boolean(c && !c.revokedAt && apiSecret && (await verifySecret(apiSecret, c.secretHash)));
   };
-  if (!dev || !(await stillValid(dev.trader.apiKey, dev.trader.apiSecret)) || !(await stillValid(dev.operator.apiKey, dev.operator.apiSecret))) {
+  if (
+    !dev ||
+    !(await stillValid(dev.trader.apiKey, dev.trader.apiSecret)) ||
+    !(await stillValid(dev.operator.apiKey, dev.operator.apiSecret))
+  ) {
     const group = await createTradingGroup(orm, demo.id, 'Demo traders', { paper: 20 });
-    const trader = await issueCredential(orm, { tenantId: demo.id, audience: 'trader', tier: 'fullTrading', label: 'demo trader', account: { name: 'Demo paper account', depositUsd: '100000', tradingGroupId: group.id } });
-    const operator = await issueCredential(orm, { tenantId: demo.id, audience: 'operator', scopes: ['firm:operate', 'prop:manage', 'tenant:config'], label: 'demo operator' });
+    const trader = await issueCredential(orm, {
+      tenantId: demo.id,
+      audience: 'trader',
+      tier: 'fullTrading',
+      label: 'demo trader',
+      account: { name: 'Demo paper account', depositUsd: '100000', tradingGroupId: group.id },
+    });
+    const operator = await issueCredential(orm, {
+      tenantId: demo.id,
+      audience: 'operator',
+      scopes: ['firm:operate', 'prop:manage', 'tenant:config'],
+      label: 'demo operator',
+    });
     dev = {
       baseUrl,
       wsUrl: baseUrl.replace(/^http/, 'ws'),
@@ -145,13 +179,20 @@ async function main() {
   if (venueMode !== 'sim' && venueMode !== 'live') throw new Error(`VENUE_MODE must be sim or live, got ${venueMode}`);
   const sims = venueMode === 'sim' ? await startDevSimulators(orm) : undefined;
   if (sims) supervisor.add('venue simulators', () => sims.stop());
-  if (sims) log(`venue simulators: ${Object.entries(sims.env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  if (sims)
+    log(
+      `venue simulators: ${Object.entries(sims.env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`,
+    );
 
   const chain = await startDevChain(DATA, dev.chain);
   supervisor.add('chain', () => chain.stop());
   dev.chain = chain.chain;
   writeFileSync(devFile, JSON.stringify(dev, null, 2));
-  log(`chain ${chain.chain.rpcUrl} (id ${chain.chain.chainId})${chain.chain.safe ? `: anvil, demo stablecoin ${chain.chain.stablecoin}, demo Safe ${chain.chain.safe}` : ''}`);
+  log(
+    `chain ${chain.chain.rpcUrl} (id ${chain.chain.chainId})${chain.chain.safe ? `: anvil, demo stablecoin ${chain.chain.stablecoin}, demo Safe ${chain.chain.safe}` : ''}`,
+  );
 
   const env = {
     ...process.env,
@@ -166,13 +207,18 @@ async function main() {
     WORKER_HTTP_PORT: String(WORKER_HTTP_PORT),
     PUBLIC_BASE_URL: baseUrl,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-    AGENT_KEY_ENCRYPTION_KEYS: process.env.AGENT_KEY_ENCRYPTION_KEYS ?? `dev1:${Buffer.from(secretFile('agent-keys'), 'hex').toString('base64')}`,
+    AGENT_KEY_ENCRYPTION_KEYS:
+      process.env.AGENT_KEY_ENCRYPTION_KEYS ??
+      `dev1:${Buffer.from(secretFile('agent-keys'), 'hex').toString('base64')}`,
     ...(sims?.env ?? {}),
   };
   {
     // The platform's Temporal Schedules (hourly funding); idempotent, the worker ensures them too.
     const connection = await Connection.connect(temporalConnectionOptions({ address: temporal.address }));
-    const ids = await ensureSchedules(new Client({ connection, namespace: temporal.namespace }), loadConfig(env).temporal.taskQueue);
+    const ids = await ensureSchedules(
+      new Client({ connection, namespace: temporal.namespace }),
+      loadConfig(env).temporal.taskQueue,
+    );
     await connection.close();
     log(`Temporal schedules: ${ids.join(', ')}`);
   }
@@ -181,15 +227,34 @@ async function main() {
   const procs = [child('api', 'api/server.ts', env), child('worker', 'worker/main.ts', env)];
   // Both drain at once (README "Graceful shutdown"); each exits 0 when done.
   supervisor.add('api and worker', async () => void (await Promise.all(procs.map(terminate))));
-  for (const p of procs) p.once('exit', (code) => !supervisor.isStopping && (log(`a process exited (${code}); stopping everything`), void supervisor.stopAll(1)));
+  for (const p of procs)
+    p.once(
+      'exit',
+      (code) =>
+        !supervisor.isStopping && (log(`a process exited (${code}); stopping everything`), void supervisor.stopAll(1)),
+    );
 
   for (let i = 0; i < 200; i++) {
-    if (await fetch(`${baseUrl}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${baseUrl}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 100));
   }
   if (sims) {
     const walletKey: `0x${string}` = `0x${secretFile('demo-wallet-key')}`;
-    dev.agents = await authorizeDemoAgents({ baseUrl, tenantSlug: 'demo', apiKey: dev.trader.apiKey, apiSecret: dev.trader.apiSecret, accountId: dev.trader.accountId, walletKey, sims });
+    dev.agents = await authorizeDemoAgents({
+      baseUrl,
+      tenantSlug: 'demo',
+      apiKey: dev.trader.apiKey,
+      apiSecret: dev.trader.apiSecret,
+      accountId: dev.trader.accountId,
+      walletKey,
+      sims,
+    });
     writeFileSync(devFile, JSON.stringify(dev, null, 2));
     log(`demo agents authorised on ${Object.keys(dev.agents).join(', ')} (simulators)`);
   }

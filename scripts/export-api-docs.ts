@@ -52,7 +52,11 @@ export interface ApiDocuments {
  * @throws Error when a route needs a dependency at registration, or a document does not answer 200.
  */
 export async function buildApiDocuments(baseUrl = DOCS_BASE_URL): Promise<ApiDocuments> {
-  const config = loadConfig({ DATABASE_URL: 'postgres://inert@127.0.0.1:5432/inert', JWT_SECRET: 'export-api-docs-placeholder-secret-0000', LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    DATABASE_URL: 'postgres://inert@127.0.0.1:5432/inert',
+    JWT_SECRET: 'export-api-docs-placeholder-secret-0000',
+    LOG_LEVEL: 'silent',
+  });
   const deps: AppDeps = {
     config,
     logger: pino({ level: 'silent' }),

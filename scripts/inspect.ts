@@ -19,7 +19,11 @@ if (!arg) {
 }
 const workflowId = arg.startsWith('int_') ? intentWorkflowId(arg) : arg;
 const cfg = loadTemporalDevConfig();
-const target = loadTemporalConfig({ TEMPORAL_ADDRESS: `${cfg.ip}:${cfg.port}`, TEMPORAL_NAMESPACE: cfg.namespace, ...process.env });
+const target = loadTemporalConfig({
+  TEMPORAL_ADDRESS: `${cfg.ip}:${cfg.port}`,
+  TEMPORAL_NAMESPACE: cfg.namespace,
+  ...process.env,
+});
 const address = target.address;
 const connection = await Connection.connect(temporalConnectionOptions(target));
 const client = new Client({ connection, namespace: target.namespace });
@@ -32,7 +36,8 @@ if (!desc) {
 
 const { temporal } = proto;
 const EventType = temporal.api.enums.v1.EventType;
-const name = (t: number | null | undefined) => (EventType[t ?? 0] ?? String(t)).replace(/^EVENT_TYPE_/, '').toLowerCase();
+const name = (t: number | null | undefined) =>
+  (EventType[t ?? 0] ?? String(t)).replace(/^EVENT_TYPE_/, '').toLowerCase();
 const decode = (payloads?: proto.temporal.api.common.v1.IPayloads | null) =>
   (payloads?.payloads ?? []).map((p) => {
     try {
@@ -46,13 +51,22 @@ const short = (v: unknown) => {
   return s.length > 160 ? `${s.slice(0, 157)}...` : s;
 };
 
-console.log(`${workflowId}  ${desc.type}  ${desc.status.name}  started ${desc.startTime.toISOString()}${desc.closeTime ? `  closed ${desc.closeTime.toISOString()}` : ''}`);
+console.log(
+  `${workflowId}  ${desc.type}  ${desc.status.name}  started ${desc.startTime.toISOString()}${desc.closeTime ? `  closed ${desc.closeTime.toISOString()}` : ''}`,
+);
 const sa = desc.typedSearchAttributes;
-console.log(`search attributes: ${sa.getAll().map((p) => `${p.key.name}=${String(p.value)}`).join('  ')}\n`);
+console.log(
+  `search attributes: ${sa
+    .getAll()
+    .map((p) => `${p.key.name}=${String(p.value)}`)
+    .join('  ')}\n`,
+);
 
 const scheduled = new Map<string, string>();
 const history = await handle.fetchHistory();
-const t0 = Number(history.events?.[0]?.eventTime?.seconds ?? 0) * 1000 + Math.floor((history.events?.[0]?.eventTime?.nanos ?? 0) / 1e6);
+const t0 =
+  Number(history.events?.[0]?.eventTime?.seconds ?? 0) * 1000 +
+  Math.floor((history.events?.[0]?.eventTime?.nanos ?? 0) / 1e6);
 for (const e of history.events ?? []) {
   const at = Number(e.eventTime?.seconds ?? 0) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
   let detail = '';
@@ -75,13 +89,17 @@ for (const e of history.events ?? []) {
     detail = `→ ${decode(e.workflowExecutionUpdateCompletedEventAttributes.outcome?.success).map(short).join(', ')}`;
   } else if (e.upsertWorkflowSearchAttributesEventAttributes) {
     const fields = e.upsertWorkflowSearchAttributesEventAttributes.searchAttributes?.indexedFields ?? {};
-    detail = Object.entries(fields).map(([k, v]) => `${k}=${short(defaultPayloadConverter.fromPayload(v as never))}`).join(' ');
+    detail = Object.entries(fields)
+      .map(([k, v]) => `${k}=${short(defaultPayloadConverter.fromPayload(v as never))}`)
+      .join(' ');
   } else if (e.workflowExecutionCompletedEventAttributes) {
     detail = `→ ${decode(e.workflowExecutionCompletedEventAttributes.result).map(short).join(', ')}`;
   } else if (e.workflowExecutionStartedEventAttributes) {
     detail = `input ${decode(e.workflowExecutionStartedEventAttributes.input).map(short).join(', ')}`;
   }
   if (/workflow_task_(scheduled|started|completed)/.test(name(e.eventType))) continue;
-  console.log(`${String(e.eventId).padStart(4)}  +${String(at - t0).padStart(6)} ms  ${name(e.eventType).padEnd(34)} ${detail}`);
+  console.log(
+    `${String(e.eventId).padStart(4)}  +${String(at - t0).padStart(6)} ms  ${name(e.eventType).padEnd(34)} ${detail}`,
+  );
 }
 await connection.close();

@@ -21,10 +21,33 @@ import path from 'node:path';
 const LOCK = path.resolve(import.meta.dirname, '../package-lock.json');
 
 /** Name part → npm's `os`, `cpu` and `libc` values (npm compares them with process.platform, process.arch, the libc). */
-const OS = { darwin: 'darwin', linux: 'linux', win32: 'win32', freebsd: 'freebsd', openbsd: 'openbsd', netbsd: 'netbsd', android: 'android', openharmony: 'openharmony', sunos: 'sunos', aix: 'aix' };
-const CPU = { x64: 'x64', amd64: 'x64', arm64: 'arm64', arm: 'arm', ia32: 'ia32', ppc64: 'ppc64', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64' };
+const OS = {
+  darwin: 'darwin',
+  linux: 'linux',
+  win32: 'win32',
+  freebsd: 'freebsd',
+  openbsd: 'openbsd',
+  netbsd: 'netbsd',
+  android: 'android',
+  openharmony: 'openharmony',
+  sunos: 'sunos',
+  aix: 'aix',
+};
+const CPU = {
+  x64: 'x64',
+  amd64: 'x64',
+  arm64: 'arm64',
+  arm: 'arm',
+  ia32: 'ia32',
+  ppc64: 'ppc64',
+  s390x: 's390x',
+  riscv64: 'riscv64',
+  loong64: 'loong64',
+};
 const LIBC = { gnu: 'glibc', gnueabihf: 'glibc', musl: 'musl', musleabihf: 'musl', eabi: null, msvc: null };
-const PLATFORM_NAME = new RegExp(`-(${Object.keys(OS).join('|')})-(${Object.keys(CPU).join('|')})(?:-(${Object.keys(LIBC).join('|')}))?$`);
+const PLATFORM_NAME = new RegExp(
+  `-(${Object.keys(OS).join('|')})-(${Object.keys(CPU).join('|')})(?:-(${Object.keys(LIBC).join('|')}))?$`,
+);
 
 /** The platform fields a package name ends with (`@swc/core-linux-x64-musl` → linux, x64, musl), or null. */
 function platformOf(name) {
@@ -63,7 +86,9 @@ for (const [key, entry] of Object.entries(packages)) {
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 writeFileSync(LOCK, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`lock-platforms: ${added} optional platform package(s) listed`);
 process.exit(unknown ? 1 : 0);

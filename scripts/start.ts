@@ -13,7 +13,9 @@ import { takeOverSignals } from '../lifecycle.js';
 import { killOnExit } from './lib/children.js';
 
 const DIST = path.resolve(import.meta.dirname, '..');
-const children: ChildProcess[] = ['api/server.js', 'worker/main.js'].map((file) => killOnExit(spawn(process.execPath, [path.join(DIST, file)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })));
+const children: ChildProcess[] = ['api/server.js', 'worker/main.js'].map((file) =>
+  killOnExit(spawn(process.execPath, [path.join(DIST, file)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })),
+);
 const exited = children.map((c) => new Promise<void>((r) => c.once('exit', () => r())));
 
 let stopping = false;
@@ -24,4 +26,9 @@ const stop = (code: number) => {
   void Promise.all(exited).then(() => process.exit(code));
 };
 takeOverSignals(() => stop(0));
-for (const c of children) c.once('exit', (code, signal) => !stopping && (console.error(`start: ${c.spawnargs[1]} exited (${signal ?? code}); stopping the other`), stop(1)));
+for (const c of children)
+  c.once(
+    'exit',
+    (code, signal) =>
+      !stopping && (console.error(`start: ${c.spawnargs[1]} exited (${signal ?? code}); stopping the other`), stop(1)),
+  );

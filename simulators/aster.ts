@@ -35,7 +35,19 @@ import { Decimal } from '../domain/decimal.js';
 import { findByVenueSymbol, type SymbolSpec } from '../domain/market/symbols.js';
 import { ASTER_CHAIN_ID, recoverSigner, splitSigned } from '../venues/aster/signing.js';
 import type { WireOrder, WireStatus, WireTrade } from '../venues/aster/wire.js';
-import { commonControls, Faults, isAddress, lc, listen, messageOf, NOT_FOUND_TEXT, Reply, Tally, type SimulatorOptions, type VenueSimulator } from './harness.js';
+import {
+  commonControls,
+  Faults,
+  isAddress,
+  lc,
+  listen,
+  messageOf,
+  NOT_FOUND_TEXT,
+  Reply,
+  Tally,
+  type SimulatorOptions,
+  type VenueSimulator,
+} from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders, triggerReached } from './matching.js';
 
 /**
@@ -115,7 +127,8 @@ class AsterFail extends Error {
 const BAD_SIGNATURE = () => new AsterFail(-1022, 'Signature for this request is not valid.');
 const NO_PERMISSION = () => new AsterFail(-2015, 'Invalid API-key, IP, or permissions for action.', 401);
 const NONCE_EXPIRED = () => new AsterFail(-4225, 'Nonce Expired');
-const MANDATORY = (k: string) => new AsterFail(-1102, `Mandatory parameter '${k}' was not sent, was empty/null, or malformed.`);
+const MANDATORY = (k: string) =>
+  new AsterFail(-1102, `Mandatory parameter '${k}' was not sent, was empty/null, or malformed.`);
 const BAD_SYMBOL = () => new AsterFail(-1121, 'Invalid symbol.');
 const NO_ORDER = () => new AsterFail(-2013, 'Order does not exist.');
 
@@ -191,8 +204,10 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
 
   async function register(received: string): Promise<unknown> {
     const { msg, signature, p, user, other: agentAddress } = signedForm(received, 'agentAddress');
-    for (const k of ['agentName', 'expired', 'signatureChainId', 'canSpotTrade', 'canPerpTrade', 'canWithdraw']) if (!p.get(k)) throw MANDATORY(k);
-    for (const k of ['canSpotTrade', 'canPerpTrade', 'canWithdraw']) if (!['true', 'false'].includes(p.get(k)!)) throw MANDATORY(k);
+    for (const k of ['agentName', 'expired', 'signatureChainId', 'canSpotTrade', 'canPerpTrade', 'canWithdraw'])
+      if (!p.get(k)) throw MANDATORY(k);
+    for (const k of ['canSpotTrade', 'canPerpTrade', 'canWithdraw'])
+      if (!['true', 'false'].includes(p.get(k)!)) throw MANDATORY(k);
     if (!/^\d+$/.test(p.get('signatureChainId')!)) throw MANDATORY('signatureChainId');
     if (!/^\d+$/.test(p.get('expired')!)) throw MANDATORY('expired');
     const recovered = await recoverSigner(msg, signature, Number(p.get('signatureChainId')));
@@ -203,7 +218,14 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     if (p.get('canWithdraw') === 'true' && !p.get('ipWhitelist')) throw MANDATORY('ipWhitelist');
     if (lc(agentAddress) === lc(user)) throw new AsterFail(-1102, 'Agent address cannot be the user address.');
     if (!agentsOf.has(lc(user))) agentsOf.set(lc(user), new Map());
-    agentsOf.get(lc(user))!.set(lc(agentAddress), { address: lc(agentAddress), name: p.get('agentName')!, expired, canSpotTrade: p.get('canSpotTrade') === 'true', canPerpTrade: p.get('canPerpTrade') === 'true', canWithdraw: p.get('canWithdraw') === 'true' });
+    agentsOf.get(lc(user))!.set(lc(agentAddress), {
+      address: lc(agentAddress),
+      name: p.get('agentName')!,
+      expired,
+      canSpotTrade: p.get('canSpotTrade') === 'true',
+      canPerpTrade: p.get('canPerpTrade') === 'true',
+      canWithdraw: p.get('canWithdraw') === 'true',
+    });
     return { code: 200, msg: 'success' };
   }
 
@@ -222,7 +244,10 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       price: px.toFixed(),
       qty: qty.toFixed(),
       quoteQty: notional.toFixed(),
-      commission: notional.mul(maker ? MAKER_FEE : TAKER_FEE).toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN).toFixed(8),
+      commission: notional
+        .mul(maker ? MAKER_FEE : TAKER_FEE)
+        .toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN)
+        .toFixed(8),
       commissionAsset: 'USDT',
       realizedPnl: '0',
       maker,
@@ -251,7 +276,9 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
   }
 
   /** A new working order: the next order id, nothing filled, not triggered, `NEW`, stamped now. */
-  function newOrder(o: Omit<SimOrder, 'orderId' | 'executedQty' | 'avgPrice' | 'triggered' | 'status' | 'time' | 'updateTime'>): SimOrder {
+  function newOrder(
+    o: Omit<SimOrder, 'orderId' | 'executedQty' | 'avgPrice' | 'triggered' | 'status' | 'time' | 'updateTime'>,
+  ): SimOrder {
     const now = Date.now();
     const fresh = { executedQty: new Decimal(0), avgPrice: null, triggered: false, status: 'NEW' as const };
     return { orderId: nextOrderId++, ...o, ...fresh, time: now, updateTime: now };
@@ -285,7 +312,8 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     const type = p.get('type') ?? '';
     const t = TYPES[type];
     if (!t) throw new AsterFail(-1116, 'Invalid orderType.');
-    if (p.get('positionSide') && p.get('positionSide') !== 'BOTH') throw new AsterFail(-4061, "Order's position side does not match user's setting.");
+    if (p.get('positionSide') && p.get('positionSide') !== 'BOTH')
+      throw new AsterFail(-4061, "Order's position side does not match user's setting.");
     const qty = decimal(p, 'quantity', true)!;
     const price = decimal(p, 'price', t.price);
     const stopPrice = decimal(p, 'stopPrice', t.stop);
@@ -294,24 +322,48 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     const reduceOnly = p.get('reduceOnly') ?? 'false';
     if (reduceOnly !== 'true' && reduceOnly !== 'false') throw MANDATORY('reduceOnly');
     const cid = p.get('newClientOrderId') ?? `autoclose-${randomBytes(8).toString('hex')}`;
-    if (!/^[.A-Za-z:/0-9_-]{1,36}$/.test(cid)) throw new AsterFail(-1100, "Illegal characters found in parameter 'newClientOrderId'; legal range is '^[\\.A-Z\\:/a-z0-9_-]{1,36}$'.");
+    if (!/^[.A-Za-z:/0-9_-]{1,36}$/.test(cid))
+      throw new AsterFail(
+        -1100,
+        "Illegal characters found in parameter 'newClientOrderId'; legal range is '^[\\.A-Z\\:/a-z0-9_-]{1,36}$'.",
+      );
     if (qty.lte(0)) throw new AsterFail(-4003, 'Quantity less than zero.');
-    if (qty.decimalPlaces() > spec.szDecimals) throw new AsterFail(-1111, 'Precision is over the maximum defined for this asset.');
+    if (qty.decimalPlaces() > spec.szDecimals)
+      throw new AsterFail(-1111, 'Precision is over the maximum defined for this asset.');
     for (const px of [price, stopPrice]) {
-      if (px && (px.lte(0) || !px.mod(spec.tickSize).isZero())) throw new AsterFail(-4014, 'Price not increased by tick size.');
+      if (px && (px.lte(0) || !px.mod(spec.tickSize).isZero()))
+        throw new AsterFail(-4014, 'Price not increased by tick size.');
     }
-    const live = [...orders.values()].some((o) => o.owner === user && o.clientOrderId === cid && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'));
+    const live = [...orders.values()].some(
+      (o) => o.owner === user && o.clientOrderId === cid && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'),
+    );
     if (live) throw new AsterFail(-4015, 'Client order id is not valid.');
     const reason = faults.takeRejection();
     if (reason !== null) throw new AsterFail(-2010, reason);
     const mark = await markOf(spec);
-    if (!mark && type === 'MARKET') throw new AsterFail(-4131, "The counterparty's best price does not meet the PERCENT_PRICE filter limit");
-    if (reduceOnly === 'false' && (price ?? mark ?? new Decimal(0)).mul(qty).lt(MIN_NOTIONAL)) throw new AsterFail(-4164, "Order's notional must be no smaller than 5.0 (unless you choose reduce only)");
-    const o = newOrder({ clientOrderId: cid, owner: user, spec, side, type, price, stopPrice, origQty: qty, tif, reduceOnly: reduceOnly === 'true' });
+    if (!mark && type === 'MARKET')
+      throw new AsterFail(-4131, "The counterparty's best price does not meet the PERCENT_PRICE filter limit");
+    if (reduceOnly === 'false' && (price ?? mark ?? new Decimal(0)).mul(qty).lt(MIN_NOTIONAL))
+      throw new AsterFail(-4164, "Order's notional must be no smaller than 5.0 (unless you choose reduce only)");
+    const o = newOrder({
+      clientOrderId: cid,
+      owner: user,
+      spec,
+      side,
+      type,
+      price,
+      stopPrice,
+      origQty: qty,
+      tif,
+      reduceOnly: reduceOnly === 'true',
+    });
     if (stopPrice && mark && reached(o, mark)) throw new AsterFail(-2021, 'Order would immediately trigger.');
     const takes = mark !== null && (type === 'MARKET' || (type === 'LIMIT' && marketable(o, mark)));
     if (type === 'LIMIT' && tif === 'GTX' && takes) {
-      throw new AsterFail(-5022, 'Due to the order could not be executed as maker, the Post Only order will be rejected. The order will not be recorded in the order history');
+      throw new AsterFail(
+        -5022,
+        'Due to the order could not be executed as maker, the Post Only order will be rejected. The order will not be recorded in the order history',
+      );
     }
     record(o);
     if (takes) fill(o, mark, false);
@@ -355,7 +407,8 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     const spec = specOfVenue(p.get('symbol'));
     const id = p.get('orderId');
     const cid = p.get('origClientOrderId');
-    if (!id && !cid) throw new AsterFail(-1102, "Param 'orderId' or 'origClientOrderId' must be sent, but both were empty/null!");
+    if (!id && !cid)
+      throw new AsterFail(-1102, "Param 'orderId' or 'origClientOrderId' must be sent, but both were empty/null!");
     const mine = [...orders.values()].filter((o) => o.owner === user && o.spec.venueSymbol === spec.venueSymbol);
     const o = id ? mine.find((x) => String(x.orderId) === id) : mine.filter((x) => x.clientOrderId === cid).at(-1);
     if (!o) throw NO_ORDER();
@@ -365,7 +418,8 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
   function timeSpan(p: URLSearchParams): { start: number; end: number } {
     const s = p.get('startTime');
     const e = p.get('endTime');
-    if ((s && !/^\d+$/.test(s)) || (e && !/^\d+$/.test(e))) throw MANDATORY(s && !/^\d+$/.test(s) ? 'startTime' : 'endTime');
+    if ((s && !/^\d+$/.test(s)) || (e && !/^\d+$/.test(e)))
+      throw MANDATORY(s && !/^\d+$/.test(s) ? 'startTime' : 'endTime');
     const end = e ? Number(e) : s ? Number(s) + WEEK_MS : Date.now();
     const start = s ? Number(s) : end - WEEK_MS;
     if (start > end) throw new AsterFail(-1023, 'Start time is greater than end time.');
@@ -380,7 +434,14 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     const key = `${req.method} ${url.pathname}`;
     const received = req.method === 'GET' ? url.search.replace(/^\?/, '') : body;
     if (key === 'POST /fapi/v3/registerAndApproveAgent') return register(received);
-    const known = ['POST /fapi/v3/order', 'DELETE /fapi/v3/order', 'GET /fapi/v3/order', 'GET /fapi/v3/openOrders', 'GET /fapi/v3/allOrders', 'GET /fapi/v3/userTrades'];
+    const known = [
+      'POST /fapi/v3/order',
+      'DELETE /fapi/v3/order',
+      'GET /fapi/v3/order',
+      'GET /fapi/v3/openOrders',
+      'GET /fapi/v3/allOrders',
+      'GET /fapi/v3/userTrades',
+    ];
     if (!known.includes(key)) return NOT_FOUND_TEXT;
     const { p, user } = await authenticate(received);
     await poke();
@@ -401,22 +462,37 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       case 'GET /fapi/v3/openOrders': {
         const sym = p.get('symbol');
         const spec = sym ? specOfVenue(sym) : null;
-        return [...orders.values()].filter((o) => o.owner === user && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED') && (!spec || o.spec.venueSymbol === spec.venueSymbol)).map(wire);
+        return [...orders.values()]
+          .filter(
+            (o) =>
+              o.owner === user &&
+              (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED') &&
+              (!spec || o.spec.venueSymbol === spec.venueSymbol),
+          )
+          .map(wire);
       }
       case 'GET /fapi/v3/allOrders': {
         const spec = specOfVenue(p.get('symbol'));
         const { start, end } = timeSpan(p);
         const from = p.get('orderId');
         const list = [...orders.values()]
-          .filter((o) => o.owner === user && o.spec.venueSymbol === spec.venueSymbol && (from ? o.orderId >= Number(from) : o.time >= start && o.time <= end))
+          .filter(
+            (o) =>
+              o.owner === user &&
+              o.spec.venueSymbol === spec.venueSymbol &&
+              (from ? o.orderId >= Number(from) : o.time >= start && o.time <= end),
+          )
           .sort((a, b) => a.orderId - b.orderId);
         return (from ? list.slice(0, limitOf(p)) : list.slice(-limitOf(p))).map(wire);
       }
       case 'GET /fapi/v3/userTrades': {
         const spec = specOfVenue(p.get('symbol'));
         const fromId = p.get('fromId');
-        if (fromId && (p.get('startTime') || p.get('endTime'))) throw new AsterFail(-1128, 'Combination of optional parameters invalid.');
-        const mine = trades.filter((t) => t.owner === user && t.symbol === spec.venueSymbol).sort((a, b) => a.id - b.id);
+        if (fromId && (p.get('startTime') || p.get('endTime')))
+          throw new AsterFail(-1128, 'Combination of optional parameters invalid.');
+        const mine = trades
+          .filter((t) => t.owner === user && t.symbol === spec.venueSymbol)
+          .sort((a, b) => a.id - b.id);
         let list: typeof mine;
         if (fromId) list = mine.filter((t) => t.id >= Number(fromId)).slice(0, limitOf(p));
         else {
@@ -431,7 +507,9 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
   }
 
   const fail = (err: unknown) =>
-    err instanceof AsterFail ? new Reply(err.http, { code: err.code, msg: err.message }) : new Reply(500, { code: -1000, msg: messageOf(err) });
+    err instanceof AsterFail
+      ? new Reply(err.http, { code: err.code, msg: err.message })
+      : new Reply(500, { code: -1000, msg: messageOf(err) });
   const served = await listen({ port: opts.port, route, fail });
 
   return {
@@ -439,8 +517,16 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     async injectOrder(owner, o) {
       const spec = injectedSpec('aster', o.symbol);
       const order = newOrder({
-        clientOrderId: `web_${randomBytes(10).toString('hex')}`, owner: lc(owner), spec, side: o.side === 'buy' ? 'BUY' : 'SELL', type: 'LIMIT',
-        price: new Decimal(o.price), stopPrice: null, origQty: new Decimal(o.qty), tif: o.tif ?? 'GTC', reduceOnly: false,
+        clientOrderId: `web_${randomBytes(10).toString('hex')}`,
+        owner: lc(owner),
+        spec,
+        side: o.side === 'buy' ? 'BUY' : 'SELL',
+        type: 'LIMIT',
+        price: new Decimal(o.price),
+        stopPrice: null,
+        origQty: new Decimal(o.qty),
+        tif: o.tif ?? 'GTC',
+        reduceOnly: false,
       });
       record(order);
       const mark = await markOf(spec);

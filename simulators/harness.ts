@@ -145,7 +145,12 @@ export function commonControls(
   served: { url: string; close(): Promise<void> },
   faults: Faults,
 ): Pick<VenueSimulator<unknown>, 'url' | 'close' | 'dropNextAck' | 'rejectNext'> {
-  return { url: served.url, close: () => served.close(), dropNextAck: () => faults.dropNextAck(), rejectNext: (reason) => faults.rejectNext(reason) };
+  return {
+    url: served.url,
+    close: () => served.close(),
+    dropNextAck: () => faults.dropNextAck(),
+    rejectNext: (reason) => faults.rejectNext(reason),
+  };
 }
 
 /**

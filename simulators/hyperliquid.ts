@@ -37,9 +37,26 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { Decimal } from '../domain/decimal.js';
 import { findByVenueSymbol, type SymbolSpec } from '../domain/market/symbols.js';
-import { HYPERLIQUID_CHAIN, parseAgentName, recoverL1Signer, recoverUserSigner } from '../venues/hyperliquid/signing.js';
+import {
+  HYPERLIQUID_CHAIN,
+  parseAgentName,
+  recoverL1Signer,
+  recoverUserSigner,
+} from '../venues/hyperliquid/signing.js';
 import { toWire, validPrice, type WireFill, type WireOrderWithStatus } from '../venues/hyperliquid/wire.js';
-import { commonControls, Faults, isAddress, lc, listen, messageOf, NOT_FOUND_TEXT, Reply, Tally, type SimulatorOptions, type VenueSimulator } from './harness.js';
+import {
+  commonControls,
+  Faults,
+  isAddress,
+  lc,
+  listen,
+  messageOf,
+  NOT_FOUND_TEXT,
+  Reply,
+  Tally,
+  type SimulatorOptions,
+  type VenueSimulator,
+} from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders, triggerReached } from './matching.js';
 
 /**
@@ -178,16 +195,19 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     if (approvals.has(signer)) return signer;
     const now = Date.now();
     for (const [master, named] of approvals) {
-      for (const a of named.values()) if (a.address === signer && (a.validUntil == null || a.validUntil > now)) return master;
+      for (const a of named.values())
+        if (a.address === signer && (a.validUntil == null || a.validUntil > now)) return master;
     }
     return null;
   }
 
   function useNonce(signer: string, nonce: number): void {
-    if (!Number.isSafeInteger(nonce) || nonce <= 0) throw new Refused('Invalid nonce: nonce must be a positive integer');
+    if (!Number.isSafeInteger(nonce) || nonce <= 0)
+      throw new Refused('Invalid nonce: nonce must be a positive integer');
     const kept = nonces.get(signer) ?? [];
     if (kept.includes(nonce)) throw new Refused('Invalid nonce: duplicate nonce');
-    if (kept.length >= KEPT_NONCES && nonce <= kept[0]) throw new Refused(`Invalid nonce: nonce too low (${nonce} ≤ ${kept[0]})`);
+    if (kept.length >= KEPT_NONCES && nonce <= kept[0])
+      throw new Refused(`Invalid nonce: nonce too low (${nonce} ≤ ${kept[0]})`);
     if (Math.abs(nonce - Date.now()) > DAY_MS) throw new Refused('Invalid nonce: nonce too far from current time');
     kept.push(nonce);
     kept.sort((a, b) => a - b);
@@ -197,18 +217,25 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
 
   async function approveAgent(body: ExchangeBody): Promise<unknown> {
     const a = body.action as ApproveAgentAction;
-    if (!isAddress(a.agentAddress) || typeof a.signatureChainId !== 'string' || !Number.isSafeInteger(a.nonce)) throw new BadBody(DESERIALIZE);
-    if (a.hyperliquidChain !== HYPERLIQUID_CHAIN[network]) throw new Refused(`Invalid hyperliquidChain ${a.hyperliquidChain}`);
+    if (!isAddress(a.agentAddress) || typeof a.signatureChainId !== 'string' || !Number.isSafeInteger(a.nonce))
+      throw new BadBody(DESERIALIZE);
+    if (a.hyperliquidChain !== HYPERLIQUID_CHAIN[network])
+      throw new Refused(`Invalid hyperliquidChain ${a.hyperliquidChain}`);
     if (a.nonce !== body.nonce) throw new Refused('Nonce in action does not match nonce of request');
     let master: string;
     try {
-      master = await recoverUserSigner('HyperliquidTransaction:ApproveAgent', { ...a, agentName: a.agentName ?? '' }, body.signature);
+      master = await recoverUserSigner(
+        'HyperliquidTransaction:ApproveAgent',
+        { ...a, agentName: a.agentName ?? '' },
+        body.signature,
+      );
     } catch {
       throw new BadBody(DESERIALIZE);
     }
     useNonce(master, body.nonce);
     const { name, validUntil } = parseAgentName(a.agentName);
-    if (validUntil != null && (validUntil <= Date.now() || validUntil > Date.now() + MAX_AGENT_VALIDITY_MS)) throw new Refused(`Invalid agent valid_until ${validUntil}: must lie in the next 180 days`);
+    if (validUntil != null && (validUntil <= Date.now() || validUntil > Date.now() + MAX_AGENT_VALIDITY_MS))
+      throw new Refused(`Invalid agent valid_until ${validUntil}: must lie in the next 180 days`);
     if (lc(a.agentAddress) === master) throw new Refused('Agent address cannot be the user address');
     if (!approvals.has(master)) approvals.set(master, new Map());
     approvals.get(master)!.set(name, { address: lc(a.agentAddress), validUntil });
@@ -219,7 +246,10 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
 
   function fill(o: SimOrder, px: Decimal, taker: boolean): void {
     const sz = o.origSz.sub(o.filled);
-    const fee = px.mul(sz).mul(taker ? TAKER_FEE : MAKER_FEE).toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN);
+    const fee = px
+      .mul(sz)
+      .mul(taker ? TAKER_FEE : MAKER_FEE)
+      .toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN);
     const now = Date.now();
     fills.push({
       owner: o.owner,
@@ -261,9 +291,19 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
   }
 
   /** A new working order: the next oid, nothing filled, not triggered, `open`, stamped now. */
-  function newOrder(o: Omit<SimOrder, 'oid' | 'filled' | 'triggered' | 'status' | 'timestamp' | 'statusTimestamp'>): SimOrder {
+  function newOrder(
+    o: Omit<SimOrder, 'oid' | 'filled' | 'triggered' | 'status' | 'timestamp' | 'statusTimestamp'>,
+  ): SimOrder {
     const now = Date.now();
-    return { oid: nextOid++, ...o, filled: new Decimal(0), triggered: false, status: 'open', timestamp: now, statusTimestamp: now };
+    return {
+      oid: nextOid++,
+      ...o,
+      filled: new Decimal(0),
+      triggered: false,
+      status: 'open',
+      timestamp: now,
+      statusTimestamp: now,
+    };
   }
 
   function record(o: SimOrder): void {
@@ -274,7 +314,17 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
   /** One order of an `order` action for `owner`: its status object. */
   async function placeOne(owner: string, wire: unknown): Promise<Record<string, unknown>> {
     const w = wire as OrderWire | null;
-    if (!w || typeof w !== 'object' || typeof w.a !== 'number' || typeof w.b !== 'boolean' || typeof w.p !== 'string' || typeof w.s !== 'string' || typeof w.r !== 'boolean' || !w.t) throw new BadBody(DESERIALIZE);
+    if (
+      !w ||
+      typeof w !== 'object' ||
+      typeof w.a !== 'number' ||
+      typeof w.b !== 'boolean' ||
+      typeof w.p !== 'string' ||
+      typeof w.s !== 'string' ||
+      typeof w.r !== 'boolean' ||
+      !w.t
+    )
+      throw new BadBody(DESERIALIZE);
     const spec = findByVenueSymbol('hyperliquid', String(w.a));
     if (!spec) return { error: `Invalid asset ${w.a}` };
     let p: Decimal, s: Decimal;
@@ -288,13 +338,30 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     if (!validPrice(p, spec.szDecimals)) return { error: `Order has invalid price. asset=${w.a}` };
     if (!w.r && p.mul(s).lt(10)) return { error: `Order must have minimum value of $10. asset=${w.a}` };
     const tif = w.t.limit?.tif ?? null;
-    const trig = w.t.trigger ? { isMarket: Boolean(w.t.trigger.isMarket), triggerPx: new Decimal(w.t.trigger.triggerPx), tpsl: w.t.trigger.tpsl } : null;
+    const trig = w.t.trigger
+      ? {
+          isMarket: Boolean(w.t.trigger.isMarket),
+          triggerPx: new Decimal(w.t.trigger.triggerPx),
+          tpsl: w.t.trigger.tpsl,
+        }
+      : null;
     if (!trig && (tif === null || !['Gtc', 'Ioc', 'Alo'].includes(tif))) throw new BadBody(DESERIALIZE);
-    if (trig && (trig.tpsl !== 'tp' && trig.tpsl !== 'sl')) throw new BadBody(DESERIALIZE);
+    if (trig && trig.tpsl !== 'tp' && trig.tpsl !== 'sl') throw new BadBody(DESERIALIZE);
     if (w.c !== undefined && (typeof w.c !== 'string' || !/^0x[0-9a-f]{32}$/.test(w.c))) throw new BadBody(DESERIALIZE);
     const reason = faults.takeRejection();
     if (reason !== null) return { error: reason };
-    const o = newOrder({ cloid: w.c ?? null, owner, spec, asset: w.a, isBuy: w.b, limitPx: p, origSz: s, reduceOnly: w.r, tif, trigger: trig });
+    const o = newOrder({
+      cloid: w.c ?? null,
+      owner,
+      spec,
+      asset: w.a,
+      isBuy: w.b,
+      limitPx: p,
+      origSz: s,
+      reduceOnly: w.r,
+      tif,
+      trigger: trig,
+    });
     const cl = o.cloid ? { cloid: o.cloid } : {};
     const mark = await markOf(spec);
     if (trig) {
@@ -310,7 +377,9 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     if (tif === 'Alo' && marketable) {
       o.status = 'badAloPxRejected';
       record(o);
-      return { error: `Post only order would have immediately matched, bbo was ${toWire(mark)}@${toWire(mark)}. asset=${w.a}` };
+      return {
+        error: `Post only order would have immediately matched, bbo was ${toWire(mark)}@${toWire(mark)}. asset=${w.a}`,
+      };
     }
     record(o);
     if (!marketable) return { resting: { oid: o.oid, ...cl } };
@@ -320,7 +389,8 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
 
   function cancelOne(owner: string, asset: number | undefined, find: (o: SimOrder) => boolean): unknown {
     const o = [...orders.values()].find((x) => x.owner === owner && x.asset === asset && find(x));
-    if (!o || (o.status !== 'open' && o.status !== 'triggered')) return { error: `Order was never placed, already canceled, or filled. asset=${asset}` };
+    if (!o || (o.status !== 'open' && o.status !== 'triggered'))
+      return { error: `Order was never placed, already canceled, or filled. asset=${asset}` };
     o.status = 'canceled';
     o.statusTimestamp = Date.now();
     return 'success';
@@ -331,14 +401,19 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     if (body.vaultAddress != null && !isAddress(body.vaultAddress)) throw new BadBody(DESERIALIZE);
     let signer: string;
     try {
-      signer = await recoverL1Signer(action, body.nonce, body.signature, { vaultAddress: body.vaultAddress, expiresAfter: body.expiresAfter, network });
+      signer = await recoverL1Signer(action, body.nonce, body.signature, {
+        vaultAddress: body.vaultAddress,
+        expiresAfter: body.expiresAfter,
+        network,
+      });
     } catch {
       throw new BadBody(DESERIALIZE);
     }
     const owner = masterOf(signer);
     if (!owner) throw new Refused(`User or API Wallet ${signer} does not exist.`);
     if (body.vaultAddress != null) throw new Refused(`Vault not registered: ${lc(body.vaultAddress)}`);
-    if (body.expiresAfter != null && Number(body.expiresAfter) < Date.now()) throw new Refused(`Action expired at ${body.expiresAfter}`);
+    if (body.expiresAfter != null && Number(body.expiresAfter) < Date.now())
+      throw new Refused(`Action expired at ${body.expiresAfter}`);
     useNonce(signer, body.nonce);
     if (action.type === 'order') {
       if (!Array.isArray(action.orders) || typeof action.grouping !== 'string') throw new BadBody(DESERIALIZE);
@@ -351,7 +426,11 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     if (action.type === 'cancel' || action.type === 'cancelByCloid') {
       if (!Array.isArray(action.cancels)) throw new BadBody(DESERIALIZE);
       await poke();
-      const statuses = (action.cancels as CancelWire[]).map((c) => (action.type === 'cancel' ? cancelOne(owner, c?.a, (o) => o.oid === c?.o) : cancelOne(owner, c?.asset, (o) => o.cloid === lc(c?.cloid))));
+      const statuses = (action.cancels as CancelWire[]).map((c) =>
+        action.type === 'cancel'
+          ? cancelOne(owner, c?.a, (o) => o.oid === c?.o)
+          : cancelOne(owner, c?.asset, (o) => o.cloid === lc(c?.cloid)),
+      );
       return { status: 'ok', response: { type: 'cancel', data: { statuses } } };
     }
     throw new Refused(`Unsupported action type ${String(action.type)} in simulator`);
@@ -359,7 +438,10 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
 
   // --- info --------------------------------------------------------------------------------
 
-  const ORDER_TYPE_LABEL = (o: SimOrder) => (o.trigger ? `${o.trigger.tpsl === 'tp' ? 'Take Profit' : 'Stop'} ${o.trigger.isMarket ? 'Market' : 'Limit'}` : 'Limit');
+  const ORDER_TYPE_LABEL = (o: SimOrder) =>
+    o.trigger
+      ? `${o.trigger.tpsl === 'tp' ? 'Take Profit' : 'Stop'} ${o.trigger.isMarket ? 'Market' : 'Limit'}`
+      : 'Limit';
   const wireOrder = (o: SimOrder): WireOrderWithStatus => ({
     order: {
       coin: o.spec.base,
@@ -368,7 +450,9 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
       sz: toWire(o.origSz.sub(o.filled)),
       oid: o.oid,
       timestamp: o.timestamp,
-      triggerCondition: o.trigger ? `Price ${(o.trigger.tpsl === 'sl') === o.isBuy ? 'above' : 'below'} ${toWire(o.trigger.triggerPx)}` : 'N/A',
+      triggerCondition: o.trigger
+        ? `Price ${(o.trigger.tpsl === 'sl') === o.isBuy ? 'above' : 'below'} ${toWire(o.trigger.triggerPx)}`
+        : 'N/A',
       isTrigger: o.trigger !== null,
       triggerPx: o.trigger ? toWire(o.trigger.triggerPx) : '0.0',
       children: [],
@@ -392,21 +476,41 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     switch (body.type) {
       case 'orderStatus': {
         const key = body.oid;
-        const o = typeof key === 'number' ? mine.find((x) => x.oid === key) : typeof key === 'string' ? mine.find((x) => x.cloid === lc(key)) : undefined;
+        const o =
+          typeof key === 'number'
+            ? mine.find((x) => x.oid === key)
+            : typeof key === 'string'
+              ? mine.find((x) => x.cloid === lc(key))
+              : undefined;
         if (key === undefined || key === null) throw new BadBody(DESERIALIZE);
         return o ? { status: 'order', order: wireOrder(o) } : { status: 'unknownOid' };
       }
       case 'historicalOrders':
-        return mine.sort((a, b) => b.timestamp - a.timestamp || b.oid - a.oid).slice(0, PAGE).map(wireOrder);
+        return mine
+          .sort((a, b) => b.timestamp - a.timestamp || b.oid - a.oid)
+          .slice(0, PAGE)
+          .map(wireOrder);
       case 'openOrders':
-        return mine.filter((o) => o.status === 'open' || o.status === 'triggered').map((o) => ({ coin: o.spec.base, limitPx: toWire(o.limitPx), oid: o.oid, side: o.isBuy ? 'B' : 'A', sz: toWire(o.origSz.sub(o.filled)), timestamp: o.timestamp }));
+        return mine
+          .filter((o) => o.status === 'open' || o.status === 'triggered')
+          .map((o) => ({
+            coin: o.spec.base,
+            limitPx: toWire(o.limitPx),
+            oid: o.oid,
+            side: o.isBuy ? 'B' : 'A',
+            sz: toWire(o.origSz.sub(o.filled)),
+            timestamp: o.timestamp,
+          }));
       case 'userFills':
         return myFills.sort((a, b) => b.time - a.time || b.tid - a.tid).slice(0, PAGE);
       case 'userFillsByTime': {
         if (!Number.isSafeInteger(body.startTime)) throw new BadBody(DESERIALIZE);
         const start = body.startTime as number;
         const end = Number.isSafeInteger(body.endTime) ? (body.endTime as number) : Infinity;
-        return myFills.filter((f) => f.time >= start && f.time <= end).sort((a, b) => a.time - b.time || a.tid - b.tid).slice(0, PAGE);
+        return myFills
+          .filter((f) => f.time >= start && f.time <= end)
+          .sort((a, b) => a.time - b.time || a.tid - b.tid)
+          .slice(0, PAGE);
       }
       default:
         throw new BadBody(DESERIALIZE);
@@ -427,7 +531,14 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     if (!parsed || typeof parsed !== 'object') throw new BadBody(DESERIALIZE);
     if (path === '/info') return info(parsed as InfoBody);
     const body = parsed as Partial<ExchangeBody>;
-    if (!body.action || typeof body.action !== 'object' || typeof body.action.type !== 'string' || !Number.isSafeInteger(body.nonce) || !body.signature) throw new BadBody(DESERIALIZE);
+    if (
+      !body.action ||
+      typeof body.action !== 'object' ||
+      typeof body.action.type !== 'string' ||
+      !Number.isSafeInteger(body.nonce) ||
+      !body.signature
+    )
+      throw new BadBody(DESERIALIZE);
     const checked = body as ExchangeBody;
     return checked.action.type === 'approveAgent' ? approveAgent(checked) : l1(checked, res);
   }
@@ -443,8 +554,16 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     async injectOrder(owner, o) {
       const spec = injectedSpec('hyperliquid', o.symbol);
       const order = newOrder({
-        cloid: null, owner: lc(owner), spec, asset: Number(spec.venueSymbol), isBuy: o.side === 'buy', limitPx: new Decimal(o.price),
-        origSz: new Decimal(o.qty), reduceOnly: false, tif: o.tif ?? 'Gtc', trigger: null,
+        cloid: null,
+        owner: lc(owner),
+        spec,
+        asset: Number(spec.venueSymbol),
+        isBuy: o.side === 'buy',
+        limitPx: new Decimal(o.price),
+        origSz: new Decimal(o.qty),
+        reduceOnly: false,
+        tif: o.tif ?? 'Gtc',
+        trigger: null,
       });
       record(order);
       const mark = await markOf(spec);
@@ -456,7 +575,11 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
       return accepted.of(lc(owner));
     },
     agents(owner) {
-      return [...(approvals.get(lc(owner)) ?? new Map<string, Agent>()).entries()].map(([name, a]) => ({ name, address: a.address, validUntil: a.validUntil }));
+      return [...(approvals.get(lc(owner)) ?? new Map<string, Agent>()).entries()].map(([name, a]) => ({
+        name,
+        address: a.address,
+        validUntil: a.validUntil,
+      }));
     },
   };
 }

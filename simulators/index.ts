@@ -29,7 +29,12 @@ export async function startSimulators(markOf: (venue: string) => (symbol: string
     polymarket,
     kalshi,
     /** Configuration pointing every routed venue at its simulator (config.ts names). */
-    env: { HYPERLIQUID_API_URL: hyperliquid.url, ASTER_API_URL: aster.url, POLYMARKET_API_URL: polymarket.url, KALSHI_API_URL: kalshi.url },
+    env: {
+      HYPERLIQUID_API_URL: hyperliquid.url,
+      ASTER_API_URL: aster.url,
+      POLYMARKET_API_URL: polymarket.url,
+      KALSHI_API_URL: kalshi.url,
+    },
     async stop() {
       await Promise.all([hyperliquid.close(), aster.close(), polymarket.close(), kalshi.close()]);
     },
@@ -53,7 +58,11 @@ export function venueUser(venue: string, privateKey: `0x${string}`): VenueUser {
  * their wallet's EIP-712 signature of `typedData`, or on Kalshi the key id the venue's web
  * interface (here the simulator) assigns when they register `publicKeyPem`.
  */
-export async function userAuthorization(sims: Simulators, user: VenueUser, authorization: { kind: string; typedData?: TypedDataDefinition; publicKeyPem?: string }): Promise<string> {
+export async function userAuthorization(
+  sims: Simulators,
+  user: VenueUser,
+  authorization: { kind: string; typedData?: TypedDataDefinition; publicKeyPem?: string },
+): Promise<string> {
   if (authorization.kind === 'rsa_public_key') return sims.kalshi.registerKey(user.owner, authorization.publicKeyPem!);
   return privateKeyToAccount(user.privateKey).signTypedData(authorization.typedData!);
 }

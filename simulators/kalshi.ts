@@ -36,8 +36,30 @@ import { createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
 import { Decimal } from '../domain/decimal.js';
 import { findByVenueSymbol } from '../domain/market/symbols.js';
 import { KALSHI_HEADERS, TRADE_API_PREFIX, signingMessage, verifyKalshiSignature } from '../venues/kalshi/signing.js';
-import { CLIENT_ORDER_ID_RE, MAX_CENTS, MIN_CENTS, PAGE_LIMIT, centsToDollars, dollarsToCents, otherSideCents, takerFeeCents, type KalshiSide, type KalshiTif, type WireFill, type WireOrder } from '../venues/kalshi/wire.js';
-import { commonControls, Faults, listen, messageOf, Reply, Tally, type SimulatorOptions, type VenueSimulator } from './harness.js';
+import {
+  CLIENT_ORDER_ID_RE,
+  MAX_CENTS,
+  MIN_CENTS,
+  PAGE_LIMIT,
+  centsToDollars,
+  dollarsToCents,
+  otherSideCents,
+  takerFeeCents,
+  type KalshiSide,
+  type KalshiTif,
+  type WireFill,
+  type WireOrder,
+} from '../venues/kalshi/wire.js';
+import {
+  commonControls,
+  Faults,
+  listen,
+  messageOf,
+  Reply,
+  Tally,
+  type SimulatorOptions,
+  type VenueSimulator,
+} from './harness.js';
 import { injectedSpec, markedOrders } from './matching.js';
 
 /** Accepted distance between `KALSHI-ACCESS-TIMESTAMP` and the server clock, ms (either way). */
@@ -59,13 +81,22 @@ export interface KalshiSimulatorOptions extends SimulatorOptions {
  * `{"error":{"code":"order_rejected","message":reason,…}}`; an injected order (placed on
  * kalshi.com) gets a fresh UUID as client_order_id.
  */
-export interface KalshiSimulator extends VenueSimulator<{ symbol: string; side: 'buy' | 'sell'; qty: string; price: string }> {
+export interface KalshiSimulator extends VenueSimulator<{
+  symbol: string;
+  side: 'buy' | 'sell';
+  qty: string;
+  price: string;
+}> {
   /**
    * The kalshi.com API-key page: registers `publicKeyPem` (SPKI or PKCS#1 PEM) for `member` with
    * `scopes` (default read and write) until `expiresAt` (epoch ms; default never). Returns the key
    * id (a UUID). @throws Error when the PEM is not a public key.
    */
-  registerKey(member: string, publicKeyPem: string, opts?: { expiresAt?: number; scopes?: ('read' | 'write')[] }): string;
+  registerKey(
+    member: string,
+    publicKeyPem: string,
+    opts?: { expiresAt?: number; scopes?: ('read' | 'write')[] },
+  ): string;
   /** Deletes an API key: every later request signed with it is refused. */
   revokeKey(keyId: string): void;
 }
@@ -115,7 +146,14 @@ class HttpError extends Error {
     super(msg);
   }
   body() {
-    return { error: { code: this.code, message: this.msg, ...(this.details ? { details: this.details } : {}), service: this.service } };
+    return {
+      error: {
+        code: this.code,
+        message: this.msg,
+        ...(this.details ? { details: this.details } : {}),
+        service: this.service,
+      },
+    };
   }
 }
 
@@ -143,7 +181,8 @@ interface CreateOrderBody {
 /** A new order's fees and fill costs (cents). */
 const NO_COSTS = { takerFees: 0, makerFees: 0, takerCost: 0, makerCost: 0 } as const;
 const TIFS: readonly KalshiTif[] = ['good_till_canceled', 'immediate_or_cancel', 'fill_or_kill'];
-const authError = (details: string) => new HttpError(401, 'authentication_error', 'authentication_error', details, 'api');
+const authError = (details: string) =>
+  new HttpError(401, 'authentication_error', 'authentication_error', details, 'api');
 const invalid = (details: string) => new HttpError(400, 'invalid_parameters', 'invalid parameters', details);
 const notFound = () => new HttpError(404, 'not_found', 'not found');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -159,7 +198,8 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
   const accepted = new Tally();
   const faults = new Faults();
 
-  const symbolOf = (ticker: string, side: KalshiSide) => findByVenueSymbol('kalshi', `${ticker}:${side}`)?.symbol ?? null;
+  const symbolOf = (ticker: string, side: KalshiSide) =>
+    findByVenueSymbol('kalshi', `${ticker}:${side}`)?.symbol ?? null;
 
   /** Best ask / bid of a side, cents, from its mark; null without a mark. */
   async function quote(ticker: string, side: KalshiSide): Promise<{ ask: number; bid: number } | null> {
@@ -169,7 +209,10 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     const c = new Decimal(m).mul(100);
     return { ask: clampCents(c.ceil()), bid: clampCents(c.floor()) };
   }
-  const crossingPrice = (o: { action: 'buy' | 'sell'; cents: number }, q: { ask: number; bid: number } | null): number | null => {
+  const crossingPrice = (
+    o: { action: 'buy' | 'sell'; cents: number },
+    q: { ask: number; bid: number } | null,
+  ): number | null => {
     if (!q) return null;
     if (o.action === 'buy') return q.ask <= o.cents ? q.ask : null;
     return q.bid >= o.cents ? q.bid : null;
@@ -258,7 +301,9 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
   };
 
   /** A new resting order: a fresh order id, nothing filled, no fees or costs yet, stamped now. */
-  function newOrder(o: Omit<SimOrder, 'id' | 'filled' | 'status' | keyof typeof NO_COSTS | 'createdAt' | 'updatedAt'>): SimOrder {
+  function newOrder(
+    o: Omit<SimOrder, 'id' | 'filled' | 'status' | keyof typeof NO_COSTS | 'createdAt' | 'updatedAt'>,
+  ): SimOrder {
     const now = Date.now();
     return { id: randomUUID(), ...o, filled: 0, status: 'resting', ...NO_COSTS, createdAt: now, updatedAt: now };
   }
@@ -279,19 +324,22 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     const keyId = h(KALSHI_HEADERS.key);
     const ts = h(KALSHI_HEADERS.timestamp);
     const sig = h(KALSHI_HEADERS.signature);
-    if (!keyId || !ts || !sig) throw authError('missing KALSHI-ACCESS-KEY, KALSHI-ACCESS-TIMESTAMP or KALSHI-ACCESS-SIGNATURE');
+    if (!keyId || !ts || !sig)
+      throw authError('missing KALSHI-ACCESS-KEY, KALSHI-ACCESS-TIMESTAMP or KALSHI-ACCESS-SIGNATURE');
     const key = keys.get(keyId);
     if (!key || key.revoked) throw authError('NOT_FOUND');
     if (key.expiresAt !== null && key.expiresAt <= Date.now()) throw authError('API key expired');
     if (!/^\d{1,16}$/.test(ts)) throw authError('invalid timestamp');
     const now = Date.now();
     if (Math.abs(now - Number(ts)) > windowMs) throw authError(`timestamp outside the ${windowMs / 1000} s window`);
-    if (!verifyKalshiSignature(key.publicKey, signingMessage(ts, method, path), sig)) throw authError('INVALID_SIGNATURE');
+    if (!verifyKalshiSignature(key.publicKey, signingMessage(ts, method, path), sig))
+      throw authError('INVALID_SIGNATURE');
     const triple = `${keyId}|${ts}|${sig}`;
     if (seen.has(triple)) throw authError('replayed request');
     seen.set(triple, Number(ts));
     for (const [k, t] of seen) if (Math.abs(now - t) > windowMs) seen.delete(k);
-    if (method !== 'GET' && !key.scopes.includes('write')) throw new HttpError(403, 'permission_denied', 'API key does not have the write scope', undefined, 'api');
+    if (method !== 'GET' && !key.scopes.includes('write'))
+      throw new HttpError(403, 'permission_denied', 'API key does not have the write scope', undefined, 'api');
     return key.member;
   }
 
@@ -304,11 +352,13 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
       ['yes_price_dollars', b.yes_price_dollars, 'yes', true],
       ['no_price_dollars', b.no_price_dollars, 'no', true],
     ].filter(([, v]) => v !== undefined && v !== null) as [string, unknown, KalshiSide, boolean][];
-    if (given.length !== 1) throw invalid('exactly one of yes_price, no_price, yes_price_dollars, no_price_dollars is required');
+    if (given.length !== 1)
+      throw invalid('exactly one of yes_price, no_price, yes_price_dollars, no_price_dollars is required');
     const [field, v, priceSide, dollars] = given[0];
     let cents: number;
     if (dollars) {
-      if (typeof v !== 'string' || !/^0\.\d{1,4}$/.test(v) || !new Decimal(v).mul(100).isInteger()) throw invalid(`${field} must be a fixed-point dollar string on the 1-cent grid`);
+      if (typeof v !== 'string' || !/^0\.\d{1,4}$/.test(v) || !new Decimal(v).mul(100).isInteger())
+        throw invalid(`${field} must be a fixed-point dollar string on the 1-cent grid`);
       cents = dollarsToCents(v);
     } else {
       if (typeof v !== 'number' || !Number.isInteger(v)) throw invalid(`${field} must be an integer number of cents`);
@@ -326,18 +376,32 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     if (b.side !== 'yes' && b.side !== 'no') throw invalid('side must be yes or no');
     if (b.action !== 'buy' && b.action !== 'sell') throw invalid('action must be buy or sell');
     if (!Number.isInteger(b.count) || b.count < 1) throw invalid('count must be an integer ≥ 1');
-    if (b.type !== undefined && b.type !== 'limit' && b.type !== 'market') throw invalid('type must be limit or market');
+    if (b.type !== undefined && b.type !== 'limit' && b.type !== 'market')
+      throw invalid('type must be limit or market');
     const tif: KalshiTif = b.time_in_force ?? 'good_till_canceled';
     if (!TIFS.includes(tif)) throw invalid(`time_in_force must be one of ${TIFS.join(', ')}`);
     const clientOrderId = b.client_order_id === undefined ? randomUUID() : String(b.client_order_id);
-    if (!CLIENT_ORDER_ID_RE.test(clientOrderId)) throw invalid('client_order_id must be ≤ 64 characters of letters, digits, _ - : + = /');
-    if (!symbolOf(ticker, 'yes') && !symbolOf(ticker, 'no')) throw new HttpError(404, 'market_not_found', 'market not found');
+    if (!CLIENT_ORDER_ID_RE.test(clientOrderId))
+      throw invalid('client_order_id must be ≤ 64 characters of letters, digits, _ - : + = /');
+    if (!symbolOf(ticker, 'yes') && !symbolOf(ticker, 'no'))
+      throw new HttpError(404, 'market_not_found', 'market not found');
     const side = b.side;
     const cents = sideCentsOf(b, side);
-    if ([...orders.values()].some((o) => o.member === member && o.clientOrderId === clientOrderId)) throw new HttpError(409, 'order_already_exists', 'order already exists');
+    if ([...orders.values()].some((o) => o.member === member && o.clientOrderId === clientOrderId))
+      throw new HttpError(409, 'order_already_exists', 'order already exists');
     const reason = faults.takeRejection();
     if (reason !== null) throw new HttpError(400, 'order_rejected', reason);
-    const o = newOrder({ member, clientOrderId, ticker, side, action: b.action, cents, count: b.count, tif, postOnly: b.post_only === true });
+    const o = newOrder({
+      member,
+      clientOrderId,
+      ticker,
+      side,
+      action: b.action,
+      cents,
+      count: b.count,
+      tif,
+      postOnly: b.post_only === true,
+    });
     const at = crossingPrice(o, await quote(ticker, side));
     if (at !== null && o.postOnly) throw new HttpError(400, 'post_only_cross', 'post only order would cross the book');
     if (at !== null) fill(o, at, true);
@@ -348,7 +412,8 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
 
   function page<T>(items: T[], q: URLSearchParams): { items: T[]; cursor: string } {
     const limit = q.get('limit') ? Number(q.get('limit')) : 100;
-    if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_LIMIT) throw invalid(`limit must be between 1 and ${PAGE_LIMIT}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_LIMIT)
+      throw invalid(`limit must be between 1 and ${PAGE_LIMIT}`);
     const cursor = q.get('cursor');
     const start = cursor ? Number(Buffer.from(cursor, 'base64url').toString()) : 0;
     if (!Number.isInteger(start) || start < 0) throw invalid('invalid cursor');
@@ -388,7 +453,18 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
       await poke();
       const within = secondsFilter(q);
       const list = [...orders.values()]
-        .filter((o) => o.member === member && (!q.get('ticker') || o.ticker === q.get('ticker')) && (!q.get('status') || o.status === q.get('status')) && (!q.get('event_ticker') || q.get('event_ticker')!.split(',').some((e) => o.ticker.startsWith(`${e}-`))) && within(o.createdAt))
+        .filter(
+          (o) =>
+            o.member === member &&
+            (!q.get('ticker') || o.ticker === q.get('ticker')) &&
+            (!q.get('status') || o.status === q.get('status')) &&
+            (!q.get('event_ticker') ||
+              q
+                .get('event_ticker')!
+                .split(',')
+                .some((e) => o.ticker.startsWith(`${e}-`))) &&
+            within(o.createdAt),
+        )
         .sort((a, b) => b.createdAt - a.createdAt);
       const p = page(list, q);
       return { orders: p.items.map(wireOrder), cursor: p.cursor };
@@ -408,7 +484,15 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     if (method === 'GET' && path === '/portfolio/fills') {
       await poke();
       const within = secondsFilter(q);
-      const list = fills.filter((f) => f.member === member && (!q.get('ticker') || f.ticker === q.get('ticker')) && (!q.get('order_id') || f.order_id === q.get('order_id')) && within(f.at)).sort((a, b) => b.at - a.at);
+      const list = fills
+        .filter(
+          (f) =>
+            f.member === member &&
+            (!q.get('ticker') || f.ticker === q.get('ticker')) &&
+            (!q.get('order_id') || f.order_id === q.get('order_id')) &&
+            within(f.at),
+        )
+        .sort((a, b) => b.at - a.at);
       const p = page(list, q);
       return { fills: p.items.map(({ member: _m, at: _a, ...f }) => f), cursor: p.cursor };
     }
@@ -428,8 +512,15 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
       if (!m) throw new Error(`unknown symbol ${o.symbol}`);
       const cents = new Decimal(o.price).mul(100).toNumber();
       const order = newOrder({
-        member, clientOrderId: randomUUID(), ticker: m[1], side: m[2] as KalshiSide, action: o.side, cents, count: Number(o.qty),
-        tif: 'good_till_canceled', postOnly: false,
+        member,
+        clientOrderId: randomUUID(),
+        ticker: m[1],
+        side: m[2] as KalshiSide,
+        action: o.side,
+        cents,
+        count: Number(o.qty),
+        tif: 'good_till_canceled',
+        postOnly: false,
       });
       const at = crossingPrice(order, await quote(order.ticker, order.side));
       if (at !== null) fill(order, at, true);
@@ -444,7 +535,13 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
       const publicKey = createPublicKey(publicKeyPem);
       if (publicKey.asymmetricKeyType !== 'rsa') throw new Error('Kalshi API keys are RSA keys');
       const keyId = randomUUID();
-      keys.set(keyId, { member, publicKey, scopes: o.scopes ?? ['read', 'write'], expiresAt: o.expiresAt ?? null, revoked: false });
+      keys.set(keyId, {
+        member,
+        publicKey,
+        scopes: o.scopes ?? ['read', 'write'],
+        expiresAt: o.expiresAt ?? null,
+        revoked: false,
+      });
       return keyId;
     },
     revokeKey(keyId) {

@@ -9,7 +9,9 @@ import { findSymbol, type SymbolSpec } from '../domain/market/symbols.js';
 import type { SimulatorOptions } from './harness.js';
 
 /** The mark of a symbol (its platform `symbol`) as a Decimal, null without a mark, from the simulator's `markOf`. */
-export function decimalMarks(markOf: SimulatorOptions['markOf']): (spec: { symbol: string }) => Promise<Decimal | null> {
+export function decimalMarks(
+  markOf: SimulatorOptions['markOf'],
+): (spec: { symbol: string }) => Promise<Decimal | null> {
   return async (spec) => {
     const m = await markOf(spec.symbol);
     return m == null ? null : new Decimal(m);
@@ -33,7 +35,8 @@ export async function* markedOrders<O, M>(
 }
 
 /** Whether a limit order is marketable at `mark`: a buy when mark ≤ limit, a sell when mark ≥ limit. */
-export const crosses = (isBuy: boolean, limit: Decimal, mark: Decimal): boolean => (isBuy ? mark.lte(limit) : mark.gte(limit));
+export const crosses = (isBuy: boolean, limit: Decimal, mark: Decimal): boolean =>
+  isBuy ? mark.lte(limit) : mark.gte(limit);
 
 /** Whether a trigger order fires at `mark`: a stop buy / take-profit sell when mark ≥ trigger, a stop sell / take-profit buy when mark ≤ trigger. */
 export function triggerReached(kind: 'stop' | 'takeProfit', isBuy: boolean, trigger: Decimal, mark: Decimal): boolean {

@@ -32,9 +32,29 @@ import { keccak256, toHex } from 'viem';
 import { Decimal } from '../domain/decimal.js';
 import { findByVenueSymbol } from '../domain/market/symbols.js';
 import { POLYMARKET_TOKENS } from '../domain/market/venues/polymarket.js';
-import { POLYMARKET_CHAIN_ID, hmacSignature, orderHash, priceAndSize, recoverAuthorizeSigner, recoverL1Signer, recoverOrderSigner, SIGNATURE_TYPE, type PolymarketOrder } from '../venues/polymarket/signing.js';
+import {
+  POLYMARKET_CHAIN_ID,
+  hmacSignature,
+  orderHash,
+  priceAndSize,
+  recoverAuthorizeSigner,
+  recoverL1Signer,
+  recoverOrderSigner,
+  SIGNATURE_TYPE,
+  type PolymarketOrder,
+} from '../venues/polymarket/signing.js';
 import { END_CURSOR, INITIAL_CURSOR, type WireOrder, type WireTrade } from '../venues/polymarket/wire.js';
-import { commonControls, Faults, lc, listen, messageOf, Reply, Tally, type SimulatorOptions, type VenueSimulator } from './harness.js';
+import {
+  commonControls,
+  Faults,
+  lc,
+  listen,
+  messageOf,
+  Reply,
+  Tally,
+  type SimulatorOptions,
+  type VenueSimulator,
+} from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders } from './matching.js';
 
 /**
@@ -51,7 +71,12 @@ export interface PolymarketSimulatorOptions extends SimulatorOptions {
  * The running simulator and its test controls: owners are funder wallets (orders count by `maker`);
  * `rejectNext` refuses with `{"error": reason}` (400).
  */
-export interface PolymarketSimulator extends VenueSimulator<{ symbol: string; side: 'buy' | 'sell'; qty: string; price: string }> {
+export interface PolymarketSimulator extends VenueSimulator<{
+  symbol: string;
+  side: 'buy' | 'sell';
+  qty: string;
+  price: string;
+}> {
   /** The signers authorised for a funder, with their expiry (epoch ms). */
   authorizedSigners(funder: string): { signer: string; expiresAt: number }[];
   /** Ends a signer's authorisation (the owner removes it from the wallet). */
@@ -90,7 +115,11 @@ interface PostOrderBody {
  * The signed order as the venue takes it: {@link PolymarketOrder}'s fields with `salt` a JSON number,
  * `signatureType` a number (or its decimal text) and the EIP-712 `signature` (0x hex).
  */
-type OrderWire = Omit<PolymarketOrder, 'salt' | 'signatureType'> & { salt: number; signatureType: number | string; signature?: string };
+type OrderWire = Omit<PolymarketOrder, 'salt' | 'signatureType'> & {
+  salt: number;
+  signatureType: number | string;
+  signature?: string;
+};
 
 interface ApiKeyRow {
   address: string;
@@ -136,12 +165,59 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     const size = o.size.sub(o.matched);
     const id = randomUUID();
     const market = POLYMARKET_TOKENS[o.tokenId]?.marketId ?? '';
-    const makerLeg = (orderId: string, owner: string, maker: string, side: 'BUY' | 'SELL', fee: string) => ({ order_id: orderId, owner, maker_address: maker, matched_amount: size.toFixed(), price: price.toFixed(), fee_rate_bps: fee, asset_id: o.tokenId, outcome: '', side });
-    const base = { id, market, asset_id: o.tokenId, size: size.toFixed(), price: price.toFixed(), status: 'CONFIRMED', match_time: String(nowSec()), last_update: String(nowSec()), outcome: '', ownerOrders: [o.id] };
+    const makerLeg = (orderId: string, owner: string, maker: string, side: 'BUY' | 'SELL', fee: string) => ({
+      order_id: orderId,
+      owner,
+      maker_address: maker,
+      matched_amount: size.toFixed(),
+      price: price.toFixed(),
+      fee_rate_bps: fee,
+      asset_id: o.tokenId,
+      outcome: '',
+      side,
+    });
+    const base = {
+      id,
+      market,
+      asset_id: o.tokenId,
+      size: size.toFixed(),
+      price: price.toFixed(),
+      status: 'CONFIRMED',
+      match_time: String(nowSec()),
+      last_update: String(nowSec()),
+      outcome: '',
+      ownerOrders: [o.id],
+    };
     if (asTaker) {
-      trades.push({ ...base, taker_order_id: o.id, side: o.side, fee_rate_bps: takerFeeBps, owner: o.owner, maker_address: o.maker, trader_side: 'TAKER', maker_orders: [makerLeg(`0x${randomBytes(32).toString('hex')}`, 'sim-liquidity', '0x0000000000000000000000000000000000000001', o.side === 'BUY' ? 'SELL' : 'BUY', '0')] });
+      trades.push({
+        ...base,
+        taker_order_id: o.id,
+        side: o.side,
+        fee_rate_bps: takerFeeBps,
+        owner: o.owner,
+        maker_address: o.maker,
+        trader_side: 'TAKER',
+        maker_orders: [
+          makerLeg(
+            `0x${randomBytes(32).toString('hex')}`,
+            'sim-liquidity',
+            '0x0000000000000000000000000000000000000001',
+            o.side === 'BUY' ? 'SELL' : 'BUY',
+            '0',
+          ),
+        ],
+      });
     } else {
-      trades.push({ ...base, taker_order_id: `0x${randomBytes(32).toString('hex')}`, side: o.side === 'BUY' ? 'SELL' : 'BUY', fee_rate_bps: takerFeeBps, owner: 'sim-liquidity', maker_address: '0x0000000000000000000000000000000000000001', trader_side: 'MAKER', maker_orders: [makerLeg(o.id, o.owner, o.maker, o.side, '0')] });
+      trades.push({
+        ...base,
+        taker_order_id: `0x${randomBytes(32).toString('hex')}`,
+        side: o.side === 'BUY' ? 'SELL' : 'BUY',
+        fee_rate_bps: takerFeeBps,
+        owner: 'sim-liquidity',
+        maker_address: '0x0000000000000000000000000000000000000001',
+        trader_side: 'MAKER',
+        maker_orders: [makerLeg(o.id, o.owner, o.maker, o.side, '0')],
+      });
     }
     o.matched = o.size;
     o.status = 'MATCHED';
@@ -201,7 +277,8 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     } catch {
       throw new HttpError(401, 'Invalid L1 Request headers');
     }
-    if (!address || !ts || !sig || (await recoverL1Signer(address, ts, nonce, sig, network)) !== address) throw new HttpError(401, 'Invalid L1 Request headers');
+    if (!address || !ts || !sig || (await recoverL1Signer(address, ts, nonce, sig, network)) !== address)
+      throw new HttpError(401, 'Invalid L1 Request headers');
     return address;
   }
 
@@ -210,8 +287,11 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     const apiKey = String(h['poly_api_key'] ?? '');
     const row = keys.get(apiKey);
     const unauthorized = new HttpError(401, 'Unauthorized/Invalid api key');
-    if (!row || String(h['poly_passphrase'] ?? '') !== row.passphrase || lc(h['poly_address']) !== row.address) throw unauthorized;
-    const expected = Buffer.from(hmacSignature(row.secret, String(h['poly_timestamp'] ?? ''), method, path, body || undefined));
+    if (!row || String(h['poly_passphrase'] ?? '') !== row.passphrase || lc(h['poly_address']) !== row.address)
+      throw unauthorized;
+    const expected = Buffer.from(
+      hmacSignature(row.secret, String(h['poly_timestamp'] ?? ''), method, path, body || undefined),
+    );
     const given = Buffer.from(String(h['poly_signature'] ?? ''));
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw unauthorized;
     return { apiKey, row };
@@ -219,16 +299,25 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
 
   /** Funders whose wallet the caller's address signs for (authorised, any expiry). */
   const fundersOf = (address: string) => [...signers.entries()].filter(([, m]) => m.has(address)).map(([f]) => f);
-  const visible = (o: SimOrder, apiKey: string, address: string) => o.owner === apiKey || fundersOf(address).includes(o.maker);
+  const visible = (o: SimOrder, apiKey: string, address: string) =>
+    o.owner === apiKey || fundersOf(address).includes(o.maker);
 
   function newCreds(address: string): ApiKeyRow & { apiKey: string } {
     const apiKey = randomUUID();
-    const row = { address, secret: randomBytes(32).toString('base64url') + '=', passphrase: randomBytes(32).toString('hex') };
+    const row = {
+      address,
+      secret: randomBytes(32).toString('base64url') + '=',
+      passphrase: randomBytes(32).toString('hex'),
+    };
     keys.set(apiKey, row);
     keyOfAddress.set(address, apiKey);
     return { apiKey, ...row };
   }
-  const credsBody = (apiKey: string) => ({ apiKey, secret: keys.get(apiKey)!.secret, passphrase: keys.get(apiKey)!.passphrase });
+  const credsBody = (apiKey: string) => ({
+    apiKey,
+    secret: keys.get(apiKey)!.secret,
+    passphrase: keys.get(apiKey)!.passphrase,
+  });
 
   // --- orders -----------------------------------------------------------------------------
 
@@ -237,12 +326,27 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     const w = body?.order;
     if (!body || !w || typeof w !== 'object') throw new HttpError(400, 'Invalid order payload');
     if (body.owner !== apiKey) throw new HttpError(400, 'the order owner has to be the owner of the API KEY');
-    if (lc(w.signer) !== row.address) throw new HttpError(400, 'the order signer address has to be the address of the API KEY');
-    if (Number(w.signatureType) !== SIGNATURE_TYPE.POLY_GNOSIS_SAFE) throw new HttpError(400, 'unsupported signature type');
-    if (!Number.isSafeInteger(w.salt) || (w.side !== 'BUY' && w.side !== 'SELL')) throw new HttpError(400, 'Invalid order payload');
+    if (lc(w.signer) !== row.address)
+      throw new HttpError(400, 'the order signer address has to be the address of the API KEY');
+    if (Number(w.signatureType) !== SIGNATURE_TYPE.POLY_GNOSIS_SAFE)
+      throw new HttpError(400, 'unsupported signature type');
+    if (!Number.isSafeInteger(w.salt) || (w.side !== 'BUY' && w.side !== 'SELL'))
+      throw new HttpError(400, 'Invalid order payload');
     const spec = findByVenueSymbol('polymarket', String(w.tokenId));
     if (!spec) throw new HttpError(400, 'market not found');
-    const order: PolymarketOrder = { salt: String(w.salt), maker: w.maker, signer: w.signer, tokenId: String(w.tokenId), makerAmount: String(w.makerAmount), takerAmount: String(w.takerAmount), side: w.side, signatureType: Number(w.signatureType), timestamp: String(w.timestamp), metadata: w.metadata, builder: w.builder };
+    const order: PolymarketOrder = {
+      salt: String(w.salt),
+      maker: w.maker,
+      signer: w.signer,
+      tokenId: String(w.tokenId),
+      makerAmount: String(w.makerAmount),
+      takerAmount: String(w.takerAmount),
+      side: w.side,
+      signatureType: Number(w.signatureType),
+      timestamp: String(w.timestamp),
+      metadata: w.metadata,
+      builder: w.builder,
+    };
     const negRisk = POLYMARKET_TOKENS[order.tokenId]?.negRisk ?? false;
     let hash: string;
     try {
@@ -250,16 +354,27 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     } catch {
       throw new HttpError(400, 'Invalid order payload');
     }
-    if ((await recoverOrderSigner(order, String(w.signature ?? ''), network, negRisk)) !== row.address) throw new HttpError(400, 'invalid signature');
+    if ((await recoverOrderSigner(order, String(w.signature ?? ''), network, negRisk)) !== row.address)
+      throw new HttpError(400, 'invalid signature');
     const maker = lc(order.maker);
     const expiresAt = signers.get(maker)?.get(row.address);
-    if (expiresAt === undefined) throw new HttpError(400, 'the order signer is not an authorized signer of the maker wallet');
-    if (expiresAt <= Date.now()) throw new HttpError(400, "the order signer's authorization for the maker wallet has expired");
+    if (expiresAt === undefined)
+      throw new HttpError(400, 'the order signer is not an authorized signer of the maker wallet');
+    if (expiresAt <= Date.now())
+      throw new HttpError(400, "the order signer's authorization for the maker wallet has expired");
     if (orders.has(hash)) throw new HttpError(400, `order ${hash} is invalid. Duplicated.`);
     const { price, size } = priceAndSize(order);
     const tick = TICK(order.tokenId);
-    if (!price.mod(tick).isZero() || price.lt(tick) || price.gt(new Decimal(1).sub(tick))) throw new HttpError(400, `order ${hash} is invalid. Price (${price.toFixed()}) breaks minimum tick size rule: ${tick.toFixed()}`);
-    if (size.lte(0) || size.decimalPlaces() > spec.szDecimals) throw new HttpError(400, `order ${hash} is invalid. Size (${size.toFixed()}) lower than the minimum or with too many decimals`);
+    if (!price.mod(tick).isZero() || price.lt(tick) || price.gt(new Decimal(1).sub(tick)))
+      throw new HttpError(
+        400,
+        `order ${hash} is invalid. Price (${price.toFixed()}) breaks minimum tick size rule: ${tick.toFixed()}`,
+      );
+    if (size.lte(0) || size.decimalPlaces() > spec.szDecimals)
+      throw new HttpError(
+        400,
+        `order ${hash} is invalid. Size (${size.toFixed()}) lower than the minimum or with too many decimals`,
+      );
     const reason = faults.takeRejection();
     if (reason !== null) throw new HttpError(400, reason);
     const orderType = String(body.orderType ?? 'GTC');
@@ -267,20 +382,47 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     const takes = mark !== null && marketable(order.side, price, mark);
     if (orderType === 'FAK' || orderType === 'FOK') {
       if (!takes) {
-        const fak = 'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.';
-        throw new HttpError(400, orderType === 'FAK' ? fak : "order couldn't be fully filled. FOK orders are fully filled or killed.");
+        const fak =
+          'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.';
+        throw new HttpError(
+          400,
+          orderType === 'FAK' ? fak : "order couldn't be fully filled. FOK orders are fully filled or killed.",
+        );
       }
     } else if (body.postOnly === true && takes) {
       throw new HttpError(400, 'invalid post-only order: order crosses book');
     }
-    const o = newOrder({ id: hash, salt: w.salt, maker, owner: apiKey, tokenId: order.tokenId, symbol: spec.symbol, side: order.side, price, size, orderType });
+    const o = newOrder({
+      id: hash,
+      salt: w.salt,
+      maker,
+      owner: apiKey,
+      tokenId: order.tokenId,
+      symbol: spec.symbol,
+      side: order.side,
+      price,
+      size,
+      orderType,
+    });
     record(o);
     if (takes) fill(o, mark, true);
     if (faults.dropAck(res)) return undefined;
-    return { success: true, orderID: hash, status: o.status === 'MATCHED' ? 'matched' : 'live', makingAmount: o.status === 'MATCHED' ? order.makerAmount : '', takingAmount: o.status === 'MATCHED' ? order.takerAmount : '', errorMsg: '', transactionsHashes: [], tradeIDs: [...o.trades] };
+    return {
+      success: true,
+      orderID: hash,
+      status: o.status === 'MATCHED' ? 'matched' : 'live',
+      makingAmount: o.status === 'MATCHED' ? order.makerAmount : '',
+      takingAmount: o.status === 'MATCHED' ? order.takerAmount : '',
+      errorMsg: '',
+      transactionsHashes: [],
+      tradeIDs: [...o.trades],
+    };
   }
 
-  function page<T>(items: T[], cursor: string | null): { data: T[]; next_cursor: string; limit: number; count: number } {
+  function page<T>(
+    items: T[],
+    cursor: string | null,
+  ): { data: T[]; next_cursor: string; limit: number; count: number } {
     const start = cursor && cursor !== INITIAL_CURSOR ? Number(Buffer.from(cursor, 'base64').toString()) || 0 : 0;
     const data = items.slice(start, start + PAGE);
     const next = start + PAGE < items.length ? Buffer.from(String(start + PAGE)).toString('base64') : END_CURSOR;
@@ -307,7 +449,8 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       const m = b?.message ?? {};
       if (Number(b?.chainId) !== chainId) throw new HttpError(400, `wrong chain id, expected ${chainId}`);
       const funder = lc(m.funder);
-      if ((await recoverAuthorizeSigner(m, String(b?.signature ?? ''), chainId)) !== funder || !funder) throw new HttpError(400, 'invalid signature');
+      if ((await recoverAuthorizeSigner(m, String(b?.signature ?? ''), chainId)) !== funder || !funder)
+        throw new HttpError(400, 'invalid signature');
       const nonce = BigInt(m.nonce);
       if (nonce <= (authNonce.get(funder) ?? -1n)) throw new HttpError(400, 'authorization nonce already used');
       if (Number(m.expiresAt) <= Date.now()) throw new HttpError(400, 'authorization expired');
@@ -335,7 +478,16 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       const id = String(json()?.orderID ?? '');
       const o = orders.get(id);
       await poke();
-      if (!o || !visible(o, apiKey, row.address) || o.status !== 'LIVE') return { canceled: [], not_canceled: { [id]: o && visible(o, apiKey, row.address) ? 'order can\'t be found - already canceled or matched' : 'order not found' } };
+      if (!o || !visible(o, apiKey, row.address) || o.status !== 'LIVE')
+        return {
+          canceled: [],
+          not_canceled: {
+            [id]:
+              o && visible(o, apiKey, row.address)
+                ? "order can't be found - already canceled or matched"
+                : 'order not found',
+          },
+        };
       o.status = 'CANCELED';
       return { canceled: [id], not_canceled: {} };
     }
@@ -348,20 +500,35 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     }
     if (method === 'GET' && path === '/data/orders') {
       await poke();
-      const list = [...orders.values()].filter((o) => visible(o, apiKey, row.address) && (!q.get('asset_id') || o.tokenId === q.get('asset_id')) && (!q.get('id') || o.id === q.get('id')));
+      const list = [...orders.values()].filter(
+        (o) =>
+          visible(o, apiKey, row.address) &&
+          (!q.get('asset_id') || o.tokenId === q.get('asset_id')) &&
+          (!q.get('id') || o.id === q.get('id')),
+      );
       return page(list.map(wireOrder), q.get('next_cursor'));
     }
     if (method === 'GET' && path === '/data/trades') {
       await poke();
       const after = q.get('after') ? Number(q.get('after')) : -Infinity;
       const before = q.get('before') ? Number(q.get('before')) : Infinity;
-      const list = trades.filter((t) => t.ownerOrders.some((id) => visible(orders.get(id)!, apiKey, row.address)) && (!q.get('asset_id') || t.asset_id === q.get('asset_id')) && Number(t.match_time) >= after && Number(t.match_time) <= before);
-      return page(list.map(({ ownerOrders: _omit, ...t }) => t), q.get('next_cursor'));
+      const list = trades.filter(
+        (t) =>
+          t.ownerOrders.some((id) => visible(orders.get(id)!, apiKey, row.address)) &&
+          (!q.get('asset_id') || t.asset_id === q.get('asset_id')) &&
+          Number(t.match_time) >= after &&
+          Number(t.match_time) <= before,
+      );
+      return page(
+        list.map(({ ownerOrders: _omit, ...t }) => t),
+        q.get('next_cursor'),
+      );
     }
     throw new HttpError(404, 'not found');
   }
 
-  const fail = (err: unknown) => (err instanceof HttpError ? new Reply(err.status, { error: err.error }) : new Reply(500, { error: messageOf(err) }));
+  const fail = (err: unknown) =>
+    err instanceof HttpError ? new Reply(err.status, { error: err.error }) : new Reply(500, { error: messageOf(err) });
   const served = await listen({ port: opts.port, route, fail });
 
   return {
@@ -371,8 +538,16 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       const maker = lc(owner);
       const id = keccak256(toHex(randomBytes(32)));
       const order = newOrder({
-        id, salt: Number(BigInt(keccak256(toHex(randomBytes(8)))) & ((1n << 53n) - 1n)), maker, owner: `web-${maker}`, tokenId: spec.venueSymbol,
-        symbol: spec.symbol, side: o.side === 'buy' ? 'BUY' : 'SELL', price: new Decimal(o.price), size: new Decimal(o.qty), orderType: 'GTC',
+        id,
+        salt: Number(BigInt(keccak256(toHex(randomBytes(8)))) & ((1n << 53n) - 1n)),
+        maker,
+        owner: `web-${maker}`,
+        tokenId: spec.venueSymbol,
+        symbol: spec.symbol,
+        side: o.side === 'buy' ? 'BUY' : 'SELL',
+        price: new Decimal(o.price),
+        size: new Decimal(o.qty),
+        orderType: 'GTC',
       });
       record(order);
       const mark = await markOf(order.tokenId);
@@ -384,7 +559,10 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       return accepted.of(lc(owner));
     },
     authorizedSigners(funder) {
-      return [...(signers.get(lc(funder)) ?? new Map<string, number>()).entries()].map(([signer, expiresAt]) => ({ signer, expiresAt }));
+      return [...(signers.get(lc(funder)) ?? new Map<string, number>()).entries()].map(([signer, expiresAt]) => ({
+        signer,
+        expiresAt,
+      }));
     },
     revokeSigner(funder, signer) {
       signers.get(lc(funder))?.delete(lc(signer));

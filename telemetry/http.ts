@@ -4,7 +4,13 @@
  * Installed first in api/app.ts, and only when tracing is on.
  */
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
-import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH, ATTR_URL_SCHEME } from '@opentelemetry/semantic-conventions';
+import {
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_HTTP_ROUTE,
+  ATTR_URL_PATH,
+  ATTR_URL_SCHEME,
+} from '@opentelemetry/semantic-conventions';
 import type Koa from 'koa';
 
 /**
@@ -18,7 +24,18 @@ import type Koa from 'koa';
 export function httpServerSpans(tracer: Tracer): Koa.Middleware {
   return async (ctx, next) => {
     const parent = propagation.extract(ROOT_CONTEXT, ctx.headers);
-    const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { [ATTR_HTTP_REQUEST_METHOD]: ctx.method, [ATTR_URL_PATH]: ctx.path, [ATTR_URL_SCHEME]: ctx.protocol } }, parent);
+    const span = tracer.startSpan(
+      ctx.method,
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          [ATTR_HTTP_REQUEST_METHOD]: ctx.method,
+          [ATTR_URL_PATH]: ctx.path,
+          [ATTR_URL_SCHEME]: ctx.protocol,
+        },
+      },
+      parent,
+    );
     try {
       await context.with(trace.setSpan(parent, span), next);
     } catch (err) {

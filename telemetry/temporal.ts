@@ -10,7 +10,13 @@
 import { createRequire } from 'node:module';
 import type { ClientInterceptors } from '@temporalio/client';
 import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
-import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, OpenTelemetryWorkflowClientInterceptor, type OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry';
+import {
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+  OpenTelemetryWorkflowClientInterceptor,
+  type OpenTelemetrySinks,
+} from '@temporalio/interceptors-opentelemetry';
 import type { Tracing } from './tracing.js';
 
 const require = createRequire(import.meta.url);
@@ -22,12 +28,20 @@ const require = createRequire(import.meta.url);
  * global setup builds both kinds). They add no workflow commands, so histories recorded with and
  * without them replay either way (test/workflows/replay.test.ts replays both bundles).
  */
-export const WORKFLOW_TRACING_MODULES: string[] = [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
+export const WORKFLOW_TRACING_MODULES: string[] = [
+  require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
+];
 
 /** Client interceptors for a Temporal `Client` (the api's, the worker's): undefined when tracing is off. */
 export function tracingClientInterceptors(tracing: Tracing | undefined): ClientInterceptors | undefined {
   if (!tracing) return undefined;
-  return { workflow: [new OpenTelemetryWorkflowClientInterceptor({ tracer: tracing.provider.getTracer('@temporalio/interceptor-client') })] };
+  return {
+    workflow: [
+      new OpenTelemetryWorkflowClientInterceptor({
+        tracer: tracing.provider.getTracer('@temporalio/interceptor-client'),
+      }),
+    ],
+  };
 }
 
 /**
@@ -35,10 +49,19 @@ export function tracingClientInterceptors(tracing: Tracing | undefined): ClientI
  * lines) and the `exporter` sink that hands workflow spans to the process's span processor.
  * `workflowModules` is for workers that bundle; pass it only without a prebuilt bundle.
  */
-export function workerTracing(tracing: Tracing): { activity: NonNullable<WorkerInterceptors['activity']>; workflowModules: string[]; sinks: InjectedSinks<OpenTelemetrySinks> } {
+export function workerTracing(tracing: Tracing): {
+  activity: NonNullable<WorkerInterceptors['activity']>;
+  workflowModules: string[];
+  sinks: InjectedSinks<OpenTelemetrySinks>;
+} {
   const tracer = tracing.provider.getTracer('@temporalio/interceptor-activity');
   return {
-    activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer }), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
+    activity: [
+      (ctx) => ({
+        inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer }),
+        outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+      }),
+    ],
     workflowModules: WORKFLOW_TRACING_MODULES,
     sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
   };

@@ -8,7 +8,13 @@
  */
 import { context, propagation, trace, type ProxyTracerProvider } from '@opentelemetry/api';
 import { Resource } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider, SimpleSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import {
+  BatchSpanProcessor,
+  NodeTracerProvider,
+  SimpleSpanProcessor,
+  type SpanExporter,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-node';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
@@ -35,7 +41,9 @@ export interface Tracing {
  * already registered in this process.
  */
 export function startTracing(opts: { serviceName: string; endpoint?: string; exporter?: SpanExporter }): Tracing {
-  const exporter = opts.exporter ?? (opts.endpoint ? new OTLPTraceExporter({ url: `${opts.endpoint.replace(/\/+$/, '')}/v1/traces` }) : undefined);
+  const exporter =
+    opts.exporter ??
+    (opts.endpoint ? new OTLPTraceExporter({ url: `${opts.endpoint.replace(/\/+$/, '')}/v1/traces` }) : undefined);
   if (!exporter) throw new Error('startTracing needs an OTLP endpoint or an exporter');
   const spanProcessor = opts.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
   const resource = new Resource({ ...Resource.default().attributes, [ATTR_SERVICE_NAME]: opts.serviceName });

@@ -17,7 +17,8 @@ export type Query = Record<string, string | number | undefined>;
  * (URL-encoded in order, undefined values left out).
  */
 export function venueUrl(baseUrl: string, path: string, query: Query | string = ''): string {
-  const params = (q: Query) => Object.entries(q).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]));
+  const params = (q: Query) =>
+    Object.entries(q).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]));
   const qs = typeof query === 'string' ? query : new URLSearchParams(params(query)).toString();
   return `${baseUrl.replace(/\/$/, '')}${path}${qs ? `?${qs}` : ''}`;
 }
@@ -84,7 +85,13 @@ export interface JsonRequest {
  *   VenueRejected(`reason(json, 'HTTP <status>')`) on any other 4xx; Error from {@link checked}
  *   when the body is not what `schema` expects.
  */
-export async function jsonCall<S extends z.ZodType>(ctx: Ctx, venue: string, req: JsonRequest, schema: S, reason: Reason): Promise<z.output<S>> {
+export async function jsonCall<S extends z.ZodType>(
+  ctx: Ctx,
+  venue: string,
+  req: JsonRequest,
+  schema: S,
+  reason: Reason,
+): Promise<z.output<S>> {
   const url = venueUrl(ctx.baseUrl, req.path, req.query);
   const body = req.body === undefined ? undefined : JSON.stringify(req.body);
   const headers = { ...req.headers(url, body), ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
@@ -93,7 +100,8 @@ export async function jsonCall<S extends z.ZodType>(ctx: Ctx, venue: string, req
   const json = parsed === undefined ? { error: res.text } : parsed;
   const what = `${venue} ${req.method} ${req.path}`;
   if (res.status === 404 && req.allow404) return checked(schema, null, what);
-  if (res.status >= 500) throw new Error(`${venue} ${req.method} ${req.path}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
+  if (res.status >= 500)
+    throw new Error(`${venue} ${req.method} ${req.path}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
   if (res.status >= 400) throw new VenueRejected(reason(json, `HTTP ${res.status}`));
   return checked(schema, json, what);
 }

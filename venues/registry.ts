@@ -17,4 +17,9 @@ export const ADAPTERS: Record<RoutedVenue, VenueAdapter> = {
 };
 
 /** Nonce unit of each venue's agent key (db/agent-nonces.ts). */
-export const NONCE_UNIT: Record<RoutedVenue, 'ms' | 'us'> = { hyperliquid: 'ms', aster: 'us', polymarket: 'ms', kalshi: 'ms' };
+export const NONCE_UNIT: Record<RoutedVenue, 'ms' | 'us'> = {
+  hyperliquid: 'ms',
+  aster: 'us',
+  polymarket: 'ms',
+  kalshi: 'ms',
+};

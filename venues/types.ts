@@ -21,7 +21,9 @@ export { ROUTED_VENUES, type RoutedVenue };
  * - `evm`: a secp256k1 key (Hyperliquid agent, Aster API wallet, Polymarket signer).
  * - `rsa`: a Kalshi API key: the key id the venue assigned and the RSA private key (PKCS#8 PEM).
  */
-export type AgentKey = { kind: 'evm'; privateKey: `0x${string}`; address: `0x${string}` } | { kind: 'rsa'; keyId: string; privateKeyPem: string };
+export type AgentKey =
+  | { kind: 'evm'; privateKey: `0x${string}`; address: `0x${string}` }
+  | { kind: 'rsa'; keyId: string; privateKeyPem: string };
 
 /** Everything an adapter call needs besides its arguments. */
 export interface VenueContext {
@@ -111,7 +113,16 @@ export interface VenueFill {
  * (Kalshi) is registered by the user in the venue's own interface, which answers with a key id.
  */
 export type AuthorizationRequest =
-  | { kind: 'eip712'; typedData: { domain: Record<string, unknown>; types: Record<string, { name: string; type: string }[]>; primaryType: string; message: Record<string, unknown> }; action?: Record<string, unknown> }
+  | {
+      kind: 'eip712';
+      typedData: {
+        domain: Record<string, unknown>;
+        types: Record<string, { name: string; type: string }[]>;
+        primaryType: string;
+        message: Record<string, unknown>;
+      };
+      action?: Record<string, unknown>;
+    }
   | { kind: 'rsa_public_key'; publicKeyPem: string };
 
 /** The venue refused a request; `reason` is the venue's own message (docs/api.md §7 `422 venue_rejected`). */
@@ -146,7 +157,15 @@ export interface VenueAdapter {
    * What the owner signs to authorise `agentAddress` (or, for RSA venues, the public key to register)
    * until `expiresAt` (epoch ms). `nonce` is epoch ms.
    */
-  authorizationRequest(args: { owner: string; agentAddress: string; agentPublicKeyPem?: string; agentName: string; expiresAt: number; nonce: number; network: 'mainnet' | 'testnet' }): AuthorizationRequest;
+  authorizationRequest(args: {
+    owner: string;
+    agentAddress: string;
+    agentPublicKeyPem?: string;
+    agentName: string;
+    expiresAt: number;
+    nonce: number;
+    network: 'mainnet' | 'testnet';
+  }): AuthorizationRequest;
   /**
    * Verifies the owner's signature over `request` locally (recovers the signer and compares it to
    * `owner`; false on mismatch) without calling the venue.
@@ -157,5 +176,8 @@ export interface VenueAdapter {
    * `registerAndApproveAgent`, Polymarket API-key derivation). Returns venue API credentials to
    * keep encrypted with the agent (Polymarket L2), the Kalshi key id, or nothing.
    */
-  submitAuthorization(ctx: Omit<VenueContext, 'apiCredentials'>, args: { request: AuthorizationRequest; signature: string; keyId?: string }): Promise<Record<string, string> | undefined>;
+  submitAuthorization(
+    ctx: Omit<VenueContext, 'apiCredentials'>,
+    args: { request: AuthorizationRequest; signature: string; keyId?: string },
+  ): Promise<Record<string, string> | undefined>;
 }

@@ -9,7 +9,13 @@ import type { Logger } from 'pino';
 import { deliverOutbox, logDelivery, type MailTransport } from '../db/mail.js';
 import type { WorkerMetrics } from './metrics.js';
 
-export function startMailSender(opts: { orm: MikroORM; transport: MailTransport; intervalMs: number; logger: Logger; metrics: Pick<WorkerMetrics, 'mailPass'> }): { stop(): Promise<void> } {
+export function startMailSender(opts: {
+  orm: MikroORM;
+  transport: MailTransport;
+  intervalMs: number;
+  logger: Logger;
+  metrics: Pick<WorkerMetrics, 'mailPass'>;
+}): { stop(): Promise<void> } {
   let pass: Promise<void> | undefined;
   const tick = () => {
     if (pass) return;

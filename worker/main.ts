@@ -21,15 +21,38 @@ if (process.argv.includes('--print-config')) printConfig();
 const config = loadConfig();
 const logger = pino({ level: config.logLevel, base: { proc: 'worker' } });
 /** The SDK's own log level follows LOG_LEVEL (bundling and state changes are INFO). */
-const SDK_LEVEL = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', fatal: 'ERROR', silent: 'ERROR' } as const;
+const SDK_LEVEL = {
+  trace: 'TRACE',
+  debug: 'DEBUG',
+  info: 'INFO',
+  warn: 'WARN',
+  error: 'ERROR',
+  fatal: 'ERROR',
+  silent: 'ERROR',
+} as const;
 // The SDK's own metrics (README "Metrics"): a Prometheus exporter on a free loopback port, merged into the ops server's /metrics.
-Runtime.install({ logger: new DefaultLogger(SDK_LEVEL[config.logLevel]), telemetryOptions: { metrics: { prometheus: { bindAddress: await freeLocalAddress(), countersTotalSuffix: true, unitSuffix: true, useSecondsForDurations: true } } } });
+Runtime.install({
+  logger: new DefaultLogger(SDK_LEVEL[config.logLevel]),
+  telemetryOptions: {
+    metrics: {
+      prometheus: {
+        bindAddress: await freeLocalAddress(),
+        countersTotalSuffix: true,
+        unitSuffix: true,
+        useSecondsForDurations: true,
+      },
+    },
+  },
+});
 const orm = await openOrm(config.databaseUrl);
 const tracing = tracingFromConfig(config, 'platform-worker'); // README "Traces": off unless OTEL_EXPORTER_OTLP_ENDPOINT is set
 const parts = await createWorker({ config, orm, logger, tracing });
 {
   const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
-  const scheduleIds = await ensureSchedules(new Client({ connection, namespace: config.temporal.namespace }), config.temporal.taskQueue);
+  const scheduleIds = await ensureSchedules(
+    new Client({ connection, namespace: config.temporal.namespace }),
+    config.temporal.taskQueue,
+  );
   logger.info({ scheduleIds }, 'schedules ensured');
   await connection.close();
 }

@@ -25,10 +25,31 @@ export function createWorkerMetrics(): WorkerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const terminal = new Counter({ name: 'platform_intents_terminal_total', help: 'Intents that reached a terminal state (filled, canceled, rejected), by venue and state', labelNames: ['venue', 'state'], registers });
-  const dispatch = new Histogram({ name: 'platform_venue_dispatch_seconds', help: 'Duration of one dispatch activity attempt (s): the paper engine, or a routed venue round trip, by venue', labelNames: ['venue'], buckets: DISPATCH_BUCKETS, registers });
-  const webhooks = new Counter({ name: 'platform_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome (delivered, failed, skipped), and deliveries whose retry budget was spent (exhausted)', labelNames: ['outcome'], registers });
-  const mail = new Counter({ name: 'platform_outbox_mail_total', help: "Outbox mail this worker's retry passes handed to the transport, by result (sent, failed) and transport (smtp, mailbox)", labelNames: ['result', 'transport'], registers });
+  const terminal = new Counter({
+    name: 'platform_intents_terminal_total',
+    help: 'Intents that reached a terminal state (filled, canceled, rejected), by venue and state',
+    labelNames: ['venue', 'state'],
+    registers,
+  });
+  const dispatch = new Histogram({
+    name: 'platform_venue_dispatch_seconds',
+    help: 'Duration of one dispatch activity attempt (s): the paper engine, or a routed venue round trip, by venue',
+    labelNames: ['venue'],
+    buckets: DISPATCH_BUCKETS,
+    registers,
+  });
+  const webhooks = new Counter({
+    name: 'platform_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome (delivered, failed, skipped), and deliveries whose retry budget was spent (exhausted)',
+    labelNames: ['outcome'],
+    registers,
+  });
+  const mail = new Counter({
+    name: 'platform_outbox_mail_total',
+    help: "Outbox mail this worker's retry passes handed to the transport, by result (sent, failed) and transport (smtp, mailbox)",
+    labelNames: ['result', 'transport'],
+    registers,
+  });
   for (const state of TERMINAL_STATES) terminal.inc({ venue: 'paper', state }, 0);
   for (const outcome of WEBHOOK_OUTCOMES) webhooks.inc({ outcome }, 0);
   return {

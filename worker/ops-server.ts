@@ -67,18 +67,30 @@ export async function workerMetricsText(registry: Registry, sdkAddress: string |
   if (!sdkAddress) return own;
   const sdk = await fetch(`http://${sdkAddress}/metrics`, { signal: AbortSignal.timeout(SDK_METRICS_TIMEOUT_MS) })
     .then(async (r) => (r.ok ? r.text() : `# temporal sdk metrics unavailable: HTTP ${r.status}\n`))
-    .catch((err: unknown) => `# temporal sdk metrics unavailable: ${err instanceof Error ? err.message : String(err)}\n`);
+    .catch(
+      (err: unknown) => `# temporal sdk metrics unavailable: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
   return `${own.endsWith('\n') ? own : `${own}\n`}${sdk}`;
 }
 
 type Answer = { status: number; type: string; body: string };
-const json = (status: number, body: unknown): Answer => ({ status, type: 'application/json; charset=utf-8', body: JSON.stringify(body) });
+const json = (status: number, body: unknown): Answer => ({
+  status,
+  type: 'application/json; charset=utf-8',
+  body: JSON.stringify(body),
+});
 
 /**
  * Starts the ops server on `host:port` (port 0 = any free port).
  * @throws Error (e.g. `EADDRINUSE`) when it cannot listen.
  */
-export async function startOpsServer(opts: { host: string; port: number; logger: Logger; readiness: () => Promise<ReadinessReport>; metrics: { text(): Promise<string>; contentType: string } }): Promise<OpsServer> {
+export async function startOpsServer(opts: {
+  host: string;
+  port: number;
+  logger: Logger;
+  readiness: () => Promise<ReadinessReport>;
+  metrics: { text(): Promise<string>; contentType: string };
+}): Promise<OpsServer> {
   const routes: Record<string, () => Promise<Answer>> = {
     '/healthz': async () => json(200, { ok: true }),
     '/readyz': async () => {
@@ -90,8 +102,13 @@ export async function startOpsServer(opts: { host: string; port: number; logger:
   const answer = async (req: IncomingMessage): Promise<Answer> => {
     const path = new URL(req.url ?? '/', 'http://worker').pathname;
     const route = routes[path];
-    if (!route) return json(404, { error: 'not_found', detail: `no route ${req.method} ${path}; routes: ${Object.keys(routes).join(', ')}` });
-    if (req.method !== 'GET' && req.method !== 'HEAD') return json(405, { error: 'method_not_allowed', detail: `${path} answers GET` });
+    if (!route)
+      return json(404, {
+        error: 'not_found',
+        detail: `no route ${req.method} ${path}; routes: ${Object.keys(routes).join(', ')}`,
+      });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return json(405, { error: 'method_not_allowed', detail: `${path} answers GET` });
     return route();
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -109,7 +126,12 @@ export async function startOpsServer(opts: { host: string; port: number; logger:
   });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(opts.port, opts.host, resolve));
   const { port } = server.address() as AddressInfo;
-  const host = opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  const host =
+    opts.host === '0.0.0.0' || opts.host === '::'
+      ? '127.0.0.1'
+      : opts.host.includes(':')
+        ? `[${opts.host}]`
+        : opts.host;
   return {
     url: `http://${host}:${port}`,
     async stop() {

@@ -34,7 +34,13 @@ export async function ensureFundingSchedule(client: Client, opts: FundingSchedul
     await client.schedule.create({
       scheduleId,
       spec: { calendars: [{ minute: 0, comment: 'hourly funding, UTC' }] },
-      action: { type: 'startWorkflow', workflowType: fundingWorkflow, workflowId: scheduleId, taskQueue: opts.taskQueue, args },
+      action: {
+        type: 'startWorkflow',
+        workflowType: fundingWorkflow,
+        workflowId: scheduleId,
+        taskQueue: opts.taskQueue,
+        args,
+      },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
     });
   } catch (err) {

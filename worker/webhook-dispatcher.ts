@@ -27,7 +27,14 @@ export interface WebhookTiming {
 export const takes = (events: string[], kind: string) => events.includes('*') || events.includes(kind);
 
 /** Starts the dispatcher; `stop()` ends it after the round in flight. */
-export async function startWebhookDispatcher(opts: { databaseUrl: string; temporal: Client; taskQueue: string; timing: WebhookTiming; intervalMs: number; logger: Logger }): Promise<{ stop(): Promise<void> }> {
+export async function startWebhookDispatcher(opts: {
+  databaseUrl: string;
+  temporal: Client;
+  taskQueue: string;
+  timing: WebhookTiming;
+  intervalMs: number;
+  logger: Logger;
+}): Promise<{ stop(): Promise<void> }> {
   const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
   const listener = new pg.Client({ connectionString: opts.databaseUrl });
   pool.on('error', (err) => opts.logger.error({ err }, 'webhook dispatcher pool error'));
@@ -42,13 +49,28 @@ export async function startWebhookDispatcher(opts: { databaseUrl: string; tempor
     const db = await pool.connect();
     try {
       await db.query('begin');
-      const { rows: endpoints } = await db.query<{ id: string; tenant_id: string; events: string[]; last_event_id: string }>(`select id, tenant_id, events, last_event_id from webhook_endpoints where status = 'enabled' order by id for update skip locked`);
+      const { rows: endpoints } = await db.query<{
+        id: string;
+        tenant_id: string;
+        events: string[];
+        last_event_id: string;
+      }>(
+        `select id, tenant_id, events, last_event_id from webhook_endpoints where status = 'enabled' order by id for update skip locked`,
+      );
       for (const ep of endpoints) {
-        const { rows: events } = await db.query<{ id: string; kind: string; account_id: string; seq: number }>(`select id::text, kind, account_id, seq from account_events where tenant_id = $1 and id > $2 order by id limit 500`, [ep.tenant_id, ep.last_event_id]);
+        const { rows: events } = await db.query<{ id: string; kind: string; account_id: string; seq: number }>(
+          `select id::text, kind, account_id, seq from account_events where tenant_id = $1 and id > $2 order by id limit 500`,
+          [ep.tenant_id, ep.last_event_id],
+        );
         if (!events.length) continue;
         for (const e of events) {
           if (!takes(ep.events, e.kind)) continue;
-          const input: WebhookInput = { tenantId: ep.tenant_id, endpointId: ep.id, eventId: webhookEventId(e.account_id, e.seq), ...opts.timing };
+          const input: WebhookInput = {
+            tenantId: ep.tenant_id,
+            endpointId: ep.id,
+            eventId: webhookEventId(e.account_id, e.seq),
+            ...opts.timing,
+          };
           await opts.temporal.workflow
             .start(webhookWorkflow, {
               workflowId: webhookWorkflowId(ep.id, input.eventId),
@@ -61,7 +83,10 @@ export async function startWebhookDispatcher(opts: { databaseUrl: string; tempor
               if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
             });
         }
-        await db.query(`update webhook_endpoints set last_event_id = $2 where id = $1`, [ep.id, events[events.length - 1].id]);
+        await db.query(`update webhook_endpoints set last_event_id = $2 where id = $1`, [
+          ep.id,
+          events[events.length - 1].id,
+        ]);
       }
       await db.query('commit');
     } catch (err) {

@@ -53,24 +53,40 @@ export interface WorkerParts {
  * its coin (paper, and the routed perps' marks while no live venue feed is wired); prediction
  * symbols (Polymarket, Kalshi) step through the recorded Polymarket daily prices.
  */
-const REPLAYED = Object.values(VENUE_SYMBOLS).flat().filter((s) => s.assetClass === 'perp');
-const PREDICTION = Object.values(VENUE_SYMBOLS).flat().filter((s) => s.assetClass === 'prediction');
+const REPLAYED = Object.values(VENUE_SYMBOLS)
+  .flat()
+  .filter((s) => s.assetClass === 'perp');
+const PREDICTION = Object.values(VENUE_SYMBOLS)
+  .flat()
+  .filter((s) => s.assetClass === 'prediction');
 
 /** Where Worker.create takes the workflow code from: the given bundle, the prebuilt `dist/workflows-bundle.js`, else the sources. */
-function workflowCode(given?: WorkflowBundleOption): { workflowBundle: WorkflowBundleOption } | { workflowsPath: string } {
+function workflowCode(
+  given?: WorkflowBundleOption,
+): { workflowBundle: WorkflowBundleOption } | { workflowsPath: string } {
   const prebuilt = prebuiltBundlePath();
   const bundle = given ?? (prebuilt ? { codePath: prebuilt } : undefined);
   return bundle ? { workflowBundle: bundle } : { workflowsPath: WORKFLOWS_PATH };
 }
 
-export async function createWorker(opts: { config: Config; orm: MikroORM; logger: Logger; workflowBundle?: WorkflowBundleOption; tracing?: Tracing }): Promise<WorkerParts> {
+export async function createWorker(opts: {
+  config: Config;
+  orm: MikroORM;
+  logger: Logger;
+  workflowBundle?: WorkflowBundleOption;
+  tracing?: Tracing;
+}): Promise<WorkerParts> {
   const { config, orm, logger } = opts;
   // Tracing on (README "Traces"): activity spans, the workflow span sink, and workflow interceptor modules, which only a bundle built here
   // or one given already built with WORKFLOW_TRACING_MODULES has (so a traced worker never takes the untraced prebuilt dist bundle).
   const traced = opts.tracing && workerTracing(opts.tracing);
   const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   const clientConnection = await Connection.connect(temporalConnectionOptions(config.temporal));
-  const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace, interceptors: tracingClientInterceptors(opts.tracing) });
+  const temporal = new Client({
+    connection: clientConnection,
+    namespace: config.temporal.namespace,
+    interceptors: tracingClientInterceptors(opts.tracing),
+  });
   const metrics = createWorkerMetrics();
   const worker = await Worker.create({
     connection,
@@ -81,21 +97,46 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
     // SIGTERM/SIGINT: running activities get this long to finish, then are cancelled; 5 s later the worker gives up on them (README "Graceful shutdown").
     shutdownGraceTime: config.shutdown.workerGraceMs,
     shutdownForceTime: config.shutdown.workerGraceMs + 5_000,
-    activities: createActivities({ orm, temporal, markMaxAgeMs: config.markMaxAgeMs, ring: config.agentKeyEncryptionKeys ? parseKeyRing(config.agentKeyEncryptionKeys) : null, venues: config.venues, chain: config.chain, metrics }),
-    interceptors: { activity: [...faultInjection(config.faultCrash), ...(traced?.activity ?? [])], ...(traced && !opts.workflowBundle && { workflowModules: traced.workflowModules }) },
+    activities: createActivities({
+      orm,
+      temporal,
+      markMaxAgeMs: config.markMaxAgeMs,
+      ring: config.agentKeyEncryptionKeys ? parseKeyRing(config.agentKeyEncryptionKeys) : null,
+      venues: config.venues,
+      chain: config.chain,
+      metrics,
+    }),
+    interceptors: {
+      activity: [...faultInjection(config.faultCrash), ...(traced?.activity ?? [])],
+      ...(traced && !opts.workflowBundle && { workflowModules: traced.workflowModules }),
+    },
     ...(traced && { sinks: traced.sinks }),
   });
   const watcher = await startTriggerWatcher({ databaseUrl: config.databaseUrl, temporal, logger });
   const { dispatchMs, ...timing } = config.webhooks;
-  const webhooks = await startWebhookDispatcher({ databaseUrl: config.databaseUrl, temporal, taskQueue: config.temporal.taskQueue, timing, intervalMs: dispatchMs, logger });
-  const mail = startMailSender({ orm, transport: mailTransport(config.mail), intervalMs: config.mail.retryMs, logger, metrics });
+  const webhooks = await startWebhookDispatcher({
+    databaseUrl: config.databaseUrl,
+    temporal,
+    taskQueue: config.temporal.taskQueue,
+    timing,
+    intervalMs: dispatchMs,
+    logger,
+  });
+  const mail = startMailSender({
+    orm,
+    transport: mailTransport(config.mail),
+    intervalMs: config.mail.retryMs,
+    logger,
+    metrics,
+  });
   // README "Operating it": /healthz, /readyz (PostgreSQL, Temporal, pollers running), /metrics (ours, then the SDK's when worker/main.ts installed its exporter).
   const postgres = postgresCheck(config.databaseUrl, logger);
   const sdkMetrics = sdkPrometheusAddress();
   const ops = await startOpsServer({
     ...config.workerHttp,
     logger,
-    readiness: () => checkReadiness({ postgres: postgres.check, temporal: temporalCheck(connection), worker: pollersRunning(worker) }),
+    readiness: () =>
+      checkReadiness({ postgres: postgres.check, temporal: temporalCheck(connection), worker: pollersRunning(worker) }),
     metrics: { text: () => workerMetricsText(metrics.registry, sdkMetrics), contentType: metrics.registry.contentType },
   });
 
@@ -103,11 +144,15 @@ export async function createWorker(opts: { config: Config; orm: MikroORM; logger
   let predictionFeed: { stop(): Promise<void> } | undefined;
   let leadership: Awaited<ReturnType<typeof contendFeedLocks>> | undefined;
   let candlePool: pg.Pool | undefined;
-  const streams: StreamProducer | undefined = config.marketStreams === 'on' ? await startStreamProducer({ databaseUrl: config.databaseUrl, logger }) : undefined;
+  const streams: StreamProducer | undefined =
+    config.marketStreams === 'on' ? await startStreamProducer({ databaseUrl: config.databaseUrl, logger }) : undefined;
   if (config.markFeed === 'replay') {
     const loaded = await loadRecordedCandles(config.databaseUrl);
     if (loaded) logger.info({ rows: loaded }, 'recorded candles loaded');
-    leadership = await contendFeedLocks(config.databaseUrl, [...REPLAYED, ...PREDICTION].map((s) => `${s.venue} ${s.symbol}`));
+    leadership = await contendFeedLocks(
+      config.databaseUrl,
+      [...REPLAYED, ...PREDICTION].map((s) => `${s.venue} ${s.symbol}`),
+    );
     const lead = leadership;
     const pool = (candlePool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 }));
     pool.on('error', (err) => logger.error({ err }, 'live candle pool error'));

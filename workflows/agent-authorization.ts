@@ -10,7 +10,12 @@ import type { AgentAuthorizationInput } from './agent-authorization.definitions.
 
 const { submitAgentAuthorization } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2, maximumAttempts: 6 },
+  retry: {
+    initialInterval: '500 milliseconds',
+    maximumInterval: '10 seconds',
+    backoffCoefficient: 2,
+    maximumAttempts: 6,
+  },
 });
 
 export async function agentAuthorizationWorkflow(input: AgentAuthorizationInput): Promise<AgentAuthorizationResult> {
@@ -19,7 +24,12 @@ export async function agentAuthorizationWorkflow(input: AgentAuthorizationInput)
   } catch (err) {
     // Surface the activity's typed refusal as the workflow's own failure (its `type` is the API code).
     const cause = err instanceof ActivityFailure ? err.cause : undefined;
-    if (cause instanceof ApplicationFailure && cause.type) throw ApplicationFailure.create({ type: cause.type, message: cause.message, nonRetryable: true });
-    throw ApplicationFailure.create({ type: 'service_unavailable', message: `the venue did not take the authorisation: ${(err as Error).message}`, nonRetryable: true });
+    if (cause instanceof ApplicationFailure && cause.type)
+      throw ApplicationFailure.create({ type: cause.type, message: cause.message, nonRetryable: true });
+    throw ApplicationFailure.create({
+      type: 'service_unavailable',
+      message: `the venue did not take the authorisation: ${(err as Error).message}`,
+      nonRetryable: true,
+    });
   }
 }

@@ -32,7 +32,12 @@ export async function batchWorkflow(input: BatchInput): Promise<BatchOutcome> {
   const done: BatchOutcome['legs'] = [];
   for (const leg of legs) {
     if (leg.action === 'cancel') {
-      done.push({ n: leg.n, intentId: leg.intentId, action: leg.action, state: await cancelWorkingOrder(leg.intentId) });
+      done.push({
+        n: leg.n,
+        intentId: leg.intentId,
+        action: leg.action,
+        state: await cancelWorkingOrder(leg.intentId),
+      });
       continue;
     }
     const outcome = await executeChild(intentWorkflow, {

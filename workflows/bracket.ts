@@ -4,12 +4,25 @@
  * run as child intent workflows; the first to fill cancels the other (OCO). Moving a leg cancels it
  * and arms a replacement. Attach-to-position arms at once for the open position.
  */
-import { ApplicationFailure, condition, proxyActivities, setHandler, startChild, type ChildWorkflowHandle } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  condition,
+  proxyActivities,
+  setHandler,
+  startChild,
+  type ChildWorkflowHandle,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { newIntent } from '../domain/oms/new-intent.js';
 import { searchAttributes } from './shared.definitions.js';
 import { intentWorkflowId } from './intent.definitions.js';
-import { attachUpdate, bracketQuery, moveBracketUpdate, type BracketInput, type BracketView } from './bracket.definitions.js';
+import {
+  attachUpdate,
+  bracketQuery,
+  moveBracketUpdate,
+  type BracketInput,
+  type BracketView,
+} from './bracket.definitions.js';
 import { intentWorkflow } from './intent.js';
 
 const { exposureOf, cancelWorkingOrder } = proxyActivities<Activities>({
@@ -23,7 +36,18 @@ type Leg = 'tp' | 'sl';
 const LEG_TYPE = { tp: 'take_profit', sl: 'stop' } as const;
 
 export async function bracketWorkflow(input: BracketInput): Promise<BracketView> {
-  const view: BracketView = { bracketId: input.bracketId, accountId: input.accountId, parentIntentId: input.parentIntentId, state: 'staged', staged: true, symbol: input.symbol, tpPrice: input.tpPrice, slPrice: input.slPrice, legs: { tp: null, sl: null }, filledLeg: null };
+  const view: BracketView = {
+    bracketId: input.bracketId,
+    accountId: input.accountId,
+    parentIntentId: input.parentIntentId,
+    state: 'staged',
+    staged: true,
+    symbol: input.symbol,
+    tpPrice: input.tpPrice,
+    slPrice: input.slPrice,
+    legs: { tp: null, sl: null },
+    filledLeg: null,
+  };
   const handles: Partial<Record<Leg, ChildWorkflowHandle<typeof intentWorkflow>>> = {};
   let exposure: { side: 'buy' | 'sell'; qty: string; leverage: string } | null = null;
   let version = 0;
@@ -33,9 +57,20 @@ export async function bracketWorkflow(input: BracketInput): Promise<BracketView>
     if (!trigger || !exposure) return;
     const intentId = `int_${input.bracketId.replace(/^(int|brk)_/, '')}_${leg}${++version}`;
     const intent = newIntent({
-      intentId, tenantId: input.tenantId, accountId: input.accountId, credentialId: input.credentialId, clientOrderId: `bracket-${input.bracketId}-${leg}`,
-      venue: input.venue, symbol: input.symbol, side: exposure.side === 'buy' ? 'sell' : 'buy', type: LEG_TYPE[leg], qty: exposure.qty,
-      triggerPrice: trigger, reduceOnly: true, timeInForce: 'Gtc', leverage: exposure.leverage,
+      intentId,
+      tenantId: input.tenantId,
+      accountId: input.accountId,
+      credentialId: input.credentialId,
+      clientOrderId: `bracket-${input.bracketId}-${leg}`,
+      venue: input.venue,
+      symbol: input.symbol,
+      side: exposure.side === 'buy' ? 'sell' : 'buy',
+      type: LEG_TYPE[leg],
+      qty: exposure.qty,
+      triggerPrice: trigger,
+      reduceOnly: true,
+      timeInForce: 'Gtc',
+      leverage: exposure.leverage,
     });
     handles[leg] = await startChild(intentWorkflow, {
       workflowId: intentWorkflowId(intentId),
@@ -64,7 +99,12 @@ export async function bracketWorkflow(input: BracketInput): Promise<BracketView>
     },
     {
       validator: (_move: { tpPrice?: string; slPrice?: string }) => {
-        if (view.state === 'closed' || view.state === 'canceled') throw ApplicationFailure.create({ type: 'invalid_state', message: `bracket ${input.bracketId} is ${view.state}`, nonRetryable: true });
+        if (view.state === 'closed' || view.state === 'canceled')
+          throw ApplicationFailure.create({
+            type: 'invalid_state',
+            message: `bracket ${input.bracketId} is ${view.state}`,
+            nonRetryable: true,
+          });
       },
     },
   );
@@ -77,9 +117,12 @@ export async function bracketWorkflow(input: BracketInput): Promise<BracketView>
 
   // OCO: wait until a current leg fills; legs replaced by a move end canceled and are ignored.
   while (!view.filledLeg) {
-    const ended = await Promise.race((['tp', 'sl'] as const).filter((l) => handles[l]).map((l) => handles[l]!.result().then((r) => ({ leg: l, r }))));
+    const ended = await Promise.race(
+      (['tp', 'sl'] as const).filter((l) => handles[l]).map((l) => handles[l]!.result().then((r) => ({ leg: l, r }))),
+    );
     if (ended.r.state === 'filled' && view.legs[ended.leg] === ended.r.intentId) view.filledLeg = ended.leg;
-    else if (view.legs[ended.leg] === ended.r.intentId) break; // the live leg ended unfilled (e.g. canceled by hand)
+    else if (view.legs[ended.leg] === ended.r.intentId)
+      break; // the live leg ended unfilled (e.g. canceled by hand)
     else await condition(() => view.legs[ended.leg] !== null);
   }
   const other = view.filledLeg === 'tp' ? 'sl' : 'tp';

@@ -7,7 +7,15 @@
  * Continues as new when the history grows long. States: `pending_payment` → `active` →
  * `passed` | `breached`; an operator suspension, reset or promotion ends the watch (`stopped`).
  */
-import { condition, continueAsNew, executeChild, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  executeChild,
+  proxyActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { searchAttributes } from './shared.definitions.js';
 import { batchWorkflowId } from './batch.definitions.js';
@@ -21,7 +29,14 @@ const { checkChallengeDeposit, evaluateChallengeRules, breachFlattenInput } = pr
 
 export async function challengeWorkflow(input: ChallengeInput): Promise<ChallengeStatus> {
   const pollMs = input.pollMs ?? 5000;
-  let status: ChallengeStatus = { propAccountId: input.propAccountId, status: 'pending_payment', depositTxHash: null, breachReason: null, payoutCeilingUsd: null, flattenBatchId: null };
+  let status: ChallengeStatus = {
+    propAccountId: input.propAccountId,
+    status: 'pending_payment',
+    depositTxHash: null,
+    breachReason: null,
+    payoutCeilingUsd: null,
+    flattenBatchId: null,
+  };
   let wake = false;
   setHandler(challengeQuery, () => status);
   setHandler(evaluateSignal, () => void (wake = true));
@@ -37,7 +52,11 @@ export async function challengeWorkflow(input: ChallengeInput): Promise<Challeng
     status = next;
     if (outcome === 'breached') {
       const batch = await breachFlattenInput(input.tenantId, input.propAccountId);
-      await executeChild(batchWorkflow, { workflowId: batchWorkflowId(batch.batchId), args: [batch], typedSearchAttributes: searchAttributes(batch) });
+      await executeChild(batchWorkflow, {
+        workflowId: batchWorkflowId(batch.batchId),
+        args: [batch],
+        typedSearchAttributes: searchAttributes(batch),
+      });
       return status;
     }
     if (outcome !== 'active') return status;

@@ -13,7 +13,13 @@ const { chaseStep, replaceWorkingOrder } = proxyActivities<Activities>({
 });
 
 export async function chaseWorkflow(input: ChaseInput): Promise<ChaseView> {
-  const view: ChaseView = { chaseId: input.chaseId, currentIntentId: input.intentId, attempts: 0, maxAttempts: input.maxAttempts, state: 'chasing' };
+  const view: ChaseView = {
+    chaseId: input.chaseId,
+    currentIntentId: input.intentId,
+    attempts: 0,
+    maxAttempts: input.maxAttempts,
+    state: 'chasing',
+  };
   setHandler(chaseUpdate, () => view);
   setHandler(chaseQuery, () => view);
 

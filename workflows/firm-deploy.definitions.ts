@@ -21,7 +21,8 @@ export interface FirmDeployInput {
 }
 
 /** The steps of a firm deploy, in order; `live` and `paused` follow by Update. */
-export type FirmDeployStep = 'signing' | 'broadcast' | 'confirming' | 'verifying' | 'deployed' | 'live' | 'paused' | 'failed';
+export type FirmDeployStep =
+  'signing' | 'broadcast' | 'confirming' | 'verifying' | 'deployed' | 'live' | 'paused' | 'failed';
 
 /** What the `firmDeploy` Query answers: the current step, the transaction hashes and the instance. */
 export interface FirmDeployStatus {

@@ -26,15 +26,25 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { firmDeployQuery, firmStatusUpdate, type FirmDeployInput, type FirmDeployStatus } from './firm-deploy.definitions.js';
+import {
+  firmDeployQuery,
+  firmStatusUpdate,
+  type FirmDeployInput,
+  type FirmDeployStatus,
+} from './firm-deploy.definitions.js';
 
-const { signFirmDeploy, broadcastFirmDeploy, firmDeployReceipt, verifyFirmDeploy, recordFirmStatus } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2 },
-});
+const { signFirmDeploy, broadcastFirmDeploy, firmDeployReceipt, verifyFirmDeploy, recordFirmStatus } =
+  proxyActivities<Activities>({
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2 },
+  });
 
 /** Operator transitions after the deploy: from → allowed targets. */
-const TRANSITIONS: Partial<Record<FirmDeployStatus['step'], ('live' | 'paused')[]>> = { deployed: ['live'], live: ['paused'], paused: ['live'] };
+const TRANSITIONS: Partial<Record<FirmDeployStatus['step'], ('live' | 'paused')[]>> = {
+  deployed: ['live'],
+  live: ['paused'],
+  paused: ['live'],
+};
 
 /** Patch id of continuing as new when Temporal suggests it; before it, a deployed firm's run kept one growing history. */
 const CONTINUES_PATCH = 'firm-deploy-continues';
@@ -63,7 +73,11 @@ export async function firmDeployWorkflow(input: FirmDeployInput): Promise<FirmDe
     },
     {
       validator: ({ to }: { to: 'live' | 'paused' }) => {
-        if (!TRANSITIONS[status.step]?.includes(to)) throw ApplicationFailure.create({ type: 'invalid_state', message: `a firm that is ${status.step} cannot become ${to}` });
+        if (!TRANSITIONS[status.step]?.includes(to))
+          throw ApplicationFailure.create({
+            type: 'invalid_state',
+            message: `a firm that is ${status.step} cannot become ${to}`,
+          });
       },
     },
   );
@@ -94,7 +108,14 @@ export async function firmDeployWorkflow(input: FirmDeployInput): Promise<FirmDe
 async function deploy(input: FirmDeployInput, status: FirmDeployStatus): Promise<void> {
   try {
     const signed = await signFirmDeploy(input.tenantId, input.firmId);
-    Object.assign(status, { step: 'broadcast', deployer: signed.deployer, nonce: signed.nonce, txHashes: { deploy: signed.txHash }, instanceAddress: signed.instanceAddress, rulesHash: signed.rulesHash });
+    Object.assign(status, {
+      step: 'broadcast',
+      deployer: signed.deployer,
+      nonce: signed.nonce,
+      txHashes: { deploy: signed.txHash },
+      instanceAddress: signed.instanceAddress,
+      rulesHash: signed.rulesHash,
+    });
     await broadcastFirmDeploy(signed.rawTx);
     status.step = 'confirming';
     let receipt = await firmDeployReceipt(signed);
@@ -103,14 +124,26 @@ async function deploy(input: FirmDeployInput, status: FirmDeployStatus): Promise
       receipt = await firmDeployReceipt(signed);
     }
     Object.assign(status, { step: 'verifying', blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed });
-    if (receipt.status !== 'success') throw ApplicationFailure.create({ type: 'deploy_reverted', message: `deploy transaction ${signed.txHash} reverted`, nonRetryable: true });
+    if (receipt.status !== 'success')
+      throw ApplicationFailure.create({
+        type: 'deploy_reverted',
+        message: `deploy transaction ${signed.txHash} reverted`,
+        nonRetryable: true,
+      });
     await verifyFirmDeploy(input.tenantId, input.firmId, signed, receipt);
     status.step = 'deployed';
   } catch (err) {
     const cause = err instanceof ActivityFailure ? err.cause : err;
     status.step = 'failed';
-    status.error = cause instanceof ApplicationFailure ? `${cause.type}: ${cause.message}` : String((cause as Error)?.message ?? cause);
+    status.error =
+      cause instanceof ApplicationFailure
+        ? `${cause.type}: ${cause.message}`
+        : String((cause as Error)?.message ?? cause);
     await recordFirmStatus(input.tenantId, input.firmId, 'draft');
-    throw ApplicationFailure.create({ type: cause instanceof ApplicationFailure && cause.type ? cause.type : 'deploy_failed', message: status.error, nonRetryable: true });
+    throw ApplicationFailure.create({
+      type: cause instanceof ApplicationFailure && cause.type ? cause.type : 'deploy_failed',
+      message: status.error,
+      nonRetryable: true,
+    });
   }
 }

@@ -15,15 +15,23 @@ const { fundingRates, accountsWithPositions, payFunding } = proxyActivities<Acti
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', backoffCoefficient: 2 },
 });
 
-
 export async function fundingWorkflow(input: FundingInput): Promise<FundingResult> {
   const scheduled = workflowInfo().typedSearchAttributes.get(SCHEDULED_START);
   const hourIso = input.hourIso ?? new Date(floorHour((scheduled ?? workflowInfo().startTime).getTime())).toISOString();
-  if (Date.parse(hourIso) % HOUR_MS !== 0) throw ApplicationFailure.nonRetryable(`funding hour ${hourIso} is not on the hour`, 'funding_hour_invalid');
+  if (Date.parse(hourIso) % HOUR_MS !== 0)
+    throw ApplicationFailure.nonRetryable(`funding hour ${hourIso} is not on the hour`, 'funding_hour_invalid');
 
   const rates = await fundingRates(input.venue, hourIso);
   const accountIds = await accountsWithPositions(input.venue, input.tenantId ?? null);
-  const result: FundingResult = { venue: input.venue, hourIso, rates, accounts: accountIds.length, payments: 0, amountUsd: '0', skipped: [] };
+  const result: FundingResult = {
+    venue: input.venue,
+    hourIso,
+    rates,
+    accounts: accountIds.length,
+    payments: 0,
+    amountUsd: '0',
+    skipped: [],
+  };
   let total = new Decimal(0);
   for (const accountId of accountIds) {
     const paid = await payFunding(accountId, input.venue, hourIso, rates);

@@ -3,7 +3,16 @@
  * `modify` and `signResult` Updates, the `markCrossed` Signal and the `intentState` Query.
  * Deterministic workflow code; the process itself reads in workflows/intent.ts.
  */
-import { ApplicationFailure, ParentClosePolicy, condition, patched, proxyActivities, setHandler, startChild, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  ParentClosePolicy,
+  condition,
+  patched,
+  proxyActivities,
+  setHandler,
+  startChild,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { DispatchOutcome } from '../activities/types.js';
 import type { IntentState, IntentView } from '../domain/oms/intent.js';
@@ -95,7 +104,8 @@ export class IntentRun {
     this.busy = true;
     this.outcome = await (this.routed ? cancelRouted : cancelPaper)(this.intentId).finally(() => (this.busy = false));
     if (this.outcome.state !== this.state) this.moveTo(this.outcome.state);
-    if (this.outcome.state !== 'canceled') throw invalid(`intent ${this.intentId} is ${this.outcome.state}: no working order`);
+    if (this.outcome.state !== 'canceled')
+      throw invalid(`intent ${this.intentId} is ${this.outcome.state}: no working order`);
     return this.outcome;
   }
 
@@ -115,13 +125,31 @@ export class IntentRun {
     const { intentId } = this;
     this.signing = true;
     const verdict = await acceptSignature(intentId, signature).finally(() => (this.signing = false));
-    if (!verdict.ok) throw ApplicationFailure.create({ type: 'invalid_signature', message: 'the signature does not recover the signer registered on this credential', nonRetryable: true });
+    if (!verdict.ok)
+      throw ApplicationFailure.create({
+        type: 'invalid_signature',
+        message: 'the signature does not recover the signer registered on this credential',
+        nonRetryable: true,
+      });
     this.moveTo('signed_pending_dispatch');
     await condition(() => this.outcome !== undefined || this.state === 'rejected');
     const o = this.outcome;
-    if (!o || this.state === 'rejected') return { ok: false, intentId, error: o?.reason ?? this.rejectReason ?? 'rejected', detail: `intent ${intentId} was not dispatched` };
-    const inlineFill = o.filledQty && o.filledQty !== '0' && o.avgFillPrice ? { qty: o.filledQty, avgPrice: o.avgFillPrice } : undefined;
-    return { ok: true, intentId, venueOrderId: o.venueOrderId, resting: o.resting, ...(inlineFill ? { inlineFill } : {}) };
+    if (!o || this.state === 'rejected')
+      return {
+        ok: false,
+        intentId,
+        error: o?.reason ?? this.rejectReason ?? 'rejected',
+        detail: `intent ${intentId} was not dispatched`,
+      };
+    const inlineFill =
+      o.filledQty && o.filledQty !== '0' && o.avgFillPrice ? { qty: o.filledQty, avgPrice: o.avgFillPrice } : undefined;
+    return {
+      ok: true,
+      intentId,
+      venueOrderId: o.venueOrderId,
+      resting: o.resting,
+      ...(inlineFill ? { inlineFill } : {}),
+    };
   }
 
   /** Installs every handler; `self` is the intent workflow (replacements are started as it). */
@@ -129,11 +157,22 @@ export class IntentRun {
     setHandler(composeUpdate, this.record);
     setHandler(intentStateQuery, () => this.state);
     setHandler(markCrossedSignal, () => void this.crossings++);
-    setHandler(cancelUpdate, async () => ({ intentId: this.intentId, venueOrderId: (await this.cancelWorking()).venueOrderId, state: 'canceled' as const }), { validator: this.mayCancel });
-    setHandler(modifyUpdate, (replacement: IntentWorkflowInput) => this.modify(replacement, self), { validator: (_r: IntentWorkflowInput) => this.mayCancel() });
+    setHandler(
+      cancelUpdate,
+      async () => ({
+        intentId: this.intentId,
+        venueOrderId: (await this.cancelWorking()).venueOrderId,
+        state: 'canceled' as const,
+      }),
+      { validator: this.mayCancel },
+    );
+    setHandler(modifyUpdate, (replacement: IntentWorkflowInput) => this.modify(replacement, self), {
+      validator: (_r: IntentWorkflowInput) => this.mayCancel(),
+    });
     setHandler(signResultUpdate, ({ signature }: { signature: string }) => this.signResult(signature), {
       validator: (_p: { signature: string }) => {
-        if (this.state !== 'intent_pending' || this.signing) throw invalid(`intent ${this.intentId} is ${this.state}: only intent_pending can be signed`);
+        if (this.state !== 'intent_pending' || this.signing)
+          throw invalid(`intent ${this.intentId} is ${this.state}: only intent_pending can be signed`);
       },
     });
   }

@@ -70,7 +70,13 @@ export const modifyUpdate = defineUpdate<ModifyResult, [IntentWorkflowInput]>('m
  * `inlineFill` when it filled at once), or `ok: false` when the venue or the risk check refused it.
  */
 export type SignResult =
-  | { ok: true; intentId: string; venueOrderId: string | null; resting: boolean; inlineFill?: { qty: string; avgPrice: string } }
+  | {
+      ok: true;
+      intentId: string;
+      venueOrderId: string | null;
+      resting: boolean;
+      inlineFill?: { qty: string; avgPrice: string };
+    }
   | { ok: false; intentId: string; error: string; detail: string };
 
 /**

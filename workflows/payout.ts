@@ -6,7 +6,14 @@
  * records it. The platform never sends the funds itself. The `payout` Query answers the status and
  * what to sign.
  */
-import { ActivityFailure, ApplicationFailure, condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  proxyActivities,
+  setHandler,
+  sleep,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { authorizePayoutUpdate, payoutQuery, type PayoutInput, type PayoutStatus } from './payout.definitions.js';
 
@@ -20,23 +27,38 @@ const MAX_POLL_MS = 60_000;
 
 export async function payoutWorkflow(input: PayoutInput): Promise<PayoutStatus> {
   const safeTx = await preparePayout(input.tenantId, input.payoutId);
-  let status: PayoutStatus = { payoutId: input.payoutId, status: 'requested', safeTx, safeTxHash: safeTx.safeTxHash, signers: [], executedTxHash: null };
+  let status: PayoutStatus = {
+    payoutId: input.payoutId,
+    status: 'requested',
+    safeTx,
+    safeTxHash: safeTx.safeTxHash,
+    signers: [],
+    executedTxHash: null,
+  };
   setHandler(payoutQuery, () => status);
   setHandler(
     authorizePayoutUpdate,
     async ({ signatures }) => {
       try {
-        status = { ...(await authorizePayout(input.tenantId, input.payoutId, safeTx, signatures as `0x${string}`)), safeTx };
+        status = {
+          ...(await authorizePayout(input.tenantId, input.payoutId, safeTx, signatures as `0x${string}`)),
+          safeTx,
+        };
         return status;
       } catch (err) {
         const cause = err instanceof ActivityFailure ? err.cause : err;
-        if (cause instanceof ApplicationFailure && cause.type) throw ApplicationFailure.create({ type: cause.type, message: cause.message });
+        if (cause instanceof ApplicationFailure && cause.type)
+          throw ApplicationFailure.create({ type: cause.type, message: cause.message });
         throw err;
       }
     },
     {
       validator: (_authorization: { signatures: string }) => {
-        if (status.status !== 'requested') throw ApplicationFailure.create({ type: 'invalid_state', message: `payout ${input.payoutId} is ${status.status}` });
+        if (status.status !== 'requested')
+          throw ApplicationFailure.create({
+            type: 'invalid_state',
+            message: `payout ${input.payoutId} is ${status.status}`,
+          });
       },
     },
   );

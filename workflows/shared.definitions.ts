@@ -19,7 +19,10 @@ export const SA = {
  * The search attributes a workflow starts with: tenant, account and (when known) venue, plus the
  * intent state for intent workflows, so support staff can filter in the Temporal Web UI.
  */
-export function searchAttributes(of: { tenantId: string; accountId: string; venue?: string }, intentState?: IntentState): SearchAttributePair[] {
+export function searchAttributes(
+  of: { tenantId: string; accountId: string; venue?: string },
+  intentState?: IntentState,
+): SearchAttributePair[] {
   return [
     { key: SA.tenantId, value: of.tenantId },
     { key: SA.accountId, value: of.accountId },

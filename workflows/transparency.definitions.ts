@@ -4,4 +4,5 @@
 export const TRANSPARENCY_CACHE_MS = 30_000;
 
 /** Workflow id of one transparency read: `transparency-<all | firmId>-<window start, epoch ms>`. */
-export const transparencyWorkflowId = (scope: string, windowStartMs: number) => `transparency-${scope}-${windowStartMs}`;
+export const transparencyWorkflowId = (scope: string, windowStartMs: number) =>
+  `transparency-${scope}-${windowStartMs}`;

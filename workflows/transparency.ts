@@ -7,7 +7,10 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { FirmToRead, TreasuryRead } from '../activities/prop/transparency.js';
 
-const { readTreasuries } = proxyActivities<Activities>({ startToCloseTimeout: '10 seconds', retry: { maximumAttempts: 2 } });
+const { readTreasuries } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 2 },
+});
 
 export async function transparencyWorkflow(firms: FirmToRead[]): Promise<TreasuryRead[]> {
   return readTreasuries(firms);

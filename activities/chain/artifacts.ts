@@ -33,9 +33,17 @@ export function artifact(name: ContractName): Artifact {
     try {
       parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<Artifact>;
     } catch (err) {
-      throw new Error(`contract artifact ${file} cannot be read (npm run compile-contracts): ${(err as Error).message}`, { cause: err });
+      throw new Error(
+        `contract artifact ${file} cannot be read (npm run compile-contracts): ${(err as Error).message}`,
+        { cause: err },
+      );
     }
-    if (parsed.contractName !== name || !Array.isArray(parsed.abi) || typeof parsed.bytecode !== 'string' || !/^0x([0-9a-f]{2})+$/i.test(parsed.bytecode)) {
+    if (
+      parsed.contractName !== name ||
+      !Array.isArray(parsed.abi) ||
+      typeof parsed.bytecode !== 'string' ||
+      !/^0x([0-9a-f]{2})+$/i.test(parsed.bytecode)
+    ) {
       throw new Error(`contract artifact ${file} is not the compiled ${name} (npm run compile-contracts)`);
     }
     a = parsed as Artifact;

@@ -3,12 +3,28 @@
  * No retries inside the transport: a failed RPC call surfaces at once and the Temporal activity
  * that made it retries as a whole (the chain functions are written to be safe to repeat).
  */
-import { createPublicClient, createWalletClient, http, type Account, type Chain, type Hex, type PublicClient, type TransactionReceipt, type Transport, type WalletClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  http,
+  type Account,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type TransactionReceipt,
+  type Transport,
+  type WalletClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 
 /** A chain known only by its id and RPC URL (no block explorer, ether as native currency). */
 export function chainOf(chainId: number, rpcUrl: string): Chain {
-  return { id: chainId, name: `chain-${chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } };
+  return {
+    id: chainId,
+    name: `chain-${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  };
 }
 
 /** A read client (no chain id needed). */
@@ -30,7 +46,13 @@ export interface ChainClients {
 export async function chainClients(rpcUrl: string, privateKey?: Hex): Promise<ChainClients> {
   const pub = publicClient(rpcUrl);
   const chainId = await pub.getChainId();
-  const wallet = privateKey ? createWalletClient({ account: privateKeyToAccount(privateKey), chain: chainOf(chainId, rpcUrl), transport: http(rpcUrl, { retryCount: 0 }) }) : undefined;
+  const wallet = privateKey
+    ? createWalletClient({
+        account: privateKeyToAccount(privateKey),
+        chain: chainOf(chainId, rpcUrl),
+        transport: http(rpcUrl, { retryCount: 0 }),
+      })
+    : undefined;
   return { public: pub, wallet, chainId };
 }
 
@@ -59,7 +81,9 @@ export class NonceConflictError extends Error {
     readonly nonce: bigint,
     readonly otherTxHash: Hex | null,
   ) {
-    super(`nonce ${nonce} of ${sender} was used by ${otherTxHash ?? 'a transaction not found within the look-back window'}`);
+    super(
+      `nonce ${nonce} of ${sender} was used by ${otherTxHash ?? 'a transaction not found within the look-back window'}`,
+    );
     this.name = 'NonceConflictError';
   }
 }

@@ -20,7 +20,17 @@ export {
   readPayoutExecuted,
   readTreasury,
 } from './instance.js';
-export { executeSafeTx, packSignatures, readSafe, readSafeNonce, SAFE_ABI, safeTxTypedData, signSafeTx, verifySafeAuthorization, type SafeTxTypedData } from './safe.js';
+export {
+  executeSafeTx,
+  packSignatures,
+  readSafe,
+  readSafeNonce,
+  SAFE_ABI,
+  safeTxTypedData,
+  signSafeTx,
+  verifySafeAuthorization,
+  type SafeTxTypedData,
+} from './safe.js';
 export { deployMultisig, deployMultisigWithReceipt, ensureSafeInfra } from './safe-deploy.js';
 export { approveStablecoin, deployStablecoin, mintStablecoin, stablecoinBalance } from './stablecoin.js';
 export { broadcastDeploy, sendContractCall, waitForReceipt } from './tx.js';

@@ -19,7 +19,13 @@ export interface InstanceArgs {
 /** Creation bytecode with the encoded constructor arguments (the deploy transaction's `data`). Pure. */
 export function propInstanceDeployData(args: InstanceArgs): { data: Hex } {
   const a = artifact('PropInstance');
-  return { data: encodeDeployData({ abi: a.abi, bytecode: a.bytecode, args: [args.owner, args.stablecoin, args.firmId, args.rulesHash] }) };
+  return {
+    data: encodeDeployData({
+      abi: a.abi,
+      bytecode: a.bytecode,
+      args: [args.owner, args.stablecoin, args.firmId, args.rulesHash],
+    }),
+  };
 }
 
 /**
@@ -44,12 +50,21 @@ export interface InstanceState {
 
 /** The instance's stablecoin balance (`treasury()`), base units. @throws Error as {@link readInstance}. */
 export async function readTreasury(rpcUrl: string, address: Address): Promise<bigint> {
-  return (await client(rpcUrl).readContract({ address, abi: artifact('PropInstance').abi, functionName: 'treasury' })) as bigint;
+  return (await client(rpcUrl).readContract({
+    address,
+    abi: artifact('PropInstance').abi,
+    functionName: 'treasury',
+  })) as bigint;
 }
 
 /** Whether `payoutId` (bytes32) has been paid by the instance (`payoutExecuted` mapping). */
 export async function readPayoutExecuted(rpcUrl: string, instance: Address, payoutId: Hex): Promise<boolean> {
-  return (await client(rpcUrl).readContract({ address: instance, abi: artifact('PropInstance').abi, functionName: 'payoutExecuted', args: [payoutId] })) as boolean;
+  return (await client(rpcUrl).readContract({
+    address: instance,
+    abi: artifact('PropInstance').abi,
+    functionName: 'payoutExecuted',
+    args: [payoutId],
+  })) as boolean;
 }
 
 /**
@@ -57,13 +72,34 @@ export async function readPayoutExecuted(rpcUrl: string, instance: Address, payo
  * into the instance (`deposit`; the payer must have approved the instance for the stablecoin).
  * Emits `ChallengeDeposit`. @throws as {@link sendContractCall} (e.g. `InsufficientAllowance`, `ZeroAmount`).
  */
-export async function depositChallenge(rpcUrl: string, payerKey: Hex, instance: Address, propAccountId: Hex, amount: bigint): Promise<SentCall> {
-  return sendContractCall(rpcUrl, payerKey, { to: instance, abi: artifact('PropInstance').abi, functionName: 'deposit', args: [propAccountId, amount] });
+export async function depositChallenge(
+  rpcUrl: string,
+  payerKey: Hex,
+  instance: Address,
+  propAccountId: Hex,
+  amount: bigint,
+): Promise<SentCall> {
+  return sendContractCall(rpcUrl, payerKey, {
+    to: instance,
+    abi: artifact('PropInstance').abi,
+    functionName: 'deposit',
+    args: [propAccountId, amount],
+  });
 }
 
 /** Posts `amount` base units of backing collateral from `fromKey` (approved) into the instance. Emits `CollateralPosted`. */
-export async function postCollateral(rpcUrl: string, fromKey: Hex, instance: Address, amount: bigint): Promise<SentCall> {
-  return sendContractCall(rpcUrl, fromKey, { to: instance, abi: artifact('PropInstance').abi, functionName: 'postCollateral', args: [amount] });
+export async function postCollateral(
+  rpcUrl: string,
+  fromKey: Hex,
+  instance: Address,
+  amount: bigint,
+): Promise<SentCall> {
+  return sendContractCall(rpcUrl, fromKey, {
+    to: instance,
+    abi: artifact('PropInstance').abi,
+    functionName: 'postCollateral',
+    args: [amount],
+  });
 }
 
 /** Reads an instance's state. @throws Error when the node cannot be reached or `address` is no PropInstance. */
@@ -71,35 +107,58 @@ export async function readInstance(rpcUrl: string, address: Address): Promise<In
   const c = client(rpcUrl);
   const abi = artifact('PropInstance').abi;
   const read = <T>(functionName: string) => c.readContract({ address, abi, functionName }) as Promise<T>;
-  const [owner, stablecoin, firmId, rulesHash, totalDeposits, totalCollateral, totalPayouts, treasury] = await Promise.all([
-    read<Address>('owner'),
-    read<Address>('stablecoin'),
-    read<Hex>('firmId'),
-    read<Hex>('rulesHash'),
-    read<bigint>('totalDeposits'),
-    read<bigint>('totalCollateral'),
-    read<bigint>('totalPayouts'),
-    read<bigint>('treasury'),
-  ]);
+  const [owner, stablecoin, firmId, rulesHash, totalDeposits, totalCollateral, totalPayouts, treasury] =
+    await Promise.all([
+      read<Address>('owner'),
+      read<Address>('stablecoin'),
+      read<Hex>('firmId'),
+      read<Hex>('rulesHash'),
+      read<bigint>('totalDeposits'),
+      read<bigint>('totalCollateral'),
+      read<bigint>('totalPayouts'),
+      read<bigint>('treasury'),
+    ]);
   return { owner, stablecoin, firmId, rulesHash, totalDeposits, totalCollateral, totalPayouts, treasury };
 }
 
 /** Calldata of `payout(payoutId, to, amount)`: what the owner multisig executes on the instance. Pure. */
 export function payoutCall(payoutId: Hex, to: Address, amount: bigint): Hex {
-  return encodeFunctionData({ abi: artifact('PropInstance').abi, functionName: 'payout', args: [payoutId, to, amount] });
+  return encodeFunctionData({
+    abi: artifact('PropInstance').abi,
+    functionName: 'payout',
+    args: [payoutId, to, amount],
+  });
 }
 
-const PAYOUT_EXECUTED = parseAbiItem('event PayoutExecuted(bytes32 indexed payoutId, address indexed to, uint256 amount)');
+const PAYOUT_EXECUTED = parseAbiItem(
+  'event PayoutExecuted(bytes32 indexed payoutId, address indexed to, uint256 amount)',
+);
 
 /**
  * The transaction that executed `payoutId` on the instance (from its `PayoutExecuted` log, searched
  * from `fromBlock`), or null when the mapping says it has not been executed. `amount` in base units.
  */
-export async function findPayoutExecution(rpcUrl: string, instance: Address, payoutId: Hex, fromBlock = 0n): Promise<{ txHash: Hex; blockNumber: bigint; to: Address; amount: bigint } | null> {
+export async function findPayoutExecution(
+  rpcUrl: string,
+  instance: Address,
+  payoutId: Hex,
+  fromBlock = 0n,
+): Promise<{ txHash: Hex; blockNumber: bigint; to: Address; amount: bigint } | null> {
   const c = client(rpcUrl);
-  const done = (await c.readContract({ address: instance, abi: artifact('PropInstance').abi, functionName: 'payoutExecuted', args: [payoutId] })) as boolean;
+  const done = (await c.readContract({
+    address: instance,
+    abi: artifact('PropInstance').abi,
+    functionName: 'payoutExecuted',
+    args: [payoutId],
+  })) as boolean;
   if (!done) return null;
-  const [log] = await c.getLogs({ address: instance, event: PAYOUT_EXECUTED, args: { payoutId }, fromBlock, toBlock: 'latest' });
+  const [log] = await c.getLogs({
+    address: instance,
+    event: PAYOUT_EXECUTED,
+    args: { payoutId },
+    fromBlock,
+    toBlock: 'latest',
+  });
   if (!log) return null;
   return { txHash: log.transactionHash, blockNumber: log.blockNumber, to: log.args.to!, amount: log.args.amount! };
 }

@@ -13,7 +13,18 @@
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { concatHex, encodeFunctionData, encodePacked, getContractAddress, keccak256, pad, zeroAddress, type Abi, type Address, type Hex } from 'viem';
+import {
+  concatHex,
+  encodeFunctionData,
+  encodePacked,
+  getContractAddress,
+  keccak256,
+  pad,
+  zeroAddress,
+  type Abi,
+  type Address,
+  type Hex,
+} from 'viem';
 import { publicClient, walletClients, TxRevertedError } from './clients.js';
 import { sendContractCall } from './tx.js';
 
@@ -23,10 +34,15 @@ export const CREATE2_DEPLOYER: Address = '0x4e59b44847b379578588920cA78FbF26c0B4
 const require = createRequire(import.meta.url);
 const cache = new Map<string, { abi: Abi; bytecode: Hex }>();
 /** A compiled Safe v1.4.1 contract from the npm package. */
-function safeArtifact(rel: 'Safe.sol/Safe.json' | 'proxies/SafeProxyFactory.sol/SafeProxyFactory.json'): { abi: Abi; bytecode: Hex } {
+function safeArtifact(rel: 'Safe.sol/Safe.json' | 'proxies/SafeProxyFactory.sol/SafeProxyFactory.json'): {
+  abi: Abi;
+  bytecode: Hex;
+} {
   let a = cache.get(rel);
   if (!a) {
-    a = JSON.parse(readFileSync(require.resolve(`@safe-global/safe-contracts/build/artifacts/contracts/${rel}`), 'utf8')) as { abi: Abi; bytecode: Hex };
+    a = JSON.parse(
+      readFileSync(require.resolve(`@safe-global/safe-contracts/build/artifacts/contracts/${rel}`), 'utf8'),
+    ) as { abi: Abi; bytecode: Hex };
     cache.set(rel, a);
   }
   return a;
@@ -39,11 +55,15 @@ export interface SafeInfra {
 }
 
 const SALT0 = pad('0x00', { size: 32 });
-const create2Address = (bytecode: Hex): Address => getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER, salt: SALT0, bytecode });
+const create2Address = (bytecode: Hex): Address =>
+  getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER, salt: SALT0, bytecode });
 
 /** Where {@link ensureSafeInfra} puts the singleton and factory (pure). */
 export function safeInfraAddresses(): SafeInfra {
-  return { singleton: create2Address(safeArtifact('Safe.sol/Safe.json').bytecode), factory: create2Address(safeArtifact('proxies/SafeProxyFactory.sol/SafeProxyFactory.json').bytecode) };
+  return {
+    singleton: create2Address(safeArtifact('Safe.sol/Safe.json').bytecode),
+    factory: create2Address(safeArtifact('proxies/SafeProxyFactory.sol/SafeProxyFactory.json').bytecode),
+  };
 }
 
 /**
@@ -51,18 +71,31 @@ export function safeInfraAddresses(): SafeInfra {
  * Returns their addresses and the gas spent now (0 when both were already there).
  * @throws Error when the chain has no CREATE2 deployer (pass `infra` to {@link deployMultisig} there).
  */
-export async function ensureSafeInfra(rpcUrl: string, deployerKey: Hex): Promise<SafeInfra & { gasUsed: { singleton: bigint; factory: bigint } }> {
+export async function ensureSafeInfra(
+  rpcUrl: string,
+  deployerKey: Hex,
+): Promise<SafeInfra & { gasUsed: { singleton: bigint; factory: bigint } }> {
   const pub = publicClient(rpcUrl);
   const has = async (a: Address) => ((await pub.getCode({ address: a })) ?? '0x').length > 2;
   const gasUsed = { singleton: 0n, factory: 0n };
   const out = safeInfraAddresses();
-  for (const [key, rel] of [['singleton', 'Safe.sol/Safe.json'], ['factory', 'proxies/SafeProxyFactory.sol/SafeProxyFactory.json']] as const) {
+  for (const [key, rel] of [
+    ['singleton', 'Safe.sol/Safe.json'],
+    ['factory', 'proxies/SafeProxyFactory.sol/SafeProxyFactory.json'],
+  ] as const) {
     if (await has(out[key])) continue;
-    if (!(await has(CREATE2_DEPLOYER))) throw new Error(`no CREATE2 deployer at ${CREATE2_DEPLOYER} on ${rpcUrl}; give the Safe singleton and factory addresses instead`);
+    if (!(await has(CREATE2_DEPLOYER)))
+      throw new Error(
+        `no CREATE2 deployer at ${CREATE2_DEPLOYER} on ${rpcUrl}; give the Safe singleton and factory addresses instead`,
+      );
     const { public: p, wallet } = await walletClients(rpcUrl, deployerKey);
-    const hash = await wallet.sendTransaction({ to: CREATE2_DEPLOYER, data: concatHex([SALT0, safeArtifact(rel).bytecode]) });
+    const hash = await wallet.sendTransaction({
+      to: CREATE2_DEPLOYER,
+      data: concatHex([SALT0, safeArtifact(rel).bytecode]),
+    });
     const receipt = await p.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-    if (receipt.status !== 'success' || !(await has(out[key]))) throw new TxRevertedError(hash, receipt, `create Safe ${key}`);
+    if (receipt.status !== 'success' || !(await has(out[key])))
+      throw new TxRevertedError(hash, receipt, `create Safe ${key}`);
     gasUsed[key] = receipt.gasUsed;
   }
   return { ...out, gasUsed };
@@ -79,15 +112,34 @@ export interface MultisigOptions {
 
 /** `setup(owners, threshold, …)` calldata of a Safe with no modules, no fallback handler, no payment. Pure. */
 export function safeSetupData(owners: Address[], threshold: number): Hex {
-  return encodeFunctionData({ abi: safeArtifact('Safe.sol/Safe.json').abi, functionName: 'setup', args: [owners, BigInt(threshold), zeroAddress, '0x', zeroAddress, zeroAddress, 0n, zeroAddress] });
+  return encodeFunctionData({
+    abi: safeArtifact('Safe.sol/Safe.json').abi,
+    functionName: 'setup',
+    args: [owners, BigInt(threshold), zeroAddress, '0x', zeroAddress, zeroAddress, 0n, zeroAddress],
+  });
 }
 
 /** Where `createProxyWithNonce(singleton, setup(owners, threshold), salt)` puts the proxy (Safe v1.4.1's CREATE2 rule). */
-export async function predictMultisigAddress(rpcUrl: string, infra: SafeInfra, opts: { owners: Address[]; threshold: number; salt?: bigint }): Promise<Address> {
+export async function predictMultisigAddress(
+  rpcUrl: string,
+  infra: SafeInfra,
+  opts: { owners: Address[]; threshold: number; salt?: bigint },
+): Promise<Address> {
   const abi = safeArtifact('proxies/SafeProxyFactory.sol/SafeProxyFactory.json').abi;
-  const creationCode = (await publicClient(rpcUrl).readContract({ address: infra.factory, abi, functionName: 'proxyCreationCode' })) as Hex;
-  const salt = keccak256(encodePacked(['bytes32', 'uint256'], [keccak256(safeSetupData(opts.owners, opts.threshold)), opts.salt ?? 0n]));
-  return getContractAddress({ opcode: 'CREATE2', from: infra.factory, salt, bytecode: concatHex([creationCode, pad(infra.singleton, { size: 32 })]) });
+  const creationCode = (await publicClient(rpcUrl).readContract({
+    address: infra.factory,
+    abi,
+    functionName: 'proxyCreationCode',
+  })) as Hex;
+  const salt = keccak256(
+    encodePacked(['bytes32', 'uint256'], [keccak256(safeSetupData(opts.owners, opts.threshold)), opts.salt ?? 0n]),
+  );
+  return getContractAddress({
+    opcode: 'CREATE2',
+    from: infra.factory,
+    salt,
+    bytecode: concatHex([creationCode, pad(infra.singleton, { size: 32 })]),
+  });
 }
 
 /**
@@ -96,11 +148,17 @@ export async function predictMultisigAddress(rpcUrl: string, infra: SafeInfra, o
  * creation's hash and gas (null and 0n when it already existed). Tests/dev and operator tooling.
  * @throws Error on a threshold outside 1..owners.length; TxRevertedError when the creation reverts.
  */
-export async function deployMultisigWithReceipt(rpcUrl: string, deployerKey: Hex, opts: MultisigOptions): Promise<{ address: Address; txHash: Hex | null; gasUsed: bigint }> {
-  if (!Number.isInteger(opts.threshold) || opts.threshold < 1 || opts.threshold > opts.owners.length) throw new Error(`threshold ${opts.threshold} must be 1..${opts.owners.length}`);
+export async function deployMultisigWithReceipt(
+  rpcUrl: string,
+  deployerKey: Hex,
+  opts: MultisigOptions,
+): Promise<{ address: Address; txHash: Hex | null; gasUsed: bigint }> {
+  if (!Number.isInteger(opts.threshold) || opts.threshold < 1 || opts.threshold > opts.owners.length)
+    throw new Error(`threshold ${opts.threshold} must be 1..${opts.owners.length}`);
   const infra = opts.infra ?? (await ensureSafeInfra(rpcUrl, deployerKey));
   const address = await predictMultisigAddress(rpcUrl, infra, opts);
-  if (((await publicClient(rpcUrl).getCode({ address })) ?? '0x').length > 2) return { address, txHash: null, gasUsed: 0n };
+  if (((await publicClient(rpcUrl).getCode({ address })) ?? '0x').length > 2)
+    return { address, txHash: null, gasUsed: 0n };
   const sent = await sendContractCall(rpcUrl, deployerKey, {
     to: infra.factory,
     abi: safeArtifact('proxies/SafeProxyFactory.sol/SafeProxyFactory.json').abi,

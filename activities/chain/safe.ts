@@ -10,7 +10,17 @@
  * The multisig is the audited Safe v1.4.1 (npm `@safe-global/safe-contracts`); safe-deploy.ts
  * creates one on a local chain.
  */
-import { concatHex, hashTypedData, isAddressEqual, parseAbi, recoverTypedDataAddress, zeroAddress, type Address, type Hex, type TypedDataDefinition } from 'viem';
+import {
+  concatHex,
+  hashTypedData,
+  isAddressEqual,
+  parseAbi,
+  recoverTypedDataAddress,
+  zeroAddress,
+  type Address,
+  type Hex,
+  type TypedDataDefinition,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { publicClient as client } from './clients.js';
 import { sendContractCall } from './tx.js';
@@ -62,19 +72,36 @@ export function safeTxTypedData(call: SafeCall): { typedData: SafeTxTypedData; h
     domain: { chainId: call.chainId, verifyingContract: call.safe },
     types: SAFE_TX_TYPES,
     primaryType: 'SafeTx' as const,
-    message: { to: call.to, value: 0n, data: call.data, operation: 0, safeTxGas: 0n, baseGas: 0n, gasPrice: 0n, gasToken: zeroAddress, refundReceiver: zeroAddress, nonce: call.nonce },
+    message: {
+      to: call.to,
+      value: 0n,
+      data: call.data,
+      operation: 0,
+      safeTxGas: 0n,
+      baseGas: 0n,
+      gasPrice: 0n,
+      gasToken: zeroAddress,
+      refundReceiver: zeroAddress,
+      nonce: call.nonce,
+    },
   };
   return { typedData, hash: hashTypedData(typedData) };
 }
 
-type JsonTypedData = { domain?: { chainId?: unknown; verifyingContract?: unknown }; primaryType?: unknown; message?: Record<string, unknown> };
+type JsonTypedData = {
+  domain?: { chainId?: unknown; verifyingContract?: unknown };
+  primaryType?: unknown;
+  message?: Record<string, unknown>;
+};
 
 /**
  * The plain call a SafeTx typed data describes, or why it is not one the platform accepts (a
  * delegatecall, ether value, gas refund, or another primary type). Accepts the JSON form too
  * (numbers as decimal strings, as stored by the payout workflow). Pure.
  */
-export function safeCallOf(typedData: SafeTxTypedData | JsonTypedData): { ok: true; call: SafeCall } | { ok: false; reason: string } {
+export function safeCallOf(
+  typedData: SafeTxTypedData | JsonTypedData,
+): { ok: true; call: SafeCall } | { ok: false; reason: string } {
   const t: JsonTypedData = typedData;
   const m = t.message ?? {};
   if (t.primaryType !== 'SafeTx') return { ok: false, reason: 'typed data is not a SafeTx' };
@@ -85,13 +112,37 @@ export function safeCallOf(typedData: SafeTxTypedData | JsonTypedData): { ok: tr
       return null;
     }
   };
-  const zeroes = ['value', 'operation', 'safeTxGas', 'baseGas', 'gasPrice'].every((k) => big(m[k]) === 0n) && [m.gasToken, m.refundReceiver].every((a) => typeof a === 'string' && /^0x0{40}$/i.test(a));
-  if (!zeroes) return { ok: false, reason: 'only plain calls are accepted: value, operation, safeTxGas, baseGas, gasPrice, gasToken and refundReceiver must be 0' };
+  const zeroes =
+    ['value', 'operation', 'safeTxGas', 'baseGas', 'gasPrice'].every((k) => big(m[k]) === 0n) &&
+    [m.gasToken, m.refundReceiver].every((a) => typeof a === 'string' && /^0x0{40}$/i.test(a));
+  if (!zeroes)
+    return {
+      ok: false,
+      reason:
+        'only plain calls are accepted: value, operation, safeTxGas, baseGas, gasPrice, gasToken and refundReceiver must be 0',
+    };
   const chainId = big(t.domain?.chainId);
   const nonce = big(m.nonce);
   const addr = (a: unknown) => typeof a === 'string' && /^0x[0-9a-fA-F]{40}$/.test(a);
-  if (chainId === null || nonce === null || !addr(t.domain?.verifyingContract) || !addr(m.to) || typeof m.data !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(m.data)) return { ok: false, reason: 'malformed SafeTx typed data' };
-  return { ok: true, call: { safe: t.domain!.verifyingContract as Address, chainId: Number(chainId), to: m.to as Address, data: m.data as Hex, nonce } };
+  if (
+    chainId === null ||
+    nonce === null ||
+    !addr(t.domain?.verifyingContract) ||
+    !addr(m.to) ||
+    typeof m.data !== 'string' ||
+    !/^0x([0-9a-fA-F]{2})*$/.test(m.data)
+  )
+    return { ok: false, reason: 'malformed SafeTx typed data' };
+  return {
+    ok: true,
+    call: {
+      safe: t.domain!.verifyingContract as Address,
+      chainId: Number(chainId),
+      to: m.to as Address,
+      data: m.data as Hex,
+      nonce,
+    },
+  };
 }
 
 const isCall = (x: object): x is SafeCall => 'safe' in x && 'nonce' in x && !('domain' in x);
@@ -100,14 +151,19 @@ const isCall = (x: object): x is SafeCall => 'safe' in x && 'nonce' in x && !('d
  * An owner's 65-byte signature (`r ‖ s ‖ v`, v 27/28) of a Safe transaction, given as the call,
  * its typed data, or `safeTxTypedData`'s result — what a wallet's `eth_signTypedData_v4` returns.
  */
-export async function signSafeTx(privateKey: Hex, tx: SafeCall | SafeTxTypedData | { typedData: SafeTxTypedData }): Promise<Hex> {
+export async function signSafeTx(
+  privateKey: Hex,
+  tx: SafeCall | SafeTxTypedData | { typedData: SafeTxTypedData },
+): Promise<Hex> {
   const typedData = isCall(tx) ? safeTxTypedData(tx).typedData : 'typedData' in tx ? tx.typedData : tx;
   return privateKeyToAccount(privateKey).signTypedData(typedData);
 }
 
 /** Concatenates owners' signatures in ascending signer order (the Safe's convention). */
 export function packSignatures(sigs: { signer: Address; signature: Hex }[]): Hex {
-  return concatHex([...sigs].sort((a, b) => (a.signer.toLowerCase() < b.signer.toLowerCase() ? -1 : 1)).map((s) => s.signature));
+  return concatHex(
+    [...sigs].sort((a, b) => (a.signer.toLowerCase() < b.signer.toLowerCase() ? -1 : 1)).map((s) => s.signature),
+  );
 }
 
 /** The Safe's current nonce (the next transaction it will execute). */
@@ -116,7 +172,10 @@ export async function readSafeNonce(rpcUrl: string, safe: Address): Promise<bigi
 }
 
 /** The Safe's owners and threshold, read live. */
-export async function readSafe(rpcUrl: string, safe: Address): Promise<{ owners: Address[]; threshold: number; nonce: bigint }> {
+export async function readSafe(
+  rpcUrl: string,
+  safe: Address,
+): Promise<{ owners: Address[]; threshold: number; nonce: bigint }> {
   const c = client(rpcUrl);
   const [owners, threshold, nonce] = await Promise.all([
     c.readContract({ address: safe, abi: SAFE_ABI, functionName: 'getOwners' }),
@@ -140,9 +199,18 @@ export type SafeVerdict = { ok: true; signers: Address[] } | { ok: false; reason
  * Two call forms: `({ rpcUrl, safe, typedData, signatures })`, or `(rpcUrl, call, signatures)`.
  * @throws Error only when the node cannot be reached (a bad authorisation is `{ ok: false }`).
  */
-export async function verifySafeAuthorization(args: { rpcUrl: string; safe: Address; typedData: SafeTxTypedData | JsonTypedData; signatures: Hex }): Promise<SafeVerdict>;
+export async function verifySafeAuthorization(args: {
+  rpcUrl: string;
+  safe: Address;
+  typedData: SafeTxTypedData | JsonTypedData;
+  signatures: Hex;
+}): Promise<SafeVerdict>;
 export async function verifySafeAuthorization(rpcUrl: string, call: SafeCall, signatures: Hex): Promise<SafeVerdict>;
-export async function verifySafeAuthorization(a: string | { rpcUrl: string; safe: Address; typedData: SafeTxTypedData | JsonTypedData; signatures: Hex }, callArg?: SafeCall, sigArg?: Hex): Promise<SafeVerdict> {
+export async function verifySafeAuthorization(
+  a: string | { rpcUrl: string; safe: Address; typedData: SafeTxTypedData | JsonTypedData; signatures: Hex },
+  callArg?: SafeCall,
+  sigArg?: Hex,
+): Promise<SafeVerdict> {
   let rpcUrl: string;
   let call: SafeCall;
   let signatures: Hex;
@@ -151,15 +219,22 @@ export async function verifySafeAuthorization(a: string | { rpcUrl: string; safe
   } else {
     const parsed = safeCallOf(a.typedData);
     if (!parsed.ok) return parsed;
-    if (!isAddressEqual(parsed.call.safe, a.safe)) return { ok: false, reason: `typed data is for Safe ${parsed.call.safe}, not ${a.safe}` };
+    if (!isAddressEqual(parsed.call.safe, a.safe))
+      return { ok: false, reason: `typed data is for Safe ${parsed.call.safe}, not ${a.safe}` };
     [rpcUrl, call, signatures] = [a.rpcUrl, parsed.call, a.signatures];
   }
-  const [{ owners, threshold, nonce }, chainId] = await Promise.all([readSafe(rpcUrl, call.safe), client(rpcUrl).getChainId()]);
-  if (chainId !== call.chainId) return { ok: false, reason: `signed for chain ${call.chainId}, the node is chain ${chainId}` };
-  if (nonce !== call.nonce) return { ok: false, reason: `signed for Safe nonce ${call.nonce}, the Safe is at ${nonce}` };
+  const [{ owners, threshold, nonce }, chainId] = await Promise.all([
+    readSafe(rpcUrl, call.safe),
+    client(rpcUrl).getChainId(),
+  ]);
+  if (chainId !== call.chainId)
+    return { ok: false, reason: `signed for chain ${call.chainId}, the node is chain ${chainId}` };
+  if (nonce !== call.nonce)
+    return { ok: false, reason: `signed for Safe nonce ${call.nonce}, the Safe is at ${nonce}` };
   if (!/^0x[0-9a-fA-F]*$/.test(signatures)) return { ok: false, reason: 'signatures must be hex' };
   const body = signatures.slice(2);
-  if (body.length % 130 !== 0 || body.length === 0) return { ok: false, reason: 'signatures must be 65-byte ECDSA signatures, concatenated' };
+  if (body.length % 130 !== 0 || body.length === 0)
+    return { ok: false, reason: 'signatures must be 65-byte ECDSA signatures, concatenated' };
   const count = body.length / 130;
   if (count < threshold) return { ok: false, reason: `${count} signature(s); the Safe needs ${threshold}` };
   const { typedData } = safeTxTypedData(call);
@@ -168,10 +243,16 @@ export async function verifySafeAuthorization(a: string | { rpcUrl: string; safe
   for (let i = 0; i < threshold; i++) {
     const signature: Hex = `0x${body.slice(i * 130, (i + 1) * 130)}`;
     const v = parseInt(signature.slice(-2), 16);
-    if (v !== 27 && v !== 28) return { ok: false, reason: `signature ${i + 1}: only ECDSA typed-data signatures (v 27/28) are accepted` };
+    if (v !== 27 && v !== 28)
+      return { ok: false, reason: `signature ${i + 1}: only ECDSA typed-data signatures (v 27/28) are accepted` };
     const signer = await recoverTypedDataAddress({ ...typedData, signature }).catch(() => null);
-    if (!signer || !owned.has(signer.toLowerCase())) return { ok: false, reason: `signature ${i + 1} is not by an owner of the Safe (recovered ${signer ?? 'nothing'})` };
-    if (signers.length && signer.toLowerCase() <= signers[signers.length - 1].toLowerCase()) return { ok: false, reason: 'signatures must come from distinct owners in ascending address order' };
+    if (!signer || !owned.has(signer.toLowerCase()))
+      return {
+        ok: false,
+        reason: `signature ${i + 1} is not by an owner of the Safe (recovered ${signer ?? 'nothing'})`,
+      };
+    if (signers.length && signer.toLowerCase() <= signers[signers.length - 1].toLowerCase())
+      return { ok: false, reason: 'signatures must come from distinct owners in ascending address order' };
     signers.push(signer);
   }
   return { ok: true, signers };
@@ -187,7 +268,17 @@ export async function verifySafeAuthorization(a: string | { rpcUrl: string; safe
  *   few signatures, GS026 not an owner / not ascending, GS013 the call itself reverted), nothing sent;
  *   TxRevertedError when it was mined and reverted.
  */
-export async function executeSafeTx(rpcUrl: string, senderKey: Hex, tx: { safe: Address; to: Address; data: Hex; signatures: Hex; gas?: bigint }): Promise<Hex> {
-  const sent = await sendContractCall(rpcUrl, senderKey, { to: tx.safe, abi: SAFE_ABI, functionName: 'execTransaction', args: [tx.to, 0n, tx.data, 0, 0n, 0n, 0n, zeroAddress, zeroAddress, tx.signatures], gas: tx.gas });
+export async function executeSafeTx(
+  rpcUrl: string,
+  senderKey: Hex,
+  tx: { safe: Address; to: Address; data: Hex; signatures: Hex; gas?: bigint },
+): Promise<Hex> {
+  const sent = await sendContractCall(rpcUrl, senderKey, {
+    to: tx.safe,
+    abi: SAFE_ABI,
+    functionName: 'execTransaction',
+    args: [tx.to, 0n, tx.data, 0, 0n, 0n, 0n, zeroAddress, zeroAddress, tx.signatures],
+    gas: tx.gas,
+  });
   return sent.hash;
 }

@@ -16,16 +16,43 @@ export async function deployStablecoin(rpcUrl: string, deployerKey: Hex): Promis
 }
 
 /** Mints `amount` base units of a TestStablecoin to `to` (anyone may). Tests/dev only. */
-export async function mintStablecoin(rpcUrl: string, senderKey: Hex, stablecoin: Address, to: Address, amount: bigint): Promise<SentCall> {
-  return sendContractCall(rpcUrl, senderKey, { to: stablecoin, abi: artifact('TestStablecoin').abi, functionName: 'mint', args: [to, amount] });
+export async function mintStablecoin(
+  rpcUrl: string,
+  senderKey: Hex,
+  stablecoin: Address,
+  to: Address,
+  amount: bigint,
+): Promise<SentCall> {
+  return sendContractCall(rpcUrl, senderKey, {
+    to: stablecoin,
+    abi: artifact('TestStablecoin').abi,
+    functionName: 'mint',
+    args: [to, amount],
+  });
 }
 
 /** ERC-20 `approve(spender, amount)` from `ownerKey` (base units). */
-export async function approveStablecoin(rpcUrl: string, ownerKey: Hex, stablecoin: Address, spender: Address, amount: bigint): Promise<SentCall> {
-  return sendContractCall(rpcUrl, ownerKey, { to: stablecoin, abi: erc20Abi, functionName: 'approve', args: [spender, amount] });
+export async function approveStablecoin(
+  rpcUrl: string,
+  ownerKey: Hex,
+  stablecoin: Address,
+  spender: Address,
+  amount: bigint,
+): Promise<SentCall> {
+  return sendContractCall(rpcUrl, ownerKey, {
+    to: stablecoin,
+    abi: erc20Abi,
+    functionName: 'approve',
+    args: [spender, amount],
+  });
 }
 
 /** ERC-20 balance of `holder` in base units. */
 export async function stablecoinBalance(rpcUrl: string, stablecoin: Address, holder: Address): Promise<bigint> {
-  return publicClient(rpcUrl).readContract({ address: stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
+  return publicClient(rpcUrl).readContract({
+    address: stablecoin,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [holder],
+  });
 }

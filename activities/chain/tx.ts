@@ -24,17 +24,27 @@ const rpcCall = async <T>(rpcUrl: string, method: string, params: unknown[]): Pr
  * in order: `ots_getTransactionBySenderAndNonce` / `eth_getTransactionBySenderAndNonce` (anvil,
  * Erigon, Reth), the node's `txpool_content` (pending), then the last `lookbackBlocks` blocks.
  */
-export async function findTransactionBySenderAndNonce(rpcUrl: string, sender: Address, nonce: bigint, lookbackBlocks = 256): Promise<Transaction | null> {
+export async function findTransactionBySenderAndNonce(
+  rpcUrl: string,
+  sender: Address,
+  nonce: bigint,
+  lookbackBlocks = 256,
+): Promise<Transaction | null> {
   const pub = publicClient(rpcUrl);
   for (const method of ['ots_getTransactionBySenderAndNonce', 'eth_getTransactionBySenderAndNonce']) {
-    const hash = await rpcCall<Hex | { hash: Hex } | null>(rpcUrl, method, [sender, `0x${nonce.toString(16)}`]).catch(() => null);
+    const hash = await rpcCall<Hex | { hash: Hex } | null>(rpcUrl, method, [sender, `0x${nonce.toString(16)}`]).catch(
+      () => null,
+    );
     const h = typeof hash === 'string' ? hash : hash?.hash;
     if (h) {
       const tx = await pub.getTransaction({ hash: h }).catch(() => null);
       if (tx) return tx;
     }
   }
-  const pool = await rpcCall<{ pending?: Record<string, Record<string, { hash: Hex }>>; queued?: Record<string, Record<string, { hash: Hex }>> }>(rpcUrl, 'txpool_content', []).catch(() => null);
+  const pool = await rpcCall<{
+    pending?: Record<string, Record<string, { hash: Hex }>>;
+    queued?: Record<string, Record<string, { hash: Hex }>>;
+  }>(rpcUrl, 'txpool_content', []).catch(() => null);
   for (const section of [pool?.pending, pool?.queued]) {
     for (const [from, byNonce] of Object.entries(section ?? {})) {
       if (from.toLowerCase() !== sender.toLowerCase()) continue;
@@ -45,7 +55,9 @@ export async function findTransactionBySenderAndNonce(rpcUrl: string, sender: Ad
   const head = await pub.getBlockNumber();
   for (let b = head; b >= 0n && head - b < BigInt(lookbackBlocks); b--) {
     const block = await pub.getBlock({ blockNumber: b, includeTransactions: true });
-    const tx = block.transactions.find((t) => t.from.toLowerCase() === sender.toLowerCase() && BigInt(t.nonce) === nonce);
+    const tx = block.transactions.find(
+      (t) => t.from.toLowerCase() === sender.toLowerCase() && BigInt(t.nonce) === nonce,
+    );
     if (tx) return tx;
   }
   return null;
@@ -72,7 +84,12 @@ const sameDeploy = (tx: Transaction, data: Hex) => tx.to === null && tx.input.to
  * @throws Error on transport failures and when the node refuses the transaction otherwise
  *   (e.g. the constructor reverts in gas estimation, insufficient funds for gas).
  */
-export async function broadcastDeploy(rpcUrl: string, deployerKey: Hex, data: Hex, opts: { nonce: number | bigint } & TxFees): Promise<Hex> {
+export async function broadcastDeploy(
+  rpcUrl: string,
+  deployerKey: Hex,
+  data: Hex,
+  opts: { nonce: number | bigint } & TxFees,
+): Promise<Hex> {
   const nonce = BigInt(opts.nonce);
   const { public: pub, wallet, chainId } = await walletClients(rpcUrl, deployerKey);
   const from = wallet.account.address;
@@ -82,14 +99,18 @@ export async function broadcastDeploy(rpcUrl: string, deployerKey: Hex, data: He
     if (!sameDeploy(tx, data)) throw new NonceConflictError(from, nonce, tx.hash);
     return tx.hash;
   };
-  const [latest, pending] = await Promise.all([pub.getTransactionCount({ address: from, blockTag: 'latest' }), pub.getTransactionCount({ address: from, blockTag: 'pending' })]);
+  const [latest, pending] = await Promise.all([
+    pub.getTransactionCount({ address: from, blockTag: 'latest' }),
+    pub.getTransactionCount({ address: from, blockTag: 'pending' }),
+  ]);
   if (BigInt(pending) > nonce) {
     const h = await holder();
     if (h) return h;
     if (BigInt(latest) > nonce) throw new NonceConflictError(from, nonce, null);
   }
   const gas = opts.gas ?? ((await pub.estimateGas({ account: from, data })) * 12n) / 10n;
-  const fees = opts.maxFeePerGas !== undefined && opts.maxPriorityFeePerGas !== undefined ? null : await pub.estimateFeesPerGas();
+  const fees =
+    opts.maxFeePerGas !== undefined && opts.maxPriorityFeePerGas !== undefined ? null : await pub.estimateFeesPerGas();
   const rawTx = await privateKeyToAccount(deployerKey).signTransaction({
     type: 'eip1559',
     chainId,
@@ -104,7 +125,12 @@ export async function broadcastDeploy(rpcUrl: string, deployerKey: Hex, data: He
     await pub.sendRawTransaction({ serializedTransaction: rawTx });
   } catch (err) {
     const msg = String((err as Error).message ?? err).toLowerCase();
-    if (!/already known|already imported|known transaction|nonce too low|replacement transaction underpriced|underpriced/.test(msg)) throw err;
+    if (
+      !/already known|already imported|known transaction|nonce too low|replacement transaction underpriced|underpriced/.test(
+        msg,
+      )
+    )
+      throw err;
     const h = await holder();
     if (h) return h;
     if (/already known|already imported|known transaction/.test(msg)) return hash;
@@ -130,7 +156,12 @@ export interface MinedReceipt {
  * Temporal activity that is retried on a schedule wants).
  * @throws Error only on transport failures.
  */
-export async function waitForReceipt(rpcUrl: string, txHash: Hex, confirmations = 1, opts: { timeoutMs?: number; pollMs?: number } = {}): Promise<MinedReceipt | null> {
+export async function waitForReceipt(
+  rpcUrl: string,
+  txHash: Hex,
+  confirmations = 1,
+  opts: { timeoutMs?: number; pollMs?: number } = {},
+): Promise<MinedReceipt | null> {
   const pub = publicClient(rpcUrl);
   const deadline = Date.now() + (opts.timeoutMs ?? 0);
   for (;;) {
@@ -140,7 +171,14 @@ export async function waitForReceipt(rpcUrl: string, txHash: Hex, confirmations 
     });
     if (receipt) {
       const depth = Number((await pub.getBlockNumber()) - receipt.blockNumber + 1n);
-      if (depth >= confirmations) return { status: receipt.status, contractAddress: receipt.contractAddress ? getAddress(receipt.contractAddress) : null, gasUsed: receipt.gasUsed, blockNumber: receipt.blockNumber, confirmations: depth };
+      if (depth >= confirmations)
+        return {
+          status: receipt.status,
+          contractAddress: receipt.contractAddress ? getAddress(receipt.contractAddress) : null,
+          gasUsed: receipt.gasUsed,
+          blockNumber: receipt.blockNumber,
+          confirmations: depth,
+        };
     }
     if (Date.now() >= deadline) return null;
     await new Promise((r) => setTimeout(r, opts.pollMs ?? 250));
@@ -161,9 +199,19 @@ export interface SentCall {
  * the transaction is sent as is and a revert is mined.
  * @throws TxRevertedError when the mined transaction reverted.
  */
-export async function sendContractCall(rpcUrl: string, key: Hex, call: { to: Address; abi: Abi; functionName: string; args: readonly unknown[]; gas?: bigint }): Promise<SentCall> {
+export async function sendContractCall(
+  rpcUrl: string,
+  key: Hex,
+  call: { to: Address; abi: Abi; functionName: string; args: readonly unknown[]; gas?: bigint },
+): Promise<SentCall> {
   const { public: pub, wallet } = await walletClients(rpcUrl, key);
-  const hash = await wallet.writeContract({ address: call.to, abi: call.abi, functionName: call.functionName, args: call.args, ...(call.gas ? { gas: call.gas } : {}) });
+  const hash = await wallet.writeContract({
+    address: call.to,
+    abi: call.abi,
+    functionName: call.functionName,
+    args: call.args,
+    ...(call.gas ? { gas: call.gas } : {}),
+  });
   const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   if (receipt.status !== 'success') throw new TxRevertedError(hash, receipt, call.functionName);
   return { hash, gasUsed: receipt.gasUsed, blockNumber: receipt.blockNumber };
@@ -174,10 +222,19 @@ export async function sendContractCall(rpcUrl: string, key: Hex, call: { to: Add
  * For tests and dev setup; the platform's own deploys go through {@link broadcastDeploy}.
  * @throws TxRevertedError when the creation reverted.
  */
-export async function deployContract(rpcUrl: string, key: Hex, c: { abi: Abi; bytecode: Hex; args?: readonly unknown[] }): Promise<{ address: Address } & SentCall> {
+export async function deployContract(
+  rpcUrl: string,
+  key: Hex,
+  c: { abi: Abi; bytecode: Hex; args?: readonly unknown[] },
+): Promise<{ address: Address } & SentCall> {
   const { public: pub, wallet } = await walletClients(rpcUrl, key);
   const hash = await wallet.deployContract({ abi: c.abi, bytecode: c.bytecode, args: c.args ?? [] });
   const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new TxRevertedError(hash, receipt, 'deploy');
-  return { address: getAddress(receipt.contractAddress), hash, gasUsed: receipt.gasUsed, blockNumber: receipt.blockNumber };
+  return {
+    address: getAddress(receipt.contractAddress),
+    hash,
+    gasUsed: receipt.gasUsed,
+    blockNumber: receipt.blockNumber,
+  };
 }

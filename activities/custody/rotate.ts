@@ -23,7 +23,10 @@ export async function rotateAgentKeys(orm: MikroORM, ring: KeyRing): Promise<Rot
   for (const row of stale) {
     try {
       const key = seal(ring, open(ring, row.encryptedKey));
-      const creds = row.encryptedApiCredentials && sealedVersion(row.encryptedApiCredentials) !== ring.current ? seal(ring, open(ring, row.encryptedApiCredentials)) : row.encryptedApiCredentials;
+      const creds =
+        row.encryptedApiCredentials && sealedVersion(row.encryptedApiCredentials) !== ring.current
+          ? seal(ring, open(ring, row.encryptedApiCredentials))
+          : row.encryptedApiCredentials;
       Object.assign(row, { encryptedKey: key, encryptedApiCredentials: creds, keyVersion: ring.current });
       await em.flush();
       report.rotated++;

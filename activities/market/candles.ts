@@ -21,7 +21,10 @@ export async function loadRecordedCandles(databaseUrl: string, dataDir = marketD
   try {
     for (const spec of PAPER_SYMBOLS) {
       for (const interval of RECORDED_INTERVALS) {
-        const { rows } = await client.query<{ n: string }>('select count(*)::text as n from candles where venue = $1 and symbol = $2 and interval = $3', [spec.venue, spec.symbol, interval]);
+        const { rows } = await client.query<{ n: string }>(
+          'select count(*)::text as n from candles where venue = $1 and symbol = $2 and interval = $3',
+          [spec.venue, spec.symbol, interval],
+        );
         const file = path.join(dataDir, 'hyperliquid_candles', `${spec.sourceCoin}_perp_${interval}-futures.csv`);
         const lines = (await readFile(file, 'utf8')).trim().split(/\r?\n/).slice(1);
         if (Number(rows[0].n) >= lines.length) continue;

@@ -21,7 +21,9 @@ export async function contendFeedLocks(databaseUrl: string, keys: string[], retr
   const tryAll = async () => {
     for (const key of keys) {
       if (held.has(key)) continue;
-      const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [`markfeed:${key}`]);
+      const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [
+        `markfeed:${key}`,
+      ]);
       if (rows[0].ok) held.add(key);
     }
   };

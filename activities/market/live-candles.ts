@@ -29,6 +29,15 @@ export async function recordLiveBars(db: pg.Pool | pg.Client, tick: MarkTick, pr
        returning interval, open_time, open::text, high::text, low::text, close::text, volume::text)
      select pg_notify('market_stream', json_build_object('k', 'candle', 'venue', $1::text, 'symbol', $2::text, 'interval', up.interval,
               'bar', json_build_object('openTime', up.open_time, 'open', up.open, 'high', up.high, 'low', up.low, 'close', up.close, 'volume', up.volume))::text) from up`,
-    [tick.venue, tick.symbol, tick.ts, mark, volume, LIVE_CANDLE_SOURCE, entries.map(([i]) => i), entries.map(([, len]) => len)],
+    [
+      tick.venue,
+      tick.symbol,
+      tick.ts,
+      mark,
+      volume,
+      LIVE_CANDLE_SOURCE,
+      entries.map(([i]) => i),
+      entries.map(([, len]) => len),
+    ],
   );
 }

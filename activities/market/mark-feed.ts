@@ -57,14 +57,16 @@ export class ReplayMarkFeed {
   /** @throws Error on a duplicate symbol, a non-positive `intervalMs` or an invalid `tickSize`. */
   constructor(private readonly opts: ReplayMarkFeedOptions) {
     this.intervalMs = opts.intervalMs ?? 500;
-    if (!(Number.isFinite(this.intervalMs) && this.intervalMs > 0)) throw new Error(`intervalMs must be a positive number of ms, got ${opts.intervalMs}`);
+    if (!(Number.isFinite(this.intervalMs) && this.intervalMs > 0))
+      throw new Error(`intervalMs must be a positive number of ms, got ${opts.intervalMs}`);
     this.anchorMs = opts.anchorMs ?? 0;
     this.now = opts.now ?? Date.now;
     this.specs = new Map();
     for (const spec of opts.symbols) {
       if (this.specs.has(spec.symbol)) throw new Error(`symbol ${spec.symbol} listed twice`);
       const tickSize = new Decimal(spec.tickSize);
-      if (!tickSize.isPositive() || tickSize.isZero()) throw new Error(`tickSize of ${spec.symbol} must be positive, got ${spec.tickSize}`);
+      if (!tickSize.isPositive() || tickSize.isZero())
+        throw new Error(`tickSize of ${spec.symbol} must be positive, got ${spec.tickSize}`);
       this.specs.set(spec.symbol, { spec, tickSize });
     }
   }
@@ -81,7 +83,11 @@ export class ReplayMarkFeed {
   private async run(): Promise<void> {
     this.stopped = false;
     try {
-      const loaded = await Promise.all([...this.specs.values()].map(async ({ spec }) => [spec.symbol, await loadRecordedMarket(spec.sourceCoin, this.opts.dataDir)] as const));
+      const loaded = await Promise.all(
+        [...this.specs.values()].map(
+          async ({ spec }) => [spec.symbol, await loadRecordedMarket(spec.sourceCoin, this.opts.dataDir)] as const,
+        ),
+      );
       for (const [symbol, m] of loaded) this.markets.set(symbol, m);
     } catch (err) {
       this.starting = undefined;
@@ -113,7 +119,14 @@ export class ReplayMarkFeed {
     const m = this.markets.get(symbol);
     if (!m) throw new Error(`mark feed has not loaded ${symbol} yet: await start() first`);
     const wallMs = this.now();
-    return tickAt(m, replayTime(wallMs, this.anchorMs, m.startMs, m.endMs), entry.spec.venue, symbol, wallMs, entry.tickSize);
+    return tickAt(
+      m,
+      replayTime(wallMs, this.anchorMs, m.startMs, m.endMs),
+      entry.spec.venue,
+      symbol,
+      wallMs,
+      entry.tickSize,
+    );
   }
 
   private emitAll(): void {

@@ -33,7 +33,13 @@ let byToken: Promise<Map<string, Decimal[]>> | undefined;
 function histories(): Promise<Map<string, Decimal[]>> {
   byToken ??= loadPolymarketMarkets().then((markets) => {
     const map = new Map<string, Decimal[]>();
-    for (const m of markets) for (const o of m.outcomes) if (o.tokenId && o.history.length) map.set(o.tokenId, o.history.map((h) => h.price));
+    for (const m of markets)
+      for (const o of m.outcomes)
+        if (o.tokenId && o.history.length)
+          map.set(
+            o.tokenId,
+            o.history.map((h) => h.price),
+          );
     return map;
   });
   byToken.catch(() => (byToken = undefined));
@@ -65,7 +71,15 @@ export function predictionTickAt(spec: SymbolSpec, price: Decimal | string, nowM
   const mark = Decimal.min(Decimal.max(new Decimal(price), tick), new Decimal(1).sub(tick));
   const bid = mark.sub(half);
   const ask = mark.add(half);
-  return { venue: spec.venue, symbol: spec.symbol, ts: nowMs, mark, bid, ask, book: { bids: [{ price: bid, size: BOOK_DEPTH }], asks: [{ price: ask, size: BOOK_DEPTH }] } };
+  return {
+    venue: spec.venue,
+    symbol: spec.symbol,
+    ts: nowMs,
+    mark,
+    bid,
+    ask,
+    book: { bids: [{ price: bid, size: BOOK_DEPTH }], asks: [{ price: ask, size: BOOK_DEPTH }] },
+  };
 }
 
 /**
@@ -74,9 +88,15 @@ export function predictionTickAt(spec: SymbolSpec, price: Decimal | string, nowM
  * skipped for that round; errors go to `onError` and never stop the feed.
  * `stop()` stops the timer and waits for publishes in flight.
  */
-export function startPredictionMarkFeed(opts: { orm: MikroORM; symbols: SymbolSpec[]; intervalMs?: number; onError: (err: unknown) => void }): { stop(): Promise<void> } {
+export function startPredictionMarkFeed(opts: {
+  orm: MikroORM;
+  symbols: SymbolSpec[];
+  intervalMs?: number;
+  onError: (err: unknown) => void;
+}): { stop(): Promise<void> } {
   const intervalMs = opts.intervalMs ?? 1000;
-  if (!(Number.isFinite(intervalMs) && intervalMs > 0)) throw new Error(`intervalMs must be a positive number of ms, got ${opts.intervalMs}`);
+  if (!(Number.isFinite(intervalMs) && intervalMs > 0))
+    throw new Error(`intervalMs must be a positive number of ms, got ${opts.intervalMs}`);
   const inFlight = new Map<string, Promise<void>>();
   let stopped = false;
   const round = () => {

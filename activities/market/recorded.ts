@@ -103,18 +103,34 @@ function parseBooks(csv: Csv): RecordedMarket['books'] {
 
 /** Trade prints, ascending by exchange time: `buy`/`sell` is the aggressor side. */
 function parseTrades(csv: Csv): NonNullable<RecordedMarket['trades']> {
-  const [iPrice, iSize, iSide, iId, iTs] = [csv.col('price'), csv.col('size'), csv.col('side'), csv.col('trade_id'), csv.col('exchange_timestamp')];
+  const [iPrice, iSize, iSide, iId, iTs] = [
+    csv.col('price'),
+    csv.col('size'),
+    csv.col('side'),
+    csv.col('trade_id'),
+    csv.col('exchange_timestamp'),
+  ];
   const trades = csv.rows.map((r): NonNullable<RecordedMarket['trades']>[number] => {
     const side = r[iSide];
     if (side !== 'buy' && side !== 'sell') throw new Error(`bad side ${JSON.stringify(side)} in ${csv.file}`);
-    return { ts: millis(csv, r, iTs), id: r[iId], price: new Decimal(r[iPrice]), size: new Decimal(r[iSize]), side: side };
+    return {
+      ts: millis(csv, r, iTs),
+      id: r[iId],
+      price: new Decimal(r[iPrice]),
+      size: new Decimal(r[iSize]),
+      side: side,
+    };
   });
   return trades.sort((a, b) => a.ts - b.ts);
 }
 
 async function load(coin: string, dataDir: string): Promise<RecordedMarket> {
   const dir = path.join(dataDir, 'hyperliquid_ticks');
-  const [prices, orderbooks, tradeFile] = await Promise.all([readCsv(path.join(dir, `prices_${coin}.csv`)), readCsv(path.join(dir, `orderbooks_${coin}.csv`)), readCsv(path.join(dir, `trades_${coin}.csv`))]);
+  const [prices, orderbooks, tradeFile] = await Promise.all([
+    readCsv(path.join(dir, `prices_${coin}.csv`)),
+    readCsv(path.join(dir, `orderbooks_${coin}.csv`)),
+    readCsv(path.join(dir, `trades_${coin}.csv`)),
+  ]);
   const bbo = parseBbo(prices);
   const books = parseBooks(orderbooks);
   const trades = parseTrades(tradeFile);

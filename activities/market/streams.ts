@@ -83,8 +83,17 @@ interface MarkRow {
   ts: Date;
 }
 
-const wireBook = (b: { bids: [string, string][]; asks: [string, string][] }): WireBook => ({ bids: b.bids, asks: b.asks });
-const printToWire = (p: TapePrint): WirePrint => ({ tradeId: p.tradeId, ts: new Date(p.ts).toISOString(), price: fmt(p.price), size: fmt(p.size), side: p.side });
+const wireBook = (b: { bids: [string, string][]; asks: [string, string][] }): WireBook => ({
+  bids: b.bids,
+  asks: b.asks,
+});
+const printToWire = (p: TapePrint): WirePrint => ({
+  tradeId: p.tradeId,
+  ts: new Date(p.ts).toISOString(),
+  price: fmt(p.price),
+  size: fmt(p.size),
+  side: p.side,
+});
 
 /**
  * Starts the producer: LISTENs `market_demand` and `marks`, contends for the locks of demanded
@@ -118,7 +127,10 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
     if (bookInFlight.has(key)) return void bookAgain.add(key);
     bookInFlight.add(key);
     try {
-      const { rows } = await pool.query<MarkRow>('select mark::text, bid::text, ask::text, book, ts from marks where venue = $1 and symbol = $2', [s.venue, s.symbol]);
+      const { rows } = await pool.query<MarkRow>(
+        'select mark::text, bid::text, ask::text, book, ts from marks where venue = $1 and symbol = $2',
+        [s.venue, s.symbol],
+      );
       const m = rows[0];
       if (!m || !streams.has(key)) return;
       const book = wireBook(m.book);
@@ -133,7 +145,17 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
          on conflict (venue, symbol) do update set book_seq = excluded.book_seq, ts = excluded.ts, bids = excluded.bids, asks = excluded.asks`,
         [s.venue, s.symbol, s.bookSeq, ts, JSON.stringify(book.bids), JSON.stringify(book.asks)],
       );
-      await notify({ k: 'book', venue: s.venue, symbol: s.symbol, bookSeq: s.bookSeq, prevBookSeq, ts, book, delta, bbo: { bid: m.bid, ask: m.ask, mark: m.mark } });
+      await notify({
+        k: 'book',
+        venue: s.venue,
+        symbol: s.symbol,
+        bookSeq: s.bookSeq,
+        prevBookSeq,
+        ts,
+        book,
+        delta,
+        bbo: { bid: m.bid, ask: m.ask, mark: m.mark },
+      });
     } catch (err) {
       logger.error({ err, key }, 'market stream book update failed');
     } finally {
@@ -167,7 +189,15 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
     await pool.query(
       `insert into market_trades (venue, symbol, trade_id, ts, price, size, side)
        select $1, $2, t, to_timestamp(ms::bigint / 1000.0), p::numeric, z::numeric, d from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) as x(t, ms, p, z, d)`,
-      [s.venue, s.symbol, prints.map((p) => p.tradeId), prints.map((p) => String(p.ts)), prints.map((p) => fmt(p.price)), prints.map((p) => fmt(p.size)), prints.map((p) => p.side)],
+      [
+        s.venue,
+        s.symbol,
+        prints.map((p) => p.tradeId),
+        prints.map((p) => String(p.ts)),
+        prints.map((p) => fmt(p.price)),
+        prints.map((p) => fmt(p.size)),
+        prints.map((p) => p.side),
+      ],
     );
     countVap(s, prints);
   }
@@ -177,42 +207,81 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
     const prints = tradesBetween(s.recorded, s.lastWallMs, nowMs, anchorMs);
     s.lastWallMs = nowMs;
     await storePrints(s, prints);
-    for (let i = 0; i < prints.length; i += PRINTS_PER_NOTIFY) await notify({ k: 'trades', venue: s.venue, symbol: s.symbol, prints: prints.slice(i, i + PRINTS_PER_NOTIFY).map(printToWire) });
+    for (let i = 0; i < prints.length; i += PRINTS_PER_NOTIFY)
+      await notify({
+        k: 'trades',
+        venue: s.venue,
+        symbol: s.symbol,
+        prints: prints.slice(i, i + PRINTS_PER_NOTIFY).map(printToWire),
+      });
   }
 
   async function startStream(venue: string, symbol: string): Promise<void> {
     const key = `${venue} ${symbol}`;
     const spec = findSymbol(venue, symbol);
     if (!spec) return;
-    const { rows } = await locks.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [`marketstream:${key}`]);
+    const { rows } = await locks.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [
+      `marketstream:${key}`,
+    ]);
     if (!rows[0].ok) return;
     const recorded = await loadRecordedMarket(spec.sourceCoin, opts.dataDir);
     const now = Date.now();
-    const last = await pool.query<{ book_seq: string }>('select book_seq from market_books where venue = $1 and symbol = $2', [venue, symbol]);
-    const s: Stream = { venue, symbol, key, bookSeq: Number(last.rows[0]?.book_seq ?? 0), lastBook: null, lastWallMs: now, recorded, tick: new Decimal(spec.tickSize), vapDirty: false, vap: new Map(), vapPrints: [] };
+    const last = await pool.query<{ book_seq: string }>(
+      'select book_seq from market_books where venue = $1 and symbol = $2',
+      [venue, symbol],
+    );
+    const s: Stream = {
+      venue,
+      symbol,
+      key,
+      bookSeq: Number(last.rows[0]?.book_seq ?? 0),
+      lastBook: null,
+      lastWallMs: now,
+      recorded,
+      tick: new Decimal(spec.tickSize),
+      vapDirty: false,
+      vap: new Map(),
+      vapPrints: [],
+    };
     // the kept tape seeds volume at price; backfill only the span the kept tape does not cover
     const kept = await pool.query<{ ts: Date; price: string; size: string; side: 'buy' | 'sell' }>(
       'select ts, price::text, size::text, side from market_trades where venue = $1 and symbol = $2 order by id desc limit $3',
       [venue, symbol, TAPE_KEEP],
     );
-    countVap(s, kept.rows.reverse().map((r) => ({ tradeId: '', ts: new Date(r.ts).getTime(), price: new Decimal(r.price), size: new Decimal(r.size), side: r.side })));
+    countVap(
+      s,
+      kept.rows.reverse().map((r) => ({
+        tradeId: '',
+        ts: new Date(r.ts).getTime(),
+        price: new Decimal(r.price),
+        size: new Decimal(r.size),
+        side: r.side,
+      })),
+    );
     // backfill what the kept tape misses: back to its newest print, at most one replay loop (so a
     // fresh tape is never empty however sparse the recording is around now), newest TAPE_KEEP kept
     const loopMs = 2 * (recorded.endMs - recorded.startMs);
     const newest = kept.rows[0] ? new Date(kept.rows.at(-1)!.ts).getTime() : 0;
     const from = Math.max(now - loopMs, newest);
     const backfill: TapePrint[] = [];
-    for (let w = from; w < now; w += TAPE_BACKFILL_STEP_MS) backfill.push(...tradesBetween(recorded, w, Math.min(w + TAPE_BACKFILL_STEP_MS, now), anchorMs));
+    for (let w = from; w < now; w += TAPE_BACKFILL_STEP_MS)
+      backfill.push(...tradesBetween(recorded, w, Math.min(w + TAPE_BACKFILL_STEP_MS, now), anchorMs));
     await storePrints(s, backfill.slice(-TAPE_KEEP));
     streams.set(key, s);
     logger.info({ venue, symbol, backfilled: Math.min(backfill.length, TAPE_KEEP) }, 'market stream started');
     await followBook(key);
-    await pool.query('update market_streams set heartbeat_at = now() where venue = $1 and symbol = $2', [venue, symbol]);
+    await pool.query('update market_streams set heartbeat_at = now() where venue = $1 and symbol = $2', [
+      venue,
+      symbol,
+    ]);
   }
 
   async function stopStream(s: Stream): Promise<void> {
     streams.delete(s.key);
-    await pool.query('update market_streams set heartbeat_at = null where venue = $1 and symbol = $2', [s.venue, s.symbol]);
+    await pool.query('update market_streams set heartbeat_at = null where venue = $1 and symbol = $2', [
+      s.venue,
+      s.symbol,
+    ]);
     await locks.query('select pg_advisory_unlock(hashtext($1))', [`marketstream:${s.key}`]);
     logger.info({ venue: s.venue, symbol: s.symbol }, 'market stream stopped (no demand)');
   }
@@ -222,12 +291,19 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
     reconciling = reconciling
       .then(async () => {
         if (stopped) return;
-        const { rows } = await pool.query<{ venue: string; symbol: string }>(`select venue, symbol from market_streams where demanded_at > now() - make_interval(secs => $1::double precision / 1000)`, [idleMs]);
+        const { rows } = await pool.query<{ venue: string; symbol: string }>(
+          `select venue, symbol from market_streams where demanded_at > now() - make_interval(secs => $1::double precision / 1000)`,
+          [idleMs],
+        );
         const wanted = new Set(rows.map((r) => `${r.venue} ${r.symbol}`));
         for (const s of [...streams.values()]) if (!wanted.has(s.key)) await stopStream(s);
         for (const r of rows) if (!streams.has(`${r.venue} ${r.symbol}`)) await startStream(r.venue, r.symbol);
         // demand arrives when a reader found no live producer: answer it with a heartbeat at once
-        if (streams.size) await pool.query(`update market_streams set heartbeat_at = now() where (venue || ' ' || symbol) = any($1::text[])`, [[...streams.keys()]]);
+        if (streams.size)
+          await pool.query(
+            `update market_streams set heartbeat_at = now() where (venue || ' ' || symbol) = any($1::text[])`,
+            [[...streams.keys()]],
+          );
       })
       .catch((err: unknown) => logger.error({ err }, 'market stream reconcile failed'));
     return reconciling;
@@ -243,17 +319,31 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
   let beats = 0;
   const tapeTimer = setInterval(() => {
     const now = Date.now();
-    for (const s of streams.values()) void replayTape(s, now).catch((err: unknown) => logger.error({ err, key: s.key }, 'tape replay failed'));
+    for (const s of streams.values())
+      void replayTape(s, now).catch((err: unknown) => logger.error({ err, key: s.key }, 'tape replay failed'));
     if (++beats % Math.round(HEARTBEAT_MS / TAPE_TICK_MS) !== 0) return;
     void (async () => {
       const led = [...streams.values()];
       if (led.length) {
-        await pool.query(`update market_streams set heartbeat_at = now() where (venue || ' ' || symbol) = any($1::text[])`, [led.map((s) => s.key)]);
+        await pool.query(
+          `update market_streams set heartbeat_at = now() where (venue || ' ' || symbol) = any($1::text[])`,
+          [led.map((s) => s.key)],
+        );
         for (const s of led) {
           if (!s.vapDirty) continue;
           s.vapDirty = false;
-          const levels = [...s.vap.entries()].sort(([a], [b]) => new Decimal(b).comparedTo(a)).map(([price, v]) => ({ price, buyVolume: fmt(v.buy), sellVolume: fmt(v.sell) }));
-          await notify({ k: 'vap', venue: s.venue, symbol: s.symbol, ts: new Date().toISOString(), bucket: fmt(s.tick.times(VAP_BUCKET_TICKS)), levels, prints: s.vapPrints.length });
+          const levels = [...s.vap.entries()]
+            .sort(([a], [b]) => new Decimal(b).comparedTo(a))
+            .map(([price, v]) => ({ price, buyVolume: fmt(v.buy), sellVolume: fmt(v.sell) }));
+          await notify({
+            k: 'vap',
+            venue: s.venue,
+            symbol: s.symbol,
+            ts: new Date().toISOString(),
+            bucket: fmt(s.tick.times(VAP_BUCKET_TICKS)),
+            levels,
+            prints: s.vapPrints.length,
+          });
         }
         await pool.query(
           `delete from market_trades t using (select venue, symbol, min(id) as keep_from from (select venue, symbol, id, row_number() over (partition by venue, symbol order by id desc) as n from market_trades) r where n <= $1 group by venue, symbol) k
@@ -274,7 +364,14 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
       stopped = true;
       clearInterval(tapeTimer);
       await reconciling;
-      await Promise.allSettled([...streams.values()].map((s) => pool.query('update market_streams set heartbeat_at = null where venue = $1 and symbol = $2', [s.venue, s.symbol])));
+      await Promise.allSettled(
+        [...streams.values()].map((s) =>
+          pool.query('update market_streams set heartbeat_at = null where venue = $1 and symbol = $2', [
+            s.venue,
+            s.symbol,
+          ]),
+        ),
+      );
       streams.clear();
       await pool.query(`select pg_notify('market_demand', 'handover')`).catch(() => undefined); // another producer takes over at once
       await listener.end();

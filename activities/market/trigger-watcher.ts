@@ -45,7 +45,11 @@ export interface TriggerWatcher {
 }
 
 /** Starts the watcher on its own PostgreSQL connection. */
-export async function startTriggerWatcher(opts: { databaseUrl: string; temporal: Client; logger: Logger }): Promise<TriggerWatcher> {
+export async function startTriggerWatcher(opts: {
+  databaseUrl: string;
+  temporal: Client;
+  logger: Logger;
+}): Promise<TriggerWatcher> {
   const listener = new pg.Client({ connectionString: opts.databaseUrl });
   const reader = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
   listener.on('error', (err) => opts.logger.error({ err }, 'trigger watcher connection failed'));
@@ -55,7 +59,10 @@ export async function startTriggerWatcher(opts: { databaseUrl: string; temporal:
   const again = new Set<string>();
 
   async function check(venue: string, symbol: string): Promise<number> {
-    const { rows: marks } = await reader.query<{ mark: string; ts: Date }>('select mark, ts from marks where venue = $1 and symbol = $2', [venue, symbol]);
+    const { rows: marks } = await reader.query<{ mark: string; ts: Date }>(
+      'select mark, ts from marks where venue = $1 and symbol = $2',
+      [venue, symbol],
+    );
     if (!marks[0]) return 0;
     const mark = new Decimal(marks[0].mark);
     const { rows } = await reader.query<OpenOrderRow>(
@@ -91,7 +98,9 @@ export async function startTriggerWatcher(opts: { databaseUrl: string; temporal:
   listener.on('notification', (n) => n.payload && schedule(n.payload));
   await listener.query('listen marks');
   // Catch up on crossings that happened while no worker was listening.
-  const { rows: open } = await reader.query<{ venue: string; symbol: string }>(`select distinct venue, symbol from order_intents where order_status = 'open'`);
+  const { rows: open } = await reader.query<{ venue: string; symbol: string }>(
+    `select distinct venue, symbol from order_intents where order_status = 'open'`,
+  );
   for (const r of open) schedule(`${r.venue} ${r.symbol}`);
   return {
     check,

@@ -21,6 +21,11 @@ export interface PropDeps {
 
 /** The RPC URL. @throws ApplicationFailure `chain_unconfigured` (non-retryable) when none is set. */
 export function rpcOf(chain: ChainConfig): string {
-  if (!chain.rpcUrl) throw ApplicationFailure.create({ type: 'chain_unconfigured', message: 'CHAIN_RPC_URL is not set', nonRetryable: true });
+  if (!chain.rpcUrl)
+    throw ApplicationFailure.create({
+      type: 'chain_unconfigured',
+      message: 'CHAIN_RPC_URL is not set',
+      nonRetryable: true,
+    });
   return chain.rpcUrl;
 }

@@ -13,7 +13,17 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { createPublicClient, http, parseAbiItem, type Address } from 'viem';
-import { Account, AccountBalance, Credential, Firm, Fill, Position, PropAccount, PropLedgerEntry, PropTemplate } from '../../db/entities.js';
+import {
+  Account,
+  AccountBalance,
+  Credential,
+  Firm,
+  Fill,
+  Position,
+  PropAccount,
+  PropLedgerEntry,
+  PropTemplate,
+} from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
 import { marksFor } from '../../db/account-state.js';
 import { Decimal, fmt } from '../../domain/decimal.js';
@@ -26,13 +36,23 @@ import type { DispatchOutcome } from '../types.js';
 import { idBytes32 } from '../../domain/prop/commitments.js';
 import { rpcOf, type PropDeps } from './chain-deps.js';
 
-const DEPOSIT_EVENT = parseAbiItem('event ChallengeDeposit(bytes32 indexed propAccountId, address indexed payer, uint256 amount)');
-
+const DEPOSIT_EVENT = parseAbiItem(
+  'event ChallengeDeposit(bytes32 indexed propAccountId, address indexed payer, uint256 amount)',
+);
 
 /** The outcome of one evaluation, as the workflow needs it. */
 export type EvaluationResult = { outcome: 'active' | 'passed' | 'breached' | 'stopped'; status: ChallengeStatus };
 
-const view = (pa: { id: string; status: string; depositTxHash?: string | null; breachReason?: string | null; payoutCeilingUsd?: string | null }, flattenBatchId: string | null = null): ChallengeStatus => ({
+const view = (
+  pa: {
+    id: string;
+    status: string;
+    depositTxHash?: string | null;
+    breachReason?: string | null;
+    payoutCeilingUsd?: string | null;
+  },
+  flattenBatchId: string | null = null,
+): ChallengeStatus => ({
   propAccountId: pa.id,
   status: pa.status as ChallengeStatus['status'],
   depositTxHash: pa.depositTxHash ?? null,
@@ -42,7 +62,8 @@ const view = (pa: { id: string; status: string; depositTxHash?: string | null; b
 });
 
 /** Batch id of the flatten that follows a breach of one attempt. */
-export const breachBatchId = (propAccountId: string, attempt: number) => `bat_breach_${propAccountId.replace(/^pa_/, '')}_${attempt}`;
+export const breachBatchId = (propAccountId: string, attempt: number) =>
+  `bat_breach_${propAccountId.replace(/^pa_/, '')}_${attempt}`;
 
 export function challengeActivities(deps: PropDeps) {
   return {
@@ -51,19 +72,47 @@ export function challengeActivities(deps: PropDeps) {
       const em = scoped(deps.orm, tenantId);
       const pa = await em.findOneOrFail(PropAccount, { id: propAccountId });
       if (pa.status !== 'pending_payment') return view(pa);
-      const [firm, template] = await Promise.all([em.findOneOrFail(Firm, { id: pa.firmId }), em.findOneOrFail(PropTemplate, { id: pa.templateId })]);
-      if (!firm.instanceAddress) throw ApplicationFailure.create({ type: 'invalid_state', message: `firm ${firm.id} is not deployed`, nonRetryable: true });
+      const [firm, template] = await Promise.all([
+        em.findOneOrFail(Firm, { id: pa.firmId }),
+        em.findOneOrFail(PropTemplate, { id: pa.templateId }),
+      ]);
+      if (!firm.instanceAddress)
+        throw ApplicationFailure.create({
+          type: 'invalid_state',
+          message: `firm ${firm.id} is not deployed`,
+          nonRetryable: true,
+        });
       const client = createPublicClient({ transport: http(rpcOf(deps.chain), { retryCount: 0 }) });
-      const logs = await client.getLogs({ address: firm.instanceAddress as Address, event: DEPOSIT_EVENT, args: { propAccountId: idBytes32(propAccountId) }, fromBlock: firm.deployBlock ? BigInt(firm.deployBlock) : 0n, toBlock: 'latest' });
+      const logs = await client.getLogs({
+        address: firm.instanceAddress as Address,
+        event: DEPOSIT_EVENT,
+        args: { propAccountId: idBytes32(propAccountId) },
+        fromBlock: firm.deployBlock ? BigInt(firm.deployBlock) : 0n,
+        toBlock: 'latest',
+      });
       const paid = logs.reduce((sum, l) => sum + (l.args.amount ?? 0n), 0n);
       if (logs.length === 0 || paid < usdToUnits(template.priceUsd)) return view(pa);
       await em.transactional(async (tx) => {
         for (const l of logs) {
           const ref = `pay_in:${l.transactionHash}:${l.logIndex}`;
-          if (!(await tx.findOne(PropLedgerEntry, { ref }))) tx.create(PropLedgerEntry, { id: `pl_${ref.slice(7, 27)}_${l.logIndex}`, tenantId, firmId: firm.id, propAccountId, kind: 'pay_in', amountUsd: unitsToUsd(l.args.amount ?? 0n), txHash: l.transactionHash, ref });
+          if (!(await tx.findOne(PropLedgerEntry, { ref })))
+            tx.create(PropLedgerEntry, {
+              id: `pl_${ref.slice(7, 27)}_${l.logIndex}`,
+              tenantId,
+              firmId: firm.id,
+              propAccountId,
+              kind: 'pay_in',
+              amountUsd: unitsToUsd(l.args.amount ?? 0n),
+              txHash: l.transactionHash,
+              ref,
+            });
         }
         const row = await tx.findOneOrFail(PropAccount, { id: propAccountId });
-        Object.assign(row, { status: 'active', depositTxHash: logs[0].transactionHash, payerAddress: logs[0].args.payer ?? null });
+        Object.assign(row, {
+          status: 'active',
+          depositTxHash: logs[0].transactionHash,
+          payerAddress: logs[0].args.payer ?? null,
+        });
       });
       return view(await em.findOneOrFail(PropAccount, { id: propAccountId }, { refresh: true }));
     },
@@ -78,20 +127,43 @@ export function challengeActivities(deps: PropDeps) {
         const equity = await paperEquity(em, pa.accountId);
         const day = now.toISOString().slice(0, 10);
         if (pa.day !== day) Object.assign(pa, { day, dayStartEquityUsd: fmt(equity) });
-        const fills = await em.find(Fill, { accountId: pa.accountId, executedAt: { $gte: pa.attemptStartedAt } }, { fields: ['executedAt'] });
+        const fills = await em.find(
+          Fill,
+          { accountId: pa.accountId, executedAt: { $gte: pa.attemptStartedAt } },
+          { fields: ['executedAt'] },
+        );
         pa.tradingDays = new Set(fills.map((f) => f.executedAt.toISOString().slice(0, 10))).size;
-        const v = evaluateChallenge(templateRules(template), { startingBalanceUsd: pa.startingBalanceUsd, peakEquityUsd: pa.peakEquityUsd, dayStartEquityUsd: pa.dayStartEquityUsd, equityUsd: fmt(equity), tradingDays: pa.tradingDays });
+        const v = evaluateChallenge(templateRules(template), {
+          startingBalanceUsd: pa.startingBalanceUsd,
+          peakEquityUsd: pa.peakEquityUsd,
+          dayStartEquityUsd: pa.dayStartEquityUsd,
+          equityUsd: fmt(equity),
+          tradingDays: pa.tradingDays,
+        });
         pa.peakEquityUsd = v.peakEquityUsd;
         if (v.outcome === 'breached') {
           Object.assign(pa, { status: 'breached', breachReason: `${v.reason}: ${v.detail}`, breachedAt: now });
           const account = await em.findOneOrFail(Account, { id: pa.accountId });
           Object.assign(account, { suspendedAt: now, suspensionReason: `challenge breached (${v.reason})` });
           const ref = `forfeit:${pa.id}:${pa.attempt}`;
-          if (pa.attempt === 1 && !(await em.findOne(PropLedgerEntry, { ref }))) em.create(PropLedgerEntry, { id: `pl_forfeit_${pa.id.replace(/^pa_/, '')}`, tenantId, firmId: pa.firmId, propAccountId: pa.id, kind: 'forfeit', amountUsd: template.priceUsd, txHash: null, ref });
+          if (pa.attempt === 1 && !(await em.findOne(PropLedgerEntry, { ref })))
+            em.create(PropLedgerEntry, {
+              id: `pl_forfeit_${pa.id.replace(/^pa_/, '')}`,
+              tenantId,
+              firmId: pa.firmId,
+              propAccountId: pa.id,
+              kind: 'forfeit',
+              amountUsd: template.priceUsd,
+              txHash: null,
+              ref,
+            });
         } else if (v.outcome === 'passed') {
           Object.assign(pa, { status: 'passed', payoutCeilingUsd: v.payoutCeilingUsd, passedAt: now });
         }
-        return { outcome: v.outcome, status: view(pa, v.outcome === 'breached' ? breachBatchId(pa.id, pa.attempt) : null) };
+        return {
+          outcome: v.outcome,
+          status: view(pa, v.outcome === 'breached' ? breachBatchId(pa.id, pa.attempt) : null),
+        };
       });
     },
 
@@ -99,9 +171,24 @@ export function challengeActivities(deps: PropDeps) {
     async breachFlattenInput(tenantId: string, propAccountId: string): Promise<BatchInput> {
       const em = scoped(deps.orm, tenantId);
       const pa = await em.findOneOrFail(PropAccount, { id: propAccountId });
-      const cred = await em.findOne(Credential, { ownerId: pa.ownerId, audience: 'trader' }, { orderBy: { createdAt: 'asc' } });
-      if (!cred) throw ApplicationFailure.create({ type: 'invalid_state', message: `no trader credential of ${pa.ownerId} to flatten with`, nonRetryable: true });
-      return { batchId: breachBatchId(pa.id, pa.attempt), kind: 'flatten', tenantId, accountId: pa.accountId, credentialId: cred.id };
+      const cred = await em.findOne(
+        Credential,
+        { ownerId: pa.ownerId, audience: 'trader' },
+        { orderBy: { createdAt: 'asc' } },
+      );
+      if (!cred)
+        throw ApplicationFailure.create({
+          type: 'invalid_state',
+          message: `no trader credential of ${pa.ownerId} to flatten with`,
+          nonRetryable: true,
+        });
+      return {
+        batchId: breachBatchId(pa.id, pa.attempt),
+        kind: 'flatten',
+        tenantId,
+        accountId: pa.accountId,
+        credentialId: cred.id,
+      };
     },
   };
 }
@@ -113,7 +200,12 @@ async function paperEquity(em: Parameters<typeof marksFor>[0], accountId: string
   const marks = await marksFor(em, positions);
   const s = venueState(
     new Decimal(balance?.balanceUsd ?? '0'),
-    positions.map((p) => ({ qty: new Decimal(p.qty), avgEntryPrice: new Decimal(p.avgEntryPrice), mark: marks.get(`${p.venue} ${p.symbol}`) ?? new Decimal(p.avgEntryPrice), leverage: new Decimal(p.leverage) })),
+    positions.map((p) => ({
+      qty: new Decimal(p.qty),
+      avgEntryPrice: new Decimal(p.avgEntryPrice),
+      mark: marks.get(`${p.venue} ${p.symbol}`) ?? new Decimal(p.avgEntryPrice),
+      leverage: new Decimal(p.leverage),
+    })),
   );
   return s.equityUsd;
 }
@@ -123,12 +215,19 @@ async function paperEquity(em: Parameters<typeof marksFor>[0], accountId: string
  * workflow to evaluate the rules now (docs/api.md §3.5 "on every fill"). Best effort: a missing
  * workflow is ignored (the timer evaluates anyway).
  */
-export async function nudgeChallenge(deps: PropDeps & { temporal: Client }, intentId: string, outcome: DispatchOutcome): Promise<void> {
+export async function nudgeChallenge(
+  deps: PropDeps & { temporal: Client },
+  intentId: string,
+  outcome: DispatchOutcome,
+): Promise<void> {
   if (!outcome.filledQty || new Decimal(outcome.filledQty).isZero()) return;
   const rows = await deps.orm.em
     .fork()
     .getConnection()
-    .execute<{ id: string }[]>(`select pa.id from order_intents i join prop_accounts pa on pa.account_id = i.account_id where i.id = ? and pa.status = 'active'`, [intentId]);
+    .execute<{ id: string }[]>(
+      `select pa.id from order_intents i join prop_accounts pa on pa.account_id = i.account_id where i.id = ? and pa.status = 'active'`,
+      [intentId],
+    );
   if (!rows.length) return;
   await deps.temporal.workflow
     .getHandle(challengeWorkflowId(rows[0].id))

@@ -30,7 +30,9 @@ export interface SignedDeploy {
 }
 
 /** A deploy receipt once it has `confirmations` blocks; `confirmed: false` while pending. */
-export type DeployReceipt = { confirmed: false; seen: boolean } | { confirmed: true; blockNumber: string; gasUsed: string; status: 'success' | 'reverted' };
+export type DeployReceipt =
+  | { confirmed: false; seen: boolean }
+  | { confirmed: true; blockNumber: string; gasUsed: string; status: 'success' | 'reverted' };
 
 const client = (rpcUrl: string) => createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
 
@@ -43,29 +45,75 @@ export function firmDeployActivities(deps: PropDeps) {
      *   `invalid_state` when the firm is not `draft` or `deploying`, or its owner or stablecoin has no code.
      */
     async signFirmDeploy(tenantId: string, firmId: string): Promise<SignedDeploy> {
-      if (!deps.chain.deployerKey) throw ApplicationFailure.create({ type: 'deployer_unconfigured', message: 'PROP_DEPLOYER_KEY is not set', nonRetryable: true });
+      if (!deps.chain.deployerKey)
+        throw ApplicationFailure.create({
+          type: 'deployer_unconfigured',
+          message: 'PROP_DEPLOYER_KEY is not set',
+          nonRetryable: true,
+        });
       const rpcUrl = rpcOf(deps.chain);
       const em = scoped(deps.orm, tenantId);
       const firm = await em.findOneOrFail(Firm, { id: firmId });
-      if (firm.status !== 'draft' && firm.status !== 'deploying') throw ApplicationFailure.create({ type: 'invalid_state', message: `firm ${firmId} is ${firm.status}`, nonRetryable: true });
+      if (firm.status !== 'draft' && firm.status !== 'deploying')
+        throw ApplicationFailure.create({
+          type: 'invalid_state',
+          message: `firm ${firmId} is ${firm.status}`,
+          nonRetryable: true,
+        });
       const hash = rulesHash(await firmRules(deps.orm, tenantId, firmId));
-      const { data } = propInstanceDeployData({ owner: firm.ownerAddress as Address, stablecoin: firm.stablecoinAddress as Address, firmId: idBytes32(firmId), rulesHash: hash });
+      const { data } = propInstanceDeployData({
+        owner: firm.ownerAddress as Address,
+        stablecoin: firm.stablecoinAddress as Address,
+        firmId: idBytes32(firmId),
+        rulesHash: hash,
+      });
       const account = privateKeyToAccount(deps.chain.deployerKey);
       const pub = client(rpcUrl);
       const chainId = await pub.getChainId();
-      if (chainId !== firm.chainId) throw ApplicationFailure.create({ type: 'chain_mismatch', message: `firm is on chain ${firm.chainId}, CHAIN_RPC_URL is chain ${chainId}`, nonRetryable: true });
+      if (chainId !== firm.chainId)
+        throw ApplicationFailure.create({
+          type: 'chain_mismatch',
+          message: `firm is on chain ${firm.chainId}, CHAIN_RPC_URL is chain ${chainId}`,
+          nonRetryable: true,
+        });
       // PropInstance's constructor refuses an owner or a stablecoin without code: say so instead of retrying gas estimation.
-      for (const [what, address] of [['owner', firm.ownerAddress], ['stablecoin', firm.stablecoinAddress]] as const) {
-        if (!(await pub.getCode({ address: address as Address }))?.length) throw ApplicationFailure.create({ type: 'invalid_state', message: `the firm's ${what} ${address} is not a contract on chain ${chainId} (the owner must be a multisig, e.g. a Safe)`, nonRetryable: true });
+      for (const [what, address] of [
+        ['owner', firm.ownerAddress],
+        ['stablecoin', firm.stablecoinAddress],
+      ] as const) {
+        if (!(await pub.getCode({ address: address as Address }))?.length)
+          throw ApplicationFailure.create({
+            type: 'invalid_state',
+            message: `the firm's ${what} ${address} is not a contract on chain ${chainId} (the owner must be a multisig, e.g. a Safe)`,
+            nonRetryable: true,
+          });
       }
       const pending = await pub.getTransactionCount({ address: account.address, blockTag: 'pending' });
       const nonce = await nextChainNonce(deps.orm, `deployer:${chainId}:${account.address.toLowerCase()}`, pending);
-      const [gas, fees] = await Promise.all([pub.estimateGas({ account: account.address, data }), pub.estimateFeesPerGas()]);
-      const rawTx = await account.signTransaction({ type: 'eip1559', chainId, nonce, data, gas: (gas * 12n) / 10n, maxFeePerGas: fees.maxFeePerGas * 2n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas });
+      const [gas, fees] = await Promise.all([
+        pub.estimateGas({ account: account.address, data }),
+        pub.estimateFeesPerGas(),
+      ]);
+      const rawTx = await account.signTransaction({
+        type: 'eip1559',
+        chainId,
+        nonce,
+        data,
+        gas: (gas * 12n) / 10n,
+        maxFeePerGas: fees.maxFeePerGas * 2n,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
       firm.status = 'deploying';
       firm.rulesHash = hash;
       await em.flush();
-      return { deployer: account.address, nonce, rawTx, txHash: keccak256(rawTx), instanceAddress: getContractAddress({ from: account.address, nonce: BigInt(nonce) }), rulesHash: hash };
+      return {
+        deployer: account.address,
+        nonce,
+        rawTx,
+        txHash: keccak256(rawTx),
+        instanceAddress: getContractAddress({ from: account.address, nonce: BigInt(nonce) }),
+        rulesHash: hash,
+      };
     },
 
     /** Sends the signed deploy; a node that already has it (or mined it) is fine. Retryable on transport errors. */
@@ -87,13 +135,23 @@ export function firmDeployActivities(deps: PropDeps) {
         if (!known) {
           const used = await pub.getTransactionCount({ address: signed.deployer, blockTag: 'latest' });
           if (used <= signed.nonce) await sendRaw(rpcUrl, signed.rawTx);
-          else throw ApplicationFailure.create({ type: 'deploy_replaced', message: `deployer nonce ${signed.nonce} was used by another transaction`, nonRetryable: true });
+          else
+            throw ApplicationFailure.create({
+              type: 'deploy_replaced',
+              message: `deployer nonce ${signed.nonce} was used by another transaction`,
+              nonRetryable: true,
+            });
         }
         return { confirmed: false, seen: !!known };
       }
       const head = await pub.getBlockNumber();
       if (head - receipt.blockNumber + 1n < BigInt(deps.chain.confirmations)) return { confirmed: false, seen: true };
-      return { confirmed: true, blockNumber: receipt.blockNumber.toString(), gasUsed: receipt.gasUsed.toString(), status: receipt.status };
+      return {
+        confirmed: true,
+        blockNumber: receipt.blockNumber.toString(),
+        gasUsed: receipt.gasUsed.toString(),
+        status: receipt.status,
+      };
     },
 
     /**
@@ -101,16 +159,35 @@ export function firmDeployActivities(deps: PropDeps) {
      * hash as committed, and records the firm `deployed`.
      * @throws ApplicationFailure `owner_mismatch` (non-retryable) when the chain disagrees.
      */
-    async verifyFirmDeploy(tenantId: string, firmId: string, signed: SignedDeploy, receipt: { blockNumber: string }): Promise<void> {
+    async verifyFirmDeploy(
+      tenantId: string,
+      firmId: string,
+      signed: SignedDeploy,
+      receipt: { blockNumber: string },
+    ): Promise<void> {
       const em = scoped(deps.orm, tenantId);
       const firm = await em.findOneOrFail(Firm, { id: firmId });
       const onChain = await readInstance(rpcOf(deps.chain), signed.instanceAddress);
       const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-      if (!same(onChain.owner, firm.ownerAddress) || !same(onChain.stablecoin, firm.stablecoinAddress) || onChain.rulesHash !== signed.rulesHash) {
-        throw ApplicationFailure.create({ type: 'owner_mismatch', message: `instance ${signed.instanceAddress}: owner ${onChain.owner}, stablecoin ${onChain.stablecoin}, rules ${onChain.rulesHash}`, nonRetryable: true });
+      if (
+        !same(onChain.owner, firm.ownerAddress) ||
+        !same(onChain.stablecoin, firm.stablecoinAddress) ||
+        onChain.rulesHash !== signed.rulesHash
+      ) {
+        throw ApplicationFailure.create({
+          type: 'owner_mismatch',
+          message: `instance ${signed.instanceAddress}: owner ${onChain.owner}, stablecoin ${onChain.stablecoin}, rules ${onChain.rulesHash}`,
+          nonRetryable: true,
+        });
       }
       if (firm.status === 'deploying') {
-        Object.assign(firm, { status: 'deployed', instanceAddress: signed.instanceAddress, deployTxHash: signed.txHash, deployBlock: receipt.blockNumber, deployedAt: new Date() });
+        Object.assign(firm, {
+          status: 'deployed',
+          instanceAddress: signed.instanceAddress,
+          deployTxHash: signed.txHash,
+          deployBlock: receipt.blockNumber,
+          deployedAt: new Date(),
+        });
         await em.flush();
       }
     },

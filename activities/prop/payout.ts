@@ -14,7 +14,13 @@ import { Firm, Payout, PropAccount, PropLedgerEntry } from '../../db/entities.js
 import { scoped } from '../../db/orm.js';
 import { Decimal, fmt } from '../../domain/decimal.js';
 import { usdToUnits } from '../../domain/prop/rules.js';
-import { findPayoutExecution, payoutCall, readSafeNonce, safeTxTypedData, verifySafeAuthorization } from '../chain/index.js';
+import {
+  findPayoutExecution,
+  payoutCall,
+  readSafeNonce,
+  safeTxTypedData,
+  verifySafeAuthorization,
+} from '../chain/index.js';
 import type { PayoutStatus } from '../../workflows/payout.definitions.js';
 import { idBytes32 } from '../../domain/prop/commitments.js';
 import { rpcOf, type PropDeps } from './chain-deps.js';
@@ -32,17 +38,32 @@ export interface PayoutSafeTx {
 }
 
 /** JSON-safe copy of typed data (bigints as decimal strings). */
-const jsonSafe = (v: unknown): unknown => JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x)));
+const jsonSafe = (v: unknown): unknown =>
+  JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x)));
 
 export function payoutActivities(deps: PropDeps) {
   const load = async (tenantId: string, payoutId: string) => {
     const em = scoped(deps.orm, tenantId);
     const payout = await em.findOneOrFail(Payout, { id: payoutId });
     const firm = await em.findOneOrFail(Firm, { id: payout.firmId });
-    if (!firm.instanceAddress) throw ApplicationFailure.create({ type: 'invalid_state', message: `firm ${firm.id} is not deployed`, nonRetryable: true });
+    if (!firm.instanceAddress)
+      throw ApplicationFailure.create({
+        type: 'invalid_state',
+        message: `firm ${firm.id} is not deployed`,
+        nonRetryable: true,
+      });
     return { em, payout, firm, instance: firm.instanceAddress as Address };
   };
-  const statusOf = (p: { id: string; status: string; safeTxHash?: string | null; signers?: string[] | null; executedTxHash?: string | null }, safeTx: PayoutSafeTx | null): PayoutStatus => ({
+  const statusOf = (
+    p: {
+      id: string;
+      status: string;
+      safeTxHash?: string | null;
+      signers?: string[] | null;
+      executedTxHash?: string | null;
+    },
+    safeTx: PayoutSafeTx | null,
+  ): PayoutStatus => ({
     payoutId: p.id,
     status: p.status as PayoutStatus['status'],
     safeTx,
@@ -58,10 +79,24 @@ export function payoutActivities(deps: PropDeps) {
       const rpcUrl = rpcOf(deps.chain);
       const data = payoutCall(idBytes32(payoutId), payout.toAddress as Address, usdToUnits(payout.amountUsd));
       const nonce = await readSafeNonce(rpcUrl, firm.ownerAddress as Address);
-      const built = safeTxTypedData({ safe: firm.ownerAddress as Address, chainId: firm.chainId, to: instance, data, nonce });
+      const built = safeTxTypedData({
+        safe: firm.ownerAddress as Address,
+        chainId: firm.chainId,
+        to: instance,
+        data,
+        nonce,
+      });
       payout.safeTxHash = built.hash;
       await em.flush();
-      return { safe: firm.ownerAddress as Address, chainId: firm.chainId, to: instance, data, nonce: nonce.toString(), typedData: jsonSafe(built.typedData), safeTxHash: built.hash };
+      return {
+        safe: firm.ownerAddress as Address,
+        chainId: firm.chainId,
+        to: instance,
+        data,
+        nonce: nonce.toString(),
+        typedData: jsonSafe(built.typedData),
+        safeTxHash: built.hash,
+      };
     },
 
     /**
@@ -69,11 +104,26 @@ export function payoutActivities(deps: PropDeps) {
      * threshold, nonce) and records the payout `authorized`.
      * @throws ApplicationFailure `payout_authorization_invalid` (non-retryable) with the reason.
      */
-    async authorizePayout(tenantId: string, payoutId: string, safeTx: PayoutSafeTx, signatures: Hex): Promise<PayoutStatus> {
+    async authorizePayout(
+      tenantId: string,
+      payoutId: string,
+      safeTx: PayoutSafeTx,
+      signatures: Hex,
+    ): Promise<PayoutStatus> {
       const { em, payout } = await load(tenantId, payoutId);
-      const verdict = await verifySafeAuthorization(rpcOf(deps.chain), { safe: safeTx.safe, chainId: safeTx.chainId, to: safeTx.to, data: safeTx.data, nonce: BigInt(safeTx.nonce) }, signatures);
-      if (!verdict.ok) throw ApplicationFailure.create({ type: 'payout_authorization_invalid', message: verdict.reason, nonRetryable: true });
-      if (payout.status === 'requested') Object.assign(payout, { status: 'authorized', signatures, signers: verdict.signers, authorizedAt: new Date() });
+      const verdict = await verifySafeAuthorization(
+        rpcOf(deps.chain),
+        { safe: safeTx.safe, chainId: safeTx.chainId, to: safeTx.to, data: safeTx.data, nonce: BigInt(safeTx.nonce) },
+        signatures,
+      );
+      if (!verdict.ok)
+        throw ApplicationFailure.create({
+          type: 'payout_authorization_invalid',
+          message: verdict.reason,
+          nonRetryable: true,
+        });
+      if (payout.status === 'requested')
+        Object.assign(payout, { status: 'authorized', signatures, signers: verdict.signers, authorizedAt: new Date() });
       await em.flush();
       return statusOf(payout, safeTx);
     },
@@ -92,7 +142,16 @@ export function payoutActivities(deps: PropDeps) {
         const p = await em.findOneOrFail(Payout, { id: payoutId }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
         if (p.status !== 'executed') {
           Object.assign(p, { status: 'executed', executedTxHash: found.txHash, executedAt: new Date() });
-          em.create(PropLedgerEntry, { id: `pl_payout_${payoutId.replace(/^po_/, '')}`, tenantId, firmId: p.firmId, propAccountId: p.propAccountId, kind: 'payout', amountUsd: p.amountUsd, txHash: found.txHash, ref: `payout:${payoutId}` });
+          em.create(PropLedgerEntry, {
+            id: `pl_payout_${payoutId.replace(/^po_/, '')}`,
+            tenantId,
+            firmId: p.firmId,
+            propAccountId: p.propAccountId,
+            kind: 'payout',
+            amountUsd: p.amountUsd,
+            txHash: found.txHash,
+            ref: `payout:${payoutId}`,
+          });
           const pa = await em.findOneOrFail(PropAccount, { id: p.propAccountId });
           pa.paidOutUsd = fmt(new Decimal(pa.paidOutUsd).add(p.amountUsd));
         }

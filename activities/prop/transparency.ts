@@ -23,20 +23,38 @@ export interface FirmToRead {
 }
 
 /** One firm's on-chain read, or why it failed (an unreachable node is reported, never thrown). */
-export type TreasuryRead = { firmId: string; ok: true; treasury: OnChainTreasury; readAt: string } | { firmId: string; ok: false; error: string; readAt: string };
+export type TreasuryRead =
+  | { firmId: string; ok: true; treasury: OnChainTreasury; readAt: string }
+  | { firmId: string; ok: false; error: string; readAt: string };
 
 export function transparencyActivities(deps: PropDeps) {
   /** Records the firm's collateral postings in the ledger (idempotent by ref). */
   async function syncCollateral(rpcUrl: string, f: FirmToRead): Promise<void> {
     const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
-    const logs = await client.getLogs({ address: f.instanceAddress as Address, event: COLLATERAL_EVENT, fromBlock: f.deployBlock ? BigInt(f.deployBlock) : 0n, toBlock: 'latest' });
+    const logs = await client.getLogs({
+      address: f.instanceAddress as Address,
+      event: COLLATERAL_EVENT,
+      fromBlock: f.deployBlock ? BigInt(f.deployBlock) : 0n,
+      toBlock: 'latest',
+    });
     if (!logs.length) return;
     const em = scoped(deps.orm, f.tenantId);
     const refs = logs.map((l) => `collateral:${l.transactionHash}:${l.logIndex}`);
-    const known = new Set((await em.find(PropLedgerEntry, { ref: { $in: refs } }, { fields: ['ref'] })).map((r) => r.ref));
+    const known = new Set(
+      (await em.find(PropLedgerEntry, { ref: { $in: refs } }, { fields: ['ref'] })).map((r) => r.ref),
+    );
     logs.forEach((l, i) => {
       if (known.has(refs[i])) return;
-      em.create(PropLedgerEntry, { id: `pl_col_${l.transactionHash.slice(2, 18)}_${l.logIndex}`, tenantId: f.tenantId, firmId: f.firmId, propAccountId: null, kind: 'collateral', amountUsd: unitsToUsd(l.args.amount ?? 0n), txHash: l.transactionHash, ref: refs[i] });
+      em.create(PropLedgerEntry, {
+        id: `pl_col_${l.transactionHash.slice(2, 18)}_${l.logIndex}`,
+        tenantId: f.tenantId,
+        firmId: f.firmId,
+        propAccountId: null,
+        kind: 'collateral',
+        amountUsd: unitsToUsd(l.args.amount ?? 0n),
+        txHash: l.transactionHash,
+        ref: refs[i],
+      });
     });
     await em.flush();
   }
@@ -51,7 +69,17 @@ export function transparencyActivities(deps: PropDeps) {
           try {
             await syncCollateral(rpcUrl, f);
             const i = await readInstance(rpcUrl, f.instanceAddress as Address);
-            return { firmId: f.firmId, ok: true, treasury: { treasuryUsd: unitsToUsd(i.treasury), collateralUsd: unitsToUsd(i.totalCollateral), totalDepositsUsd: unitsToUsd(i.totalDeposits), totalPayoutsUsd: unitsToUsd(i.totalPayouts) }, readAt };
+            return {
+              firmId: f.firmId,
+              ok: true,
+              treasury: {
+                treasuryUsd: unitsToUsd(i.treasury),
+                collateralUsd: unitsToUsd(i.totalCollateral),
+                totalDepositsUsd: unitsToUsd(i.totalDeposits),
+                totalPayoutsUsd: unitsToUsd(i.totalPayouts),
+              },
+              readAt,
+            };
           } catch (err) {
             return { firmId: f.firmId, ok: false, error: String((err as Error).message ?? err).split('\n')[0], readAt };
           }

@@ -28,7 +28,11 @@ export function venueOrderActivities(deps: RoutedDeps & { orm: MikroORM }) {
       if (!agent || agent.status !== 'active') return { venue, orders: 0, agent: false };
       const orders = await ADAPTERS[venue].orders(venueContext(deps, agent));
       const em = platformEm(deps.orm);
-      const intents = await em.find(OrderIntent, { accountId, venue, venueClientOrderId: { $ne: null } }, { filters: false, fields: ['id', 'venueClientOrderId'] });
+      const intents = await em.find(
+        OrderIntent,
+        { accountId, venue, venueClientOrderId: { $ne: null } },
+        { filters: false, fields: ['id', 'venueClientOrderId'] },
+      );
       const byClientId = new Map(intents.map((i) => [i.venueClientOrderId!, i.id]));
       const conn = em.getConnection();
       for (const o of orders) {
@@ -39,7 +43,24 @@ export function venueOrderActivities(deps: RoutedDeps & { orm: MikroORM }) {
            on conflict (account_id, venue, venue_order_id) do update set status = excluded.status, filled_qty = excluded.filled_qty, avg_fill_price = excluded.avg_fill_price,
              intent_id = coalesce(venue_orders.intent_id, excluded.intent_id), source = case when coalesce(venue_orders.intent_id, excluded.intent_id) is null then 'venue' else 'platform' end,
              updated_at = excluded.updated_at, synced_at = now()`,
-          [accountId, venue, o.venueOrderId, agent.tenantId, o.clientOrderId, intentId, o.symbol, o.side, o.type, o.qty, o.price, o.status, o.filledQty, o.avgFillPrice, intentId ? 'platform' : 'venue', new Date(o.updatedAt)],
+          [
+            accountId,
+            venue,
+            o.venueOrderId,
+            agent.tenantId,
+            o.clientOrderId,
+            intentId,
+            o.symbol,
+            o.side,
+            o.type,
+            o.qty,
+            o.price,
+            o.status,
+            o.filledQty,
+            o.avgFillPrice,
+            intentId ? 'platform' : 'venue',
+            new Date(o.updatedAt),
+          ],
         );
       }
       return { venue, orders: orders.length, agent: true };

@@ -37,8 +37,22 @@ const eventKeyOf = (eventId: string) => {
 };
 
 /** The JSON body of an event (module doc). */
-export function webhookBody(e: { seq: number; kind: string; createdAt: Date; accountId: string; venue?: string | null; data: Record<string, unknown> }): string {
-  return JSON.stringify({ eventId: webhookEventId(e.accountId, e.seq), type: e.kind, occurredAt: new Date(e.createdAt).toISOString(), accountId: e.accountId, venue: e.venue ?? null, data: e.data });
+export function webhookBody(e: {
+  seq: number;
+  kind: string;
+  createdAt: Date;
+  accountId: string;
+  venue?: string | null;
+  data: Record<string, unknown>;
+}): string {
+  return JSON.stringify({
+    eventId: webhookEventId(e.accountId, e.seq),
+    type: e.kind,
+    occurredAt: new Date(e.createdAt).toISOString(),
+    accountId: e.accountId,
+    venue: e.venue ?? null,
+    data: e.data,
+  });
 }
 
 export function webhookActivities(deps: WebhookDeps) {
@@ -65,16 +79,32 @@ export function webhookActivities(deps: WebhookDeps) {
       if (!deps.ring) throw new Error('AGENT_KEY_ENCRYPTION_KEYS is not set: webhook secrets cannot be opened');
       const event = await em.findOneOrFail(AccountEvent, eventKeyOf(input.eventId));
       const body = webhookBody(event);
-      const headers: Record<string, string> = { 'content-type': 'application/json', [SIGNATURE_HEADER]: signWebhook(open(deps.ring, endpoint.sealedSecret), body), 'x-webhook-event-id': input.eventId };
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        [SIGNATURE_HEADER]: signWebhook(open(deps.ring, endpoint.sealedSecret), body),
+        'x-webhook-event-id': input.eventId,
+      };
       if (endpoint.sealedApiKey) headers['x-api-key'] = open(deps.ring, endpoint.sealedApiKey);
       let result: AttemptResult;
       try {
-        const res = await doFetch(endpoint.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(input.timeoutMs), redirect: 'manual' });
+        const res = await doFetch(endpoint.url, {
+          method: 'POST',
+          headers,
+          body,
+          signal: AbortSignal.timeout(input.timeoutMs),
+          redirect: 'manual',
+        });
         await res.body?.cancel().catch(() => undefined);
-        result = res.status >= 200 && res.status < 300 ? { outcome: 'delivered', status: res.status } : { outcome: 'failed', status: res.status, error: `HTTP ${res.status}` };
+        result =
+          res.status >= 200 && res.status < 300
+            ? { outcome: 'delivered', status: res.status }
+            : { outcome: 'failed', status: res.status, error: `HTTP ${res.status}` };
       } catch (err) {
         const e = err as Error;
-        result = { outcome: 'failed', error: e.name === 'TimeoutError' ? `no answer within ${input.timeoutMs} ms` : String(e.message ?? e) };
+        result = {
+          outcome: 'failed',
+          error: e.name === 'TimeoutError' ? `no answer within ${input.timeoutMs} ms` : String(e.message ?? e),
+        };
       }
       const conn = em.getConnection();
       await conn.execute(
@@ -83,7 +113,15 @@ export function webhookActivities(deps: WebhookDeps) {
          on conflict (endpoint_id, event_id) do update set status = case when webhook_deliveries.status = 'delivered' then 'delivered' else excluded.status end,
            attempts = webhook_deliveries.attempts + 1, last_status = excluded.last_status, last_error = excluded.last_error,
            delivered_at = coalesce(webhook_deliveries.delivered_at, excluded.delivered_at), updated_at = now()`,
-        [input.endpointId, input.eventId, input.tenantId, result.outcome === 'delivered' ? 'delivered' : 'pending', result.status ?? null, result.error ?? null, result.outcome === 'delivered' ? new Date() : null],
+        [
+          input.endpointId,
+          input.eventId,
+          input.tenantId,
+          result.outcome === 'delivered' ? 'delivered' : 'pending',
+          result.status ?? null,
+          result.error ?? null,
+          result.outcome === 'delivered' ? new Date() : null,
+        ],
       );
       deps.metrics?.webhook(result.outcome);
       return result;
@@ -93,8 +131,20 @@ export function webhookActivities(deps: WebhookDeps) {
     async exhaustWebhook(input: WebhookInput, attempts: number): Promise<void> {
       const em = scoped(deps.orm, input.tenantId);
       await em.transactional(async (tx) => {
-        await tx.nativeUpdate(WebhookDelivery, { endpointId: input.endpointId, eventId: input.eventId, status: { $ne: 'delivered' } }, { status: 'failed' });
-        await tx.nativeUpdate(WebhookEndpoint, { id: input.endpointId, status: 'enabled' }, { status: 'disabled', disabledAt: new Date(), disabledReason: `delivery of ${input.eventId} failed ${attempts} times over the retry budget` });
+        await tx.nativeUpdate(
+          WebhookDelivery,
+          { endpointId: input.endpointId, eventId: input.eventId, status: { $ne: 'delivered' } },
+          { status: 'failed' },
+        );
+        await tx.nativeUpdate(
+          WebhookEndpoint,
+          { id: input.endpointId, status: 'enabled' },
+          {
+            status: 'disabled',
+            disabledAt: new Date(),
+            disabledReason: `delivery of ${input.eventId} failed ${attempts} times over the retry budget`,
+          },
+        );
       });
       deps.metrics?.webhook('exhausted');
     },

@@ -19,7 +19,12 @@ export interface BearerClaims {
 }
 
 /** Signs a bearer for a credential; returns the token, its id and expiry. */
-export async function mintBearer(key: Uint8Array, credentialId: string, tenantId: string, extra: Record<string, unknown>) {
+export async function mintBearer(
+  key: Uint8Array,
+  credentialId: string,
+  tenantId: string,
+  extra: Record<string, unknown>,
+) {
   const jti = randomUUID();
   const expiresAt = new Date(Date.now() + BEARER_TTL_MS);
   const token = await new SignJWT({ tid: tenantId, ...extra })
@@ -40,13 +45,19 @@ export async function mintBearer(key: Uint8Array, credentialId: string, tenantId
 export async function verifyBearer(key: Uint8Array, token: string): Promise<BearerClaims> {
   try {
     const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'] });
-    if (typeof payload.sub !== 'string' || typeof payload.tid !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') {
+    if (
+      typeof payload.sub !== 'string' ||
+      typeof payload.tid !== 'string' ||
+      typeof payload.jti !== 'string' ||
+      typeof payload.exp !== 'number'
+    ) {
       throw new ApiError('unauthorized', 'token is missing required claims');
     }
     return { sub: payload.sub, tid: payload.tid, jti: payload.jti, exp: payload.exp };
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    if (err instanceof errors.JWTExpired) throw new ApiError('token_expired', 'bearer token has expired; mint a new one');
+    if (err instanceof errors.JWTExpired)
+      throw new ApiError('token_expired', 'bearer token has expired; mint a new one');
     throw new ApiError('unauthorized', 'bearer token is not valid');
   }
 }

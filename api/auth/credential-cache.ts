@@ -33,7 +33,11 @@ export interface CredentialCache {
 }
 
 /** Starts the cache and its LISTEN connection. `ttlMs` 0 disables caching. */
-export async function startCredentialCache(databaseUrl: string, ttlMs: number, logger: Logger): Promise<CredentialCache> {
+export async function startCredentialCache(
+  databaseUrl: string,
+  ttlMs: number,
+  logger: Logger,
+): Promise<CredentialCache> {
   const rows = new Map<string, { row: CachedCredential; at: number }>();
   const listener = new pg.Client({ connectionString: databaseUrl });
   listener.on('error', (err) => {

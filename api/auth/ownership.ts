@@ -24,7 +24,10 @@ export async function ownedAccount(em: EntityManager, caller: Caller, id: string
  */
 export async function targetAccount(em: EntityManager, caller: Caller, given: string | undefined): Promise<AccountRow> {
   const id = given ?? caller.accountId;
-  if (!id) throw new ApiError('validation_failed', [{ path: 'body.accountId', message: 'this credential has no active account; send accountId', code: 'required' }]);
+  if (!id)
+    throw new ApiError('validation_failed', [
+      { path: 'body.accountId', message: 'this credential has no active account; send accountId', code: 'required' },
+    ]);
   return ownedAccount(em, caller, id);
 }
 
@@ -37,7 +40,11 @@ export function ownAccounts(em: EntityManager, caller: Caller): Promise<AccountR
  * The ids of the accounts a read covers: `accountId` when given (the caller's own), else every
  * account the caller owns, oldest first. @throws as {@link ownedAccount}.
  */
-export async function accountsInScope(em: EntityManager, caller: Caller, accountId: string | undefined): Promise<string[]> {
+export async function accountsInScope(
+  em: EntityManager,
+  caller: Caller,
+  accountId: string | undefined,
+): Promise<string[]> {
   if (accountId) return [(await ownedAccount(em, caller, accountId)).id];
   return (await ownAccounts(em, caller)).map((a) => a.id);
 }

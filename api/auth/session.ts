@@ -39,13 +39,21 @@ const conn = (orm: MikroORM) => platformEm(orm).getConnection();
 export async function issueNonce(orm: MikroORM, tenantId: string): Promise<{ nonce: string; expiresAt: Date }> {
   const nonce = generateSiweNonce();
   const expiresAt = new Date(Date.now() + NONCE_TTL_MS);
-  await conn(orm).execute(`insert into siwe_nonces (nonce, tenant_id, expires_at) values (?, ?, ?)`, [nonce, tenantId, expiresAt]);
+  await conn(orm).execute(`insert into siwe_nonces (nonce, tenant_id, expires_at) values (?, ?, ?)`, [
+    nonce,
+    tenantId,
+    expiresAt,
+  ]);
   await conn(orm).execute(`delete from siwe_nonces where expires_at < now() - interval '1 hour'`);
   return { nonce, expiresAt };
 }
 
 /** The trader and account a wallet represents in a tenant (module doc), or null when it is not linked. */
-export async function linkedTrader(orm: MikroORM, tenantId: string, walletAddress: string): Promise<{ ownerId: string; accountId: string } | null> {
+export async function linkedTrader(
+  orm: MikroORM,
+  tenantId: string,
+  walletAddress: string,
+): Promise<{ ownerId: string; accountId: string } | null> {
   const [row] = await conn(orm).execute<{ owner_id: string; account_id: string }[]>(
     `select a.owner_id, a.id as account_id
        from agent_wallets w join accounts a on a.id = w.account_id and a.tenant_id = w.tenant_id
@@ -76,36 +84,72 @@ export interface SiweAttempt {
  */
 export async function checkSiwe(orm: MikroORM, a: SiweAttempt): Promise<string> {
   const fields = parseSiweMessage(a.message);
-  if (!fields.address || !fields.domain || !fields.nonce || !fields.uri || fields.chainId === undefined || !validateSiweMessage({ message: fields, time: a.now ?? new Date() })) {
-    throw new ApiError('siwe_message_invalid', 'message is not a valid, current EIP-4361 message (domain, address, uri, version 1, chain id, nonce, issued/expiration times)');
+  if (
+    !fields.address ||
+    !fields.domain ||
+    !fields.nonce ||
+    !fields.uri ||
+    fields.chainId === undefined ||
+    !validateSiweMessage({ message: fields, time: a.now ?? new Date() })
+  ) {
+    throw new ApiError(
+      'siwe_message_invalid',
+      'message is not a valid, current EIP-4361 message (domain, address, uri, version 1, chain id, nonce, issued/expiration times)',
+    );
   }
   if (fields.domain.toLowerCase() !== a.host.toLowerCase()) {
-    throw new ApiError('siwe_domain_mismatch', `the message is for ${fields.domain}, but this is ${a.host}: sign a message for this host`, { expected: a.host, actual: fields.domain });
+    throw new ApiError(
+      'siwe_domain_mismatch',
+      `the message is for ${fields.domain}, but this is ${a.host}: sign a message for this host`,
+      { expected: a.host, actual: fields.domain },
+    );
   }
-  const [nonce] = await conn(orm).execute<{ nonce: string }[]>(`select nonce from siwe_nonces where nonce = ? and tenant_id = ? and consumed_at is null and expires_at > now()`, [fields.nonce, a.tenantId]);
-  if (!nonce) throw new ApiError('siwe_nonce_invalid', 'unknown, used or expired nonce: get a new one from POST /api/auth/siwe/nonce');
-  const valid = /^0x[0-9a-fA-F]+$/.test(a.signature) && (await verifyMessage({ address: fields.address, message: a.message, signature: a.signature as Hex }).catch(() => false));
+  const [nonce] = await conn(orm).execute<{ nonce: string }[]>(
+    `select nonce from siwe_nonces where nonce = ? and tenant_id = ? and consumed_at is null and expires_at > now()`,
+    [fields.nonce, a.tenantId],
+  );
+  if (!nonce)
+    throw new ApiError(
+      'siwe_nonce_invalid',
+      'unknown, used or expired nonce: get a new one from POST /api/auth/siwe/nonce',
+    );
+  const valid =
+    /^0x[0-9a-fA-F]+$/.test(a.signature) &&
+    (await verifyMessage({ address: fields.address, message: a.message, signature: a.signature as Hex }).catch(
+      () => false,
+    ));
   if (!valid) throw new ApiError('siwe_signature_invalid', `the signature does not recover to ${fields.address}`);
   return fields.address.toLowerCase();
 }
 /** Consumes a nonce atomically; false when another request used it first or it expired. */
 export async function consumeNonce(orm: MikroORM, tenantId: string, nonce: string): Promise<boolean> {
-  const rows = await conn(orm).execute<{ nonce: string }[]>(`update siwe_nonces set consumed_at = now() where nonce = ? and tenant_id = ? and consumed_at is null and expires_at > now() returning nonce`, [nonce, tenantId]);
+  const rows = await conn(orm).execute<{ nonce: string }[]>(
+    `update siwe_nonces set consumed_at = now() where nonce = ? and tenant_id = ? and consumed_at is null and expires_at > now() returning nonce`,
+    [nonce, tenantId],
+  );
   return rows.length > 0;
 }
 
 /** Creates a session row; returns the cookie token (secret, shown once), the session id and expiry. */
-export async function createSession(orm: MikroORM, s: { tenantId: string; walletAddress: string; ownerId: string; accountId: string }): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
+export async function createSession(
+  orm: MikroORM,
+  s: { tenantId: string; walletAddress: string; ownerId: string; accountId: string },
+): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const sessionId = `ses_${randomBytes(10).toString('hex')}`;
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-  await conn(orm).execute(`insert into sessions (id, token_hash, tenant_id, wallet_address, owner_id, account_id, expires_at) values (?, ?, ?, ?, ?, ?, ?)`, [sessionId, sha256(token), s.tenantId, s.walletAddress.toLowerCase(), s.ownerId, s.accountId, expiresAt]);
+  await conn(orm).execute(
+    `insert into sessions (id, token_hash, tenant_id, wallet_address, owner_id, account_id, expires_at) values (?, ?, ?, ?, ?, ?, ?)`,
+    [sessionId, sha256(token), s.tenantId, s.walletAddress.toLowerCase(), s.ownerId, s.accountId, expiresAt],
+  );
   return { token, sessionId, expiresAt };
 }
 
 /** Ends the session of a cookie token (logout); unknown tokens are ignored. */
 export async function revokeSession(orm: MikroORM, token: string): Promise<void> {
-  await conn(orm).execute(`update sessions set revoked_at = now() where token_hash = ? and revoked_at is null`, [sha256(token)]);
+  await conn(orm).execute(`update sessions set revoked_at = now() where token_hash = ? and revoked_at is null`, [
+    sha256(token),
+  ]);
 }
 
 /**
@@ -113,8 +157,14 @@ export async function revokeSession(orm: MikroORM, token: string): Promise<void>
  * logged out, belongs to another tenant than the request resolved to, or its wallet no longer has an
  * active agent on the session's account (a stale cookie is ignored, not an error).
  */
-export async function callerFromSession(orm: MikroORM, token: string, tenantId: string | undefined): Promise<Caller | null> {
-  const [row] = await conn(orm).execute<{ id: string; tenant_id: string; wallet_address: string; owner_id: string; account_id: string; expires_at: Date }[]>(
+export async function callerFromSession(
+  orm: MikroORM,
+  token: string,
+  tenantId: string | undefined,
+): Promise<Caller | null> {
+  const [row] = await conn(orm).execute<
+    { id: string; tenant_id: string; wallet_address: string; owner_id: string; account_id: string; expires_at: Date }[]
+  >(
     `select s.id, s.tenant_id, s.wallet_address, s.owner_id, s.account_id, s.expires_at from sessions s
       where s.token_hash = ? and s.revoked_at is null and s.expires_at > now()
         and exists (select 1 from agent_wallets w where w.tenant_id = s.tenant_id and w.account_id = s.account_id and lower(w.owner) = s.wallet_address and w.status = 'active' and w.expires_at > now())`,

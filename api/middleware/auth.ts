@@ -24,10 +24,16 @@ import type { CredentialCache } from '../auth/credential-cache.js';
  * Loads the caller behind a bearer token string. An operator credential's row may come from the
  * scope cache (api/auth/credential-cache.ts). @throws ApiError 401/403 codes above.
  */
-export async function callerFromBearer(orm: MikroORM, key: Uint8Array, token: string, cache?: CredentialCache): Promise<Caller> {
+export async function callerFromBearer(
+  orm: MikroORM,
+  key: Uint8Array,
+  token: string,
+  cache?: CredentialCache,
+): Promise<Caller> {
   const claims = await verifyBearer(key, token);
   const em = platformEm(orm);
-  if (await em.findOne(RevokedToken, { jti: claims.jti })) throw new ApiError('token_revoked', 'this bearer token was revoked');
+  if (await em.findOne(RevokedToken, { jti: claims.jti }))
+    throw new ApiError('token_revoked', 'this bearer token was revoked');
   const cred = cache?.get(claims.sub) ?? (await em.findOne(Credential, { id: claims.sub }, { filters: false }));
   if (!cred) throw new ApiError('unauthorized', 'credential no longer exists');
   cache?.put(cred);
@@ -65,7 +71,11 @@ export function authenticate(orm: MikroORM, key: Uint8Array, cache?: CredentialC
       ctx.state.caller = await callerFromBearer(orm, key, m[1], cache);
     } else if (cookie) {
       ctx.state.caller = (await callerFromSession(orm, cookie, ctx.state.tenant?.id)) ?? undefined;
-      if (ctx.state.caller && BEARER_ONLY.some((r) => r.test(ctx.path))) throw new ApiError('bearer_required', 'this route needs Authorization: Bearer <token>; a cookie session cannot call it');
+      if (ctx.state.caller && BEARER_ONLY.some((r) => r.test(ctx.path)))
+        throw new ApiError(
+          'bearer_required',
+          'this route needs Authorization: Bearer <token>; a cookie session cannot call it',
+        );
     }
     await next();
   };
@@ -86,15 +96,25 @@ export interface GateRule {
 export function gate(rule: GateRule): ApiMiddleware {
   return async (ctx, next) => {
     const caller = ctx.state.caller;
-    if (!caller) throw new ApiError('unauthorized', 'send Authorization: Bearer <token> (POST /api/auth/api-token), or sign in (POST /api/auth/siwe/verify)');
-    if (caller.session && rule.audience === 'operator') throw new ApiError('wrong_credential_audience', 'a cookie session acts as a trader; the operator surface needs an operator bearer', { expected: 'operator', actual: 'trader' });
+    if (!caller)
+      throw new ApiError(
+        'unauthorized',
+        'send Authorization: Bearer <token> (POST /api/auth/api-token), or sign in (POST /api/auth/siwe/verify)',
+      );
+    if (caller.session && rule.audience === 'operator')
+      throw new ApiError(
+        'wrong_credential_audience',
+        'a cookie session acts as a trader; the operator surface needs an operator bearer',
+        { expected: 'operator', actual: 'trader' },
+      );
     const refusal =
       checkAudience(caller.audience, rule.audience) ??
       (rule.tier ? checkTier(caller.tier ?? 'readonly', rule.tier) : null) ??
       (rule.scope ? checkScope(caller.scopes, rule.scope) : null);
     if (refusal) throw refusal;
     // Writes, and every operator scope gate (docs/api.md §5.2), refuse a revoked credential.
-    if ((rule.write || rule.scope) && caller.credentialRevoked) throw new ApiError('credential_revoked', 'this credential was revoked');
+    if ((rule.write || rule.scope) && caller.credentialRevoked)
+      throw new ApiError('credential_revoked', 'this credential was revoked');
     await next();
   };
 }

@@ -9,14 +9,18 @@ import type { ApiMiddleware } from '../context.js';
 /** Body-parser failures carry `status` 400 and a type such as `entity.parse.failed`. */
 function isParseError(err: unknown): boolean {
   const e = err as { status?: number; type?: string; name?: string };
-  return e?.status === 400 && (e.type === 'entity.parse.failed' || e.name === 'SyntaxError' || e.type === 'entity.verify.failed');
+  return (
+    e?.status === 400 &&
+    (e.type === 'entity.parse.failed' || e.name === 'SyntaxError' || e.type === 'entity.verify.failed')
+  );
 }
 
 export function errorHandler(): ApiMiddleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError('not_found', `no route ${ctx.method} ${ctx.path}`);
+      if (ctx.status === 404 && ctx.body === undefined)
+        throw new ApiError('not_found', `no route ${ctx.method} ${ctx.path}`);
     } catch (err) {
       if (err instanceof ApiError) {
         ctx.status = err.status;

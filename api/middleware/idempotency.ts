@@ -20,7 +20,11 @@ const WAIT_LIMIT_MS = 30_000;
 /** Stable JSON (sorted keys) so that key order does not change the payload hash. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'null';
 }
 
@@ -39,9 +43,12 @@ export function idempotency(orm: MikroORM): ApiMiddleware {
       await next();
       return;
     }
-    if (key.length < 8 || key.length > 200) throw new ApiError('invalid_idempotency_key', 'Idempotency-Key must be 8 to 200 characters');
+    if (key.length < 8 || key.length > 200)
+      throw new ApiError('invalid_idempotency_key', 'Idempotency-Key must be 8 to 200 characters');
     const credentialId = callerOf(ctx).credentialId;
-    const hash = createHash('sha256').update(`${ctx.method} ${ctx.path} ${canonical(ctx.request.body ?? null)}`).digest('hex');
+    const hash = createHash('sha256')
+      .update(`${ctx.method} ${ctx.path} ${canonical(ctx.request.body ?? null)}`)
+      .digest('hex');
     const conn = platformEm(orm).getConnection();
 
     const claim = async () =>
@@ -60,31 +67,47 @@ export function idempotency(orm: MikroORM): ApiMiddleware {
     if (!(await claim())) {
       const started = Date.now();
       for (;;) {
-        const [row] = await conn.execute<Stored[]>('select request_hash, status, response_status, response_body, expires_at from idempotency_records where credential_id = ? and key = ?', [credentialId, key]);
+        const [row] = await conn.execute<Stored[]>(
+          'select request_hash, status, response_status, response_body, expires_at from idempotency_records where credential_id = ? and key = ?',
+          [credentialId, key],
+        );
         if (!row) {
           if (await claim()) break;
           continue;
         }
-        if (row.request_hash !== hash) throw new ApiError('idempotency_key_conflict', 'this Idempotency-Key was used with a different payload');
+        if (row.request_hash !== hash)
+          throw new ApiError('idempotency_key_conflict', 'this Idempotency-Key was used with a different payload');
         if (row.status === 'done') {
           ctx.status = row.response_status ?? 200;
           ctx.body = row.response_body;
           ctx.set('Idempotency-Replay', 'true');
           return;
         }
-        if (Date.now() - started > WAIT_LIMIT_MS) throw new ApiError('idempotency_request_in_flight', 'the first request with this key is still running; retry later');
+        if (Date.now() - started > WAIT_LIMIT_MS)
+          throw new ApiError(
+            'idempotency_request_in_flight',
+            'the first request with this key is still running; retry later',
+          );
         await new Promise((r) => setTimeout(r, WAIT_STEP_MS));
       }
     }
 
     const store = (status: number, body: unknown) =>
-      conn.execute(`update idempotency_records set status = 'done', response_status = ?, response_body = ?::jsonb where credential_id = ? and key = ?`, [status, JSON.stringify(body ?? null), credentialId, key]);
-    const release = () => conn.execute('delete from idempotency_records where credential_id = ? and key = ?', [credentialId, key]);
+      conn.execute(
+        `update idempotency_records set status = 'done', response_status = ?, response_body = ?::jsonb where credential_id = ? and key = ?`,
+        [status, JSON.stringify(body ?? null), credentialId, key],
+      );
+    const release = () =>
+      conn.execute('delete from idempotency_records where credential_id = ? and key = ?', [credentialId, key]);
     try {
       await next();
     } catch (err) {
       if (err instanceof ApiError && err.status < 500) {
-        await store(err.status, { error: err.code, ...(err.detail === undefined ? {} : { detail: err.detail }), ...err.extra });
+        await store(err.status, {
+          error: err.code,
+          ...(err.detail === undefined ? {} : { detail: err.detail }),
+          ...err.extra,
+        });
       } else await release();
       throw err;
     }

@@ -8,9 +8,17 @@ import { gate } from './auth.js';
 import { idempotency } from './idempotency.js';
 
 /** The `Idempotency-Key` request header, as documented. */
-export const IDEMPOTENCY_HEADER = { 'Idempotency-Key': '8-200 characters; same key and payload within 24 h replays the stored response with Idempotency-Replay: true' };
+export const IDEMPOTENCY_HEADER = {
+  'Idempotency-Key':
+    '8-200 characters; same key and payload within 24 h replays the stored response with Idempotency-Replay: true',
+};
 
 /** Endpoint parts of an OMS write route: gate, idempotency, documented header and tier. */
 export function omsWrite(orm: MikroORM, route: OmsWrite) {
-  return { gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER[route], write: true }), use: [idempotency(orm)], headers: IDEMPOTENCY_HEADER, requires: OMS_WRITE_TIER[route] };
+  return {
+    gate: gate({ audience: 'trader', tier: OMS_WRITE_TIER[route], write: true }),
+    use: [idempotency(orm)],
+    headers: IDEMPOTENCY_HEADER,
+    requires: OMS_WRITE_TIER[route],
+  };
 }

@@ -15,7 +15,10 @@ export function requestLog(logger: Logger): ApiMiddleware {
     try {
       await next();
     } finally {
-      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
+      ctx.state.log.info(
+        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+        'request',
+      );
     }
   };
 }

@@ -63,6 +63,7 @@ export function tenantGate(orm: MikroORM): ApiMiddleware {
  * branding reads). @throws ApiError `404 unknown_tenant_origin`.
  */
 export function resolvedTenant(ctx: { state: { tenant?: ResolvedTenant } }): ResolvedTenant {
-  if (!ctx.state.tenant) throw new ApiError('unknown_tenant_origin', 'send X-Tenant-Slug or call from a registered origin');
+  if (!ctx.state.tenant)
+    throw new ApiError('unknown_tenant_origin', 'send X-Tenant-Slug or call from a registered origin');
   return ctx.state.tenant;
 }

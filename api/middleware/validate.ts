@@ -47,7 +47,11 @@ export function validate<S extends RouteSchemas>(schemas: S): ApiMiddleware {
   return async (ctx, next) => {
     const out: Record<string, unknown> = {};
     const detail: FieldIssue[] = [];
-    const sources = { params: (ctx as ApiContext & { params?: unknown }).params ?? {}, query: ctx.query, body: ctx.request.body ?? {} };
+    const sources = {
+      params: (ctx as ApiContext & { params?: unknown }).params ?? {},
+      query: ctx.query,
+      body: ctx.request.body ?? {},
+    };
     for (const where of ['params', 'query', 'body'] as const) {
       const schema = schemas[where];
       if (!schema) continue;

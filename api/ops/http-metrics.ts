@@ -29,7 +29,14 @@ export function httpMetrics(metrics: ApiMetrics): ApiMiddleware {
       if (ctx.response.get('Idempotency-Replay') === 'true') metrics.idempotencyReplays.inc({ route });
       else if (ctx.method === 'POST' && route === COMPOSE_ROUTE) {
         const code = (ctx.body as { error?: unknown } | undefined)?.error;
-        const failure = code == null ? (threw ? 'internal_error' : String(ctx.status)) : typeof code === 'string' ? code : JSON.stringify(code);
+        const failure =
+          code == null
+            ? threw
+              ? 'internal_error'
+              : String(ctx.status)
+            : typeof code === 'string'
+              ? code
+              : JSON.stringify(code);
         metrics.composeOutcomes.inc({ outcome: ctx.status === 201 ? 'created' : failure });
       }
     }

@@ -30,8 +30,18 @@ export function createApiMetrics(): ApiMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const open = new Gauge({ name: 'platform_ws_open_sockets', help: 'WebSocket connections open now, by channel', labelNames: ['channel'], registers });
-  const sent = new Counter({ name: 'platform_ws_frames_sent_total', help: 'Frames written to WebSocket clients (data and control), by channel', labelNames: ['channel'], registers });
+  const open = new Gauge({
+    name: 'platform_ws_open_sockets',
+    help: 'WebSocket connections open now, by channel',
+    labelNames: ['channel'],
+    registers,
+  });
+  const sent = new Counter({
+    name: 'platform_ws_frames_sent_total',
+    help: 'Frames written to WebSocket clients (data and control), by channel',
+    labelNames: ['channel'],
+    registers,
+  });
   const dropped = new Counter({
     name: 'platform_ws_frames_dropped_total',
     help: 'Frames never written: replaced by a newer one of the same topic (coalesced) or dropped with the backlog of a slow consumer (slow_consumer), by channel',
@@ -44,9 +54,24 @@ export function createApiMetrics(): ApiMetrics {
   }
   return {
     registry,
-    httpDuration: new Histogram({ name: 'platform_http_request_duration_seconds', help: 'HTTP request duration (s), by method, route template and status', labelNames: ['method', 'route', 'status'], registers }),
-    composeOutcomes: new Counter({ name: 'platform_oms_compose_total', help: 'POST /api/v1/oms/intents answers: created, or the error code of the refusal', labelNames: ['outcome'], registers }),
-    idempotencyReplays: new Counter({ name: 'platform_idempotency_replays_total', help: 'Answers replayed for a repeated Idempotency-Key, by route template', labelNames: ['route'], registers }),
+    httpDuration: new Histogram({
+      name: 'platform_http_request_duration_seconds',
+      help: 'HTTP request duration (s), by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    }),
+    composeOutcomes: new Counter({
+      name: 'platform_oms_compose_total',
+      help: 'POST /api/v1/oms/intents answers: created, or the error code of the refusal',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    idempotencyReplays: new Counter({
+      name: 'platform_idempotency_replays_total',
+      help: 'Answers replayed for a repeated Idempotency-Key, by route template',
+      labelNames: ['route'],
+      registers,
+    }),
     socket(ws, channel) {
       open.inc({ channel });
       ws.once('close', () => open.dec({ channel }));

@@ -24,23 +24,32 @@ export interface ReadinessReport {
 
 /** The `GET /readyz` answer of a report: `200 { ok: true, checks }` or `503 { error: 'not_ready', detail, checks }`. */
 export function readinessAnswer(r: ReadinessReport): { status: 200 | 503; body: Record<string, unknown> } {
-  return r.ok ? { status: 200, body: { ok: true, checks: r.checks } } : { status: 503, body: { error: 'not_ready', detail: r.detail, checks: r.checks } };
+  return r.ok
+    ? { status: 200, body: { ok: true, checks: r.checks } }
+    : { status: 503, body: { error: 'not_ready', detail: r.detail, checks: r.checks } };
 }
 
 /** Rejects with `timeout after <ms> ms` when `work` has not settled by then. */
 function bounded(work: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timeout after ${ms} ms`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`timeout after ${ms} ms`)), ms)),
+  );
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Runs every check concurrently, each within `timeoutMs`; never throws. */
-export async function checkReadiness(checks: Record<string, ReadinessCheck>, timeoutMs = READINESS_TIMEOUT_MS): Promise<ReadinessReport> {
+export async function checkReadiness(
+  checks: Record<string, ReadinessCheck>,
+  timeoutMs = READINESS_TIMEOUT_MS,
+): Promise<ReadinessReport> {
   const names = Object.keys(checks);
   const results = await Promise.allSettled(names.map((n) => bounded(Promise.resolve().then(checks[n]), timeoutMs)));
   const down = names.flatMap((n, i) => {
     const r = results[i];
-    return r.status === 'rejected' ? [`${n} down: ${r.reason instanceof Error ? r.reason.message : String(r.reason)}`] : [];
+    return r.status === 'rejected'
+      ? [`${n} down: ${r.reason instanceof Error ? r.reason.message : String(r.reason)}`]
+      : [];
   });
   return {
     ok: down.length === 0,
@@ -54,8 +63,19 @@ export async function checkReadiness(checks: Record<string, ReadinessCheck>, tim
  * query), so a probe never waits behind busy application connections and never piles up when the
  * server is gone. `close()` ends the pool.
  */
-export function postgresCheck(databaseUrl: string, logger: Logger, timeoutMs = READINESS_TIMEOUT_MS): { check: ReadinessCheck; close(): Promise<void> } {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, idleTimeoutMillis: 30_000, allowExitOnIdle: true });
+export function postgresCheck(
+  databaseUrl: string,
+  logger: Logger,
+  timeoutMs = READINESS_TIMEOUT_MS,
+): { check: ReadinessCheck; close(): Promise<void> } {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 1,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+    idleTimeoutMillis: 30_000,
+    allowExitOnIdle: true,
+  });
   pool.on('error', (err) => logger.warn({ err }, 'readiness pool connection lost'));
   return {
     check: async () => void (await pool.query('select 1')),
@@ -67,6 +87,10 @@ export function postgresCheck(databaseUrl: string, logger: Logger, timeoutMs = R
  * The Temporal frontend answers `GetSystemInfo` (what the SDK itself calls to connect) within `timeoutMs`
  * on `connection` (a client Connection or the worker's NativeConnection).
  */
-export function temporalCheck(connection: Pick<ConnectionLike, 'workflowService' | 'withDeadline'>, timeoutMs = READINESS_TIMEOUT_MS): ReadinessCheck {
-  return async () => void (await connection.withDeadline(Date.now() + timeoutMs, () => connection.workflowService.getSystemInfo({})));
+export function temporalCheck(
+  connection: Pick<ConnectionLike, 'workflowService' | 'withDeadline'>,
+  timeoutMs = READINESS_TIMEOUT_MS,
+): ReadinessCheck {
+  return async () =>
+    void (await connection.withDeadline(Date.now() + timeoutMs, () => connection.workflowService.getSystemInfo({})));
 }

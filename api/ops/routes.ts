@@ -16,14 +16,28 @@ import { endpoint } from '../route.js';
 import { readinessAnswer } from './readiness.js';
 
 const tags = ['operations'];
-const checks = z.record(z.string(), z.enum(['up', 'down'])).meta({ description: 'Each dependency: `postgres`, `temporal`' });
+const checks = z
+  .record(z.string(), z.enum(['up', 'down']))
+  .meta({ description: 'Each dependency: `postgres`, `temporal`' });
 
 export function opsRoutes(deps: Pick<ApiDeps, 'metrics' | 'readiness'>, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>();
 
-  endpoint(router, openapi, { method: 'get', path: '/healthz', summary: 'Liveness: the process answers (no dependency is touched)', tags, schemas: {}, responses: { '200': { description: 'Alive', schema: z.object({ ok: z.literal(true) }) } } }, async (ctx) => {
-    ctx.body = { ok: true };
-  });
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/healthz',
+      summary: 'Liveness: the process answers (no dependency is touched)',
+      tags,
+      schemas: {},
+      responses: { '200': { description: 'Alive', schema: z.object({ ok: z.literal(true) }) } },
+    },
+    async (ctx) => {
+      ctx.body = { ok: true };
+    },
+  );
 
   endpoint(
     router,
@@ -36,7 +50,10 @@ export function opsRoutes(deps: Pick<ApiDeps, 'metrics' | 'readiness'>, openapi:
       schemas: {},
       responses: {
         '200': { description: 'Ready', schema: z.object({ ok: z.literal(true), checks }) },
-        '503': { description: '`not_ready`; `detail` names each dependency down and why', schema: z.object({ error: z.literal('not_ready'), detail: z.string(), checks }) },
+        '503': {
+          description: '`not_ready`; `detail` names each dependency down and why',
+          schema: z.object({ error: z.literal('not_ready'), detail: z.string(), checks }),
+        },
       },
     },
     async (ctx) => {
@@ -46,10 +63,22 @@ export function opsRoutes(deps: Pick<ApiDeps, 'metrics' | 'readiness'>, openapi:
     },
   );
 
-  endpoint(router, openapi, { method: 'get', path: '/metrics', summary: 'Prometheus metrics of this api process (text format 0.0.4); keep it off the public internet', tags, schemas: {}, responses: { '200': { description: 'Prometheus text exposition' } } }, async (ctx) => {
-    ctx.set('Content-Type', deps.metrics.registry.contentType);
-    ctx.body = await deps.metrics.registry.metrics();
-  });
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/metrics',
+      summary: 'Prometheus metrics of this api process (text format 0.0.4); keep it off the public internet',
+      tags,
+      schemas: {},
+      responses: { '200': { description: 'Prometheus text exposition' } },
+    },
+    async (ctx) => {
+      ctx.set('Content-Type', deps.metrics.registry.contentType);
+      ctx.body = await deps.metrics.registry.metrics();
+    },
+  );
 
   return router;
 }

@@ -24,12 +24,26 @@ export function toAccountView(a: AccountRow) {
 
 /** A `funding.*` event as a ledger entry of `GET /accounts/{id}/funding`: its type without the prefix, and its data. */
 export function fundingEntryView(r: EventRow) {
-  return { eventId: `${r.accountId}:${r.seq}`, type: r.kind.replace(/^funding\./, ''), venue: r.venue ?? null, occurredAt: r.createdAt.toISOString(), ...r.data };
+  return {
+    eventId: `${r.accountId}:${r.seq}`,
+    type: r.kind.replace(/^funding\./, ''),
+    venue: r.venue ?? null,
+    occurredAt: r.createdAt.toISOString(),
+    ...r.data,
+  };
 }
 
 /** An event of the audit log `GET /accounts/{id}/events` (the /ws/risk event log). */
 export function auditEventView(r: EventRow) {
-  return { eventId: `${r.accountId}:${r.seq}`, seq: r.seq, kind: r.kind, topic: r.topic, venue: r.venue ?? null, occurredAt: r.createdAt.toISOString(), data: r.data };
+  return {
+    eventId: `${r.accountId}:${r.seq}`,
+    seq: r.seq,
+    kind: r.kind,
+    topic: r.topic,
+    venue: r.venue ?? null,
+    occurredAt: r.createdAt.toISOString(),
+    data: r.data,
+  };
 }
 
 /** One state snapshot as a `StatePoint` (state.schemas.ts `stateHistoryView`; USD decimal strings). */
@@ -50,5 +64,10 @@ export function statePointView(r: InferEntity<typeof AccountStateSnapshot>) {
 
 /** An account's suspension (suspension.schemas.ts `suspensionView`). */
 export function suspensionView(a: AccountRow) {
-  return { accountId: a.id, suspended: a.suspendedAt != null, suspendedAt: a.suspendedAt?.toISOString() ?? null, reason: a.suspensionReason ?? null };
+  return {
+    accountId: a.id,
+    suspended: a.suspendedAt != null,
+    suspendedAt: a.suspendedAt?.toISOString() ?? null,
+    reason: a.suspensionReason ?? null,
+  };
 }

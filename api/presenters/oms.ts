@@ -8,6 +8,12 @@ import type { BatchPlan } from '../../workflows/batch.definitions.js';
 export function batchPlanView(plan: BatchPlan) {
   return {
     ...plan,
-    legs: plan.legs.map((l) => ({ n: l.n, action: l.action, intentId: l.intentId, symbol: l.symbol, ...(l.intent ? { side: l.intent.side, qty: l.intent.qty } : {}) })),
+    legs: plan.legs.map((l) => ({
+      n: l.n,
+      action: l.action,
+      intentId: l.intentId,
+      symbol: l.symbol,
+      ...(l.intent ? { side: l.intent.side, qty: l.intent.qty } : {}),
+    })),
   };
 }

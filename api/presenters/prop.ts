@@ -25,12 +25,29 @@ export function toTemplateView(t: PropTemplateRow) {
 }
 
 /** A risk profile (risk-profiles.schemas.ts `riskProfileView`): notional limits, USD, null = no limit. */
-export function toRiskProfileView(r: { id: string; name: string; maxOrderNotionalUsd?: string | null; maxPositionNotionalUsd?: string | null; createdAt: Date }) {
-  return { id: r.id, name: r.name, maxOrderNotionalUsd: r.maxOrderNotionalUsd ?? null, maxPositionNotionalUsd: r.maxPositionNotionalUsd ?? null, createdAt: new Date(r.createdAt).toISOString() };
+export function toRiskProfileView(r: {
+  id: string;
+  name: string;
+  maxOrderNotionalUsd?: string | null;
+  maxPositionNotionalUsd?: string | null;
+  createdAt: Date;
+}) {
+  return {
+    id: r.id,
+    name: r.name,
+    maxOrderNotionalUsd: r.maxOrderNotionalUsd ?? null,
+    maxPositionNotionalUsd: r.maxPositionNotionalUsd ?? null,
+    createdAt: new Date(r.createdAt).toISOString(),
+  };
 }
 
 /** A trading group (trading-groups.schemas.ts `tradingGroupView`): venue slug → maximum leverage. */
-export function toTradingGroupView(r: { id: string; name: string; leverageCaps: Record<string, number>; createdAt: Date }) {
+export function toTradingGroupView(r: {
+  id: string;
+  name: string;
+  leverageCaps: Record<string, number>;
+  createdAt: Date;
+}) {
   return { id: r.id, name: r.name, leverageCaps: r.leverageCaps, createdAt: new Date(r.createdAt).toISOString() };
 }
 
@@ -76,7 +93,10 @@ export function toChallengeView(pa: PropAccountRow, firm: FirmRow, template: Pro
           amountUsd: template.priceUsd,
           amountUnits: units.toString(),
           propAccountRef: idBytes32(pa.id),
-          calls: [`${firm.stablecoinAddress}.approve(${firm.instanceAddress}, ${units})`, `${firm.instanceAddress}.deposit(${idBytes32(pa.id)}, ${units})`],
+          calls: [
+            `${firm.stablecoinAddress}.approve(${firm.instanceAddress}, ${units})`,
+            `${firm.instanceAddress}.deposit(${idBytes32(pa.id)}, ${units})`,
+          ],
         }
       : null,
   };

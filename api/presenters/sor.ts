@@ -48,7 +48,12 @@ export function toDecisionView(r: DecisionRow) {
     estimatedAllInPrice: canon(r.selected_all_in_price),
     nextBest:
       r.next_best_venue && r.next_best_cost_usd && r.next_best_cost_bps && r.next_best_all_in_price
-        ? { venue: r.next_best_venue, estimatedCostUsd: canon(r.next_best_cost_usd), estimatedCostBps: canon(r.next_best_cost_bps), allInPrice: canon(r.next_best_all_in_price) }
+        ? {
+            venue: r.next_best_venue,
+            estimatedCostUsd: canon(r.next_best_cost_usd),
+            estimatedCostBps: canon(r.next_best_cost_bps),
+            allInPrice: canon(r.next_best_all_in_price),
+          }
         : null,
     savingsVsNextBestUsd: r.savings_usd == null ? null : canon(r.savings_usd),
     candidates: r.candidates,

@@ -9,7 +9,10 @@ export function tenantView(t: TenantRow) {
     slug: t.slug,
     displayName: t.displayName,
     origins: t.origins,
-    branding: { ...readSection('branding', t.branding), displayName: readSection('branding', t.branding).displayName ?? t.displayName },
+    branding: {
+      ...readSection('branding', t.branding),
+      displayName: readSection('branding', t.branding).displayName ?? t.displayName,
+    },
     theme: readSection('theme', t.theme),
     flags: readSection('flags', t.flags),
     venues: readSection('venues', t.venues),

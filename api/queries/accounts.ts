@@ -26,8 +26,15 @@ export async function historyPage<T extends { id: string }>(
   query: { limit: number; cursor?: string },
 ) {
   const { entity, timeField, key, view } = history;
-  const rows = (await em.find(entity as never, { accountId, ...after(query.cursor, timeField) }, { orderBy: { [timeField]: 'desc', id: 'desc' } as never, limit: query.limit + 1 })) as unknown as T[];
-  const page = toPage(rows, query.limit, (r) => ({ at: new Date((r as Record<string, unknown>)[timeField] as Date).toISOString(), id: r.id }));
+  const rows = (await em.find(
+    entity as never,
+    { accountId, ...after(query.cursor, timeField) },
+    { orderBy: { [timeField]: 'desc', id: 'desc' } as never, limit: query.limit + 1 },
+  )) as unknown as T[];
+  const page = toPage(rows, query.limit, (r) => ({
+    at: new Date((r as Record<string, unknown>)[timeField] as Date).toISOString(),
+    id: r.id,
+  }));
   return { [key]: page.items.map(view), nextCursor: page.nextCursor };
 }
 
@@ -55,11 +62,19 @@ export interface EventFilter {
 }
 
 /** The audit log, filtered, one page: `{ events, nextCursor }`. @throws ApiError `400 invalid_cursor`. */
-export async function eventsPage(em: EntityManager, accountId: string, query: EventFilter & { limit: number; cursor?: string }) {
+export async function eventsPage(
+  em: EntityManager,
+  accountId: string,
+  query: EventFilter & { limit: number; cursor?: string },
+) {
   const where: Record<string, unknown> = { accountId };
   if (query.kind) where.kind = query.kind;
   if (query.venue) where.venue = query.venue;
-  if (query.from || query.to) where.createdAt = { ...(query.from ? { $gte: new Date(query.from) } : {}), ...(query.to ? { $lt: new Date(query.to) } : {}) };
+  if (query.from || query.to)
+    where.createdAt = {
+      ...(query.from ? { $gte: new Date(query.from) } : {}),
+      ...(query.to ? { $lt: new Date(query.to) } : {}),
+    };
   const page = await eventPage(em, where, query);
   return { events: page.items.map(auditEventView), nextCursor: page.nextCursor };
 }

@@ -28,7 +28,12 @@ export interface Dataset {
 }
 
 /** Loads the dataset of the window (fills only when `withFills`). @throws as ownedAccount (auth/ownership.ts). */
-export async function analyticsDataset(em: EntityManager, caller: Caller, q: AnalyticsWindow, withFills: boolean): Promise<Dataset> {
+export async function analyticsDataset(
+  em: EntityManager,
+  caller: Caller,
+  q: AnalyticsWindow,
+  withFills: boolean,
+): Promise<Dataset> {
   const accountIds = await accountsInScope(em, caller, q.accountId);
   const from = q.from ? new Date(q.from) : null;
   const to = q.to ? new Date(q.to) : null;
@@ -36,8 +41,18 @@ export async function analyticsDataset(em: EntityManager, caller: Caller, q: Ana
   if (!accountIds.length) return { accountIds, window, fills: [], trades: [], startEquity: ZERO };
   const inIds = { accountId: { $in: accountIds } };
   const executedAt = { ...(from ? { $gte: from } : {}), ...(to ? { $lt: to } : {}) };
-  const fills = withFills ? await em.find(Fill, { ...inIds, ...(from || to ? { executedAt } : {}) }, { orderBy: { executedAt: 'asc', id: 'asc' } }) : [];
-  const trades = await em.find(Trade, { ...inIds, ...(to ? { closedAt: { $lt: to } } : {}) }, { orderBy: { closedAt: 'asc', id: 'asc' } });
+  const fills = withFills
+    ? await em.find(
+        Fill,
+        { ...inIds, ...(from || to ? { executedAt } : {}) },
+        { orderBy: { executedAt: 'asc', id: 'asc' } },
+      )
+    : [];
+  const trades = await em.find(
+    Trade,
+    { ...inIds, ...(to ? { closedAt: { $lt: to } } : {}) },
+    { orderBy: { closedAt: 'asc', id: 'asc' } },
+  );
   const funding = await em.find(AccountEvent, { ...inIds, kind: { $in: ['funding.deposit', 'funding.withdrawal'] } });
   const asTrade = (t: (typeof trades)[number]): TradeInput => ({
     id: t.id,
@@ -52,7 +67,8 @@ export async function analyticsDataset(em: EntityManager, caller: Caller, q: Ana
   });
   let startEquity = funding.reduce((s, e) => {
     const raw = e.data.amountUsd ?? 0;
-    if (typeof raw !== 'string' && typeof raw !== 'number') throw new TypeError(`event ${e.id} field amountUsd is not a decimal: ${JSON.stringify(raw)}`);
+    if (typeof raw !== 'string' && typeof raw !== 'number')
+      throw new TypeError(`event ${e.id} field amountUsd is not a decimal: ${JSON.stringify(raw)}`);
     const amount = new Decimal(String(raw));
     return e.kind === 'funding.deposit' ? s.plus(amount) : s.minus(amount.abs());
   }, ZERO);
@@ -64,7 +80,14 @@ export async function analyticsDataset(em: EntityManager, caller: Caller, q: Ana
   return {
     accountIds,
     window,
-    fills: fills.map((f) => ({ venue: f.venue, symbol: f.symbol, qty: f.qty, price: f.price, feeUsd: f.feeUsd, executedAt: f.executedAt.getTime() })),
+    fills: fills.map((f) => ({
+      venue: f.venue,
+      symbol: f.symbol,
+      qty: f.qty,
+      price: f.price,
+      feeUsd: f.feeUsd,
+      executedAt: f.executedAt.getTime(),
+    })),
     trades: inWindow,
     startEquity,
   };

@@ -37,27 +37,49 @@ export interface LoadedBars {
  * {@link MAX_BARS} bars.
  */
 export async function loadBars(orm: MikroORM, w: BarWindow): Promise<LoadedBars> {
-  if (!findSymbol(w.venue, w.symbol)) throw new ApiError('symbol_unknown', `unknown pair ${w.venue}/${w.symbol}; see GET /api/v1/symbols/${w.venue}`);
-  if (w.from && w.to && Date.parse(w.from) >= Date.parse(w.to)) throw new ApiError('validation_failed', [{ path: 'body.to', message: 'to must be after from', code: 'invalid_window' }]);
+  if (!findSymbol(w.venue, w.symbol))
+    throw new ApiError('symbol_unknown', `unknown pair ${w.venue}/${w.symbol}; see GET /api/v1/symbols/${w.venue}`);
+  if (w.from && w.to && Date.parse(w.from) >= Date.parse(w.to))
+    throw new ApiError('validation_failed', [
+      { path: 'body.to', message: 'to must be after from', code: 'invalid_window' },
+    ]);
   const closed = !!(w.from && w.to && w.limit === undefined);
   const limit = closed ? MAX_BARS + 1 : (w.limit ?? DEFAULT_BARS);
   const asc = !!w.from;
   const rows = await platformEm(orm)
     .getConnection()
-    .execute<{ open_time: Date; open: string; high: string; low: string; close: string; volume: string; source: string }[]>(
+    .execute<
+      { open_time: Date; open: string; high: string; low: string; close: string; volume: string; source: string }[]
+    >(
       `select open_time, open::text, high::text, low::text, close::text, volume::text, source from candles
         where venue = ? and symbol = ? and interval = ? and open_time >= coalesce(?::timestamptz, '-infinity') and open_time < coalesce(?::timestamptz, 'infinity')
         order by open_time ${asc ? 'asc' : 'desc'} limit ?`,
       [w.venue, w.symbol, w.interval, w.from ?? null, w.to ?? null, limit],
     );
   if (closed && rows.length > MAX_BARS) {
-    throw new ApiError('validation_failed', [{ path: 'body', message: `the window ${w.from} to ${w.to} holds more than ${MAX_BARS} ${w.interval} bars; narrow it or set limit`, code: 'too_many_bars' }]);
+    throw new ApiError('validation_failed', [
+      {
+        path: 'body',
+        message: `the window ${w.from} to ${w.to} holds more than ${MAX_BARS} ${w.interval} bars; narrow it or set limit`,
+        code: 'too_many_bars',
+      },
+    ]);
   }
   if (!asc) rows.reverse();
-  const bars = rows.map((r) => ({ openTime: new Date(r.open_time).getTime(), open: r.open, high: r.high, low: r.low, close: r.close, volume: r.volume }));
+  const bars = rows.map((r) => ({
+    openTime: new Date(r.open_time).getTime(),
+    open: r.open,
+    high: r.high,
+    low: r.low,
+    close: r.close,
+    volume: r.volume,
+  }));
   return {
     bars,
     source: rows[0]?.source ?? 'recorded:hyperliquid',
-    window: { from: bars.length ? new Date(bars[0].openTime).toISOString() : null, to: bars.length ? new Date(bars.at(-1)!.openTime + INTERVAL_MS[w.interval] - 1).toISOString() : null },
+    window: {
+      from: bars.length ? new Date(bars[0].openTime).toISOString() : null,
+      to: bars.length ? new Date(bars.at(-1)!.openTime + INTERVAL_MS[w.interval] - 1).toISOString() : null,
+    },
   };
 }

@@ -6,7 +6,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { isAddress, zeroAddress } from 'viem';
 import { ApiError } from '../../domain/errors.js';
 import { Firm, Payout, PropTemplate, type FirmRow, type PayoutRow } from '../../db/entities.js';
-import { firmDeployQuery, firmDeployWorkflowId, type FirmDeployStatus } from '../../workflows/firm-deploy.definitions.js';
+import {
+  firmDeployQuery,
+  firmDeployWorkflowId,
+  type FirmDeployStatus,
+} from '../../workflows/firm-deploy.definitions.js';
 import type { ApiDeps } from '../context.js';
 import { viaWorkflow } from '../temporal-errors.js';
 
@@ -25,10 +29,15 @@ export interface ReadinessCheck {
 }
 
 /** The readiness checks of a firm, in order; it is ready when every check is ok. Reads PostgreSQL and the configuration only. */
-export async function firmReadiness(em: EntityManager, firm: FirmRow, chain: { rpcUrl: string | null; deployerKey: string | null }): Promise<ReadinessCheck[]> {
+export async function firmReadiness(
+  em: EntityManager,
+  firm: FirmRow,
+  chain: { rpcUrl: string | null; deployerKey: string | null },
+): Promise<ReadinessCheck[]> {
   const address = (a: string) => isAddress(a) && a.toLowerCase() !== zeroAddress;
   const templates = await em.count(PropTemplate, { firmId: firm.id, archived: false });
-  const check = (name: ReadinessCheck['name'], ok: boolean, detail: string): ReadinessCheck => (ok ? { name, ok } : { name, ok, detail });
+  const check = (name: ReadinessCheck['name'], ok: boolean, detail: string): ReadinessCheck =>
+    ok ? { name, ok } : { name, ok, detail };
   return [
     check('owner_address', address(firm.ownerAddress), 'set ownerAddress to the multisig that will own the instance'),
     check('stablecoin_address', address(firm.stablecoinAddress), 'set stablecoinAddress'),
@@ -43,7 +52,10 @@ export async function firmReadiness(em: EntityManager, firm: FirmRow, chain: { r
  * @throws `whenNone` when the firm was never deployed, ApiError `503 service_unavailable`.
  */
 export function deployment(deps: ApiDeps, firmId: string, whenNone: ApiError): Promise<FirmDeployStatus> {
-  return viaWorkflow(() => deps.temporal.workflow.getHandle(firmDeployWorkflowId(firmId)).query(firmDeployQuery), whenNone);
+  return viaWorkflow(
+    () => deps.temporal.workflow.getHandle(firmDeployWorkflowId(firmId)).query(firmDeployQuery),
+    whenNone,
+  );
 }
 
 /** The firm's payout `payoutId`. @throws ApiError `404 payout_not_found`. */

@@ -40,14 +40,28 @@ function knownPair(venue: string, symbol: string) {
 async function markOf(orm: MikroORM, venue: string, symbol: string) {
   knownPair(venue, symbol);
   const row = await platformEm(orm).findOne(Mark, { venue, symbol });
-  if (!row) throw new ApiError('cold_cache', `no mark for ${venue}/${symbol} yet; retry in about 500 ms`, {}, { 'Retry-After': '1' });
+  if (!row)
+    throw new ApiError(
+      'cold_cache',
+      `no mark for ${venue}/${symbol} yet; retry in about 500 ms`,
+      {},
+      { 'Retry-After': '1' },
+    );
   return row;
 }
 
 /** The current canonical quote of a pair (quoteView). @throws as {@link markOf}. */
 export async function quote(orm: MikroORM, venue: string, symbol: string) {
   const m = await markOf(orm, venue, symbol);
-  return { venue: m.venue, symbol: m.symbol, mark: m.mark, bid: m.bid, ask: m.ask, ts: m.ts.toISOString(), source: MARK_SOURCE };
+  return {
+    venue: m.venue,
+    symbol: m.symbol,
+    mark: m.mark,
+    bid: m.bid,
+    ask: m.ask,
+    ts: m.ts.toISOString(),
+    source: MARK_SOURCE,
+  };
 }
 
 /**
@@ -58,7 +72,13 @@ async function streamedBook(streams: MarketStreams, venue: string, symbol: strin
   knownPair(venue, symbol);
   const book = await streams.book(venue, symbol);
   await streams.demand(venue, symbol, !book);
-  if (!book) throw new ApiError('cold_cache', `opening the ${venue}/${symbol} stream; retry in about 500 ms`, {}, { 'Retry-After': '1' });
+  if (!book)
+    throw new ApiError(
+      'cold_cache',
+      `opening the ${venue}/${symbol} stream; retry in about 500 ms`,
+      {},
+      { 'Retry-After': '1' },
+    );
   return book;
 }
 
@@ -72,12 +92,28 @@ export async function depth(streams: MarketStreams, venue: string, symbol: strin
  * A pair's book in price buckets of `step` USD (default 10 ticks); bids round down, asks up.
  * @throws ApiError `400 validation_failed` (`step_tick`: not a positive multiple of the tick), as {@link streamedBook}.
  */
-export async function groupedDepth(streams: MarketStreams, venue: string, symbol: string, stepText: string | undefined) {
+export async function groupedDepth(
+  streams: MarketStreams,
+  venue: string,
+  symbol: string,
+  stepText: string | undefined,
+) {
   const b = await streamedBook(streams, venue, symbol);
   const tick = new Decimal(findSymbol(venue, symbol)!.tickSize);
   const step = stepText ? new Decimal(stepText) : tick.times(10);
-  if (step.lte(0) || !step.mod(tick).isZero()) throw new ApiError('validation_failed', [{ path: 'query.step', message: `step must be a positive multiple of the tick ${fmt(tick)}`, code: 'step_tick' }]);
-  return { venue, symbol, bookSeq: b.bookSeq, ts: b.ts, step: fmt(step), bids: groupLevels(b.bids, step, 'bids'), asks: groupLevels(b.asks, step, 'asks') };
+  if (step.lte(0) || !step.mod(tick).isZero())
+    throw new ApiError('validation_failed', [
+      { path: 'query.step', message: `step must be a positive multiple of the tick ${fmt(tick)}`, code: 'step_tick' },
+    ]);
+  return {
+    venue,
+    symbol,
+    bookSeq: b.bookSeq,
+    ts: b.ts,
+    step: fmt(step),
+    bids: groupLevels(b.bids, step, 'bids'),
+    asks: groupLevels(b.asks, step, 'asks'),
+  };
 }
 
 /**
@@ -90,7 +126,16 @@ export async function stats(orm: MikroORM, ticker: string) {
   const m = await markOf(orm, venue, ticker);
   const [agg] = await platformEm(orm)
     .getConnection()
-    .execute<{ open: string | null; high: string | null; low: string | null; volume: string | null; from: Date | null; to: Date | null }[]>(
+    .execute<
+      {
+        open: string | null;
+        high: string | null;
+        low: string | null;
+        volume: string | null;
+        from: Date | null;
+        to: Date | null;
+      }[]
+    >(
       `with last as (select max(open_time) as t from candles where venue = ? and symbol = ? and interval = '1m' and not live),
             win as (select c.* from candles c, last where c.venue = ? and c.symbol = ? and c.interval = '1m' and not c.live and c.open_time > last.t - interval '24 hours')
        select (select open::text from win order by open_time asc limit 1) as open, max(high)::text as high, min(low)::text as low,
@@ -109,7 +154,10 @@ export async function stats(orm: MikroORM, ticker: string) {
     volume24h: agg?.volume ?? null,
     change24h: open ? fmt(mark.minus(open)) : null,
     changePct24h: open ? fmt(mark.minus(open).div(open).times(100).toDecimalPlaces(4)) : null,
-    window: { from: agg?.from ? new Date(agg.from).toISOString() : null, to: agg?.to ? new Date(new Date(agg.to).getTime() + 59_999).toISOString() : null },
+    window: {
+      from: agg?.from ? new Date(agg.from).toISOString() : null,
+      to: agg?.to ? new Date(new Date(agg.to).getTime() + 59_999).toISOString() : null,
+    },
     source: { mark: MARK_SOURCE, bars: 'recorded:hyperliquid' },
   };
 }
@@ -124,16 +172,43 @@ export interface CandleQuery {
 /** Daily bars of a Polymarket outcome from its recorded prices. @throws ApiError `400 symbol_unknown`, `400 validation_failed`. */
 async function polymarketCandles(symbol: string, query: CandleQuery) {
   const found = await findPolymarketOutcome(symbol);
-  if (!found) throw new ApiError('symbol_unknown', `unknown Polymarket outcome ${symbol}; see GET /api/v1/market/polymarket/markets`);
-  if (query.interval !== '1d') throw new ApiError('validation_failed', [{ path: 'query.interval', message: 'Polymarket outcomes have daily prices only: interval=1d', code: 'interval_unavailable' }]);
+  if (!found)
+    throw new ApiError(
+      'symbol_unknown',
+      `unknown Polymarket outcome ${symbol}; see GET /api/v1/market/polymarket/markets`,
+    );
+  if (query.interval !== '1d')
+    throw new ApiError('validation_failed', [
+      {
+        path: 'query.interval',
+        message: 'Polymarket outcomes have daily prices only: interval=1d',
+        code: 'interval_unavailable',
+      },
+    ]);
   const until = query.endTime ? query.endTime.slice(0, 10) : '9999-12-31';
   const points = found.outcome.history.filter((p) => p.date <= until).slice(-query.limit);
   const bars = points.map((p) => {
     const open = Date.parse(`${p.date}T00:00:00Z`);
     const price = fmt(p.price);
-    return { openTime: new Date(open).toISOString(), closeTime: new Date(open + INTERVAL_MS['1d'] - 1).toISOString(), open: price, high: price, low: price, close: price, volume: '0', closed: true };
+    return {
+      openTime: new Date(open).toISOString(),
+      closeTime: new Date(open + INTERVAL_MS['1d'] - 1).toISOString(),
+      open: price,
+      high: price,
+      low: price,
+      close: price,
+      volume: '0',
+      closed: true,
+    };
   });
-  return { venue: 'polymarket', symbol, interval: '1d', bars, source: 'recorded:polymarket', window: { from: bars[0]?.openTime ?? null, to: bars.at(-1)?.closeTime ?? null } };
+  return {
+    venue: 'polymarket',
+    symbol,
+    interval: '1d',
+    bars,
+    source: 'recorded:polymarket',
+    window: { from: bars[0]?.openTime ?? null, to: bars.at(-1)?.closeTime ?? null },
+  };
 }
 
 /**
@@ -143,11 +218,16 @@ async function polymarketCandles(symbol: string, query: CandleQuery) {
 export async function candles(orm: MikroORM, venue: string, symbol: string, query: CandleQuery) {
   if (venue === 'polymarket') return polymarketCandles(symbol, query);
   if (!findSymbol(venue, symbol)) throw new ApiError('symbol_unknown', `unknown pair ${venue}/${symbol}`);
-  if (query.interval === '1d') throw new ApiError('validation_failed', [{ path: 'query.interval', message: 'perps have 1m and 1h bars', code: 'interval_unavailable' }]);
+  if (query.interval === '1d')
+    throw new ApiError('validation_failed', [
+      { path: 'query.interval', message: 'perps have 1m and 1h bars', code: 'interval_unavailable' },
+    ]);
   const len = INTERVAL_MS[query.interval];
   const rows = await platformEm(orm)
     .getConnection()
-    .execute<{ open_time: Date; open: string; high: string; low: string; close: string; volume: string; source: string }[]>(
+    .execute<
+      { open_time: Date; open: string; high: string; low: string; close: string; volume: string; source: string }[]
+    >(
       `select open_time, open::text, high::text, low::text, close::text, volume::text, source from candles
         where venue = ? and symbol = ? and interval = ? and open_time <= coalesce(?::timestamptz, 'infinity') order by open_time desc limit ?`,
       [venue, symbol, query.interval, query.endTime ?? null, query.limit],
@@ -155,10 +235,26 @@ export async function candles(orm: MikroORM, venue: string, symbol: string, quer
   const now = Date.now();
   const bars = rows.reverse().map((r) => {
     const open = new Date(r.open_time).getTime();
-    return { openTime: new Date(open).toISOString(), closeTime: new Date(open + len - 1).toISOString(), open: r.open, high: r.high, low: r.low, close: r.close, volume: r.volume, closed: open + len <= now };
+    return {
+      openTime: new Date(open).toISOString(),
+      closeTime: new Date(open + len - 1).toISOString(),
+      open: r.open,
+      high: r.high,
+      low: r.low,
+      close: r.close,
+      volume: r.volume,
+      closed: open + len <= now,
+    };
   });
   const sources = [...new Set(rows.map((r) => r.source))];
-  return { venue, symbol, interval: query.interval, bars, source: sources.length ? sources.join('+') : 'recorded:hyperliquid', window: { from: bars[0]?.openTime ?? null, to: bars.at(-1)?.closeTime ?? null } };
+  return {
+    venue,
+    symbol,
+    interval: query.interval,
+    bars,
+    source: sources.length ? sources.join('+') : 'recorded:hyperliquid',
+    window: { from: bars[0]?.openTime ?? null, to: bars.at(-1)?.closeTime ?? null },
+  };
 }
 
 /** Recent prints of a pair, newest first (tapeView); keeps its stream demanded. @throws ApiError `400 symbol_unknown`, `503 cold_cache`. */
@@ -166,7 +262,13 @@ export async function tape(streams: MarketStreams, venue: string, symbol: string
   knownPair(venue, symbol);
   const live = await streams.isLive(venue, symbol);
   await streams.demand(venue, symbol, !live);
-  if (!live) throw new ApiError('cold_cache', `opening the ${venue}/${symbol} stream; retry in about 500 ms`, {}, { 'Retry-After': '1' });
+  if (!live)
+    throw new ApiError(
+      'cold_cache',
+      `opening the ${venue}/${symbol} stream; retry in about 500 ms`,
+      {},
+      { 'Retry-After': '1' },
+    );
   return { venue, symbol, trades: await streams.tape(venue, symbol, limit), source: MARK_SOURCE };
 }
 
@@ -174,7 +276,13 @@ export async function tape(streams: MarketStreams, venue: string, symbol: string
 export function fxRates(configured: { currency: string; rate: string; asOf: string }[]) {
   const asOf = new Date().toISOString(); // a peg holds at every instant: stamped with the answer's time
   const pegged = PEGGED.map((currency) => ({ currency, rate: '1', source: 'peg', asOf }));
-  return { base: 'USD', rates: [...pegged, ...configured.filter((r) => !PEGGED.includes(r.currency)).map((r) => ({ ...r, source: 'config' }))] };
+  return {
+    base: 'USD',
+    rates: [
+      ...pegged,
+      ...configured.filter((r) => !PEGGED.includes(r.currency)).map((r) => ({ ...r, source: 'config' })),
+    ],
+  };
 }
 
 /** The recorded Polymarket election markets with their outcome symbols and last prices (polymarketMarketsView). */
@@ -183,7 +291,14 @@ export async function polymarketMarkets() {
   return {
     markets: markets.map(({ outcomes, ...m }) => ({
       ...m,
-      outcomes: outcomes.map((o) => ({ outcome: o.outcome, symbol: o.symbol, tokenId: o.tokenId, lastPrice: o.history.at(-1) ? fmt(o.history.at(-1)!.price) : null, lastDate: o.history.at(-1)?.date ?? null, points: o.history.length })),
+      outcomes: outcomes.map((o) => ({
+        outcome: o.outcome,
+        symbol: o.symbol,
+        tokenId: o.tokenId,
+        lastPrice: o.history.at(-1) ? fmt(o.history.at(-1)!.price) : null,
+        lastDate: o.history.at(-1)?.date ?? null,
+        points: o.history.length,
+      })),
     })),
   };
 }

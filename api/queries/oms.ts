@@ -21,6 +21,10 @@ export async function ownIntent(orm: MikroORM, caller: Caller, id: string) {
 
 /** The caller's most recent intents, newest first: `{ intents }`. */
 export async function recentIntents(orm: MikroORM, caller: Caller) {
-  const rows = await scoped(orm, caller.tenantId).find(OrderIntent, { credentialId: caller.credentialId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: RECENT_INTENTS });
+  const rows = await scoped(orm, caller.tenantId).find(
+    OrderIntent,
+    { credentialId: caller.credentialId },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: RECENT_INTENTS },
+  );
   return { intents: rows.map(intentToView) };
 }

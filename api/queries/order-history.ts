@@ -68,12 +68,25 @@ async function refresh(deps: ApiDeps, accountId: string, venues: readonly string
   );
   await Promise.all(
     agents.map(async ({ venue }) => {
-      const [last] = await conn.execute<{ synced: Date | null }[]>(`select max(synced_at) as synced from venue_orders where account_id = ? and venue = ?`, [accountId, venue]);
+      const [last] = await conn.execute<{ synced: Date | null }[]>(
+        `select max(synced_at) as synced from venue_orders where account_id = ? and venue = ?`,
+        [accountId, venue],
+      );
       if (last?.synced && Date.now() - new Date(last.synced).getTime() < FRESH_MS) return;
-      const options = { workflowId: venueOrdersSyncWorkflowId(accountId, venue), taskQueue: deps.config.temporal.taskQueue, args: [accountId, venue] as [string, string] };
+      const options = {
+        workflowId: venueOrdersSyncWorkflowId(accountId, venue),
+        taskQueue: deps.config.temporal.taskQueue,
+        args: [accountId, venue] as [string, string],
+      };
       await deps.temporal.workflow
-        .execute(venueOrdersSyncWorkflow, { ...options, workflowIdConflictPolicy: 'USE_EXISTING', workflowExecutionTimeout: '30 seconds' })
-        .catch((err) => deps.logger.warn({ err, accountId, venue }, 'venue order refresh failed; serving the last known list'));
+        .execute(venueOrdersSyncWorkflow, {
+          ...options,
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          workflowExecutionTimeout: '30 seconds',
+        })
+        .catch((err) =>
+          deps.logger.warn({ err, accountId, venue }, 'venue order refresh failed; serving the last known list'),
+        );
     }),
   );
 }
@@ -114,8 +127,10 @@ export async function orderHistory(deps: ApiDeps, caller: Caller, accountId: str
     where.push('(o.updated_at < ? or (o.updated_at = ? and o.venue || o.venue_order_id < ?))');
     args.push(new Date(c.at), new Date(c.at), c.id);
   }
-  const rows = await platformEm(deps.orm).getConnection().execute<Row[]>(
-    `select * from (
+  const rows = await platformEm(deps.orm)
+    .getConnection()
+    .execute<Row[]>(
+      `select * from (
        select venue, venue_order_id, client_order_id, intent_id, source, symbol, side, type, qty, price, status, filled_qty, avg_fill_price, updated_at
          from venue_orders where account_id = ? and tenant_id = ?
        union all
@@ -124,12 +139,15 @@ export async function orderHistory(deps: ApiDeps, caller: Caller, accountId: str
          from order_intents where account_id = ? and tenant_id = ? and venue = 'paper' and order_status is not null
      ) o ${where.length ? `where ${where.join(' and ')}` : ''}
      order by o.updated_at desc, o.venue || o.venue_order_id desc limit ${query.limit + 1}`,
-    args,
-  );
+      args,
+    );
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
     orders: page.map(orderView),
-    nextCursor: rows.length > query.limit && last ? encodeCursor({ at: new Date(last.updated_at).toISOString(), id: last.venue + last.venue_order_id }) : null,
+    nextCursor:
+      rows.length > query.limit && last
+        ? encodeCursor({ at: new Date(last.updated_at).toISOString(), id: last.venue + last.venue_order_id })
+        : null,
   };
 }

@@ -56,16 +56,21 @@ interface SavingsRow {
 export async function savingsSummary(orm: MikroORM, caller: Caller, query: { from?: string; to?: string }) {
   const to = query.to ? new Date(query.to) : new Date();
   const from = query.from ? new Date(query.from) : new Date(to.getTime() - SUMMARY_WINDOW_MS);
-  if (from >= to) throw new ApiError('validation_failed', [{ path: 'query.from', message: '`from` must be before `to`', code: 'window' }]);
+  if (from >= to)
+    throw new ApiError('validation_failed', [
+      { path: 'query.from', message: '`from` must be before `to`', code: 'window' },
+    ]);
   const where = owned(caller);
-  const rows = await platformEm(orm).getConnection().execute<SavingsRow[]>(
-    `select d.selected_venue, d.side, d.eligible_count, d.savings_usd, d.next_best_all_in_price, i.filled_qty, i.avg_fill_price, f.fees
+  const rows = await platformEm(orm)
+    .getConnection()
+    .execute<SavingsRow[]>(
+      `select d.selected_venue, d.side, d.eligible_count, d.savings_usd, d.next_best_all_in_price, i.filled_qty, i.avg_fill_price, f.fees
        from sor_decisions d
        left join order_intents i on i.id = d.intent_id and i.tenant_id = d.tenant_id
        left join lateral (select coalesce(sum(x.fee_usd), 0) as fees from fills x where x.intent_id = d.intent_id and x.tenant_id = d.tenant_id) f on true
       where ${where.sql} and d.created_at >= ? and d.created_at < ?`,
-    [...where.args, from, to],
-  );
+      [...where.args, from, to],
+    );
   const total = { decisions: 0, filled: 0, savingsCounted: 0, eligible: 0, estimated: ZERO, realised: ZERO };
   const byVenue = new Map<SorVenue, { decisions: number; filled: number; realised: Decimal }>();
   for (const r of rows) {
@@ -80,7 +85,13 @@ export async function savingsSummary(orm: MikroORM, caller: Caller, query: { fro
     total.filled++;
     v.filled++;
     if (r.next_best_all_in_price == null) continue;
-    const saved = realisedSavings({ side: r.side, nextBestAllInPrice: new Decimal(r.next_best_all_in_price), avgFillPrice: new Decimal(r.avg_fill_price), filledQty, feesUsd: new Decimal(r.fees ?? 0) });
+    const saved = realisedSavings({
+      side: r.side,
+      nextBestAllInPrice: new Decimal(r.next_best_all_in_price),
+      avgFillPrice: new Decimal(r.avg_fill_price),
+      filledQty,
+      feesUsd: new Decimal(r.fees ?? 0),
+    });
     total.savingsCounted++;
     total.realised = total.realised.plus(saved);
     v.realised = v.realised.plus(saved);

@@ -13,16 +13,33 @@ import { statePointView } from '../presenters/accounts.js';
  * (the replay needs everything from the first event to build cumulative balances).
  */
 export async function stateEvents(em: EntityManager, accountId: string, to?: Date): Promise<LogEvent[]> {
-  const rows = await em.find(AccountEvent, { accountId, kind: { $in: [...STATE_EVENT_KINDS] }, ...(to ? { createdAt: { $lt: to } } : {}) }, { orderBy: { seq: 'asc' } });
-  return rows.map((r) => ({ seq: r.seq, kind: r.kind, venue: r.venue ?? null, data: r.data, createdAt: new Date(r.createdAt) }));
+  const rows = await em.find(
+    AccountEvent,
+    { accountId, kind: { $in: [...STATE_EVENT_KINDS] }, ...(to ? { createdAt: { $lt: to } } : {}) },
+    { orderBy: { seq: 'asc' } },
+  );
+  return rows.map((r) => ({
+    seq: r.seq,
+    kind: r.kind,
+    venue: r.venue ?? null,
+    data: r.data,
+    createdAt: new Date(r.createdAt),
+  }));
 }
 
 /**
  * The newest `limit` state points of the window `[from, to)` (of `venue` only, when given), oldest
  * first: `{ points, truncated }` (`truncated` when the window holds more).
  */
-export async function statePoints(em: EntityManager, accountId: string, query: { venue?: string; from?: string; to?: string; limit: number }) {
-  const ts = { ...(query.from ? { $gte: new Date(query.from) } : {}), ...(query.to ? { $lt: new Date(query.to) } : {}) };
+export async function statePoints(
+  em: EntityManager,
+  accountId: string,
+  query: { venue?: string; from?: string; to?: string; limit: number },
+) {
+  const ts = {
+    ...(query.from ? { $gte: new Date(query.from) } : {}),
+    ...(query.to ? { $lt: new Date(query.to) } : {}),
+  };
   // Newest first, one more than the limit to know whether the window holds more.
   const rows = await em.find(
     AccountStateSnapshot,

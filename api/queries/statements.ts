@@ -14,7 +14,8 @@ import type { Caller } from '../context.js';
 import { stateEvents } from './state-history.js';
 
 /** The path of one statement document. */
-const statementPath = (accountId: string, month: string, format: 'csv' | 'pdf') => `/api/v1/reports/statements/${encodeURIComponent(accountId)}/${month}?format=${format}`;
+const statementPath = (accountId: string, month: string, format: 'csv' | 'pdf') =>
+  `/api/v1/reports/statements/${encodeURIComponent(accountId)}/${month}?format=${format}`;
 
 /** One statement per account (the caller's, or `accountId`) and UTC month with activity, with its CSV and PDF paths. @throws as ownedAccount. */
 export async function statementList(em: EntityManager, caller: Caller, accountId: string | undefined) {
@@ -31,7 +32,11 @@ export async function statementList(em: EntityManager, caller: Caller, accountId
       )
     : [];
   return {
-    statements: rows.map((r) => ({ accountId: r.account_id, month: r.month, urls: { csv: statementPath(r.account_id, r.month, 'csv'), pdf: statementPath(r.account_id, r.month, 'pdf') } })),
+    statements: rows.map((r) => ({
+      accountId: r.account_id,
+      month: r.month,
+      urls: { csv: statementPath(r.account_id, r.month, 'csv'), pdf: statementPath(r.account_id, r.month, 'pdf') },
+    })),
   };
 }
 
@@ -42,7 +47,17 @@ export async function statementList(em: EntityManager, caller: Caller, accountId
 export async function statementOf(em: EntityManager, account: AccountRow, month: string) {
   const { start, end } = monthBounds(month);
   const events = await stateEvents(em, account.id, end);
-  const trades = await em.find(Trade, { accountId: account.id, closedAt: { $gte: start, $lt: end } }, { orderBy: { closedAt: 'asc', id: 'asc' } });
-  if (!trades.length && !events.some((e) => e.createdAt >= start)) throw new ApiError('statement_not_found', `account ${account.id} has no activity in ${month}`);
-  return buildStatement({ account: { id: account.id, accountNumber: account.accountNumber, name: account.name }, month, events, roundTrips: trades.map(tradeView) });
+  const trades = await em.find(
+    Trade,
+    { accountId: account.id, closedAt: { $gte: start, $lt: end } },
+    { orderBy: { closedAt: 'asc', id: 'asc' } },
+  );
+  if (!trades.length && !events.some((e) => e.createdAt >= start))
+    throw new ApiError('statement_not_found', `account ${account.id} has no activity in ${month}`);
+  return buildStatement({
+    account: { id: account.id, accountNumber: account.accountNumber, name: account.name },
+    month,
+    events,
+    roundTrips: trades.map(tradeView),
+  });
 }

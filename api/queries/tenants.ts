@@ -10,7 +10,12 @@ import { resolvedTenant } from '../middleware/tenant.js';
  * The caller's own tenant row, loaded in `em` (a fresh unit of work by default).
  * @throws ApiError `403 forbidden` for another tenant's `id`.
  */
-export async function ownTenant(deps: ApiDeps, caller: Caller, id?: string, em: EntityManager = platformEm(deps.orm)): Promise<TenantRow> {
+export async function ownTenant(
+  deps: ApiDeps,
+  caller: Caller,
+  id?: string,
+  em: EntityManager = platformEm(deps.orm),
+): Promise<TenantRow> {
   if (id && id !== caller.tenantId) throw new ApiError('forbidden', 'this is another tenant');
   return em.findOneOrFail(Tenant, { id: caller.tenantId });
 }

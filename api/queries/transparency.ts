@@ -36,7 +36,11 @@ export function transparencyReads(deps: ApiDeps) {
     index: () =>
       cached('index', async () => {
         const em = platformEm(deps.orm);
-        const firms = await em.find(Firm, { status: 'live' }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: MAX_FIRMS, filters: false });
+        const firms = await em.find(
+          Firm,
+          { status: 'live' },
+          { orderBy: { createdAt: 'asc', id: 'asc' }, limit: MAX_FIRMS, filters: false },
+        );
         return { firms: await firmBundles(proofDeps, em, firms, 'all'), cachedAt: new Date().toISOString() };
       }),
     /** One live firm's bundle. @throws ApiError `404 firm_not_found` when it does not exist or is not live. */

@@ -10,10 +10,16 @@ import { z } from 'zod';
 export const analyticsQuery = z
   .object({
     accountId: z.string().min(1).optional().meta({ description: 'Default: every account of the caller, combined' }),
-    from: z.iso.datetime().optional().meta({ description: 'Inclusive, ISO 8601 (fills by executedAt, trades by closedAt)' }),
+    from: z.iso
+      .datetime()
+      .optional()
+      .meta({ description: 'Inclusive, ISO 8601 (fills by executedAt, trades by closedAt)' }),
     to: z.iso.datetime().optional().meta({ description: 'Exclusive, ISO 8601' }),
   })
-  .refine((q) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to), { message: 'from must be before to', path: ['to'] })
+  .refine((q) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to), {
+    message: 'from must be before to',
+    path: ['to'],
+  })
   .meta({ id: 'AnalyticsWindow' });
 
 /** The equity curve's query: the window plus `bucket`. */
@@ -22,13 +28,21 @@ export const equityCurveQuery = z
     accountId: z.string().min(1).optional().meta({ description: 'Default: every account of the caller, combined' }),
     from: z.iso.datetime().optional().meta({ description: 'Inclusive, ISO 8601 (trades by closedAt)' }),
     to: z.iso.datetime().optional().meta({ description: 'Exclusive, ISO 8601' }),
-    bucket: z.enum(['trade', 'day']).default('trade').meta({ description: '`trade`: one point per trade close (default); `day`: equity at the end of every UTC day' }),
+    bucket: z
+      .enum(['trade', 'day'])
+      .default('trade')
+      .meta({ description: '`trade`: one point per trade close (default); `day`: equity at the end of every UTC day' }),
   })
-  .refine((q) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to), { message: 'from must be before to', path: ['to'] })
+  .refine((q) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to), {
+    message: 'from must be before to',
+    path: ['to'],
+  })
   .meta({ id: 'EquityCurveQuery' });
 
 const usd = (description: string) => z.string().meta({ description: `${description} (USD decimal string)` });
-const window = z.object({ from: z.string().nullable(), to: z.string().nullable() }).meta({ description: 'The window as asked (null: open)' });
+const window = z
+  .object({ from: z.string().nullable(), to: z.string().nullable() })
+  .meta({ description: 'The window as asked (null: open)' });
 
 const summaryFields = {
   fills: z.number().int().meta({ description: 'Number of fills' }),
@@ -37,7 +51,9 @@ const summaryFields = {
   trades: z.number().int().meta({ description: 'Round trips closed (platform + manual)' }),
   manualTrades: z.number().int().meta({ description: 'Imported round trips (source manual)' }),
   realizedPnlUsd: usd('Σ realised PnL of trades before fees (docs/api.md §2.8: PnL from trades)'),
-  tradeFeesUsd: usd('Σ fees attributed to trades (the exit fill’s fee plus the pro-rata share of the entry fills’ fees; a manual trade’s own fees): equals fillFeesUsd once every position is flat'),
+  tradeFeesUsd: usd(
+    'Σ fees attributed to trades (the exit fill’s fee plus the pro-rata share of the entry fills’ fees; a manual trade’s own fees): equals fillFeesUsd once every position is flat',
+  ),
   netPnlUsd: usd('realizedPnlUsd − tradeFeesUsd'),
   bestTradeUsd: usd('Best net trade').nullable(),
   worstTradeUsd: usd('Worst net trade').nullable(),
@@ -46,12 +62,17 @@ const summaryFields = {
   winRate: z.string().nullable().meta({ description: 'wins / trades, fraction' }),
 };
 
-export const performanceView = z
-  .object({ window, accountIds: z.array(z.string()), ...summaryFields })
-  .meta({ id: 'Performance', description: 'Totals over the window. Volume from fills, PnL from trades (docs/api.md §2.8).' });
+export const performanceView = z.object({ window, accountIds: z.array(z.string()), ...summaryFields }).meta({
+  id: 'Performance',
+  description: 'Totals over the window. Volume from fills, PnL from trades (docs/api.md §2.8).',
+});
 
 export const perSymbolView = z
-  .object({ window, accountIds: z.array(z.string()), symbols: z.array(z.object({ venue: z.string(), symbol: z.string(), ...summaryFields })) })
+  .object({
+    window,
+    accountIds: z.array(z.string()),
+    symbols: z.array(z.object({ venue: z.string(), symbol: z.string(), ...summaryFields })),
+  })
   .meta({ id: 'PerSymbolPerformance', description: 'Performance per venue symbol, sorted by venue then symbol.' });
 
 export const equityCurveView = z
@@ -59,11 +80,15 @@ export const equityCurveView = z
     window,
     accountIds: z.array(z.string()),
     bucket: z.enum(['trade', 'day']),
-    startEquityUsd: usd('Deposits (funding.deposit − funding.withdrawal events) + net PnL of trades closed before `from`'),
+    startEquityUsd: usd(
+      'Deposits (funding.deposit − funding.withdrawal events) + net PnL of trades closed before `from`',
+    ),
     endEquityUsd: usd('Equity after the last trade of the window'),
     points: z.array(
       z.object({
-        at: z.string().optional().meta({ description: 'bucket=trade: the trade close time (the first point is the start, at the first close)' }),
+        at: z.string().optional().meta({
+          description: 'bucket=trade: the trade close time (the first point is the start, at the first close)',
+        }),
         date: z.string().optional().meta({ description: 'bucket=day: UTC day YYYY-MM-DD' }),
         equityUsd: usd('Equity at this point'),
         pnlUsd: usd('Net PnL of this trade or day'),
@@ -72,7 +97,11 @@ export const equityCurveView = z
       }),
     ),
   })
-  .meta({ id: 'EquityCurve', description: 'Equity = starting equity + cumulative realised PnL net of trade fees, one point per trade close (or per UTC day).' });
+  .meta({
+    id: 'EquityCurve',
+    description:
+      'Equity = starting equity + cumulative realised PnL net of trade fees, one point per trade close (or per UTC day).',
+  });
 
 export const riskMetricsView = z
   .object({
@@ -80,13 +109,27 @@ export const riskMetricsView = z
     accountIds: z.array(z.string()),
     startEquityUsd: usd('Equity before the first day (as the equity curve)'),
     endEquityUsd: usd('Equity after the last trade'),
-    returns: z.array(z.object({ date: z.string(), return: z.string() })).meta({ description: 'Daily returns r_d = E_d / E_{d−1} − 1 over every UTC day from the first to the last trade close (days without trades: 0); E_0 = startEquity' }),
+    returns: z.array(z.object({ date: z.string(), return: z.string() })).meta({
+      description:
+        'Daily returns r_d = E_d / E_{d−1} − 1 over every UTC day from the first to the last trade close (days without trades: 0); E_0 = startEquity',
+    }),
     meanDailyReturn: z.string().nullable().meta({ description: 'Mean of r_d' }),
-    stdevDailyReturn: z.string().nullable().meta({ description: 'Sample standard deviation (n − 1) of r_d; null with fewer than 2 returns' }),
-    sharpe: z.string().nullable().meta({ description: 'mean(r) / stdev(r) × √365, risk-free rate 0; null with fewer than 2 returns or zero stdev' }),
-    sortino: z.string().nullable().meta({ description: 'mean(r) / downsideDeviation × √365, downsideDeviation = √(Σ min(r_d, 0)² / n); null when no daily return is negative' }),
+    stdevDailyReturn: z
+      .string()
+      .nullable()
+      .meta({ description: 'Sample standard deviation (n − 1) of r_d; null with fewer than 2 returns' }),
+    sharpe: z.string().nullable().meta({
+      description: 'mean(r) / stdev(r) × √365, risk-free rate 0; null with fewer than 2 returns or zero stdev',
+    }),
+    sortino: z.string().nullable().meta({
+      description:
+        'mean(r) / downsideDeviation × √365, downsideDeviation = √(Σ min(r_d, 0)² / n); null when no daily return is negative',
+    }),
     maxDrawdownUsd: usd('max over the per-trade equity curve of (running peak − equity)'),
-    maxDrawdownPct: z.string().nullable().meta({ description: 'max of (running peak − equity) / running peak × 100, percent' }),
+    maxDrawdownPct: z
+      .string()
+      .nullable()
+      .meta({ description: 'max of (running peak − equity) / running peak × 100, percent' }),
     trades: z.number().int(),
     wins: z.number().int().meta({ description: 'Trades with net PnL (after fees) > 0' }),
     losses: z.number().int().meta({ description: 'Trades with net PnL < 0; a trade at exactly 0 is neither' }),
@@ -98,4 +141,8 @@ export const riskMetricsView = z
     avgLossUsd: usd('grossLoss / losses (negative)').nullable(),
     expectancyUsd: usd('Σ net PnL / trades = winRate × avgWin + lossRate × avgLoss').nullable(),
   })
-  .meta({ id: 'RiskMetrics', description: 'Risk metrics of the round trips closed in the window (docs/api.md §4.7). All computed with exact decimals.' });
+  .meta({
+    id: 'RiskMetrics',
+    description:
+      'Risk metrics of the round trips closed in the window (docs/api.md §4.7). All computed with exact decimals.',
+  });

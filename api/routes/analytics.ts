@@ -18,19 +18,35 @@ import type { ApiContext, ApiDeps, ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { analyticsDataset, type AnalyticsWindow } from '../queries/analytics.js';
 import { endpoint } from '../route.js';
-import { analyticsQuery, equityCurveQuery, equityCurveView, perSymbolView, performanceView, riskMetricsView } from './analytics.schemas.js';
+import {
+  analyticsQuery,
+  equityCurveQuery,
+  equityCurveView,
+  perSymbolView,
+  performanceView,
+  riskMetricsView,
+} from './analytics.schemas.js';
 
 /** The analytics router (docs/api.md §4.7), trader audience. */
 export function analyticsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1/analytics' });
   const tags = ['analytics'];
   const read = gate({ audience: 'trader' });
-  const load = (ctx: ApiContext, q: AnalyticsWindow, withFills: boolean) => analyticsDataset(scoped(deps.orm, callerOf(ctx).tenantId), callerOf(ctx), q, withFills);
+  const load = (ctx: ApiContext, q: AnalyticsWindow, withFills: boolean) =>
+    analyticsDataset(scoped(deps.orm, callerOf(ctx).tenantId), callerOf(ctx), q, withFills);
 
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/performance', summary: 'Performance totals over a window: volume from fills, PnL from trades (docs/api.md §2.8)', tags, gate: read, schemas: { query: analyticsQuery }, responses: { '200': { description: 'Totals', schema: performanceView } } },
+    {
+      method: 'get',
+      path: '/performance',
+      summary: 'Performance totals over a window: volume from fills, PnL from trades (docs/api.md §2.8)',
+      tags,
+      gate: read,
+      schemas: { query: analyticsQuery },
+      responses: { '200': { description: 'Totals', schema: performanceView } },
+    },
     async (ctx, { query }) => {
       const d = await load(ctx, query, true);
       ctx.body = { window: d.window, accountIds: d.accountIds, ...performance(d.fills, d.trades) };
@@ -40,7 +56,15 @@ export function analyticsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/per-symbol', summary: 'Performance per venue symbol over a window', tags, gate: read, schemas: { query: analyticsQuery }, responses: { '200': { description: 'Per symbol', schema: perSymbolView } } },
+    {
+      method: 'get',
+      path: '/per-symbol',
+      summary: 'Performance per venue symbol over a window',
+      tags,
+      gate: read,
+      schemas: { query: analyticsQuery },
+      responses: { '200': { description: 'Per symbol', schema: perSymbolView } },
+    },
     async (ctx, { query }) => {
       const d = await load(ctx, query, true);
       ctx.body = { window: d.window, accountIds: d.accountIds, symbols: perSymbol(d.fills, d.trades) };
@@ -53,7 +77,8 @@ export function analyticsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
     {
       method: 'get',
       path: '/equity-curve',
-      summary: 'Equity curve: starting equity (deposits + earlier net PnL) plus cumulative realised PnL net of fees, per trade close or per UTC day (`bucket=day`)',
+      summary:
+        'Equity curve: starting equity (deposits + earlier net PnL) plus cumulative realised PnL net of fees, per trade close or per UTC day (`bucket=day`)',
       tags,
       gate: read,
       schemas: { query: equityCurveQuery },
@@ -61,7 +86,8 @@ export function analyticsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
     },
     async (ctx, { query }) => {
       const d = await load(ctx, query, false);
-      const points = query.bucket === 'day' ? dailyEquity(d.startEquity, d.trades) : equityCurve(d.startEquity, d.trades);
+      const points =
+        query.bucket === 'day' ? dailyEquity(d.startEquity, d.trades) : equityCurve(d.startEquity, d.trades);
       ctx.body = {
         window: d.window,
         accountIds: d.accountIds,
@@ -79,7 +105,8 @@ export function analyticsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
     {
       method: 'get',
       path: '/risk-metrics',
-      summary: 'Risk metrics over a window: daily returns, Sharpe and Sortino (√365, risk-free 0), max drawdown, win rate, profit factor, average win/loss, expectancy',
+      summary:
+        'Risk metrics over a window: daily returns, Sharpe and Sortino (√365, risk-free 0), max drawdown, win rate, profit factor, average win/loss, expectancy',
       tags,
       gate: read,
       schemas: { query: analyticsQuery },

@@ -18,7 +18,11 @@ import { endpoint } from '../route.js';
 import { backtestBody, backtestView } from './backtests.schemas.js';
 
 /** The backtests router (docs/api.md §4.7), trader audience. `budgetMs` overrides the evaluation budget. */
-export function backtestRoutes(deps: ApiDeps, openapi: OpenApiRegistry, budgetMs = DEFAULT_BUDGET_MS): Router<ApiState> {
+export function backtestRoutes(
+  deps: ApiDeps,
+  openapi: OpenApiRegistry,
+  budgetMs = DEFAULT_BUDGET_MS,
+): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1/backtests' });
   const tags = ['backtests'];
   const read = gate({ audience: 'trader' });
@@ -53,7 +57,14 @@ export function backtestRoutes(deps: ApiDeps, openapi: OpenApiRegistry, budgetMs
         initialEquity: new Decimal(body.initialEquityUsd),
         budgetMs,
       });
-      ctx.body = { venue: body.venue, symbol: body.symbol, interval: body.interval, source: loaded.source, window: loaded.window, ...result };
+      ctx.body = {
+        venue: body.venue,
+        symbol: body.symbol,
+        interval: body.interval,
+        source: loaded.source,
+        window: loaded.window,
+        ...result,
+      };
     },
   );
 

@@ -16,7 +16,14 @@ export function brandingRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/api/branding', summary: 'The resolved tenant’s branding (no credential)', tags: ['tenants'], schemas: {}, responses: { '200': { description: 'branding' } } },
+    {
+      method: 'get',
+      path: '/api/branding',
+      summary: 'The resolved tenant’s branding (no credential)',
+      tags: ['tenants'],
+      schemas: {},
+      responses: { '200': { description: 'branding' } },
+    },
     async (ctx) => {
       ctx.body = tenantView(await resolvedTenantRow(deps, ctx)).branding;
     },

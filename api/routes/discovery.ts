@@ -14,7 +14,14 @@ export function discoveryRoutes(openapi: OpenApiRegistry, baseUrl: () => string)
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/api/v1/discovery', summary: "Partial endpoint catalog with each endpoint's tier (no auth, no tenant)", tags: ['discovery'], schemas: {}, responses: { '200': { description: 'Catalog' } } },
+    {
+      method: 'get',
+      path: '/api/v1/discovery',
+      summary: "Partial endpoint catalog with each endpoint's tier (no auth, no tenant)",
+      tags: ['discovery'],
+      schemas: {},
+      responses: { '200': { description: 'Catalog' } },
+    },
     async (ctx) => {
       ctx.body = discovery(baseUrl());
     },

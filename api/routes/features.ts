@@ -16,7 +16,14 @@ export function featuresRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/api/features', summary: 'The resolved tenant’s features (no credential)', tags: ['tenants'], schemas: {}, responses: { '200': { description: 'features' } } },
+    {
+      method: 'get',
+      path: '/api/features',
+      summary: 'The resolved tenant’s features (no credential)',
+      tags: ['tenants'],
+      schemas: {},
+      responses: { '200': { description: 'features' } },
+    },
     async (ctx) => {
       ctx.body = tenantView(await resolvedTenantRow(deps, ctx)).flags;
     },

@@ -7,7 +7,14 @@
  */
 import Router from '@koa/router';
 import { ApiError } from '../../domain/errors.js';
-import { MAX_BARS, SIGNIFICANT_DIGITS, MAX_INDICATORS, catalogue, computeSeries, resolveIndicators } from '../../domain/indicators/registry.js';
+import {
+  MAX_BARS,
+  SIGNIFICANT_DIGITS,
+  MAX_INDICATORS,
+  catalogue,
+  computeSeries,
+  resolveIndicators,
+} from '../../domain/indicators/registry.js';
 import { gate } from '../middleware/auth.js';
 import type { ApiDeps, ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
@@ -21,9 +28,27 @@ export function indicatorRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
   const tags = ['indicators'];
   const read = gate({ audience: 'trader' });
 
-  endpoint(router, openapi, { method: 'get', path: '/indicators', summary: 'The catalogue of declarative indicator specs: params (type, default, min, max), inputs, outputs', tags, gate: read, schemas: {}, responses: { '200': { description: 'Catalogue', schema: catalogueView } } }, async (ctx) => {
-    ctx.body = { indicators: catalogue(), significantDigits: SIGNIFICANT_DIGITS, maxIndicators: MAX_INDICATORS, maxBars: MAX_BARS };
-  });
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/indicators',
+      summary: 'The catalogue of declarative indicator specs: params (type, default, min, max), inputs, outputs',
+      tags,
+      gate: read,
+      schemas: {},
+      responses: { '200': { description: 'Catalogue', schema: catalogueView } },
+    },
+    async (ctx) => {
+      ctx.body = {
+        indicators: catalogue(),
+        significantDigits: SIGNIFICANT_DIGITS,
+        maxIndicators: MAX_INDICATORS,
+        maxBars: MAX_BARS,
+      };
+    },
+  );
 
   endpoint(
     router,
@@ -31,7 +56,8 @@ export function indicatorRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
     {
       method: 'post',
       path: '/indicators/compute',
-      summary: 'Computes indicator specs over the recorded candles of a pair; series aligned with the bar open times (values rounded to 8 significant digits, analytics not money)',
+      summary:
+        'Computes indicator specs over the recorded candles of a pair; series aligned with the bar open times (values rounded to 8 significant digits, analytics not money)',
       tags,
       gate: read,
       schemas: { body: computeBody },

@@ -12,7 +12,20 @@ import { gate } from '../middleware/auth.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { candles, depth, fxRates, groupedDepth, polymarketMarkets, quote, stats, tape } from '../queries/market.js';
 import { endpoint } from '../route.js';
-import { candleQuery, candlesView, depthQuery, depthView, fxView, groupedQuery, pairParams, polymarketMarketsView, quoteView, statsView, tapeQuery, tapeView } from './market.schemas.js';
+import {
+  candleQuery,
+  candlesView,
+  depthQuery,
+  depthView,
+  fxView,
+  groupedQuery,
+  pairParams,
+  polymarketMarketsView,
+  quoteView,
+  statsView,
+  tapeQuery,
+  tapeView,
+} from './market.schemas.js';
 
 /** Market-data routes; `streams` serves depth and tape (the on-demand market streams). */
 export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry, streams: MarketStreams): Router<ApiState> {
@@ -23,7 +36,15 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry, streams: M
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/quotes/:venue/:symbol', summary: 'Current canonical quote of a pair', tags, gate: read, schemas: { params: pairParams }, responses: { '200': { description: 'Quote', schema: quoteView } } },
+    {
+      method: 'get',
+      path: '/quotes/:venue/:symbol',
+      summary: 'Current canonical quote of a pair',
+      tags,
+      gate: read,
+      schemas: { params: pairParams },
+      responses: { '200': { description: 'Quote', schema: quoteView } },
+    },
     async (ctx, { params }) => {
       ctx.body = await quote(deps.orm, params.venue, params.symbol);
     },
@@ -52,11 +73,17 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry, streams: M
     {
       method: 'get',
       path: '/depth/:venue/:symbol/grouped',
-      summary: 'Depth aggregated into price buckets: `step` USD (a multiple of the tick; default 10 ticks); bids round down, asks up',
+      summary:
+        'Depth aggregated into price buckets: `step` USD (a multiple of the tick; default 10 ticks); bids round down, asks up',
       tags,
       gate: read,
       schemas: { params: pairParams, query: groupedQuery },
-      responses: { '200': { description: 'Grouped depth', schema: depthView.extend({ step: z.string() }).meta({ id: 'GroupedDepth' }) } },
+      responses: {
+        '200': {
+          description: 'Grouped depth',
+          schema: depthView.extend({ step: z.string() }).meta({ id: 'GroupedDepth' }),
+        },
+      },
     },
     async (ctx, { params, query }) => {
       ctx.body = await groupedDepth(streams, params.venue, params.symbol, query.step);
@@ -69,7 +96,8 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry, streams: M
     {
       method: 'get',
       path: '/stats/:ticker',
-      summary: 'Mark and 24 h statistics of a venue-suffixed ticker (e.g. BTC.PAPER): open, high, low, volume, change over the last 24 h of 1m bars',
+      summary:
+        'Mark and 24 h statistics of a venue-suffixed ticker (e.g. BTC.PAPER): open, high, low, volume, change over the last 24 h of 1m bars',
       tags,
       gate: read,
       schemas: { params: z.object({ ticker: z.string().min(1) }) },
@@ -117,7 +145,15 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry, streams: M
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/fx', summary: 'FX rates for accounts not denominated in USD, with their source and time', tags, gate: read, schemas: {}, responses: { '200': { description: 'Rates', schema: fxView } } },
+    {
+      method: 'get',
+      path: '/fx',
+      summary: 'FX rates for accounts not denominated in USD, with their source and time',
+      tags,
+      gate: read,
+      schemas: {},
+      responses: { '200': { description: 'Rates', schema: fxView } },
+    },
     async (ctx) => {
       ctx.body = fxRates(deps.config.fxRates);
     },

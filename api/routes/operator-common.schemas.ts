@@ -18,7 +18,10 @@ export const usdAmount = z
 /** A fraction 0 < x ≤ 1 as a decimal string (`"0.08"` = 8 %). */
 export const fraction = z
   .string()
-  .refine((v) => DECIMAL.test(v) && new Decimal(v).gt(0) && new Decimal(v).lte(1), 'a decimal string greater than 0 and at most 1, such as "0.08"')
+  .refine(
+    (v) => DECIMAL.test(v) && new Decimal(v).gt(0) && new Decimal(v).lte(1),
+    'a decimal string greater than 0 and at most 1, such as "0.08"',
+  )
   .meta({ description: 'Fraction as a decimal string: "0.08" = 8 %', example: '0.08' });
 
 /** An EVM address (0x + 40 hex; a mixed-case one must carry a valid EIP-55 checksum). */
@@ -31,7 +34,8 @@ export const evmAddress = z
 export const listQuery = pageQuery(500);
 
 /** A page of `item`: `{ data, nextCursor, hasMore }`. */
-export const listPage = (id: string, item: z.ZodType) => z.object({ data: z.array(item), nextCursor: z.string().nullable(), hasMore: z.boolean() }).meta({ id });
+export const listPage = (id: string, item: z.ZodType) =>
+  z.object({ data: z.array(item), nextCursor: z.string().nullable(), hasMore: z.boolean() }).meta({ id });
 
 /** `{ id }` of one row of an operator collection (risk profiles, trading groups). */
 export const idParams = z.object({ id: z.string().min(1) });

@@ -4,9 +4,19 @@ import { listPage, listQuery } from './operator-common.schemas.js';
 
 export const propAccountParams = z.object({ id: z.string().min(1) });
 
-export const PROP_ACCOUNT_STATUSES = ['pending_payment', 'active', 'passed', 'breached', 'funded', 'suspended'] as const;
+export const PROP_ACCOUNT_STATUSES = [
+  'pending_payment',
+  'active',
+  'passed',
+  'breached',
+  'funded',
+  'suspended',
+] as const;
 
-export const propAccountListQuery = listQuery.extend({ firmId: z.string().min(1).optional(), status: z.enum(PROP_ACCOUNT_STATUSES).optional() });
+export const propAccountListQuery = listQuery.extend({
+  firmId: z.string().min(1).optional(),
+  status: z.enum(PROP_ACCOUNT_STATUSES).optional(),
+});
 
 export const propAccountViewSchema = z
   .object({

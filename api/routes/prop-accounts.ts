@@ -19,7 +19,12 @@ import type { OpenApiRegistry } from '../openapi.js';
 import { propAccountView } from '../presenters/prop.js';
 import { newestFirst } from '../queries/operator-list.js';
 import { endpoint } from '../route.js';
-import { propAccountListQuery, propAccountPage, propAccountParams, propAccountViewSchema } from './prop-accounts.schemas.js';
+import {
+  propAccountListQuery,
+  propAccountPage,
+  propAccountParams,
+  propAccountViewSchema,
+} from './prop-accounts.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function propAccountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -33,9 +38,21 @@ export function propAccountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rout
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/prop-accounts', summary: 'Challenges of the tenant’s firms, newest first', tags, gate: read, requires, schemas: { query: propAccountListQuery }, responses: { '200': { description: 'Page', schema: propAccountPage } } },
+    {
+      method: 'get',
+      path: '/prop-accounts',
+      summary: 'Challenges of the tenant’s firms, newest first',
+      tags,
+      gate: read,
+      requires,
+      schemas: { query: propAccountListQuery },
+      responses: { '200': { description: 'Page', schema: propAccountPage } },
+    },
     async (ctx, { query }) => {
-      const where = { ...(query.firmId ? { firmId: query.firmId } : {}), ...(query.status ? { status: query.status } : {}) };
+      const where = {
+        ...(query.firmId ? { firmId: query.firmId } : {}),
+        ...(query.status ? { status: query.status } : {}),
+      };
       ctx.body = await newestFirst(em(ctx), PropAccount, where, query, propAccountView);
     },
   );
@@ -43,7 +60,16 @@ export function propAccountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rout
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/prop-accounts/:id', summary: 'One challenge', tags, gate: read, requires, schemas: { params: propAccountParams }, responses: { '200': { description: 'Prop account', schema: propAccountViewSchema } } },
+    {
+      method: 'get',
+      path: '/prop-accounts/:id',
+      summary: 'One challenge',
+      tags,
+      gate: read,
+      requires,
+      schemas: { params: propAccountParams },
+      responses: { '200': { description: 'Prop account', schema: propAccountViewSchema } },
+    },
     async (ctx, { params }) => {
       ctx.body = propAccountView(await propAccountOf(em(ctx), params.id));
     },
@@ -52,7 +78,16 @@ export function propAccountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rout
   endpoint(
     router,
     openapi,
-    { method: 'post', path: '/prop-accounts/:id/promote', summary: 'Promote a passed challenge to funded', tags, gate: manage, requires, schemas: { params: propAccountParams }, responses: { '200': { description: 'Prop account', schema: propAccountViewSchema } } },
+    {
+      method: 'post',
+      path: '/prop-accounts/:id/promote',
+      summary: 'Promote a passed challenge to funded',
+      tags,
+      gate: manage,
+      requires,
+      schemas: { params: propAccountParams },
+      responses: { '200': { description: 'Prop account', schema: propAccountViewSchema } },
+    },
     async (ctx, { params }) => {
       ctx.body = propAccountView(await promote(deps, callerOf(ctx), params.id));
     },

@@ -16,7 +16,14 @@ import type { OpenApiRegistry } from '../openapi.js';
 import { toTemplateView } from '../presenters/prop.js';
 import { newestFirst } from '../queries/operator-list.js';
 import { endpoint } from '../route.js';
-import { createTemplateBody, patchTemplateBody, templateListQuery, templatePage, templateParams, templateView } from './prop-templates.schemas.js';
+import {
+  createTemplateBody,
+  patchTemplateBody,
+  templateListQuery,
+  templatePage,
+  templateParams,
+  templateView,
+} from './prop-templates.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function propTemplateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -30,7 +37,16 @@ export function propTemplateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rou
   endpoint(
     router,
     openapi,
-    { method: 'post', path: '/prop-templates', summary: 'Create a challenge template of a draft firm', tags, gate: write, requires, schemas: { body: createTemplateBody }, responses: { '201': { description: 'Template', schema: templateView } } },
+    {
+      method: 'post',
+      path: '/prop-templates',
+      summary: 'Create a challenge template of a draft firm',
+      tags,
+      gate: write,
+      requires,
+      schemas: { body: createTemplateBody },
+      responses: { '201': { description: 'Template', schema: templateView } },
+    },
     async (ctx, { body }) => {
       const t = await createTemplate(deps, callerOf(ctx), body);
       ctx.status = 201;
@@ -41,9 +57,21 @@ export function propTemplateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rou
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/prop-templates', summary: 'Challenge templates, newest first', tags, gate: read, requires, schemas: { query: templateListQuery }, responses: { '200': { description: 'Page', schema: templatePage } } },
+    {
+      method: 'get',
+      path: '/prop-templates',
+      summary: 'Challenge templates, newest first',
+      tags,
+      gate: read,
+      requires,
+      schemas: { query: templateListQuery },
+      responses: { '200': { description: 'Page', schema: templatePage } },
+    },
     async (ctx, { query }) => {
-      const where = { ...(query.firmId ? { firmId: query.firmId } : {}), ...(query.archived ? { archived: query.archived === 'true' } : {}) };
+      const where = {
+        ...(query.firmId ? { firmId: query.firmId } : {}),
+        ...(query.archived ? { archived: query.archived === 'true' } : {}),
+      };
       ctx.body = await newestFirst(em(ctx), PropTemplate, where, query, toTemplateView);
     },
   );
@@ -51,7 +79,16 @@ export function propTemplateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rou
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/prop-templates/:id', summary: 'One challenge template', tags, gate: read, requires, schemas: { params: templateParams }, responses: { '200': { description: 'Template', schema: templateView } } },
+    {
+      method: 'get',
+      path: '/prop-templates/:id',
+      summary: 'One challenge template',
+      tags,
+      gate: read,
+      requires,
+      schemas: { params: templateParams },
+      responses: { '200': { description: 'Template', schema: templateView } },
+    },
     async (ctx, { params }) => {
       ctx.body = toTemplateView(await templateOf(em(ctx), params.id));
     },
@@ -60,7 +97,16 @@ export function propTemplateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rou
   endpoint(
     router,
     openapi,
-    { method: 'patch', path: '/prop-templates/:id', summary: 'Change a template of a draft firm', tags, gate: write, requires, schemas: { params: templateParams, body: patchTemplateBody }, responses: { '200': { description: 'Template', schema: templateView } } },
+    {
+      method: 'patch',
+      path: '/prop-templates/:id',
+      summary: 'Change a template of a draft firm',
+      tags,
+      gate: write,
+      requires,
+      schemas: { params: templateParams, body: patchTemplateBody },
+      responses: { '200': { description: 'Template', schema: templateView } },
+    },
     async (ctx, { params, body }) => {
       ctx.body = toTemplateView(await updateTemplate(deps, callerOf(ctx), params.id, body));
     },
@@ -69,7 +115,16 @@ export function propTemplateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rou
   endpoint(
     router,
     openapi,
-    { method: 'delete', path: '/prop-templates/:id', summary: 'Archive a template of a draft firm', tags, gate: write, requires, schemas: { params: templateParams }, responses: { '200': { description: 'Template (archived)', schema: templateView } } },
+    {
+      method: 'delete',
+      path: '/prop-templates/:id',
+      summary: 'Archive a template of a draft firm',
+      tags,
+      gate: write,
+      requires,
+      schemas: { params: templateParams },
+      responses: { '200': { description: 'Template (archived)', schema: templateView } },
+    },
     async (ctx, { params }) => {
       ctx.body = toTemplateView(await archiveTemplate(deps, callerOf(ctx), params.id));
     },

@@ -25,7 +25,11 @@ const RISK_PROFILES: Collection<typeof riskProfileBody> = {
   view: riskProfileView,
   page: riskProfilePage,
   notFound: 'risk_profile_not_found',
-  fields: (b: z.infer<typeof riskProfileBody>) => ({ name: b.name, maxOrderNotionalUsd: b.maxOrderNotionalUsd ?? null, maxPositionNotionalUsd: b.maxPositionNotionalUsd ?? null }),
+  fields: (b: z.infer<typeof riskProfileBody>) => ({
+    name: b.name,
+    maxOrderNotionalUsd: b.maxOrderNotionalUsd ?? null,
+    maxPositionNotionalUsd: b.maxPositionNotionalUsd ?? null,
+  }),
   toView: toRiskProfileView,
   inUse: async (em, id) => (await em.count(PropTemplate, { riskProfileId: id })) > 0,
 };

@@ -31,7 +31,11 @@ export function sandboxRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
     },
     async (ctx, { body }) => {
       const caller = callerOf(ctx);
-      if (caller.tier !== 'fullTrading') throw new ApiError('tier_insufficient', `credential tier is ${caller.tier}; this route needs fullTrading`, { held: caller.tier, needed: 'fullTrading' });
+      if (caller.tier !== 'fullTrading')
+        throw new ApiError('tier_insufficient', `credential tier is ${caller.tier}; this route needs fullTrading`, {
+          held: caller.tier,
+          needed: 'fullTrading',
+        });
       const row = await createPaperAccount(deps, caller, body);
       ctx.status = 201;
       ctx.body = toAccountView(row);

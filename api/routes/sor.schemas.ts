@@ -9,18 +9,33 @@ import { SOR_VENUES } from '../../domain/sor/cost.js';
 import { SKIP_REASONS } from '../../domain/sor/decide.js';
 
 const usd = (description: string) => z.string().meta({ description: `Decimal string, USD. ${description}` });
-const bps = (description: string) => z.string().meta({ description: `Decimal string, basis points of qty × mark. ${description}` });
-const price = (description: string) => z.string().meta({ description: `Decimal string, USD per contract. ${description}` });
+const bps = (description: string) =>
+  z.string().meta({ description: `Decimal string, basis points of qty × mark. ${description}` });
+const price = (description: string) =>
+  z.string().meta({ description: `Decimal string, USD per contract. ${description}` });
 const skipReasons = Object.keys(SKIP_REASONS) as [keyof typeof SKIP_REASONS, ...(keyof typeof SKIP_REASONS)[]];
 
 export const candidateView = z
   .object({
     venue: z.enum(SOR_VENUES),
-    symbol: z.string().nullable().meta({ description: 'The venue symbol the asset maps to; null when the venue does not list it' }),
+    symbol: z
+      .string()
+      .nullable()
+      .meta({ description: 'The venue symbol the asset maps to; null when the venue does not list it' }),
     eligible: z.boolean(),
-    reason: z.enum(skipReasons).optional().meta({ description: `Why it was skipped: ${Object.entries(SKIP_REASONS).map(([k, v]) => `\`${k}\` ${v}`).join('; ')}` }),
+    reason: z
+      .enum(skipReasons)
+      .optional()
+      .meta({
+        description: `Why it was skipped: ${Object.entries(SKIP_REASONS)
+          .map(([k, v]) => `\`${k}\` ${v}`)
+          .join('; ')}`,
+      }),
     mark: price('The venue’s canonical mark at decision time, when a fresh quote was read').optional(),
-    takerFeeBps: z.string().optional().meta({ description: 'The venue taker fee used (Hyperliquid 4.5, Aster 3.5, Polymarket 0)' }),
+    takerFeeBps: z
+      .string()
+      .optional()
+      .meta({ description: 'The venue taker fee used (Hyperliquid 4.5, Aster 3.5, Polymarket 0)' }),
     vwap: price('Volume-weighted price of walking the book for qty').optional(),
     allInPrice: price('vwap ± fee per contract (+ for a buy): what the ranking compares').optional(),
     feeUsd: usd('vwap × qty × takerFeeBps / 10 000').optional(),
@@ -46,11 +61,20 @@ export const decisionView = z
     estimatedCostBps: bps('The selected candidate’s totalCostBps'),
     estimatedAllInPrice: price('The selected candidate’s allInPrice'),
     nextBest: z
-      .object({ venue: z.enum(SOR_VENUES), estimatedCostUsd: usd(''), estimatedCostBps: bps(''), allInPrice: price('') })
+      .object({
+        venue: z.enum(SOR_VENUES),
+        estimatedCostUsd: usd(''),
+        estimatedCostBps: bps(''),
+        allInPrice: price(''),
+      })
       .nullable()
       .meta({ description: 'The second-ranked eligible venue; null when only one was eligible' }),
-    savingsVsNextBestUsd: usd('(next-best allInPrice − selected allInPrice) × qty, signed so that positive is saved (× −1 for a sell); null without a next best').nullable(),
-    candidates: z.array(candidateView).meta({ description: 'Every candidate venue (hyperliquid, aster, polymarket), estimated or skipped' }),
+    savingsVsNextBestUsd: usd(
+      '(next-best allInPrice − selected allInPrice) × qty, signed so that positive is saved (× −1 for a sell); null without a next best',
+    ).nullable(),
+    candidates: z
+      .array(candidateView)
+      .meta({ description: 'Every candidate venue (hyperliquid, aster, polymarket), estimated or skipped' }),
     decidedAt: z.string().meta({ description: 'ISO 8601' }),
   })
   .meta({
@@ -68,7 +92,10 @@ export const decisionsPage = z
 /** `GET /api/v1/sor/decisions/summary`. */
 export const summaryQuery = z
   .object({
-    from: z.iso.datetime({ offset: true }).optional().meta({ description: 'Inclusive, ISO 8601; default `to` − 30 days' }),
+    from: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({ description: 'Inclusive, ISO 8601; default `to` − 30 days' }),
     to: z.iso.datetime({ offset: true }).optional().meta({ description: 'Exclusive, ISO 8601; default now' }),
   })
   .meta({ id: 'SorSummaryQuery' });
@@ -79,12 +106,26 @@ export const summaryView = z
     to: z.string(),
     decisions: z.number().int().meta({ description: 'Routed orders decided in the window' }),
     filled: z.number().int().meta({ description: 'Of those, the ones whose intent filled (in whole or part)' }),
-    savingsCounted: z.number().int().meta({ description: 'Filled decisions that had a next-best venue: the ones realised savings sum over' }),
-    avgEligibleCandidates: z.string().meta({ description: 'Mean number of eligible venues per decision (decimal string, 2 places)' }),
+    savingsCounted: z
+      .number()
+      .int()
+      .meta({ description: 'Filled decisions that had a next-best venue: the ones realised savings sum over' }),
+    avgEligibleCandidates: z
+      .string()
+      .meta({ description: 'Mean number of eligible venues per decision (decimal string, 2 places)' }),
     estimatedSavingsUsd: usd('Σ savingsVsNextBestUsd over the window’s decisions (at decision time)'),
     realisedSavingsUsd: usd(
       'Σ over filled decisions with a next best of s × (next-best estimated allInPrice − realised all-in price) × filledQty, where realised all-in price = average fill price + s × fees / filledQty and s = +1 buy, −1 sell',
     ),
-    byVenue: z.array(z.object({ venue: z.enum(SOR_VENUES), decisions: z.number().int(), filled: z.number().int(), realisedSavingsUsd: usd('') })).meta({ description: 'The same per selected venue' }),
+    byVenue: z
+      .array(
+        z.object({
+          venue: z.enum(SOR_VENUES),
+          decisions: z.number().int(),
+          filled: z.number().int(),
+          realisedSavingsUsd: usd(''),
+        }),
+      )
+      .meta({ description: 'The same per selected venue' }),
   })
   .meta({ id: 'SorSummary', description: 'Realised savings of smart routing over a window (docs/api.md §4.5).' });

@@ -20,13 +20,30 @@ export function symbolRoutes(openapi: OpenApiRegistry): Router<ApiState> {
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/:venue', summary: 'Tradeable venue-suffixed symbols of one venue', tags: ['discovery'], gate: gate({ audience: 'trader' }), schemas: { params: symbolParams }, responses: { '200': { description: '{ venue, symbols }' } } },
+    {
+      method: 'get',
+      path: '/:venue',
+      summary: 'Tradeable venue-suffixed symbols of one venue',
+      tags: ['discovery'],
+      gate: gate({ audience: 'trader' }),
+      schemas: { params: symbolParams },
+      responses: { '200': { description: '{ venue, symbols }' } },
+    },
     async (ctx, { params }) => {
       const list = VENUE_SYMBOLS[params.venue];
       if (!list) throw new ApiError('not_found', `no symbols for venue ${params.venue} in this deployment`);
       ctx.body = {
         venue: params.venue,
-        symbols: list.map((s) => ({ symbol: s.symbol, base: s.base, quote: s.quote, assetClass: s.assetClass, tickSize: s.tickSize, szDecimals: s.szDecimals, maxLeverage: s.maxLeverage, venueSymbol: s.venueSymbol ?? null })),
+        symbols: list.map((s) => ({
+          symbol: s.symbol,
+          base: s.base,
+          quote: s.quote,
+          assetClass: s.assetClass,
+          tickSize: s.tickSize,
+          szDecimals: s.szDecimals,
+          maxLeverage: s.maxLeverage,
+          venueSymbol: s.venueSymbol ?? null,
+        })),
       };
     },
   );

@@ -25,7 +25,11 @@ import { ownTenant } from '../queries/tenants.js';
 import { endpoint } from '../route.js';
 
 const tenantParams = z.object({ id: z.string().min(1) });
-const originsBody = z.object({ origins: z.array(z.string().min(1)).max(50).meta({ description: 'Origins such as `https://trade.acme.com`' }) }).meta({ id: 'TenantOrigins' });
+const originsBody = z
+  .object({
+    origins: z.array(z.string().min(1)).max(50).meta({ description: 'Origins such as `https://trade.acme.com`' }),
+  })
+  .meta({ id: 'TenantOrigins' });
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -34,16 +38,35 @@ export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
   const configure = gate({ audience: 'operator', scope: 'tenant:config', write: true });
   const requires = 'tenant:config';
 
-  endpoint(router, openapi, { method: 'get', path: '/me', summary: 'The caller’s tenant: branding, theme, flags, venues, plan, fees', tags, schemas: {}, responses: { '200': { description: 'Tenant' } } }, async (ctx) => {
-    ctx.body = tenantView(await ownTenant(deps, callerOf(ctx)));
-  });
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/me',
+      summary: 'The caller’s tenant: branding, theme, flags, venues, plan, fees',
+      tags,
+      schemas: {},
+      responses: { '200': { description: 'Tenant' } },
+    },
+    async (ctx) => {
+      ctx.body = tenantView(await ownTenant(deps, callerOf(ctx)));
+    },
+  );
 
   for (const section of Object.keys(TENANT_SECTIONS) as TenantSection[]) {
     const schema = TENANT_SECTIONS[section];
     endpoint(
       router,
       openapi,
-      { method: 'get', path: `/:id/${section}`, summary: `The tenant’s ${section}`, tags, schemas: { params: tenantParams }, responses: { '200': { description: section, schema } } },
+      {
+        method: 'get',
+        path: `/:id/${section}`,
+        summary: `The tenant’s ${section}`,
+        tags,
+        schemas: { params: tenantParams },
+        responses: { '200': { description: section, schema } },
+      },
       async (ctx, { params }) => {
         ctx.body = tenantView(await ownTenant(deps, callerOf(ctx), params.id))[section];
       },
@@ -51,7 +74,16 @@ export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
     endpoint(
       router,
       openapi,
-      { method: 'put', path: `/:id/${section}`, summary: `Replace the tenant’s ${section}`, tags, gate: configure, requires, schemas: { params: tenantParams, body: schema }, responses: { '200': { description: section, schema } } },
+      {
+        method: 'put',
+        path: `/:id/${section}`,
+        summary: `Replace the tenant’s ${section}`,
+        tags,
+        gate: configure,
+        requires,
+        schemas: { params: tenantParams, body: schema },
+        responses: { '200': { description: section, schema } },
+      },
       async (ctx, { params, body }) => {
         ctx.body = tenantView(await replaceSection(deps, callerOf(ctx), params.id, section, body))[section];
       },
@@ -61,7 +93,16 @@ export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
   endpoint(
     router,
     openapi,
-    { method: 'put', path: '/:id/origins', summary: 'Replace the registered origins (white-label hosts)', tags, gate: configure, requires, schemas: { params: tenantParams, body: originsBody }, responses: { '200': { description: '{ origins }' } } },
+    {
+      method: 'put',
+      path: '/:id/origins',
+      summary: 'Replace the registered origins (white-label hosts)',
+      tags,
+      gate: configure,
+      requires,
+      schemas: { params: tenantParams, body: originsBody },
+      responses: { '200': { description: '{ origins }' } },
+    },
     async (ctx, { params, body }) => {
       ctx.body = { origins: await replaceOrigins(deps, callerOf(ctx), params.id, body.origins) };
     },

@@ -16,7 +16,14 @@ export function themeRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Api
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/api/theme', summary: 'The resolved tenant’s theme (no credential)', tags: ['tenants'], schemas: {}, responses: { '200': { description: 'theme' } } },
+    {
+      method: 'get',
+      path: '/api/theme',
+      summary: 'The resolved tenant’s theme (no credential)',
+      tags: ['tenants'],
+      schemas: {},
+      responses: { '200': { description: 'theme' } },
+    },
     async (ctx) => {
       ctx.body = tenantView(await resolvedTenantRow(deps, ctx)).theme;
     },

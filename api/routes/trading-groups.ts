@@ -27,7 +27,8 @@ const TRADING_GROUPS: Collection<typeof tradingGroupBody> = {
   notFound: 'trading_group_not_found',
   fields: (b: z.infer<typeof tradingGroupBody>) => ({ name: b.name, leverageCaps: b.leverageCaps }),
   toView: toTradingGroupView,
-  inUse: async (em, id) => (await em.count(PropTemplate, { tradingGroupId: id })) + (await em.count(Account, { tradingGroupId: id })) > 0,
+  inUse: async (em, id) =>
+    (await em.count(PropTemplate, { tradingGroupId: id })) + (await em.count(Account, { tradingGroupId: id })) > 0,
 };
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */

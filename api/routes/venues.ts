@@ -12,7 +12,15 @@ export function venueRoutes(openapi: OpenApiRegistry): Router<ApiState> {
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/api/v1/venues', summary: 'Venue adapters: slug, asset classes, order types (paper never listed)', tags: ['discovery'], gate: gate({ audience: 'trader' }), schemas: {}, responses: { '200': { description: '{ venues }' } } },
+    {
+      method: 'get',
+      path: '/api/v1/venues',
+      summary: 'Venue adapters: slug, asset classes, order types (paper never listed)',
+      tags: ['discovery'],
+      gate: gate({ audience: 'trader' }),
+      schemas: {},
+      responses: { '200': { description: '{ venues }' } },
+    },
     async (ctx) => {
       ctx.body = { venues: VENUE_CATALOG };
     },

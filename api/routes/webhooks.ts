@@ -18,7 +18,13 @@ import Router from '@koa/router';
 import { WebhookDelivery, WebhookEndpoint } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
 import { custodyRing } from '../commands/custody/ring.js';
-import { createEndpoint, disableEndpoint, enableEndpoint, endpointOf, rotateSecret } from '../commands/webhooks/endpoints.js';
+import {
+  createEndpoint,
+  disableEndpoint,
+  enableEndpoint,
+  endpointOf,
+  rotateSecret,
+} from '../commands/webhooks/endpoints.js';
 import type { ApiContext, ApiDeps, ApiState } from '../context.js';
 import { callerOf, gate } from '../middleware/auth.js';
 import type { OpenApiRegistry } from '../openapi.js';
@@ -26,7 +32,14 @@ import { toDeliveryView, toEndpointView } from '../presenters/webhooks.js';
 import { newestFirst } from '../queries/operator-list.js';
 import { endpoint } from '../route.js';
 import { listQuery } from './operator-common.schemas.js';
-import { createEndpointBody, deliveryView, endpointPage, endpointParams, endpointView, endpointWithSecret } from './webhooks.schemas.js';
+import {
+  createEndpointBody,
+  deliveryView,
+  endpointPage,
+  endpointParams,
+  endpointView,
+  endpointWithSecret,
+} from './webhooks.schemas.js';
 
 /** The latest deliveries shown per endpoint. */
 const DELIVERIES_SHOWN = 200;
@@ -44,7 +57,16 @@ export function webhookRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'post', path: '/webhooks', summary: 'Register a webhook endpoint; the signing secret is shown once', tags, gate: write, requires, schemas: { body: createEndpointBody }, responses: { '201': { description: 'Endpoint and secret', schema: endpointWithSecret } } },
+    {
+      method: 'post',
+      path: '/webhooks',
+      summary: 'Register a webhook endpoint; the signing secret is shown once',
+      tags,
+      gate: write,
+      requires,
+      schemas: { body: createEndpointBody },
+      responses: { '201': { description: 'Endpoint and secret', schema: endpointWithSecret } },
+    },
     async (ctx, { body }) => {
       const { row, secret } = await createEndpoint(deps, ring, callerOf(ctx), body);
       ctx.status = 201;
@@ -55,7 +77,16 @@ export function webhookRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/webhooks', summary: 'Webhook endpoints, newest first', tags, gate: read, requires, schemas: { query: listQuery }, responses: { '200': { description: 'Page', schema: endpointPage } } },
+    {
+      method: 'get',
+      path: '/webhooks',
+      summary: 'Webhook endpoints, newest first',
+      tags,
+      gate: read,
+      requires,
+      schemas: { query: listQuery },
+      responses: { '200': { description: 'Page', schema: endpointPage } },
+    },
     async (ctx, { query }) => {
       ctx.body = await newestFirst(em(ctx), WebhookEndpoint, {}, query, toEndpointView);
     },
@@ -64,7 +95,16 @@ export function webhookRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/webhooks/:id', summary: 'One webhook endpoint', tags, gate: read, requires, schemas: { params: endpointParams }, responses: { '200': { description: 'Endpoint', schema: endpointView } } },
+    {
+      method: 'get',
+      path: '/webhooks/:id',
+      summary: 'One webhook endpoint',
+      tags,
+      gate: read,
+      requires,
+      schemas: { params: endpointParams },
+      responses: { '200': { description: 'Endpoint', schema: endpointView } },
+    },
     async (ctx, { params }) => {
       ctx.body = toEndpointView(await endpointOf(em(ctx), params.id));
     },
@@ -73,7 +113,16 @@ export function webhookRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'post', path: '/webhooks/:id/disable', summary: 'Disable an endpoint', tags, gate: write, requires, schemas: { params: endpointParams }, responses: { '200': { description: 'Endpoint', schema: endpointView } } },
+    {
+      method: 'post',
+      path: '/webhooks/:id/disable',
+      summary: 'Disable an endpoint',
+      tags,
+      gate: write,
+      requires,
+      schemas: { params: endpointParams },
+      responses: { '200': { description: 'Endpoint', schema: endpointView } },
+    },
     async (ctx, { params }) => {
       ctx.body = toEndpointView(await disableEndpoint(deps, callerOf(ctx), params.id));
     },
@@ -132,7 +181,11 @@ export function webhookRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
     async (ctx, { params }) => {
       const e = em(ctx);
       const row = await endpointOf(e, params.id);
-      const rows = await e.find(WebhookDelivery, { endpointId: row.id }, { orderBy: { updatedAt: 'desc' }, limit: DELIVERIES_SHOWN });
+      const rows = await e.find(
+        WebhookDelivery,
+        { endpointId: row.id },
+        { orderBy: { updatedAt: 'desc' }, limit: DELIVERIES_SHOWN },
+      );
       ctx.body = { data: rows.map(toDeliveryView) };
     },
   );

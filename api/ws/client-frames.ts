@@ -34,7 +34,11 @@ export interface FrameError {
  * Reads one raw frame with `schema`: `{ frame }`, or `{ error: 'invalid_json' }` when it is not
  * JSON, or `{ error: 'invalid_frame', detail: expected }` when it is not one of the frames.
  */
-export function readFrame<S extends z.ZodType>(schema: S, raw: string, expected: string): { frame: z.output<S> } | FrameError {
+export function readFrame<S extends z.ZodType>(
+  schema: S,
+  raw: string,
+  expected: string,
+): { frame: z.output<S> } | FrameError {
   let json: unknown;
   try {
     json = JSON.parse(raw);

@@ -62,7 +62,16 @@ export async function startEventHub(databaseUrl: string, logger: Logger): Promis
         const { rows } = await load;
         const r = rows[0];
         if (!r) return;
-        const event: LoggedEvent = { tenantId: r.tenant_id, accountId: r.account_id, seq: r.seq, topic: r.topic, frameType: r.frame_type, kind: r.kind, occurredAt: new Date(r.created_at).toISOString(), data: r.data };
+        const event: LoggedEvent = {
+          tenantId: r.tenant_id,
+          accountId: r.account_id,
+          seq: r.seq,
+          topic: r.topic,
+          frameType: r.frame_type,
+          kind: r.kind,
+          occurredAt: new Date(r.created_at).toISOString(),
+          data: r.data,
+        };
         for (const fn of subs.get(keyOf(event.tenantId, event.accountId)) ?? []) fn(event);
       })
       .catch((err: unknown) => logger.error({ err, id }, 'event fan-out failed'));

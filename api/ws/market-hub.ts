@@ -27,7 +27,15 @@ const DEMAND_KEEPALIVE_MS = 60_000;
 function normaliseCandle(msg: Extract<StreamMessage, { k: 'candle' }>): StreamMessage {
   const openMs = new Date(String(msg.bar.openTime)).getTime();
   const len = LIVE_INTERVALS[msg.interval as keyof typeof LIVE_INTERVALS] ?? 60_000;
-  return { ...msg, bar: { ...msg.bar, openTime: new Date(openMs).toISOString(), closeTime: new Date(openMs + len - 1).toISOString(), closed: false } };
+  return {
+    ...msg,
+    bar: {
+      ...msg.bar,
+      openTime: new Date(openMs).toISOString(),
+      closeTime: new Date(openMs + len - 1).toISOString(),
+      closed: false,
+    },
+  };
 }
 
 export async function startMarketHub(databaseUrl: string, streams: MarketStreams, logger: Logger): Promise<MarketHub> {

@@ -39,17 +39,34 @@ import { Outbox, type FrameMeter } from './outbox.js';
 import { IDLE_CLOSE_MS } from './risk.js';
 
 /** Channels of `/ws/market` and the frame type each pushes. */
-export const MARKET_CHANNELS = { l2Book: 'L2-Book', l2Delta: 'L2-Delta', bbo: 'Bbo', trades: 'Trades', volumeAtPrice: 'Volume-At-Price', candle: 'Candle' } as const;
+export const MARKET_CHANNELS = {
+  l2Book: 'L2-Book',
+  l2Delta: 'L2-Delta',
+  bbo: 'Bbo',
+  trades: 'Trades',
+  volumeAtPrice: 'Volume-At-Price',
+  candle: 'Candle',
+} as const;
 type Channel = keyof typeof MARKET_CHANNELS;
 const CANDLE_INTERVALS = ['1m', '1h'];
 const frame = clientFrames(UNSUBSCRIBE_FRAME);
 
 /** A parsed topic, or a reason it is not one. */
-export function parseMarketTopic(topic: string): { channel: Channel; venue: string; symbol: string; interval?: string } | { error: string } {
+export function parseMarketTopic(
+  topic: string,
+): { channel: Channel; venue: string; symbol: string; interval?: string } | { error: string } {
   const [channel, venue, symbol, interval, ...rest] = topic.split(':');
-  if (!(channel in MARKET_CHANNELS)) return { error: `unknown channel ${channel}; channels: ${Object.keys(MARKET_CHANNELS).join(', ')}` };
-  if (!venue || !symbol || !findSymbol(venue, symbol)) return { error: `unknown pair ${venue ?? ''}:${symbol ?? ''}; see GET /api/v1/symbols/{venue}` };
-  if (channel === 'candle' ? !CANDLE_INTERVALS.includes(interval ?? '') || rest.length : interval !== undefined) return { error: channel === 'candle' ? `candle topics end with an interval: ${CANDLE_INTERVALS.join(', ')}` : `${channel} topics are ${channel}:<venue>:<symbol>` };
+  if (!(channel in MARKET_CHANNELS))
+    return { error: `unknown channel ${channel}; channels: ${Object.keys(MARKET_CHANNELS).join(', ')}` };
+  if (!venue || !symbol || !findSymbol(venue, symbol))
+    return { error: `unknown pair ${venue ?? ''}:${symbol ?? ''}; see GET /api/v1/symbols/{venue}` };
+  if (channel === 'candle' ? !CANDLE_INTERVALS.includes(interval ?? '') || rest.length : interval !== undefined)
+    return {
+      error:
+        channel === 'candle'
+          ? `candle topics end with an interval: ${CANDLE_INTERVALS.join(', ')}`
+          : `${channel} topics are ${channel}:<venue>:<symbol>`,
+    };
   return { channel: channel as Channel, venue, symbol, interval };
 }
 
@@ -59,14 +76,21 @@ function framesOf(msg: StreamMessage, has: (topic: string) => boolean): [string,
   const out: [string, Record<string, unknown>, boolean][] = [];
   const add = (channel: Channel, suffix: string, body: Record<string, unknown>, coalesce: boolean) => {
     const topic = `${channel}:${pair}${suffix}`;
-    if (has(topic)) out.push([topic, { type: MARKET_CHANNELS[channel], topic, venue: msg.venue, symbol: msg.symbol, ...body }, coalesce]);
+    if (has(topic))
+      out.push([
+        topic,
+        { type: MARKET_CHANNELS[channel], topic, venue: msg.venue, symbol: msg.symbol, ...body },
+        coalesce,
+      ]);
   };
   if (msg.k === 'book') {
     add('l2Book', '', { bookSeq: msg.bookSeq, ts: msg.ts, ...msg.book }, true);
-    if (msg.delta) add('l2Delta', '', { bookSeq: msg.bookSeq, prevBookSeq: msg.prevBookSeq, ts: msg.ts, ...msg.delta }, false);
+    if (msg.delta)
+      add('l2Delta', '', { bookSeq: msg.bookSeq, prevBookSeq: msg.prevBookSeq, ts: msg.ts, ...msg.delta }, false);
     add('bbo', '', { ...msg.bbo, ts: msg.ts }, true);
   } else if (msg.k === 'trades') add('trades', '', { prints: msg.prints }, false);
-  else if (msg.k === 'vap') add('volumeAtPrice', '', { ts: msg.ts, bucket: msg.bucket, levels: msg.levels, prints: msg.prints }, true);
+  else if (msg.k === 'vap')
+    add('volumeAtPrice', '', { ts: msg.ts, bucket: msg.bucket, levels: msg.levels, prints: msg.prints }, true);
   else add('candle', `:${msg.interval}`, { interval: msg.interval, bar: msg.bar }, true);
   return out;
 }
@@ -87,7 +111,8 @@ export interface MarketSocketDeps {
 /** Serves one `/ws/market` connection. */
 export function serveMarketSocket(ws: WebSocket, req: IncomingMessage, deps: MarketSocketDeps): void {
   const out = new Outbox(ws, deps.outboxCapBytes, deps.meter);
-  const fail = (error: string, detail?: string) => out.reply({ type: 'Result', ok: false, error, ...(detail ? { detail } : {}) });
+  const fail = (error: string, detail?: string) =>
+    out.reply({ type: 'Result', ok: false, error, ...(detail ? { detail } : {}) });
   const topics = new Set<string>();
   const pairs = new Map<string, () => void>(); // pair key → hub unsubscribe
   let limiter = new FrameLimiter();
@@ -119,7 +144,8 @@ export function serveMarketSocket(ws: WebSocket, req: IncomingMessage, deps: Mar
       if (!pairs.has(key)) pairs.set(key, deps.hub.subscribe(key, deliver));
       if (p.channel === 'l2Book') {
         const book = await deps.streams.book(p.venue, p.symbol);
-        if (book && topics.has(t)) out.push({ type: 'L2-Book', topic: t, venue: p.venue, symbol: p.symbol, ...book }, t);
+        if (book && topics.has(t))
+          out.push({ type: 'L2-Book', topic: t, venue: p.venue, symbol: p.symbol, ...book }, t);
       }
     }
     out.reply({ type: 'Result', ok: true, topics: [...topics] });

@@ -45,9 +45,19 @@ export async function startQuotesHub(databaseUrl: string, logger: Logger): Promi
     inFlight.add(key);
     try {
       const [venue, symbol] = key.split(' ');
-      const { rows } = await reader.query<MarkRow>(`select mark::text, bid::text, ask::text, ts from marks where venue = $1 and symbol = $2`, [venue, symbol]);
+      const { rows } = await reader.query<MarkRow>(
+        `select mark::text, bid::text, ask::text, ts from marks where venue = $1 and symbol = $2`,
+        [venue, symbol],
+      );
       if (rows[0]) {
-        const q: QuoteView = { venue, symbol, mark: rows[0].mark, bid: rows[0].bid, ask: rows[0].ask, ts: new Date(rows[0].ts).toISOString() };
+        const q: QuoteView = {
+          venue,
+          symbol,
+          mark: rows[0].mark,
+          bid: rows[0].bid,
+          ask: rows[0].ask,
+          ts: new Date(rows[0].ts).toISOString(),
+        };
         for (const fn of subs.get(key) ?? []) fn(q);
       }
     } catch (err) {

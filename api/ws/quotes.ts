@@ -18,7 +18,12 @@ import { Outbox, type FrameMeter } from './outbox.js';
 const frame = clientFrames(UNSUBSCRIBE_FRAME);
 
 /** Serves one `/ws/quotes` connection; `meter` counts its frames (api/ops/metrics.ts). */
-export function serveQuotesSocket(ws: WebSocket, hub: QuotesHub, idleCloseMs = IDLE_CLOSE_MS, meter?: FrameMeter): void {
+export function serveQuotesSocket(
+  ws: WebSocket,
+  hub: QuotesHub,
+  idleCloseMs = IDLE_CLOSE_MS,
+  meter?: FrameMeter,
+): void {
   const out = new Outbox(ws, undefined, meter);
   const send = (msg: Record<string, unknown>) => out.reply(msg);
   const limiter = new FrameLimiter();
@@ -41,7 +46,13 @@ export function serveQuotesSocket(ws: WebSocket, hub: QuotesHub, idleCloseMs = I
       const [venue, symbol] = t.split(':');
       return !findSymbol(venue ?? '', symbol ?? '');
     });
-    if (unknown.length) return void send({ type: 'Result', ok: false, error: 'unknown_topic', detail: `unknown: ${unknown.join(', ')}; topics are <venue>:<symbol>, e.g. paper:BTC.PAPER` });
+    if (unknown.length)
+      return void send({
+        type: 'Result',
+        ok: false,
+        error: 'unknown_topic',
+        detail: `unknown: ${unknown.join(', ')}; topics are <venue>:<symbol>, e.g. paper:BTC.PAPER`,
+      });
     for (const t of msg.topics) {
       const key = t.replace(':', ' ');
       if (msg.type === 'Subscribe' && !subs.has(t)) subs.set(t, hub.subscribe(key, deliver));

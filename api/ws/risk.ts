@@ -51,13 +51,19 @@ export interface RiskSocketDeps {
 }
 
 /** Serves one `/ws/risk` connection. `sessionToken`: the upgrade request's `service_session` cookie, if any. */
-export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps: RiskSocketDeps, sessionToken?: string): Promise<void> {
+export async function serveRiskSocket(
+  ws: WebSocket,
+  req: IncomingMessage,
+  deps: RiskSocketDeps,
+  sessionToken?: string,
+): Promise<void> {
   const send = (msg: Record<string, unknown>) => {
     if (ws.readyState !== ws.OPEN) return;
     ws.send(JSON.stringify(msg));
     deps.meter?.sent();
   };
-  const fail = (error: string, detail?: string) => send({ type: 'Result', ok: false, error, ...(detail ? { detail } : {}) });
+  const fail = (error: string, detail?: string) =>
+    send({ type: 'Result', ok: false, error, ...(detail ? { detail } : {}) });
 
   // Listen at once (frames may arrive before the tenant is resolved); handle them in order after.
   const inbox: string[] = [];
@@ -92,7 +98,9 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
     }, deps.revocationCheckMs ?? REVOCATION_CHECK_MS);
   };
   const credentialActive = async (credentialId: string) => {
-    const rows = await platformEm(deps.orm).getConnection().execute<{ revoked_at: Date | null }[]>('select revoked_at from credentials where id = ?', [credentialId]);
+    const rows = await platformEm(deps.orm)
+      .getConnection()
+      .execute<{ revoked_at: Date | null }[]>('select revoked_at from credentials where id = ?', [credentialId]);
     return Boolean(rows[0] && !rows[0].revoked_at);
   };
 
@@ -102,7 +110,15 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
       deps.meter?.dropped('slow_consumer', 1);
       return void send({ type: 'Resync-Required', reason: 'slow_consumer', accountId: e.accountId });
     }
-    send({ type: e.frameType, topic: e.topic, seq: e.seq, accountId: e.accountId, event: e.kind, occurredAt: e.occurredAt, data: e.data });
+    send({
+      type: e.frameType,
+      topic: e.topic,
+      seq: e.seq,
+      accountId: e.accountId,
+      event: e.kind,
+      occurredAt: e.occurredAt,
+      data: e.data,
+    });
   };
 
   /** Opens the session over every account of `ownerId` and says `Authenticated`. */
@@ -117,7 +133,9 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
     if (!token) return fail('token_required');
     const consumed = await consumeHandshakeToken(deps.orm, token, tenantId);
     if (!consumed) return fail('token_invalid');
-    const owner = await platformEm(deps.orm).getConnection().execute<{ owner_id: string }[]>('select owner_id from credentials where id = ?', [consumed.credentialId]);
+    const owner = await platformEm(deps.orm)
+      .getConnection()
+      .execute<{ owner_id: string }[]>('select owner_id from credentials where id = ?', [consumed.credentialId]);
     watch(() => credentialActive(consumed.credentialId), 'credential_revoked');
     await open(owner[0]?.owner_id ?? '', consumed.accountId, false);
   }
@@ -126,7 +144,8 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
     if (!session) return fail('not_authenticated', 'send Authenticate first');
     if (!topics.length) return fail('topics_required', 'topics must be non-empty');
     const unknown = topics.filter((t) => !(RISK_TOPICS as readonly string[]).includes(t));
-    if (unknown.length) return fail('unknown_topic', `unknown topics: ${unknown.join(', ')}; known: ${RISK_TOPICS.join(', ')}`);
+    if (unknown.length)
+      return fail('unknown_topic', `unknown topics: ${unknown.join(', ')}; known: ${RISK_TOPICS.join(', ')}`);
     topics.forEach((t) => session!.topics.add(t));
     session.unsubscribe ??= deps.hub.subscribe(tenantId, session.accountIds, deliver);
     send({ type: 'Result', ok: true, topics: [...session.topics] });
@@ -141,7 +160,10 @@ export async function serveRiskSocket(ws: WebSocket, req: IncomingMessage, deps:
     if (parsed.type === 'Ping') return send({ type: 'Pong', serverTime: new Date().toISOString() });
     if (parsed.type === 'Alive') return send({ type: 'Result', ok: true });
     if (!limiter.take()) return fail('rate_limited', limiter.detail);
-    if (parsed.type === 'Authenticate') return void authenticate(parsed.token).catch((err) => (deps.logger.error({ err }, 'ws authenticate failed'), fail('internal_error')));
+    if (parsed.type === 'Authenticate')
+      return void authenticate(parsed.token).catch(
+        (err) => (deps.logger.error({ err }, 'ws authenticate failed'), fail('internal_error')),
+      );
     subscribe(parsed.topics);
   };
   if (sessionToken) {

@@ -219,12 +219,18 @@ export interface EquityPoint {
 export function equityCurve(startEquity: Decimal, trades: TradeInput[], startAt?: number): EquityPoint[] {
   const sorted = [...trades].sort((a, b) => a.closedAt - b.closedAt);
   const first = startAt ?? sorted[0]?.closedAt;
-  const points: EquityPoint[] = first === undefined ? [] : [{ at: new Date(first).toISOString(), equityUsd: fmt(startEquity), pnlUsd: '0' }];
+  const points: EquityPoint[] =
+    first === undefined ? [] : [{ at: new Date(first).toISOString(), equityUsd: fmt(startEquity), pnlUsd: '0' }];
   let equity = startEquity;
   for (const t of sorted) {
     const n = netPnl(t);
     equity = equity.plus(n);
-    points.push({ at: new Date(t.closedAt).toISOString(), equityUsd: fmt(equity), pnlUsd: fmt(n), ...(t.id ? { tradeId: t.id } : {}) });
+    points.push({
+      at: new Date(t.closedAt).toISOString(),
+      equityUsd: fmt(equity),
+      pnlUsd: fmt(n),
+      ...(t.id ? { tradeId: t.id } : {}),
+    });
   }
   return points;
 }
@@ -258,7 +264,12 @@ export function dailyEquity(startEquity: Decimal, trades: TradeInput[]): DailyEq
   for (let day = first; day <= last; day++) {
     const d = byDay.get(day);
     equity = equity.plus(d?.pnl ?? ZERO);
-    out.push({ date: new Date(day * DAY_MS).toISOString().slice(0, 10), equityUsd: fmt(equity), pnlUsd: fmt(d?.pnl ?? ZERO), trades: d?.n ?? 0 });
+    out.push({
+      date: new Date(day * DAY_MS).toISOString().slice(0, 10),
+      equityUsd: fmt(equity),
+      pnlUsd: fmt(d?.pnl ?? ZERO),
+      trades: d?.n ?? 0,
+    });
   }
   return out.slice(-MAX_DAYS);
 }
@@ -328,8 +339,19 @@ export function riskMetrics(startEquity: Decimal, trades: TradeInput[]): RiskMet
   }
   const n = returns.length;
   const mean = n ? returns.reduce((s, x) => s.plus(x.r), ZERO).div(n) : null;
-  const stdev = mean && n >= 2 ? returns.reduce((s, x) => s.plus(x.r.minus(mean).pow(2)), ZERO).div(n - 1).sqrt() : null;
-  const downside = n ? returns.reduce((s, x) => (x.r.lt(0) ? s.plus(x.r.pow(2)) : s), ZERO).div(n).sqrt() : null;
+  const stdev =
+    mean && n >= 2
+      ? returns
+          .reduce((s, x) => s.plus(x.r.minus(mean).pow(2)), ZERO)
+          .div(n - 1)
+          .sqrt()
+      : null;
+  const downside = n
+    ? returns
+        .reduce((s, x) => (x.r.lt(0) ? s.plus(x.r.pow(2)) : s), ZERO)
+        .div(n)
+        .sqrt()
+    : null;
   const annual = new Decimal(DAYS_PER_YEAR).sqrt();
   const curve = equityCurve(startEquity, trades);
   const equities = curve.length ? curve.map((p) => new Decimal(p.equityUsd)) : [startEquity];

@@ -11,7 +11,10 @@ const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number) =>
 /** A new credential's public id and its secret (shown once). */
 export function mintKeyPair(audience: 'trader' | 'operator'): { apiKey: string; apiSecret: string } {
   const prefix = audience === 'trader' ? 'tk' : 'ok';
-  return { apiKey: `${prefix}_${randomBytes(12).toString('base64url')}`, apiSecret: randomBytes(32).toString('base64url') };
+  return {
+    apiKey: `${prefix}_${randomBytes(12).toString('base64url')}`,
+    apiSecret: randomBytes(32).toString('base64url'),
+  };
 }
 
 /** `scrypt$<saltHex>$<hashHex>` of a secret. */

@@ -19,7 +19,14 @@
 import { Decimal, ZERO, fmt } from '../decimal.js';
 import { ApiError } from '../errors.js';
 import { equityCurve, riskMetrics, type EquityPoint, type RiskMetrics, type TradeInput } from '../analytics/metrics.js';
-import { BAR_FIELDS, computeSeries, type Bar, type BarField, type Issue, type ResolvedIndicator } from '../indicators/registry.js';
+import {
+  BAR_FIELDS,
+  computeSeries,
+  type Bar,
+  type BarField,
+  type Issue,
+  type ResolvedIndicator,
+} from '../indicators/registry.js';
 
 /** Comparison operators of a condition. `crosses_*` compare this bar and the previous one. */
 export const OPS = ['gt', 'gte', 'lt', 'lte', 'crosses_above', 'crosses_below'] as const;
@@ -49,7 +56,12 @@ const LITERAL = /^-?\d+(\.\d+)?$/;
 type Series = (Decimal | null)[];
 
 /** The value series of an operand, or an issue message. */
-function operandSeries(operand: string, bars: Bar[], indicators: ResolvedIndicator[], computed?: Map<string, Record<string, (string | null)[]>>): Series | string {
+function operandSeries(
+  operand: string,
+  bars: Bar[],
+  indicators: ResolvedIndicator[],
+  computed?: Map<string, Record<string, (string | null)[]>>,
+): Series | string {
   if (LITERAL.test(operand)) {
     const v = new Decimal(operand);
     return bars.map(() => v);
@@ -57,10 +69,12 @@ function operandSeries(operand: string, bars: Bar[], indicators: ResolvedIndicat
   if ((BAR_FIELDS as readonly string[]).includes(operand)) return bars.map((b) => new Decimal(b[operand as BarField]));
   const [id, output, ...rest] = operand.split('.');
   const ind = indicators.find((x) => x.id === id);
-  if (!ind || rest.length) return `unknown operand ${operand}: a bar field (${BAR_FIELDS.join(', ')}), an indicator id (${indicators.map((x) => x.id).join(', ') || 'none given'}) or a decimal string`;
+  if (!ind || rest.length)
+    return `unknown operand ${operand}: a bar field (${BAR_FIELDS.join(', ')}), an indicator id (${indicators.map((x) => x.id).join(', ') || 'none given'}) or a decimal string`;
   const outputs = ind.def.outputs;
   const out = output ?? (outputs.length === 1 ? outputs[0] : undefined);
-  if (!out || !outputs.includes(out)) return `operand ${operand}: ${ind.def.name} outputs ${outputs.map((o) => `${id}.${o}`).join(', ')}`;
+  if (!out || !outputs.includes(out))
+    return `operand ${operand}: ${ind.def.name} outputs ${outputs.map((o) => `${id}.${o}`).join(', ')}`;
   if (!computed) return [];
   return computed.get(id)![out].map((v) => (v === null ? null : new Decimal(v)));
 }
@@ -72,7 +86,12 @@ const conditionsOf = (r: Rule): Condition[] => ('all' in r ? r.all : r.any);
  * Issues: `unknown_operand` at `<at>.<entry|exit>.<all|any>.<i>.<left|right>`. Operands naming one
  * of `invalidIds` (requested indicators that failed their own checks) are not reported again.
  */
-export function checkRules(rules: { entry: Rule; exit: Rule }, indicators: ResolvedIndicator[], at = 'body', invalidIds: string[] = []): Issue[] {
+export function checkRules(
+  rules: { entry: Rule; exit: Rule },
+  indicators: ResolvedIndicator[],
+  at = 'body',
+  invalidIds: string[] = [],
+): Issue[] {
   const issues: Issue[] = [];
   for (const which of ['entry', 'exit'] as const) {
     const rule = rules[which];
@@ -80,7 +99,8 @@ export function checkRules(rules: { entry: Rule; exit: Rule }, indicators: Resol
     conditionsOf(rule).forEach((c, i) => {
       for (const side of ['left', 'right'] as const) {
         const s = operandSeries(c[side], [], indicators);
-        if (typeof s === 'string' && !invalidIds.includes(c[side].split('.')[0])) issues.push({ path: `${at}.${which}.${key}.${i}.${side}`, message: s, code: 'unknown_operand' });
+        if (typeof s === 'string' && !invalidIds.includes(c[side].split('.')[0]))
+          issues.push({ path: `${at}.${which}.${key}.${i}.${side}`, message: s, code: 'unknown_operand' });
       }
     });
   }
@@ -138,12 +158,20 @@ export function runBacktest(input: BacktestInput): BacktestResult {
   const budget = input.budgetMs ?? DEFAULT_BUDGET_MS;
   const start = now();
   const guard = (i: number) => {
-    if (now() - start > budget) throw new ApiError('backtest_too_large', `evaluation exceeded its ${budget} ms budget after ${i + 1} of ${input.bars.length} bars; use fewer bars or indicators`);
+    if (now() - start > budget)
+      throw new ApiError(
+        'backtest_too_large',
+        `evaluation exceeded its ${budget} ms budget after ${i + 1} of ${input.bars.length} bars; use fewer bars or indicators`,
+      );
   };
   const { bars } = input;
   const computed = new Map(computeSeries(bars, input.indicators, guard).map((s) => [s.id, s.values]));
   const compile = (rule: Rule) => {
-    const conds = conditionsOf(rule).map((c) => ({ op: c.op, l: operandSeries(c.left, bars, input.indicators, computed) as Series, r: operandSeries(c.right, bars, input.indicators, computed) as Series }));
+    const conds = conditionsOf(rule).map((c) => ({
+      op: c.op,
+      l: operandSeries(c.left, bars, input.indicators, computed) as Series,
+      r: operandSeries(c.right, bars, input.indicators, computed) as Series,
+    }));
     const test = (c: (typeof conds)[number], i: number): boolean => {
       const l = c.l[i];
       const r = c.r[i];
@@ -194,7 +222,15 @@ export function runBacktest(input: BacktestInput): BacktestResult {
       netPnlUsd: fmt(pnl.minus(fees)),
       exitReason: reason,
     });
-    closed.push({ venue: 'backtest', symbol: 'backtest', side: input.side, qty: fmt(input.qty), realizedPnlUsd: fmt(pnl), feesUsd: fmt(fees), closedAt: time });
+    closed.push({
+      venue: 'backtest',
+      symbol: 'backtest',
+      side: input.side,
+      qty: fmt(input.qty),
+      realizedPnlUsd: fmt(pnl),
+      feesUsd: fmt(fees),
+      closedAt: time,
+    });
     pos = null;
   };
 

@@ -10,7 +10,8 @@ export interface AgentStanding {
 }
 
 /** The docs/api.md §7 code of an agent that cannot sign. */
-export type AgentBlock = 'credential_missing_agent_wallet' | 'agent_authorization_revoked' | 'agent_authorization_expired';
+export type AgentBlock =
+  'credential_missing_agent_wallet' | 'agent_authorization_revoked' | 'agent_authorization_expired';
 
 /** Why an agent cannot sign at `now` (epoch ms), or null when it can; no agent, or one still pending, is `credential_missing_agent_wallet`. */
 export function agentBlock(agent: AgentStanding | null, now = Date.now()): AgentBlock | null {

@@ -20,12 +20,19 @@ export interface KeyRing {
  */
 export function parseKeyRing(spec: string): KeyRing {
   const keys = new Map<string, Buffer>();
-  for (const entry of spec.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of spec
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const at = entry.indexOf(':');
     const version = entry.slice(0, at);
     const key = Buffer.from(entry.slice(at + 1), 'base64');
-    if (at <= 0 || !/^[A-Za-z0-9_-]+$/.test(version)) throw new Error(`AGENT_KEY_ENCRYPTION_KEYS: entry "${version || entry.slice(0, 8)}…" is not <version>:<base64 key>`);
-    if (key.length !== 32) throw new Error(`AGENT_KEY_ENCRYPTION_KEYS: key ${version} is ${key.length} bytes, AES-256 needs 32`);
+    if (at <= 0 || !/^[A-Za-z0-9_-]+$/.test(version))
+      throw new Error(
+        `AGENT_KEY_ENCRYPTION_KEYS: entry "${version || entry.slice(0, 8)}…" is not <version>:<base64 key>`,
+      );
+    if (key.length !== 32)
+      throw new Error(`AGENT_KEY_ENCRYPTION_KEYS: key ${version} is ${key.length} bytes, AES-256 needs 32`);
     if (keys.has(version)) throw new Error(`AGENT_KEY_ENCRYPTION_KEYS: version ${version} appears twice`);
     keys.set(version, key);
   }
@@ -39,7 +46,9 @@ export function seal(ring: KeyRing, plaintext: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', ring.keys.get(ring.current)!, iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [ring.current, iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')].join('.');
+  return [ring.current, iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')].join(
+    '.',
+  );
 }
 
 /**

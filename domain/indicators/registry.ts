@@ -63,7 +63,14 @@ export interface IndicatorDef {
   create: (p: Record<string, number>) => Stepper;
 }
 
-const period = (def: number, description = 'Look-back in bars'): ParamSpec => ({ name: 'period', type: 'integer', default: def, min: 1, max: 1000, description });
+const period = (def: number, description = 'Look-back in bars'): ParamSpec => ({
+  name: 'period',
+  type: 'integer',
+  default: def,
+  min: 1,
+  max: 1000,
+  description,
+});
 const one = (v: number | null | undefined) => [v ?? null];
 
 /** The catalogue: name → definition. Add an indicator by adding a row. */
@@ -81,7 +88,8 @@ export const INDICATORS: Record<string, IndicatorDef> = {
   },
   ema: {
     name: 'ema',
-    description: 'Exponential moving average of the close, weight 2/(period+1), seeded with the first close; null for the first `period − 1` bars.',
+    description:
+      'Exponential moving average of the close, weight 2/(period+1), seeded with the first close; null for the first `period − 1` bars.',
     inputs: ['close'],
     outputs: ['value'],
     params: [period(20)],
@@ -106,7 +114,8 @@ export const INDICATORS: Record<string, IndicatorDef> = {
   },
   rsi: {
     name: 'rsi',
-    description: "Relative strength index (Wilder's smoothing) of the close, 0-100; first value after `period + 1` bars.",
+    description:
+      "Relative strength index (Wilder's smoothing) of the close, 0-100; first value after `period + 1` bars.",
     inputs: ['close'],
     outputs: ['value'],
     params: [period(14)],
@@ -117,7 +126,8 @@ export const INDICATORS: Record<string, IndicatorDef> = {
   },
   macd: {
     name: 'macd',
-    description: 'MACD of the close: `macd = EMA(fast) − EMA(slow)`, `signal = EMA(signal) of macd`, `histogram = macd − signal`; values once the signal EMA has `signal` inputs.',
+    description:
+      'MACD of the close: `macd = EMA(fast) − EMA(slow)`, `signal = EMA(signal) of macd`, `histogram = macd − signal`; values once the signal EMA has `signal` inputs.',
     inputs: ['close'],
     outputs: ['macd', 'signal', 'histogram'],
     params: [
@@ -136,10 +146,21 @@ export const INDICATORS: Record<string, IndicatorDef> = {
   },
   bollinger: {
     name: 'bollinger',
-    description: 'Bollinger bands of the close: `middle = SMA(period)`, `upper/lower = middle ± stddev × population standard deviation` over `period` bars.',
+    description:
+      'Bollinger bands of the close: `middle = SMA(period)`, `upper/lower = middle ± stddev × population standard deviation` over `period` bars.',
     inputs: ['close'],
     outputs: ['upper', 'middle', 'lower'],
-    params: [period(20), { name: 'stddev', type: 'number', default: 2, min: 0.1, max: 10, description: 'Band width in standard deviations' }],
+    params: [
+      period(20),
+      {
+        name: 'stddev',
+        type: 'number',
+        default: 2,
+        min: 0.1,
+        max: 10,
+        description: 'Band width in standard deviations',
+      },
+    ],
     create: (p) => {
       const x = new BollingerBands(p.period, p.stddev);
       return (b) => {
@@ -161,7 +182,8 @@ export const INDICATORS: Record<string, IndicatorDef> = {
   },
   vwap: {
     name: 'vwap',
-    description: 'Volume-weighted average of the typical price (high+low+close)/3, anchored at the first bar of the request; null on a bar with zero volume.',
+    description:
+      'Volume-weighted average of the typical price (high+low+close)/3, anchored at the first bar of the request; null on a bar with zero volume.',
     inputs: ['high', 'low', 'close', 'volume'],
     outputs: ['value'],
     params: [],
@@ -183,7 +205,13 @@ export interface IndicatorSpecView {
 
 /** The catalogue as `GET /api/v1/indicators` shows it, in table order. */
 export function catalogue(): IndicatorSpecView[] {
-  return Object.values(INDICATORS).map(({ name, description, inputs, outputs, params }) => ({ name, description, inputs, outputs, params }));
+  return Object.values(INDICATORS).map(({ name, description, inputs, outputs, params }) => ({
+    name,
+    description,
+    inputs,
+    outputs,
+    params,
+  }));
 }
 
 /** A field issue (the shape of `detail` entries of `400 validation_failed`). */
@@ -216,31 +244,63 @@ const ID_RE = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
  * `path` `<at>.<index>.<field>`; codes `too_many_indicators`, `unknown_indicator`, `invalid_id`,
  * `duplicate_id`, `unknown_param`, `invalid_param`.
  */
-export function resolveIndicators(reqs: IndicatorRequest[], at = 'body.indicators'): { resolved: ResolvedIndicator[]; issues: Issue[] } {
+export function resolveIndicators(
+  reqs: IndicatorRequest[],
+  at = 'body.indicators',
+): { resolved: ResolvedIndicator[]; issues: Issue[] } {
   const issues: Issue[] = [];
   const resolved: ResolvedIndicator[] = [];
-  if (reqs.length > MAX_INDICATORS) issues.push({ path: at, message: `at most ${MAX_INDICATORS} indicators, got ${reqs.length}`, code: 'too_many_indicators' });
+  if (reqs.length > MAX_INDICATORS)
+    issues.push({
+      path: at,
+      message: `at most ${MAX_INDICATORS} indicators, got ${reqs.length}`,
+      code: 'too_many_indicators',
+    });
   const seen = new Set<string>();
   reqs.forEach((r, i) => {
     const p = `${at}.${i}`;
-    if (!ID_RE.test(r.id) || (BAR_FIELDS as readonly string[]).includes(r.id)) issues.push({ path: `${p}.id`, message: 'id: a letter or _, then letters, digits or _ (at most 40), not a bar field', code: 'invalid_id' });
+    if (!ID_RE.test(r.id) || (BAR_FIELDS as readonly string[]).includes(r.id))
+      issues.push({
+        path: `${p}.id`,
+        message: 'id: a letter or _, then letters, digits or _ (at most 40), not a bar field',
+        code: 'invalid_id',
+      });
     else if (seen.has(r.id)) issues.push({ path: `${p}.id`, message: `duplicate id ${r.id}`, code: 'duplicate_id' });
     seen.add(r.id);
     const def = Object.hasOwn(INDICATORS, r.name) ? INDICATORS[r.name] : undefined;
     if (!def) {
-      issues.push({ path: `${p}.name`, message: `unknown indicator ${r.name}; one of ${Object.keys(INDICATORS).join(', ')}`, code: 'unknown_indicator' });
+      issues.push({
+        path: `${p}.name`,
+        message: `unknown indicator ${r.name}; one of ${Object.keys(INDICATORS).join(', ')}`,
+        code: 'unknown_indicator',
+      });
       return;
     }
     const given = r.params ?? {};
     const params: Record<string, number> = {};
     for (const k of Object.keys(given)) {
-      if (!def.params.some((s) => s.name === k)) issues.push({ path: `${p}.params.${k}`, message: `${def.name} has no param ${k}; params: ${def.params.map((s) => s.name).join(', ') || 'none'}`, code: 'unknown_param' });
+      if (!def.params.some((s) => s.name === k))
+        issues.push({
+          path: `${p}.params.${k}`,
+          message: `${def.name} has no param ${k}; params: ${def.params.map((s) => s.name).join(', ') || 'none'}`,
+          code: 'unknown_param',
+        });
     }
     let ok = true;
     for (const s of def.params) {
       const v = given[s.name] ?? s.default;
-      if (typeof v !== 'number' || !Number.isFinite(v) || (s.type === 'integer' && !Number.isInteger(v)) || v < s.min || v > s.max) {
-        issues.push({ path: `${p}.params.${s.name}`, message: `${s.name}: ${s.type === 'integer' ? 'an integer' : 'a number'} from ${s.min} to ${s.max}`, code: 'invalid_param' });
+      if (
+        typeof v !== 'number' ||
+        !Number.isFinite(v) ||
+        (s.type === 'integer' && !Number.isInteger(v)) ||
+        v < s.min ||
+        v > s.max
+      ) {
+        issues.push({
+          path: `${p}.params.${s.name}`,
+          message: `${s.name}: ${s.type === 'integer' ? 'an integer' : 'a number'} from ${s.min} to ${s.max}`,
+          code: 'invalid_param',
+        });
         ok = false;
       } else params[s.name] = v;
     }
@@ -269,10 +329,24 @@ export function toWire(v: number | null): string | null {
  * Runs resolved indicators over `bars` (oldest first). `onBar` (optional) is called after every
  * bar, e.g. to enforce a time budget by throwing.
  */
-export function computeSeries(bars: Bar[], indicators: ResolvedIndicator[], onBar?: (i: number) => void): IndicatorSeries[] {
-  const runs = indicators.map((r) => ({ r, step: r.def.create(r.params), values: Object.fromEntries(r.def.outputs.map((o) => [o, [] as (string | null)[]])) }));
+export function computeSeries(
+  bars: Bar[],
+  indicators: ResolvedIndicator[],
+  onBar?: (i: number) => void,
+): IndicatorSeries[] {
+  const runs = indicators.map((r) => ({
+    r,
+    step: r.def.create(r.params),
+    values: Object.fromEntries(r.def.outputs.map((o) => [o, [] as (string | null)[]])),
+  }));
   bars.forEach((bar, i) => {
-    const nb: NumBar = { open: Number(bar.open), high: Number(bar.high), low: Number(bar.low), close: Number(bar.close), volume: Number(bar.volume) };
+    const nb: NumBar = {
+      open: Number(bar.open),
+      high: Number(bar.high),
+      low: Number(bar.low),
+      close: Number(bar.close),
+      volume: Number(bar.volume),
+    };
     for (const run of runs) {
       const out = run.step(nb);
       run.r.def.outputs.forEach((o, k) => run.values[o].push(toWire(out ? out[k] : null)));

@@ -35,8 +35,9 @@ export function bookDelta(prev: WireBook, next: WireBook): WireBook {
 export function applyBookDelta(book: WireBook, delta: WireBook): WireBook {
   const apply = (levels: WireLevel[], changes: WireLevel[], desc: boolean): WireLevel[] => {
     const m = new Map(levels);
-    for (const [price, size] of changes) if (new Decimal(size).isZero()) m.delete(price);
-    else m.set(price, size);
+    for (const [price, size] of changes)
+      if (new Decimal(size).isZero()) m.delete(price);
+      else m.set(price, size);
     return [...m.entries()].sort((x, y) => new Decimal(x[0]).comparedTo(y[0]) * (desc ? -1 : 1));
   };
   return { bids: apply(book.bids, delta.bids, true), asks: apply(book.asks, delta.asks, false) };

@@ -24,7 +24,8 @@ export const floorHour = (ms: number): number => Math.floor(ms / HOUR_MS) * HOUR
  */
 export function rateForHour(recording: readonly RecordedRate[], hourMs: number): RecordedRate {
   if (!recording.length) throw new Error('no recorded funding rates');
-  if (hourMs % HOUR_MS !== 0) throw new Error(`funding hour must be on the hour, got ${new Date(hourMs).toISOString()}`);
+  if (hourMs % HOUR_MS !== 0)
+    throw new Error(`funding hour must be on the hour, got ${new Date(hourMs).toISOString()}`);
   const n = recording.length;
   return recording[(((hourMs / HOUR_MS) % n) + n) % n];
 }

@@ -91,7 +91,12 @@ function lastAtOrBefore(rows: readonly { ts: number }[], t: number): number {
 }
 
 /** Moves every level by `by` (USD) and rounds it to the tick, down (bids) or up (asks). Sizes unchanged. */
-function shiftLevels(levels: BookLevel[], by: Decimal, tick: Decimal, rounding: typeof Decimal.ROUND_FLOOR | typeof Decimal.ROUND_CEIL): BookLevel[] {
+function shiftLevels(
+  levels: BookLevel[],
+  by: Decimal,
+  tick: Decimal,
+  rounding: typeof Decimal.ROUND_FLOOR | typeof Decimal.ROUND_CEIL,
+): BookLevel[] {
   return levels.map((l) => ({ price: l.price.plus(by).toNearest(tick, rounding), size: l.size }));
 }
 
@@ -110,15 +115,30 @@ function shiftLevels(levels: BookLevel[], by: Decimal, tick: Decimal, rounding: 
  * `bid`/`ask` of the tick are the recorded best bid and offer (USD).
  * @throws Error when the recording has no bbo rows or no books.
  */
-export function tickAt(m: RecordedMarket, recordedMs: number, venue: string, symbol: string, wallMs: number, tickSize: Decimal): MarkTick {
-  if (m.bbo.length === 0 || m.books.length === 0) throw new Error(`recording of ${m.coin} has no best bid/offer or no book`);
+export function tickAt(
+  m: RecordedMarket,
+  recordedMs: number,
+  venue: string,
+  symbol: string,
+  wallMs: number,
+  tickSize: Decimal,
+): MarkTick {
+  if (m.bbo.length === 0 || m.books.length === 0)
+    throw new Error(`recording of ${m.coin} has no best bid/offer or no book`);
   const { bid, ask } = m.bbo[lastAtOrBefore(m.bbo, recordedMs)];
   const { book } = m.books[lastAtOrBefore(m.books, recordedMs)];
   const mark = bid.plus(ask).div(2);
 
   const bestBid = book.bids[0]?.price;
   const bestAsk = book.asks[0]?.price;
-  const shift = bestBid && bestAsk ? mark.minus(bestBid.plus(bestAsk).div(2)) : bestBid ? bid.minus(bestBid) : bestAsk ? ask.minus(bestAsk) : new Decimal(0);
+  const shift =
+    bestBid && bestAsk
+      ? mark.minus(bestBid.plus(bestAsk).div(2))
+      : bestBid
+        ? bid.minus(bestBid)
+        : bestAsk
+          ? ask.minus(bestAsk)
+          : new Decimal(0);
 
   let bids = shiftLevels(book.bids, shift, tickSize, Decimal.ROUND_FLOOR);
   let asks = shiftLevels(book.asks, shift, tickSize, Decimal.ROUND_CEIL);

@@ -19,7 +19,25 @@ export interface WirePrint {
 
 /** What a producer announces on `market_stream` (the api fans these out to `/ws/market` topics). */
 export type StreamMessage =
-  | { k: 'book'; venue: string; symbol: string; bookSeq: number; prevBookSeq: number | null; ts: string; book: WireBook; delta: WireBook | null; bbo: { bid: string; ask: string; mark: string } }
+  | {
+      k: 'book';
+      venue: string;
+      symbol: string;
+      bookSeq: number;
+      prevBookSeq: number | null;
+      ts: string;
+      book: WireBook;
+      delta: WireBook | null;
+      bbo: { bid: string; ask: string; mark: string };
+    }
   | { k: 'trades'; venue: string; symbol: string; prints: WirePrint[] }
-  | { k: 'vap'; venue: string; symbol: string; ts: string; bucket: string; levels: { price: string; buyVolume: string; sellVolume: string }[]; prints: number }
+  | {
+      k: 'vap';
+      venue: string;
+      symbol: string;
+      ts: string;
+      bucket: string;
+      levels: { price: string; buyVolume: string; sellVolume: string }[];
+      prints: number;
+    }
   | { k: 'candle'; venue: string; symbol: string; interval: string; bar: Record<string, unknown> };

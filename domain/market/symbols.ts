@@ -15,7 +15,14 @@ import { KALSHI_SYMBOLS } from './venues/kalshi.js';
  * Symbol suffix per venue slug: a venue symbol is `<BASE>.<suffix>`, e.g. `BTC.PAPER`, `ETH.HL`.
  * `b3` is included because `/api/v1/venues` lists it (suffix `B3`) although compose refuses it.
  */
-export const VENUE_SUFFIX = { paper: 'PAPER', hyperliquid: 'HL', aster: 'ASTER', polymarket: 'PM', kalshi: 'KX', b3: 'B3' } as const;
+export const VENUE_SUFFIX = {
+  paper: 'PAPER',
+  hyperliquid: 'HL',
+  aster: 'ASTER',
+  polymarket: 'PM',
+  kalshi: 'KX',
+  b3: 'B3',
+} as const;
 
 /** One tradeable venue symbol. */
 export interface SymbolSpec {
@@ -51,9 +58,39 @@ export interface SymbolSpec {
 
 /** The perps tradeable on venue `paper`: BTC.PAPER, ETH.PAPER, SOL.PAPER. Read-only by convention. */
 export const PAPER_SYMBOLS: SymbolSpec[] = [
-  { symbol: 'BTC.PAPER', base: 'BTC', venue: 'paper', quote: 'USD', sourceCoin: 'BTC', assetClass: 'perp', szDecimals: 5, tickSize: '1', maxLeverage: 40 },
-  { symbol: 'ETH.PAPER', base: 'ETH', venue: 'paper', quote: 'USD', sourceCoin: 'ETH', assetClass: 'perp', szDecimals: 4, tickSize: '0.1', maxLeverage: 25 },
-  { symbol: 'SOL.PAPER', base: 'SOL', venue: 'paper', quote: 'USD', sourceCoin: 'SOL', assetClass: 'perp', szDecimals: 2, tickSize: '0.01', maxLeverage: 20 },
+  {
+    symbol: 'BTC.PAPER',
+    base: 'BTC',
+    venue: 'paper',
+    quote: 'USD',
+    sourceCoin: 'BTC',
+    assetClass: 'perp',
+    szDecimals: 5,
+    tickSize: '1',
+    maxLeverage: 40,
+  },
+  {
+    symbol: 'ETH.PAPER',
+    base: 'ETH',
+    venue: 'paper',
+    quote: 'USD',
+    sourceCoin: 'ETH',
+    assetClass: 'perp',
+    szDecimals: 4,
+    tickSize: '0.1',
+    maxLeverage: 25,
+  },
+  {
+    symbol: 'SOL.PAPER',
+    base: 'SOL',
+    venue: 'paper',
+    quote: 'USD',
+    sourceCoin: 'SOL',
+    assetClass: 'perp',
+    szDecimals: 2,
+    tickSize: '0.01',
+    maxLeverage: 20,
+  },
 ];
 
 /**

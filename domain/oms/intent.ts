@@ -23,7 +23,14 @@ export const ORDER_TYPES = ['market', 'limit', 'stop', 'stop_limit', 'take_profi
 export const TIME_IN_FORCE = ['Gtc', 'Ioc', 'Alo'] as const;
 
 /** Intent states of docs/api.md §3.1, in order, then the dead states. */
-export const INTENT_STATES = ['intent_pending', 'signed_pending_dispatch', 'dispatched', 'filled', 'canceled', 'rejected'] as const;
+export const INTENT_STATES = [
+  'intent_pending',
+  'signed_pending_dispatch',
+  'dispatched',
+  'filled',
+  'canceled',
+  'rejected',
+] as const;
 export type IntentState = (typeof INTENT_STATES)[number];
 /** States after which nothing more happens to an intent. */
 export const TERMINAL_STATES: readonly IntentState[] = ['filled', 'canceled', 'rejected'];
@@ -48,19 +55,37 @@ export const REQUIRED_PRICES: Record<(typeof ORDER_TYPES)[number], ('price' | 't
  */
 export const composeIntentBody = z
   .object({
-    venue: z.enum(COMPOSE_VENUES).meta({ description: 'Venue slug. `b3` is refused at compose: paper B3 orders use `paper`.' }),
-    symbol: z.string().min(1).max(64).meta({ description: 'Venue-suffixed symbol from GET /api/v1/symbols/{venue}', example: 'BTC.PAPER' }),
+    venue: z
+      .enum(COMPOSE_VENUES)
+      .meta({ description: 'Venue slug. `b3` is refused at compose: paper B3 orders use `paper`.' }),
+    symbol: z
+      .string()
+      .min(1)
+      .max(64)
+      .meta({ description: 'Venue-suffixed symbol from GET /api/v1/symbols/{venue}', example: 'BTC.PAPER' }),
     side: z.enum(['buy', 'sell']),
     type: z.enum(ORDER_TYPES).meta({ description: '`trailing_stop` is not accepted' }),
     qty: positiveDecimal.meta({ description: 'Size in contracts (base units)', example: '0.01' }),
     price: positiveDecimal.optional().meta({ description: 'Limit price, USD. Required for `limit`.' }),
-    triggerPrice: positiveDecimal.optional().meta({ description: 'Trigger price, USD. Required for `stop`, `stop_limit`, `take_profit`.' }),
+    triggerPrice: positiveDecimal
+      .optional()
+      .meta({ description: 'Trigger price, USD. Required for `stop`, `stop_limit`, `take_profit`.' }),
     stopLimitPrice: positiveDecimal.optional().meta({ description: 'Resting limit price of a `stop_limit`, USD.' }),
     reduceOnly: z.boolean().default(false),
     timeInForce: z.enum(TIME_IN_FORCE).default('Gtc'),
-    leverage: z.number().positive().max(1000).default(1).meta({ description: 'Checked against the trading group cap for the venue' }),
+    leverage: z
+      .number()
+      .positive()
+      .max(1000)
+      .default(1)
+      .meta({ description: 'Checked against the trading group cap for the venue' }),
     accountId: z.string().min(1).optional().meta({ description: "Defaults to the credential's active account" }),
-    clientOrderId: z.string().min(1).max(128).optional().meta({ description: 'Echoed on the response and on /ws/risk frames' }),
+    clientOrderId: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .meta({ description: 'Echoed on the response and on /ws/risk frames' }),
     asterTimeInForce: z.string().optional(),
     asterKind: z.string().optional(),
     clientId: z.string().optional(),

@@ -34,7 +34,10 @@ export interface IntentRecord {
 }
 
 /** The order of a new intent; an absent client order id or price is `null`. */
-export type IntentOrder = Omit<IntentRecord, 'clientOrderId' | 'price' | 'triggerPrice' | 'stopLimitPrice' | 'signing' | 'pollMs' | 'batchId' | 'batchLeg'> &
+export type IntentOrder = Omit<
+  IntentRecord,
+  'clientOrderId' | 'price' | 'triggerPrice' | 'stopLimitPrice' | 'signing' | 'pollMs' | 'batchId' | 'batchLeg'
+> &
   Partial<Pick<IntentRecord, 'clientOrderId' | 'price' | 'triggerPrice' | 'stopLimitPrice'>>;
 
 /** How the intent proceeds: who signs, how routed orders are polled, which batch leg it is. */

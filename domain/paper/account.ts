@@ -20,7 +20,13 @@ export function venueState(balanceUsd: Decimal, positions: VenuePosition[]) {
   const unrealizedPnlUsd = positions.reduce((s, p) => s.plus(p.mark.minus(p.avgEntryPrice).times(p.qty)), ZERO);
   const marginUsedUsd = positions.reduce((s, p) => s.plus(p.qty.abs().times(p.mark).div(p.leverage)), ZERO);
   const equityUsd = balanceUsd.plus(unrealizedPnlUsd);
-  return { equityUsd, balanceUsd, marginUsedUsd, marginAvailableUsd: Decimal.max(ZERO, equityUsd.minus(marginUsedUsd)), unrealizedPnlUsd };
+  return {
+    equityUsd,
+    balanceUsd,
+    marginUsedUsd,
+    marginAvailableUsd: Decimal.max(ZERO, equityUsd.minus(marginUsedUsd)),
+    unrealizedPnlUsd,
+  };
 }
 
 /** Initial margin an order needs: qty × price / leverage (USD); a reduce-only order needs none. */

@@ -45,7 +45,14 @@ export interface EngineFill {
  */
 export type MatchResult =
   | { kind: 'filled'; fills: EngineFill[]; filledQty: Decimal; avgPrice: Decimal }
-  | { kind: 'partial_canceled'; fills: EngineFill[]; filledQty: Decimal; avgPrice: Decimal; canceledQty: Decimal; reason: string }
+  | {
+      kind: 'partial_canceled';
+      fills: EngineFill[];
+      filledQty: Decimal;
+      avgPrice: Decimal;
+      canceledQty: Decimal;
+      reason: string;
+    }
   | { kind: 'resting'; order: PaperOrder; fills: EngineFill[]; filledQty: Decimal }
   | { kind: 'canceled'; reason: string }
   | { kind: 'rejected'; reason: string };
@@ -90,7 +97,12 @@ function clipReduceOnly(order: PaperOrder, positionQty: Decimal): PaperOrder | n
 }
 
 /** Walks the opposite side of the book up to `limit` (none = market); taker fills. */
-function walk(side: Side, qty: Decimal, levels: BookLevel[], limit?: Decimal): { fills: EngineFill[]; filled: Decimal } {
+function walk(
+  side: Side,
+  qty: Decimal,
+  levels: BookLevel[],
+  limit?: Decimal,
+): { fills: EngineFill[]; filled: Decimal } {
   const fills: EngineFill[] = [];
   let left = qty;
   for (const level of levels) {
@@ -113,14 +125,22 @@ function avg(fills: EngineFill[]): Decimal {
 function execute(order: PaperOrder, tick: MarkTick): MatchResult {
   const levels = order.side === 'buy' ? tick.book.asks : tick.book.bids;
   const limit = limitOf(order);
-  if (limit && order.timeInForce === 'Alo' && limitCrossesBook(order.side, limit, tick)) return { kind: 'rejected', reason: 'alo_would_cross' };
+  if (limit && order.timeInForce === 'Alo' && limitCrossesBook(order.side, limit, tick))
+    return { kind: 'rejected', reason: 'alo_would_cross' };
   if (!limit && levels.length === 0) return { kind: 'rejected', reason: 'no_liquidity' };
   const { fills, filled } = walk(order.side, order.qty, levels, limit);
   const rest = order.qty.minus(filled);
   if (rest.isZero()) return { kind: 'filled', fills, filledQty: filled, avgPrice: avg(fills) };
   if (!limit || order.timeInForce === 'Ioc') {
     if (filled.isZero()) return { kind: 'canceled', reason: limit ? 'ioc_no_cross' : 'no_liquidity' };
-    return { kind: 'partial_canceled', fills, filledQty: filled, avgPrice: avg(fills), canceledQty: rest, reason: limit ? 'ioc_remainder' : 'book_exhausted' };
+    return {
+      kind: 'partial_canceled',
+      fills,
+      filledQty: filled,
+      avgPrice: avg(fills),
+      canceledQty: rest,
+      reason: limit ? 'ioc_remainder' : 'book_exhausted',
+    };
   }
   return { kind: 'resting', order: { ...order, qty: rest, triggered: true }, fills, filledQty: filled };
 }
@@ -133,7 +153,10 @@ export function matchOnArrival(order: PaperOrder, tick: MarkTick, positionQty: D
   const clipped = clipReduceOnly(order, positionQty);
   if (!clipped) return { kind: 'rejected', reason: 'reduce_only_would_increase' };
   if (!isTriggered(clipped, tick.mark)) return { kind: 'resting', order: clipped, fills: [], filledQty: ZERO };
-  return execute({ ...clipped, triggered: clipped.type !== 'market' && clipped.type !== 'limit' ? true : clipped.triggered }, tick);
+  return execute(
+    { ...clipped, triggered: clipped.type !== 'market' && clipped.type !== 'limit' ? true : clipped.triggered },
+    tick,
+  );
 }
 
 /**
@@ -149,10 +172,14 @@ export function matchOnMark(order: PaperOrder, tick: MarkTick, positionQty: Deci
   if (!limit) return execute({ ...clipped, triggered: true }, tick);
   if (!order.triggered && order.type === 'stop_limit') {
     // Just triggered: behaves as a new limit at stopLimitPrice (crosses now, or rests).
-    return execute({ ...clipped, triggered: true, timeInForce: clipped.timeInForce === 'Alo' ? 'Gtc' : clipped.timeInForce }, tick);
+    return execute(
+      { ...clipped, triggered: true, timeInForce: clipped.timeInForce === 'Alo' ? 'Gtc' : clipped.timeInForce },
+      tick,
+    );
   }
   const reached = clipped.side === 'buy' ? tick.mark.lte(limit) : tick.mark.gte(limit);
-  if (!reached) return { kind: 'resting', order: { ...clipped, triggered: order.triggered }, fills: [], filledQty: ZERO };
+  if (!reached)
+    return { kind: 'resting', order: { ...clipped, triggered: order.triggered }, fills: [], filledQty: ZERO };
   const fills = [{ price: limit, qty: clipped.qty, liquidity: 'maker' as const }];
   return { kind: 'filled', fills, filledQty: clipped.qty, avgPrice: limit };
 }

@@ -34,7 +34,11 @@ export interface ClosedTrade {
  * (exit − entry) × qty for longs, (entry − exit) × qty for shorts and returns the closed part as a
  * trade. Through zero: closes the whole position (one trade) and opens the rest at the fill price.
  */
-export function applyFill(p: PositionState, fill: { side: Side; qty: Decimal; price: Decimal }, ts: number): { position: PositionState; closed: ClosedTrade | null } {
+export function applyFill(
+  p: PositionState,
+  fill: { side: Side; qty: Decimal; price: Decimal },
+  ts: number,
+): { position: PositionState; closed: ClosedTrade | null } {
   const signed = fill.side === 'buy' ? fill.qty : fill.qty.neg();
   if (p.qty.isZero() || p.qty.s === signed.s) {
     const qty = p.qty.plus(signed);
@@ -44,11 +48,20 @@ export function applyFill(p: PositionState, fill: { side: Side; qty: Decimal; pr
   const closedQty = Decimal.min(fill.qty, p.qty.abs());
   const long = p.qty.gt(0);
   const pnl = (long ? fill.price.minus(p.avgEntryPrice) : p.avgEntryPrice.minus(fill.price)).times(closedQty);
-  const closed: ClosedTrade = { side: long ? 'long' : 'short', qty: closedQty, entryPrice: p.avgEntryPrice, exitPrice: fill.price, realizedPnl: pnl, openedAt: p.openedAt ?? ts, closedAt: ts };
+  const closed: ClosedTrade = {
+    side: long ? 'long' : 'short',
+    qty: closedQty,
+    entryPrice: p.avgEntryPrice,
+    exitPrice: fill.price,
+    realizedPnl: pnl,
+    openedAt: p.openedAt ?? ts,
+    closedAt: ts,
+  };
   const qty = p.qty.plus(signed);
   const realizedPnl = p.realizedPnl.plus(pnl);
   if (qty.isZero()) return { position: { qty: ZERO, avgEntryPrice: ZERO, realizedPnl, openedAt: null }, closed };
-  if (qty.s === p.qty.s) return { position: { qty, avgEntryPrice: p.avgEntryPrice, realizedPnl, openedAt: p.openedAt }, closed };
+  if (qty.s === p.qty.s)
+    return { position: { qty, avgEntryPrice: p.avgEntryPrice, realizedPnl, openedAt: p.openedAt }, closed };
   return { position: { qty, avgEntryPrice: fill.price, realizedPnl, openedAt: ts }, closed };
 }
 

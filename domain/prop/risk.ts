@@ -29,8 +29,10 @@ export function riskLimitBreach(limits: RiskLimits, o: RiskOrder): string | null
   const after = before.add(o.side === 'buy' ? qty : qty.neg());
   if (o.reduceOnly || after.abs().lte(before.abs())) return null;
   const order = qty.mul(o.priceUsd);
-  if (limits.maxOrderNotionalUsd && order.gt(limits.maxOrderNotionalUsd)) return `order notional ${order.toFixed(2)} USD is above the limit ${limits.maxOrderNotionalUsd} USD`;
+  if (limits.maxOrderNotionalUsd && order.gt(limits.maxOrderNotionalUsd))
+    return `order notional ${order.toFixed(2)} USD is above the limit ${limits.maxOrderNotionalUsd} USD`;
   const position = after.abs().mul(o.priceUsd);
-  if (limits.maxPositionNotionalUsd && position.gt(limits.maxPositionNotionalUsd)) return `position notional after the order ${position.toFixed(2)} USD is above the limit ${limits.maxPositionNotionalUsd} USD`;
+  if (limits.maxPositionNotionalUsd && position.gt(limits.maxPositionNotionalUsd))
+    return `position notional after the order ${position.toFixed(2)} USD is above the limit ${limits.maxPositionNotionalUsd} USD`;
   return null;
 }

@@ -65,13 +65,30 @@ export function evaluateChallenge(rules: ChallengeRules, s: ChallengeSnapshot): 
   const peakEquityUsd = fmt(peak);
   const dailyLoss = new Decimal(s.dayStartEquityUsd).sub(equity);
   const dailyLimit = size.mul(rules.maxDailyLossPct);
-  if (dailyLoss.gte(dailyLimit)) return { outcome: 'breached', peakEquityUsd, reason: 'max_daily_loss', detail: `daily loss ${fmt(dailyLoss)} USD reached the limit ${fmt(dailyLimit)} USD` };
+  if (dailyLoss.gte(dailyLimit))
+    return {
+      outcome: 'breached',
+      peakEquityUsd,
+      reason: 'max_daily_loss',
+      detail: `daily loss ${fmt(dailyLoss)} USD reached the limit ${fmt(dailyLimit)} USD`,
+    };
   const drawdown = peak.sub(equity);
   const drawdownLimit = size.mul(rules.maxDrawdownPct);
-  if (drawdown.gte(drawdownLimit)) return { outcome: 'breached', peakEquityUsd, reason: 'max_drawdown', detail: `drawdown ${fmt(drawdown)} USD from the peak ${peakEquityUsd} USD reached the limit ${fmt(drawdownLimit)} USD` };
+  if (drawdown.gte(drawdownLimit))
+    return {
+      outcome: 'breached',
+      peakEquityUsd,
+      reason: 'max_drawdown',
+      detail: `drawdown ${fmt(drawdown)} USD from the peak ${peakEquityUsd} USD reached the limit ${fmt(drawdownLimit)} USD`,
+    };
   const profit = equity.sub(s.startingBalanceUsd);
   if (profit.gte(size.mul(rules.profitTargetPct)) && s.tradingDays >= rules.minTradingDays) {
-    return { outcome: 'passed', peakEquityUsd, profitUsd: fmt(profit), payoutCeilingUsd: fmt(profit.mul(rules.payoutSplitPct).toDecimalPlaces(2, Decimal.ROUND_DOWN)) };
+    return {
+      outcome: 'passed',
+      peakEquityUsd,
+      profitUsd: fmt(profit),
+      payoutCeilingUsd: fmt(profit.mul(rules.payoutSplitPct).toDecimalPlaces(2, Decimal.ROUND_DOWN)),
+    };
   }
   return { outcome: 'active', peakEquityUsd };
 }

@@ -43,7 +43,12 @@ export interface OnChainTreasury {
 export interface Proof {
   treasury: { treasuryUsd: string; collateralUsd: string; availableUsd: string } | null;
   liabilitiesUsd: string;
-  reconciliation: { status: ReconciliationStatus; expectedTreasuryUsd: string; onChainTreasuryUsd: string | null; differenceUsd: string | null };
+  reconciliation: {
+    status: ReconciliationStatus;
+    expectedTreasuryUsd: string;
+    onChainTreasuryUsd: string | null;
+    differenceUsd: string | null;
+  };
   solvency: Solvency;
   coverageRatio: string | null;
 }
@@ -53,17 +58,42 @@ export function proveFirm(ledger: LedgerTotals, chain: OnChainTreasury | null, l
   const expected = new Decimal(ledger.payInsUsd).add(ledger.collateralUsd).sub(ledger.payoutsUsd);
   const liabilities = new Decimal(liabilitiesUsd);
   if (!chain) {
-    return { treasury: null, liabilitiesUsd: fmt(liabilities), reconciliation: { status: 'not_deployed', expectedTreasuryUsd: fmt(expected), onChainTreasuryUsd: null, differenceUsd: null }, solvency: 'not_deployed', coverageRatio: null };
+    return {
+      treasury: null,
+      liabilitiesUsd: fmt(liabilities),
+      reconciliation: {
+        status: 'not_deployed',
+        expectedTreasuryUsd: fmt(expected),
+        onChainTreasuryUsd: null,
+        differenceUsd: null,
+      },
+      solvency: 'not_deployed',
+      coverageRatio: null,
+    };
   }
   const treasury = new Decimal(chain.treasuryUsd);
   const diff = treasury.sub(expected);
   const status: ReconciliationStatus = diff.isZero() ? 'reconciled' : diff.gt(ZERO) ? 'surplus' : 'shortfall';
   const coverage = liabilities.isZero() ? null : treasury.div(liabilities);
-  const solvency: Solvency = coverage === null || coverage.gte(SOLVENCY_THRESHOLDS.solvent) ? 'solvent' : coverage.gte(SOLVENCY_THRESHOLDS.undercollateralized) ? 'undercollateralized' : 'insolvent';
+  const solvency: Solvency =
+    coverage === null || coverage.gte(SOLVENCY_THRESHOLDS.solvent)
+      ? 'solvent'
+      : coverage.gte(SOLVENCY_THRESHOLDS.undercollateralized)
+        ? 'undercollateralized'
+        : 'insolvent';
   return {
-    treasury: { treasuryUsd: fmt(treasury), collateralUsd: chain.collateralUsd, availableUsd: fmt(treasury.sub(liabilities)) },
+    treasury: {
+      treasuryUsd: fmt(treasury),
+      collateralUsd: chain.collateralUsd,
+      availableUsd: fmt(treasury.sub(liabilities)),
+    },
     liabilitiesUsd: fmt(liabilities),
-    reconciliation: { status, expectedTreasuryUsd: fmt(expected), onChainTreasuryUsd: fmt(treasury), differenceUsd: fmt(diff) },
+    reconciliation: {
+      status,
+      expectedTreasuryUsd: fmt(expected),
+      onChainTreasuryUsd: fmt(treasury),
+      differenceUsd: fmt(diff),
+    },
     solvency,
     coverageRatio: coverage === null ? null : coverage.toDecimalPlaces(4, Decimal.ROUND_DOWN).toFixed(),
   };

@@ -21,7 +21,8 @@ import { SOR_VENUES, TAKER_FEE_BPS, estimateCost, sideSign, type CostEstimate, t
 /** Why a candidate venue was skipped, with what a trader reads for it. */
 export const SKIP_REASONS = {
   asset_not_listed: 'the venue lists no symbol for this asset',
-  asset_ambiguous: 'several symbols of the venue have this base (prediction-market outcomes): send the outcome, e.g. TRUMP-INAUGURATED-YES',
+  asset_ambiguous:
+    'several symbols of the venue have this base (prediction-market outcomes): send the outcome, e.g. TRUMP-INAUGURATED-YES',
   lot_size: 'qty has more decimals than the venue allows for this symbol',
   leverage_above_cap: "leverage is above the symbol's maximum on this venue",
   no_agent: 'the account has no active, unexpired agent on this venue (POST /api/v1/accounts/{id}/agents)',
@@ -105,7 +106,14 @@ export interface Scored {
 
 /** The outcome of {@link decide}. */
 export type Decision =
-  | { ok: true; selected: Scored; nextBest: Scored | null; savingsUsd: Decimal | null; candidates: CandidateView[]; eligibleCount: number }
+  | {
+      ok: true;
+      selected: Scored;
+      nextBest: Scored | null;
+      savingsUsd: Decimal | null;
+      candidates: CandidateView[];
+      eligibleCount: number;
+    }
   | { ok: false; error: RoutingError; candidates: CandidateView[] };
 
 const round = (v: Decimal, places: number) => fmt(v.toDecimalPlaces(places, Decimal.ROUND_HALF_EVEN));
@@ -136,7 +144,14 @@ export function decide(order: RouteOrder, inputs: readonly VenueInput[]): Decisi
       continue;
     }
     const spec = v.listing.spec;
-    const skip = (reason: SkipReason) => candidates.push({ venue, symbol: spec.symbol, eligible: false, reason, ...(v.quote ? { mark: px8(v.quote.mark) } : {}) });
+    const skip = (reason: SkipReason) =>
+      candidates.push({
+        venue,
+        symbol: spec.symbol,
+        eligible: false,
+        reason,
+        ...(v.quote ? { mark: px8(v.quote.mark) } : {}),
+      });
     const failed = CHECKS.find((c) => c.fails(spec, v, order));
     if (failed) {
       skip(failed.reason);
@@ -144,7 +159,15 @@ export function decide(order: RouteOrder, inputs: readonly VenueInput[]): Decisi
     }
     const q = v.quote!;
     const fee = new Decimal(TAKER_FEE_BPS[venue]);
-    const estimate = estimateCost({ side: order.side, qty: order.qty, mark: q.mark, bid: q.bid, ask: q.ask, book: q.book, takerFeeBps: fee });
+    const estimate = estimateCost({
+      side: order.side,
+      qty: order.qty,
+      mark: q.mark,
+      bid: q.bid,
+      ask: q.ask,
+      book: q.book,
+      takerFeeBps: fee,
+    });
     if ('reason' in estimate) {
       skip(estimate.reason);
       continue;
@@ -170,7 +193,9 @@ export function decide(order: RouteOrder, inputs: readonly VenueInput[]): Decisi
   // Stable sort: equal all-in prices keep SOR_VENUES order.
   const ranked = [...scored].sort((a, b) => a.estimate.allInPrice.minus(b.estimate.allInPrice).times(s).comparedTo(0));
   const [selected, nextBest = null] = ranked;
-  const savingsUsd = nextBest ? nextBest.estimate.allInPrice.minus(selected.estimate.allInPrice).times(s).times(order.qty) : null;
+  const savingsUsd = nextBest
+    ? nextBest.estimate.allInPrice.minus(selected.estimate.allInPrice).times(s).times(order.qty)
+    : null;
   return { ok: true, selected, nextBest, savingsUsd, candidates, eligibleCount: scored.length };
 }
 
@@ -187,7 +212,13 @@ function routingError(candidates: readonly CandidateView[]): RoutingError {
  * avgFillPrice + s × feesUsd / filledQty (s = +1 buy, −1 sell). Positive: routing saved money.
  * @throws Error when `filledQty` is not positive.
  */
-export function realisedSavings(i: { side: 'buy' | 'sell'; nextBestAllInPrice: Decimal; avgFillPrice: Decimal; filledQty: Decimal; feesUsd: Decimal }): Decimal {
+export function realisedSavings(i: {
+  side: 'buy' | 'sell';
+  nextBestAllInPrice: Decimal;
+  avgFillPrice: Decimal;
+  filledQty: Decimal;
+  feesUsd: Decimal;
+}): Decimal {
   if (i.filledQty.lte(0)) throw new Error('realisedSavings needs a positive filledQty');
   const s = sideSign(i.side);
   const realisedAllIn = i.avgFillPrice.plus(i.feesUsd.div(i.filledQty).times(s));

@@ -14,7 +14,21 @@ import { fmt, Decimal } from '../decimal.js';
 import type { Statement } from './statement.js';
 
 /** The CSV header. */
-export const STATEMENT_CSV_COLUMNS = ['section', 'time', 'venue', 'symbol', 'side', 'qty', 'price', 'exitPrice', 'amountUsd', 'feeUsd', 'realizedPnlUsd', 'reference', 'detail'] as const;
+export const STATEMENT_CSV_COLUMNS = [
+  'section',
+  'time',
+  'venue',
+  'symbol',
+  'side',
+  'qty',
+  'price',
+  'exitPrice',
+  'amountUsd',
+  'feeUsd',
+  'realizedPnlUsd',
+  'reference',
+  'detail',
+] as const;
 type Col = (typeof STATEMENT_CSV_COLUMNS)[number];
 
 /** Renders `s` as CSV text (RFC 4180, `\r\n`-free: `\n` line ends). */
@@ -31,10 +45,30 @@ export function statementCsv(s: Statement): string {
   meta('reconciles', String(s.reconciles));
   const t = s.totals;
   rows.push({ section: 'opening_balance', time: s.periodStart, amountUsd: t.openingBalanceUsd });
-  for (const d of s.deposits) rows.push({ section: 'deposit', time: d.ts, venue: d.venue, amountUsd: d.amountUsd, reference: `seq:${d.seq}` });
-  for (const w of s.withdrawals) rows.push({ section: 'withdrawal', time: w.ts, venue: w.venue, amountUsd: fmt(new Decimal(w.amountUsd).neg()), reference: `seq:${w.seq}` });
+  for (const d of s.deposits)
+    rows.push({ section: 'deposit', time: d.ts, venue: d.venue, amountUsd: d.amountUsd, reference: `seq:${d.seq}` });
+  for (const w of s.withdrawals)
+    rows.push({
+      section: 'withdrawal',
+      time: w.ts,
+      venue: w.venue,
+      amountUsd: fmt(new Decimal(w.amountUsd).neg()),
+      reference: `seq:${w.seq}`,
+    });
   for (const f of s.fills)
-    rows.push({ section: 'fill', time: f.executedAt, venue: f.venue, symbol: f.symbol, side: f.side, qty: f.qty, price: f.price, amountUsd: f.netUsd, feeUsd: f.feeUsd, realizedPnlUsd: f.realizedPnlUsd, reference: f.fillId });
+    rows.push({
+      section: 'fill',
+      time: f.executedAt,
+      venue: f.venue,
+      symbol: f.symbol,
+      side: f.side,
+      qty: f.qty,
+      price: f.price,
+      amountUsd: f.netUsd,
+      feeUsd: f.feeUsd,
+      realizedPnlUsd: f.realizedPnlUsd,
+      reference: f.fillId,
+    });
   for (const r of s.roundTrips)
     rows.push({
       section: 'round_trip',
@@ -51,8 +85,18 @@ export function statementCsv(s: Statement): string {
       reference: r.tradeId,
       detail: `${r.source}; opened ${r.openedAt}`,
     });
-  for (const f of s.funding) rows.push({ section: 'funding', time: f.ts, venue: f.venue, symbol: f.symbol, amountUsd: f.amountUsd, reference: `seq:${f.seq}`, detail: f.hour ? `hour ${f.hour}` : '' });
-  const total = (section: string, amountUsd: string, detail = '') => rows.push({ section, time: s.periodEnd, amountUsd, detail });
+  for (const f of s.funding)
+    rows.push({
+      section: 'funding',
+      time: f.ts,
+      venue: f.venue,
+      symbol: f.symbol,
+      amountUsd: f.amountUsd,
+      reference: `seq:${f.seq}`,
+      detail: f.hour ? `hour ${f.hour}` : '',
+    });
+  const total = (section: string, amountUsd: string, detail = '') =>
+    rows.push({ section, time: s.periodEnd, amountUsd, detail });
   total('deposits_total', t.depositsUsd);
   total('withdrawals_total', t.withdrawalsUsd);
   total('realized_pnl_total', t.realizedPnlUsd, `${t.fills} fills`);

@@ -37,7 +37,15 @@ function table(doc: Doc, title: string, headers: string[], widths: number[], row
 
 /** Renders `s` as a PDF document (a Buffer starting with `%PDF-`). */
 export function statementPdf(s: Statement): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: MARGIN, info: { Title: `Statement ${s.accountNumber} ${s.month}`, Subject: 'Monthly account statement', Author: 'platform' } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    info: {
+      Title: `Statement ${s.accountNumber} ${s.month}`,
+      Subject: 'Monthly account statement',
+      Author: 'platform',
+    },
+  });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (c: Buffer) => chunks.push(c));
@@ -46,28 +54,67 @@ export function statementPdf(s: Statement): Promise<Buffer> {
   });
   const t = s.totals;
   doc.font('Helvetica-Bold').fontSize(16).text(`Account statement ${s.month}`);
-  doc.font('Helvetica').fontSize(9)
+  doc
+    .font('Helvetica')
+    .fontSize(9)
     .text(`Account ${s.accountNumber} (${s.accountId}) ${s.accountName}`)
     .text(`Period ${s.periodStart} to ${s.periodEnd} (UTC, end exclusive)`)
     .text(`Generated ${s.generatedAt}. All amounts in USD.`);
 
-  table(doc, 'Summary', ['Item', 'USD'], [260, 200], [
-    ['Opening balance', t.openingBalanceUsd],
-    ['+ Deposits', t.depositsUsd],
-    ['- Withdrawals', t.withdrawalsUsd],
-    [`+ Realised PnL (${t.fills} fills, before fees)`, t.realizedPnlUsd],
-    ['- Fees', t.feesUsd],
-    ['+ Funding payments', t.fundingUsd],
-    ['= Closing balance', t.closingBalanceUsd],
-    ['Reconciles', s.reconciles ? 'yes' : 'NO'],
-    [`Round trips (${t.roundTrips}), platform realised PnL`, t.roundTripPnlUsd],
-    ['Manual round trips realised PnL (no cash effect)', t.manualRoundTripPnlUsd],
-  ]);
-  const cash = [...s.deposits.map((d) => [d.ts, 'deposit', d.venue, d.amountUsd]), ...s.withdrawals.map((w) => [w.ts, 'withdrawal', w.venue, `-${w.amountUsd}`])].sort((a, b) => a[0].localeCompare(b[0]));
+  table(
+    doc,
+    'Summary',
+    ['Item', 'USD'],
+    [260, 200],
+    [
+      ['Opening balance', t.openingBalanceUsd],
+      ['+ Deposits', t.depositsUsd],
+      ['- Withdrawals', t.withdrawalsUsd],
+      [`+ Realised PnL (${t.fills} fills, before fees)`, t.realizedPnlUsd],
+      ['- Fees', t.feesUsd],
+      ['+ Funding payments', t.fundingUsd],
+      ['= Closing balance', t.closingBalanceUsd],
+      ['Reconciles', s.reconciles ? 'yes' : 'NO'],
+      [`Round trips (${t.roundTrips}), platform realised PnL`, t.roundTripPnlUsd],
+      ['Manual round trips realised PnL (no cash effect)', t.manualRoundTripPnlUsd],
+    ],
+  );
+  const cash = [
+    ...s.deposits.map((d) => [d.ts, 'deposit', d.venue, d.amountUsd]),
+    ...s.withdrawals.map((w) => [w.ts, 'withdrawal', w.venue, `-${w.amountUsd}`]),
+  ].sort((a, b) => a[0].localeCompare(b[0]));
   table(doc, 'Deposits and withdrawals', ['Time', 'Type', 'Venue', 'USD'], [150, 80, 80, 150], cash);
-  table(doc, 'Fills', ['Time', 'Symbol', 'Side', 'Qty', 'Price', 'Fee', 'Realised', 'Fill'], [95, 55, 30, 50, 65, 60, 65, 95], s.fills.map((f) => [f.executedAt, f.symbol, f.side, f.qty, f.price, f.feeUsd, f.realizedPnlUsd, f.fillId]));
-  table(doc, 'Round trips', ['Closed', 'Symbol', 'Side', 'Qty', 'Entry', 'Exit', 'Realised', 'Fees', 'Source'], [95, 55, 35, 45, 60, 60, 65, 50, 50], s.roundTrips.map((r) => [r.closedAt, r.symbol, r.side, r.qty, r.entryPrice, r.exitPrice, r.realizedPnlUsd, r.feesUsd, r.source]));
-  table(doc, 'Funding payments', ['Time', 'Venue', 'Symbol', 'Hour', 'USD'], [130, 60, 70, 130, 120], s.funding.map((f) => [f.ts, f.venue, f.symbol ?? '', f.hour ?? '', f.amountUsd]));
+  table(
+    doc,
+    'Fills',
+    ['Time', 'Symbol', 'Side', 'Qty', 'Price', 'Fee', 'Realised', 'Fill'],
+    [95, 55, 30, 50, 65, 60, 65, 95],
+    s.fills.map((f) => [f.executedAt, f.symbol, f.side, f.qty, f.price, f.feeUsd, f.realizedPnlUsd, f.fillId]),
+  );
+  table(
+    doc,
+    'Round trips',
+    ['Closed', 'Symbol', 'Side', 'Qty', 'Entry', 'Exit', 'Realised', 'Fees', 'Source'],
+    [95, 55, 35, 45, 60, 60, 65, 50, 50],
+    s.roundTrips.map((r) => [
+      r.closedAt,
+      r.symbol,
+      r.side,
+      r.qty,
+      r.entryPrice,
+      r.exitPrice,
+      r.realizedPnlUsd,
+      r.feesUsd,
+      r.source,
+    ]),
+  );
+  table(
+    doc,
+    'Funding payments',
+    ['Time', 'Venue', 'Symbol', 'Hour', 'USD'],
+    [130, 60, 70, 130, 120],
+    s.funding.map((f) => [f.ts, f.venue, f.symbol ?? '', f.hour ?? '', f.amountUsd]),
+  );
   doc.end();
   return done;
 }

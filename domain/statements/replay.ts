@@ -78,11 +78,21 @@ export interface StatePoint {
 const amountOf = (data: Record<string, unknown>, key: string): Decimal => {
   const v = data[key];
   if (v == null || v === '') return ZERO;
-  if (typeof v !== 'string' && typeof v !== 'number') throw new TypeError(`event field ${key} is not a decimal: ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' && typeof v !== 'number')
+    throw new TypeError(`event field ${key} is not a decimal: ${JSON.stringify(v)}`);
   return new Decimal(String(v));
 };
 
-const emptyLedger = (): VenueLedger => ({ cash: ZERO, realized: ZERO, fees: ZERO, funding: ZERO, deposits: ZERO, withdrawals: ZERO, positions: new Map(), lastPrice: new Map() });
+const emptyLedger = (): VenueLedger => ({
+  cash: ZERO,
+  realized: ZERO,
+  fees: ZERO,
+  funding: ZERO,
+  deposits: ZERO,
+  withdrawals: ZERO,
+  positions: new Map(),
+  lastPrice: new Map(),
+});
 
 /** The venue an event belongs to: its `venue` column, else `data.venue`, else `paper`. */
 export function venueOf(e: LogEvent): string {
@@ -122,7 +132,11 @@ export function applyEvent(ledger: VenueLedger, e: LogEvent): boolean {
       const symbol = String(e.data.symbol);
       const price = amountOf(e.data, 'price');
       const side = e.data.side === 'sell' ? 'sell' : 'buy';
-      const next = applyFill(ledger.positions.get(symbol) ?? FLAT, { side, qty: amountOf(e.data, 'qty'), price }, e.createdAt.getTime()).position;
+      const next = applyFill(
+        ledger.positions.get(symbol) ?? FLAT,
+        { side, qty: amountOf(e.data, 'qty'), price },
+        e.createdAt.getTime(),
+      ).position;
       ledger.positions.set(symbol, next);
       ledger.lastPrice.set(symbol, price);
       return true;

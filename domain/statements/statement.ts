@@ -100,7 +100,11 @@ export interface Statement {
 const cashOf = (ledgers: Map<string, VenueLedger>) => [...ledgers.values()].reduce((s, l) => s.plus(l.cash), ZERO);
 /** A statement cell: '' for null or undefined, the text of a string, number or boolean, else JSON (never `[object Object]`). */
 const str = (v: unknown): string =>
-  v == null ? '' : typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+  v == null
+    ? ''
+    : typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'
+      ? String(v)
+      : JSON.stringify(v);
 const sum = (xs: string[]) => xs.reduce((s, x) => s.plus(x), ZERO);
 
 /**
@@ -134,9 +138,19 @@ export function buildStatement(input: {
     if (!applyEvent(ledger(venue), e) || e.createdAt < start) continue;
     const ts = e.createdAt.toISOString();
     const amount = str(e.data.amountUsd);
-    if (e.kind === 'funding.deposit') deposits.push({ seq: e.seq, ts, venue, amountUsd: fmt(new Decimal(amount || 0)) });
-    else if (e.kind === 'funding.withdrawal') withdrawals.push({ seq: e.seq, ts, venue, amountUsd: fmt(new Decimal(amount || 0).abs()) });
-    else if (e.kind === 'funding.payment') funding.push({ seq: e.seq, ts, venue, amountUsd: fmt(new Decimal(amount || 0)), symbol: str(e.data.symbol), hour: str(e.data.hour) });
+    if (e.kind === 'funding.deposit')
+      deposits.push({ seq: e.seq, ts, venue, amountUsd: fmt(new Decimal(amount || 0)) });
+    else if (e.kind === 'funding.withdrawal')
+      withdrawals.push({ seq: e.seq, ts, venue, amountUsd: fmt(new Decimal(amount || 0).abs()) });
+    else if (e.kind === 'funding.payment')
+      funding.push({
+        seq: e.seq,
+        ts,
+        venue,
+        amountUsd: fmt(new Decimal(amount || 0)),
+        symbol: str(e.data.symbol),
+        hour: str(e.data.hour),
+      });
     else if (e.kind === 'fill.executed') {
       const realized = new Decimal(str(e.data.realizedPnlUsd) || 0);
       const fee = new Decimal(str(e.data.feeUsd) || 0);
@@ -165,7 +179,9 @@ export function buildStatement(input: {
     funding: sum(funding.map((f) => f.amountUsd)),
   };
   const formula = open.plus(t.deposits).minus(t.withdrawals).plus(t.realized).minus(t.fees).plus(t.funding);
-  const roundTrips = [...input.roundTrips].sort((a, b) => a.closedAt.localeCompare(b.closedAt) || a.tradeId.localeCompare(b.tradeId));
+  const roundTrips = [...input.roundTrips].sort(
+    (a, b) => a.closedAt.localeCompare(b.closedAt) || a.tradeId.localeCompare(b.tradeId),
+  );
   return {
     accountId: input.account.id,
     accountNumber: input.account.accountNumber,

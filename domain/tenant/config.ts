@@ -6,15 +6,32 @@
 import { z } from 'zod';
 
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a #rrggbb colour');
-const httpsUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'an http(s) URL');
+const httpsUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https?:\/\//.test(u), 'an http(s) URL');
 
 /** Colour tokens of one mode. */
-const palette = (d: Record<'background' | 'surface' | 'text' | 'muted' | 'primary' | 'positive' | 'negative' | 'border', string>) =>
-  z.object(Object.fromEntries(Object.entries(d).map(([k, v]) => [k, hexColor.default(v)])) as Record<keyof typeof d, z.ZodDefault<typeof hexColor>>).default(d as never);
+const palette = (
+  d: Record<'background' | 'surface' | 'text' | 'muted' | 'primary' | 'positive' | 'negative' | 'border', string>,
+) =>
+  z
+    .object(
+      Object.fromEntries(Object.entries(d).map(([k, v]) => [k, hexColor.default(v)])) as Record<
+        keyof typeof d,
+        z.ZodDefault<typeof hexColor>
+      >,
+    )
+    .default(d as never);
 
 export const brandingSchema = z
   .object({
-    displayName: z.string().min(1).max(80).optional().meta({ description: 'Shown in the trading page header; defaults to the tenant’s display name' }),
+    displayName: z
+      .string()
+      .min(1)
+      .max(80)
+      .optional()
+      .meta({ description: 'Shown in the trading page header; defaults to the tenant’s display name' }),
     logoUrl: httpsUrl.nullable().default(null),
     faviconUrl: httpsUrl.nullable().default(null),
     supportEmail: z.string().email().nullable().default(null),
@@ -23,20 +40,51 @@ export const brandingSchema = z
 
 export const themeSchema = z
   .object({
-    light: palette({ background: '#ffffff', surface: '#f5f6f8', text: '#111827', muted: '#6b7280', primary: '#2563eb', positive: '#16a34a', negative: '#dc2626', border: '#e5e7eb' }),
-    dark: palette({ background: '#0b0e14', surface: '#151a23', text: '#e5e7eb', muted: '#9ca3af', primary: '#3b82f6', positive: '#22c55e', negative: '#ef4444', border: '#262d3a' }),
-    typography: z.object({ fontFamily: z.string().min(1).max(200).default('Inter, system-ui, sans-serif'), baseSizePx: z.number().int().min(10).max(24).default(14) }).default({ fontFamily: 'Inter, system-ui, sans-serif', baseSizePx: 14 }),
+    light: palette({
+      background: '#ffffff',
+      surface: '#f5f6f8',
+      text: '#111827',
+      muted: '#6b7280',
+      primary: '#2563eb',
+      positive: '#16a34a',
+      negative: '#dc2626',
+      border: '#e5e7eb',
+    }),
+    dark: palette({
+      background: '#0b0e14',
+      surface: '#151a23',
+      text: '#e5e7eb',
+      muted: '#9ca3af',
+      primary: '#3b82f6',
+      positive: '#22c55e',
+      negative: '#ef4444',
+      border: '#262d3a',
+    }),
+    typography: z
+      .object({
+        fontFamily: z.string().min(1).max(200).default('Inter, system-ui, sans-serif'),
+        baseSizePx: z.number().int().min(10).max(24).default(14),
+      })
+      .default({ fontFamily: 'Inter, system-ui, sans-serif', baseSizePx: 14 }),
     radiusPx: z.number().int().min(0).max(32).default(6),
     defaultMode: z.enum(['light', 'dark']).default('dark'),
   })
   .meta({ id: 'TenantTheme' });
 
-export const flagsSchema = z.record(z.string().regex(/^[a-z][a-zA-Z0-9_]{0,63}$/), z.boolean()).meta({ id: 'TenantFlags', description: 'Feature flags, name → on/off (e.g. `smartRouting`, `propFirm`)' });
+export const flagsSchema = z
+  .record(z.string().regex(/^[a-z][a-zA-Z0-9_]{0,63}$/), z.boolean())
+  .meta({ id: 'TenantFlags', description: 'Feature flags, name → on/off (e.g. `smartRouting`, `propFirm`)' });
 
 export const venuesSchema = z
   .object({
-    enabled: z.array(z.string().min(1)).default(['paper', 'hyperliquid', 'aster', 'polymarket', 'kalshi']).meta({ description: 'Venue slugs the tenant’s traders see' }),
-    symbols: z.record(z.string(), z.array(z.string())).default({}).meta({ description: 'Per venue, the symbols shown (absent = all)' }),
+    enabled: z
+      .array(z.string().min(1))
+      .default(['paper', 'hyperliquid', 'aster', 'polymarket', 'kalshi'])
+      .meta({ description: 'Venue slugs the tenant’s traders see' }),
+    symbols: z
+      .record(z.string(), z.array(z.string()))
+      .default({})
+      .meta({ description: 'Per venue, the symbols shown (absent = all)' }),
   })
   .meta({ id: 'TenantVenues' });
 
@@ -50,15 +98,36 @@ export const planSchema = z
   .meta({ id: 'TenantPlan' });
 
 /** The configurable sections, their schemas. */
-export const TENANT_SECTIONS = { branding: brandingSchema, theme: themeSchema, flags: flagsSchema, venues: venuesSchema, plan: planSchema } as const;
+export const TENANT_SECTIONS = {
+  branding: brandingSchema,
+  theme: themeSchema,
+  flags: flagsSchema,
+  venues: venuesSchema,
+  plan: planSchema,
+} as const;
 export type TenantSection = keyof typeof TENANT_SECTIONS;
 
 /** A section as read: the stored value with every default filled in. */
-export function readSection<S extends TenantSection>(section: S, stored: unknown): z.infer<(typeof TENANT_SECTIONS)[S]> {
+export function readSection<S extends TenantSection>(
+  section: S,
+  stored: unknown,
+): z.infer<(typeof TENANT_SECTIONS)[S]> {
   const parsed = TENANT_SECTIONS[section].safeParse(stored ?? {});
   return (parsed.success ? parsed.data : TENANT_SECTIONS[section].parse({})) as z.infer<(typeof TENANT_SECTIONS)[S]>;
 }
 
 /** Slug rules (documented in the README): 3-32 of a-z, 0-9 and inner hyphens, starting with a letter, not reserved. */
 export const SLUG_RE = /^[a-z][a-z0-9-]{1,30}[a-z0-9]$/;
-export const RESERVED_SLUGS = new Set(['platform', 'api', 'www', 'admin', 'app', 'docs', 'status', 'mail', 'support', 'static', 'assets']);
+export const RESERVED_SLUGS = new Set([
+  'platform',
+  'api',
+  'www',
+  'admin',
+  'app',
+  'docs',
+  'status',
+  'mail',
+  'support',
+  'static',
+  'assets',
+]);

@@ -38,7 +38,8 @@ const HTTP_C = Number(process.env.BENCH_HTTP_CONCURRENCY ?? 50);
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-type Msg = { id: number; cmd: 'open'; url: string; n: number; hello: string | null }
+type Msg =
+  | { id: number; cmd: 'open'; url: string; n: number; hello: string | null }
   | { id: number; cmd: 'collect'; since: number; ticks: number }
   | { id: number; cmd: 'http'; url: string; headers: Record<string, string> };
 
@@ -78,20 +79,22 @@ if (process.argv.includes('--clients')) {
       sockets = [];
       received = Array.from({ length: m.n }, () => []);
       for (let start = 0; start < m.n; start += 200) {
-        await Promise.all(Array.from({ length: Math.min(200, m.n - start) }, (_, k) => {
-          const i = start + k;
-          const ws = new WebSocket(m.url, { headers: { 'x-tenant-slug': 'bench' } });
-          sockets[i] = ws;
-          ws.on('message', (d) => {
-            const at = Date.now();
-            const f = JSON.parse(String(d));
-            if (f.type === 'Quote') received[i].push({ ts: Date.parse(f.ts), at });
-          });
-          return new Promise<void>((resolve, reject) => {
-            ws.once('open', () => (m.hello && ws.send(m.hello), resolve()));
-            ws.once('error', reject);
-          });
-        }));
+        await Promise.all(
+          Array.from({ length: Math.min(200, m.n - start) }, (_, k) => {
+            const i = start + k;
+            const ws = new WebSocket(m.url, { headers: { 'x-tenant-slug': 'bench' } });
+            sockets[i] = ws;
+            ws.on('message', (d) => {
+              const at = Date.now();
+              const f = JSON.parse(String(d));
+              if (f.type === 'Quote') received[i].push({ ts: Date.parse(f.ts), at });
+            });
+            return new Promise<void>((resolve, reject) => {
+              ws.once('open', () => (m.hello && ws.send(m.hello), resolve()));
+              ws.once('error', reject);
+            });
+          }),
+        );
       }
       reply(m.id, { opened: sockets.length });
     } else if (m.cmd === 'collect') {
@@ -101,16 +104,28 @@ if (process.argv.includes('--clients')) {
       const lat = per.flatMap((r) => r.map((q) => q.at - q.ts));
       sockets.forEach((ws) => ws.terminate());
       reply(m.id, {
-        sockets: per.length, ticks: m.ticks, frames: lat.length,
-        framesPerSocketMin: counts[0], framesPerSocketMedian: pct(counts, 50),
+        sockets: per.length,
+        ticks: m.ticks,
+        frames: lat.length,
+        framesPerSocketMin: counts[0],
+        framesPerSocketMedian: pct(counts, 50),
         deliveredMinPct: +((100 * counts[0]) / m.ticks).toFixed(1),
         deliveredMedianPct: +((100 * pct(counts, 50)) / m.ticks).toFixed(1),
         socketsWithAllTicks: counts.filter((c) => c >= m.ticks).length,
-        p50Ms: pct(lat, 50), p99Ms: pct(lat, 99), maxMs: lat.reduce((a, b) => Math.max(a, b), 0),
+        p50Ms: pct(lat, 50),
+        p99Ms: pct(lat, 99),
+        maxMs: lat.reduce((a, b) => Math.max(a, b), 0),
       });
     } else if (m.cmd === 'http') {
       const r = await autocannon({ url: m.url, headers: m.headers, connections: HTTP_C, duration: HTTP_SECONDS });
-      reply(m.id, { requests: r.requests.total, reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts });
+      reply(m.id, {
+        requests: r.requests.total,
+        reqPerSec: Math.round(r.requests.average),
+        p50Ms: r.latency.p50,
+        p99Ms: r.latency.p99,
+        non2xx: r.non2xx,
+        errors: r.errors + r.timeouts,
+      });
     }
   };
   // A failed command ends the child as an unhandled rejection would: the error printed, exit code 1.
@@ -142,7 +157,10 @@ async function main() {
   const { freePort, startTemporalDev } = await import('../lib/temporal-dev.js');
 
   // The load generator, in its own process.
-  const child: ChildProcess = fork(import.meta.filename, ['--clients'], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  const child: ChildProcess = fork(import.meta.filename, ['--clients'], {
+    execArgv: ['--import', 'tsx'],
+    stdio: 'inherit',
+  });
   const pending = new Map<number, (d: unknown) => void>();
   let nextId = 1;
   const ready = new Promise((r) => pending.set(0, r));
@@ -152,10 +170,17 @@ async function main() {
     pending.delete(m.id);
   });
   /** Sends a command to the child; resolves its answer (`T`: the command's figures). */
-  const ask = <T>(m: Record<string, unknown>): Promise<T> => new Promise<T>((r) => { const id = nextId++; pending.set(id, (d) => r(d as T)); child.send({ ...m, id }); });
+  const ask = <T>(m: Record<string, unknown>): Promise<T> =>
+    new Promise<T>((r) => {
+      const id = nextId++;
+      pending.set(id, (d) => r(d as T));
+      child.send({ ...m, id });
+    });
   await ready;
 
-  console.log(`bench market: ${SOCKETS} sockets × ${TICKS} ticks at ${1000 / TICK_EVERY_MS}/s; HTTP autocannon ${HTTP_C} connections × ${HTTP_SECONDS} s per route; clients in a child process`);
+  console.log(
+    `bench market: ${SOCKETS} sockets × ${TICKS} ticks at ${1000 / TICK_EVERY_MS}/s; HTTP autocannon ${HTTP_C} connections × ${HTTP_SECONDS} s per route; clients in a child process`,
+  );
   const temporalDev = await startTemporalDev({ port: await freePort(), uiPort: null, dbFilename: null });
   const pgServer = await ensurePostgres({ dataDir: path.join(ROOT, '.data/pg') });
   const db = await freshDatabase(pgServer.url, 'platform_bench_market');
@@ -166,11 +191,25 @@ async function main() {
   const api = await startApi({ config, orm, logger });
   const producer = await startStreamProducer({ databaseUrl: config.databaseUrl, logger });
   const market = await loadRecordedMarket('BTC');
-  const ticks = Array.from({ length: TICKS }, (_, i) => tickAt(market, market.startMs + Math.round(((market.endMs - market.startMs) * i) / TICKS), 'paper', 'BTC.PAPER', 0, new Decimal(1)));
+  const ticks = Array.from({ length: TICKS }, (_, i) =>
+    tickAt(
+      market,
+      market.startMs + Math.round(((market.endMs - market.startMs) * i) / TICKS),
+      'paper',
+      'BTC.PAPER',
+      0,
+      new Decimal(1),
+    ),
+  );
   await publishMark(orm, { ...ticks[0], ts: Date.now() - 10_000 });
 
   // 1a. /ws/quotes through the platform
-  await ask({ cmd: 'open', url: `${api.baseUrl.replace('http', 'ws')}/ws/quotes`, n: SOCKETS, hello: JSON.stringify({ type: 'Subscribe', topics: ['paper:BTC.PAPER'] }) });
+  await ask({
+    cmd: 'open',
+    url: `${api.baseUrl.replace('http', 'ws')}/ws/quotes`,
+    n: SOCKETS,
+    hello: JSON.stringify({ type: 'Subscribe', topics: ['paper:BTC.PAPER'] }),
+  });
   await sleep(1000);
   let since = Date.now();
   let last = 0;
@@ -196,7 +235,16 @@ async function main() {
     let ts = Date.now();
     if (ts <= last) ts = last + 1;
     last = ts;
-    const payload = JSON.stringify({ type: 'Quote', seq: i + 1, venue: 'paper', symbol: 'BTC.PAPER', mark: t.mark.toFixed(), bid: t.bid.toFixed(), ask: t.ask.toFixed(), ts: new Date(ts).toISOString() });
+    const payload = JSON.stringify({
+      type: 'Quote',
+      seq: i + 1,
+      venue: 'paper',
+      symbol: 'BTC.PAPER',
+      mark: t.mark.toFixed(),
+      bid: t.bid.toFixed(),
+      ask: t.ask.toFixed(),
+      ts: new Date(ts).toISOString(),
+    });
     for (const c of wss.clients) c.send(payload);
     await sleep(TICK_EVERY_MS);
   }
@@ -206,8 +254,19 @@ async function main() {
 
   // 2. HTTP
   const tenant = await ensureTenant(orm, { slug: 'bench', displayName: 'Bench', origins: [] });
-  const cred = await issueCredential(orm, { tenantId: tenant.id, audience: 'trader', tier: 'readonly', account: { depositUsd: '1000' } });
-  const { token } = (await (await fetch(`${api.baseUrl}/api/auth/api-token`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-tenant-slug': 'bench' }, body: JSON.stringify({ apiKey: cred.apiKey, apiSecret: cred.apiSecret }) })).json()) as { token: string };
+  const cred = await issueCredential(orm, {
+    tenantId: tenant.id,
+    audience: 'trader',
+    tier: 'readonly',
+    account: { depositUsd: '1000' },
+  });
+  const { token } = (await (
+    await fetch(`${api.baseUrl}/api/auth/api-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tenant-slug': 'bench' },
+      body: JSON.stringify({ apiKey: cred.apiKey, apiSecret: cred.apiSecret }),
+    })
+  ).json()) as { token: string };
   const headers = { 'x-tenant-slug': 'bench', authorization: `Bearer ${token}` };
   const routes = {
     // Floors, to tell the api's middleware cost from each market route's own work: the api's Koa
@@ -223,7 +282,16 @@ async function main() {
   const hello = new Koa().use((ctx) => void (ctx.body = { hello: 'world' }));
   const helloServer = hello.listen(0, '127.0.0.1');
   await new Promise((r) => helloServer.once('listening', r));
-  const http: Record<string, (HttpFigures & { bodyBytes: number }) | { status: string }> = { koaHelloWorld: { ...(await ask<HttpFigures>({ cmd: 'http', url: `http://127.0.0.1:${(helloServer.address() as AddressInfo).port}/`, headers: {} })), bodyBytes: 17 } };
+  const http: Record<string, (HttpFigures & { bodyBytes: number }) | { status: string }> = {
+    koaHelloWorld: {
+      ...(await ask<HttpFigures>({
+        cmd: 'http',
+        url: `http://127.0.0.1:${(helloServer.address() as AddressInfo).port}/`,
+        headers: {},
+      })),
+      bodyBytes: 17,
+    },
+  };
   helloServer.close();
   for (const [k, [u, h]] of Object.entries(routes)) {
     // Warm up: the first tape call answers 503 cold_cache until the stream opens. A 404 means the
@@ -242,14 +310,50 @@ async function main() {
     else http[k] = { ...(await ask<HttpFigures>({ cmd: 'http', url: u, headers: h })), bodyBytes: bytes };
   }
 
-  const figures = { at: new Date().toISOString(), node: process.version, clients: 'child process', fanout: { platformWsQuotes: platform, bareWs: bare }, http };
-  const fanRow = (name: string, f: FanoutFigures) => [name, f.ticks, `${f.framesPerSocketMin} / ${f.framesPerSocketMedian}`, `${f.deliveredMinPct} % / ${f.deliveredMedianPct} %`, `${f.socketsWithAllTicks}/${f.sockets}`, `${f.p50Ms} ms`, `${f.p99Ms} ms`, `${f.maxMs} ms`];
-  console.log(`\n/ws/quotes fan-out: ${SOCKETS} sockets, ${TICKS} ticks published at ${1000 / TICK_EVERY_MS}/s (server: one process; clients: child process; latency = receipt − publish wall time, 1 ms resolution)`);
-  printTable(['', 'ticks published', 'frames/socket min / median', 'delivered min / median', 'sockets with all', 'p50', 'p99', 'max'], [fanRow('/ws/quotes (publishMark → NOTIFY → hub)', platform), fanRow('bare ws broadcast', bare)]);
-  console.log(`\nHTTP (autocannon, ${HTTP_C} connections, ${HTTP_SECONDS} s each; load generator in the child process)`);
-  printTable(['route', 'req/s', 'p50', 'p99', 'requests', 'non-2xx', 'errors', 'body bytes'], Object.entries(http).map(([k, r]) => 'status' in r
-    ? [k, r.status, '', '', '', '', '', '']
-    : [k, r.reqPerSec, `${r.p50Ms} ms`, `${r.p99Ms} ms`, r.requests, r.non2xx, r.errors, r.bodyBytes]));
+  const figures = {
+    at: new Date().toISOString(),
+    node: process.version,
+    clients: 'child process',
+    fanout: { platformWsQuotes: platform, bareWs: bare },
+    http,
+  };
+  const fanRow = (name: string, f: FanoutFigures) => [
+    name,
+    f.ticks,
+    `${f.framesPerSocketMin} / ${f.framesPerSocketMedian}`,
+    `${f.deliveredMinPct} % / ${f.deliveredMedianPct} %`,
+    `${f.socketsWithAllTicks}/${f.sockets}`,
+    `${f.p50Ms} ms`,
+    `${f.p99Ms} ms`,
+    `${f.maxMs} ms`,
+  ];
+  console.log(
+    `\n/ws/quotes fan-out: ${SOCKETS} sockets, ${TICKS} ticks published at ${1000 / TICK_EVERY_MS}/s (server: one process; clients: child process; latency = receipt − publish wall time, 1 ms resolution)`,
+  );
+  printTable(
+    [
+      '',
+      'ticks published',
+      'frames/socket min / median',
+      'delivered min / median',
+      'sockets with all',
+      'p50',
+      'p99',
+      'max',
+    ],
+    [fanRow('/ws/quotes (publishMark → NOTIFY → hub)', platform), fanRow('bare ws broadcast', bare)],
+  );
+  console.log(
+    `\nHTTP (autocannon, ${HTTP_C} connections, ${HTTP_SECONDS} s each; load generator in the child process)`,
+  );
+  printTable(
+    ['route', 'req/s', 'p50', 'p99', 'requests', 'non-2xx', 'errors', 'body bytes'],
+    Object.entries(http).map(([k, r]) =>
+      'status' in r
+        ? [k, r.status, '', '', '', '', '', '']
+        : [k, r.reqPerSec, `${r.p50Ms} ms`, `${r.p99Ms} ms`, r.requests, r.non2xx, r.errors, r.bodyBytes],
+    ),
+  );
   mkdirSync(path.join(ROOT, '.data'), { recursive: true });
   writeFileSync(path.join(ROOT, '.data/bench-market.json'), JSON.stringify(figures, null, 2));
   console.log('written to .data/bench-market.json');

@@ -75,18 +75,28 @@ function stop(c: ChildProcess): Promise<{ ms: number; exit: number | string | nu
 
 if (!existsSync(fromRoot('dist/workflows-bundle.js'))) {
   console.log('bench:processes: no dist/ yet, running npm run build');
-  const b = spawnSync(process.execPath, ['--import', 'tsx', fromRoot('scripts/build.ts')], { cwd: fromRoot(), stdio: 'inherit' });
+  const b = spawnSync(process.execPath, ['--import', 'tsx', fromRoot('scripts/build.ts')], {
+    cwd: fromRoot(),
+    stdio: 'inherit',
+  });
   if (b.status !== 0) process.exit(1);
 }
 
-console.log(`bench:processes: ${RUNS} runs per mode, ${ORDERS} orders at concurrency ${CONCURRENCY}; starting an in-memory Temporal dev server and a fresh database`);
+console.log(
+  `bench:processes: ${RUNS} runs per mode, ${ORDERS} orders at concurrency ${CONCURRENCY}; starting an in-memory Temporal dev server and a fresh database`,
+);
 const temporal = await startTemporalDev({ port: await freePort(), uiPort: null, dbFilename: null });
 const pgServer = await ensurePostgres({ dataDir: fromRoot('.data/pg') });
 const fresh = await freshDatabase(pgServer.url, 'platform_bench_proc');
 const databaseUrl = fresh.url;
 const orm = await openOrm(databaseUrl);
 const tenant = await ensureTenant(orm, { slug: 'bench-proc', displayName: 'Bench processes', origins: [] });
-const cred = await issueCredential(orm, { tenantId: tenant.id, audience: 'trader', tier: 'fullTrading', account: { depositUsd: '100000000' } });
+const cred = await issueCredential(orm, {
+  tenantId: tenant.id,
+  audience: 'trader',
+  tier: 'fullTrading',
+  account: { depositUsd: '100000000' },
+});
 await orm.close();
 const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
 db.on('error', (err) => console.error(`bench:processes: idle database connection lost: ${err.message}`));
@@ -107,7 +117,8 @@ async function cycle(mode: Mode, run: number, load: boolean): Promise<Run> {
     WORKER_HTTP_PORT: '0', // the worker's ops server on any free port
   };
   const base = `http://127.0.0.1:${port}`;
-  const spawnOf = (args: readonly string[]) => killOnExit(spawn(process.execPath, [...args], { cwd: fromRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const spawnOf = (args: readonly string[]) =>
+    killOnExit(spawn(process.execPath, [...args], { cwd: fromRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] }));
 
   const apiT0 = performance.now();
   const api = spawnOf(MODES[mode].api);
@@ -117,11 +128,20 @@ async function cycle(mode: Mode, run: number, load: boolean): Promise<Run> {
   worker.stderr.resume(); // the Temporal SDK's own log lines
   api.stdout.resume();
   const workerStarted = new Promise<number>((resolve, reject) => {
-    createInterface({ input: worker.stdout }).on('line', (l) => l.includes('"worker started"') && resolve(performance.now() - workerT0));
+    createInterface({ input: worker.stdout }).on(
+      'line',
+      (l) => l.includes('"worker started"') && resolve(performance.now() - workerT0),
+    );
     worker.once('exit', (code) => reject(new Error(`${mode} worker exited (${code}) before starting`)));
   });
   for (;;) {
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (api.exitCode !== null) throw new Error(`${mode} api exited (${api.exitCode}) before answering /healthz`);
     await sleep(20);
   }
@@ -134,11 +154,22 @@ async function cycle(mode: Mode, run: number, load: boolean): Promise<Run> {
   let loaded = idle;
   if (load) {
     const call = async (method: string, p: string, token?: string, body?: unknown) => {
-      const res = await fetch(`${base}${p}`, { method, headers: { 'x-tenant-slug': 'bench-proc', 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${base}${p}`, {
+        method,
+        headers: {
+          'x-tenant-slug': 'bench-proc',
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       // Of the answers only the mint's `token` is read (the others are checked by status, printed on failure).
       return { status: res.status, body: (await res.json()) as { token?: string } };
     };
-    const { body: minted } = await call('POST', '/api/auth/api-token', undefined, { apiKey: cred.apiKey, apiSecret: cred.apiSecret });
+    const { body: minted } = await call('POST', '/api/auth/api-token', undefined, {
+      apiKey: cred.apiKey,
+      apiSecret: cred.apiSecret,
+    });
     for (let i = 0; (await call('GET', '/api/v1/market/quotes/paper/BTC.PAPER', minted.token)).status !== 200; i++) {
       if (i > 300) throw new Error('no BTC.PAPER mark from the replay feed within 30 s');
       await sleep(100);
@@ -150,13 +181,23 @@ async function cycle(mode: Mode, run: number, load: boolean): Promise<Run> {
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < ORDERS) {
           const i = next++;
-          const res = await call('POST', '/api/v1/oms/intents', minted.token, { venue: 'paper', symbol: 'BTC.PAPER', side: i % 2 ? 'sell' : 'buy', type: 'market', qty: '0.001', clientOrderId: `${prefix}${i}` });
+          const res = await call('POST', '/api/v1/oms/intents', minted.token, {
+            venue: 'paper',
+            symbol: 'BTC.PAPER',
+            side: i % 2 ? 'sell' : 'buy',
+            type: 'market',
+            qty: '0.001',
+            clientOrderId: `${prefix}${i}`,
+          });
           if (res.status !== 201) throw new Error(`compose failed: ${res.status} ${JSON.stringify(res.body)}`);
         }
       }),
     );
     for (;;) {
-      const { rows } = await db.query(`select count(*)::int as n from order_intents where client_order_id like $1 and state in ('filled', 'rejected', 'canceled')`, [`${prefix}%`]);
+      const { rows } = await db.query(
+        `select count(*)::int as n from order_intents where client_order_id like $1 and state in ('filled', 'rejected', 'canceled')`,
+        [`${prefix}%`],
+      );
       if (rows[0].n >= ORDERS) break;
       await sleep(100);
     }
@@ -199,13 +240,20 @@ try {
       );
     }
   }
-  console.log('\nmedians                          api start   api RSS idle / after load   worker start   worker RSS idle / after load');
+  console.log(
+    '\nmedians                          api start   api RSS idle / after load   worker start   worker RSS idle / after load',
+  );
   for (const mode of Object.keys(MODES) as Mode[]) {
     const of = (k: keyof Run) => median(runs.filter((r) => r.mode === mode).map((r) => r[k] as number));
-    console.log(`${mode.padEnd(32)} ${String(of('apiStartMs')).padStart(6)} ms   ${String(of('apiRssIdleMb')).padStart(7)} / ${String(of('apiRssLoadMb')).padEnd(7)} MB   ${String(of('workerStartMs')).padStart(9)} ms   ${String(of('workerRssIdleMb')).padStart(7)} / ${of('workerRssLoadMb')} MB`);
+    console.log(
+      `${mode.padEnd(32)} ${String(of('apiStartMs')).padStart(6)} ms   ${String(of('apiRssIdleMb')).padStart(7)} / ${String(of('apiRssLoadMb')).padEnd(7)} MB   ${String(of('workerStartMs')).padStart(9)} ms   ${String(of('workerRssIdleMb')).padStart(7)} / ${of('workerRssLoadMb')} MB`,
+    );
   }
   mkdirSync(fromRoot('.data'), { recursive: true });
-  writeFileSync(fromRoot('.data/bench-processes.json'), JSON.stringify({ orders: ORDERS, concurrency: CONCURRENCY, runs }, null, 2));
+  writeFileSync(
+    fromRoot('.data/bench-processes.json'),
+    JSON.stringify({ orders: ORDERS, concurrency: CONCURRENCY, runs }, null, 2),
+  );
 } finally {
   await db.end();
   await fresh.drop();

@@ -40,15 +40,23 @@ for (const venue of ROUTED_VENUES) {
     await sign(n);
     n++;
   }
-  console.log(`  ${venue.padEnd(12)} ${(n / ((performance.now() - t0) / 1000)).toFixed(0).padStart(7)} signatures/s   (${VENUE_SIGNERS[venue].what})`);
+  console.log(
+    `  ${venue.padEnd(12)} ${(n / ((performance.now() - t0) / 1000)).toFixed(0).padStart(7)} signatures/s   (${VENUE_SIGNERS[venue].what})`,
+  );
 }
 
 // 2. Compose → dispatched through each simulator.
-console.log(`\nbench:venues — compose → dispatched, ${N} market orders per venue at concurrency ${C}; starting Temporal, a fresh database, api, worker and the simulators`);
+console.log(
+  `\nbench:venues — compose → dispatched, ${N} market orders per venue at concurrency ${C}; starting Temporal, a fresh database, api, worker and the simulators`,
+);
 let sims!: Simulators;
 const platform = await startBenchPlatform('platform_bench_venues', async (orm) => {
   sims = await startDevSimulators(orm);
-  return { MARKET_STREAMS: 'off', AGENT_KEY_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`, ...sims.env };
+  return {
+    MARKET_STREAMS: 'off',
+    AGENT_KEY_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    ...sims.env,
+  };
 });
 const { orm, api } = platform;
 
@@ -59,13 +67,18 @@ for (const venue of ROUTED_VENUES) {
   const specs = VENUE_SYMBOLS[venue];
   if (specs[0].assetClass === 'perp') {
     const spec = specs.find((s) => s.base === 'ETH')!;
-    symbolOf[venue] = { symbol: spec.symbol, qty: '0.01', tick: tickAt(eth, eth.startMs, venue, spec.symbol, Date.now(), new Decimal(spec.tickSize)) };
+    symbolOf[venue] = {
+      symbol: spec.symbol,
+      qty: '0.01',
+      tick: tickAt(eth, eth.startMs, venue, spec.symbol, Date.now(), new Decimal(spec.tickSize)),
+    };
   } else {
     // Pinned at 0.50: the recorded replay wanders to 0.01 and 0.99.
     symbolOf[venue] = { symbol: specs[0].symbol, qty: '10', tick: predictionTickAt(specs[0], '0.5', Date.now()) };
   }
 }
-const publishAll = () => Promise.all(Object.values(symbolOf).map(({ tick }) => publishMark(orm, { ...tick, ts: Date.now() })));
+const publishAll = () =>
+  Promise.all(Object.values(symbolOf).map(({ tick }) => publishMark(orm, { ...tick, ts: Date.now() })));
 await publishAll();
 const refresh = setInterval(() => void publishAll(), 1000);
 
@@ -73,20 +86,36 @@ const dispatchedAt = new Map<string, (t: number) => void>();
 const failed = new Map<string, string>();
 const tenant = { slug: 'bench-venues', displayName: 'Bench venues' };
 const onIntent = (intent: IntentUpdate) => {
-  if (intent.state === 'dispatched' || intent.state === 'filled') dispatchedAt.get(intent.clientOrderId)?.(performance.now());
+  if (intent.state === 'dispatched' || intent.state === 'filled')
+    dispatchedAt.get(intent.clientOrderId)?.(performance.now());
   if (intent.state === 'rejected') {
     failed.set(intent.clientOrderId, intent.rejectReason ?? '');
     dispatchedAt.get(intent.clientOrderId)?.(Number.NaN);
   }
 };
 const authorize = ({ apiKey, apiSecret, accountId }: IssuedCredential) =>
-  authorizeDemoAgents({ baseUrl: api.baseUrl, tenantSlug: tenant.slug, apiKey, apiSecret, accountId: accountId!, walletKey: generatePrivateKey(), sims });
+  authorizeDemoAgents({
+    baseUrl: api.baseUrl,
+    tenantSlug: tenant.slug,
+    apiKey,
+    apiSecret,
+    accountId: accountId!,
+    walletKey: generatePrivateKey(),
+    sims,
+  });
 const trader = await benchTrader(platform, tenant, onIntent, authorize);
 
 const rows: string[] = [];
 for (const venue of ROUTED_VENUES) {
   const { symbol, qty } = symbolOf[venue];
-  const order = (i: number, tag: string) => ({ venue, symbol, side: i % 2 ? 'sell' : 'buy', type: 'market', qty, clientOrderId: `${tag}-${venue}-${i}` });
+  const order = (i: number, tag: string) => ({
+    venue,
+    symbol,
+    side: i % 2 ? 'sell' : 'buy',
+    type: 'market',
+    qty,
+    clientOrderId: `${tag}-${venue}-${i}`,
+  });
   await pool(C, C, (i) => trader.call('POST', '/api/v1/oms/intents', order(i, 'warm'))); // warm-up, not measured
   await new Promise((r) => setTimeout(r, 1000));
   const t0 = performance.now();
@@ -100,7 +129,9 @@ for (const venue of ROUTED_VENUES) {
   });
   const ok = ms.filter((x) => !Number.isNaN(x));
   const wall = performance.now() - t0;
-  rows.push(`  ${venue.padEnd(12)} p50 ${pct(ok, 50).toFixed(1).padStart(7)} ms   p99 ${pct(ok, 99).toFixed(1).padStart(7)} ms   ${(ok.length / (wall / 1000)).toFixed(1).padStart(6)} orders/s   rejected ${ms.length - ok.length}${failed.size ? ` (${[...failed.values()][0]})` : ''}`);
+  rows.push(
+    `  ${venue.padEnd(12)} p50 ${pct(ok, 50).toFixed(1).padStart(7)} ms   p99 ${pct(ok, 99).toFixed(1).padStart(7)} ms   ${(ok.length / (wall / 1000)).toFixed(1).padStart(6)} orders/s   rejected ${ms.length - ok.length}${failed.size ? ` (${[...failed.values()][0]})` : ''}`,
+  );
   failed.clear();
 }
 console.log('\ncompose → dispatched (first Order-Intent-Update in dispatched or filled on /ws/risk):');

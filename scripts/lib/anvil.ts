@@ -20,16 +20,24 @@ const require = createRequire(import.meta.url);
 /** anvil's default mnemonic. */
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
 /** Private keys of anvil's 10 default accounts (index 0 first); funded on a fresh chain. */
-export const ANVIL_KEYS: Hex[] = Array.from({ length: 10 }, (_, i) => toHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: i }).getHdKey().privateKey!));
+export const ANVIL_KEYS: Hex[] = Array.from({ length: 10 }, (_, i) =>
+  toHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: i }).getHdKey().privateKey!),
+);
 
 /** The anvil binary of this platform, from its npm package. @throws Error on a platform the package does not ship. */
 export function anvilBinary(): string {
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
   const pkg = `@foundry-rs/anvil-${process.platform === 'win32' ? 'win32' : process.platform}-${arch}`;
   try {
-    return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
+    return path.join(
+      path.dirname(require.resolve(`${pkg}/package.json`)),
+      'bin',
+      process.platform === 'win32' ? 'anvil.exe' : 'anvil',
+    );
   } catch {
-    throw new Error(`anvil: the npm package ${pkg} is not installed (npm install runs it as an optional dependency of @foundry-rs/anvil)`);
+    throw new Error(
+      `anvil: the npm package ${pkg} is not installed (npm install runs it as an optional dependency of @foundry-rs/anvil)`,
+    );
   }
 }
 
@@ -98,7 +106,11 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
   for (;;) {
     if (spawnError) throw new Error(`anvil could not start: ${(spawnError as Error).message}`);
     if (child.exitCode !== null) throw new Error(`anvil exited with ${child.exitCode}: ${stderr.trim()}`);
-    const ok = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) }).then(
+    const ok = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    }).then(
       (r) => r.ok,
       () => false,
     );
@@ -124,7 +136,11 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
 
 /** One JSON-RPC call, anvil's own methods included (`anvil_setBalance`, `anvil_mine`, `evm_setAutomine`, …). */
 export async function anvilRpc<T = unknown>(rpcUrl: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: T; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result as T;

@@ -27,7 +27,13 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  */
 export function benchConfig(databaseUrl: string, temporalAddress: string, extra: Record<string, string> = {}) {
   const secret = randomBytes(32).toString('hex');
-  const base = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, JWT_SECRET: secret, PORT: '0', WORKER_HTTP_PORT: '0' };
+  const base = {
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    JWT_SECRET: secret,
+    PORT: '0',
+    WORKER_HTTP_PORT: '0',
+  };
   return loadConfig({ ...base, MARK_FEED: 'off', LOG_LEVEL: 'silent', ...extra });
 }
 
@@ -40,7 +46,10 @@ export type BenchPlatform = Awaited<ReturnType<typeof startBenchPlatform>>;
  * off, silent logs. `env(orm)` adds configuration once the database is open (the venue bench
  * points the routed venues at simulators that read marks from it).
  */
-export async function startBenchPlatform(dbName: string, env: (orm: MikroORM) => Promise<Record<string, string>> = async () => ({})) {
+export async function startBenchPlatform(
+  dbName: string,
+  env: (orm: MikroORM) => Promise<Record<string, string>> = async () => ({}),
+) {
   const temporalDev = await startTemporalDev({ port: await freePort(), uiPort: null, dbFilename: null });
   const pgServer = await ensurePostgres({ dataDir: path.join(ROOT, '.data/pg') });
   const db = await freshDatabase(pgServer.url, dbName);
@@ -89,16 +98,39 @@ export async function benchTrader(
   prepare: (cred: IssuedCredential) => Promise<unknown> = async () => undefined,
 ) {
   const t = await ensureTenant(platform.orm, { ...tenant, origins: [] });
-  const cred = await issueCredential(platform.orm, { tenantId: t.id, audience: 'trader', tier: 'fullTrading', account: { depositUsd: '100000000' } });
+  const cred = await issueCredential(platform.orm, {
+    tenantId: t.id,
+    audience: 'trader',
+    tier: 'fullTrading',
+    account: { depositUsd: '100000000' },
+  });
   await prepare(cred);
-  const request = async (method: string, p: string, token?: string, body?: unknown): Promise<Record<string, unknown>> => {
-    const headers = { 'x-tenant-slug': tenant.slug, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
-    const res = await fetch(`${platform.api.baseUrl}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const request = async (
+    method: string,
+    p: string,
+    token?: string,
+    body?: unknown,
+  ): Promise<Record<string, unknown>> => {
+    const headers = {
+      'x-tenant-slug': tenant.slug,
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    };
+    const res = await fetch(`${platform.api.baseUrl}${p}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return (await res.json()) as Record<string, unknown>;
   };
-  const minted = await request('POST', '/api/auth/api-token', undefined, { apiKey: cred.apiKey, apiSecret: cred.apiSecret });
+  const minted = await request('POST', '/api/auth/api-token', undefined, {
+    apiKey: cred.apiKey,
+    apiSecret: cred.apiSecret,
+  });
   const token = minted.token as string;
-  const boot = (await request('POST', '/api/auth/bootstrap', token)) as { data: { riskEngineWss: { endpoint: string; token: string } } };
+  const boot = (await request('POST', '/api/auth/bootstrap', token)) as {
+    data: { riskEngineWss: { endpoint: string; token: string } };
+  };
   const ws = new WebSocket(boot.data.riskEngineWss.endpoint, { headers: { 'x-tenant-slug': tenant.slug } });
   await new Promise((r) => ws.once('open', r));
   ws.on('message', (raw) => {

@@ -24,7 +24,8 @@ export function killOnExit<C extends ChildProcess>(child: C, signal: NodeJS.Sign
 }
 
 /** util-linux's `setpriv` when this is Linux and it is installed (Debian and Ubuntu have it in the base system), else null. */
-const SETPRIV = process.platform === 'linux' ? (['/usr/bin/setpriv', '/bin/setpriv'].find((f) => existsSync(f)) ?? null) : null;
+const SETPRIV =
+  process.platform === 'linux' ? (['/usr/bin/setpriv', '/bin/setpriv'].find((f) => existsSync(f)) ?? null) : null;
 
 /**
  * `[command, args]` for `spawn`, so that the child gets `signal` from the kernel when this process
@@ -54,7 +55,11 @@ export interface WatchedChild {
  * ended, and signals it with `reapSignal` if this process exits first ({@link killOnExit}).
  * `binary` names it in the exit reason.
  */
-export function watchChild(child: ChildProcess, binary: string, opts: { log?: (line: string) => void; reapSignal?: NodeJS.Signals } = {}): WatchedChild {
+export function watchChild(
+  child: ChildProcess,
+  binary: string,
+  opts: { log?: (line: string) => void; reapSignal?: NodeJS.Signals } = {},
+): WatchedChild {
   killOnExit(child, opts.reapSignal ?? 'SIGTERM');
   const tail: string[] = [];
   const onLine = (line: string) => {
@@ -79,7 +84,8 @@ export function watchChild(child: ChildProcess, binary: string, opts: { log?: (l
   return {
     exited,
     exitInfo: () => exitInfo,
-    lastLines: () => (tail.length ? `\n--- last lines of the server's output ---\n${tail.join('\n')}` : ' (it printed nothing)'),
+    lastLines: () =>
+      tail.length ? `\n--- last lines of the server's output ---\n${tail.join('\n')}` : ' (it printed nothing)',
     stop: (graceMs = 10_000) =>
       (stopping ??= (async () => {
         if (exitInfo !== undefined) return;

@@ -29,7 +29,10 @@ export interface DevChain {
  * The anvil it starts stops with `stop()`, or when this process exits (scripts/lib/anvil.ts), or at
  * once when the set-up fails (the error is rethrown).
  */
-export async function startDevChain(dataDir: string, previous?: DevChain): Promise<{ chain: DevChain; env: Record<string, string>; stop(): Promise<void> }> {
+export async function startDevChain(
+  dataDir: string,
+  previous?: DevChain,
+): Promise<{ chain: DevChain; env: Record<string, string>; stop(): Promise<void> }> {
   const keyFile = (name: string): Hex => {
     const file = path.join(dataDir, name);
     if (!existsSync(file)) writeFileSync(file, generatePrivateKey(), { mode: 0o600 });
@@ -39,7 +42,10 @@ export async function startDevChain(dataDir: string, previous?: DevChain): Promi
   let anvil: Anvil | undefined;
   let rpcUrl = process.env.CHAIN_RPC_URL;
   if (!rpcUrl) {
-    anvil = await startAnvil({ port: Number(process.env.ANVIL_PORT ?? 8545), statePath: path.join(dataDir, 'anvil-state.json') });
+    anvil = await startAnvil({
+      port: Number(process.env.ANVIL_PORT ?? 8545),
+      statePath: path.join(dataDir, 'anvil-state.json'),
+    });
     rpcUrl = anvil.rpcUrl;
   }
   const client = createPublicClient({ transport: http(rpcUrl) });
@@ -48,12 +54,17 @@ export async function startDevChain(dataDir: string, previous?: DevChain): Promi
     chain = { rpcUrl, chainId: await client.getChainId(), deployer: privateKeyToAccount(deployerKey).address };
     if (anvil) {
       const setupKey = keyFile('dev-chain-setup-key');
-      for (const key of [deployerKey, setupKey]) await rpc(rpcUrl, 'anvil_setBalance', [privateKeyToAccount(key).address, '0x56bc75e2d63100000']);
+      for (const key of [deployerKey, setupKey])
+        await rpc(rpcUrl, 'anvil_setBalance', [privateKeyToAccount(key).address, '0x56bc75e2d63100000']);
       const onChain = async (a?: Address) => Boolean(a && (await client.getCode({ address: a }))?.length);
       const ownerKeys = [1, 2, 3].map((n) => keyFile(`demo-safe-owner-${n}`));
-      chain.stablecoin = (await onChain(previous?.stablecoin)) ? previous!.stablecoin : await deployStablecoin(rpcUrl, setupKey);
+      chain.stablecoin = (await onChain(previous?.stablecoin))
+        ? previous!.stablecoin
+        : await deployStablecoin(rpcUrl, setupKey);
       chain.safeOwners = ownerKeys.map((k) => privateKeyToAccount(k).address);
-      chain.safe = (await onChain(previous?.safe)) ? previous!.safe : await deployMultisig(rpcUrl, setupKey, { owners: chain.safeOwners, threshold: 2 });
+      chain.safe = (await onChain(previous?.safe))
+        ? previous!.safe
+        : await deployMultisig(rpcUrl, setupKey, { owners: chain.safeOwners, threshold: 2 });
     }
   } catch (err) {
     await anvil?.stop(); // a failed set-up leaves no node behind

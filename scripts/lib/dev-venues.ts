@@ -42,28 +42,55 @@ type AgentApiAnswer = {
  * (`baseUrl`, tenant `tenantSlug`, the trader's `apiKey`/`apiSecret`), revoking older ones.
  * @throws Error naming the venue and the API's answer when a step fails.
  */
-export async function authorizeDemoAgents(opts: { baseUrl: string; tenantSlug: string; apiKey: string; apiSecret: string; accountId: string; walletKey: `0x${string}`; sims: Simulators }): Promise<Record<RoutedVenue, DevAgent>> {
+export async function authorizeDemoAgents(opts: {
+  baseUrl: string;
+  tenantSlug: string;
+  apiKey: string;
+  apiSecret: string;
+  accountId: string;
+  walletKey: `0x${string}`;
+  sims: Simulators;
+}): Promise<Record<RoutedVenue, DevAgent>> {
   const call = async (method: string, path: string, body?: unknown, token?: string) => {
     const res = await fetch(`${opts.baseUrl}${path}`, {
       method,
-      headers: { 'content-type': 'application/json', 'x-tenant-slug': opts.tenantSlug, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        'x-tenant-slug': opts.tenantSlug,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json().catch(() => null)) as AgentApiAnswer };
   };
   const minted = await call('POST', '/api/auth/api-token', { apiKey: opts.apiKey, apiSecret: opts.apiSecret });
-  if (minted.status !== 200) throw new Error(`demo agents: mint failed ${minted.status} ${JSON.stringify(minted.body)}`);
+  if (minted.status !== 200)
+    throw new Error(`demo agents: mint failed ${minted.status} ${JSON.stringify(minted.body)}`);
   const token = minted.body!.token;
   const existing = await call('GET', `/api/v1/accounts/${opts.accountId}/agents`, undefined, token);
-  for (const a of existing.body?.agents ?? []) if (a.status !== 'revoked') await call('DELETE', `/api/v1/accounts/${opts.accountId}/agents/${a.agentId}`, undefined, token);
+  for (const a of existing.body?.agents ?? [])
+    if (a.status !== 'revoked')
+      await call('DELETE', `/api/v1/accounts/${opts.accountId}/agents/${a.agentId}`, undefined, token);
   const out = {} as Record<RoutedVenue, DevAgent>;
   for (const venue of ROUTED_VENUES) {
     const user = venueUser(venue, opts.walletKey);
-    const created = await call('POST', `/api/v1/accounts/${opts.accountId}/agents`, { venue, owner: user.owner }, token);
-    if (created.status !== 201) throw new Error(`demo agents: ${venue} create failed ${created.status} ${JSON.stringify(created.body)}`);
+    const created = await call(
+      'POST',
+      `/api/v1/accounts/${opts.accountId}/agents`,
+      { venue, owner: user.owner },
+      token,
+    );
+    if (created.status !== 201)
+      throw new Error(`demo agents: ${venue} create failed ${created.status} ${JSON.stringify(created.body)}`);
     const signature = await userAuthorization(opts.sims, user, created.body!.authorization);
-    const done = await call('POST', `/api/v1/accounts/${opts.accountId}/agents/${created.body!.agentId}/authorization`, { signature }, token);
-    if (done.status !== 200) throw new Error(`demo agents: ${venue} authorization failed ${done.status} ${JSON.stringify(done.body)}`);
+    const done = await call(
+      'POST',
+      `/api/v1/accounts/${opts.accountId}/agents/${created.body!.agentId}/authorization`,
+      { signature },
+      token,
+    );
+    if (done.status !== 200)
+      throw new Error(`demo agents: ${venue} authorization failed ${done.status} ${JSON.stringify(done.body)}`);
     out[venue] = { agentId: done.body!.agentId, agentAddress: done.body!.agentAddress, owner: user.owner };
   }
   return out;

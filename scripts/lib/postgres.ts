@@ -122,7 +122,10 @@ export async function ensurePostgres(opts: { dataDir: string; port?: number }): 
     try {
       await check(given);
     } catch (err) {
-      throw new Error(`DATABASE_URL does not connect (${(err as Error).message}); fix it, or unset it to use embedded PostgreSQL`, { cause: err });
+      throw new Error(
+        `DATABASE_URL does not connect (${(err as Error).message}); fix it, or unset it to use embedded PostgreSQL`,
+        { cause: err },
+      );
     }
     return { url: given, embedded: false, stop: async () => undefined };
   }
@@ -149,7 +152,9 @@ export async function ensurePostgres(opts: { dataDir: string; port?: number }): 
   let port = opts.port ?? EMBEDDED_POSTGRES_PORT;
   if (!(await portFree(port))) {
     if (opts.port !== undefined) {
-      throw new Error(`cannot start embedded PostgreSQL for ${dataDir}: port ${port} on 127.0.0.1 is in use (set DATABASE_URL, or free the port)`);
+      throw new Error(
+        `cannot start embedded PostgreSQL for ${dataDir}: port ${port} on 127.0.0.1 is in use (set DATABASE_URL, or free the port)`,
+      );
     }
     port = await anyFreePort(); // e.g. `npm test` while `npm run dev` holds 5439
   }
@@ -176,7 +181,9 @@ export async function ensurePostgres(opts: { dataDir: string; port?: number }): 
     onError: (e: unknown) => log.push(String(e instanceof Error ? e.message : e)),
   });
   const failure = (what: string, err: unknown) =>
-    new Error(`embedded PostgreSQL (${dataDir}, port ${port}) ${what}${err instanceof Error ? `: ${err.message}` : ''}${log.length ? `\n--- its last log lines ---\n${log.join('\n')}` : ''}`);
+    new Error(
+      `embedded PostgreSQL (${dataDir}, port ${port}) ${what}${err instanceof Error ? `: ${err.message}` : ''}${log.length ? `\n--- its last log lines ---\n${log.join('\n')}` : ''}`,
+    );
 
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     await server.initialise().catch((err: unknown) => {

@@ -29,7 +29,11 @@ export class Supervisor {
     return (this.stopping ??= (async () => {
       this.log('stopping');
       for (const part of [...this.parts].reverse()) {
-        await part.stop().catch((err: unknown) => this.log(`${part.name} did not stop cleanly: ${err instanceof Error ? err.message : String(err)}`));
+        await part
+          .stop()
+          .catch((err: unknown) =>
+            this.log(`${part.name} did not stop cleanly: ${err instanceof Error ? err.message : String(err)}`),
+          );
       }
       process.exit(code);
     })());

@@ -42,7 +42,9 @@ export function executableFromEnv(variable: string, setupDoes: string): string |
   if (!fromEnv) return undefined;
   const abs = path.resolve(fromEnv);
   if (isExecutableFile(abs)) return abs;
-  throw new Error(`${variable}=${fromEnv} is not an executable file; unset it, or run \`bash scripts/setup.sh\` to ${setupDoes}`);
+  throw new Error(
+    `${variable}=${fromEnv} is not an executable file; unset it, or run \`bash scripts/setup.sh\` to ${setupDoes}`,
+  );
 }
 
 /**
@@ -91,8 +93,20 @@ const configSchema = z.strictObject({
   /** SQLite file, relative to the repo root; null = in memory. */
   dbFilename: z.string().min(1).nullable().default(null),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'never']).default('warn'),
-  searchAttributes: z.record(identifier, z.enum(['Text', 'Keyword', 'Int', 'Double', 'Bool', 'Datetime', 'KeywordList'])).default({}),
-  dynamicConfig: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_.]*$/, 'must be a dynamic config key such as frontend.enableUpdateWorkflowExecution'), jsonValue).default({}),
+  searchAttributes: z
+    .record(identifier, z.enum(['Text', 'Keyword', 'Int', 'Double', 'Bool', 'Datetime', 'KeywordList']))
+    .default({}),
+  dynamicConfig: z
+    .record(
+      z
+        .string()
+        .regex(
+          /^[A-Za-z][A-Za-z0-9_.]*$/,
+          'must be a dynamic config key such as frontend.enableUpdateWorkflowExecution',
+        ),
+      jsonValue,
+    )
+    .default({}),
 });
 
 /** The dev server's settings (`temporal-dev.yml`). */
@@ -206,7 +220,9 @@ export async function startTemporalDev(opts: StartTemporalDevOptions = {}): Prom
 
   // Fail clearly instead of finding some other server (an `npm run dev` already up?) on the port.
   if (await tcpAnswers(connectHost, grpcPort)) {
-    throw new Error(`cannot start the Temporal dev server: ${address} is already in use (is \`npm run dev\` or another Temporal server running?)`);
+    throw new Error(
+      `cannot start the Temporal dev server: ${address} is already in use (is \`npm run dev\` or another Temporal server running?)`,
+    );
   }
 
   const args = ['server', 'start-dev', '--ip', cfg.ip, '--port', String(grpcPort), '--log-level', cfg.logLevel];
@@ -219,7 +235,8 @@ export async function startTemporalDev(opts: StartTemporalDevOptions = {}): Prom
     args.push('--db-filename', db);
   }
   for (const [name, type] of Object.entries(cfg.searchAttributes)) args.push('--search-attribute', `${name}=${type}`);
-  for (const [key, value] of Object.entries(cfg.dynamicConfig)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  for (const [key, value] of Object.entries(cfg.dynamicConfig))
+    args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
 
   const [command, commandArgs] = dieWithParent(binary, args);
   const child = spawn(command, commandArgs, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -249,7 +266,9 @@ export async function startTemporalDev(opts: StartTemporalDevOptions = {}): Prom
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       await exited;
-      throw new Error(`Temporal dev server did not answer on ${address} within ${Math.round(readyTimeoutMs / 1000)} s${lastLines()}`);
+      throw new Error(
+        `Temporal dev server did not answer on ${address} within ${Math.round(readyTimeoutMs / 1000)} s${lastLines()}`,
+      );
     }
     await sleep(200);
   }

@@ -103,18 +103,37 @@ export async function startTemporalServer(opts: StartTemporalServerOptions): Pro
   const [frontend, history, matching, worker, mFrontend, mHistory, mMatching, mWorker, http] = ports;
   const address = `127.0.0.1:${frontend}`;
   const sqlite = (name: string) => ({
-    sql: { pluginName: 'sqlite', databaseName: name, connectAddr: 'localhost', connectProtocol: 'tcp', connectAttributes: { mode: 'memory', cache: 'private' }, maxConns: 1, maxIdleConns: 1, maxConnLifetime: '1h' },
+    sql: {
+      pluginName: 'sqlite',
+      databaseName: name,
+      connectAddr: 'localhost',
+      connectProtocol: 'tcp',
+      connectAttributes: { mode: 'memory', cache: 'private' },
+      maxConns: 1,
+      maxIdleConns: 1,
+      maxConnLifetime: '1h',
+    },
   });
   const clientTls = { serverName, rootCaFiles: [opts.tls.caFile] };
   const config = {
     log: { stdout: true, level: 'warn' },
-    persistence: { defaultStore: 'sqlite-default', visibilityStore: 'sqlite-visibility', numHistoryShards: 1, datastores: { 'sqlite-default': sqlite('default'), 'sqlite-visibility': sqlite('default') } },
+    persistence: {
+      defaultStore: 'sqlite-default',
+      visibilityStore: 'sqlite-visibility',
+      numHistoryShards: 1,
+      datastores: { 'sqlite-default': sqlite('default'), 'sqlite-visibility': sqlite('default') },
+    },
     global: {
       membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' },
       tls: {
         // No `internode` section: history and matching talk plaintext on 127.0.0.1.
         frontend: {
-          server: { certFile: opts.tls.certFile, keyFile: opts.tls.keyFile, requireClientAuth: true, clientCaFiles: [opts.tls.caFile] },
+          server: {
+            certFile: opts.tls.certFile,
+            keyFile: opts.tls.keyFile,
+            requireClientAuth: true,
+            clientCaFiles: [opts.tls.caFile],
+          },
           client: clientTls,
         },
         systemWorker: { certFile: opts.tls.clientCertFile, keyFile: opts.tls.clientKeyFile, client: clientTls },
@@ -131,19 +150,35 @@ export async function startTemporalServer(opts: StartTemporalServerOptions): Pro
       failoverVersionIncrement: 10,
       masterClusterName: 'active',
       currentClusterName: 'active',
-      clusterInformation: { active: { enabled: true, initialFailoverVersion: 1, rpcName: 'frontend', rpcAddress: `${serverName}:${frontend}`, httpAddress: `${serverName}:${http}` } },
+      clusterInformation: {
+        active: {
+          enabled: true,
+          initialFailoverVersion: 1,
+          rpcName: 'frontend',
+          rpcAddress: `${serverName}:${frontend}`,
+          httpAddress: `${serverName}:${http}`,
+        },
+      },
     },
     dcRedirectionPolicy: { policy: 'noop' },
-    ...(opts.dynamicConfig && { dynamicConfigClient: { filepath: path.join(dir, 'dynamic.yaml'), pollInterval: '10s' } }),
+    ...(opts.dynamicConfig && {
+      dynamicConfigClient: { filepath: path.join(dir, 'dynamic.yaml'), pollInterval: '10s' },
+    }),
   };
   if (opts.dynamicConfig) {
-    writeFileSync(path.join(dir, 'dynamic.yaml'), stringify(Object.fromEntries(Object.entries(opts.dynamicConfig).map(([k, value]) => [k, [{ value }]]))));
+    writeFileSync(
+      path.join(dir, 'dynamic.yaml'),
+      stringify(Object.fromEntries(Object.entries(opts.dynamicConfig).map(([k, value]) => [k, [{ value }]]))),
+    );
   }
   const configFile = path.join(dir, 'config.yaml');
   writeFileSync(configFile, stringify(config));
 
   // --allow-no-auth: no authorizer is configured; the frontend's mTLS is the authentication.
-  const child = spawn(binary, ['--config-file', configFile, '--allow-no-auth', 'start'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(binary, ['--config-file', configFile, '--allow-no-auth', 'start'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const server = watchChild(child, binary, { log: opts.log, reapSignal: 'SIGKILL' });
   const { exitInfo, lastLines } = server;
   const stop = async () => {
@@ -153,7 +188,11 @@ export async function startTemporalServer(opts: StartTemporalServerOptions): Pro
 
   const target: TemporalTarget = {
     address,
-    tls: { clientCert: { certFile: opts.tls.clientCertFile, keyFile: opts.tls.clientKeyFile }, caFile: opts.tls.caFile, serverName },
+    tls: {
+      clientCert: { certFile: opts.tls.clientCertFile, keyFile: opts.tls.clientKeyFile },
+      caFile: opts.tls.caFile,
+      serverName,
+    },
     apiKey: null,
   };
   const deadline = Date.now() + readyTimeoutMs;
@@ -162,8 +201,13 @@ export async function startTemporalServer(opts: StartTemporalServerOptions): Pro
     let connected: Connection | undefined;
     while (!connected) {
       if (exitInfo() !== undefined) throw new Error(`Temporal server (${binary}) ${exitInfo()}${lastLines()}`);
-      connected = await Connection.connect({ ...temporalConnectionOptions(target), connectTimeout: 1_000 }).catch(() => undefined);
-      if (!connected && Date.now() > deadline) throw new Error(`Temporal server did not answer over TLS on ${address} within ${Math.round(readyTimeoutMs / 1000)} s${lastLines()}`);
+      connected = await Connection.connect({ ...temporalConnectionOptions(target), connectTimeout: 1_000 }).catch(
+        () => undefined,
+      );
+      if (!connected && Date.now() > deadline)
+        throw new Error(
+          `Temporal server did not answer over TLS on ${address} within ${Math.round(readyTimeoutMs / 1000)} s${lastLines()}`,
+        );
     }
     const conn = connected;
     try {
@@ -173,22 +217,32 @@ export async function startTemporalServer(opts: StartTemporalServerOptions): Pro
           try {
             return await call();
           } catch (err) {
-            if (exitInfo() !== undefined || Date.now() > deadline) throw new Error(`Temporal server on ${address}: ${what} failed: ${(err as Error).message}${lastLines()}`, { cause: err });
+            if (exitInfo() !== undefined || Date.now() > deadline)
+              throw new Error(
+                `Temporal server on ${address}: ${what} failed: ${(err as Error).message}${lastLines()}`,
+                { cause: err },
+              );
             await sleep(200);
           }
         }
       };
       await retry('GetSystemInfo', () => conn.workflowService.getSystemInfo({}));
       await retry(`registering namespace ${namespace}`, () =>
-        conn.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') }).catch((err: Error) => {
-          if (!/already exists|AlreadyExists/i.test(err.message)) throw err;
-        }),
+        conn.workflowService
+          .registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') })
+          .catch((err: Error) => {
+            if (!/already exists|AlreadyExists/i.test(err.message)) throw err;
+          }),
       );
       await retry(`describing namespace ${namespace}`, () => conn.workflowService.describeNamespace({ namespace }));
       const wanted = Object.entries(opts.searchAttributes ?? {});
       if (wanted.length) {
-        const searchAttributes = Object.fromEntries(wanted.map(([name, type]) => [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type}`]]));
-        await retry('adding search attributes', () => conn.operatorService.addSearchAttributes({ namespace, searchAttributes }));
+        const searchAttributes = Object.fromEntries(
+          wanted.map(([name, type]) => [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type}`]]),
+        );
+        await retry('adding search attributes', () =>
+          conn.operatorService.addSearchAttributes({ namespace, searchAttributes }),
+        );
         await retry('listing search attributes', async () => {
           const { customAttributes } = await conn.operatorService.listSearchAttributes({ namespace });
           const missing = wanted.map(([name]) => name).filter((name) => !(name in (customAttributes ?? {})));

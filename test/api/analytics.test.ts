@@ -14,17 +14,45 @@ describe('analytics over paper round trips and an imported trade', () => {
   let s: Stack;
   let t: Awaited<ReturnType<Stack['trader']>>;
   let fills: { qty: string; price: string; feeUsd: string; symbol: string }[];
-  let trades: { tradeId: string; realizedPnlUsd: string; feesUsd: string; source: string; symbol: string; closedAt: string }[];
+  let trades: {
+    tradeId: string;
+    realizedPnlUsd: string;
+    feesUsd: string;
+    source: string;
+    symbol: string;
+    closedAt: string;
+  }[];
   beforeAll(async () => {
     s = await startStack();
     await publish(s.orm, await recordedTick('SOL.PAPER', 0.5));
     t = await s.trader();
-    for (const [side, qty] of [['buy', '3'], ['sell', '1'], ['sell', '2']]) {
-      const r = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', symbol: 'SOL.PAPER', side, type: 'market', qty } });
-      await waitFor(() => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token: t.token }), (x) => x.body.state === 'filled');
+    for (const [side, qty] of [
+      ['buy', '3'],
+      ['sell', '1'],
+      ['sell', '2'],
+    ]) {
+      const r = await s.call('POST', '/api/v1/oms/intents', {
+        token: t.token,
+        body: { venue: 'paper', symbol: 'SOL.PAPER', side, type: 'market', qty },
+      });
+      await waitFor(
+        () => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token: t.token }),
+        (x) => x.body.state === 'filled',
+      );
     }
-    const manual = { symbol: 'BTC.PAPER', side: 'short', qty: 0.5, entryTime: '2025-07-21T12:00:00Z', exitTime: '2025-07-21T15:30:00Z', entryPrice: 118712, exitPrice: 118500.5, fees: 2.5 };
-    expect((await s.call('POST', `/api/v1/accounts/${t.accountId}/manual-trades`, { token: t.token, body: manual })).status).toBe(201);
+    const manual = {
+      symbol: 'BTC.PAPER',
+      side: 'short',
+      qty: 0.5,
+      entryTime: '2025-07-21T12:00:00Z',
+      exitTime: '2025-07-21T15:30:00Z',
+      entryPrice: 118712,
+      exitPrice: 118500.5,
+      fees: 2.5,
+    };
+    expect(
+      (await s.call('POST', `/api/v1/accounts/${t.accountId}/manual-trades`, { token: t.token, body: manual })).status,
+    ).toBe(201);
     fills = (await s.call('GET', `/api/v1/accounts/${t.accountId}/fills`, { token: t.token })).body.fills;
     trades = (await s.call('GET', `/api/v1/accounts/${t.accountId}/trades`, { token: t.token })).body.trades;
     expect([fills.length, trades.length]).toEqual([3, 3]);
@@ -57,15 +85,30 @@ describe('analytics over paper round trips and an imported trade', () => {
     const res = await s.call('GET', '/api/v1/analytics/per-symbol', { token: t.token });
     const by = Object.fromEntries(res.body.symbols.map((x: { symbol: string }) => [x.symbol, x]));
     expect(Object.keys(by)).toEqual(['BTC.PAPER', 'SOL.PAPER']);
-    expect(by['BTC.PAPER']).toMatchObject({ venue: 'paper', fills: 0, volumeUsd: '0', trades: 1, manualTrades: 1, realizedPnlUsd: '105.75', netPnlUsd: '103.25', wins: 1 });
+    expect(by['BTC.PAPER']).toMatchObject({
+      venue: 'paper',
+      fills: 0,
+      volumeUsd: '0',
+      trades: 1,
+      manualTrades: 1,
+      realizedPnlUsd: '105.75',
+      netPnlUsd: '103.25',
+      wins: 1,
+    });
     const sol = trades.filter((x) => x.symbol === 'SOL.PAPER');
-    expect(by['SOL.PAPER']).toMatchObject({ fills: 3, trades: 2, realizedPnlUsd: sum(sol.map((x) => x.realizedPnlUsd)).toFixed() });
+    expect(by['SOL.PAPER']).toMatchObject({
+      fills: 3,
+      trades: 2,
+      realizedPnlUsd: sum(sol.map((x) => x.realizedPnlUsd)).toFixed(),
+    });
   });
 
   it('equity curve: deposit plus cumulative net PnL, per trade and per day, and windowed', async () => {
     const res = await s.call('GET', '/api/v1/analytics/equity-curve', { token: t.token });
     expect(res.body).toMatchObject({ bucket: 'trade', startEquityUsd: '100000' });
-    const ordered = [...trades].sort((a, b) => Date.parse(a.closedAt) - Date.parse(b.closedAt) || (a.tradeId < b.tradeId ? -1 : 1));
+    const ordered = [...trades].sort(
+      (a, b) => Date.parse(a.closedAt) - Date.parse(b.closedAt) || (a.tradeId < b.tradeId ? -1 : 1),
+    );
     let e = new Decimal(100000);
     const expected = ['100000', ...ordered.map((x) => (e = e.plus(net(x))).toFixed())];
     expect(res.body.points.map((p: { equityUsd: string }) => p.equityUsd)).toEqual(expected);
@@ -75,13 +118,21 @@ describe('analytics over paper round trips and an imported trade', () => {
     const daily = await s.call('GET', '/api/v1/analytics/equity-curve?bucket=day', { token: t.token });
     expect(daily.body.points[0]).toEqual({ date: '2025-07-21', equityUsd: '100103.25', pnlUsd: '103.25', trades: 1 });
     const lastDay = ordered.at(-1)!.closedAt.slice(0, 10);
-    expect(daily.body.points.at(-1)).toMatchObject({ date: lastDay, equityUsd: expected.at(-1), trades: ordered.filter((x) => x.closedAt.startsWith(lastDay)).length });
+    expect(daily.body.points.at(-1)).toMatchObject({
+      date: lastDay,
+      equityUsd: expected.at(-1),
+      trades: ordered.filter((x) => x.closedAt.startsWith(lastDay)).length,
+    });
     const days = (Date.parse(daily.body.points.at(-1).date) - Date.parse('2025-07-21')) / 86_400_000 + 1;
     expect(daily.body.points).toHaveLength(days);
 
     const from = '2025-08-01T00:00:00.000Z';
     const windowed = await s.call('GET', `/api/v1/analytics/equity-curve?from=${from}`, { token: t.token });
-    expect(windowed.body).toMatchObject({ window: { from, to: null }, startEquityUsd: '100103.25', endEquityUsd: expected.at(-1) });
+    expect(windowed.body).toMatchObject({
+      window: { from, to: null },
+      startEquityUsd: '100103.25',
+      endEquityUsd: expected.at(-1),
+    });
     expect(windowed.body.points).toHaveLength(3);
   });
 
@@ -91,22 +142,42 @@ describe('analytics over paper round trips and an imported trade', () => {
     const nets = trades.map(net);
     const wins = nets.filter((n) => n.gt(0)).length;
     const losses = nets.filter((n) => n.lt(0)).length;
-    expect(res.body).toMatchObject({ trades: 3, wins, losses, winRate: new Decimal(wins).div(3).toDecimalPlaces(8).toFixed(), startEquityUsd: '100000' });
-    expect(res.body.expectancyUsd).toBe(nets.reduce((a, n) => a.plus(n), new Decimal(0)).div(3).toDecimalPlaces(8).toFixed());
+    expect(res.body).toMatchObject({
+      trades: 3,
+      wins,
+      losses,
+      winRate: new Decimal(wins).div(3).toDecimalPlaces(8).toFixed(),
+      startEquityUsd: '100000',
+    });
+    expect(res.body.expectancyUsd).toBe(
+      nets
+        .reduce((a, n) => a.plus(n), new Decimal(0))
+        .div(3)
+        .toDecimalPlaces(8)
+        .toFixed(),
+    );
     expect(res.body.returns.length).toBeGreaterThan(1);
     expect(res.body.returns[0]).toEqual({ date: '2025-07-21', return: '0.0010325' }); // 103.25 / 100000
     expect(typeof res.body.sharpe).toBe('string');
     // the SOL round trips lose the spread and the fees: the drawdown is measured from the post-import peak
-    expect(new Decimal(res.body.maxDrawdownUsd).toFixed()).toBe(new Decimal('100103.25').minus(res.body.endEquityUsd).toFixed());
+    expect(new Decimal(res.body.maxDrawdownUsd).toFixed()).toBe(
+      new Decimal('100103.25').minus(res.body.endEquityUsd).toFixed(),
+    );
   });
 
   it('scopes to the caller: another trader sees nothing and cannot name this account', async () => {
     const other = await s.trader();
     const perf = await s.call('GET', '/api/v1/analytics/performance', { token: other.token });
     expect(perf.body).toMatchObject({ fills: 0, trades: 0, volumeUsd: '0' });
-    expect(await s.call('GET', `/api/v1/analytics/risk-metrics?accountId=${t.accountId}`, { token: other.token })).toMatchObject({ status: 403, body: { error: 'forbidden' } });
-    expect(await s.call('GET', '/api/v1/analytics/per-symbol?accountId=acc_nope', { token: other.token })).toMatchObject({ status: 404, body: { error: 'account_not_found' } });
-    const bad = await s.call('GET', '/api/v1/analytics/equity-curve?from=yesterday&bucket=week', { token: other.token });
+    expect(
+      await s.call('GET', `/api/v1/analytics/risk-metrics?accountId=${t.accountId}`, { token: other.token }),
+    ).toMatchObject({ status: 403, body: { error: 'forbidden' } });
+    expect(
+      await s.call('GET', '/api/v1/analytics/per-symbol?accountId=acc_nope', { token: other.token }),
+    ).toMatchObject({ status: 404, body: { error: 'account_not_found' } });
+    const bad = await s.call('GET', '/api/v1/analytics/equity-curve?from=yesterday&bucket=week', {
+      token: other.token,
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('validation_failed');
     expect(bad.body.detail.map((d: { path: string }) => d.path).sort()).toEqual(['query.bucket', 'query.from']);
@@ -129,13 +200,35 @@ describe('indicators and backtests over the recorded candles', () => {
     const res = await s.call('GET', '/api/v1/indicators', { token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ significantDigits: 8, maxIndicators: 10, maxBars: 5000 });
-    expect(res.body.indicators.find((x: { name: string }) => x.name === 'bollinger')).toMatchObject({ inputs: ['close'], outputs: ['upper', 'middle', 'lower'] });
+    expect(res.body.indicators.find((x: { name: string }) => x.name === 'bollinger')).toMatchObject({
+      inputs: ['close'],
+      outputs: ['upper', 'middle', 'lower'],
+    });
     const doc = await s.call('GET', '/api/v1/openapi.json');
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/api/v1/indicators', '/api/v1/indicators/compute', '/api/v1/backtests/run', '/api/v1/analytics/risk-metrics']));
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/indicators',
+        '/api/v1/indicators/compute',
+        '/api/v1/backtests/run',
+        '/api/v1/analytics/risk-metrics',
+      ]),
+    );
   });
 
   it('computes series aligned with the bars: SMA(20) is the mean of the last 20 closes', async () => {
-    const res = await s.call('POST', '/api/v1/indicators/compute', { token, body: { venue: 'paper', symbol: 'BTC.PAPER', interval: '1h', limit: 50, indicators: [{ id: 'ma', name: 'sma', params: { period: 20 } }, { id: 'm', name: 'macd' }] } });
+    const res = await s.call('POST', '/api/v1/indicators/compute', {
+      token,
+      body: {
+        venue: 'paper',
+        symbol: 'BTC.PAPER',
+        interval: '1h',
+        limit: 50,
+        indicators: [
+          { id: 'ma', name: 'sma', params: { period: 20 } },
+          { id: 'm', name: 'macd' },
+        ],
+      },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ bars: 50, source: 'recorded:hyperliquid' });
     const candles = await s.call('GET', '/api/v1/market/candles/paper/BTC.PAPER?interval=1h&limit=50', { token });
@@ -143,7 +236,13 @@ describe('indicators and backtests over the recorded candles', () => {
     const ma = res.body.indicators[0].values.value as (string | null)[];
     expect(ma.slice(0, 19).every((v) => v === null)).toBe(true);
     const closes = candles.body.bars.map((b: { close: string }) => b.close) as string[];
-    for (const i of [19, 49]) expect(ma[i]).toBe(sum(closes.slice(i - 19, i + 1)).div(20).toSignificantDigits(8).toFixed());
+    for (const i of [19, 49])
+      expect(ma[i]).toBe(
+        sum(closes.slice(i - 19, i + 1))
+          .div(20)
+          .toSignificantDigits(8)
+          .toFixed(),
+      );
     expect(Object.keys(res.body.indicators[1].values)).toEqual(['macd', 'signal', 'histogram']);
     expect(res.body.indicators[1].params).toEqual({ fast: 12, slow: 26, signal: 9 });
   });
@@ -156,7 +255,10 @@ describe('indicators and backtests over the recorded candles', () => {
         symbol: 'BTC.PAPER',
         interval: '1h',
         limit: 1000,
-        indicators: [{ id: 'fast', name: 'ema', params: { period: 5 } }, { id: 'slow', name: 'ema', params: { period: 20 } }],
+        indicators: [
+          { id: 'fast', name: 'ema', params: { period: 5 } },
+          { id: 'slow', name: 'ema', params: { period: 20 } },
+        ],
         entry: { all: [{ left: 'fast', op: 'crosses_above', right: 'slow' }] },
         exit: { any: [{ left: 'fast', op: 'crosses_below', right: 'slow' }] },
         side: 'long',
@@ -182,8 +284,16 @@ describe('indicators and backtests over the recorded candles', () => {
       expect(tr.feesUsd).toBe(new Decimal(tr.entryPrice).plus(tr.exitPrice).times('0.1').times('0.00045').toFixed());
     }
     expect(equityCurve).toHaveLength(trades.length + 1);
-    expect(equityCurve.at(-1).equityUsd).toBe(sum(trades.map((x: { netPnlUsd: string }) => x.netPnlUsd)).plus(100000).toFixed());
-    expect(metrics).toMatchObject({ trades: trades.length, startEquityUsd: '100000', endEquityUsd: equityCurve.at(-1).equityUsd });
+    expect(equityCurve.at(-1).equityUsd).toBe(
+      sum(trades.map((x: { netPnlUsd: string }) => x.netPnlUsd))
+        .plus(100000)
+        .toFixed(),
+    );
+    expect(metrics).toMatchObject({
+      trades: trades.length,
+      startEquityUsd: '100000',
+      endEquityUsd: equityCurve.at(-1).equityUsd,
+    });
     expect(res.body.window.from).toBe(candles.body.bars[0].openTime);
   });
 
@@ -193,9 +303,23 @@ describe('indicators and backtests over the recorded candles', () => {
     expect(tooMany).toMatchObject({ status: 400, body: { error: 'validation_failed' } });
     expect(tooMany.body.detail.map((d: { path: string }) => d.path)).toContain('body.indicators');
     expect((await run({ limit: 5001 })).body.detail.map((d: { path: string }) => d.path)).toEqual(['body.limit']);
-    const window = await run({ interval: '1m', limit: undefined, from: '2025-07-01T00:00:00Z', to: '2025-08-01T00:00:00Z' });
-    expect(window).toMatchObject({ status: 400, body: { error: 'validation_failed', detail: [{ code: 'too_many_bars' }] } });
-    const unknown = await run({ indicators: [{ id: 'fast', name: 'hull' }, { id: 'slow', name: 'ema', params: { period: 0 } }], exit: { any: [{ left: 'fast', op: 'crosses_below', right: 'slower' }] } });
+    const window = await run({
+      interval: '1m',
+      limit: undefined,
+      from: '2025-07-01T00:00:00Z',
+      to: '2025-08-01T00:00:00Z',
+    });
+    expect(window).toMatchObject({
+      status: 400,
+      body: { error: 'validation_failed', detail: [{ code: 'too_many_bars' }] },
+    });
+    const unknown = await run({
+      indicators: [
+        { id: 'fast', name: 'hull' },
+        { id: 'slow', name: 'ema', params: { period: 0 } },
+      ],
+      exit: { any: [{ left: 'fast', op: 'crosses_below', right: 'slower' }] },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.detail.map((d: { path: string; code: string }) => `${d.path} ${d.code}`)).toEqual([
       'body.indicators.0.name unknown_indicator',

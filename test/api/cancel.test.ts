@@ -21,9 +21,15 @@ describe('cancel', () => {
   /** A buy limit below the market: it rests. */
   const rest = async (token: string, clientOrderId: string) => {
     const price = low.mark.minus(50).toDecimalPlaces(1).toFixed();
-    const r = await s.call('POST', '/api/v1/oms/intents', { token, body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'limit', price, qty: '0.1', clientOrderId } });
+    const r = await s.call('POST', '/api/v1/oms/intents', {
+      token,
+      body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'limit', price, qty: '0.1', clientOrderId },
+    });
     expect(r.status).toBe(201);
-    return waitFor(() => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token }), (x) => x.body.orderStatus === 'open');
+    return waitFor(
+      () => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token }),
+      (x) => x.body.orderStatus === 'open',
+    );
   };
 
   it('cancels a working order by venueOrderId; the socket sees it leave the open orders', async () => {
@@ -38,18 +44,34 @@ describe('cancel', () => {
     ws.send({ type: 'Subscribe', topics: ['Order-Intent-Changed'] });
     await ws.next((f) => f.type === 'Result');
 
-    const other = await s.call('POST', '/api/v1/oms/cancel', { token: t.token, body: { venueOrderId: order.body.venueOrderId } });
+    const other = await s.call('POST', '/api/v1/oms/cancel', {
+      token: t.token,
+      body: { venueOrderId: order.body.venueOrderId },
+    });
     expect(other).toMatchObject({ status: 403, body: { error: 'forbidden' } });
 
-    const res = await s.call('POST', '/api/v1/oms/cancel', { token: full.token, body: { venueOrderId: order.body.venueOrderId } });
+    const res = await s.call('POST', '/api/v1/oms/cancel', {
+      token: full.token,
+      body: { venueOrderId: order.body.venueOrderId },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({ ok: true, intentId: order.body.intentId, venueOrderId: order.body.venueOrderId, state: 'canceled' });
+    expect(res.body).toEqual({
+      ok: true,
+      intentId: order.body.intentId,
+      venueOrderId: order.body.venueOrderId,
+      state: 'canceled',
+    });
     const openOrders = await ws.next((f) => f.type === 'Open-Orders-Update');
     expect(openOrders.data.orders.map((o: { intentId: string }) => o.intentId)).not.toContain(order.body.intentId);
-    expect(await ws.next((f) => f.type === 'Order-Intent-Update' && f.data.state === 'canceled')).toMatchObject({ data: { intentId: order.body.intentId, lastEvent: 'canceled' } });
+    expect(await ws.next((f) => f.type === 'Order-Intent-Update' && f.data.state === 'canceled')).toMatchObject({
+      data: { intentId: order.body.intentId, lastEvent: 'canceled' },
+    });
     ws.close();
 
-    const again = await s.call('POST', '/api/v1/oms/cancel', { token: full.token, body: { venueOrderId: order.body.venueOrderId } });
+    const again = await s.call('POST', '/api/v1/oms/cancel', {
+      token: full.token,
+      body: { venueOrderId: order.body.venueOrderId },
+    });
     expect(again).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
     const handle = s.temporal.workflow.getHandle(intentWorkflowId(order.body.intentId));
     expect(await handle.result()).toMatchObject({ state: 'canceled' });
@@ -58,16 +80,28 @@ describe('cancel', () => {
     // A canceled order does not fill when the mark later crosses.
     await publish(s.orm, low);
     await new Promise((r) => setTimeout(r, 500));
-    expect((await s.call('GET', `/api/v1/oms/intents/${order.body.intentId}`, { token: full.token })).body).toMatchObject({ state: 'canceled', filledQty: '0' });
+    expect(
+      (await s.call('GET', `/api/v1/oms/intents/${order.body.intentId}`, { token: full.token })).body,
+    ).toMatchObject({ state: 'canceled', filledQty: '0' });
     await publish(s.orm, high);
   });
 
   it('refuses to cancel a filled order and an unknown order id', async () => {
     const t = await s.trader();
-    const m = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '0.1' } });
-    const filled = await waitFor(() => s.call('GET', `/api/v1/oms/intents/${m.body.intentId}`, { token: t.token }), (x) => x.body.state === 'filled');
-    expect(await s.call('POST', '/api/v1/oms/cancel', { token: t.token, body: { venueOrderId: filled.body.venueOrderId } })).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
-    expect(await s.call('POST', '/api/v1/oms/cancel', { token: t.token, body: { venueOrderId: 'paper-nope' } })).toMatchObject({ status: 404, body: { error: 'order_not_found' } });
+    const m = await s.call('POST', '/api/v1/oms/intents', {
+      token: t.token,
+      body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '0.1' },
+    });
+    const filled = await waitFor(
+      () => s.call('GET', `/api/v1/oms/intents/${m.body.intentId}`, { token: t.token }),
+      (x) => x.body.state === 'filled',
+    );
+    expect(
+      await s.call('POST', '/api/v1/oms/cancel', { token: t.token, body: { venueOrderId: filled.body.venueOrderId } }),
+    ).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
+    expect(
+      await s.call('POST', '/api/v1/oms/cancel', { token: t.token, body: { venueOrderId: 'paper-nope' } }),
+    ).toMatchObject({ status: 404, body: { error: 'order_not_found' } });
   });
 
   it('cancel-all cancels every working order of the account', async () => {
@@ -77,7 +111,9 @@ describe('cancel', () => {
     const res = await s.call('POST', '/api/v1/oms/cancel-all', { token: t.token, body: {} });
     expect(res.status).toBe(200);
     expect(res.body.failed).toEqual([]);
-    expect(res.body.canceled.map((c: { intentId: string }) => c.intentId).sort()).toEqual([a.body.intentId, b.body.intentId].sort());
+    expect(res.body.canceled.map((c: { intentId: string }) => c.intentId).sort()).toEqual(
+      [a.body.intentId, b.body.intentId].sort(),
+    );
     const orders = await s.call('GET', `/api/v1/accounts/${t.accountId}/orders`, { token: t.token });
     expect(orders.body.orders.map((o: { orderStatus: string }) => o.orderStatus)).toEqual(['canceled', 'canceled']);
   });

@@ -29,7 +29,13 @@ describe('compose validation', () => {
   const table: [string, Record<string, unknown>, number, string, string?][] = [
     ['b3 is refused at compose', { venue: 'b3' }, 400, 'validation_failed', 'body.venue'],
     ['trailing_stop is not accepted', { type: 'trailing_stop' }, 400, 'validation_failed', 'body.type'],
-    ['stop_limit without stopLimitPrice', { type: 'stop_limit', triggerPrice: '120000' }, 400, 'stopLimitPrice_required', 'body.stopLimitPrice'],
+    [
+      'stop_limit without stopLimitPrice',
+      { type: 'stop_limit', triggerPrice: '120000' },
+      400,
+      'stopLimitPrice_required',
+      'body.stopLimitPrice',
+    ],
     ['limit without price', { type: 'limit' }, 400, 'validation_failed', 'body.price'],
     ['stop without triggerPrice', { type: 'stop' }, 400, 'validation_failed', 'body.triggerPrice'],
     ['a negative size', { qty: '-1' }, 400, 'validation_failed', 'body.qty'],
@@ -37,7 +43,12 @@ describe('compose validation', () => {
     ['more size decimals than the symbol allows', { qty: '0.000001' }, 400, 'validation_failed', 'body.qty'],
     ['a price off the tick', { type: 'limit', price: '100000.5' }, 400, 'validation_failed', 'body.price'],
     ['an unknown symbol', { symbol: 'DOGE.PAPER' }, 400, 'symbol_unknown', 'body.symbol'],
-    ['a routed venue without an authorised agent', { venue: 'hyperliquid', symbol: 'BTC.HL' }, 403, 'credential_missing_agent_wallet'],
+    [
+      'a routed venue without an authorised agent',
+      { venue: 'hyperliquid', symbol: 'BTC.HL' },
+      403,
+      'credential_missing_agent_wallet',
+    ],
     ['leverage above the symbol cap', { leverage: 41 }, 400, 'leverage_above_cap'],
     ['a missing side', { side: undefined }, 400, 'validation_failed', 'body.side'],
   ];
@@ -62,8 +73,13 @@ describe('compose validation', () => {
 
   it("enforces the trading group's per-venue leverage cap", async () => {
     const group = await createTradingGroup(s.orm, s.tenant.id, 'conservative', { paper: 5 });
-    const t = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'trader', account: { tradingGroupId: group.id } });
-    const tk = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: t.apiKey, apiSecret: t.apiSecret } })).body.token;
+    const t = await issueCredential(s.orm, {
+      tenantId: s.tenant.id,
+      audience: 'trader',
+      account: { tradingGroupId: group.id },
+    });
+    const tk = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: t.apiKey, apiSecret: t.apiSecret } }))
+      .body.token;
     const refused = await compose({ ...base, leverage: 6 }, tk);
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ error: 'leverage_above_cap', cap: 5, requested: 6 });
@@ -84,14 +100,20 @@ describe('compose validation', () => {
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('intent_not_found');
     const list = await s.call('GET', '/api/v1/oms/intents', { token });
-    expect(list.body.intents.slice(0, 2).map((i: { intentId: string }) => i.intentId)).toEqual([mine2.body.intentId, mine.body.intentId]);
+    expect(list.body.intents.slice(0, 2).map((i: { intentId: string }) => i.intentId)).toEqual([
+      mine2.body.intentId,
+      mine.body.intentId,
+    ]);
     expect((await s.call('GET', '/api/v1/oms/intents', { token: other.token })).body.intents).toEqual([]);
   });
 
   it('an order that needs more margin than the account has is rejected by the risk check', async () => {
     const res = await compose({ ...base, qty: '5' }); // ~555k USD notional at 1x on a 100k account
     expect(res.status).toBe(201);
-    const got = await waitFor(() => s.call('GET', `/api/v1/oms/intents/${res.body.intentId}`, { token }), (r) => r.body.state !== 'signed_pending_dispatch');
+    const got = await waitFor(
+      () => s.call('GET', `/api/v1/oms/intents/${res.body.intentId}`, { token }),
+      (r) => r.body.state !== 'signed_pending_dispatch',
+    );
     expect(got.body).toMatchObject({ state: 'rejected', rejectReason: 'insufficient_margin', filledQty: '0' });
   });
 });

@@ -28,19 +28,32 @@ describe('funding payments', () => {
     await publish(s.orm, await tick);
     long = await s.trader();
     flat = await s.trader();
-    const r = await s.call('POST', '/api/v1/oms/intents', { token: long.token, body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '2' } });
-    await waitFor(() => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token: long.token }), (x) => x.body.state === 'filled');
+    const r = await s.call('POST', '/api/v1/oms/intents', {
+      token: long.token,
+      body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '2' },
+    });
+    await waitFor(
+      () => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token: long.token }),
+      (x) => x.body.state === 'filled',
+    );
     await publish(s.orm, await tick); // a fresh mark for the payment
   });
   afterAll(async () => s?.stop());
 
   const run = (id: string) =>
-    s.temporal.workflow.execute(fundingWorkflow, { taskQueue: s.config.temporal.taskQueue, workflowId: id, args: [{ venue: 'paper', hourIso, tenantId: s.tenant.id }] });
+    s.temporal.workflow.execute(fundingWorkflow, {
+      taskQueue: s.config.temporal.taskQueue,
+      workflowId: id,
+      args: [{ venue: 'paper', hourIso, tenantId: s.tenant.id }],
+    });
 
   it('pays −(size × mark × rate) on an open long, once per hour, and lists it in the ledger and the report', async () => {
     const before = await s.call('GET', `/api/v1/accounts/${long.accountId}/state`, { token: long.token });
     const rate = rateForHour(await loadFundingRates('ETH'), Date.parse(hourIso)).rate;
-    const expected = new Decimal(2).times((await tick).mark).times(rate).negated();
+    const expected = new Decimal(2)
+      .times((await tick).mark)
+      .times(rate)
+      .negated();
 
     const handle = await s.temporal.workflow.start(fundingWorkflow, {
       taskQueue: s.config.temporal.taskQueue,
@@ -54,7 +67,13 @@ describe('funding payments', () => {
 
     const ledger = await s.call('GET', `/api/v1/accounts/${long.accountId}/funding`, { token: long.token });
     const payment = ledger.body.events.find((e: { type: string }) => e.type === 'funding');
-    expect(payment).toMatchObject({ symbol: 'ETH.PAPER', hour: hourIso, positionQty: '2', rate: rate.toFixed(), amountUsd: expected.toFixed() });
+    expect(payment).toMatchObject({
+      symbol: 'ETH.PAPER',
+      hour: hourIso,
+      positionQty: '2',
+      rate: rate.toFixed(),
+      amountUsd: expected.toFixed(),
+    });
 
     const report = await s.call('GET', `/api/v1/reports/funding?accountId=${long.accountId}`, { token: long.token });
     expect(report.status).toBe(200);
@@ -66,14 +85,22 @@ describe('funding payments', () => {
     expect(cash(after.body).minus(cash(before.body)).toFixed()).toBe(expected.toFixed());
 
     // the state history has the payment's point, with the balance after it
-    const history = async () => (await s.call('GET', `/api/v1/accounts/${long.accountId}/state/history`, { token: long.token })).body.points;
+    const history = async () =>
+      (await s.call('GET', `/api/v1/accounts/${long.accountId}/state/history`, { token: long.token })).body.points;
     const points = await history();
-    expect(points.at(-1)).toMatchObject({ reason: 'funding', hour: hourIso, balanceUsd: cash(after.body).toFixed(), openPositions: 1 });
+    expect(points.at(-1)).toMatchObject({
+      reason: 'funding',
+      hour: hourIso,
+      balanceUsd: cash(after.body).toFixed(),
+      openPositions: 1,
+    });
 
     // the same hour again (another run, e.g. a manual rerun): nothing new is paid, no new point
     const again = await run(`${fundingWorkflowId('paper', hourIso)}-${s.tenant.id}-rerun`);
     expect(again).toMatchObject({ accounts: 1, payments: 0, amountUsd: '0' });
-    expect(cash((await s.call('GET', `/api/v1/accounts/${long.accountId}/state`, { token: long.token })).body).toFixed()).toBe(cash(after.body).toFixed());
+    expect(
+      cash((await s.call('GET', `/api/v1/accounts/${long.accountId}/state`, { token: long.token })).body).toFixed(),
+    ).toBe(cash(after.body).toFixed());
     expect(await history()).toEqual(points);
     const ledgerAgain = await s.call('GET', `/api/v1/accounts/${long.accountId}/funding`, { token: long.token });
     expect(ledgerAgain.body.events.filter((e: { type: string }) => e.type === 'funding')).toHaveLength(1);
@@ -82,7 +109,10 @@ describe('funding payments', () => {
   it('a flat account pays nothing and has no payment in its ledger', async () => {
     const res = await s.call('GET', `/api/v1/accounts/${flat.accountId}/funding`, { token: flat.token });
     expect(res.body.events.filter((e: { type: string }) => e.type === 'funding')).toEqual([]);
-    expect((await s.call('GET', `/api/v1/reports/funding`, { token: flat.token })).body).toEqual({ funding: [], totalUsd: '0' });
+    expect((await s.call('GET', `/api/v1/reports/funding`, { token: flat.token })).body).toEqual({
+      funding: [],
+      totalUsd: '0',
+    });
     const history = await s.call('GET', `/api/v1/accounts/${flat.accountId}/state/history`, { token: flat.token });
     expect(history.body.points.map((p: { reason: string }) => p.reason)).toEqual(['deposit']);
   });
@@ -94,13 +124,21 @@ describe('funding payments', () => {
 
   it('ensureSchedules creates the hourly funding schedule of each venue once', async () => {
     // A worker process started by another test file (worker/main.ts ensures the schedules) may have made it on its own task queue.
-    await s.temporal.schedule.getHandle('funding-paper').delete().catch(() => undefined);
+    await s.temporal.schedule
+      .getHandle('funding-paper')
+      .delete()
+      .catch(() => undefined);
     const first = await ensureSchedules(s.temporal, s.config.temporal.taskQueue);
     try {
       expect(first).toEqual(['funding-paper']);
       expect(await ensureSchedules(s.temporal, s.config.temporal.taskQueue)).toEqual(first); // idempotent
       const desc = await s.temporal.schedule.getHandle('funding-paper').describe();
-      expect(desc.action).toMatchObject({ type: 'startWorkflow', workflowType: 'fundingWorkflow', workflowId: 'funding-paper', taskQueue: s.config.temporal.taskQueue });
+      expect(desc.action).toMatchObject({
+        type: 'startWorkflow',
+        workflowType: 'fundingWorkflow',
+        workflowId: 'funding-paper',
+        taskQueue: s.config.temporal.taskQueue,
+      });
       expect(desc.policies).toMatchObject({ overlap: 'SKIP', catchupWindow: 3_600_000 });
       expect(desc.spec.calendars?.[0]).toMatchObject({ minute: [{ start: 0, end: 0, step: 1 }] });
     } finally {
@@ -118,7 +156,11 @@ describe('funding payments', () => {
       const desc = await handle.describe();
       expect(desc.spec.calendars?.[0]).toMatchObject({ minute: [{ start: 0, end: 0, step: 1 }] });
       await handle.trigger();
-      const run = await waitFor(() => handle.describe(), (d) => d.info.recentActions.length > 0 && !d.info.runningActions.length, 20_000);
+      const run = await waitFor(
+        () => handle.describe(),
+        (d) => d.info.recentActions.length > 0 && !d.info.runningActions.length,
+        20_000,
+      );
       const id = run.info.recentActions[0].action.workflow.workflowId;
       expect(id.startsWith(`${scheduleId}-`)).toBe(true);
       const result = await s.temporal.workflow.getHandle<typeof fundingWorkflow>(id).result();

@@ -21,23 +21,105 @@ describe('audience and tier gates', () => {
       accounts[tier] = t.accountId!;
     }
     const op = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'operator', scopes: ['firm:operate'] });
-    tokens.operator = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: op.apiKey, apiSecret: op.apiSecret } })).body.token;
+    tokens.operator = (
+      await s.call('POST', '/api/auth/api-token', { body: { apiKey: op.apiKey, apiSecret: op.apiSecret } })
+    ).body.token;
   });
   afterAll(async () => s?.stop());
 
   const order = { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '0.01' };
   const table: [string, string, string, (who: string) => string, unknown, number, Record<string, unknown>][] = [
-    ['readonly composes', 'readonly', 'POST', () => '/api/v1/oms/intents', order, 403, { error: 'tier_readonly', held: 'readonly', needed: 'fullTrading' }],
-    ['liquidation composes', 'liquidation', 'POST', () => '/api/v1/oms/intents', order, 403, { error: 'tier_insufficient', held: 'liquidation', needed: 'fullTrading' }],
-    ['fullTrading composes', 'fullTrading', 'POST', () => '/api/v1/oms/intents', order, 201, { state: 'signed_pending_dispatch' }],
-    ['operator composes', 'operator', 'POST', () => '/api/v1/oms/intents', order, 403, { error: 'wrong_credential_audience', expected: 'trader', actual: 'operator' }],
-    ['operator reads accounts', 'operator', 'GET', () => '/api/v1/accounts', undefined, 403, { error: 'wrong_credential_audience', expected: 'trader', actual: 'operator' }],
+    [
+      'readonly composes',
+      'readonly',
+      'POST',
+      () => '/api/v1/oms/intents',
+      order,
+      403,
+      { error: 'tier_readonly', held: 'readonly', needed: 'fullTrading' },
+    ],
+    [
+      'liquidation composes',
+      'liquidation',
+      'POST',
+      () => '/api/v1/oms/intents',
+      order,
+      403,
+      { error: 'tier_insufficient', held: 'liquidation', needed: 'fullTrading' },
+    ],
+    [
+      'fullTrading composes',
+      'fullTrading',
+      'POST',
+      () => '/api/v1/oms/intents',
+      order,
+      201,
+      { state: 'signed_pending_dispatch' },
+    ],
+    [
+      'operator composes',
+      'operator',
+      'POST',
+      () => '/api/v1/oms/intents',
+      order,
+      403,
+      { error: 'wrong_credential_audience', expected: 'trader', actual: 'operator' },
+    ],
+    [
+      'operator reads accounts',
+      'operator',
+      'GET',
+      () => '/api/v1/accounts',
+      undefined,
+      403,
+      { error: 'wrong_credential_audience', expected: 'trader', actual: 'operator' },
+    ],
     ['readonly reads its state', 'readonly', 'GET', (w) => `/api/v1/accounts/${accounts[w]}/state`, undefined, 200, {}],
-    ['liquidation reads its intents', 'liquidation', 'GET', () => '/api/v1/oms/intents', undefined, 200, { intents: [] }],
-    ['readonly provisions a paper account', 'readonly', 'POST', () => '/api/v1/sandbox/paper-account', {}, 403, { error: 'tier_insufficient' }],
-    ['liquidation provisions a paper account', 'liquidation', 'POST', () => '/api/v1/sandbox/paper-account', {}, 403, { error: 'tier_insufficient' }],
-    ['fullTrading provisions a paper account', 'fullTrading', 'POST', () => '/api/v1/sandbox/paper-account', {}, 201, { executionMode: 'internalised' }],
-    ['readonly reads another trader\'s account', 'readonly', 'GET', () => `/api/v1/accounts/${accounts.fullTrading}`, undefined, 403, { error: 'forbidden' }],
+    [
+      'liquidation reads its intents',
+      'liquidation',
+      'GET',
+      () => '/api/v1/oms/intents',
+      undefined,
+      200,
+      { intents: [] },
+    ],
+    [
+      'readonly provisions a paper account',
+      'readonly',
+      'POST',
+      () => '/api/v1/sandbox/paper-account',
+      {},
+      403,
+      { error: 'tier_insufficient' },
+    ],
+    [
+      'liquidation provisions a paper account',
+      'liquidation',
+      'POST',
+      () => '/api/v1/sandbox/paper-account',
+      {},
+      403,
+      { error: 'tier_insufficient' },
+    ],
+    [
+      'fullTrading provisions a paper account',
+      'fullTrading',
+      'POST',
+      () => '/api/v1/sandbox/paper-account',
+      {},
+      201,
+      { executionMode: 'internalised' },
+    ],
+    [
+      "readonly reads another trader's account",
+      'readonly',
+      'GET',
+      () => `/api/v1/accounts/${accounts.fullTrading}`,
+      undefined,
+      403,
+      { error: 'forbidden' },
+    ],
     ['no bearer', 'none', 'GET', () => '/api/v1/accounts', undefined, 401, { error: 'unauthorized' }],
   ];
 
@@ -63,6 +145,8 @@ describe('audience and tier gates', () => {
   });
 
   it('operator scopes are refused at mint for a trader credential', async () => {
-    await expect(issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'trader', scopes: ['prop:manage'] })).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(
+      issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'trader', scopes: ['prop:manage'] }),
+    ).rejects.toMatchObject({ code: 'validation_failed' });
   });
 });

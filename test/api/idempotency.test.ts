@@ -18,7 +18,8 @@ describe('idempotency keys', () => {
     credentialId = t.credentialId;
   });
   afterAll(async () => s?.stop());
-  const compose = (key: string, body: unknown = order) => s.call('POST', '/api/v1/oms/intents', { token, body, headers: { 'idempotency-key': key } });
+  const compose = (key: string, body: unknown = order) =>
+    s.call('POST', '/api/v1/oms/intents', { token, body, headers: { 'idempotency-key': key } });
   const intents = () => scoped(s.orm, s.tenant.id).count(OrderIntent, { credentialId });
 
   it('replays the stored response for the same key and payload', async () => {
@@ -46,7 +47,10 @@ describe('idempotency keys', () => {
     expect(res.body.error).toBe('idempotency_key_conflict');
   });
 
-  it.each([['short', 'a'.repeat(7)], ['long', 'a'.repeat(201)]])('refuses a %s key', async (_n, key) => {
+  it.each([
+    ['short', 'a'.repeat(7)],
+    ['long', 'a'.repeat(201)],
+  ])('refuses a %s key', async (_n, key) => {
     const before = await intents();
     const res = await compose(key);
     expect(res.status).toBe(400);
@@ -60,7 +64,13 @@ describe('idempotency keys', () => {
     const first = await compose('bad-payload-01', bad);
     expect(first.status).toBe(400);
     expect(first.body.error).toBe('stopLimitPrice_required');
-    expect(first.body.detail).toEqual([{ path: 'body.stopLimitPrice', message: 'stopLimitPrice is required for stop_limit orders', code: 'stopLimitPrice_required' }]);
+    expect(first.body.detail).toEqual([
+      {
+        path: 'body.stopLimitPrice',
+        message: 'stopLimitPrice is required for stop_limit orders',
+        code: 'stopLimitPrice_required',
+      },
+    ]);
     const fixed = await compose('bad-payload-01', { ...bad, stopLimitPrice: '201' });
     expect(fixed.status).toBe(201);
     expect(fixed.headers.get('idempotency-replay')).toBeNull();

@@ -20,7 +20,8 @@ interface Received {
 }
 
 /** Decodes a quoted-printable body (soft line breaks and `=XX`). */
-const unQp = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+const unQp = (raw: string) =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 
 describe('outbox mail over SMTP', () => {
   let s: Stack;
@@ -37,7 +38,9 @@ describe('outbox mail over SMTP', () => {
       allowInsecureAuth: true,
       authMethods: ['PLAIN', 'LOGIN'],
       onAuth(auth, _session, cb) {
-        return auth.username === 'mailer' && auth.password === 's3cret' ? cb(null, { user: 'mailer' }) : cb(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
+        return auth.username === 'mailer' && auth.password === 's3cret'
+          ? cb(null, { user: 'mailer' })
+          : cb(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
       },
       onRcptTo(address, _session, cb) {
         const left = refuse.get(address.address) ?? 0;
@@ -51,14 +54,24 @@ describe('outbox mail over SMTP', () => {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
-          received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw: unQp(Buffer.concat(chunks).toString('utf8')) });
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: unQp(Buffer.concat(chunks).toString('utf8')),
+          });
           cb();
         });
       },
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     port = (server.server.address() as AddressInfo).port;
-    s = await startStack({ env: { SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${port}`, MAIL_FROM: 'Platform <no-reply@platform.example>', MAIL_RETRY_MS: '200' } });
+    s = await startStack({
+      env: {
+        SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${port}`,
+        MAIL_FROM: 'Platform <no-reply@platform.example>',
+        MAIL_RETRY_MS: '200',
+      },
+    });
   });
   afterAll(async () => {
     await s?.stop();
@@ -66,7 +79,14 @@ describe('outbox mail over SMTP', () => {
   });
 
   const outboxRow = async (to: string) =>
-    (await platformEm(s.orm).getConnection().execute<{ sent_at: Date | null; attempts: number; last_error: string | null; message_id: string | null }[]>('select sent_at, attempts, last_error, message_id from mail_outbox where to_address = ?', [to]))[0];
+    (
+      await platformEm(s.orm)
+        .getConnection()
+        .execute<{ sent_at: Date | null; attempts: number; last_error: string | null; message_id: string | null }[]>(
+          'select sent_at, attempts, last_error, message_id from mail_outbox where to_address = ?',
+          [to],
+        )
+    )[0];
   const slug = () => `smtp-${randomBytes(3).toString('hex')}`;
 
   it('sends the signup mail over SMTP with AUTH; its token verifies the tenant', async () => {
@@ -97,7 +117,9 @@ describe('outbox mail over SMTP', () => {
     expect(failed.last_error).toMatch(/451/);
     expect(received.some((m) => m.to.includes(email))).toBe(false);
     // The retry is due in 30 s; bring it forward, and the worker's next pass (every 200 ms here) sends it.
-    await platformEm(s.orm).getConnection().execute('update mail_outbox set next_attempt_at = now() where to_address = ?', [email]);
+    await platformEm(s.orm)
+      .getConnection()
+      .execute('update mail_outbox set next_attempt_at = now() where to_address = ?', [email]);
     await expect.poll(async () => (await outboxRow(email)).sent_at, { timeout: 5_000 }).not.toBeNull();
     expect(received.filter((m) => m.to.includes(email))).toHaveLength(1);
   });
@@ -109,11 +131,21 @@ describe('outbox mail over SMTP', () => {
       for (const address of to) await queueMail(em, { to: address, subject: 'burst', body: 'hello' });
     });
     const transport = smtpTransport(s.config.mail.smtpUrl!, s.config.mail.from);
-    const reports = await Promise.all([deliverOutbox(s.orm, transport), deliverOutbox(s.orm, transport), deliverOutbox(s.orm, transport)]);
+    const reports = await Promise.all([
+      deliverOutbox(s.orm, transport),
+      deliverOutbox(s.orm, transport),
+      deliverOutbox(s.orm, transport),
+    ]);
     // Three passes here and the worker's pass race for the same rows.
     const sentHere = reports.flatMap((r) => r.sent.map((m) => m.to)).filter((a) => a.startsWith(batch));
     expect(new Set(sentHere).size).toBe(sentHere.length);
-    const unsent = () => platformEm(s.orm).getConnection().execute<{ n: number }[]>(`select count(*)::int as n from mail_outbox where to_address like ? and sent_at is null`, [`${batch}-%`]);
+    const unsent = () =>
+      platformEm(s.orm)
+        .getConnection()
+        .execute<{ n: number }[]>(
+          `select count(*)::int as n from mail_outbox where to_address like ? and sent_at is null`,
+          [`${batch}-%`],
+        );
     await expect.poll(async () => (await unsent())[0].n).toBe(0);
     await new Promise((r) => setTimeout(r, 500)); // a duplicate would arrive by now
     const got = received.filter((m) => m.to[0].startsWith(batch)).map((m) => m.to[0]);
@@ -124,10 +156,20 @@ describe('outbox mail over SMTP', () => {
     await s.stopWorker(); // this pass alone handles the mail
     const email = `authfail-${randomBytes(3).toString('hex')}@partner.example`;
     await platformEm(s.orm).transactional((em) => queueMail(em, { to: email, subject: 'auth', body: 'x' }));
-    const report = await deliverOutbox(s.orm, smtpTransport(`smtp://mailer:wrong@127.0.0.1:${port}`, s.config.mail.from));
+    const report = await deliverOutbox(
+      s.orm,
+      smtpTransport(`smtp://mailer:wrong@127.0.0.1:${port}`, s.config.mail.from),
+    );
     expect(report.sent.map((m) => m.to)).not.toContain(email);
-    expect(report.failed.find((m) => m.to === email)).toMatchObject({ attempts: 1, error: expect.stringMatching(/535/) });
-    expect(await outboxRow(email)).toMatchObject({ sent_at: null, attempts: 1, last_error: expect.stringMatching(/535/) });
+    expect(report.failed.find((m) => m.to === email)).toMatchObject({
+      attempts: 1,
+      error: expect.stringMatching(/535/),
+    });
+    expect(await outboxRow(email)).toMatchObject({
+      sent_at: null,
+      attempts: 1,
+      last_error: expect.stringMatching(/535/),
+    });
     expect(received.some((m) => m.to.includes(email))).toBe(false);
   });
 });

@@ -36,7 +36,8 @@ describe('market streams', () => {
   });
 
   /** Forgets every demand for a pair, so the next read finds no producer streaming it. */
-  const forget = (symbol: string) => db.query(`delete from market_streams where venue = 'paper' and symbol = $1`, [symbol]);
+  const forget = (symbol: string) =>
+    db.query(`delete from market_streams where venue = 'paper' and symbol = $1`, [symbol]);
 
   it('depth on a pair nobody streams answers 503 cold_cache, and succeeds about 500 ms later', async () => {
     await forget('ETH.PAPER');
@@ -77,7 +78,12 @@ describe('market streams', () => {
     const ws = await openRisk(`${s.api.baseUrl.replace('http', 'ws')}/ws/market`, {});
     ws.send({ type: 'Subscribe', topics: ['l2Book:paper:DOGE.PAPER'] });
     expect(await ws.next((f) => f.type === 'Result')).toMatchObject({ ok: false, error: 'unknown_topic' });
-    const topics = ['l2Book:paper:BTC.PAPER', 'l2Delta:paper:BTC.PAPER', 'bbo:paper:BTC.PAPER', 'trades:paper:BTC.PAPER'];
+    const topics = [
+      'l2Book:paper:BTC.PAPER',
+      'l2Delta:paper:BTC.PAPER',
+      'bbo:paper:BTC.PAPER',
+      'trades:paper:BTC.PAPER',
+    ];
     ws.send({ type: 'Subscribe', topics });
     expect(await ws.next((f) => f.type === 'Result' && f.ok)).toMatchObject({ topics });
     const snap = await ws.next((f) => f.type === 'L2-Book');
@@ -87,16 +93,23 @@ describe('market streams', () => {
     const book = await ws.next((f) => f.type === 'L2-Book' && f.bookSeq === delta.bookSeq);
     // rebuild from the snapshot the delta follows (a later snapshot may have replaced ours)
     const base = ws.frames.find((f) => f.type === 'L2-Book' && f.bookSeq === delta.prevBookSeq) ?? snap;
-    if (base.bookSeq === delta.prevBookSeq) expect(applyBookDelta(base, delta)).toEqual({ bids: book.bids, asks: book.asks });
+    if (base.bookSeq === delta.prevBookSeq)
+      expect(applyBookDelta(base, delta)).toEqual({ bids: book.bids, asks: book.asks });
     expect(book.asks[0]).toEqual([next.book.asks[0].price.toFixed(), next.book.asks[0].size.toFixed()]);
     const bbo = await ws.next((f) => f.type === 'Bbo' && f.mark === next.mark.toFixed());
     expect(bbo).toMatchObject({ topic: 'bbo:paper:BTC.PAPER', bid: next.bid.toFixed(), ask: next.ask.toFixed() });
     // the tape replays the recording on the wall clock: every print it passes over in the next 3 s arrives
     const t0 = Date.now();
-    const upcoming = tradesBetween(await loadRecordedMarket('BTC'), t0, t0 + 3_000, 0).map((p) => p.tradeId.split('-')[1]);
+    const upcoming = tradesBetween(await loadRecordedMarket('BTC'), t0, t0 + 3_000, 0).map(
+      (p) => p.tradeId.split('-')[1],
+    );
     await sleep(3_600);
     const seen = ws.frames.filter((f) => f.type === 'Trades').flatMap((f) => f.prints);
-    for (const p of seen) expect(p).toMatchObject({ side: expect.stringMatching(/^(buy|sell)$/), price: expect.stringMatching(/^\d+(\.\d+)?$/) });
+    for (const p of seen)
+      expect(p).toMatchObject({
+        side: expect.stringMatching(/^(buy|sell)$/),
+        price: expect.stringMatching(/^\d+(\.\d+)?$/),
+      });
     const seenIds = new Set(seen.map((p: { tradeId: string }) => p.tradeId.split('-')[1]));
     for (const id of upcoming) expect(seenIds.has(id)).toBe(true);
     const seqs = ws.frames.filter((f) => typeof f.seq === 'number').map((f) => f.seq);
@@ -169,12 +182,18 @@ describe('fx and Polymarket markets', () => {
     expect(last.close).toBe(yes.lastPrice);
     expect(last.openTime.slice(0, 10)).toBe(yes.lastDate);
     expect(new Decimal(last.close).gte(0) && new Decimal(last.close).lte(1)).toBe(true);
-    const all = await s.call('GET', `/api/v1/market/candles/polymarket/${yes.symbol}?interval=1d&limit=1000`, { token });
+    const all = await s.call('GET', `/api/v1/market/candles/polymarket/${yes.symbol}?interval=1d&limit=1000`, {
+      token,
+    });
     expect(all.body.bars).toHaveLength(yes.points);
     // the first recorded point of market 507237's first token, as its source text
     expect(all.body.bars[0]).toMatchObject({ openTime: '2024-09-18T00:00:00.000Z', close: '0.115', open: '0.115' });
-    expect((await s.call('GET', `/api/v1/market/candles/polymarket/${yes.symbol}?interval=1m`, { token })).body.error).toBe('validation_failed');
-    expect((await s.call('GET', '/api/v1/market/candles/polymarket/999-YES.PM?interval=1d', { token })).body.error).toBe('symbol_unknown');
+    expect(
+      (await s.call('GET', `/api/v1/market/candles/polymarket/${yes.symbol}?interval=1m`, { token })).body.error,
+    ).toBe('validation_failed');
+    expect(
+      (await s.call('GET', '/api/v1/market/candles/polymarket/999-YES.PM?interval=1d', { token })).body.error,
+    ).toBe('symbol_unknown');
   });
 });
 
@@ -190,10 +209,15 @@ describe('channel documentation', () => {
     expect(doc.asyncapi).toBe('3.0.0');
     const market = doc.channels.ws_market;
     expect(market.address).toBe('/ws/market');
-    for (const frame of ['L2-Book', 'L2-Delta', 'Bbo', 'Trades', 'Volume-At-Price', 'Candle', 'Resync-Required']) expect(Object.keys(market.messages)).toContain(frame);
+    for (const frame of ['L2-Book', 'L2-Delta', 'Bbo', 'Trades', 'Volume-At-Price', 'Candle', 'Resync-Required'])
+      expect(Object.keys(market.messages)).toContain(frame);
     expect(market.description).toContain('l2Delta:<venue>:<symbol>');
     const discovery: any = await (await fetch(`${s.api.baseUrl}/api/v1/discovery`)).json();
-    expect(discovery.streams.map((c: { channel: string }) => c.channel)).toEqual(['/ws/market', '/ws/quotes', '/ws/risk']);
+    expect(discovery.streams.map((c: { channel: string }) => c.channel)).toEqual([
+      '/ws/market',
+      '/ws/quotes',
+      '/ws/risk',
+    ]);
   });
 });
 
@@ -205,7 +229,9 @@ describe('one producer per pair, fan-out to every api process', () => {
     s = await startStack({ worker: false });
     const { startApi } = await import('../../api/server.js');
     second = await startApi({ config: s.config, orm: s.orm, logger: pino({ level: 'silent' }) });
-    producers = await Promise.all([0, 1].map(() => startStreamProducer({ databaseUrl: s.config.databaseUrl, logger: pino({ level: 'silent' }) })));
+    producers = await Promise.all(
+      [0, 1].map(() => startStreamProducer({ databaseUrl: s.config.databaseUrl, logger: pino({ level: 'silent' }) })),
+    );
     await publish(s.orm, await recordedTick('SOL.PAPER', 0.2));
   });
   afterAll(async () => {
@@ -222,7 +248,9 @@ describe('one producer per pair, fan-out to every api process', () => {
     await new Promise((r) => setTimeout(r, 300));
     const next = await recordedTick('SOL.PAPER', 0.7);
     await publish(s.orm, next);
-    const [fa, fb] = await Promise.all([a, b].map((ws) => ws.next((f) => f.type === 'L2-Book' && f.asks[0][0] === next.book.asks[0].price.toFixed())));
+    const [fa, fb] = await Promise.all(
+      [a, b].map((ws) => ws.next((f) => f.type === 'L2-Book' && f.asks[0][0] === next.book.asks[0].price.toFixed())),
+    );
     expect(fa.bookSeq).toBe(fb.bookSeq);
     expect(fa.bids).toEqual(fb.bids);
     const leading = producers.map((p) => p.leading().filter((k) => k === 'paper SOL.PAPER'));

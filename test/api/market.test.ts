@@ -28,7 +28,14 @@ describe('market data from the canonical marks', () => {
     const tick = await recordedTick('SOL.PAPER', 0.5);
     await publish(s.orm, tick);
     const q = await s.call('GET', '/api/v1/market/quotes/paper/SOL.PAPER', { token });
-    expect(q.body).toMatchObject({ venue: 'paper', symbol: 'SOL.PAPER', mark: tick.mark.toFixed(), bid: tick.bid.toFixed(), ask: tick.ask.toFixed(), source: 'replay:hyperliquid' });
+    expect(q.body).toMatchObject({
+      venue: 'paper',
+      symbol: 'SOL.PAPER',
+      mark: tick.mark.toFixed(),
+      bid: tick.bid.toFixed(),
+      ask: tick.ask.toFixed(),
+      source: 'replay:hyperliquid',
+    });
     await s.call('GET', '/api/v1/market/depth/paper/SOL.PAPER?levels=5', { token }); // opens the stream if nobody streams SOL yet
     await sleep(500);
     const d = await s.call('GET', '/api/v1/market/depth/paper/SOL.PAPER?levels=5', { token });
@@ -70,12 +77,24 @@ describe('candles (docs/api.md §2.9) from the recorded Hyperliquid bars', () =>
   it('serves the newest recorded 1h bars exactly as recorded', async () => {
     const { readFileSync } = await import('node:fs');
     const path = await import('node:path');
-    const csv = readFileSync(path.resolve(import.meta.dirname, '../../data/recorded/hyperliquid_candles/ETH_perp_1h-futures.csv'), 'utf8').trim().split(/\r?\n/);
+    const csv = readFileSync(
+      path.resolve(import.meta.dirname, '../../data/recorded/hyperliquid_candles/ETH_perp_1h-futures.csv'),
+      'utf8',
+    )
+      .trim()
+      .split(/\r?\n/);
     const last = csv.at(-1)!.split(',');
     // endTime pins the recorded history: live bars (other test files aggregate some) come after it
-    const res = await s.call('GET', `/api/v1/market/candles/paper/ETH.PAPER?interval=1h&limit=3&endTime=${last[1]}`, { token });
+    const res = await s.call('GET', `/api/v1/market/candles/paper/ETH.PAPER?interval=1h&limit=3&endTime=${last[1]}`, {
+      token,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ venue: 'paper', symbol: 'ETH.PAPER', interval: '1h', source: 'recorded:hyperliquid' });
+    expect(res.body).toMatchObject({
+      venue: 'paper',
+      symbol: 'ETH.PAPER',
+      interval: '1h',
+      source: 'recorded:hyperliquid',
+    });
     expect(res.body.bars).toHaveLength(3);
     const newest = res.body.bars[2];
     expect(newest.openTime).toBe(last[1]);
@@ -85,8 +104,15 @@ describe('candles (docs/api.md §2.9) from the recorded Hyperliquid bars', () =>
   });
 
   it('pages back with endTime, and refuses a missing interval', async () => {
-    const res = await s.call('GET', '/api/v1/market/candles/paper/BTC.PAPER?interval=1m&limit=2&endTime=2025-07-22T00:00:00.000Z', { token });
-    expect(res.body.bars.map((b: { openTime: string }) => b.openTime)).toEqual(['2025-07-21T23:59:00.000Z', '2025-07-22T00:00:00.000Z']);
+    const res = await s.call(
+      'GET',
+      '/api/v1/market/candles/paper/BTC.PAPER?interval=1m&limit=2&endTime=2025-07-22T00:00:00.000Z',
+      { token },
+    );
+    expect(res.body.bars.map((b: { openTime: string }) => b.openTime)).toEqual([
+      '2025-07-21T23:59:00.000Z',
+      '2025-07-22T00:00:00.000Z',
+    ]);
     expect((await s.call('GET', '/api/v1/market/candles/paper/BTC.PAPER', { token })).status).toBe(400);
     expect((await s.call('GET', '/api/v1/market/candles/paper', { token })).status).toBe(404);
   });
@@ -114,20 +140,30 @@ describe('grouped depth and 24 h stats', () => {
     const g = await s.call('GET', '/api/v1/market/depth/paper/BTC.PAPER/grouped?step=5', { token });
     expect(g.status, JSON.stringify(g.body)).toBe(200);
     expect(g.body.step).toBe('5');
-    const total = (levels: [string, string][]) => levels.reduce((acc, [, sz]) => acc.plus(sz), new Decimal(0)).toFixed();
+    const total = (levels: [string, string][]) =>
+      levels.reduce((acc, [, sz]) => acc.plus(sz), new Decimal(0)).toFixed();
     expect(total(g.body.bids)).toBe(total(raw.bids));
     expect(total(g.body.asks)).toBe(total(raw.asks));
     expect(g.body.bids.every(([p]: [string]) => new Decimal(p).mod(5).isZero())).toBe(true);
     expect(new Decimal(g.body.bids[0][0]).lte(raw.bids[0][0])).toBe(true);
     expect(new Decimal(g.body.asks[0][0]).gte(raw.asks[0][0])).toBe(true);
-    expect((await s.call('GET', '/api/v1/market/depth/paper/BTC.PAPER/grouped?step=0.5', { token })).body.error).toBe('validation_failed');
+    expect((await s.call('GET', '/api/v1/market/depth/paper/BTC.PAPER/grouped?step=0.5', { token })).body.error).toBe(
+      'validation_failed',
+    );
   });
 
   it('24 h stats: the mark, and open/high/low/volume of the newest 24 h of recorded 1m bars', async () => {
     const { Decimal } = await import('../../domain/decimal.js');
     const { readFileSync } = await import('node:fs');
     const path = await import('node:path');
-    const rows = readFileSync(path.resolve(import.meta.dirname, '../../data/recorded/hyperliquid_candles/BTC_perp_1m-futures.csv'), 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split(','));
+    const rows = readFileSync(
+      path.resolve(import.meta.dirname, '../../data/recorded/hyperliquid_candles/BTC_perp_1m-futures.csv'),
+      'utf8',
+    )
+      .trim()
+      .split(/\r?\n/)
+      .slice(1)
+      .map((l) => l.split(','));
     const lastMs = Number(rows.at(-1)![0]);
     const day = rows.filter((r) => Number(r[0]) > lastMs - 24 * 3600_000);
     const res = await s.call('GET', '/api/v1/market/stats/BTC.PAPER', { token });

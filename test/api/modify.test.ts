@@ -19,28 +19,67 @@ describe('modify', () => {
   it('replaces a resting limit with a new price and size; the replacement rests, then fills at its new price', async () => {
     const t = await s.trader();
     const price = ticks.low.mark.minus(5).toDecimalPlaces(2).toFixed();
-    const c = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', symbol: 'SOL.PAPER', side: 'buy', type: 'limit', price, qty: '2', clientOrderId: 'mod-1' } });
-    await waitFor(() => s.call('GET', `/api/v1/oms/intents/${c.body.intentId}`, { token: t.token }), (x) => x.body.orderStatus === 'open');
+    const c = await s.call('POST', '/api/v1/oms/intents', {
+      token: t.token,
+      body: {
+        venue: 'paper',
+        symbol: 'SOL.PAPER',
+        side: 'buy',
+        type: 'limit',
+        price,
+        qty: '2',
+        clientOrderId: 'mod-1',
+      },
+    });
+    await waitFor(
+      () => s.call('GET', `/api/v1/oms/intents/${c.body.intentId}`, { token: t.token }),
+      (x) => x.body.orderStatus === 'open',
+    );
 
-    expect(await s.call('POST', '/api/v1/oms/modify', { token: t.token, body: { intentId: c.body.intentId, newPrice: '200.5' } })).toMatchObject({ status: 400, body: { error: 'validation_failed' } });
-    expect((await s.call('POST', '/api/v1/oms/modify', { token: t.token, body: { intentId: c.body.intentId } })).status).toBe(400);
+    expect(
+      await s.call('POST', '/api/v1/oms/modify', {
+        token: t.token,
+        body: { intentId: c.body.intentId, newPrice: '200.5' },
+      }),
+    ).toMatchObject({ status: 400, body: { error: 'validation_failed' } });
+    expect(
+      (await s.call('POST', '/api/v1/oms/modify', { token: t.token, body: { intentId: c.body.intentId } })).status,
+    ).toBe(400);
 
     const newPrice = Number(ticks.low.mark.ceil().toFixed()); // reached by the low mark
-    const res = await s.call('POST', '/api/v1/oms/modify', { token: t.token, body: { intentId: c.body.intentId, newPrice, newQty: 3 } });
+    const res = await s.call('POST', '/api/v1/oms/modify', {
+      token: t.token,
+      body: { intentId: c.body.intentId, newPrice, newQty: 3 },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.replacedIntentId).toBe(c.body.intentId);
     expect(res.body.intentId).not.toBe(c.body.intentId);
-    expect(res.body.intent).toMatchObject({ price: String(newPrice), qty: '3', clientOrderId: 'mod-1', state: 'signed_pending_dispatch' });
-    expect((await s.call('GET', `/api/v1/oms/intents/${c.body.intentId}`, { token: t.token })).body).toMatchObject({ state: 'canceled' });
+    expect(res.body.intent).toMatchObject({
+      price: String(newPrice),
+      qty: '3',
+      clientOrderId: 'mod-1',
+      state: 'signed_pending_dispatch',
+    });
+    expect((await s.call('GET', `/api/v1/oms/intents/${c.body.intentId}`, { token: t.token })).body).toMatchObject({
+      state: 'canceled',
+    });
     const old = s.temporal.workflow.getHandle(intentWorkflowId(c.body.intentId));
     expect(await old.result()).toMatchObject({ state: 'canceled' });
     await maybeSaveHistory(old, 'intent-modified');
 
-    await waitFor(() => s.call('GET', `/api/v1/oms/intents/${res.body.intentId}`, { token: t.token }), (x) => x.body.orderStatus === 'open');
+    await waitFor(
+      () => s.call('GET', `/api/v1/oms/intents/${res.body.intentId}`, { token: t.token }),
+      (x) => x.body.orderStatus === 'open',
+    );
     await publish(s.orm, ticks.low);
-    const filled = await waitFor(() => s.call('GET', `/api/v1/oms/intents/${res.body.intentId}`, { token: t.token }), (x) => x.body.state === 'filled');
+    const filled = await waitFor(
+      () => s.call('GET', `/api/v1/oms/intents/${res.body.intentId}`, { token: t.token }),
+      (x) => x.body.state === 'filled',
+    );
     expect(filled.body).toMatchObject({ filledQty: '3', avgFillPrice: String(newPrice) });
     await publish(s.orm, ticks.high);
-    expect(await s.call('POST', '/api/v1/oms/modify', { token: t.token, body: { intentId: res.body.intentId, newPrice } })).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
+    expect(
+      await s.call('POST', '/api/v1/oms/modify', { token: t.token, body: { intentId: res.body.intentId, newPrice } }),
+    ).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
   });
 });

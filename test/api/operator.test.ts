@@ -19,7 +19,9 @@ describe('operator surfaces', () => {
   let traderAccount: string;
   const operator = async (scopes: Scope[], tenantId = s.tenant.id) => {
     const cred = await issueCredential(s.orm, { tenantId, audience: 'operator', scopes });
-    const res = await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } });
+    const res = await s.call('POST', '/api/auth/api-token', {
+      body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret },
+    });
     return { ...cred, token: res.body.token as string };
   };
 
@@ -43,12 +45,21 @@ describe('operator surfaces', () => {
     ['GET', '/api/v1/prop-accounts', 'prop:manage'],
     ['PATCH', '/api/v1/accounts/{account}/suspension', 'prop:manage', { suspended: false }],
   ];
-  const HOLDS: Record<string, Scope[]> = { firm: ['firm:operate'], prop: ['prop:manage'], both: ['firm:operate', 'prop:manage'], none: [] };
+  const HOLDS: Record<string, Scope[]> = {
+    firm: ['firm:operate'],
+    prop: ['prop:manage'],
+    both: ['firm:operate', 'prop:manage'],
+    none: [],
+  };
 
   it.each(MATRIX)('%s %s needs %s: every credential kind gets its answer', async (method, path, scope, body) => {
     for (const who of ['firm', 'prop', 'both', 'none', 'trader']) {
       const res = await s.call(method, path.replace('{account}', traderAccount), { token: tokens[who], body });
-      if (who === 'trader') expect(res, who).toMatchObject({ status: 403, body: { error: 'wrong_credential_audience', expected: 'operator', actual: 'trader' } });
+      if (who === 'trader')
+        expect(res, who).toMatchObject({
+          status: 403,
+          body: { error: 'wrong_credential_audience', expected: 'operator', actual: 'trader' },
+        });
       else if (HOLDS[who].includes(scope)) expect(res.status, `${who}: ${JSON.stringify(res.body)}`).toBe(200);
       else expect(res, who).toMatchObject({ status: 403, body: { error: 'forbidden' } });
     }
@@ -56,30 +67,83 @@ describe('operator surfaces', () => {
 
   let firmId: string;
   it('creates, lists, reads and patches firms; validation errors name the fields; readiness lists every check', async () => {
-    const bad = await s.call('POST', '/api/v1/firms', { token: tokens.firm, body: { name: '', ownerAddress: '0x1234', stablecoinAddress: TOKEN, chainId: 0 } });
+    const bad = await s.call('POST', '/api/v1/firms', {
+      token: tokens.firm,
+      body: { name: '', ownerAddress: '0x1234', stablecoinAddress: TOKEN, chainId: 0 },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('validation_failed');
-    expect(bad.body.detail.map((d: { path: string }) => d.path).sort()).toEqual(['body.chainId', 'body.name', 'body.ownerAddress']);
-    const created = await s.call('POST', '/api/v1/firms', { token: tokens.firm, body: { name: 'Operator Test Firm', ownerAddress: SAFE, stablecoinAddress: TOKEN, chainId: 31337 } });
-    expect(created).toMatchObject({ status: 201, body: { name: 'Operator Test Firm', status: 'draft', instanceAddress: null } });
+    expect(bad.body.detail.map((d: { path: string }) => d.path).sort()).toEqual([
+      'body.chainId',
+      'body.name',
+      'body.ownerAddress',
+    ]);
+    const created = await s.call('POST', '/api/v1/firms', {
+      token: tokens.firm,
+      body: { name: 'Operator Test Firm', ownerAddress: SAFE, stablecoinAddress: TOKEN, chainId: 31337 },
+    });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { name: 'Operator Test Firm', status: 'draft', instanceAddress: null },
+    });
     firmId = created.body.id;
     const list = await s.call('GET', '/api/v1/firms?limit=1', { token: tokens.firm });
     expect(list.body).toMatchObject({ data: [{ id: firmId }], hasMore: false, nextCursor: null });
-    expect((await s.call('PATCH', `/api/v1/firms/${firmId}`, { token: tokens.firm, body: { name: 'Renamed' } })).body.name).toBe('Renamed');
+    expect(
+      (await s.call('PATCH', `/api/v1/firms/${firmId}`, { token: tokens.firm, body: { name: 'Renamed' } })).body.name,
+    ).toBe('Renamed');
     const readiness = await s.call('GET', `/api/v1/firms/${firmId}/readiness`, { token: tokens.firm });
-    expect(readiness.body).toMatchObject({ ready: false, checks: [{ name: 'owner_address', ok: true }, { name: 'stablecoin_address', ok: true }, { name: 'template', ok: false }, { name: 'chain_configured', ok: true }, { name: 'deployer_configured', ok: true }] });
+    expect(readiness.body).toMatchObject({
+      ready: false,
+      checks: [
+        { name: 'owner_address', ok: true },
+        { name: 'stablecoin_address', ok: true },
+        { name: 'template', ok: false },
+        { name: 'chain_configured', ok: true },
+        { name: 'deployer_configured', ok: true },
+      ],
+    });
   });
 
   it('a stack without a deployer reports deployer_configured false and refuses a live deploy with 503; the dry run still answers', async () => {
     const bare = await startStack();
     try {
-      const cred = await issueCredential(bare.orm, { tenantId: bare.tenant.id, audience: 'operator', scopes: ['firm:operate', 'prop:manage'] });
-      const token = (await bare.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })).body.token;
-      const firm = (await bare.call('POST', '/api/v1/firms', { token, body: { name: 'No deployer', ownerAddress: SAFE, stablecoinAddress: TOKEN, chainId: 31337 } })).body;
-      await bare.call('POST', '/api/v1/prop-templates', { token, body: { firmId: firm.id, name: 'T', priceUsd: '50', accountSizeUsd: '5000', profitTargetPct: '0.1', maxDailyLossPct: '0.05', maxDrawdownPct: '0.1', minTradingDays: 3, payoutSplitPct: '0.8' } });
+      const cred = await issueCredential(bare.orm, {
+        tenantId: bare.tenant.id,
+        audience: 'operator',
+        scopes: ['firm:operate', 'prop:manage'],
+      });
+      const token = (
+        await bare.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })
+      ).body.token;
+      const firm = (
+        await bare.call('POST', '/api/v1/firms', {
+          token,
+          body: { name: 'No deployer', ownerAddress: SAFE, stablecoinAddress: TOKEN, chainId: 31337 },
+        })
+      ).body;
+      await bare.call('POST', '/api/v1/prop-templates', {
+        token,
+        body: {
+          firmId: firm.id,
+          name: 'T',
+          priceUsd: '50',
+          accountSizeUsd: '5000',
+          profitTargetPct: '0.1',
+          maxDailyLossPct: '0.05',
+          maxDrawdownPct: '0.1',
+          minTradingDays: 3,
+          payoutSplitPct: '0.8',
+        },
+      });
       const readiness = await bare.call('GET', `/api/v1/firms/${firm.id}/readiness`, { token });
-      expect(readiness.body.checks.find((c: { name: string }) => c.name === 'deployer_configured')).toMatchObject({ ok: false });
-      expect(await bare.call('POST', `/api/v1/firms/${firm.id}/deploy`, { token, body: {} })).toMatchObject({ status: 503, body: { error: 'deployer_unconfigured' } });
+      expect(readiness.body.checks.find((c: { name: string }) => c.name === 'deployer_configured')).toMatchObject({
+        ok: false,
+      });
+      expect(await bare.call('POST', `/api/v1/firms/${firm.id}/deploy`, { token, body: {} })).toMatchObject({
+        status: 503,
+        body: { error: 'deployer_unconfigured' },
+      });
       const dry = await bare.call('POST', `/api/v1/firms/${firm.id}/deploy`, { token, body: { dryRun: true } });
       expect(dry.status).toBe(200);
       expect(dry.body.rules.templates).toHaveLength(1);
@@ -89,48 +153,162 @@ describe('operator surfaces', () => {
   });
 
   it('templates validate their amounts, fractions and references; PATCH changes one field', async () => {
-    const bad = await s.call('POST', '/api/v1/prop-templates', { token: tokens.prop, body: { firmId, name: 'x', priceUsd: '-1', accountSizeUsd: '10000', profitTargetPct: '8', maxDailyLossPct: '0.05', maxDrawdownPct: '0.1', minTradingDays: 1, payoutSplitPct: '0.8' } });
+    const bad = await s.call('POST', '/api/v1/prop-templates', {
+      token: tokens.prop,
+      body: {
+        firmId,
+        name: 'x',
+        priceUsd: '-1',
+        accountSizeUsd: '10000',
+        profitTargetPct: '8',
+        maxDailyLossPct: '0.05',
+        maxDrawdownPct: '0.1',
+        minTradingDays: 1,
+        payoutSplitPct: '0.8',
+      },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.detail.map((d: { path: string }) => d.path).sort()).toEqual(['body.priceUsd', 'body.profitTargetPct']);
-    expect(await s.call('POST', '/api/v1/prop-templates', { token: tokens.prop, body: { firmId, name: 'x', priceUsd: '100', accountSizeUsd: '10000', profitTargetPct: '0.08', maxDailyLossPct: '0.05', maxDrawdownPct: '0.1', minTradingDays: 1, payoutSplitPct: '0.8', riskProfileId: 'rp_missing' } })).toMatchObject({ status: 404, body: { error: 'risk_profile_not_found' } });
-    const ok = await s.call('POST', '/api/v1/prop-templates', { token: tokens.prop, body: { firmId, name: 'Standard', priceUsd: '100', accountSizeUsd: '10000', profitTargetPct: '0.08', maxDailyLossPct: '0.05', maxDrawdownPct: '0.1', minTradingDays: 1, payoutSplitPct: '0.8' } });
+    expect(bad.body.detail.map((d: { path: string }) => d.path).sort()).toEqual([
+      'body.priceUsd',
+      'body.profitTargetPct',
+    ]);
+    expect(
+      await s.call('POST', '/api/v1/prop-templates', {
+        token: tokens.prop,
+        body: {
+          firmId,
+          name: 'x',
+          priceUsd: '100',
+          accountSizeUsd: '10000',
+          profitTargetPct: '0.08',
+          maxDailyLossPct: '0.05',
+          maxDrawdownPct: '0.1',
+          minTradingDays: 1,
+          payoutSplitPct: '0.8',
+          riskProfileId: 'rp_missing',
+        },
+      }),
+    ).toMatchObject({ status: 404, body: { error: 'risk_profile_not_found' } });
+    const ok = await s.call('POST', '/api/v1/prop-templates', {
+      token: tokens.prop,
+      body: {
+        firmId,
+        name: 'Standard',
+        priceUsd: '100',
+        accountSizeUsd: '10000',
+        profitTargetPct: '0.08',
+        maxDailyLossPct: '0.05',
+        maxDrawdownPct: '0.1',
+        minTradingDays: 1,
+        payoutSplitPct: '0.8',
+      },
+    });
     expect(ok).toMatchObject({ status: 201, body: { venue: 'paper', archived: false, profitTargetPct: '0.08' } });
-    expect((await s.call('PATCH', `/api/v1/prop-templates/${ok.body.id}`, { token: tokens.prop, body: { minTradingDays: 5 } })).body.minTradingDays).toBe(5);
+    expect(
+      (
+        await s.call('PATCH', `/api/v1/prop-templates/${ok.body.id}`, {
+          token: tokens.prop,
+          body: { minTradingDays: 5 },
+        })
+      ).body.minTradingDays,
+    ).toBe(5);
     expect((await s.call('GET', `/api/v1/firms/${firmId}/readiness`, { token: tokens.firm })).body.ready).toBe(true);
   });
 
   it("another tenant's operator sees none of this tenant's firms", async () => {
     const other = await ensureTenant(s.orm, { slug: `other-${Date.now()}`, displayName: 'Other', origins: [] });
     const cred = await issueCredential(s.orm, { tenantId: other.id, audience: 'operator', scopes: ['firm:operate'] });
-    const token = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })).body.token;
+    const token = (
+      await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })
+    ).body.token;
     const headers = { 'x-tenant-slug': other.slug };
-    expect(await s.call('GET', `/api/v1/firms/${firmId}`, { token, headers })).toMatchObject({ status: 404, body: { error: 'firm_not_found' } });
+    expect(await s.call('GET', `/api/v1/firms/${firmId}`, { token, headers })).toMatchObject({
+      status: 404,
+      body: { error: 'firm_not_found' },
+    });
     expect((await s.call('GET', '/api/v1/firms', { token, headers })).body.data).toEqual([]);
   });
 
   it('a suspended account is refused at compose with the reason, and trades again once lifted', async () => {
     await publish(s.orm, await recordedTick('ETH.PAPER', 0.5));
-    const order = { accountId: traderAccount, venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '0.01' };
-    const suspended = await s.call('PATCH', `/api/v1/accounts/${traderAccount}/suspension`, { token: tokens.prop, body: { suspended: true, reason: 'KYC review' } });
+    const order = {
+      accountId: traderAccount,
+      venue: 'paper',
+      symbol: 'ETH.PAPER',
+      side: 'buy',
+      type: 'market',
+      qty: '0.01',
+    };
+    const suspended = await s.call('PATCH', `/api/v1/accounts/${traderAccount}/suspension`, {
+      token: tokens.prop,
+      body: { suspended: true, reason: 'KYC review' },
+    });
     expect(suspended.body).toMatchObject({ accountId: traderAccount, suspended: true, reason: 'KYC review' });
     const refused = await s.call('POST', '/api/v1/oms/intents', { token: tokens.trader, body: order });
     expect(refused).toMatchObject({ status: 403, body: { error: 'account_suspended' } });
     expect(refused.body.detail).toContain('KYC review');
-    expect((await s.call('PATCH', `/api/v1/accounts/${traderAccount}/suspension`, { token: tokens.prop, body: { suspended: false } })).body.suspended).toBe(false);
+    expect(
+      (
+        await s.call('PATCH', `/api/v1/accounts/${traderAccount}/suspension`, {
+          token: tokens.prop,
+          body: { suspended: false },
+        })
+      ).body.suspended,
+    ).toBe(false);
     expect((await s.call('POST', '/api/v1/oms/intents', { token: tokens.trader, body: order })).status).toBe(201);
   });
 
   it('risk profiles and trading groups: CRUD, and a group in use cannot be deleted', async () => {
-    const rp = await s.call('POST', '/api/v1/risk-profiles', { token: tokens.prop, body: { name: 'Tight', maxOrderNotionalUsd: '1000' } });
-    expect(rp).toMatchObject({ status: 201, body: { name: 'Tight', maxOrderNotionalUsd: '1000', maxPositionNotionalUsd: null } });
-    expect((await s.call('PUT', `/api/v1/risk-profiles/${rp.body.id}`, { token: tokens.prop, body: { name: 'Tight', maxOrderNotionalUsd: '2000', maxPositionNotionalUsd: '5000' } })).body).toMatchObject({ maxOrderNotionalUsd: '2000', maxPositionNotionalUsd: '5000' });
-    const tg = await s.call('POST', '/api/v1/trading-groups', { token: tokens.prop, body: { name: 'Low leverage', leverageCaps: { paper: 2 } } });
+    const rp = await s.call('POST', '/api/v1/risk-profiles', {
+      token: tokens.prop,
+      body: { name: 'Tight', maxOrderNotionalUsd: '1000' },
+    });
+    expect(rp).toMatchObject({
+      status: 201,
+      body: { name: 'Tight', maxOrderNotionalUsd: '1000', maxPositionNotionalUsd: null },
+    });
+    expect(
+      (
+        await s.call('PUT', `/api/v1/risk-profiles/${rp.body.id}`, {
+          token: tokens.prop,
+          body: { name: 'Tight', maxOrderNotionalUsd: '2000', maxPositionNotionalUsd: '5000' },
+        })
+      ).body,
+    ).toMatchObject({ maxOrderNotionalUsd: '2000', maxPositionNotionalUsd: '5000' });
+    const tg = await s.call('POST', '/api/v1/trading-groups', {
+      token: tokens.prop,
+      body: { name: 'Low leverage', leverageCaps: { paper: 2 } },
+    });
     expect(tg).toMatchObject({ status: 201, body: { leverageCaps: { paper: 2 } } });
-    await s.call('POST', '/api/v1/prop-templates', { token: tokens.prop, body: { firmId, name: 'Grouped', priceUsd: '100', accountSizeUsd: '10000', profitTargetPct: '0.08', maxDailyLossPct: '0.05', maxDrawdownPct: '0.1', minTradingDays: 1, payoutSplitPct: '0.8', tradingGroupId: tg.body.id, riskProfileId: rp.body.id } });
-    expect(await s.call('DELETE', `/api/v1/trading-groups/${tg.body.id}`, { token: tokens.prop })).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
-    expect(await s.call('GET', '/api/v1/trading-groups/tg_missing', { token: tokens.prop })).toMatchObject({ status: 404, body: { error: 'trading_group_not_found' } });
+    await s.call('POST', '/api/v1/prop-templates', {
+      token: tokens.prop,
+      body: {
+        firmId,
+        name: 'Grouped',
+        priceUsd: '100',
+        accountSizeUsd: '10000',
+        profitTargetPct: '0.08',
+        maxDailyLossPct: '0.05',
+        maxDrawdownPct: '0.1',
+        minTradingDays: 1,
+        payoutSplitPct: '0.8',
+        tradingGroupId: tg.body.id,
+        riskProfileId: rp.body.id,
+      },
+    });
+    expect(await s.call('DELETE', `/api/v1/trading-groups/${tg.body.id}`, { token: tokens.prop })).toMatchObject({
+      status: 409,
+      body: { error: 'invalid_state' },
+    });
+    expect(await s.call('GET', '/api/v1/trading-groups/tg_missing', { token: tokens.prop })).toMatchObject({
+      status: 404,
+      body: { error: 'trading_group_not_found' },
+    });
     const spare = await s.call('POST', '/api/v1/risk-profiles', { token: tokens.prop, body: { name: 'Spare' } });
-    expect((await s.call('DELETE', `/api/v1/risk-profiles/${spare.body.id}`, { token: tokens.prop })).body).toEqual({ id: spare.body.id, deleted: true });
+    expect((await s.call('DELETE', `/api/v1/risk-profiles/${spare.body.id}`, { token: tokens.prop })).body).toEqual({
+      id: spare.body.id,
+      deleted: true,
+    });
   });
 
   it('revoking an operator credential drops its cached scopes at once: the next operator request is refused', async () => {

@@ -25,7 +25,11 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
     const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!m || m[1] !== name) continue;
     const got = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]));
-    if (Object.keys(got).length === Object.keys(labels).length && Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(m[3]);
+    if (
+      Object.keys(got).length === Object.keys(labels).length &&
+      Object.entries(labels).every(([k, v]) => got[k] === v)
+    )
+      return Number(m[3]);
   }
   return undefined;
 }
@@ -33,7 +37,12 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 const get = async (url: string) => {
   const res = await fetch(url);
   const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type') ?? '', text, body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    text,
+    body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined,
+  };
 };
 
 describe('operations: health, readiness, metrics', () => {
@@ -46,7 +55,10 @@ describe('operations: health, readiness, metrics', () => {
 
   it('answers /healthz and /readyz with both dependencies up, without a tenant, and documents them', async () => {
     expect(await get(`${s.api.baseUrl}/healthz`)).toMatchObject({ status: 200, body: { ok: true } });
-    expect(await get(`${s.api.baseUrl}/readyz`)).toMatchObject({ status: 200, body: { ok: true, checks: { postgres: 'up', temporal: 'up' } } });
+    expect(await get(`${s.api.baseUrl}/readyz`)).toMatchObject({
+      status: 200,
+      body: { ok: true, checks: { postgres: 'up', temporal: 'up' } },
+    });
     const doc = (await get(`${s.api.baseUrl}/api/v1/openapi.json`)).body;
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/healthz', '/readyz', '/metrics']));
     expect(Object.keys(doc.paths['/readyz'].get.responses)).toEqual(expect.arrayContaining(['200', '503']));
@@ -59,8 +71,20 @@ describe('operations: health, readiness, metrics', () => {
     await s.call('GET', '/no/such/route/12345');
     const text = await metrics();
     expect(text).toMatch(/^# TYPE platform_http_request_duration_seconds histogram$/m);
-    expect(sample(text, 'platform_http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/oms/intents/:id', status: '404' })).toBe(1);
-    expect(sample(text, 'platform_http_request_duration_seconds_count', { method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
+    expect(
+      sample(text, 'platform_http_request_duration_seconds_count', {
+        method: 'GET',
+        route: '/api/v1/oms/intents/:id',
+        status: '404',
+      }),
+    ).toBe(1);
+    expect(
+      sample(text, 'platform_http_request_duration_seconds_count', {
+        method: 'GET',
+        route: 'unmatched',
+        status: '404',
+      }),
+    ).toBe(1);
     expect(text).not.toContain('int_00000000000000000000');
     expect(text).not.toContain('12345');
     expect(text).toMatch(/^process_cpu_user_seconds_total /m); // the default process metrics
@@ -88,17 +112,26 @@ describe('operations: health, readiness, metrics', () => {
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     const replay = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: order, headers });
     expect(replay.headers.get('idempotency-replay')).toBe('true');
-    const refused = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { ...order, symbol: 'NOPE.PAPER' } });
+    const refused = await s.call('POST', '/api/v1/oms/intents', {
+      token: t.token,
+      body: { ...order, symbol: 'NOPE.PAPER' },
+    });
     expect(refused.body.error).toBe('symbol_unknown');
     const api = await metrics();
     expect(sample(api, 'platform_oms_compose_total', { outcome: 'created' })).toBe(1);
     expect(sample(api, 'platform_oms_compose_total', { outcome: 'symbol_unknown' })).toBe(1);
     expect(sample(api, 'platform_idempotency_replays_total', { route: '/api/v1/oms/intents' })).toBe(1);
 
-    await waitFor(() => s.call('GET', `/api/v1/oms/intents/${first.body.intentId}`, { token: t.token }), (r) => r.body.state === 'filled');
+    await waitFor(
+      () => s.call('GET', `/api/v1/oms/intents/${first.body.intentId}`, { token: t.token }),
+      (r) => r.body.state === 'filled',
+    );
     const opsUrl = s.worker!.opsUrl;
     expect(await get(`${opsUrl}/healthz`)).toMatchObject({ status: 200, body: { ok: true } });
-    expect(await get(`${opsUrl}/readyz`)).toMatchObject({ status: 200, body: { ok: true, checks: { postgres: 'up', temporal: 'up', worker: 'up' } } });
+    expect(await get(`${opsUrl}/readyz`)).toMatchObject({
+      status: 200,
+      body: { ok: true, checks: { postgres: 'up', temporal: 'up', worker: 'up' } },
+    });
     const worker = await get(`${opsUrl}/metrics`);
     expect(worker.type).toContain('text/plain');
     expect(sample(worker.text, 'platform_venue_dispatch_seconds_count', { venue: 'paper' })).toBe(1);
@@ -111,12 +144,19 @@ describe('operations: health, readiness, metrics', () => {
 
   it('answers 503 naming temporal when this api can no longer reach Temporal', async () => {
     const proxy = await startTcpProxy(s.config.temporal.address);
-    const api = await startApi({ config: { ...s.config, temporal: { ...s.config.temporal, address: proxy.address } }, orm: s.orm, logger: pino({ level: 'silent' }) });
+    const api = await startApi({
+      config: { ...s.config, temporal: { ...s.config.temporal, address: proxy.address } },
+      orm: s.orm,
+      logger: pino({ level: 'silent' }),
+    });
     try {
       expect((await get(`${api.baseUrl}/readyz`)).status).toBe(200);
       await proxy.cut();
       const down = await get(`${api.baseUrl}/readyz`);
-      expect(down).toMatchObject({ status: 503, body: { error: 'not_ready', checks: { postgres: 'up', temporal: 'down' } } });
+      expect(down).toMatchObject({
+        status: 503,
+        body: { error: 'not_ready', checks: { postgres: 'up', temporal: 'down' } },
+      });
       expect(down.body.detail).toMatch(/^temporal down: /);
       expect((await get(`${api.baseUrl}/healthz`)).status).toBe(200); // alive all the same
     } finally {
@@ -129,15 +169,25 @@ describe('operations: health, readiness, metrics', () => {
     const url = new URL(s.config.databaseUrl);
     const proxy = await startTcpProxy(`${url.hostname}:${url.port || 5432}`);
     Object.assign(url, { hostname: '127.0.0.1', port: String(proxy.port) });
-    const api = await startApi({ config: { ...s.config, databaseUrl: url.toString() }, orm: s.orm, logger: pino({ level: 'silent' }) });
+    const api = await startApi({
+      config: { ...s.config, databaseUrl: url.toString() },
+      orm: s.orm,
+      logger: pino({ level: 'silent' }),
+    });
     try {
       expect((await get(`${api.baseUrl}/readyz`)).status).toBe(200);
       await proxy.cut();
       const down = await get(`${api.baseUrl}/readyz`);
-      expect(down).toMatchObject({ status: 503, body: { error: 'not_ready', checks: { postgres: 'down', temporal: 'up' } } });
+      expect(down).toMatchObject({
+        status: 503,
+        body: { error: 'not_ready', checks: { postgres: 'down', temporal: 'up' } },
+      });
       expect(down.body.detail).toMatch(/^postgres down: /);
       await proxy.restore();
-      expect(await get(`${api.baseUrl}/readyz`)).toMatchObject({ status: 200, body: { checks: { postgres: 'up', temporal: 'up' } } });
+      expect(await get(`${api.baseUrl}/readyz`)).toMatchObject({
+        status: 200,
+        body: { checks: { postgres: 'up', temporal: 'up' } },
+      });
     } finally {
       await api.stop();
       await proxy.stop();
@@ -146,7 +196,7 @@ describe('operations: health, readiness, metrics', () => {
 });
 
 describe('WebSocket frame counters', () => {
-  it('count frames written, coalesced away and dropped with a slow consumer\'s backlog, and the socket while open', async () => {
+  it("count frames written, coalesced away and dropped with a slow consumer's backlog, and the socket while open", async () => {
     const metrics = createApiMetrics();
     const wss = new WebSocketServer({ port: 0 });
     const serverSide = new Promise<WebSocket>((r) => wss.once('connection', r));
@@ -155,7 +205,8 @@ describe('WebSocket frame counters', () => {
     client.on('message', (raw) => frames.push(JSON.parse(String(raw))));
     await new Promise((r) => client.once('open', r));
     const server = await serverSide;
-    const count = async (name: string, labels: Record<string, string>) => sample(await metrics.registry.metrics(), name, { channel: 'market', ...labels }) ?? 0;
+    const count = async (name: string, labels: Record<string, string>) =>
+      sample(await metrics.registry.metrics(), name, { channel: 'market', ...labels }) ?? 0;
     try {
       const meter = metrics.socket(server, 'market');
       expect(await count('platform_ws_open_sockets', {})).toBe(1);
@@ -165,7 +216,10 @@ describe('WebSocket frame counters', () => {
       for (let i = 0; i < 200; i++) out.push({ type: 'Trades', filler }); // back the socket up
       for (let i = 0; i < 100; i++) out.push({ type: 'L2-Book', version: i }, 'l2Book:paper:BTC.PAPER');
       (client as any)._socket.resume();
-      await waitFor(async () => frames.length, (n) => n === 201);
+      await waitFor(
+        async () => frames.length,
+        (n) => n === 201,
+      );
       expect(await count('platform_ws_frames_dropped_total', { reason: 'coalesced' })).toBe(99);
       expect(await count('platform_ws_frames_sent_total', {})).toBe(201);
 
@@ -178,6 +232,9 @@ describe('WebSocket frame counters', () => {
       client.terminate();
       await new Promise<void>((r) => wss.close(() => r()));
     }
-    await waitFor(() => count('platform_ws_open_sockets', {}), (n) => n === 0);
+    await waitFor(
+      () => count('platform_ws_open_sockets', {}),
+      (n) => n === 0,
+    );
   });
 });

@@ -54,13 +54,25 @@ describe('routed venues', () => {
     for (const venue of ['hyperliquid', 'aster'] as const) {
       const spec = VENUE_SYMBOLS[venue].find((x) => x.base === 'ETH')!;
       const tick = await recordedTick(spec.symbol, 0.5, venue);
-      cases.push({ venue, spec, qty: '0.01', restingPrice: fmt(tick.mark.div(2).toDecimalPlaces(0, Decimal.ROUND_DOWN)), tick: async () => ({ ...tick, ts: Date.now() }) });
+      cases.push({
+        venue,
+        spec,
+        qty: '0.01',
+        restingPrice: fmt(tick.mark.div(2).toDecimalPlaces(0, Decimal.ROUND_DOWN)),
+        tick: async () => ({ ...tick, ts: Date.now() }),
+      });
     }
     // Prediction marks are pinned at 0.50 (the recorded replay wanders to 0.01 and 0.99, where a
     // market buy or a resting bid at 0.02 would not be the case under test).
     for (const venue of ['polymarket', 'kalshi'] as const) {
       const spec = VENUE_SYMBOLS[venue][0];
-      cases.push({ venue, spec, qty: '10', restingPrice: '0.02', tick: async () => predictionTickAt(spec, '0.5', Date.now()) });
+      cases.push({
+        venue,
+        spec,
+        qty: '10',
+        restingPrice: '0.02',
+        tick: async () => predictionTickAt(spec, '0.5', Date.now()),
+      });
     }
   });
   beforeEach(async () => {
@@ -82,22 +94,41 @@ describe('routed venues', () => {
       it('refuses compose without an authorised agent, authorises with the owner’s own signature, then fills with the venue’s ids on /ws/risk', async () => {
         const t = await s.trader();
         const order = { venue, symbol: c().spec.symbol, side: 'buy', type: 'market', qty: c().qty };
-        expect(await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: order })).toMatchObject({ status: 403, body: { error: 'credential_missing_agent_wallet' } });
+        expect(await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: order })).toMatchObject({
+          status: 403,
+          body: { error: 'credential_missing_agent_wallet' },
+        });
 
         // A signature by someone else does not authorise the agent.
-        const created = await s.call('POST', `/api/v1/accounts/${t.accountId}/agents`, { token: t.token, body: { venue, owner: venue === 'kalshi' ? 'member-x' : '0x5e9ee1089755c3435139848e47e6635505d5a13a' } });
+        const created = await s.call('POST', `/api/v1/accounts/${t.accountId}/agents`, {
+          token: t.token,
+          body: { venue, owner: venue === 'kalshi' ? 'member-x' : '0x5e9ee1089755c3435139848e47e6635505d5a13a' },
+        });
         expect(created.status).toBe(201);
         expect(JSON.stringify(created.body)).not.toMatch(/privateKey|encrypted/i);
         if (venue !== 'kalshi') {
-          const forged = await s.call('POST', `/api/v1/accounts/${t.accountId}/agents/${created.body.agentId}/authorization`, { token: t.token, body: { signature: `0x${'11'.repeat(65)}` } });
+          const forged = await s.call(
+            'POST',
+            `/api/v1/accounts/${t.accountId}/agents/${created.body.agentId}/authorization`,
+            { token: t.token, body: { signature: `0x${'11'.repeat(65)}` } },
+          );
           expect(forged).toMatchObject({ status: 400, body: { error: 'invalid_signature' } });
         }
-        expect((await s.call('DELETE', `/api/v1/accounts/${t.accountId}/agents/${created.body.agentId}`, { token: t.token })).body.status).toBe('revoked');
-        expect(await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: order })).toMatchObject({ status: 403, body: { error: 'agent_authorization_revoked' } });
+        expect(
+          (await s.call('DELETE', `/api/v1/accounts/${t.accountId}/agents/${created.body.agentId}`, { token: t.token }))
+            .body.status,
+        ).toBe('revoked');
+        expect(await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: order })).toMatchObject({
+          status: 403,
+          body: { error: 'agent_authorization_revoked' },
+        });
 
         const { agent } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
         expect(agent).toMatchObject({ status: 'active', venue });
-        await maybeSaveHistory(s.temporal.workflow.getHandle(agentAuthorizationWorkflowId(agent.agentId)), `agent-authorize-${venue}`);
+        await maybeSaveHistory(
+          s.temporal.workflow.getHandle(agentAuthorizationWorkflowId(agent.agentId)),
+          `agent-authorize-${venue}`,
+        );
 
         const hs = (await s.call('POST', '/api/auth/bootstrap', { token: t.token })).body.data.riskEngineWss;
         const ws = await openRisk(hs.endpoint, { 'x-tenant-slug': s.tenant.slug });
@@ -108,10 +139,20 @@ describe('routed venues', () => {
 
         const res = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: order });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
-        const filled = await waitFor(() => intent(t.token, res.body.intentId), (x) => x.body.state === 'filled' || x.body.state === 'rejected');
-        expect(filled.body, JSON.stringify(filled.body)).toMatchObject({ state: 'filled', orderStatus: 'filled', venue, filledQty: c().qty });
+        const filled = await waitFor(
+          () => intent(t.token, res.body.intentId),
+          (x) => x.body.state === 'filled' || x.body.state === 'rejected',
+        );
+        expect(filled.body, JSON.stringify(filled.body)).toMatchObject({
+          state: 'filled',
+          orderStatus: 'filled',
+          venue,
+          filledQty: c().qty,
+        });
         expect(filled.body.venueOrderId).not.toContain(res.body.intentId); // the exchange's id, not a platform one
-        const frame = await ws.next((f) => f.type === 'Order-Intent-Update' && f.data.intentId === res.body.intentId && f.data.state === 'filled');
+        const frame = await ws.next(
+          (f) => f.type === 'Order-Intent-Update' && f.data.intentId === res.body.intentId && f.data.state === 'filled',
+        );
         expect(frame.data.venueOrderId).toBe(filled.body.venueOrderId);
         ws.close();
         const handle = s.temporal.workflow.getHandle(intentWorkflowId(res.body.intentId));
@@ -123,19 +164,34 @@ describe('routed venues', () => {
         expect(mine.length).toBeGreaterThan(0);
         expect(mine[0]).toMatchObject({ venue, venueOrderId: filled.body.venueOrderId });
         expect(mine[0].venueTradeId).not.toContain(res.body.intentId);
-        expect(mine.reduce((sum: Decimal, f: { qty: string }) => sum.plus(f.qty), new Decimal(0)).toFixed()).toBe(new Decimal(c().qty).toFixed());
+        expect(mine.reduce((sum: Decimal, f: { qty: string }) => sum.plus(f.qty), new Decimal(0)).toFixed()).toBe(
+          new Decimal(c().qty).toFixed(),
+        );
         const positions = await s.call('GET', `/api/v1/accounts/${t.accountId}/positions`, { token: t.token });
-        expect(positions.body.positions.find((p: { venue: string; symbol: string }) => p.venue === venue && p.symbol === c().spec.symbol)).toMatchObject({ qty: new Decimal(c().qty).toFixed() });
+        expect(
+          positions.body.positions.find(
+            (p: { venue: string; symbol: string }) => p.venue === venue && p.symbol === c().spec.symbol,
+          ),
+        ).toMatchObject({ qty: new Decimal(c().qty).toFixed() });
       });
 
       it('rests a limit order on the venue and cancels it there; a venue refusal is venue_rejected with the venue’s reason', async () => {
         const t = await s.trader();
         await authorizeAgent(s, sims, t.token, t.accountId!, venue);
-        const res = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue, symbol: c().spec.symbol, side: 'buy', type: 'limit', price: c().restingPrice, qty: c().qty } });
+        const res = await s.call('POST', '/api/v1/oms/intents', {
+          token: t.token,
+          body: { venue, symbol: c().spec.symbol, side: 'buy', type: 'limit', price: c().restingPrice, qty: c().qty },
+        });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
-        const open = await waitFor(() => intent(t.token, res.body.intentId), (x) => x.body.orderStatus === 'open' || x.body.state === 'rejected');
+        const open = await waitFor(
+          () => intent(t.token, res.body.intentId),
+          (x) => x.body.orderStatus === 'open' || x.body.state === 'rejected',
+        );
         expect(open.body, JSON.stringify(open.body)).toMatchObject({ state: 'dispatched', orderStatus: 'open' });
-        const canceled = await s.call('POST', '/api/v1/oms/cancel', { token: t.token, body: { venueOrderId: open.body.venueOrderId } });
+        const canceled = await s.call('POST', '/api/v1/oms/cancel', {
+          token: t.token,
+          body: { venueOrderId: open.body.venueOrderId },
+        });
         expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
         expect(canceled.body).toMatchObject({ state: 'canceled', venueOrderId: open.body.venueOrderId });
         const handle = s.temporal.workflow.getHandle(intentWorkflowId(res.body.intentId));
@@ -143,8 +199,14 @@ describe('routed venues', () => {
         await maybeSaveHistory(handle, `intent-routed-${venue}-resting-canceled`);
 
         sims[venue].rejectNext('insufficient margin for this order');
-        const refused = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue, symbol: c().spec.symbol, side: 'buy', type: 'market', qty: c().qty } });
-        const dead = await waitFor(() => intent(t.token, refused.body.intentId), (x) => x.body.state === 'rejected' || x.body.state === 'filled');
+        const refused = await s.call('POST', '/api/v1/oms/intents', {
+          token: t.token,
+          body: { venue, symbol: c().spec.symbol, side: 'buy', type: 'market', qty: c().qty },
+        });
+        const dead = await waitFor(
+          () => intent(t.token, refused.body.intentId),
+          (x) => x.body.state === 'rejected' || x.body.state === 'filled',
+        );
         expect(dead.body.state).toBe('rejected');
         expect(dead.body.rejectReason).toBe('venue_rejected: insufficient margin for this order');
       });
@@ -154,47 +216,102 @@ describe('routed venues', () => {
         const { user } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
         const before = sims[venue].orderCount(user.owner);
         sims[venue].dropNextAck();
-        const res = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue, symbol: c().spec.symbol, side: 'buy', type: 'market', qty: c().qty } });
+        const res = await s.call('POST', '/api/v1/oms/intents', {
+          token: t.token,
+          body: { venue, symbol: c().spec.symbol, side: 'buy', type: 'market', qty: c().qty },
+        });
         expect(res.status).toBe(201);
-        const done = await waitFor(() => intent(t.token, res.body.intentId), (x) => x.body.state === 'filled' || x.body.state === 'rejected', 30_000);
+        const done = await waitFor(
+          () => intent(t.token, res.body.intentId),
+          (x) => x.body.state === 'filled' || x.body.state === 'rejected',
+          30_000,
+        );
         expect(done.body.state).toBe('filled');
         expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
         const fills = await s.call('GET', `/api/v1/accounts/${t.accountId}/fills`, { token: t.token });
-        expect(fills.body.fills.filter((f: { intentId: string }) => f.intentId === res.body.intentId).reduce((sum: Decimal, f: { qty: string }) => sum.plus(f.qty), new Decimal(0)).toFixed()).toBe(new Decimal(c().qty).toFixed());
+        expect(
+          fills.body.fills
+            .filter((f: { intentId: string }) => f.intentId === res.body.intentId)
+            .reduce((sum: Decimal, f: { qty: string }) => sum.plus(f.qty), new Decimal(0))
+            .toFixed(),
+        ).toBe(new Decimal(c().qty).toFixed());
       });
 
       it('a cancel that arrives while the dispatch is in flight (its ack lost) waits for it and cancels the resting order', async () => {
         const t = await s.trader();
         await authorizeAgent(s, sims, t.token, t.accountId!, venue);
         sims[venue].dropNextAck(); // the dispatch retries and finds the order: a window in which the workflow has no outcome yet
-        const res = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue, symbol: c().spec.symbol, side: 'buy', type: 'limit', price: c().restingPrice, qty: c().qty } });
+        const res = await s.call('POST', '/api/v1/oms/intents', {
+          token: t.token,
+          body: { venue, symbol: c().spec.symbol, side: 'buy', type: 'limit', price: c().restingPrice, qty: c().qty },
+        });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         const handle = s.temporal.workflow.getHandle(intentWorkflowId(res.body.intentId));
-        expect(await handle.executeUpdate(cancelUpdate)).toMatchObject({ intentId: res.body.intentId, state: 'canceled' });
+        expect(await handle.executeUpdate(cancelUpdate)).toMatchObject({
+          intentId: res.body.intentId,
+          state: 'canceled',
+        });
         expect(await handle.result()).toMatchObject({ state: 'canceled' });
-        expect((await intent(t.token, res.body.intentId)).body).toMatchObject({ state: 'canceled', orderStatus: 'canceled' });
+        expect((await intent(t.token, res.body.intentId)).body).toMatchObject({
+          state: 'canceled',
+          orderStatus: 'canceled',
+        });
         await maybeSaveHistory(handle, `intent-routed-${venue}-cancel-during-dispatch`);
       });
 
       it('order history lists the platform’s orders and one placed in the venue’s own interface; an expired agent is refused at compose', async () => {
         const t = await s.trader();
         const { user, agent } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
-        const res = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue, symbol: c().spec.symbol, side: 'buy', type: 'market', qty: c().qty } });
-        const filled = await waitFor(() => intent(t.token, res.body.intentId), (x) => x.body.state === 'filled' || x.body.state === 'rejected');
-        const injected = await sims[venue].injectOrder(user.owner, { symbol: c().spec.symbol, side: 'buy', qty: c().qty, price: c().restingPrice });
+        const res = await s.call('POST', '/api/v1/oms/intents', {
+          token: t.token,
+          body: { venue, symbol: c().spec.symbol, side: 'buy', type: 'market', qty: c().qty },
+        });
+        const filled = await waitFor(
+          () => intent(t.token, res.body.intentId),
+          (x) => x.body.state === 'filled' || x.body.state === 'rejected',
+        );
+        const injected = await sims[venue].injectOrder(user.owner, {
+          symbol: c().spec.symbol,
+          side: 'buy',
+          qty: c().qty,
+          price: c().restingPrice,
+        });
 
-        const history = await s.call('GET', `/api/v1/accounts/${t.accountId}/order-history?venue=${venue}`, { token: t.token });
+        const history = await s.call('GET', `/api/v1/accounts/${t.accountId}/order-history?venue=${venue}`, {
+          token: t.token,
+        });
         expect(history.status, JSON.stringify(history.body)).toBe(200);
-        const ours = history.body.orders.find((o: { venueOrderId: string }) => o.venueOrderId === filled.body.venueOrderId);
+        const ours = history.body.orders.find(
+          (o: { venueOrderId: string }) => o.venueOrderId === filled.body.venueOrderId,
+        );
         expect(ours).toMatchObject({ source: 'platform', intentId: res.body.intentId, status: 'filled', venue });
-        const theirs = history.body.orders.find((o: { venueOrderId: string }) => o.venueOrderId === String(injected.venueOrderId));
+        const theirs = history.body.orders.find(
+          (o: { venueOrderId: string }) => o.venueOrderId === String(injected.venueOrderId),
+        );
         expect(theirs).toMatchObject({ source: 'venue', intentId: null, status: 'open', symbol: c().spec.symbol });
-        await maybeSaveHistory(s.temporal.workflow.getHandle(venueOrdersSyncWorkflowId(t.accountId!, venue)), `venue-orders-${venue}`);
-        const onlyOpen = await s.call('GET', `/api/v1/accounts/${t.accountId}/order-history?venue=${venue}&status=open`, { token: t.token });
+        await maybeSaveHistory(
+          s.temporal.workflow.getHandle(venueOrdersSyncWorkflowId(t.accountId!, venue)),
+          `venue-orders-${venue}`,
+        );
+        const onlyOpen = await s.call(
+          'GET',
+          `/api/v1/accounts/${t.accountId}/order-history?venue=${venue}&status=open`,
+          { token: t.token },
+        );
         expect(onlyOpen.body.orders.every((o: { status: string }) => o.status === 'open')).toBe(true);
 
-        await platformEm(s.orm).nativeUpdate(AgentWallet, { id: agent.agentId }, { expiresAt: new Date(Date.now() - 1000) }, { filters: false });
-        expect(await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue, symbol: c().spec.symbol, side: 'buy', type: 'market', qty: c().qty } })).toMatchObject({ status: 403, body: { error: 'agent_authorization_expired' } });
+        await platformEm(s.orm).nativeUpdate(
+          AgentWallet,
+          { id: agent.agentId },
+          { expiresAt: new Date(Date.now() - 1000) },
+          { filters: false },
+        );
+        expect(
+          await s.call('POST', '/api/v1/oms/intents', {
+            token: t.token,
+            body: { venue, symbol: c().spec.symbol, side: 'buy', type: 'market', qty: c().qty },
+          }),
+        ).toMatchObject({ status: 403, body: { error: 'agent_authorization_expired' } });
       });
     });
   }

@@ -22,33 +22,61 @@ describe('sign-result', () => {
   beforeAll(async () => {
     s = await startStack();
     await publish(s.orm, await recordedTick('ETH.PAPER', 0.8));
-    const cred = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'trader', signerAddress: signer.address });
-    token = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })).body.token;
+    const cred = await issueCredential(s.orm, {
+      tenantId: s.tenant.id,
+      audience: 'trader',
+      signerAddress: signer.address,
+    });
+    token = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } }))
+      .body.token;
   });
   afterAll(async () => s?.stop());
 
   const compose = (body: Record<string, unknown> = {}) =>
-    s.call('POST', '/api/v1/oms/intents', { token, body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '0.2', ...body } });
-  const sign = (intentId: string, signature: string) => s.call('POST', `/api/v1/oms/intents/${intentId}/sign-result`, { token, body: { signedPayload: { signature } } });
+    s.call('POST', '/api/v1/oms/intents', {
+      token,
+      body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '0.2', ...body },
+    });
+  const sign = (intentId: string, signature: string) =>
+    s.call('POST', `/api/v1/oms/intents/${intentId}/sign-result`, { token, body: { signedPayload: { signature } } });
 
   it('waits in intent_pending; a wrong signature dispatches nothing; the right one fills inline', async () => {
     const c = await compose();
     expect(c.status).toBe(201);
     expect(c.body.state).toBe('intent_pending');
     const { typedData } = c.body.signingRequest;
-    expect(typedData.message).toMatchObject({ intentId: c.body.intentId, qty: '0.2', orderType: 'market', symbol: 'ETH.PAPER' });
+    expect(typedData.message).toMatchObject({
+      intentId: c.body.intentId,
+      qty: '0.2',
+      orderType: 'market',
+      symbol: 'ETH.PAPER',
+    });
 
     const wrong = await sign(c.body.intentId, await stranger.signTypedData(typedData));
     expect(wrong).toMatchObject({ status: 400, body: { error: 'invalid_signature' } });
-    const tampered = await sign(c.body.intentId, await signer.signTypedData({ ...typedData, message: { ...typedData.message, qty: '20' } }));
+    const tampered = await sign(
+      c.body.intentId,
+      await signer.signTypedData({ ...typedData, message: { ...typedData.message, qty: '20' } }),
+    );
     expect(tampered.body.error).toBe('invalid_signature');
-    expect((await s.call('GET', `/api/v1/oms/intents/${c.body.intentId}`, { token })).body.state).toBe('intent_pending');
+    expect((await s.call('GET', `/api/v1/oms/intents/${c.body.intentId}`, { token })).body.state).toBe(
+      'intent_pending',
+    );
     expect(await scoped(s.orm, s.tenant.id).count(Fill, { intentId: c.body.intentId })).toBe(0);
 
     const ok = await sign(c.body.intentId, await signer.signTypedData(typedData));
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-    expect(ok.body).toMatchObject({ ok: true, intentId: c.body.intentId, venueOrderId: `paper-${c.body.intentId}`, resting: false, inlineFill: { qty: '0.2' } });
-    expect(await sign(c.body.intentId, await signer.signTypedData(typedData))).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
+    expect(ok.body).toMatchObject({
+      ok: true,
+      intentId: c.body.intentId,
+      venueOrderId: `paper-${c.body.intentId}`,
+      resting: false,
+      inlineFill: { qty: '0.2' },
+    });
+    expect(await sign(c.body.intentId, await signer.signTypedData(typedData))).toMatchObject({
+      status: 409,
+      body: { error: 'invalid_state' },
+    });
     const handle = s.temporal.workflow.getHandle(intentWorkflowId(c.body.intentId));
     expect(await handle.result()).toMatchObject({ state: 'filled' });
     await maybeSaveHistory(handle, 'intent-self-signed-filled');
@@ -69,20 +97,45 @@ describe('sign-result', () => {
 
   it('modify of an intent nothing signed is 409 agent_not_dispatchable', async () => {
     const c = await compose({ type: 'limit', price: '1000' });
-    const res = await s.call('POST', '/api/v1/oms/modify', { token, body: { intentId: c.body.intentId, newPrice: 1001 } });
+    const res = await s.call('POST', '/api/v1/oms/modify', {
+      token,
+      body: { intentId: c.body.intentId, newPrice: 1001 },
+    });
     expect(res).toMatchObject({ status: 409, body: { error: 'agent_not_dispatchable' } });
   });
 
   it('a flatten by a self-signing credential: legs wait signed in order; a later leg first is 409 batch_predecessor_pending', async () => {
-    const self = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'trader', signerAddress: signer.address });
-    const selfToken = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: self.apiKey, apiSecret: self.apiSecret } })).body.token;
+    const self = await issueCredential(s.orm, {
+      tenantId: s.tenant.id,
+      audience: 'trader',
+      signerAddress: signer.address,
+    });
+    const selfToken = (
+      await s.call('POST', '/api/auth/api-token', { body: { apiKey: self.apiKey, apiSecret: self.apiSecret } })
+    ).body.token;
     // positions opened through a platform-signed credential of the same trader and account
-    const helper = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'trader', ownerId: self.ownerId, accountId: self.accountId! });
-    const helperToken = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: helper.apiKey, apiSecret: helper.apiSecret } })).body.token;
+    const helper = await issueCredential(s.orm, {
+      tenantId: s.tenant.id,
+      audience: 'trader',
+      ownerId: self.ownerId,
+      accountId: self.accountId!,
+    });
+    const helperToken = (
+      await s.call('POST', '/api/auth/api-token', { body: { apiKey: helper.apiKey, apiSecret: helper.apiSecret } })
+    ).body.token;
     await publish(s.orm, await recordedTick('SOL.PAPER', 0.8));
-    for (const body of [{ symbol: 'ETH.PAPER', qty: '0.5' }, { symbol: 'SOL.PAPER', qty: '4' }]) {
-      const c = await s.call('POST', '/api/v1/oms/intents', { token: helperToken, body: { venue: 'paper', side: 'buy', type: 'market', ...body } });
-      await waitFor(() => s.call('GET', `/api/v1/oms/intents/${c.body.intentId}`, { token: helperToken }), (x) => x.body.state === 'filled');
+    for (const body of [
+      { symbol: 'ETH.PAPER', qty: '0.5' },
+      { symbol: 'SOL.PAPER', qty: '4' },
+    ]) {
+      const c = await s.call('POST', '/api/v1/oms/intents', {
+        token: helperToken,
+        body: { venue: 'paper', side: 'buy', type: 'market', ...body },
+      });
+      await waitFor(
+        () => s.call('GET', `/api/v1/oms/intents/${c.body.intentId}`, { token: helperToken }),
+        (x) => x.body.state === 'filled',
+      );
     }
     const flat = await s.call('POST', '/api/v1/oms/flatten', { token: selfToken, body: {} });
     expect(flat.status, JSON.stringify(flat.body)).toBe(200);
@@ -91,8 +144,14 @@ describe('sign-result', () => {
     expect((await leg(second.intentId)).state).toBe('intent_pending');
     const signLeg = async (id: string) => {
       const l = await leg(id);
-      const { typedData } = (await import('../../domain/oms/signing.js')).paperSigningRequest({ ...l, intentId: l.intentId });
-      return s.call('POST', `/api/v1/oms/intents/${id}/sign-result`, { token: selfToken, body: { signedPayload: { signature: await signer.signTypedData(typedData) } } });
+      const { typedData } = (await import('../../domain/oms/signing.js')).paperSigningRequest({
+        ...l,
+        intentId: l.intentId,
+      });
+      return s.call('POST', `/api/v1/oms/intents/${id}/sign-result`, {
+        token: selfToken,
+        body: { signedPayload: { signature: await signer.signTypedData(typedData) } },
+      });
     };
     expect(await signLeg(second.intentId)).toMatchObject({ status: 409, body: { error: 'batch_predecessor_pending' } });
     expect(await signLeg(first.intentId)).toMatchObject({ status: 200, body: { ok: true, resting: false } });

@@ -17,7 +17,10 @@ describe('paper market order, end to end', () => {
     const tick = await recordedTick('BTC.PAPER', 0);
     await publish(s.orm, tick);
     const t = await s.trader();
-    const res = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', symbol: 'BTC.PAPER', side: 'buy', type: 'market', qty: '0.01', clientOrderId: 'smoke-1' } });
+    const res = await s.call('POST', '/api/v1/oms/intents', {
+      token: t.token,
+      body: { venue: 'paper', symbol: 'BTC.PAPER', side: 'buy', type: 'market', qty: '0.01', clientOrderId: 'smoke-1' },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.clientOrderId).toBe('smoke-1');
     const got = await waitFor(
@@ -37,7 +40,12 @@ describe('paper market order, end to end', () => {
     expect(got.body.orderStatus).toBe('filled');
     const positions = await s.call('GET', `/api/v1/accounts/${t.accountId}/positions`, { token: t.token });
     expect(positions.body.positions).toHaveLength(1);
-    expect(positions.body.positions[0]).toMatchObject({ symbol: 'BTC.PAPER', side: 'long', qty: '0.01', avgEntryPrice: cost.div('0.01').toFixed() });
+    expect(positions.body.positions[0]).toMatchObject({
+      symbol: 'BTC.PAPER',
+      side: 'long',
+      qty: '0.01',
+      avgEntryPrice: cost.div('0.01').toFixed(),
+    });
     const state = await s.call('GET', `/api/v1/accounts/${t.accountId}/state`, { token: t.token });
     // 4.5 bps taker fee on the notional comes off the 100 000 USD deposit.
     expect(state.body.perVenue[0].balanceUsd).toBe(new Decimal(100000).minus(cost.times('4.5').div(10000)).toFixed());

@@ -13,14 +13,26 @@ import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
 
-type Point = { ts: string; venue: string; reason: string; hour: string | null; equityUsd: string; balanceUsd: string; unrealizedPnlUsd: string; marginUsedUsd: string; marginAvailableUsd: string; openPositions: number };
+type Point = {
+  ts: string;
+  venue: string;
+  reason: string;
+  hour: string | null;
+  equityUsd: string;
+  balanceUsd: string;
+  unrealizedPnlUsd: string;
+  marginUsedUsd: string;
+  marginAvailableUsd: string;
+  openPositions: number;
+};
 
 const d = (v: string) => new Decimal(v);
 
 describe('state history', () => {
   let s: Stack;
   let t: Awaited<ReturnType<Stack['trader']>>;
-  const history = async (q = '') => s.call('GET', `/api/v1/accounts/${t.accountId}/state/history${q}`, { token: t.token });
+  const history = async (q = '') =>
+    s.call('GET', `/api/v1/accounts/${t.accountId}/state/history${q}`, { token: t.token });
   const points = async (q = ''): Promise<Point[]> => (await history(q)).body.points;
   const fund = (hourIso: string) =>
     s.temporal.workflow.execute(fundingWorkflow, {
@@ -36,15 +48,39 @@ describe('state history', () => {
     t = await s.trader();
     initial = await points();
     // buy 3, sell 1, sell 2 (flat again), then buy 1 left open
-    for (const [side, qty] of [['buy', '3'], ['sell', '1'], ['sell', '2'], ['buy', '1']]) {
-      const r = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', symbol: 'SOL.PAPER', side, type: 'market', qty } });
-      await waitFor(() => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token: t.token }), (x) => x.body.state === 'filled');
+    for (const [side, qty] of [
+      ['buy', '3'],
+      ['sell', '1'],
+      ['sell', '2'],
+      ['buy', '1'],
+    ]) {
+      const r = await s.call('POST', '/api/v1/oms/intents', {
+        token: t.token,
+        body: { venue: 'paper', symbol: 'SOL.PAPER', side, type: 'market', qty },
+      });
+      await waitFor(
+        () => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token: t.token }),
+        (x) => x.body.state === 'filled',
+      );
     }
   });
   afterAll(async () => s?.stop());
 
   it('has a point for the deposit and one per filled execution; the last one equals /state', async () => {
-    expect(initial).toEqual([{ ts: expect.any(String), venue: 'paper', reason: 'deposit', hour: null, equityUsd: '100000', balanceUsd: '100000', unrealizedPnlUsd: '0', marginUsedUsd: '0', marginAvailableUsd: '100000', openPositions: 0 }]);
+    expect(initial).toEqual([
+      {
+        ts: expect.any(String),
+        venue: 'paper',
+        reason: 'deposit',
+        hour: null,
+        equityUsd: '100000',
+        balanceUsd: '100000',
+        unrealizedPnlUsd: '0',
+        marginUsedUsd: '0',
+        marginAvailableUsd: '100000',
+        openPositions: 0,
+      },
+    ]);
     const res = await history();
     expect(res.status).toBe(200);
     expect(res.body).not.toHaveProperty('nextCursor');
@@ -65,7 +101,10 @@ describe('state history', () => {
     expect(d(one.marginUsedUsd).times(3).eq(three.marginUsedUsd)).toBe(true);
     // cash moved by realised PnL − fees of the fills
     const fills = (await s.call('GET', `/api/v1/accounts/${t.accountId}/fills`, { token: t.token })).body.fills;
-    const net = fills.reduce((a: Decimal, f: Record<string, string>) => a.plus(f.realizedPnlUsd).minus(f.feeUsd), new Decimal(0));
+    const net = fills.reduce(
+      (a: Decimal, f: Record<string, string>) => a.plus(f.realizedPnlUsd).minus(f.feeUsd),
+      new Decimal(0),
+    );
     expect(d(one.balanceUsd).eq(d('100000').plus(net))).toBe(true);
 
     const state = await s.call('GET', `/api/v1/accounts/${t.accountId}/state`, { token: t.token });
@@ -101,7 +140,10 @@ describe('state history', () => {
   });
 
   it('rejects limit 5001, limit 0 and a bad time with 400 validation_failed', async () => {
-    expect(await history('?limit=5001')).toMatchObject({ status: 400, body: { error: 'validation_failed', detail: expect.anything() } });
+    expect(await history('?limit=5001')).toMatchObject({
+      status: 400,
+      body: { error: 'validation_failed', detail: expect.anything() },
+    });
     expect(await history('?limit=0')).toMatchObject({ status: 400, body: { error: 'validation_failed' } });
     expect((await history('?limit=5000')).status).toBe(200);
     expect(await history('?from=yesterday')).toMatchObject({ status: 400, body: { error: 'validation_failed' } });
@@ -128,7 +170,12 @@ describe('state history', () => {
       await fund('2026-11-22T05:00:00.000Z');
       const after = await points();
       expect(after).toHaveLength(count + 2);
-      expect(after.at(-1)).toMatchObject({ reason: 'hourly', hour: '2026-11-22T05:00:00.000Z', balanceUsd: last.balanceUsd, openPositions: 1 });
+      expect(after.at(-1)).toMatchObject({
+        reason: 'hourly',
+        hour: '2026-11-22T05:00:00.000Z',
+        balanceUsd: last.balanceUsd,
+        openPositions: 1,
+      });
     } finally {
       await publish(s.orm, tick);
     }
@@ -136,12 +183,21 @@ describe('state history', () => {
 
   it('is not readable by another owner or another tenant', async () => {
     const other = await s.trader();
-    expect(await s.call('GET', `/api/v1/accounts/${t.accountId}/state/history`, { token: other.token })).toMatchObject({ status: 403, body: { error: 'forbidden' } });
+    expect(await s.call('GET', `/api/v1/accounts/${t.accountId}/state/history`, { token: other.token })).toMatchObject({
+      status: 403,
+      body: { error: 'forbidden' },
+    });
     const slug = `sh-${randomBytes(3).toString('hex')}`;
     const tenant = await ensureTenant(s.orm, { slug, displayName: 'Other', origins: [] });
     const cred = await issueCredential(s.orm, { tenantId: tenant.id, audience: 'trader', tier: 'fullTrading' });
-    const minted = await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret }, headers: { 'x-tenant-slug': slug } });
-    const res = await s.call('GET', `/api/v1/accounts/${t.accountId}/state/history`, { token: minted.body.token, headers: { 'x-tenant-slug': slug } });
+    const minted = await s.call('POST', '/api/auth/api-token', {
+      body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret },
+      headers: { 'x-tenant-slug': slug },
+    });
+    const res = await s.call('GET', `/api/v1/accounts/${t.accountId}/state/history`, {
+      token: minted.body.token,
+      headers: { 'x-tenant-slug': slug },
+    });
     expect(res).toMatchObject({ status: 404, body: { error: 'account_not_found' } });
   });
 });

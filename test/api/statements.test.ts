@@ -14,7 +14,8 @@ describe('statements', () => {
   let s: Stack;
   let t: Awaited<ReturnType<Stack['trader']>>;
   const month = new Date().toISOString().slice(0, 7);
-  const raw = (path: string, token = t.token) => fetch(`${s.api.baseUrl}${path}`, { headers: { 'x-tenant-slug': s.tenant.slug, authorization: `Bearer ${token}` } });
+  const raw = (path: string, token = t.token) =>
+    fetch(`${s.api.baseUrl}${path}`, { headers: { 'x-tenant-slug': s.tenant.slug, authorization: `Bearer ${token}` } });
   const csvOf = async (m: string) => {
     const res = await raw(`/api/v1/reports/statements/${t.accountId}/${m}`);
     expect(res.status).toBe(200);
@@ -24,12 +25,35 @@ describe('statements', () => {
     s = await startStack();
     await publish(s.orm, await recordedTick('SOL.PAPER', 0.5));
     t = await s.trader();
-    for (const [side, qty] of [['buy', '3'], ['sell', '1'], ['sell', '2'], ['sell', '1'], ['buy', '1']]) {
-      const r = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', symbol: 'SOL.PAPER', side, type: 'market', qty } });
-      await waitFor(() => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token: t.token }), (x) => x.body.state === 'filled');
+    for (const [side, qty] of [
+      ['buy', '3'],
+      ['sell', '1'],
+      ['sell', '2'],
+      ['sell', '1'],
+      ['buy', '1'],
+    ]) {
+      const r = await s.call('POST', '/api/v1/oms/intents', {
+        token: t.token,
+        body: { venue: 'paper', symbol: 'SOL.PAPER', side, type: 'market', qty },
+      });
+      await waitFor(
+        () => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token: t.token }),
+        (x) => x.body.state === 'filled',
+      );
     }
-    const manual = { symbol: 'BTC.PAPER', side: 'short', qty: 0.5, entryTime: '2025-07-21T12:00:00Z', exitTime: '2025-07-21T15:30:00Z', entryPrice: 118712, exitPrice: 118500.5, fees: 2.5 };
-    expect((await s.call('POST', `/api/v1/accounts/${t.accountId}/manual-trades`, { token: t.token, body: manual })).status).toBe(201);
+    const manual = {
+      symbol: 'BTC.PAPER',
+      side: 'short',
+      qty: 0.5,
+      entryTime: '2025-07-21T12:00:00Z',
+      exitTime: '2025-07-21T15:30:00Z',
+      entryPrice: 118712,
+      exitPrice: 118500.5,
+      fees: 2.5,
+    };
+    expect(
+      (await s.call('POST', `/api/v1/accounts/${t.accountId}/manual-trades`, { token: t.token, body: manual })).status,
+    ).toBe(201);
   });
   afterAll(async () => s?.stop());
 
@@ -37,7 +61,14 @@ describe('statements', () => {
     const res = await s.call('GET', `/api/v1/reports/statements?accountId=${t.accountId}`, { token: t.token });
     expect(res.status).toBe(200);
     expect(res.body.statements).toEqual([
-      { accountId: t.accountId, month: '2025-07', urls: { csv: `/api/v1/reports/statements/${t.accountId}/2025-07?format=csv`, pdf: `/api/v1/reports/statements/${t.accountId}/2025-07?format=pdf` } },
+      {
+        accountId: t.accountId,
+        month: '2025-07',
+        urls: {
+          csv: `/api/v1/reports/statements/${t.accountId}/2025-07?format=csv`,
+          pdf: `/api/v1/reports/statements/${t.accountId}/2025-07?format=pdf`,
+        },
+      },
       expect.objectContaining({ accountId: t.accountId, month }),
     ]);
     const all = await s.call('GET', '/api/v1/reports/statements', { token: t.token });
@@ -54,7 +85,15 @@ describe('statements', () => {
     const closing = total('closing_balance');
     expect(opening.eq(0)).toBe(true);
     expect(total('deposits_total').eq(100000)).toBe(true);
-    expect(opening.plus(total('deposits_total')).minus(total('withdrawals_total')).plus(total('realized_pnl_total')).minus(total('fees_total')).plus(total('funding_total')).eq(closing)).toBe(true);
+    expect(
+      opening
+        .plus(total('deposits_total'))
+        .minus(total('withdrawals_total'))
+        .plus(total('realized_pnl_total'))
+        .minus(total('fees_total'))
+        .plus(total('funding_total'))
+        .eq(closing),
+    ).toBe(true);
     expect(rows.find((r) => r.reference === 'reconciles')!.detail).toBe('true');
 
     const fills = (await s.call('GET', `/api/v1/accounts/${t.accountId}/fills`, { token: t.token })).body.fills;
@@ -65,7 +104,9 @@ describe('statements', () => {
     expect(total('realized_pnl_total').eq(sum(fills, 'realizedPnlUsd'))).toBe(true);
     expect(sum(fillRows, 'amountUsd').eq(total('realized_pnl_total').minus(total('fees_total')))).toBe(true);
 
-    const trades = (await s.call('GET', `/api/v1/accounts/${t.accountId}/trades`, { token: t.token })).body.trades.filter((x: { source: string }) => x.source === 'platform');
+    const trades = (
+      await s.call('GET', `/api/v1/accounts/${t.accountId}/trades`, { token: t.token })
+    ).body.trades.filter((x: { source: string }) => x.source === 'platform');
     const tripRows = rows.filter((r) => r.section === 'round_trip');
     expect(tripRows.map((r) => r.reference).sort()).toEqual(trades.map((x: { tradeId: string }) => x.tradeId).sort());
     expect(tripRows.length).toBeGreaterThanOrEqual(3);
@@ -79,7 +120,9 @@ describe('statements', () => {
   it('CSV of a month with only an imported trade: no cash moved, the trade listed apart', async () => {
     const rows = await csvOf('2025-07');
     const total = (section: string) => rows.find((r) => r.section === section)!.amountUsd;
-    expect(rows.filter((r) => r.section === 'round_trip')).toEqual([expect.objectContaining({ side: 'short', realizedPnlUsd: '105.75', feeUsd: '2.5' })]);
+    expect(rows.filter((r) => r.section === 'round_trip')).toEqual([
+      expect.objectContaining({ side: 'short', realizedPnlUsd: '105.75', feeUsd: '2.5' }),
+    ]);
     expect(total('manual_round_trip_pnl_total')).toBe('105.75');
     expect([total('opening_balance'), total('closing_balance'), total('realized_pnl_total')]).toEqual(['0', '0', '0']);
   });
@@ -95,18 +138,40 @@ describe('statements', () => {
   });
 
   it('404 for a month without activity or another tenant, 400 for a bad month or format, 403 for another trader', async () => {
-    expect(await s.call('GET', `/api/v1/reports/statements/${t.accountId}/1999-01`, { token: t.token })).toMatchObject({ status: 404, body: { error: 'statement_not_found' } });
-    expect((await s.call('GET', `/api/v1/reports/statements/${t.accountId}/2025-13`, { token: t.token })).status).toBe(400);
-    expect((await s.call('GET', `/api/v1/reports/statements/${t.accountId}/${month}?format=xls`, { token: t.token })).status).toBe(400);
-    expect(await s.call('GET', `/api/v1/reports/statements/acc_nope/${month}`, { token: t.token })).toMatchObject({ status: 404, body: { error: 'account_not_found' } });
+    expect(await s.call('GET', `/api/v1/reports/statements/${t.accountId}/1999-01`, { token: t.token })).toMatchObject({
+      status: 404,
+      body: { error: 'statement_not_found' },
+    });
+    expect((await s.call('GET', `/api/v1/reports/statements/${t.accountId}/2025-13`, { token: t.token })).status).toBe(
+      400,
+    );
+    expect(
+      (await s.call('GET', `/api/v1/reports/statements/${t.accountId}/${month}?format=xls`, { token: t.token })).status,
+    ).toBe(400);
+    expect(await s.call('GET', `/api/v1/reports/statements/acc_nope/${month}`, { token: t.token })).toMatchObject({
+      status: 404,
+      body: { error: 'account_not_found' },
+    });
     const other = await s.trader();
-    expect(await s.call('GET', `/api/v1/reports/statements/${t.accountId}/${month}`, { token: other.token })).toMatchObject({ status: 403, body: { error: 'forbidden' } });
-    expect((await s.call('GET', '/api/v1/reports/statements', { token: other.token })).body.statements).toEqual([expect.objectContaining({ accountId: other.accountId, month })]);
+    expect(
+      await s.call('GET', `/api/v1/reports/statements/${t.accountId}/${month}`, { token: other.token }),
+    ).toMatchObject({ status: 403, body: { error: 'forbidden' } });
+    expect((await s.call('GET', '/api/v1/reports/statements', { token: other.token })).body.statements).toEqual([
+      expect.objectContaining({ accountId: other.accountId, month }),
+    ]);
     const slug = `st-${randomBytes(3).toString('hex')}`;
     const tenant = await ensureTenant(s.orm, { slug, displayName: 'Other', origins: [] });
     const cred = await issueCredential(s.orm, { tenantId: tenant.id, audience: 'trader', tier: 'fullTrading' });
-    const minted = await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret }, headers: { 'x-tenant-slug': slug } });
-    expect(await s.call('GET', `/api/v1/reports/statements/${t.accountId}/${month}`, { token: minted.body.token, headers: { 'x-tenant-slug': slug } })).toMatchObject({ status: 404, body: { error: 'account_not_found' } });
+    const minted = await s.call('POST', '/api/auth/api-token', {
+      body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret },
+      headers: { 'x-tenant-slug': slug },
+    });
+    expect(
+      await s.call('GET', `/api/v1/reports/statements/${t.accountId}/${month}`, {
+        token: minted.body.token,
+        headers: { 'x-tenant-slug': slug },
+      }),
+    ).toMatchObject({ status: 404, body: { error: 'account_not_found' } });
   });
 });
 
@@ -116,20 +181,91 @@ describe('statement arithmetic (pure)', () => {
     const { replayPoints } = await import('../../domain/statements/replay.js');
     const at = (iso: string) => new Date(iso);
     const events = [
-      { seq: 1, kind: 'funding.deposit', venue: 'paper', data: { amountUsd: '1000' }, createdAt: at('2025-06-30T23:59:59.999Z') },
+      {
+        seq: 1,
+        kind: 'funding.deposit',
+        venue: 'paper',
+        data: { amountUsd: '1000' },
+        createdAt: at('2025-06-30T23:59:59.999Z'),
+      },
       { seq: 2, kind: 'intent.composed', venue: 'paper', data: {}, createdAt: at('2025-07-01T00:00:00Z') },
-      { seq: 3, kind: 'fill.executed', venue: 'paper', data: { fillId: 'f1', symbol: 'SOL.PAPER', side: 'buy', qty: '2', price: '100', feeUsd: '0.09', realizedPnlUsd: '0' }, createdAt: at('2025-07-02T00:00:00Z') },
-      { seq: 4, kind: 'funding.payment', venue: 'paper', data: { amountUsd: '-0.125', symbol: 'SOL.PAPER', hour: '2025-07-02T01:00:00.000Z' }, createdAt: at('2025-07-02T01:00:01Z') },
-      { seq: 5, kind: 'fill.executed', venue: 'paper', data: { fillId: 'f2', symbol: 'SOL.PAPER', side: 'sell', qty: '1', price: '110.5', feeUsd: '0.05', realizedPnlUsd: '10.5' }, createdAt: at('2025-07-03T00:00:00Z') },
-      { seq: 6, kind: 'funding.withdrawal', venue: 'paper', data: { amountUsd: '100' }, createdAt: at('2025-07-04T00:00:00Z') },
-      { seq: 7, kind: 'funding.deposit', venue: 'paper', data: { amountUsd: '5' }, createdAt: at('2025-08-01T00:00:00Z') },
+      {
+        seq: 3,
+        kind: 'fill.executed',
+        venue: 'paper',
+        data: {
+          fillId: 'f1',
+          symbol: 'SOL.PAPER',
+          side: 'buy',
+          qty: '2',
+          price: '100',
+          feeUsd: '0.09',
+          realizedPnlUsd: '0',
+        },
+        createdAt: at('2025-07-02T00:00:00Z'),
+      },
+      {
+        seq: 4,
+        kind: 'funding.payment',
+        venue: 'paper',
+        data: { amountUsd: '-0.125', symbol: 'SOL.PAPER', hour: '2025-07-02T01:00:00.000Z' },
+        createdAt: at('2025-07-02T01:00:01Z'),
+      },
+      {
+        seq: 5,
+        kind: 'fill.executed',
+        venue: 'paper',
+        data: {
+          fillId: 'f2',
+          symbol: 'SOL.PAPER',
+          side: 'sell',
+          qty: '1',
+          price: '110.5',
+          feeUsd: '0.05',
+          realizedPnlUsd: '10.5',
+        },
+        createdAt: at('2025-07-03T00:00:00Z'),
+      },
+      {
+        seq: 6,
+        kind: 'funding.withdrawal',
+        venue: 'paper',
+        data: { amountUsd: '100' },
+        createdAt: at('2025-07-04T00:00:00Z'),
+      },
+      {
+        seq: 7,
+        kind: 'funding.deposit',
+        venue: 'paper',
+        data: { amountUsd: '5' },
+        createdAt: at('2025-08-01T00:00:00Z'),
+      },
     ];
-    const st = buildStatement({ account: { id: 'a', accountNumber: 'PA-1', name: 'x' }, month: '2025-07', events, roundTrips: [] });
-    expect(st.totals).toMatchObject({ openingBalanceUsd: '1000', depositsUsd: '0', withdrawalsUsd: '100', realizedPnlUsd: '10.5', feesUsd: '0.14', fundingUsd: '-0.125', closingBalanceUsd: '910.235' });
+    const st = buildStatement({
+      account: { id: 'a', accountNumber: 'PA-1', name: 'x' },
+      month: '2025-07',
+      events,
+      roundTrips: [],
+    });
+    expect(st.totals).toMatchObject({
+      openingBalanceUsd: '1000',
+      depositsUsd: '0',
+      withdrawalsUsd: '100',
+      realizedPnlUsd: '10.5',
+      feesUsd: '0.14',
+      fundingUsd: '-0.125',
+      closingBalanceUsd: '910.235',
+    });
     expect(st.reconciles).toBe(true);
     const points = replayPoints(events);
     expect(points.map((p) => p.seq)).toEqual([1, 3, 4, 5, 6, 7]);
     // after the partial close: 1 long at 100 marked at its last fill 110.5
-    expect(points[3]).toMatchObject({ positions: 1, notionalUsd: '110.5', balanceUsd: '1010.235', equityUsd: '1020.735', fundingUsd: '-0.125' });
+    expect(points[3]).toMatchObject({
+      positions: 1,
+      notionalUsd: '110.5',
+      balanceUsd: '1010.235',
+      equityUsd: '1020.735',
+      fundingUsd: '-0.125',
+    });
   });
 });

@@ -27,7 +27,11 @@ describe('OMS tier matrix (docs/api.md §5.5)', () => {
       expect(res.status, JSON.stringify(res.body)).not.toBe(403);
     } else {
       expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({ error: tier === 'readonly' ? 'tier_readonly' : 'tier_insufficient', held: tier, needed });
+      expect(res.body).toMatchObject({
+        error: tier === 'readonly' ? 'tier_readonly' : 'tier_insufficient',
+        held: tier,
+        needed,
+      });
       expect(res.body.detail).toContain(tier);
       expect(res.body.detail).toContain(needed);
     }

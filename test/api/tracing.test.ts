@@ -64,7 +64,10 @@ describe('one trace per order', () => {
    */
   async function traceOf(workflowId: string) {
     const client = await waitFor(
-      async () => exporter.getFinishedSpans().find((x) => x.name === 'UpdateWithStartWorkflow:compose' && x.attributes.temporalWorkflowId === workflowId),
+      async () =>
+        exporter
+          .getFinishedSpans()
+          .find((x) => x.name === 'UpdateWithStartWorkflow:compose' && x.attributes.temporalWorkflowId === workflowId),
       (x) => x !== undefined,
     );
     const traceId = client!.spanContext().traceId;
@@ -75,13 +78,17 @@ describe('one trace per order', () => {
     const byId = new Map(spans.map((x) => [x.spanContext().spanId, x]));
     const one = (name: string) => {
       const found = spans.filter((x) => x.name === name);
-      expect(found.map((x) => x.name), `spans named ${name} in ${spans.map((x) => x.name).join(', ')}`).toEqual([name]);
+      expect(
+        found.map((x) => x.name),
+        `spans named ${name} in ${spans.map((x) => x.name).join(', ')}`,
+      ).toEqual([name]);
       return found[0];
     };
     /** Names from the span up to the trace's root, following parentSpanId. */
     const chain = (span: ReadableSpan): string[] => {
       const names = [span.name];
-      for (let p = span.parentSpanId; p; p = byId.get(p)?.parentSpanId) names.push(byId.get(p)?.name ?? `<missing ${p}>`);
+      for (let p = span.parentSpanId; p; p = byId.get(p)?.parentSpanId)
+        names.push(byId.get(p)?.name ?? `<missing ${p}>`);
       return names;
     };
     return { traceId, spans, client: client!, one, chain };
@@ -97,7 +104,11 @@ describe('one trace per order', () => {
     const server = one('POST /api/v1/oms/intents');
     expect(server.parentSpanId).toBeUndefined();
     expect(server.kind).toBe(SpanKind.SERVER);
-    expect(server.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/api/v1/oms/intents', 'http.response.status_code': 201 });
+    expect(server.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'http.route': '/api/v1/oms/intents',
+      'http.response.status_code': 201,
+    });
     // The Temporal client span is its child; the workflow run is the client span's child.
     expect(client.parentSpanId).toBe(server.spanContext().spanId);
     const run = one('RunWorkflow:intentWorkflow');
@@ -117,7 +128,9 @@ describe('one trace per order', () => {
       expect(from.map((x) => x.spanContext().spanId)).toContain(started.parentSpanId);
     }
     // Nothing of this order's workflow went to another trace, and every span of the trace hangs from the root.
-    const ofWorkflow = exporter.getFinishedSpans().filter((x) => x.attributes.temporalWorkflowId === workflowId || x.attributes.workflowId === workflowId);
+    const ofWorkflow = exporter
+      .getFinishedSpans()
+      .filter((x) => x.attributes.temporalWorkflowId === workflowId || x.attributes.workflowId === workflowId);
     expect(ofWorkflow.length).toBeGreaterThanOrEqual(4);
     expect(new Set(ofWorkflow.map((x) => x.spanContext().traceId))).toEqual(new Set([traceId]));
     for (const x of spans) expect(chain(x).at(-1), chain(x).join(' ← ')).toBe('POST /api/v1/oms/intents');
@@ -132,15 +145,26 @@ describe('one trace per order', () => {
     const { spans, one, chain } = await traceOf(workflowId);
 
     const dispatch = one('RunActivity:dispatchRouted');
-    const venueCalls = spans.filter((x) => x.kind === SpanKind.CLIENT && x.parentSpanId === dispatch.spanContext().spanId);
+    const venueCalls = spans.filter(
+      (x) => x.kind === SpanKind.CLIENT && x.parentSpanId === dispatch.spanContext().spanId,
+    );
     expect(venueCalls.length).toBeGreaterThanOrEqual(1);
     for (const call of venueCalls) {
-      expect(String(call.attributes['url.full'])).toMatch(new RegExp(`^${s.config.venues.urls.hyperliquid.replace(/\/$/, '')}/(exchange|info)$`));
+      expect(String(call.attributes['url.full'])).toMatch(
+        new RegExp(`^${s.config.venues.urls.hyperliquid.replace(/\/$/, '')}/(exchange|info)$`),
+      );
       expect(call.attributes['http.response.status_code']).toBe(200);
     }
     expect(venueCalls.map((x) => x.attributes['url.path'])).toContain('/exchange');
     for (const call of venueCalls) {
-      expect(chain(call)).toEqual(['POST', 'RunActivity:dispatchRouted', 'StartActivity:dispatchRouted', 'RunWorkflow:intentWorkflow', 'UpdateWithStartWorkflow:compose', 'POST /api/v1/oms/intents']);
+      expect(chain(call)).toEqual([
+        'POST',
+        'RunActivity:dispatchRouted',
+        'StartActivity:dispatchRouted',
+        'RunWorkflow:intentWorkflow',
+        'UpdateWithStartWorkflow:compose',
+        'POST /api/v1/oms/intents',
+      ]);
     }
   });
 
@@ -148,10 +172,20 @@ describe('one trace per order', () => {
     const t = await s.trader();
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const parent = '00f067aa0ba902b7';
-    const res = await s.call('GET', `/api/v1/accounts/${t.accountId}/positions`, { token: t.token, headers: { traceparent: `00-${traceId}-${parent}-01` } });
+    const res = await s.call('GET', `/api/v1/accounts/${t.accountId}/positions`, {
+      token: t.token,
+      headers: { traceparent: `00-${traceId}-${parent}-01` },
+    });
     expect(res.status).toBe(200);
-    const server = await waitFor(async () => exporter.getFinishedSpans().find((x) => x.spanContext().traceId === traceId), (x) => x !== undefined);
-    expect(server!).toMatchObject({ name: 'GET /api/v1/accounts/:id/positions', parentSpanId: parent, kind: SpanKind.SERVER });
+    const server = await waitFor(
+      async () => exporter.getFinishedSpans().find((x) => x.spanContext().traceId === traceId),
+      (x) => x !== undefined,
+    );
+    expect(server!).toMatchObject({
+      name: 'GET /api/v1/accounts/:id/positions',
+      parentSpanId: parent,
+      kind: SpanKind.SERVER,
+    });
   });
 
   it('leaves histories replayable both ways: a traced run replays without the interceptors, and every saved history replays with them', async () => {
@@ -160,12 +194,18 @@ describe('one trace per order', () => {
     const { workflowId } = await fillMarketOrder(t.token, { venue: 'paper', symbol: 'ETH.PAPER', qty: '0.1' });
     const history = await s.temporal.workflow.getHandle(workflowId).fetchHistory();
     const plain = { workflowBundle: { codePath: inject('workflowBundlePath') } };
-    const traced = { workflowBundle: { codePath: inject('tracedWorkflowBundlePath') }, sinks: workerTracing(tracing).sinks };
+    const traced = {
+      workflowBundle: { codePath: inject('tracedWorkflowBundlePath') },
+      sinks: workerTracing(tracing).sinks,
+    };
     await expect(Worker.runReplayHistory(plain, history, workflowId)).resolves.toBeUndefined();
     await expect(Worker.runReplayHistory(traced, history, workflowId)).resolves.toBeUndefined();
     const saved = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json'));
     expect(saved.length).toBeGreaterThanOrEqual(2);
-    const histories = saved.map((f) => ({ workflowId: f.replace('.json', ''), history: JSON.parse(readFileSync(path.join(HISTORIES_DIR, f), 'utf8')) as unknown }));
+    const histories = saved.map((f) => ({
+      workflowId: f.replace('.json', ''),
+      history: JSON.parse(readFileSync(path.join(HISTORIES_DIR, f), 'utf8')) as unknown,
+    }));
     const failures: string[] = [];
     let replayed = 0;
     for await (const r of Worker.runReplayHistories(traced, histories)) {
@@ -181,7 +221,9 @@ describe('tracing configuration', () => {
   it('is off without OTEL_EXPORTER_OTLP_ENDPOINT: nothing is started', () => {
     const base = { DATABASE_URL: 'postgres://u@127.0.0.1:5432/x', JWT_SECRET: TEST_JWT_SECRET };
     expect(tracingFromConfig(loadConfig(base), 'platform-api')).toBeUndefined();
-    expect(() => loadConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+    expect(() => loadConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
   });
 
   it('with a collector, the api and worker processes export one trace per order to <endpoint>/v1/traces and flush it when stopped', async () => {
@@ -200,7 +242,13 @@ describe('tracing configuration', () => {
     const worker = spawnWorker(s, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
     const api = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
       cwd: path.resolve(import.meta.dirname, '../..'),
-      env: { ...stackEnv(s.config), PORT: '0', LOG_LEVEL: 'info', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'api-under-test' },
+      env: {
+        ...stackEnv(s.config),
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+        OTEL_SERVICE_NAME: 'api-under-test',
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
@@ -218,7 +266,11 @@ describe('tracing configuration', () => {
       const t = await s.trader();
       const res = await fetch(`${baseUrl}/api/v1/oms/intents`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${t.token}`, 'x-tenant-slug': s.tenant.slug },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${t.token}`,
+          'x-tenant-slug': s.tenant.slug,
+        },
         body: JSON.stringify({ venue: 'paper', symbol: 'BTC.PAPER', side: 'buy', type: 'market', qty: '0.01' }),
       });
       expect(res.status).toBe(201);
@@ -235,21 +287,41 @@ describe('tracing configuration', () => {
     const spans = posts.flatMap(({ body }) =>
       body.resourceSpans.flatMap((rs) => {
         const service = rs.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue;
-        return rs.scopeSpans.flatMap((ss) => ss.spans.map((x) => ({ service, name: x.name, traceId: x.traceId, spanId: x.spanId, parentSpanId: x.parentSpanId || undefined })));
+        return rs.scopeSpans.flatMap((ss) =>
+          ss.spans.map((x) => ({
+            service,
+            name: x.name,
+            traceId: x.traceId,
+            spanId: x.spanId,
+            parentSpanId: x.parentSpanId || undefined,
+          })),
+        );
       }),
     );
     const server = spans.find((x) => x.name === 'POST /api/v1/oms/intents');
     expect(server).toMatchObject({ service: 'api-under-test', parentSpanId: undefined });
     const order = spans.filter((x) => x.traceId === server!.traceId);
     const find = (name: string) => order.find((x) => x.name === name);
-    expect(find('UpdateWithStartWorkflow:compose')).toMatchObject({ service: 'api-under-test', parentSpanId: server!.spanId });
-    expect(find('RunWorkflow:intentWorkflow')).toMatchObject({ service: 'platform-worker', parentSpanId: find('UpdateWithStartWorkflow:compose')!.spanId });
-    expect(find('RunActivity:dispatchPaper')).toMatchObject({ service: 'platform-worker', parentSpanId: find('StartActivity:dispatchPaper')!.spanId });
+    expect(find('UpdateWithStartWorkflow:compose')).toMatchObject({
+      service: 'api-under-test',
+      parentSpanId: server!.spanId,
+    });
+    expect(find('RunWorkflow:intentWorkflow')).toMatchObject({
+      service: 'platform-worker',
+      parentSpanId: find('UpdateWithStartWorkflow:compose')!.spanId,
+    });
+    expect(find('RunActivity:dispatchPaper')).toMatchObject({
+      service: 'platform-worker',
+      parentSpanId: find('StartActivity:dispatchPaper')!.spanId,
+    });
     expect(find('StartActivity:dispatchPaper')!.parentSpanId).toBe(find('RunWorkflow:intentWorkflow')!.spanId);
   });
 });
 
 /** The part of an OTLP/HTTP JSON trace export this test reads. */
 interface OtlpTraces {
-  resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: { name: string; traceId: string; spanId: string; parentSpanId?: string }[] }[] }[];
+  resourceSpans: {
+    resource: { attributes: { key: string; value: { stringValue?: string } }[] };
+    scopeSpans: { spans: { name: string; traceId: string; spanId: string; parentSpanId?: string }[] }[];
+  }[];
 }

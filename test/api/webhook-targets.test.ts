@@ -13,8 +13,13 @@ describe('webhook targets with WEBHOOK_ALLOW_LOOPBACK=off', () => {
   let op: string;
   beforeAll(async () => {
     s = await startStack({ worker: false, env: { WEBHOOK_ALLOW_LOOPBACK: 'off' } });
-    const cred = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'operator', scopes: ['tenant:config'] });
-    op = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })).body.token;
+    const cred = await issueCredential(s.orm, {
+      tenantId: s.tenant.id,
+      audience: 'operator',
+      scopes: ['tenant:config'],
+    });
+    op = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } }))
+      .body.token;
   });
   afterAll(async () => s?.stop());
 
@@ -40,7 +45,12 @@ describe('webhook targets with WEBHOOK_ALLOW_LOOPBACK=off', () => {
   });
 
   it('registers other hosts, including names that merely contain "localhost" or "127"', async () => {
-    for (const url of ['https://hooks.example.com/platform', 'https://localhost.example.com/hook', 'http://127.example.net/hook', 'http://10.0.0.5:8080/hook']) {
+    for (const url of [
+      'https://hooks.example.com/platform',
+      'https://localhost.example.com/hook',
+      'http://127.example.net/hook',
+      'http://10.0.0.5:8080/hook',
+    ]) {
       const res = await s.call('POST', '/api/v1/webhooks', { token: op, body: { url } });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(res.body.url).toBe(url);

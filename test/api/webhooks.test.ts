@@ -44,7 +44,12 @@ async function receiver(respond: (attempt: number, eventId: string) => Promise<n
   };
 }
 
-const TIMING = { WEBHOOK_INITIAL_BACKOFF_MS: '20', WEBHOOK_MAX_BACKOFF_MS: '50', WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_DISPATCH_MS: '100' };
+const TIMING = {
+  WEBHOOK_INITIAL_BACKOFF_MS: '20',
+  WEBHOOK_MAX_BACKOFF_MS: '50',
+  WEBHOOK_TIMEOUT_MS: '300',
+  WEBHOOK_DISPATCH_MS: '100',
+};
 
 describe('webhooks', () => {
   let s: Stack;
@@ -53,22 +58,47 @@ describe('webhooks', () => {
 
   beforeAll(async () => {
     s = await startStack({ env: TIMING });
-    const cred = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'operator', scopes: ['tenant:config'] });
-    op = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })).body.token;
+    const cred = await issueCredential(s.orm, {
+      tenantId: s.tenant.id,
+      audience: 'operator',
+      scopes: ['tenant:config'],
+    });
+    op = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } }))
+      .body.token;
     await publish(s.orm, await recordedTick('ETH.PAPER', 0.5));
   });
   afterAll(async () => s?.stop());
 
   /** The account events of `accountId` as webhook event ids, oldest first. */
-  const eventsOf = async (token: string, accountId: string) => ((await s.call('GET', `/api/v1/accounts/${accountId}/events?limit=500`, { token })).body.events as { id?: string; seq: number }[]).length;
+  const eventsOf = async (token: string, accountId: string) =>
+    (
+      (await s.call('GET', `/api/v1/accounts/${accountId}/events?limit=500`, { token })).body.events as {
+        id?: string;
+        seq: number;
+      }[]
+    ).length;
 
   it('registers an endpoint (secret shown once) only with tenant:config', async () => {
-    const other = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'operator', scopes: ['firm:operate'] });
-    const otherToken = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: other.apiKey, apiSecret: other.apiSecret } })).body.token;
-    expect(await s.call('POST', '/api/v1/webhooks', { token: otherToken, body: { url: 'http://127.0.0.1:1/x' } })).toMatchObject({ status: 403, body: { error: 'forbidden' } });
+    const other = await issueCredential(s.orm, {
+      tenantId: s.tenant.id,
+      audience: 'operator',
+      scopes: ['firm:operate'],
+    });
+    const otherToken = (
+      await s.call('POST', '/api/auth/api-token', { body: { apiKey: other.apiKey, apiSecret: other.apiSecret } })
+    ).body.token;
+    expect(
+      await s.call('POST', '/api/v1/webhooks', { token: otherToken, body: { url: 'http://127.0.0.1:1/x' } }),
+    ).toMatchObject({ status: 403, body: { error: 'forbidden' } });
     expect((await s.call('POST', '/api/v1/webhooks', { token: op, body: { url: 'not a url' } })).status).toBe(400);
-    const created = await s.call('POST', '/api/v1/webhooks', { token: op, body: { url: 'http://127.0.0.1:1/x', events: ['fill.executed'] } });
-    expect(created).toMatchObject({ status: 201, body: { status: 'enabled', events: ['fill.executed'], hasApiKey: false } });
+    const created = await s.call('POST', '/api/v1/webhooks', {
+      token: op,
+      body: { url: 'http://127.0.0.1:1/x', events: ['fill.executed'] },
+    });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { status: 'enabled', events: ['fill.executed'], hasApiKey: false },
+    });
     expect(created.body.secret).toMatch(/^whsec_/);
     const read = await s.call('GET', `/api/v1/webhooks/${created.body.id}`, { token: op });
     expect(JSON.stringify(read.body)).not.toContain(created.body.secret);
@@ -77,16 +107,27 @@ describe('webhooks', () => {
 
   it('delivers every account event at least once, signed, after failures and a slow answer; a tampered body fails verification', async () => {
     // Each event: a slow first answer (past the 300 ms timeout), a 500, then 200.
-    const r = await receiver(async (n) => (n === 1 ? (await new Promise((res) => setTimeout(res, 500)), 200) : n === 2 ? 500 : 200));
+    const r = await receiver(async (n) =>
+      n === 1 ? (await new Promise((res) => setTimeout(res, 500)), 200) : n === 2 ? 500 : 200,
+    );
     try {
-      const created = (await s.call('POST', '/api/v1/webhooks', { token: op, body: { url: r.url, apiKey: 'static-key-123' } })).body;
+      const created = (
+        await s.call('POST', '/api/v1/webhooks', { token: op, body: { url: r.url, apiKey: 'static-key-123' } })
+      ).body;
       const t = await s.trader();
       const res = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: order });
       expect(res.status).toBe(201);
-      await waitFor(() => s.call('GET', `/api/v1/oms/intents/${res.body.intentId}`, { token: t.token }), (x) => x.body.state === 'filled');
+      await waitFor(
+        () => s.call('GET', `/api/v1/oms/intents/${res.body.intentId}`, { token: t.token }),
+        (x) => x.body.state === 'filled',
+      );
       const expected = await eventsOf(t.token, t.accountId!);
       expect(expected).toBeGreaterThanOrEqual(3);
-      await waitFor(async () => r.delivered().size, (n) => n >= expected, 20_000);
+      await waitFor(
+        async () => r.delivered().size,
+        (n) => n >= expected,
+        20_000,
+      );
       const ok = r.got.filter((g) => g.status === 200 && g.ms < 250);
       for (const g of ok) {
         expect(verifyWebhook(created.secret, g.body, String(g.headers['x-webhook-signature']))).toBe(true);
@@ -95,13 +136,25 @@ describe('webhooks', () => {
         expect(body).toMatchObject({ eventId: g.eventId, accountId: t.accountId });
         expect(typeof body.type).toBe('string');
         expect(Date.parse(body.occurredAt)).not.toBeNaN();
-        expect(verifyWebhook(created.secret, g.body.replace(t.accountId!, 'acc_someone_else'), String(g.headers['x-webhook-signature']))).toBe(false);
+        expect(
+          verifyWebhook(
+            created.secret,
+            g.body.replace(t.accountId!, 'acc_someone_else'),
+            String(g.headers['x-webhook-signature']),
+          ),
+        ).toBe(false);
       }
       // Every event was tried three times: slow (timed out), 500, then delivered.
-      for (const id of r.delivered()) expect(r.got.filter((g) => g.eventId === id).map((g) => g.status)).toEqual([200, 500, 200]);
-      await maybeSaveHistory(s.temporal.workflow.getHandle(webhookWorkflowId(created.id, [...r.delivered()][0])), 'webhook-retried-delivered');
+      for (const id of r.delivered())
+        expect(r.got.filter((g) => g.eventId === id).map((g) => g.status)).toEqual([200, 500, 200]);
+      await maybeSaveHistory(
+        s.temporal.workflow.getHandle(webhookWorkflowId(created.id, [...r.delivered()][0])),
+        'webhook-retried-delivered',
+      );
       const deliveries = (await s.call('GET', `/api/v1/webhooks/${created.id}/deliveries`, { token: op })).body.data;
-      expect(deliveries.every((d: { status: string; attempts: number }) => d.status === 'delivered' && d.attempts >= 3)).toBe(true);
+      expect(
+        deliveries.every((d: { status: string; attempts: number }) => d.status === 'delivered' && d.attempts >= 3),
+      ).toBe(true);
       await s.call('POST', `/api/v1/webhooks/${created.id}/disable`, { token: op });
     } finally {
       await r.close();
@@ -112,21 +165,47 @@ describe('webhooks', () => {
     let up = false;
     const r = await receiver(() => (up ? 200 : 503));
     try {
-      const created = (await s.call('POST', '/api/v1/webhooks', { token: op, body: { url: r.url, events: ['*'] } })).body;
+      const created = (await s.call('POST', '/api/v1/webhooks', { token: op, body: { url: r.url, events: ['*'] } }))
+        .body;
       const t = await s.trader();
       const first = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: order });
-      await waitFor(() => s.call('GET', `/api/v1/oms/intents/${first.body.intentId}`, { token: t.token }), (x) => x.body.state === 'filled');
-      const disabled = await waitFor(() => s.call('GET', `/api/v1/webhooks/${created.id}`, { token: op }), (x) => x.body.status === 'disabled', 20_000);
+      await waitFor(
+        () => s.call('GET', `/api/v1/oms/intents/${first.body.intentId}`, { token: t.token }),
+        (x) => x.body.state === 'filled',
+      );
+      const disabled = await waitFor(
+        () => s.call('GET', `/api/v1/webhooks/${created.id}`, { token: op }),
+        (x) => x.body.status === 'disabled',
+        20_000,
+      );
       expect(disabled.body.disabledReason).toMatch(/failed 3 times/);
       // More events while disabled.
       const second = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: order });
-      await waitFor(() => s.call('GET', `/api/v1/oms/intents/${second.body.intentId}`, { token: t.token }), (x) => x.body.state === 'filled');
-      await waitFor(async () => ((await s.call('GET', `/api/v1/webhooks/${created.id}/deliveries`, { token: op })).body.data as { status: string }[]).filter((d) => d.status !== 'failed').length, (n) => n === 0, 20_000);
+      await waitFor(
+        () => s.call('GET', `/api/v1/oms/intents/${second.body.intentId}`, { token: t.token }),
+        (x) => x.body.state === 'filled',
+      );
+      await waitFor(
+        async () =>
+          (
+            (await s.call('GET', `/api/v1/webhooks/${created.id}/deliveries`, { token: op })).body.data as {
+              status: string;
+            }[]
+          ).filter((d) => d.status !== 'failed').length,
+        (n) => n === 0,
+        20_000,
+      );
 
       up = true;
-      expect((await s.call('POST', `/api/v1/webhooks/${created.id}/enable`, { token: op })).body.status).toBe('enabled');
+      expect((await s.call('POST', `/api/v1/webhooks/${created.id}/enable`, { token: op })).body.status).toBe(
+        'enabled',
+      );
       const expected = await eventsOf(t.token, t.accountId!);
-      await waitFor(async () => r.delivered().size, (n) => n >= expected, 20_000);
+      await waitFor(
+        async () => r.delivered().size,
+        (n) => n >= expected,
+        20_000,
+      );
       expect(r.delivered().size).toBe(expected);
     } finally {
       await r.close();
@@ -136,21 +215,40 @@ describe('webhooks', () => {
 
 describe('webhooks across a worker restart', () => {
   it('a delivery waiting in backoff when the worker stops is delivered after it restarts', async () => {
-    const s = await startStack({ env: { ...TIMING, WEBHOOK_INITIAL_BACKOFF_MS: '1500', WEBHOOK_MAX_BACKOFF_MS: '60000' } });
+    const s = await startStack({
+      env: { ...TIMING, WEBHOOK_INITIAL_BACKOFF_MS: '1500', WEBHOOK_MAX_BACKOFF_MS: '60000' },
+    });
     let up = false;
     const r = await receiver(() => (up ? 200 : 500));
     try {
-      const cred = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'operator', scopes: ['tenant:config'] });
-      const op = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })).body.token;
+      const cred = await issueCredential(s.orm, {
+        tenantId: s.tenant.id,
+        audience: 'operator',
+        scopes: ['tenant:config'],
+      });
+      const op = (
+        await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })
+      ).body.token;
       await s.call('POST', '/api/v1/webhooks', { token: op, body: { url: r.url, events: ['fill.executed'] } });
       await publish(s.orm, await recordedTick('ETH.PAPER', 0.5));
       const t = await s.trader();
-      await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '0.01' } });
-      await waitFor(async () => r.got.length, (n) => n >= 1, 20_000); // first attempt failed; now in its 1.5 s backoff
+      await s.call('POST', '/api/v1/oms/intents', {
+        token: t.token,
+        body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '0.01' },
+      });
+      await waitFor(
+        async () => r.got.length,
+        (n) => n >= 1,
+        20_000,
+      ); // first attempt failed; now in its 1.5 s backoff
       await s.stopWorker();
       up = true;
       await s.startWorker();
-      await waitFor(async () => r.delivered().size, (n) => n === 1, 20_000);
+      await waitFor(
+        async () => r.delivered().size,
+        (n) => n === 1,
+        20_000,
+      );
       expect(r.got.map((g) => g.status)).toEqual([500, 200]);
     } finally {
       await r.close();

@@ -15,7 +15,8 @@ describe('/ws/risk', () => {
   });
   afterAll(async () => s?.stop());
 
-  const bootstrap = async (token: string) => (await s.call('POST', '/api/auth/bootstrap', { token })).body.data.riskEngineWss;
+  const bootstrap = async (token: string) =>
+    (await s.call('POST', '/api/auth/bootstrap', { token })).body.data.riskEngineWss;
   const connect = async (endpoint: string) => openRisk(endpoint, { 'x-tenant-slug': s.tenant.slug });
 
   it('streams a filled market order: intent updates, fill, position, with consecutive seq', async () => {
@@ -32,7 +33,10 @@ describe('/ws/risk', () => {
     const snapshot = await s.call('GET', `/api/v1/accounts/${t.accountId}/positions`, { token: t.token });
     expect(snapshot.body.positions).toEqual([]);
 
-    const composed = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'sell', type: 'market', qty: '0.5', clientOrderId: 'ws-1' } });
+    const composed = await s.call('POST', '/api/v1/oms/intents', {
+      token: t.token,
+      body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'sell', type: 'market', qty: '0.5', clientOrderId: 'ws-1' },
+    });
     expect(composed.status).toBe(201);
     const filled = await ws.next((f) => f.type === 'Order-Intent-Update' && f.data.state === 'filled');
     const stream = ws.frames.filter((f) => f.seq !== undefined);
@@ -45,9 +49,22 @@ describe('/ws/risk', () => {
     ]);
     const seqs = stream.map((f) => f.seq);
     expect(seqs).toEqual(seqs.map((_, i) => seqs[0] + i));
-    expect(filled).toMatchObject({ topic: 'Order-Intent-Changed', accountId: t.accountId, data: { intentId: composed.body.intentId, clientOrderId: 'ws-1', venueOrderId: `paper-${composed.body.intentId}`, lastEvent: 'filled', filledQty: '0.5' } });
+    expect(filled).toMatchObject({
+      topic: 'Order-Intent-Changed',
+      accountId: t.accountId,
+      data: {
+        intentId: composed.body.intentId,
+        clientOrderId: 'ws-1',
+        venueOrderId: `paper-${composed.body.intentId}`,
+        lastEvent: 'filled',
+        filledQty: '0.5',
+      },
+    });
     const position = stream.find((f) => f.type === 'Position-Changed');
-    expect(position).toMatchObject({ topic: 'Position-Changed', data: { symbol: 'ETH.PAPER', qty: '-0.5', side: 'short' } });
+    expect(position).toMatchObject({
+      topic: 'Position-Changed',
+      data: { symbol: 'ETH.PAPER', qty: '-0.5', side: 'short' },
+    });
     ws.close();
   });
 
@@ -87,7 +104,12 @@ describe('/ws/risk', () => {
   it('fans out across api processes: compose on one, frames on a socket of another', async () => {
     const { startApi } = await import('../../api/server.js');
     const { pino } = await import('pino');
-    const second = await startApi({ config: s.config, orm: s.orm, logger: pino({ level: 'silent' }), idleCloseMs: 2000 });
+    const second = await startApi({
+      config: s.config,
+      orm: s.orm,
+      logger: pino({ level: 'silent' }),
+      idleCloseMs: 2000,
+    });
     try {
       const t = await s.trader();
       const hs = await bootstrap(t.token);
@@ -96,7 +118,10 @@ describe('/ws/risk', () => {
       await ws.next((f) => f.type === 'Authenticated');
       ws.send({ type: 'Subscribe', topics: ['Order-Intent-Changed'] });
       await ws.next((f) => f.type === 'Result');
-      const composed = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '0.1' } });
+      const composed = await s.call('POST', '/api/v1/oms/intents', {
+        token: t.token,
+        body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '0.1' },
+      });
       const filled = await ws.next((f) => f.type === 'Order-Intent-Update' && f.data.state === 'filled');
       expect(filled.data.intentId).toBe(composed.body.intentId);
       expect(ws.frames.some((f) => f.topic === 'Fills')).toBe(false); // only subscribed topics arrive
@@ -111,7 +136,12 @@ describe('/ws/risk', () => {
     const { startApi } = await import('../../api/server.js');
     const { pino } = await import('pino');
     const { revokeCredential } = await import('../../db/seed.js');
-    const api = await startApi({ config: s.config, orm: s.orm, logger: pino({ level: 'silent' }), revocationCheckMs: 100 });
+    const api = await startApi({
+      config: s.config,
+      orm: s.orm,
+      logger: pino({ level: 'silent' }),
+      revocationCheckMs: 100,
+    });
     try {
       const t = await s.trader();
       const hs = await bootstrap(t.token);
@@ -121,7 +151,9 @@ describe('/ws/risk', () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(ws.frames.some((f) => f.error === 'credential_revoked')).toBe(false);
       await revokeCredential(s.orm, s.tenant.id, t.credentialId);
-      expect(await ws.next((f) => f.type === 'Result' && f.ok === false)).toMatchObject({ error: 'credential_revoked' });
+      expect(await ws.next((f) => f.type === 'Result' && f.ok === false)).toMatchObject({
+        error: 'credential_revoked',
+      });
       expect((await ws.closed).code).toBe(4401);
     } finally {
       await api.stop();
@@ -130,7 +162,10 @@ describe('/ws/risk', () => {
 
   it('limits bootstraps to 10 per minute per API key, with Retry-After', async () => {
     const t = await s.trader();
-    for (let i = 0; i < 10; i++) expect((await s.call('POST', '/api/auth/bootstrap', { body: { apiKey: t.apiKey, apiSecret: t.apiSecret } })).status).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await s.call('POST', '/api/auth/bootstrap', { body: { apiKey: t.apiKey, apiSecret: t.apiSecret } })).status,
+      ).toBe(200);
     const res = await s.call('POST', '/api/auth/bootstrap', { body: { apiKey: t.apiKey, apiSecret: t.apiSecret } });
     expect(res.status).toBe(429);
     expect(res.body.error).toBe('rate_limited');

@@ -55,7 +55,10 @@ describe('PropInstance and its owner Safe on anvil', () => {
   const [deployer, funder, stranger, ...ownerKeys] = keys;
   const owners = ownerKeys.map(addr);
   const abi = artifact('PropInstance').abi;
-  const rules = { firmId: 'firm_x', templates: [{ id: 'tpl_1', priceUsd: '100', payoutSplitPct: '0.8', maxDrawdownPct: '0.10' }] };
+  const rules = {
+    firmId: 'firm_x',
+    templates: [{ id: 'tpl_1', priceUsd: '100', payoutSplitPct: '0.8', maxDrawdownPct: '0.10' }],
+  };
   let chainId: number;
   let stablecoin: Address;
   let safe: Address;
@@ -67,7 +70,12 @@ describe('PropInstance and its owner Safe on anvil', () => {
     chainId = (await chainClients(rpcUrl)).chainId;
     stablecoin = await deployStablecoin(rpcUrl, funder);
     safe = await deployMultisig(rpcUrl, funder, { owners, threshold: 2, salt: BigInt(Date.now()) });
-    const { data } = propInstanceDeployData({ owner: safe, stablecoin, firmId: id32('firm_x'), rulesHash: rulesHash(rules) });
+    const { data } = propInstanceDeployData({
+      owner: safe,
+      stablecoin,
+      firmId: id32('firm_x'),
+      rulesHash: rulesHash(rules),
+    });
     deployHash = await broadcastDeploy(rpcUrl, deployer, data, { nonce: 0 });
     await mintStablecoin(rpcUrl, funder, stablecoin, addr(funder), 1_000_000_000n);
   });
@@ -76,15 +84,34 @@ describe('PropInstance and its owner Safe on anvil', () => {
     const receipt = await waitForReceipt(rpcUrl, deployHash, 1, { timeoutMs: 5_000 });
     expect(receipt).toMatchObject({ status: 'success', contractAddress: predictInstanceAddress(addr(deployer), 0) });
     instance = receipt!.contractAddress!;
-    expect(await readInstance(rpcUrl, instance)).toEqual({ owner: safe, stablecoin, firmId: id32('firm_x'), rulesHash: rulesHash(rules), totalDeposits: 0n, totalCollateral: 0n, totalPayouts: 0n, treasury: 0n });
+    expect(await readInstance(rpcUrl, instance)).toEqual({
+      owner: safe,
+      stablecoin,
+      firmId: id32('firm_x'),
+      rulesHash: rulesHash(rules),
+      totalDeposits: 0n,
+      totalCollateral: 0n,
+      totalPayouts: 0n,
+      treasury: 0n,
+    });
     expect(await readSafe(rpcUrl, safe)).toEqual({ owners, threshold: 2, nonce: 0n });
     // Deploying the same multisig again finds it instead of creating a second one.
-    expect(await deployMultisigWithReceipt(rpcUrl, funder, { owners, threshold: 2, salt: 7n })).toMatchObject({ txHash: expect.any(String) });
-    expect(await deployMultisigWithReceipt(rpcUrl, funder, { owners, threshold: 2, salt: 7n })).toMatchObject({ txHash: null, gasUsed: 0n });
+    expect(await deployMultisigWithReceipt(rpcUrl, funder, { owners, threshold: 2, salt: 7n })).toMatchObject({
+      txHash: expect.any(String),
+    });
+    expect(await deployMultisigWithReceipt(rpcUrl, funder, { owners, threshold: 2, salt: 7n })).toMatchObject({
+      txHash: null,
+      gasUsed: 0n,
+    });
   });
 
   it('re-sending a deploy with the same nonce returns the first transaction and makes no second contract', async () => {
-    const { data } = propInstanceDeployData({ owner: safe, stablecoin, firmId: id32('firm_x'), rulesHash: rulesHash(rules) });
+    const { data } = propInstanceDeployData({
+      owner: safe,
+      stablecoin,
+      firmId: id32('firm_x'),
+      rulesHash: rulesHash(rules),
+    });
     // Already mined: the nonce is found used by this very deploy.
     expect(await broadcastDeploy(rpcUrl, deployer, data, { nonce: 0 })).toBe(deployHash);
     const { public: pub } = await chainClients(rpcUrl);
@@ -92,7 +119,12 @@ describe('PropInstance and its owner Safe on anvil', () => {
     // Pending (automine off): the second send is the same transaction; the receipt is null, not an error.
     await anvilRpc(rpcUrl, 'evm_setAutomine', [false]);
     try {
-      const { data: other } = propInstanceDeployData({ owner: safe, stablecoin, firmId: id32('firm_y'), rulesHash: rulesHash(rules) });
+      const { data: other } = propInstanceDeployData({
+        owner: safe,
+        stablecoin,
+        firmId: id32('firm_y'),
+        rulesHash: rulesHash(rules),
+      });
       const fees = { maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
       const first = await broadcastDeploy(rpcUrl, deployer, other, { nonce: 1, ...fees });
       expect(await broadcastDeploy(rpcUrl, deployer, other, { nonce: 1, ...fees })).toBe(first);
@@ -102,7 +134,11 @@ describe('PropInstance and its owner Safe on anvil', () => {
       await anvilRpc(rpcUrl, 'evm_mine');
       expect(await waitForReceipt(rpcUrl, first, 3)).toBeNull();
       await anvilRpc(rpcUrl, 'anvil_mine', ['0x2']);
-      expect(await waitForReceipt(rpcUrl, first, 3)).toMatchObject({ status: 'success', confirmations: 3, contractAddress: predictInstanceAddress(addr(deployer), 1) });
+      expect(await waitForReceipt(rpcUrl, first, 3)).toMatchObject({
+        status: 'success',
+        confirmations: 3,
+        contractAddress: predictInstanceAddress(addr(deployer), 1),
+      });
     } finally {
       await anvilRpc(rpcUrl, 'evm_setAutomine', [true]);
     }
@@ -124,26 +160,53 @@ describe('PropInstance and its owner Safe on anvil', () => {
     const col = await postCollateral(rpcUrl, funder, instance, 500_000_000n);
     const { public: pub } = await chainClients(rpcUrl);
     const events = async (hash: Hex) =>
-      (await pub.getTransactionReceipt({ hash })).logs.filter((l) => l.address.toLowerCase() === instance.toLowerCase()).map((l) => decodeEventLog({ abi, data: l.data, topics: l.topics }));
-    expect(await events(dep.hash)).toEqual([{ eventName: 'ChallengeDeposit', args: { propAccountId: id32('pa_1'), payer: addr(funder), amount: 100_000_000n } }]);
-    expect(await events(col.hash)).toEqual([{ eventName: 'CollateralPosted', args: { from: addr(funder), amount: 500_000_000n } }]);
+      (await pub.getTransactionReceipt({ hash })).logs
+        .filter((l) => l.address.toLowerCase() === instance.toLowerCase())
+        .map((l) => decodeEventLog({ abi, data: l.data, topics: l.topics }));
+    expect(await events(dep.hash)).toEqual([
+      {
+        eventName: 'ChallengeDeposit',
+        args: { propAccountId: id32('pa_1'), payer: addr(funder), amount: 100_000_000n },
+      },
+    ]);
+    expect(await events(col.hash)).toEqual([
+      { eventName: 'CollateralPosted', args: { from: addr(funder), amount: 500_000_000n } },
+    ]);
     expect(await stablecoinBalance(rpcUrl, stablecoin, addr(funder))).toBe(400_000_000n);
-    expect(await readInstance(rpcUrl, instance)).toMatchObject({ totalDeposits: 100_000_000n, totalCollateral: 500_000_000n, totalPayouts: 0n, treasury: 600_000_000n });
-    await expect(depositChallenge(rpcUrl, stranger, instance, id32('pa_2'), 1n)).rejects.toThrow(toFunctionSelector('InsufficientAllowance()')); // the token's own error, re-thrown
+    expect(await readInstance(rpcUrl, instance)).toMatchObject({
+      totalDeposits: 100_000_000n,
+      totalCollateral: 500_000_000n,
+      totalPayouts: 0n,
+      treasury: 600_000_000n,
+    });
+    await expect(depositChallenge(rpcUrl, stranger, instance, id32('pa_2'), 1n)).rejects.toThrow(
+      toFunctionSelector('InsufficientAllowance()'),
+    ); // the token's own error, re-thrown
     await expect(depositChallenge(rpcUrl, funder, instance, id32('pa_2'), 0n)).rejects.toThrow(/ZeroAmount/);
   });
 
   it('gives the deployer no privilege, and refuses an owner or stablecoin that is not a contract', async () => {
-    const call = (fn: string, args: unknown[], gas?: bigint) => sendContractCall(rpcUrl, deployer, { to: instance, abi, functionName: fn, args, gas });
+    const call = (fn: string, args: unknown[], gas?: bigint) =>
+      sendContractCall(rpcUrl, deployer, { to: instance, abi, functionName: fn, args, gas });
     await expect(call('payout', [id32('po_x'), addr(deployer), 1n])).rejects.toThrow(/NotOwner/);
     await expect(call('payout', [id32('po_x'), addr(deployer), 1n], 200_000n)).rejects.toBeInstanceOf(TxRevertedError); // mined, reverted
     await expect(call('setRulesHash', [id32('x')])).rejects.toThrow(/NotOwner/);
     await expect(call('transferOwnership', [addr(deployer)])).rejects.toThrow(/NotOwner/);
     await expect(call('acceptOwnership', [])).rejects.toThrow(/NotOwner/);
     const { public: pub } = await chainClients(rpcUrl);
-    for (const args of [[addr(deployer), stablecoin], [safe, addr(funder)], ['0x0000000000000000000000000000000000000000', stablecoin]]) {
-      const data = encodeDeployData({ abi, bytecode: artifact('PropInstance').bytecode, args: [...args, id32('f'), rulesHash({})] });
-      await expect(pub.call({ account: addr(deployer), data })).rejects.toThrow(new RegExp(`${toFunctionSelector('NotAContract(address)')}|${toFunctionSelector('ZeroAddress()')}`));
+    for (const args of [
+      [addr(deployer), stablecoin],
+      [safe, addr(funder)],
+      ['0x0000000000000000000000000000000000000000', stablecoin],
+    ]) {
+      const data = encodeDeployData({
+        abi,
+        bytecode: artifact('PropInstance').bytecode,
+        args: [...args, id32('f'), rulesHash({})],
+      });
+      await expect(pub.call({ account: addr(deployer), data })).rejects.toThrow(
+        new RegExp(`${toFunctionSelector('NotAContract(address)')}|${toFunctionSelector('ZeroAddress()')}`),
+      );
     }
   });
 
@@ -151,24 +214,72 @@ describe('PropInstance and its owner Safe on anvil', () => {
     const to = addr(generatePrivateKey());
     const payoutId = id32('po_1');
     const nonce = await readSafeNonce(rpcUrl, safe);
-    const { typedData, hash } = safeTxTypedData({ safe, chainId, to: instance, data: payoutCall(payoutId, to, 25_000_000n), nonce });
+    const { typedData, hash } = safeTxTypedData({
+      safe,
+      chainId,
+      to: instance,
+      data: payoutCall(payoutId, to, 25_000_000n),
+      nonce,
+    });
     // Our EIP-712 hash is the Safe's own.
     const { public: pub } = await chainClients(rpcUrl);
     const m = typedData.message;
-    expect(await pub.readContract({ address: safe, abi: SAFE_ABI, functionName: 'getTransactionHash', args: [m.to, m.value, m.data, m.operation, m.safeTxGas, m.baseGas, m.gasPrice, m.gasToken, m.refundReceiver, m.nonce] })).toBe(hash);
-    const sign = async (ks: Hex[], td: SafeTxTypedData = typedData) => packSignatures(await Promise.all(ks.map(async (k) => ({ signer: addr(k), signature: await signSafeTx(k, td) }))));
-    const verify = (signatures: Hex, td: SafeTxTypedData | object = typedData) => verifySafeAuthorization({ rpcUrl, safe, typedData: td, signatures });
-    const exec = (data: Hex, signatures: Hex, gas?: bigint) => executeSafeTx(rpcUrl, stranger, { safe, to: instance, data, signatures, gas });
+    expect(
+      await pub.readContract({
+        address: safe,
+        abi: SAFE_ABI,
+        functionName: 'getTransactionHash',
+        args: [
+          m.to,
+          m.value,
+          m.data,
+          m.operation,
+          m.safeTxGas,
+          m.baseGas,
+          m.gasPrice,
+          m.gasToken,
+          m.refundReceiver,
+          m.nonce,
+        ],
+      }),
+    ).toBe(hash);
+    const sign = async (ks: Hex[], td: SafeTxTypedData = typedData) =>
+      packSignatures(await Promise.all(ks.map(async (k) => ({ signer: addr(k), signature: await signSafeTx(k, td) }))));
+    const verify = (signatures: Hex, td: SafeTxTypedData | object = typedData) =>
+      verifySafeAuthorization({ rpcUrl, safe, typedData: td, signatures });
+    const exec = (data: Hex, signatures: Hex, gas?: bigint) =>
+      executeSafeTx(rpcUrl, stranger, { safe, to: instance, data, signatures, gas });
     const good = await sign(ownerKeys.slice(0, 2));
 
     const refused: [string, Hex, Hex, RegExp, RegExp][] = [];
-    for (const [what, amount, recipient] of [['tampered amount', 999_000_000n, to], ['wrong recipient', 25_000_000n, addr(stranger)]] as const) {
+    for (const [what, amount, recipient] of [
+      ['tampered amount', 999_000_000n, to],
+      ['wrong recipient', 25_000_000n, addr(stranger)],
+    ] as const) {
       const data = payoutCall(payoutId, recipient, amount);
       refused.push([what, data, good, /not by an owner/, /GS026/]);
     }
-    refused.push(['a non-owner co-signer', typedData.message.data, await sign([ownerKeys[0], stranger]), /not by an owner/, /GS026/]);
-    refused.push(['a single owner', typedData.message.data, await sign([ownerKeys[1]]), /1 signature\(s\); the Safe needs 2/, /GS020/]);
-    refused.push(['the same owner twice', typedData.message.data, `0x${good.slice(2, 132).repeat(2)}`, /ascending/, /GS026/]);
+    refused.push([
+      'a non-owner co-signer',
+      typedData.message.data,
+      await sign([ownerKeys[0], stranger]),
+      /not by an owner/,
+      /GS026/,
+    ]);
+    refused.push([
+      'a single owner',
+      typedData.message.data,
+      await sign([ownerKeys[1]]),
+      /1 signature\(s\); the Safe needs 2/,
+      /GS020/,
+    ]);
+    refused.push([
+      'the same owner twice',
+      typedData.message.data,
+      `0x${good.slice(2, 132).repeat(2)}`,
+      /ascending/,
+      /GS026/,
+    ]);
     for (const [what, data, signatures, offChain, onChain] of refused) {
       const td = { ...typedData, message: { ...typedData.message, data } };
       const verdict = await verify(signatures, td);
@@ -176,8 +287,14 @@ describe('PropInstance and its owner Safe on anvil', () => {
       await expect(exec(data, signatures), what).rejects.toThrow(onChain);
     }
     await expect(exec(payoutCall(payoutId, to, 999_000_000n), good, 300_000n)).rejects.toBeInstanceOf(TxRevertedError); // mined, reverted
-    expect(await verify(good, { ...typedData, message: { ...typedData.message, operation: 1 } })).toMatchObject({ ok: false, reason: expect.stringMatching(/plain calls/) });
-    expect(await verify(good, { ...typedData, domain: { ...typedData.domain, chainId: chainId + 1 } })).toMatchObject({ ok: false, reason: expect.stringMatching(/chain/) });
+    expect(await verify(good, { ...typedData, message: { ...typedData.message, operation: 1 } })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/plain calls/),
+    });
+    expect(await verify(good, { ...typedData, domain: { ...typedData.domain, chainId: chainId + 1 } })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/chain/),
+    });
     expect(await readPayoutExecuted(rpcUrl, instance, payoutId)).toBe(false);
     expect(await findPayoutExecution(rpcUrl, instance, payoutId)).toBeNull();
 
@@ -196,7 +313,13 @@ describe('PropInstance and its owner Safe on anvil', () => {
     expect(await verify(good)).toMatchObject({ ok: false, reason: expect.stringMatching(/nonce/) });
 
     // The same payout id again, properly signed at the next nonce: the Safe accepts the signatures, the instance refuses the payout.
-    const again = safeTxTypedData({ safe, chainId, to: instance, data: typedData.message.data, nonce: nonce + 1n }).typedData;
+    const again = safeTxTypedData({
+      safe,
+      chainId,
+      to: instance,
+      data: typedData.message.data,
+      nonce: nonce + 1n,
+    }).typedData;
     const sigs = await sign(ownerKeys.slice(1, 3), again);
     expect(await verify(sigs, again)).toMatchObject({ ok: true });
     await expect(exec(again.message.data, sigs)).rejects.toThrow(/GS013/);

@@ -34,7 +34,11 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Starts `script` from the sources as a child (`node --import tsx`), its stdout piped, stderr passed through. */
 function spawnTs(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
 }
 
 /** The first stdout line of `c` that `pred` accepts (rejects when `c` exits first). */
@@ -74,17 +78,39 @@ describe('api process: SIGTERM', () => {
     const port = await freeLocalPort();
     api = spawnTs('api/server.ts', [], { ...stackEnv(s.config), PORT: String(port), API_SHUTDOWN_GRACE_MS: '20000' });
     const base = `http://127.0.0.1:${port}`;
-    await waitFor(() => fetch(`${base}/healthz`).then((r) => r.status, () => 0), (st) => st === 200, 30_000, 100);
+    await waitFor(
+      () =>
+        fetch(`${base}/healthz`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      (st) => st === 200,
+      30_000,
+      100,
+    );
 
     const ws = new WebSocket(`ws://127.0.0.1:${port}/ws/quotes`);
     await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
-    const closed = new Promise<{ code: number; reason: string }>((r) => ws.once('close', (code, reason) => r({ code, reason: String(reason) })));
+    const closed = new Promise<{ code: number; reason: string }>((r) =>
+      ws.once('close', (code, reason) => r({ code, reason: String(reason) })),
+    );
 
     // Compose answers once its workflow has recorded the intent; no worker polls the task queue yet, so it waits.
     const composing = fetch(`${base}/api/v1/oms/intents`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${t.token}`, 'x-tenant-slug': s.tenant.slug, 'content-type': 'application/json' },
-      body: JSON.stringify({ venue: 'paper', symbol: 'BTC.PAPER', side: 'buy', type: 'limit', price: '1000', qty: '0.001' }),
+      headers: {
+        authorization: `Bearer ${t.token}`,
+        'x-tenant-slug': s.tenant.slug,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        venue: 'paper',
+        symbol: 'BTC.PAPER',
+        side: 'buy',
+        type: 'limit',
+        price: '1000',
+        qty: '0.001',
+      }),
     }).then(async (r) => ({ status: r.status, body: (await r.json()) as { intentId: string; state: string } }));
     const workflows = async () => {
       let n = 0;
@@ -121,9 +147,15 @@ async function slowVenue(target: string, delayMs: number) {
       orderArrived();
       await new Promise((r) => setTimeout(r, delayMs));
     }
-    const answer = await fetch(`${target}${req.url}`, { method: req.method, headers: { 'content-type': req.headers['content-type'] ?? 'application/json' }, body: req.method === 'POST' ? body : undefined });
+    const answer = await fetch(`${target}${req.url}`, {
+      method: req.method,
+      headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
+      body: req.method === 'POST' ? body : undefined,
+    });
     const text = await answer.text();
-    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
+    res
+      .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+      .end(text);
     if (isOrder) events.push('order answered');
   };
   // A failure stays an unhandled rejection, which vitest reports as an error of the run.
@@ -164,12 +196,19 @@ describe('worker process: SIGTERM', () => {
     const spec = VENUE_SYMBOLS.hyperliquid.find((x) => x.base === 'ETH')!;
     await publishMark(s.orm, { ...(await recordedTick(spec.symbol, 0.5, 'hyperliquid')), ts: Date.now() });
 
-    worker = spawnTs('worker/main.ts', [], { ...stackEnv(s.config), LOG_LEVEL: 'info', WORKER_SHUTDOWN_GRACE_MS: '20000' });
+    worker = spawnTs('worker/main.ts', [], {
+      ...stackEnv(s.config),
+      LOG_LEVEL: 'info',
+      WORKER_SHUTDOWN_GRACE_MS: '20000',
+    });
     const events = venue.events;
     worker.once('exit', () => events.push('worker exited'));
     await lineOf(worker, (l) => l.includes('"worker started"'));
 
-    const res = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'hyperliquid', symbol: spec.symbol, side: 'buy', type: 'market', qty: '0.01' } });
+    const res = await s.call('POST', '/api/v1/oms/intents', {
+      token: t.token,
+      body: { venue: 'hyperliquid', symbol: spec.symbol, side: 'buy', type: 'market', qty: '0.01' },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     await venue.arrived; // dispatchRouted has sent the order and waits for the venue's answer
     worker.kill('SIGTERM');
@@ -178,14 +217,27 @@ describe('worker process: SIGTERM', () => {
 
     // The signalled worker itself completed the activity, at its first attempt.
     const history = await s.temporal.workflow.getHandle(intentWorkflowId(res.body.intentId)).fetchHistory();
-    const scheduled = history.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'dispatchRouted')!;
-    const startedEv = history.events!.find((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled.eventId));
-    const completed = history.events!.find((e) => String(e.activityTaskCompletedEventAttributes?.scheduledEventId) === String(scheduled.eventId));
-    expect(startedEv?.activityTaskStartedEventAttributes).toMatchObject({ attempt: 1, identity: `${worker.pid}@${hostname()}` });
+    const scheduled = history.events!.find(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'dispatchRouted',
+    )!;
+    const startedEv = history.events!.find(
+      (e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled.eventId),
+    );
+    const completed = history.events!.find(
+      (e) => String(e.activityTaskCompletedEventAttributes?.scheduledEventId) === String(scheduled.eventId),
+    );
+    expect(startedEv?.activityTaskStartedEventAttributes).toMatchObject({
+      attempt: 1,
+      identity: `${worker.pid}@${hostname()}`,
+    });
     expect(completed).toBeDefined();
 
     await s.startWorker(); // the rest of the workflow runs on a new worker
-    const filled = await waitFor(() => s.call('GET', `/api/v1/oms/intents/${res.body.intentId}`, { token: t.token }), (r) => r.body.state === 'filled', 20_000);
+    const filled = await waitFor(
+      () => s.call('GET', `/api/v1/oms/intents/${res.body.intentId}`, { token: t.token }),
+      (r) => r.body.state === 'filled',
+      20_000,
+    );
     expect(filled.body).toMatchObject({ state: 'filled', filledQty: '0.01' });
     expect(await scoped(s.orm, s.tenant.id).count(Fill, { intentId: res.body.intentId })).toBe(1);
   });
@@ -193,7 +245,11 @@ describe('worker process: SIGTERM', () => {
 
 describe("npm run dev's chain: the node process alone is signalled, crashes or is killed", () => {
   const answers = (rpcUrl: string) =>
-    fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) }).then(
+    fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    }).then(
       (r) => r.ok,
       () => false,
     );
@@ -215,7 +271,12 @@ describe("npm run dev's chain: the node process alone is signalled, crashes or i
         expect(await answers(rpcUrl)).toBe(true);
         dev.kill(signal); // that process only, as a supervisor sends it; anvil is not signalled by us
         expect(await exitOf(dev)).toBe(code);
-        await waitFor(() => answers(rpcUrl), (ok) => !ok, 10_000, 100);
+        await waitFor(
+          () => answers(rpcUrl),
+          (ok) => !ok,
+          10_000,
+          100,
+        );
       } finally {
         dev.kill('SIGKILL');
         await rm(dir, { recursive: true, force: true });

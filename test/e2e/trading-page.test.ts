@@ -24,7 +24,16 @@ import { publish, recordedTick } from '../support/marks.js';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(import.meta.dirname, '../../.data/artifacts/trading-page');
 /** The flags this machine's closed network needs (no background calls home), headless, as root. */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP *.localhost 127.0.0.1'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--host-resolver-rules=MAP *.localhost 127.0.0.1',
+];
 
 /** An injected EIP-1193 provider for one account; `personal_sign` calls the test's `__walletSign` binding. */
 const WALLET_PROVIDER = `window.ethereum = {
@@ -58,19 +67,28 @@ describe('branded trading page in headless Chromium', () => {
     const url = `http://${slug}.localhost:${port}`;
     const row = await ensureTenant(s.orm, { slug, displayName: name, origins: [url] });
     const op = await issueCredential(s.orm, { tenantId: row.id, audience: 'operator', scopes: ['tenant:config'] });
-    const operatorToken = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: op.apiKey, apiSecret: op.apiSecret } })).body.token;
+    const operatorToken = (
+      await s.call('POST', '/api/auth/api-token', { body: { apiKey: op.apiKey, apiSecret: op.apiSecret } })
+    ).body.token;
     const t = { id: row.id, slug, url, operatorToken };
     await configure(t, 'branding', branding);
     await configure(t, 'theme', theme);
     return t;
   }
   async function configure(t: TenantUnderTest, section: string, body: object) {
-    const res = await s.call('PUT', `/api/v1/tenants/${t.id}/${section}`, { token: t.operatorToken, body, headers: { 'x-tenant-slug': t.slug } });
+    const res = await s.call('PUT', `/api/v1/tenants/${t.id}/${section}`, {
+      token: t.operatorToken,
+      body,
+      headers: { 'x-tenant-slug': t.slug },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   }
 
   /** A fresh browser profile (own cookies) on a tenant's page; `wallet`: an injected EIP-1193 provider. */
-  async function open(t: TenantUnderTest, opts: { wallet?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  async function open(
+    t: TenantUnderTest,
+    opts: { wallet?: boolean } = {},
+  ): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     if (opts.wallet) {
       await context.exposeBinding('__walletSign', (_source, hex: Hex) => wallet.signMessage({ message: { raw: hex } }));
@@ -85,9 +103,13 @@ describe('branded trading page in headless Chromium', () => {
   }
 
   // Evaluated in the page (strings: this file is compiled without the DOM library).
-  const cssVar = (page: Page, name: string) => page.evaluate<string>(`getComputedStyle(document.documentElement).getPropertyValue(${JSON.stringify(name)}).trim()`);
+  const cssVar = (page: Page, name: string) =>
+    page.evaluate<string>(
+      `getComputedStyle(document.documentElement).getPropertyValue(${JSON.stringify(name)}).trim()`,
+    );
   const bodyBackground = (page: Page) => page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) =>
+    page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
   const rows = (page: Page, table: string) => page.getByTestId(table).locator('tbody tr');
 
   beforeAll(async () => {
@@ -99,9 +121,18 @@ describe('branded trading page in headless Chromium', () => {
     alpha = await tenant(
       'alpha',
       { displayName: 'Alpha Exchange', supportEmail: 'help@alpha.example' },
-      { dark: { primary: '#f97316', background: '#101010' }, typography: { fontFamily: 'Georgia, serif', baseSizePx: 15 }, radiusPx: 2, defaultMode: 'dark' },
+      {
+        dark: { primary: '#f97316', background: '#101010' },
+        typography: { fontFamily: 'Georgia, serif', baseSizePx: 15 },
+        radiusPx: 2,
+        defaultMode: 'dark',
+      },
     );
-    beta = await tenant('beta', { displayName: 'Beta Markets' }, { light: { primary: '#7c3aed', background: '#fafaf9' }, radiusPx: 14, defaultMode: 'light' });
+    beta = await tenant(
+      'beta',
+      { displayName: 'Beta Markets' },
+      { light: { primary: '#7c3aed', background: '#fafaf9' }, radiusPx: 14, defaultMode: 'light' },
+    );
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   });
   afterAll(async () => {
@@ -136,7 +167,12 @@ describe('branded trading page in headless Chromium', () => {
   });
 
   it('an API-key trader sees live marks and candles, works and cancels a limit order, and fills a market order', async () => {
-    const trader = await issueCredential(s.orm, { tenantId: alpha.id, audience: 'trader', tier: 'fullTrading', account: { name: 'Alpha paper', depositUsd: '100000' } });
+    const trader = await issueCredential(s.orm, {
+      tenantId: alpha.id,
+      audience: 'trader',
+      tier: 'fullTrading',
+      account: { name: 'Alpha paper', depositUsd: '100000' },
+    });
     const { context, page } = await open(alpha);
     await page.getByLabel('API key').fill(trader.apiKey);
     await page.getByLabel('API secret').fill(trader.apiSecret);
@@ -151,7 +187,9 @@ describe('branded trading page in headless Chromium', () => {
     await expect.poll(() => page.getByTestId('mark-price-BTC.PAPER').textContent()).toBe(next.mark.toString());
 
     // Candles: the recorded 1m bars are drawn.
-    await expect.poll(async () => Number(await page.getByTestId('chart').getAttribute('data-bars'))).toBeGreaterThan(100);
+    await expect
+      .poll(async () => Number(await page.getByTestId('chart').getAttribute('data-bars')))
+      .toBeGreaterThan(100);
 
     // A refused order says why, in the API's words.
     await page.getByLabel('Size (contracts)').fill('0');
@@ -166,8 +204,15 @@ describe('branded trading page in headless Chromium', () => {
     await page.getByRole('button', { name: 'Buy BTC.PAPER' }).click();
     await expect.poll(() => rows(page, 'working-orders').count()).toBe(1);
     expect(await rows(page, 'working-orders').first().textContent()).toContain(limit);
-    const open1 = await s.call('GET', `/api/v1/accounts/${trader.accountId}/open-orders`, { token: (await s.call('POST', '/api/auth/api-token', { body: { apiKey: trader.apiKey, apiSecret: trader.apiSecret } })).body.token, headers: { 'x-tenant-slug': alpha.slug } });
-    expect(open1.body.orders).toEqual([expect.objectContaining({ symbol: 'BTC.PAPER', price: limit, orderStatus: 'open', remainingQty: '0.01' })]);
+    const open1 = await s.call('GET', `/api/v1/accounts/${trader.accountId}/open-orders`, {
+      token: (
+        await s.call('POST', '/api/auth/api-token', { body: { apiKey: trader.apiKey, apiSecret: trader.apiSecret } })
+      ).body.token,
+      headers: { 'x-tenant-slug': alpha.slug },
+    });
+    expect(open1.body.orders).toEqual([
+      expect.objectContaining({ symbol: 'BTC.PAPER', price: limit, orderStatus: 'open', remainingQty: '0.01' }),
+    ]);
     await shot(page, 'alpha-working-order');
     await rows(page, 'working-orders').first().getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => rows(page, 'working-orders').count()).toBe(0);
@@ -175,7 +220,9 @@ describe('branded trading page in headless Chromium', () => {
     // A market buy fills: its state, the fill and the position arrive over /ws/risk.
     await page.getByLabel('Type').selectOption('market');
     await page.getByRole('button', { name: 'Buy BTC.PAPER' }).click();
-    await expect.poll(() => page.getByTestId('intent-status').getAttribute('data-state'), { timeout: 20_000 }).toBe('filled');
+    await expect
+      .poll(() => page.getByTestId('intent-status').getAttribute('data-state'), { timeout: 20_000 })
+      .toBe('filled');
     await expect.poll(() => rows(page, 'fills').count()).toBe(1);
     expect(await rows(page, 'fills').first().textContent()).toMatch(/BTC\.PAPERbuy0\.01/);
     await expect.poll(() => rows(page, 'positions').count()).toBe(1);
@@ -190,7 +237,12 @@ describe('branded trading page in headless Chromium', () => {
   });
 
   it('a wallet trader signs in with SIWE and trades through the cookie session, fills live over /ws/risk', async () => {
-    const trader = await issueCredential(s.orm, { tenantId: beta.id, audience: 'trader', tier: 'fullTrading', account: { name: 'Beta paper', depositUsd: '50000' } });
+    const trader = await issueCredential(s.orm, {
+      tenantId: beta.id,
+      audience: 'trader',
+      tier: 'fullTrading',
+      account: { name: 'Beta paper', depositUsd: '50000' },
+    });
     await addAgent(s.orm, beta.id, trader.accountId!, 'hyperliquid', wallet.address);
     const { context, page } = await open(beta, { wallet: true });
     await page.getByRole('button', { name: 'Connect wallet' }).click();
@@ -202,7 +254,9 @@ describe('branded trading page in headless Chromium', () => {
     await page.getByLabel('Size (contracts)').fill('0.5');
     await page.getByRole('radio', { name: 'Sell / Short' }).click();
     await page.getByRole('button', { name: 'Sell ETH.PAPER' }).click();
-    await expect.poll(() => page.getByTestId('intent-status').getAttribute('data-state'), { timeout: 20_000 }).toBe('filled');
+    await expect
+      .poll(() => page.getByTestId('intent-status').getAttribute('data-state'), { timeout: 20_000 })
+      .toBe('filled');
     await expect.poll(() => rows(page, 'positions').count()).toBe(1);
     expect(await rows(page, 'positions').first().textContent()).toMatch(/ETH\.PAPERshort-0\.5/);
     await expect.poll(() => rows(page, 'fills').count()).toBe(1);

@@ -34,7 +34,9 @@ describe('firm deploy across restarts', () => {
     anvil = await startAnvil({ port, statePath: path.join(dir, 'state.json') });
     rpcUrl = anvil.rpcUrl;
     await fund(deployerKey);
-    s = await startStack({ env: { CHAIN_RPC_URL: rpcUrl, PROP_DEPLOYER_KEY: deployerKey, CHAIN_CONFIRMATIONS: '3', CHAIN_POLL_MS: '100' } });
+    s = await startStack({
+      env: { CHAIN_RPC_URL: rpcUrl, PROP_DEPLOYER_KEY: deployerKey, CHAIN_CONFIRMATIONS: '3', CHAIN_POLL_MS: '100' },
+    });
   });
   afterAll(async () => {
     await s?.stop();
@@ -48,14 +50,41 @@ describe('firm deploy across restarts', () => {
     const stablecoin = await deployStablecoin(rpcUrl, setupKey);
     const owners = [generatePrivateKey(), generatePrivateKey()].map((k) => privateKeyToAccount(k).address);
     const safe = await deployMultisig(rpcUrl, setupKey, { owners, threshold: 2 });
-    const cred = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'operator', scopes: ['firm:operate', 'prop:manage'] });
-    const token = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })).body.token;
-    const firm = (await s.call('POST', '/api/v1/firms', { token, body: { name: 'Restart Capital', ownerAddress: safe, stablecoinAddress: stablecoin, chainId: 31337 } })).body;
-    await s.call('POST', '/api/v1/prop-templates', { token, body: { firmId: firm.id, name: 'T', priceUsd: '100', accountSizeUsd: '10000', profitTargetPct: '0.08', maxDailyLossPct: '0.05', maxDrawdownPct: '0.1', minTradingDays: 1, payoutSplitPct: '0.8' } });
+    const cred = await issueCredential(s.orm, {
+      tenantId: s.tenant.id,
+      audience: 'operator',
+      scopes: ['firm:operate', 'prop:manage'],
+    });
+    const token = (
+      await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })
+    ).body.token;
+    const firm = (
+      await s.call('POST', '/api/v1/firms', {
+        token,
+        body: { name: 'Restart Capital', ownerAddress: safe, stablecoinAddress: stablecoin, chainId: 31337 },
+      })
+    ).body;
+    await s.call('POST', '/api/v1/prop-templates', {
+      token,
+      body: {
+        firmId: firm.id,
+        name: 'T',
+        priceUsd: '100',
+        accountSizeUsd: '10000',
+        profitTargetPct: '0.08',
+        maxDailyLossPct: '0.05',
+        maxDrawdownPct: '0.1',
+        minTradingDays: 1,
+        payoutSplitPct: '0.8',
+      },
+    });
 
     await rpc(rpcUrl, 'evm_setAutomine', [false]);
     expect((await s.call('POST', `/api/v1/firms/${firm.id}/deploy`, { token, body: {} })).status).toBe(202);
-    const pending = await waitFor(() => s.call('GET', `/api/v1/firms/${firm.id}/deployment`, { token }), (r) => r.body.step === 'confirming');
+    const pending = await waitFor(
+      () => s.call('GET', `/api/v1/firms/${firm.id}/deployment`, { token }),
+      (r) => r.body.step === 'confirming',
+    );
     const txHash = pending.body.txHashes.deploy as Hex;
     expect(txHash).toMatch(/^0x[0-9a-f]{64}$/);
 
@@ -68,10 +97,23 @@ describe('firm deploy across restarts', () => {
     // The restarted node mines again; the workflow sees (or re-sends) the same transaction.
     const chain = createPublicClient({ transport: http(rpcUrl) });
     const deployer = privateKeyToAccount(deployerKey).address;
-    await waitFor(() => chain.getTransactionReceipt({ hash: txHash }).catch(() => null), (r) => r !== null, 20_000, 100);
+    await waitFor(
+      () => chain.getTransactionReceipt({ hash: txHash }).catch(() => null),
+      (r) => r !== null,
+      20_000,
+      100,
+    );
     await rpc(rpcUrl, 'anvil_mine', ['0x2']);
-    const done = await waitFor(() => s.call('GET', `/api/v1/firms/${firm.id}/deployment`, { token }), (r) => r.body.step === 'deployed' || r.body.step === 'failed', 20_000);
-    expect(done.body, JSON.stringify(done.body)).toMatchObject({ step: 'deployed', txHashes: { deploy: txHash }, nonce: 0 });
+    const done = await waitFor(
+      () => s.call('GET', `/api/v1/firms/${firm.id}/deployment`, { token }),
+      (r) => r.body.step === 'deployed' || r.body.step === 'failed',
+      20_000,
+    );
+    expect(done.body, JSON.stringify(done.body)).toMatchObject({
+      step: 'deployed',
+      txHashes: { deploy: txHash },
+      nonce: 0,
+    });
     expect(await chain.getTransactionCount({ address: deployer })).toBe(1); // one transaction, one contract
     expect((await readInstance(rpcUrl, done.body.instanceAddress)).owner.toLowerCase()).toBe(safe.toLowerCase());
   });

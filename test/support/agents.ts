@@ -12,7 +12,13 @@ import { parseKeyRing, seal } from '../../domain/custody/vault.js';
 import { TEST_AGENT_KEYS } from './stack.js';
 
 /** Inserts an active agent of `owner` (0x address) on `accountId` for `venue`. */
-export async function addAgent(orm: MikroORM, tenantId: string, accountId: string, venue: string, owner: string): Promise<void> {
+export async function addAgent(
+  orm: MikroORM,
+  tenantId: string,
+  accountId: string,
+  venue: string,
+  owner: string,
+): Promise<void> {
   const em = scoped(orm, tenantId);
   const key = generatePrivateKey();
   em.create(AgentWallet, {

@@ -40,7 +40,12 @@ export default async function setup(project: TestProject) {
     server: {
       executable: { type: 'existing-path', path: resolveTemporalBinary() },
       searchAttributes: Object.values(SA),
-      extraArgs: ['--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true', '--dynamic-config-value', 'system.forceSearchAttributesCacheRefreshOnRead=true'],
+      extraArgs: [
+        '--dynamic-config-value',
+        'frontend.enableUpdateWorkflowExecution=true',
+        '--dynamic-config-value',
+        'system.forceSearchAttributesCacheRefreshOnRead=true',
+      ],
     },
   });
   const dir = await mkdtemp(path.join(tmpdir(), 'wf-bundle-'));
@@ -48,7 +53,11 @@ export default async function setup(project: TestProject) {
   const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });
   const workflowBundlePath = path.join(dir, 'workflows.js');
   await writeFile(workflowBundlePath, bundle.code);
-  const traced = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_TRACING_MODULES, logger: quiet });
+  const traced = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: WORKFLOW_TRACING_MODULES,
+    logger: quiet,
+  });
   const tracedWorkflowBundlePath = path.join(dir, 'workflows-traced.js');
   await writeFile(tracedWorkflowBundlePath, traced.code);
 

@@ -15,7 +15,20 @@ export const HISTORIES_DIR = path.resolve(import.meta.dirname, '../workflows/his
 /** Writes the workflow's history as `<name>.json` when SAVE_HISTORIES is set. */
 export async function maybeSaveHistory(handle: WorkflowHandle, name: string): Promise<void> {
   if (!process.env.SAVE_HISTORIES) return;
-  const json = execFileSync(resolveTemporalBinary(), ['workflow', 'show', '--workflow-id', handle.workflowId, '--address', inject('temporalAddress'), '--output', 'json'], { encoding: 'utf8' });
+  const json = execFileSync(
+    resolveTemporalBinary(),
+    [
+      'workflow',
+      'show',
+      '--workflow-id',
+      handle.workflowId,
+      '--address',
+      inject('temporalAddress'),
+      '--output',
+      'json',
+    ],
+    { encoding: 'utf8' },
+  );
   mkdirSync(HISTORIES_DIR, { recursive: true });
   writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), json);
 }

@@ -49,7 +49,11 @@ export interface Stack {
   tenant: { id: string; slug: string };
   worker?: WorkerParts;
   /** HTTP call with `X-Tenant-Slug` of the stack's tenant (unless overridden). */
-  call(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    opts?: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   /** Issues a trader credential with a funded paper account and mints its bearer. */
   trader(tier?: Tier): Promise<IssuedCredential & { token: string }>;
   /** Starts the in-process worker (again, after stopWorker). */
@@ -68,7 +72,9 @@ export const TEST_AGENT_KEYS = `test1:${Buffer.alloc(32, 7).toString('base64')}`
  * test/support/venues.ts). `tracing` (a started telemetry/tracing.ts SDK) traces the api and the
  * in-process worker, which then runs the workflow bundle built with the tracing interceptors.
  */
-export async function startStack(opts: { worker?: boolean; temporalAddress?: string; env?: Record<string, string>; tracing?: Tracing } = {}): Promise<Stack> {
+export async function startStack(
+  opts: { worker?: boolean; temporalAddress?: string; env?: Record<string, string>; tracing?: Tracing } = {},
+): Promise<Stack> {
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger((process.env.TEST_TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN') });
     runtimeInstalled = true;
@@ -93,7 +99,11 @@ export async function startStack(opts: { worker?: boolean; temporalAddress?: str
   const api = await startApi({ config, orm, logger, tracing: opts.tracing });
   const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
   const temporal = new Client({ connection });
-  const t = await ensureTenant(orm, { slug: `t-${suffix}`, displayName: `Tenant ${suffix}`, origins: [`http://t-${suffix}.test`] });
+  const t = await ensureTenant(orm, {
+    slug: `t-${suffix}`,
+    displayName: `Tenant ${suffix}`,
+    origins: [`http://t-${suffix}.test`],
+  });
   let running: Promise<void> | undefined;
 
   const stack: Stack = {
@@ -106,18 +116,30 @@ export async function startStack(opts: { worker?: boolean; temporalAddress?: str
       const headers: Record<string, string> = { 'x-tenant-slug': t.slug, ...(o.headers ?? {}) };
       if (o.token) headers.authorization = `Bearer ${o.token}`;
       if (o.body !== undefined || o.raw !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(`${api.baseUrl}${path}`, { method, headers, body: o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body)) });
+      const res = await fetch(`${api.baseUrl}${path}`, {
+        method,
+        headers,
+        body: o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body)),
+      });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
     },
     async trader(tier = 'fullTrading') {
       const cred = await issueCredential(orm, { tenantId: t.id, audience: 'trader', tier });
-      const res = await stack.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } });
+      const res = await stack.call('POST', '/api/auth/api-token', {
+        body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret },
+      });
       if (res.status !== 200) throw new Error(`mint failed: ${JSON.stringify(res.body)}`);
       return { ...cred, token: res.body.token };
     },
     async startWorker() {
-      stack.worker = await createWorker({ config, orm, logger, tracing: opts.tracing, workflowBundle: { codePath: inject(opts.tracing ? 'tracedWorkflowBundlePath' : 'workflowBundlePath') } });
+      stack.worker = await createWorker({
+        config,
+        orm,
+        logger,
+        tracing: opts.tracing,
+        workflowBundle: { codePath: inject(opts.tracing ? 'tracedWorkflowBundlePath' : 'workflowBundlePath') },
+      });
       running = stack.worker.run();
     },
     async stopWorker() {

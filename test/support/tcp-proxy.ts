@@ -25,10 +25,17 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
     const upstream = net.connect(port, host);
     track(client);
     track(upstream);
-    for (const [a, b] of [[client, upstream], [upstream, client]] as const) a.on('error', () => b.destroy()).on('close', () => b.destroy());
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const)
+      a.on('error', () => b.destroy()).on('close', () => b.destroy());
     client.pipe(upstream).pipe(client);
   });
-  const listen = (p: number) => new Promise<void>((resolve, reject) => server.once('error', reject).listen(p, '127.0.0.1', () => (server.off('error', reject), resolve())));
+  const listen = (p: number) =>
+    new Promise<void>((resolve, reject) =>
+      server.once('error', reject).listen(p, '127.0.0.1', () => (server.off('error', reject), resolve())),
+    );
   await listen(0);
   const own = (server.address() as AddressInfo).port;
   const cut = async () => {

@@ -28,11 +28,24 @@ export const newVenueUser = (venue: string) => venueUser(venue, generatePrivateK
  * own wallet. Returns the active agent view, the user and the creation answer.
  * @throws Error when the API refuses either step.
  */
-export async function authorizeAgent(s: Stack, sims: Simulators, token: string, accountId: string, venue: 'hyperliquid' | 'aster' | 'polymarket' | 'kalshi', user = newVenueUser(venue)) {
-  const created = await s.call('POST', `/api/v1/accounts/${accountId}/agents`, { token, body: { venue, owner: user.owner } });
+export async function authorizeAgent(
+  s: Stack,
+  sims: Simulators,
+  token: string,
+  accountId: string,
+  venue: 'hyperliquid' | 'aster' | 'polymarket' | 'kalshi',
+  user = newVenueUser(venue),
+) {
+  const created = await s.call('POST', `/api/v1/accounts/${accountId}/agents`, {
+    token,
+    body: { venue, owner: user.owner },
+  });
   if (created.status !== 201) throw new Error(`agent create failed: ${created.status} ${JSON.stringify(created.body)}`);
   const signature = await userAuthorization(sims, user, created.body.authorization);
-  const done = await s.call('POST', `/api/v1/accounts/${accountId}/agents/${created.body.agentId}/authorization`, { token, body: { signature } });
+  const done = await s.call('POST', `/api/v1/accounts/${accountId}/agents/${created.body.agentId}/authorization`, {
+    token,
+    body: { signature },
+  });
   if (done.status !== 200) throw new Error(`agent authorization failed: ${done.status} ${JSON.stringify(done.body)}`);
   return { agent: done.body, user, created: created.body };
 }

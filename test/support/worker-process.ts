@@ -8,7 +8,11 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Starts a worker process for the stack's task queue; `env` adds e.g. FAULT_CRASH. */
 export function spawnWorker(s: Stack, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], { cwd: ROOT, env: { ...stackEnv(s.config), ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  return spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+    cwd: ROOT,
+    env: { ...stackEnv(s.config), ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
 }
 
 /** Resolves when the process has exited (at once if it already has). */

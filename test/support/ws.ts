@@ -23,7 +23,9 @@ export async function openRisk(wsUrl: string, headers: Record<string, string>): 
       w.resolve(f);
     }
   });
-  const closed = new Promise<{ code: number; reason: string }>((r) => ws.on('close', (code, reason) => r({ code, reason: String(reason) })));
+  const closed = new Promise<{ code: number; reason: string }>((r) =>
+    ws.on('close', (code, reason) => r({ code, reason: String(reason) })),
+  );
   await new Promise<void>((resolve, reject) => (ws.once('open', () => resolve()), ws.once('error', reject)));
   return {
     frames,
@@ -33,7 +35,10 @@ export async function openRisk(wsUrl: string, headers: Record<string, string>): 
       const hit = frames.find(pred);
       if (hit) return Promise.resolve(hit);
       return new Promise((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`no matching frame in ${timeoutMs} ms; got ${JSON.stringify(frames)}`)), timeoutMs);
+        const t = setTimeout(
+          () => reject(new Error(`no matching frame in ${timeoutMs} ms; got ${JSON.stringify(frames)}`)),
+          timeoutMs,
+        );
         waiters.push({ pred, resolve: (f) => (clearTimeout(t), resolve(f)) });
       });
     },

@@ -21,19 +21,42 @@ export interface TestCertificates {
   otherClientKeyFile: string;
 }
 
-const openssl = (args: string[], cwd: string) => execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+const openssl = (args: string[], cwd: string) =>
+  execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
 const newKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
 
 /** A self-signed CA `<name>.pem` / `<name>.key` (OpenSSL 3 adds `CA:TRUE`). */
 function ca(dir: string, name: string): void {
-  openssl(['req', '-x509', ...newKey, '-keyout', `${name}.key`, '-out', `${name}.pem`, '-days', '1', '-subj', `/CN=${name}`], dir);
+  openssl(
+    ['req', '-x509', ...newKey, '-keyout', `${name}.key`, '-out', `${name}.pem`, '-days', '1', '-subj', `/CN=${name}`],
+    dir,
+  );
 }
 
 /** A certificate `<name>.pem` / `<name>.key` for `cn` signed by CA `<caName>`, with the given v3 extensions. */
 function leaf(dir: string, name: string, cn: string, caName: string, extensions: string): void {
   writeFileSync(path.join(dir, `${name}.ext`), extensions);
   openssl(['req', ...newKey, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`], dir);
-  openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', `${caName}.pem`, '-CAkey', `${caName}.key`, '-CAcreateserial', '-out', `${name}.pem`, '-days', '1', '-extfile', `${name}.ext`], dir);
+  openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      `${caName}.pem`,
+      '-CAkey',
+      `${caName}.key`,
+      '-CAcreateserial',
+      '-out',
+      `${name}.pem`,
+      '-days',
+      '1',
+      '-extfile',
+      `${name}.ext`,
+    ],
+    dir,
+  );
 }
 
 /**

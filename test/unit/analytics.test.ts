@@ -1,10 +1,26 @@
 /** Performance analytics (docs/api.md §4.7, §2.8): hand-computed numbers, exact decimals. */
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../domain/decimal.js';
-import { dailyEquity, drawdown, equityCurve, performance, perSymbol, riskMetrics, tradeStats, type FillInput, type TradeInput } from '../../domain/analytics/metrics.js';
+import {
+  dailyEquity,
+  drawdown,
+  equityCurve,
+  performance,
+  perSymbol,
+  riskMetrics,
+  tradeStats,
+  type FillInput,
+  type TradeInput,
+} from '../../domain/analytics/metrics.js';
 
 const at = (iso: string) => Date.parse(iso);
-const trade = (id: string, closedAt: string, realizedPnlUsd: string, feesUsd = '0', extra: Partial<TradeInput> = {}): TradeInput => ({
+const trade = (
+  id: string,
+  closedAt: string,
+  realizedPnlUsd: string,
+  feesUsd = '0',
+  extra: Partial<TradeInput> = {},
+): TradeInput => ({
   id,
   venue: 'paper',
   symbol: 'BTC.PAPER',
@@ -26,9 +42,30 @@ const START = new Decimal(1000);
 
 describe('performance and per-symbol', () => {
   const fills: FillInput[] = [
-    { venue: 'paper', symbol: 'BTC.PAPER', qty: '0.5', price: '100', feeUsd: '0.1', executedAt: at('2025-01-01T09:00:00Z') },
-    { venue: 'paper', symbol: 'BTC.PAPER', qty: '0.5', price: '110', feeUsd: '0.11', executedAt: at('2025-01-01T10:00:00Z') },
-    { venue: 'paper', symbol: 'ETH.PAPER', qty: '2', price: '3000.25', feeUsd: '1.5', executedAt: at('2025-01-01T11:00:00Z') },
+    {
+      venue: 'paper',
+      symbol: 'BTC.PAPER',
+      qty: '0.5',
+      price: '100',
+      feeUsd: '0.1',
+      executedAt: at('2025-01-01T09:00:00Z'),
+    },
+    {
+      venue: 'paper',
+      symbol: 'BTC.PAPER',
+      qty: '0.5',
+      price: '110',
+      feeUsd: '0.11',
+      executedAt: at('2025-01-01T10:00:00Z'),
+    },
+    {
+      venue: 'paper',
+      symbol: 'ETH.PAPER',
+      qty: '2',
+      price: '3000.25',
+      feeUsd: '1.5',
+      executedAt: at('2025-01-01T11:00:00Z'),
+    },
   ];
   const trades = [
     trade('a', '2025-01-01T10:00:00Z', '5', '0.11'),
@@ -122,16 +159,38 @@ describe('risk metrics', () => {
 
   it('answers null ratios when they are undefined', () => {
     const one = riskMetrics(START, [trade('x', '2025-01-01T00:00:00Z', '10')]);
-    expect(one).toMatchObject({ sharpe: null, sortino: null, profitFactor: null, avgLossUsd: null, maxDrawdownUsd: '0', maxDrawdownPct: '0', endEquityUsd: '1010' });
+    expect(one).toMatchObject({
+      sharpe: null,
+      sortino: null,
+      profitFactor: null,
+      avgLossUsd: null,
+      maxDrawdownUsd: '0',
+      maxDrawdownPct: '0',
+      endEquityUsd: '1010',
+    });
     const none = riskMetrics(START, []);
-    expect(none).toMatchObject({ returns: [], winRate: null, expectancyUsd: null, startEquityUsd: '1000', endEquityUsd: '1000' });
+    expect(none).toMatchObject({
+      returns: [],
+      winRate: null,
+      expectancyUsd: null,
+      startEquityUsd: '1000',
+      endEquityUsd: '1000',
+    });
   });
 
   it('counts a break-even trade as neither a win nor a loss', () => {
-    expect(tradeStats([{ realizedPnlUsd: '2', feesUsd: '2' }, { realizedPnlUsd: '3', feesUsd: '1' }])).toMatchObject({ trades: 2, wins: 1, losses: 0, winRate: '0.5', expectancyUsd: '1' });
+    expect(
+      tradeStats([
+        { realizedPnlUsd: '2', feesUsd: '2' },
+        { realizedPnlUsd: '3', feesUsd: '1' },
+      ]),
+    ).toMatchObject({ trades: 2, wins: 1, losses: 0, winRate: '0.5', expectancyUsd: '1' });
   });
 
   it('measures drawdown from the running peak', () => {
-    expect(drawdown(['100', '150', '120', '160', '80', '90'].map((v) => new Decimal(v)))).toEqual({ maxDrawdownUsd: '80', maxDrawdownPct: '50' });
+    expect(drawdown(['100', '150', '120', '160', '80', '90'].map((v) => new Decimal(v)))).toEqual({
+      maxDrawdownUsd: '80',
+      maxDrawdownPct: '50',
+    });
   });
 });

@@ -18,7 +18,9 @@ describe('committed API documents', () => {
   for (const kind of ['openapi', 'asyncapi'] as const) {
     it(`${API_DOC_FILES[kind]} equals what the api serves`, async () => {
       const committed = await readFile(path.join(REPO_ROOT, API_DOC_FILES[kind]), 'utf8');
-      expect(served[kind], `${API_DOC_FILES[kind]} is stale: run \`npm run docs:api\` and commit the result`).toBe(committed);
+      expect(served[kind], `${API_DOC_FILES[kind]} is stale: run \`npm run docs:api\` and commit the result`).toBe(
+        committed,
+      );
     });
   }
 
@@ -29,6 +31,10 @@ describe('committed API documents', () => {
     expect(Object.keys(openapi.paths['/api/v1/oms/intents'])).toEqual(expect.arrayContaining(['get', 'post']));
     const asyncapi = JSON.parse(served.asyncapi);
     expect(asyncapi.asyncapi).toBe('3.0.0');
-    expect(Object.values(asyncapi.channels).map((c: any) => c.address).sort()).toEqual(['/ws/market', '/ws/quotes', '/ws/risk']);
+    expect(
+      Object.values(asyncapi.channels)
+        .map((c: any) => c.address)
+        .sort(),
+    ).toEqual(['/ws/market', '/ws/quotes', '/ws/risk']);
   });
 });

@@ -15,7 +15,10 @@ import { loadConfig, loadTemporalConfig, redactedConfig } from '../../config.js'
 import { temporalConnectionOptions } from '../../temporal-connection.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const BASE = { DATABASE_URL: 'postgres://platform:db-password-1@db.internal:5432/platform', JWT_SECRET: 'a-production-secret-of-forty-characters!!' };
+const BASE = {
+  DATABASE_URL: 'postgres://platform:db-password-1@db.internal:5432/platform',
+  JWT_SECRET: 'a-production-secret-of-forty-characters!!',
+};
 const RING = `prod1:${Buffer.alloc(32, 1).toString('base64')},old2:${Buffer.alloc(32, 2).toString('base64')}`;
 
 /** The message loadConfig throws for `env`, or '' when it accepts it. */
@@ -54,14 +57,29 @@ describe('NODE_ENV=production refuses development defaults', () => {
     });
     const lines = message.split('\n');
     expect(lines[0]).toBe('invalid configuration:');
-    expect(lines.slice(1).map((l) => l.trim().split(':')[0])).toEqual(['JWT_SECRET', 'AGENT_KEY_ENCRYPTION_KEYS', 'WEBHOOK_ALLOW_LOOPBACK', 'FAULT_CRASH']);
+    expect(lines.slice(1).map((l) => l.trim().split(':')[0])).toEqual([
+      'JWT_SECRET',
+      'AGENT_KEY_ENCRYPTION_KEYS',
+      'WEBHOOK_ALLOW_LOOPBACK',
+      'FAULT_CRASH',
+    ]);
     expect(message).toContain('`npm run dev` generated');
     for (const l of lines.slice(1)) expect(l).toContain('(refused with NODE_ENV=production)');
-    expect(refusal({ ...BASE, NODE_ENV: 'production', AGENT_KEY_ENCRYPTION_KEYS: `${RING},test1:${Buffer.alloc(32, 7).toString('base64')}` })).toMatch(/AGENT_KEY_ENCRYPTION_KEYS: holds a development key version/);
+    expect(
+      refusal({
+        ...BASE,
+        NODE_ENV: 'production',
+        AGENT_KEY_ENCRYPTION_KEYS: `${RING},test1:${Buffer.alloc(32, 7).toString('base64')}`,
+      }),
+    ).toMatch(/AGENT_KEY_ENCRYPTION_KEYS: holds a development key version/);
   });
 
   it('the same values start in development; production with its own values starts, loopback webhooks off by default', () => {
-    const dev = loadConfig({ ...BASE, JWT_SECRET: 'dev:0123456789abcdef0123456789abcdef', AGENT_KEY_ENCRYPTION_KEYS: `dev1:${Buffer.alloc(32, 3).toString('base64')}` });
+    const dev = loadConfig({
+      ...BASE,
+      JWT_SECRET: 'dev:0123456789abcdef0123456789abcdef',
+      AGENT_KEY_ENCRYPTION_KEYS: `dev1:${Buffer.alloc(32, 3).toString('base64')}`,
+    });
     expect(dev.nodeEnv).toBe('development');
     expect(dev.webhooks.allowLoopback).toBe(true);
     const prod = loadConfig({ ...BASE, NODE_ENV: 'production', AGENT_KEY_ENCRYPTION_KEYS: RING });
@@ -69,29 +87,50 @@ describe('NODE_ENV=production refuses development defaults', () => {
     expect(prod.webhooks.allowLoopback).toBe(false);
     expect(prod.faultCrash).toBeNull();
     expect(refusal({ ...BASE, NODE_ENV: 'staging' })).toMatch(/NODE_ENV: /);
-    expect(refusal({ ...BASE, FAULT_CRASH: 'sometimes' })).toMatch(/FAULT_CRASH: FAULT_CRASH is <before\|after>:<activityName>:<n>/);
+    expect(refusal({ ...BASE, FAULT_CRASH: 'sometimes' })).toMatch(
+      /FAULT_CRASH: FAULT_CRASH is <before\|after>:<activityName>:<n>/,
+    );
   });
 });
 
 describe('Temporal connection settings', () => {
   it('refuses a client certificate without its key and a key without its certificate', () => {
-    expect(refusal({ ...BASE, TEMPORAL_TLS_CERT: pem.cert })).toMatch(/TEMPORAL_TLS_KEY: unset while TEMPORAL_TLS_CERT is set/);
-    expect(refusal({ ...BASE, TEMPORAL_TLS_KEY: pem.key })).toMatch(/TEMPORAL_TLS_CERT: unset while TEMPORAL_TLS_KEY is set/);
+    expect(refusal({ ...BASE, TEMPORAL_TLS_CERT: pem.cert })).toMatch(
+      /TEMPORAL_TLS_KEY: unset while TEMPORAL_TLS_CERT is set/,
+    );
+    expect(refusal({ ...BASE, TEMPORAL_TLS_KEY: pem.key })).toMatch(
+      /TEMPORAL_TLS_CERT: unset while TEMPORAL_TLS_KEY is set/,
+    );
   });
 
   it('refuses TEMPORAL_TLS=off together with TLS files or an API key', () => {
-    expect(refusal({ ...BASE, TEMPORAL_TLS: 'off', TEMPORAL_TLS_CA: pem.ca })).toMatch(/TEMPORAL_TLS: off, but TEMPORAL_TLS_CERT\/TEMPORAL_TLS_KEY\/TEMPORAL_TLS_CA\/TEMPORAL_TLS_SERVER_NAME would then be ignored/);
-    expect(refusal({ ...BASE, TEMPORAL_TLS: 'off', TEMPORAL_API_KEY: 'tcak_123' })).toMatch(/TEMPORAL_TLS: off, but TEMPORAL_API_KEY is set/);
+    expect(refusal({ ...BASE, TEMPORAL_TLS: 'off', TEMPORAL_TLS_CA: pem.ca })).toMatch(
+      /TEMPORAL_TLS: off, but TEMPORAL_TLS_CERT\/TEMPORAL_TLS_KEY\/TEMPORAL_TLS_CA\/TEMPORAL_TLS_SERVER_NAME would then be ignored/,
+    );
+    expect(refusal({ ...BASE, TEMPORAL_TLS: 'off', TEMPORAL_API_KEY: 'tcak_123' })).toMatch(
+      /TEMPORAL_TLS: off, but TEMPORAL_API_KEY is set/,
+    );
   });
 
   it('refuses unreadable or non-PEM files, naming the variable and the file', () => {
     const missing = path.join(dir, 'missing.pem');
-    expect(refusal({ ...BASE, TEMPORAL_TLS_CERT: missing, TEMPORAL_TLS_KEY: pem.key })).toBe(`invalid configuration:\n  TEMPORAL_TLS_CERT: cannot read ${missing} (ENOENT)`);
-    expect(refusal({ ...BASE, TEMPORAL_TLS_CA: pem.notPem })).toBe(`invalid configuration:\n  TEMPORAL_TLS_CA: ${pem.notPem} holds no PEM block (-----BEGIN ...)`);
+    expect(refusal({ ...BASE, TEMPORAL_TLS_CERT: missing, TEMPORAL_TLS_KEY: pem.key })).toBe(
+      `invalid configuration:\n  TEMPORAL_TLS_CERT: cannot read ${missing} (ENOENT)`,
+    );
+    expect(refusal({ ...BASE, TEMPORAL_TLS_CA: pem.notPem })).toBe(
+      `invalid configuration:\n  TEMPORAL_TLS_CA: ${pem.notPem} holds no PEM block (-----BEGIN ...)`,
+    );
   });
 
   it('mTLS: the builder hands both SDKs the certificate pair, the CA and the server name', () => {
-    const t = loadConfig({ ...BASE, TEMPORAL_ADDRESS: 'temporal.internal:7233', TEMPORAL_TLS_CERT: pem.cert, TEMPORAL_TLS_KEY: pem.key, TEMPORAL_TLS_CA: pem.ca, TEMPORAL_TLS_SERVER_NAME: 'frontend.temporal' }).temporal;
+    const t = loadConfig({
+      ...BASE,
+      TEMPORAL_ADDRESS: 'temporal.internal:7233',
+      TEMPORAL_TLS_CERT: pem.cert,
+      TEMPORAL_TLS_KEY: pem.key,
+      TEMPORAL_TLS_CA: pem.ca,
+      TEMPORAL_TLS_SERVER_NAME: 'frontend.temporal',
+    }).temporal;
     const o = temporalConnectionOptions(t);
     expect(o.address).toBe('temporal.internal:7233');
     expect(o.tls && Buffer.from(o.tls.clientCertPair!.crt).toString()).toBe(readFileSync(pem.cert, 'utf8'));
@@ -102,9 +141,16 @@ describe('Temporal connection settings', () => {
   });
 
   it('Temporal Cloud: an API key alone turns TLS on with the system roots; with a client certificate it is allowed too', () => {
-    const cloud = temporalConnectionOptions(loadConfig({ ...BASE, TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233', TEMPORAL_API_KEY: 'tcak_secret' }).temporal);
+    const cloud = temporalConnectionOptions(
+      loadConfig({ ...BASE, TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233', TEMPORAL_API_KEY: 'tcak_secret' }).temporal,
+    );
     expect(cloud).toEqual({ address: 'ns.acct.tmprl.cloud:7233', tls: {}, apiKey: 'tcak_secret' });
-    const both = loadConfig({ ...BASE, TEMPORAL_API_KEY: 'tcak_secret', TEMPORAL_TLS_CERT: pem.cert, TEMPORAL_TLS_KEY: pem.key }).temporal;
+    const both = loadConfig({
+      ...BASE,
+      TEMPORAL_API_KEY: 'tcak_secret',
+      TEMPORAL_TLS_CERT: pem.cert,
+      TEMPORAL_TLS_KEY: pem.key,
+    }).temporal;
     expect(both.tls?.clientCert).toEqual({ certFile: pem.cert, keyFile: pem.key });
     expect(both.apiKey).toBe('tcak_secret');
   });
@@ -112,8 +158,16 @@ describe('Temporal connection settings', () => {
   it('a bare address (the dev server, the test stacks) is plaintext; a CA alone or TEMPORAL_TLS=on is server-authenticated TLS', () => {
     expect(temporalConnectionOptions(loadConfig(BASE).temporal)).toEqual({ address: '127.0.0.1:7233', tls: false });
     expect(temporalConnectionOptions({ address: '127.0.0.1:7233' })).toEqual({ address: '127.0.0.1:7233', tls: false });
-    expect(loadConfig({ ...BASE, TEMPORAL_TLS_CA: pem.ca }).temporal.tls).toEqual({ clientCert: null, caFile: pem.ca, serverName: null });
-    expect(loadConfig({ ...BASE, TEMPORAL_TLS: 'on' }).temporal.tls).toEqual({ clientCert: null, caFile: null, serverName: null });
+    expect(loadConfig({ ...BASE, TEMPORAL_TLS_CA: pem.ca }).temporal.tls).toEqual({
+      clientCert: null,
+      caFile: pem.ca,
+      serverName: null,
+    });
+    expect(loadConfig({ ...BASE, TEMPORAL_TLS: 'on' }).temporal.tls).toEqual({
+      clientCert: null,
+      caFile: null,
+      serverName: null,
+    });
     expect(loadTemporalConfig({ TEMPORAL_ADDRESS: 'x:1', TEMPORAL_TLS_CA: pem.ca }).tls?.caFile).toBe(pem.ca);
   });
 
@@ -154,12 +208,25 @@ describe('--print-config', () => {
       CHAIN_RPC_URL: null,
     });
     const text = JSON.stringify(shown);
-    for (const secret of ['db-password-1', BASE.JWT_SECRET, 'ab'.repeat(32), Buffer.alloc(32, 1).toString('base64'), 'smtp-password-9', 'tcak_cloud_key_value']) expect(text).not.toContain(secret);
+    for (const secret of [
+      'db-password-1',
+      BASE.JWT_SECRET,
+      'ab'.repeat(32),
+      Buffer.alloc(32, 1).toString('base64'),
+      'smtp-password-9',
+      'tcak_cloud_key_value',
+    ])
+      expect(text).not.toContain(secret);
   });
 
   /** Runs an entry point with `--print-config` in a child process (the real `node --import tsx` start). */
   const run = (script: string, env: Record<string, string>) =>
-    spawnSync(process.execPath, ['--import', 'tsx', script, '--print-config'], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, encoding: 'utf8', timeout: 30_000 });
+    spawnSync(process.execPath, ['--import', 'tsx', script, '--print-config'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, ...env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
 
   it('the api prints the redacted configuration as JSON and exits 0 without starting', () => {
     const r = run('api/server.ts', { ...SECRET_ENV, PORT: '1' });
@@ -173,6 +240,8 @@ describe('--print-config', () => {
     const r = run('worker/main.ts', { DATABASE_URL: 'not a url', JWT_SECRET: 'short', NODE_ENV: 'production' });
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^invalid configuration:\n {2}DATABASE_URL: .*\n {2}JWT_SECRET: JWT_SECRET must be at least 32 characters\n$/);
+    expect(r.stderr).toMatch(
+      /^invalid configuration:\n {2}DATABASE_URL: .*\n {2}JWT_SECRET: JWT_SECRET must be at least 32 characters\n$/,
+    );
   });
 });

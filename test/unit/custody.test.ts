@@ -49,9 +49,23 @@ describe('with the database', () => {
     const key = generatePrivateKey();
     const id = `agt_rot_${Date.now()}`;
     await platformEm(orm).insert(AgentWallet, {
-      id, tenantId: 't-rot', accountId: `acc_rot_${Date.now()}`, venue: 'hyperliquid', owner: '0x0', agentAddress: '0x1', agentName: 'rot',
-      encryptedKey: seal(old, key), keyVersion: 'v1', encryptedApiCredentials: null, status: 'active', authorization: {}, authorizationSignature: null,
-      expiresAt: new Date(Date.now() + 86_400_000), authorizedAt: new Date(), revokedAt: null, createdAt: new Date(),
+      id,
+      tenantId: 't-rot',
+      accountId: `acc_rot_${Date.now()}`,
+      venue: 'hyperliquid',
+      owner: '0x0',
+      agentAddress: '0x1',
+      agentName: 'rot',
+      encryptedKey: seal(old, key),
+      keyVersion: 'v1',
+      encryptedApiCredentials: null,
+      status: 'active',
+      authorization: {},
+      authorizationSignature: null,
+      expiresAt: new Date(Date.now() + 86_400_000),
+      authorizedAt: new Date(),
+      revokedAt: null,
+      createdAt: new Date(),
     });
     const both = parseKeyRing(`v2:${k(2)},v1:${k(1)}`);
     const first = await rotateAgentKeys(orm, both);

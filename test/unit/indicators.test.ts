@@ -1,8 +1,24 @@
 /** The indicator catalogue and its computation (docs/api.md §4.7): known values, warm-up nulls, validation. */
 import { describe, expect, it } from 'vitest';
-import { INDICATORS, MAX_INDICATORS, catalogue, computeSeries, resolveIndicators, toWire, type Bar } from '../../domain/indicators/registry.js';
+import {
+  INDICATORS,
+  MAX_INDICATORS,
+  catalogue,
+  computeSeries,
+  resolveIndicators,
+  toWire,
+  type Bar,
+} from '../../domain/indicators/registry.js';
 
-const closes = (...cs: number[]): Bar[] => cs.map((c, i) => ({ openTime: i * 60_000, open: String(c), high: String(c), low: String(c), close: String(c), volume: '1' }));
+const closes = (...cs: number[]): Bar[] =>
+  cs.map((c, i) => ({
+    openTime: i * 60_000,
+    open: String(c),
+    high: String(c),
+    low: String(c),
+    close: String(c),
+    volume: '1',
+  }));
 
 function compute(bars: Bar[], name: string, params: Record<string, number> = {}) {
   const { resolved, issues } = resolveIndicators([{ id: 'x', name, params }]);
@@ -13,8 +29,14 @@ function compute(bars: Bar[], name: string, params: Record<string, number> = {})
 describe('indicator catalogue', () => {
   it('lists declarative specs with params, inputs and outputs', () => {
     const cat = catalogue();
-    expect(cat.map((c) => c.name)).toEqual(expect.arrayContaining(['sma', 'ema', 'rsi', 'macd', 'bollinger', 'atr', 'vwap']));
-    expect(cat.find((c) => c.name === 'rsi')).toMatchObject({ inputs: ['close'], outputs: ['value'], params: [{ name: 'period', type: 'integer', default: 14, min: 1, max: 1000 }] });
+    expect(cat.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['sma', 'ema', 'rsi', 'macd', 'bollinger', 'atr', 'vwap']),
+    );
+    expect(cat.find((c) => c.name === 'rsi')).toMatchObject({
+      inputs: ['close'],
+      outputs: ['value'],
+      params: [{ name: 'period', type: 'integer', default: 14, min: 1, max: 1000 }],
+    });
     expect(cat.find((c) => c.name === 'atr')!.inputs).toEqual(['high', 'low', 'close']);
     expect(cat.find((c) => c.name === 'vwap')!.inputs).toEqual(['high', 'low', 'close', 'volume']);
     expect(cat.find((c) => c.name === 'macd')!.outputs).toEqual(['macd', 'signal', 'histogram']);
@@ -29,20 +51,39 @@ describe('indicator values (decimal strings, 8 significant digits)', () => {
   });
 
   it('EMA(3): weight 2/(3+1) = 0.5 seeded with the first close: 1, 1.5, 2.25, 3.125, 4.0625', () => {
-    expect(compute(closes(1, 2, 3, 4, 5), 'ema', { period: 3 }).values.value).toEqual([null, null, '2.25', '3.125', '4.0625']);
+    expect(compute(closes(1, 2, 3, 4, 5), 'ema', { period: 3 }).values.value).toEqual([
+      null,
+      null,
+      '2.25',
+      '3.125',
+      '4.0625',
+    ]);
   });
 
   it("RSI(2) with Wilder's smoothing on 10, 11, 12, 11, 13, 12", () => {
     // gains/losses: +1 +1 −1 +2 −1 → avg gain/loss: (1, 0) → 100; (0.5, 0.5) → 50; (1.25, 0.25) → 100 − 100/6; (0.625, 0.625) → 50
-    expect(compute(closes(10, 11, 12, 11, 13, 12), 'rsi', { period: 2 }).values.value).toEqual([null, null, '100', '50', '83.333333', '50']);
+    expect(compute(closes(10, 11, 12, 11, 13, 12), 'rsi', { period: 2 }).values.value).toEqual([
+      null,
+      null,
+      '100',
+      '50',
+      '83.333333',
+      '50',
+    ]);
   });
 
   it('Bollinger bands of a constant series collapse on the mean; MACD waits for its signal EMA', () => {
     const bb = compute(closes(5, 5, 5), 'bollinger', { period: 2 }).values;
-    expect([bb.upper, bb.middle, bb.lower]).toEqual([[null, '5', '5'], [null, '5', '5'], [null, '5', '5']]);
+    expect([bb.upper, bb.middle, bb.lower]).toEqual([
+      [null, '5', '5'],
+      [null, '5', '5'],
+      [null, '5', '5'],
+    ]);
     const m = compute(closes(1, 2, 3, 4, 5, 6, 7), 'macd', { fast: 2, slow: 3, signal: 2 }).values;
     expect(m.macd.findIndex((v) => v !== null)).toBe(3); // slow − 1 + signal − 1
-    expect(m.macd.slice(3).every((v, i) => v !== null && m.signal[3 + i] !== null && m.histogram[3 + i] !== null)).toBe(true);
+    expect(m.macd.slice(3).every((v, i) => v !== null && m.signal[3 + i] !== null && m.histogram[3 + i] !== null)).toBe(
+      true,
+    );
   });
 
   it('ATR(2) of bars with a true range of 2, VWAP weighted by volume and null on zero volume', () => {
@@ -50,7 +91,14 @@ describe('indicator values (decimal strings, 8 significant digits)', () => {
       [10, 8, 9],
       [11, 9, 10],
       [12, 10, 11],
-    ].map(([h, l, c], i) => ({ openTime: i, open: String(c), high: String(h), low: String(l), close: String(c), volume: '1' }));
+    ].map(([h, l, c], i) => ({
+      openTime: i,
+      open: String(c),
+      high: String(h),
+      low: String(l),
+      close: String(c),
+      volume: '1',
+    }));
     expect(compute(hlc, 'atr', { period: 2 }).values.value).toEqual([null, '2', '2']);
     const v: Bar[] = [
       { openTime: 0, open: '2', high: '3', low: '1', close: '2', volume: '1' }, // typical 2
@@ -91,7 +139,9 @@ describe('indicator requests', () => {
 
   it(`refuses more than ${MAX_INDICATORS} indicators`, () => {
     const many = Array.from({ length: MAX_INDICATORS + 1 }, (_, i) => ({ id: `s${i}`, name: 'sma' }));
-    expect(resolveIndicators(many).issues).toEqual([expect.objectContaining({ code: 'too_many_indicators', path: 'body.indicators' })]);
+    expect(resolveIndicators(many).issues).toEqual([
+      expect.objectContaining({ code: 'too_many_indicators', path: 'body.indicators' }),
+    ]);
     expect(Object.keys(INDICATORS).length).toBeGreaterThanOrEqual(7);
   });
 });

@@ -17,7 +17,12 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const spec = (symbol: string) => findSymbol('paper', symbol)!;
 /** The raw CSV rows (header dropped) of one recorded file, as text. */
-const rawRows = (file: string) => readFileSync(path.join(marketDataDir(), 'hyperliquid_ticks', file), 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split(','));
+const rawRows = (file: string) =>
+  readFileSync(path.join(marketDataDir(), 'hyperliquid_ticks', file), 'utf8')
+    .trim()
+    .split(/\r?\n/)
+    .slice(1)
+    .map((l) => l.split(','));
 const strings = (levels: { price: Decimal; size: Decimal }[]) => levels.map((l) => [fmt(l.price), fmt(l.size)]);
 
 describe('replay clock over the recorded BTC span', () => {
@@ -58,7 +63,8 @@ describe('replay clock over the recorded BTC span', () => {
       expect(replayTime(t + 2 * span, ANCHOR, m.startMs, m.endMs)).toBe(replayTime(t, ANCHOR, m.startMs, m.endMs));
       expect(replayTime(t + 10 * span, ANCHOR, m.startMs, m.endMs)).toBe(replayTime(t, ANCHOR, m.startMs, m.endMs));
     }
-    const markAt = (wall: number) => fmt(tickAt(m, replayTime(wall, ANCHOR, m.startMs, m.endMs), 'paper', 'BTC.PAPER', wall, new Decimal(1)).mark);
+    const markAt = (wall: number) =>
+      fmt(tickAt(m, replayTime(wall, ANCHOR, m.startMs, m.endMs), 'paper', 'BTC.PAPER', wall, new Decimal(1)).mark);
     expect(markAt(ANCHOR + span - 1)).toBe(markAt(ANCHOR + span + 1));
     expect(markAt(ANCHOR + span + 1)).toBe(fmt(m.bbo.at(-2)!.bid.plus(m.bbo.at(-2)!.ask).div(2)));
   });
@@ -72,14 +78,16 @@ describe('tickAt: canonical mark and re-centred book', () => {
     const expected = fmt(new Decimal(first[1]).plus(second[1]).div(2));
     const t = tickAt(m, m.startMs, 'paper', 'BTC.PAPER', 1_800_000_000_123, new Decimal(spec('BTC.PAPER').tickSize));
     expect(expected).toBe('111038.5');
-    expect({ venue: t.venue, symbol: t.symbol, ts: t.ts, bid: fmt(t.bid), ask: fmt(t.ask), mark: fmt(t.mark) }).toEqual({
-      venue: 'paper',
-      symbol: 'BTC.PAPER',
-      ts: 1_800_000_000_123,
-      bid: '111038',
-      ask: '111039',
-      mark: expected,
-    });
+    expect({ venue: t.venue, symbol: t.symbol, ts: t.ts, bid: fmt(t.bid), ask: fmt(t.ask), mark: fmt(t.mark) }).toEqual(
+      {
+        venue: 'paper',
+        symbol: 'BTC.PAPER',
+        ts: 1_800_000_000_123,
+        bid: '111038',
+        ask: '111039',
+        mark: expected,
+      },
+    );
   });
 
   it('the first BTC book is the recorded one: same prices (already centred) and the recorded sizes', async () => {
@@ -94,7 +102,11 @@ describe('tickAt: canonical mark and re-centred book', () => {
       ['111039', '0.0036'],
       ['111040', '0.00011'],
     ]);
-    const recorded = (side: 'bid' | 'ask') => Array.from({ length: 20 }, (_, i) => [fmt(new Decimal(row[3 + i * 4 + (side === 'bid' ? 0 : 2)])), fmt(new Decimal(row[4 + i * 4 + (side === 'bid' ? 0 : 2)]))]);
+    const recorded = (side: 'bid' | 'ask') =>
+      Array.from({ length: 20 }, (_, i) => [
+        fmt(new Decimal(row[3 + i * 4 + (side === 'bid' ? 0 : 2)])),
+        fmt(new Decimal(row[4 + i * 4 + (side === 'bid' ? 0 : 2)])),
+      ]);
     expect(strings(t.book.bids)).toEqual(recorded('bid'));
     expect(strings(t.book.asks)).toEqual(recorded('ask'));
   });
@@ -103,56 +115,126 @@ describe('tickAt: canonical mark and re-centred book', () => {
     for (const s of PAPER_SYMBOLS) {
       const m = await loadRecordedMarket(s.sourceCoin);
       const tick = new Decimal(s.tickSize);
-      const instants = [...new Set([...m.books.map((b) => b.ts), ...m.bbo.filter((_, i) => i % 7 === 0).map((q) => q.ts)])].filter((ts) => ts >= m.startMs && ts <= m.endMs);
+      const instants = [
+        ...new Set([...m.books.map((b) => b.ts), ...m.bbo.filter((_, i) => i % 7 === 0).map((q) => q.ts)]),
+      ].filter((ts) => ts >= m.startMs && ts <= m.endMs);
       expect(instants.length).toBeGreaterThan(400);
       for (const at of instants) {
         const t = tickAt(m, at, 'paper', s.symbol, 0, tick);
         const where = `${s.symbol} at ${at}`;
-        expect(t.book.bids[0].price.lt(t.mark), `${where}: best bid ${fmt(t.book.bids[0].price)} < mark ${fmt(t.mark)}`).toBe(true);
-        expect(t.book.asks[0].price.gt(t.mark), `${where}: best ask ${fmt(t.book.asks[0].price)} > mark ${fmt(t.mark)}`).toBe(true);
+        expect(
+          t.book.bids[0].price.lt(t.mark),
+          `${where}: best bid ${fmt(t.book.bids[0].price)} < mark ${fmt(t.mark)}`,
+        ).toBe(true);
+        expect(
+          t.book.asks[0].price.gt(t.mark),
+          `${where}: best ask ${fmt(t.book.asks[0].price)} > mark ${fmt(t.mark)}`,
+        ).toBe(true);
         expect(t.bid.lt(t.ask), where).toBe(true);
         const prices = [...t.book.bids, ...t.book.asks].map((l) => l.price);
-        expect(prices.every((p) => p.mod(tick).isZero()), `${where}: prices on the ${s.tickSize} tick`).toBe(true);
-        expect(t.book.bids.every((l, i) => i === 0 || l.price.lt(t.book.bids[i - 1].price)), `${where}: bids descend`).toBe(true);
-        expect(t.book.asks.every((l, i) => i === 0 || l.price.gt(t.book.asks[i - 1].price)), `${where}: asks ascend`).toBe(true);
+        expect(
+          prices.every((p) => p.mod(tick).isZero()),
+          `${where}: prices on the ${s.tickSize} tick`,
+        ).toBe(true);
+        expect(
+          t.book.bids.every((l, i) => i === 0 || l.price.lt(t.book.bids[i - 1].price)),
+          `${where}: bids descend`,
+        ).toBe(true);
+        expect(
+          t.book.asks.every((l, i) => i === 0 || l.price.gt(t.book.asks[i - 1].price)),
+          `${where}: asks ascend`,
+        ).toBe(true);
         const recorded = m.books.findLast((b) => b.ts <= at)!.book;
-        expect(t.book.bids.map((l) => fmt(l.size)), where).toEqual(recorded.bids.map((l) => fmt(l.size)));
-        expect(t.book.asks.map((l) => fmt(l.size)), where).toEqual(recorded.asks.map((l) => fmt(l.size)));
+        expect(
+          t.book.bids.map((l) => fmt(l.size)),
+          where,
+        ).toEqual(recorded.bids.map((l) => fmt(l.size)));
+        expect(
+          t.book.asks.map((l) => fmt(l.size)),
+          where,
+        ).toEqual(recorded.asks.map((l) => fmt(l.size)));
         // the book moves as a whole: gaps between levels are the recorded ones
-        expect(fmt(t.book.bids[0].price.minus(t.book.bids[19].price))).toBe(fmt(recorded.bids[0].price.minus(recorded.bids[19].price)));
+        expect(fmt(t.book.bids[0].price.minus(t.book.bids[19].price))).toBe(
+          fmt(recorded.bids[0].price.minus(recorded.bids[19].price)),
+        );
       }
     }
   });
 
   it('re-centres a stale book on the newer mark: a whole-tick move keeps the spread, a half-tick move rounds outward', () => {
     const d = (s: string) => new Decimal(s);
-    const book = { bids: [{ price: d('50'), size: d('1.5') }, { price: d('49'), size: d('2') }], asks: [{ price: d('51'), size: d('0.25') }, { price: d('53'), size: d('3') }] };
-    const market = (bid: string, ask: string): RecordedMarket => ({ coin: 'X', startMs: 0, endMs: 10, bbo: [{ ts: 0, bid: d(bid), ask: d(ask) }], books: [{ ts: 0, book }] });
+    const book = {
+      bids: [
+        { price: d('50'), size: d('1.5') },
+        { price: d('49'), size: d('2') },
+      ],
+      asks: [
+        { price: d('51'), size: d('0.25') },
+        { price: d('53'), size: d('3') },
+      ],
+    };
+    const market = (bid: string, ask: string): RecordedMarket => ({
+      coin: 'X',
+      startMs: 0,
+      endMs: 10,
+      bbo: [{ ts: 0, bid: d(bid), ask: d(ask) }],
+      books: [{ ts: 0, book }],
+    });
     const view = (t: MarkTick) => ({ mark: fmt(t.mark), bids: strings(t.book.bids), asks: strings(t.book.asks) });
     // mark 100.5, book mid 50.5: shift 50 → spread of 1 kept
     expect(view(tickAt(market('100', '101'), 5, 'paper', 'X.PAPER', 0, d('1')))).toEqual({
       mark: '100.5',
-      bids: [['100', '1.5'], ['99', '2']],
-      asks: [['101', '0.25'], ['103', '3']],
+      bids: [
+        ['100', '1.5'],
+        ['99', '2'],
+      ],
+      asks: [
+        ['101', '0.25'],
+        ['103', '3'],
+      ],
     });
     // mark 101, book mid 50.5: shift 50.5 → bids round down, asks up, never touching the mark
     expect(view(tickAt(market('100', '102'), 5, 'paper', 'X.PAPER', 0, d('1')))).toEqual({
       mark: '101',
-      bids: [['100', '1.5'], ['99', '2']],
-      asks: [['102', '0.25'], ['104', '3']],
+      bids: [
+        ['100', '1.5'],
+        ['99', '2'],
+      ],
+      asks: [
+        ['102', '0.25'],
+        ['104', '3'],
+      ],
     });
   });
 });
 
 describe('paper symbol table', () => {
   it('lists BTC, ETH and SOL perps as <BASE>.PAPER with Hyperliquid size decimals and leverage caps', () => {
-    expect(PAPER_SYMBOLS.map((s) => [s.symbol, s.base, s.venue, s.quote, s.sourceCoin, s.assetClass, s.szDecimals, s.tickSize, s.maxLeverage])).toEqual([
+    expect(
+      PAPER_SYMBOLS.map((s) => [
+        s.symbol,
+        s.base,
+        s.venue,
+        s.quote,
+        s.sourceCoin,
+        s.assetClass,
+        s.szDecimals,
+        s.tickSize,
+        s.maxLeverage,
+      ]),
+    ).toEqual([
       ['BTC.PAPER', 'BTC', 'paper', 'USD', 'BTC', 'perp', 5, '1', 40],
       ['ETH.PAPER', 'ETH', 'paper', 'USD', 'ETH', 'perp', 4, '0.1', 25],
       ['SOL.PAPER', 'SOL', 'paper', 'USD', 'SOL', 'perp', 2, '0.01', 20],
     ]);
     for (const s of PAPER_SYMBOLS) expect(s.symbol).toBe(`${s.base}.${VENUE_SUFFIX.paper}`);
-    expect(VENUE_SUFFIX).toMatchObject({ paper: 'PAPER', hyperliquid: 'HL', aster: 'ASTER', polymarket: 'PM', kalshi: 'KX' });
+    expect(VENUE_SUFFIX).toMatchObject({
+      paper: 'PAPER',
+      hyperliquid: 'HL',
+      aster: 'ASTER',
+      polymarket: 'PM',
+      kalshi: 'KX',
+    });
   });
 
   it('findSymbol finds a paper symbol and answers undefined for an unknown one', () => {
@@ -165,7 +247,10 @@ describe('paper symbol table', () => {
   it('tick sizes are the recorded price increments: every price is on the tick and the finest level gap is one tick', async () => {
     for (const s of PAPER_SYMBOLS) {
       const m = await loadRecordedMarket(s.sourceCoin);
-      const prices = [...m.bbo.flatMap((q) => [q.bid, q.ask]), ...m.books.flatMap((b) => [...b.book.bids, ...b.book.asks].map((l) => l.price))];
+      const prices = [
+        ...m.bbo.flatMap((q) => [q.bid, q.ask]),
+        ...m.books.flatMap((b) => [...b.book.bids, ...b.book.asks].map((l) => l.price)),
+      ];
       const off = prices.filter((p) => !p.mod(s.tickSize).isZero());
       expect(off.map(fmt), `${s.symbol} prices off the ${s.tickSize} tick`).toEqual([]);
       const gaps = m.books.flatMap((b) => b.book.bids.slice(1).map((l, i) => b.book.bids[i].price.minus(l.price)));
@@ -193,7 +278,9 @@ describe('recorded data loader', () => {
   });
 
   it('a missing data directory fails with the path and how to fix it', async () => {
-    await expect(loadRecordedMarket('BTC', '/nonexistent/market-data')).rejects.toThrow(/\/nonexistent\/market-data\/hyperliquid_ticks\/(prices|orderbooks)_BTC\.csv.*MARKET_DATA_DIR/);
+    await expect(loadRecordedMarket('BTC', '/nonexistent/market-data')).rejects.toThrow(
+      /\/nonexistent\/market-data\/hyperliquid_ticks\/(prices|orderbooks)_BTC\.csv.*MARKET_DATA_DIR/,
+    );
   });
 
   it('pairs bid and ask rows into one quote per exchange timestamp over the ~9.5 minute recording, memoised', async () => {
@@ -216,14 +303,30 @@ describe('ReplayMarkFeed', () => {
   it('ticks every symbol at once with the mark of the wall time, the same in every process, and stops cleanly', async () => {
     const seen: MarkTick[] = [];
     const now = () => WALL;
-    const feed = new ReplayMarkFeed({ symbols: PAPER_SYMBOLS, intervalMs: 60_000, now, onTick: (t) => void seen.push(t) });
+    const feed = new ReplayMarkFeed({
+      symbols: PAPER_SYMBOLS,
+      intervalMs: 60_000,
+      now,
+      onTick: (t) => void seen.push(t),
+    });
     await feed.start();
     await feed.stop();
     expect(seen.map((t) => [t.venue, t.symbol, t.ts])).toEqual(PAPER_SYMBOLS.map((s) => ['paper', s.symbol, WALL]));
     for (const t of seen) {
       const m = await loadRecordedMarket(spec(t.symbol).sourceCoin);
-      const expected = tickAt(m, replayTime(WALL, 0, m.startMs, m.endMs), 'paper', t.symbol, WALL, new Decimal(spec(t.symbol).tickSize));
-      expect([fmt(t.mark), fmt(t.book.bids[0].price), fmt(t.book.asks[0].price)]).toEqual([fmt(expected.mark), fmt(expected.book.bids[0].price), fmt(expected.book.asks[0].price)]);
+      const expected = tickAt(
+        m,
+        replayTime(WALL, 0, m.startMs, m.endMs),
+        'paper',
+        t.symbol,
+        WALL,
+        new Decimal(spec(t.symbol).tickSize),
+      );
+      expect([fmt(t.mark), fmt(t.book.bids[0].price), fmt(t.book.asks[0].price)]).toEqual([
+        fmt(expected.mark),
+        fmt(expected.book.bids[0].price),
+        fmt(expected.book.asks[0].price),
+      ]);
     }
     // another process, another feed: same wall time, same mark
     const twin = new ReplayMarkFeed({ symbols: PAPER_SYMBOLS, now, onTick: () => undefined });
@@ -238,14 +341,26 @@ describe('ReplayMarkFeed', () => {
   it('follows the clock every interval', async () => {
     let wall = WALL;
     const marks: string[] = [];
-    const feed = new ReplayMarkFeed({ symbols: [spec('BTC.PAPER')], intervalMs: 5, now: () => (wall += 1_000), onTick: (t) => void marks.push(`${t.ts} ${fmt(t.mark)}`) });
+    const feed = new ReplayMarkFeed({
+      symbols: [spec('BTC.PAPER')],
+      intervalMs: 5,
+      now: () => (wall += 1_000),
+      onTick: (t) => void marks.push(`${t.ts} ${fmt(t.mark)}`),
+    });
     await feed.start();
     await vi.waitFor(() => expect(marks.length).toBeGreaterThanOrEqual(4));
     await feed.stop();
     const m = await loadRecordedMarket('BTC');
     for (const line of marks) {
       const [ts, mark] = line.split(' ');
-      const t = tickAt(m, replayTime(Number(ts), 0, m.startMs, m.endMs), 'paper', 'BTC.PAPER', Number(ts), new Decimal(1));
+      const t = tickAt(
+        m,
+        replayTime(Number(ts), 0, m.startMs, m.endMs),
+        'paper',
+        'BTC.PAPER',
+        Number(ts),
+        new Decimal(1),
+      );
       expect(mark).toBe(fmt(t.mark));
     }
     expect(new Set(marks.map((l) => l.split(' ')[0])).size).toBe(marks.length);

@@ -16,21 +16,43 @@ const level = (i: number, side: 'bid' | 'ask') => {
   const o = 3 + i * 4 + (side === 'bid' ? 0 : 2);
   return { price: new Decimal(row[o]), size: new Decimal(row[o + 1]) };
 };
-const book = { bids: Array.from({ length: 20 }, (_, i) => level(i, 'bid')), asks: Array.from({ length: 20 }, (_, i) => level(i, 'ask')) };
+const book = {
+  bids: Array.from({ length: 20 }, (_, i) => level(i, 'bid')),
+  asks: Array.from({ length: 20 }, (_, i) => level(i, 'ask')),
+};
 /** The recorded book, optionally shifted by `delta` USD (a moved market), as a tick. */
 const tick = (delta = '0'): MarkTick => {
   const move = (l: { price: Decimal; size: Decimal }) => ({ price: l.price.plus(delta), size: l.size });
   const bids = book.bids.map(move);
   const asks = book.asks.map(move);
-  return { venue: 'paper', symbol: 'BTC.PAPER', ts: 0, bid: bids[0].price, ask: asks[0].price, mark: bids[0].price.plus(asks[0].price).div(2), book: { bids, asks } };
+  return {
+    venue: 'paper',
+    symbol: 'BTC.PAPER',
+    ts: 0,
+    bid: bids[0].price,
+    ask: asks[0].price,
+    mark: bids[0].price.plus(asks[0].price).div(2),
+    book: { bids, asks },
+  };
 };
-const order = (o: Partial<PaperOrder> & Pick<PaperOrder, 'side' | 'type'>): PaperOrder => ({ reduceOnly: false, timeInForce: 'Gtc', ...o, qty: o.qty ?? new Decimal('0.01') });
-const fills = (r: ReturnType<typeof matchOnArrival>) => ('fills' in r ? r.fills.map((f) => `${f.qty.toFixed()}@${f.price.toFixed()}/${f.liquidity}`) : []);
+const order = (o: Partial<PaperOrder> & Pick<PaperOrder, 'side' | 'type'>): PaperOrder => ({
+  reduceOnly: false,
+  timeInForce: 'Gtc',
+  ...o,
+  qty: o.qty ?? new Decimal('0.01'),
+});
+const fills = (r: ReturnType<typeof matchOnArrival>) =>
+  'fills' in r ? r.fills.map((f) => `${f.qty.toFixed()}@${f.price.toFixed()}/${f.liquidity}`) : [];
 const FLAT = ZERO;
 
 describe('paper engine on recorded BTC depth', () => {
   it('reads the recorded snapshot it is tested on', () => {
-    expect([book.bids[0].price.toFixed(), book.bids[0].size.toFixed(), book.asks[0].price.toFixed(), book.asks[0].size.toFixed()]).toEqual(['111038', '8.84885', '111039', '0.0036']);
+    expect([
+      book.bids[0].price.toFixed(),
+      book.bids[0].size.toFixed(),
+      book.asks[0].price.toFixed(),
+      book.asks[0].size.toFixed(),
+    ]).toEqual(['111038', '8.84885', '111039', '0.0036']);
     expect(tick().mark.toFixed()).toBe('111038.5');
   });
 
@@ -62,20 +84,52 @@ describe('paper engine on recorded BTC depth', () => {
   });
 
   it('Alo that would cross is rejected; Alo below the ask rests', () => {
-    expect(matchOnArrival(order({ side: 'buy', type: 'limit', price: new Decimal('111039'), timeInForce: 'Alo' }), tick(), FLAT)).toEqual({ kind: 'rejected', reason: 'alo_would_cross' });
-    expect(matchOnArrival(order({ side: 'buy', type: 'limit', price: new Decimal('111038'), timeInForce: 'Alo' }), tick(), FLAT).kind).toBe('resting');
+    expect(
+      matchOnArrival(
+        order({ side: 'buy', type: 'limit', price: new Decimal('111039'), timeInForce: 'Alo' }),
+        tick(),
+        FLAT,
+      ),
+    ).toEqual({ kind: 'rejected', reason: 'alo_would_cross' });
+    expect(
+      matchOnArrival(
+        order({ side: 'buy', type: 'limit', price: new Decimal('111038'), timeInForce: 'Alo' }),
+        tick(),
+        FLAT,
+      ).kind,
+    ).toBe('resting');
   });
 
   it('Ioc: no cross cancels; a partial cross cancels the remainder', () => {
-    expect(matchOnArrival(order({ side: 'buy', type: 'limit', price: new Decimal('111038'), timeInForce: 'Ioc' }), tick(), FLAT)).toEqual({ kind: 'canceled', reason: 'ioc_no_cross' });
-    const r = matchOnArrival(order({ side: 'buy', type: 'limit', price: new Decimal('111040'), timeInForce: 'Ioc', qty: new Decimal('0.005') }), tick(), FLAT);
+    expect(
+      matchOnArrival(
+        order({ side: 'buy', type: 'limit', price: new Decimal('111038'), timeInForce: 'Ioc' }),
+        tick(),
+        FLAT,
+      ),
+    ).toEqual({ kind: 'canceled', reason: 'ioc_no_cross' });
+    const r = matchOnArrival(
+      order({
+        side: 'buy',
+        type: 'limit',
+        price: new Decimal('111040'),
+        timeInForce: 'Ioc',
+        qty: new Decimal('0.005'),
+      }),
+      tick(),
+      FLAT,
+    );
     expect(r).toMatchObject({ kind: 'partial_canceled', reason: 'ioc_remainder' });
     expect(fills(r)).toEqual(['0.0036@111039/taker', '0.00011@111040/taker']);
     if (r.kind === 'partial_canceled') expect(r.canceledQty.toFixed()).toBe('0.00129');
   });
 
   it('a Gtc limit takes the levels at or better than its price and rests the remainder', () => {
-    const r = matchOnArrival(order({ side: 'buy', type: 'limit', price: new Decimal('111040'), qty: new Decimal('0.005') }), tick(), FLAT);
+    const r = matchOnArrival(
+      order({ side: 'buy', type: 'limit', price: new Decimal('111040'), qty: new Decimal('0.005') }),
+      tick(),
+      FLAT,
+    );
     expect(r.kind).toBe('resting');
     expect(fills(r)).toEqual(['0.0036@111039/taker', '0.00011@111040/taker']);
     if (r.kind !== 'resting') return;
@@ -102,13 +156,34 @@ describe('paper engine on recorded BTC depth', () => {
   });
 
   it('a sell take-profit triggers when the mark rises to it; a buy take-profit when it falls', () => {
-    expect(matchOnArrival(order({ side: 'sell', type: 'take_profit', triggerPrice: new Decimal('111200') }), tick(), new Decimal('0.01')).kind).toBe('resting');
-    expect(fills(matchOnArrival(order({ side: 'sell', type: 'take_profit', triggerPrice: new Decimal('111000') }), tick(), new Decimal('0.01')))).toEqual(['0.01@111038/taker']);
-    expect(crosses(order({ side: 'buy', type: 'take_profit', triggerPrice: new Decimal('111000') }), new Decimal('110999'))).toBe(true);
+    expect(
+      matchOnArrival(
+        order({ side: 'sell', type: 'take_profit', triggerPrice: new Decimal('111200') }),
+        tick(),
+        new Decimal('0.01'),
+      ).kind,
+    ).toBe('resting');
+    expect(
+      fills(
+        matchOnArrival(
+          order({ side: 'sell', type: 'take_profit', triggerPrice: new Decimal('111000') }),
+          tick(),
+          new Decimal('0.01'),
+        ),
+      ),
+    ).toEqual(['0.01@111038/taker']);
+    expect(
+      crosses(order({ side: 'buy', type: 'take_profit', triggerPrice: new Decimal('111000') }), new Decimal('110999')),
+    ).toBe(true);
   });
 
   it('a stop-limit triggers as a stop, then rests as a limit until the mark reaches its limit', () => {
-    const sl = order({ side: 'buy', type: 'stop_limit', triggerPrice: new Decimal('111100'), stopLimitPrice: new Decimal('111090') });
+    const sl = order({
+      side: 'buy',
+      type: 'stop_limit',
+      triggerPrice: new Decimal('111100'),
+      stopLimitPrice: new Decimal('111090'),
+    });
     const triggered = matchOnMark(sl, tick('62'), FLAT); // mark 111100.5, asks from 111101: no cross at 111090
     expect(triggered).toMatchObject({ kind: 'resting', fills: [] });
     if (triggered.kind !== 'resting') return;
@@ -120,8 +195,13 @@ describe('paper engine on recorded BTC depth', () => {
   it('reduce-only never increases exposure: clipped to the position, refused when flat or same side', () => {
     const r = matchOnArrival(order({ side: 'sell', type: 'market', reduceOnly: true }), tick(), new Decimal('0.002'));
     expect(fills(r)).toEqual(['0.002@111038/taker']);
-    expect(matchOnArrival(order({ side: 'buy', type: 'market', reduceOnly: true }), tick(), new Decimal('0.002'))).toEqual({ kind: 'rejected', reason: 'reduce_only_would_increase' });
-    expect(matchOnArrival(order({ side: 'sell', type: 'market', reduceOnly: true }), tick(), FLAT)).toEqual({ kind: 'rejected', reason: 'reduce_only_would_increase' });
+    expect(
+      matchOnArrival(order({ side: 'buy', type: 'market', reduceOnly: true }), tick(), new Decimal('0.002')),
+    ).toEqual({ kind: 'rejected', reason: 'reduce_only_would_increase' });
+    expect(matchOnArrival(order({ side: 'sell', type: 'market', reduceOnly: true }), tick(), FLAT)).toEqual({
+      kind: 'rejected',
+      reason: 'reduce_only_would_increase',
+    });
     // A resting reduce-only whose position was closed meanwhile is canceled, not filled.
     const tp = order({ side: 'sell', type: 'take_profit', triggerPrice: new Decimal('111200'), reduceOnly: true });
     expect(matchOnMark(tp, tick('200'), FLAT)).toEqual({ kind: 'canceled', reason: 'reduce_only_would_increase' });

@@ -53,7 +53,9 @@ describe('positions and round trips', () => {
 
 describe('account state per venue', () => {
   it('values positions at the mark: equity, margin used and available', () => {
-    const s = venueState(d('100000'), [{ qty: d('0.5'), avgEntryPrice: d('111000'), mark: d('111200'), leverage: d('10') }]);
+    const s = venueState(d('100000'), [
+      { qty: d('0.5'), avgEntryPrice: d('111000'), mark: d('111200'), leverage: d('10') },
+    ]);
     expect(s.unrealizedPnlUsd.toFixed()).toBe('100');
     expect(s.equityUsd.toFixed()).toBe('100100');
     expect(s.marginUsedUsd.toFixed()).toBe('5560');

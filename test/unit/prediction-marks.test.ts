@@ -30,9 +30,13 @@ describe('predictionTick', () => {
       const tick = await predictionTick(spec, t0 + day * DAY_MS + 9_999);
       expect(tick.mark.toString()).toBe(clamp(history[day].price));
     }
-    expect((await predictionTick(spec, t0 + n * DAY_MS)).mark.toString()).toBe((await predictionTick(spec, t0)).mark.toString());
+    expect((await predictionTick(spec, t0 + n * DAY_MS)).mark.toString()).toBe(
+      (await predictionTick(spec, t0)).mark.toString(),
+    );
     // within a day the mark does not move
-    expect((await predictionTick(spec, t0 + 3 * DAY_MS)).mark.eq((await predictionTick(spec, t0 + 3 * DAY_MS + 9_000)).mark)).toBe(true);
+    expect(
+      (await predictionTick(spec, t0 + 3 * DAY_MS)).mark.eq((await predictionTick(spec, t0 + 3 * DAY_MS + 9_000)).mark),
+    ).toBe(true);
   });
 
   it('keeps bid and ask half a tick either side, strictly inside (0, 1), for every recorded day', async () => {
@@ -66,7 +70,12 @@ describe('startPredictionMarkFeed', () => {
   it('publishes every symbol’s tick to the mark store, and reports errors without stopping', async () => {
     const errors: unknown[] = [];
     const bad: SymbolSpec = { ...spec, symbol: 'BROKEN.PM', sourceCoin: '1' };
-    const feed = startPredictionMarkFeed({ orm, symbols: [POLYMARKET_SYMBOLS[2], POLYMARKET_SYMBOLS[3], bad], intervalMs: 100, onError: (e) => errors.push(e) });
+    const feed = startPredictionMarkFeed({
+      orm,
+      symbols: [POLYMARKET_SYMBOLS[2], POLYMARKET_SYMBOLS[3], bad],
+      intervalMs: 100,
+      onError: (e) => errors.push(e),
+    });
     await new Promise((r) => setTimeout(r, 350));
     await feed.stop();
     for (const s of [POLYMARKET_SYMBOLS[2], POLYMARKET_SYMBOLS[3]]) {

@@ -10,11 +10,23 @@ const d = (v: string | number) => new Decimal(v);
 const levels = (rows: [string, string][]) => rows.map(([price, size]) => ({ price: d(price), size: d(size) }));
 /** mark 100, touch 99.5 / 100.5, three levels a side holding 8 contracts. */
 const BOOK: BookSnapshot = {
-  asks: levels([['100.5', '1'], ['101', '2'], ['102', '5']]),
-  bids: levels([['99.5', '1'], ['99', '2'], ['98', '5']]),
+  asks: levels([
+    ['100.5', '1'],
+    ['101', '2'],
+    ['102', '5'],
+  ]),
+  bids: levels([
+    ['99.5', '1'],
+    ['99', '2'],
+    ['98', '5'],
+  ]),
 };
 const QUOTE: Quote = { mark: d(100), bid: d('99.5'), ask: d('100.5'), book: BOOK };
-const shifted = (by: string): Quote => ({ ...QUOTE, ask: QUOTE.ask.plus(by), book: { bids: BOOK.bids, asks: BOOK.asks.map((l) => ({ price: l.price.plus(by), size: l.size })) } });
+const shifted = (by: string): Quote => ({
+  ...QUOTE,
+  ask: QUOTE.ask.plus(by),
+  book: { bids: BOOK.bids, asks: BOOK.asks.map((l) => ({ price: l.price.plus(by), size: l.size })) },
+});
 const str = (e: CostEstimate) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, (v as Decimal).toFixed()]));
 
 describe('cost estimate', () => {
@@ -38,12 +50,26 @@ describe('cost estimate', () => {
   });
 
   it('a sell is the mirror image: it walks the bids and its all-in price is below the VWAP', () => {
-    const e = estimateCost({ side: 'sell', qty: d(2), ...QUOTE, takerFeeBps: d(TAKER_FEE_BPS.hyperliquid) }) as CostEstimate;
-    expect(str(e)).toMatchObject({ vwap: '99.25', feeUsd: '0.089325', spreadUsd: '1', impactUsd: '0.5', totalCostUsd: '1.589325', allInPrice: '99.2053375' });
+    const e = estimateCost({
+      side: 'sell',
+      qty: d(2),
+      ...QUOTE,
+      takerFeeBps: d(TAKER_FEE_BPS.hyperliquid),
+    }) as CostEstimate;
+    expect(str(e)).toMatchObject({
+      vwap: '99.25',
+      feeUsd: '0.089325',
+      spreadUsd: '1',
+      impactUsd: '0.5',
+      totalCostUsd: '1.589325',
+      allInPrice: '99.2053375',
+    });
   });
 
   it('an order larger than the book is insufficient_depth', () => {
-    expect(estimateCost({ side: 'buy', qty: d(9), ...QUOTE, takerFeeBps: d(0) })).toEqual({ reason: 'insufficient_depth' });
+    expect(estimateCost({ side: 'buy', qty: d(9), ...QUOTE, takerFeeBps: d(0) })).toEqual({
+      reason: 'insufficient_depth',
+    });
   });
 });
 
@@ -55,13 +81,24 @@ describe('asset listing', () => {
   });
   it('a prediction market needs its outcome: the bare market has two symbols', () => {
     expect(listAsset('TRUMP-INAUGURATED', VENUE_SYMBOLS.polymarket)).toEqual({ reason: 'asset_ambiguous' });
-    expect(listAsset('trump-inaugurated-yes', VENUE_SYMBOLS.polymarket)).toMatchObject({ spec: { symbol: 'TRUMP-INAUGURATED-YES.PM' } });
+    expect(listAsset('trump-inaugurated-yes', VENUE_SYMBOLS.polymarket)).toMatchObject({
+      spec: { symbol: 'TRUMP-INAUGURATED-YES.PM' },
+    });
   });
 });
 
 describe('decision', () => {
-  const venue = (v: SorVenue, asset: string, agentActive: boolean, quote: Quote | null): VenueInput => ({ venue: v, listing: listAsset(asset, VENUE_SYMBOLS[v]), agentActive, quote });
-  const btc = (hl: [boolean, Quote | null], aster: [boolean, Quote | null]) => [venue('hyperliquid', 'BTC', ...hl), venue('aster', 'BTC', ...aster), venue('polymarket', 'BTC', true, QUOTE)];
+  const venue = (v: SorVenue, asset: string, agentActive: boolean, quote: Quote | null): VenueInput => ({
+    venue: v,
+    listing: listAsset(asset, VENUE_SYMBOLS[v]),
+    agentActive,
+    quote,
+  });
+  const btc = (hl: [boolean, Quote | null], aster: [boolean, Quote | null]) => [
+    venue('hyperliquid', 'BTC', ...hl),
+    venue('aster', 'BTC', ...aster),
+    venue('polymarket', 'BTC', true, QUOTE),
+  ];
   const buy2 = { side: 'buy' as const, qty: d(2), leverage: 1 };
 
   it('with equal books the lower taker fee wins, and the savings are the all-in price gap × qty', () => {
@@ -73,20 +110,49 @@ describe('decision', () => {
     expect(r.selected.estimate.allInPrice.toFixed()).toBe('100.7852625');
     expect(r.savingsUsd!.toFixed()).toBe('0.02015');
     expect(r.eligibleCount).toBe(2);
-    expect(r.candidates.map((c) => [c.venue, c.eligible, c.reason ?? null])).toEqual([['hyperliquid', true, null], ['aster', true, null], ['polymarket', false, 'asset_not_listed']]);
-    expect(r.candidates[1]).toMatchObject({ symbol: 'BTC.ASTER', mark: '100', feeUsd: '0.070525', spreadUsd: '1', impactUsd: '0.5', totalCostUsd: '1.570525', totalCostBps: '78.5262', takerFeeBps: '3.5' });
+    expect(r.candidates.map((c) => [c.venue, c.eligible, c.reason ?? null])).toEqual([
+      ['hyperliquid', true, null],
+      ['aster', true, null],
+      ['polymarket', false, 'asset_not_listed'],
+    ]);
+    expect(r.candidates[1]).toMatchObject({
+      symbol: 'BTC.ASTER',
+      mark: '100',
+      feeUsd: '0.070525',
+      spreadUsd: '1',
+      impactUsd: '0.5',
+      totalCostUsd: '1.570525',
+      totalCostBps: '78.5262',
+      takerFeeBps: '3.5',
+    });
   });
 
   it('a wider book loses despite a lower fee; for a sell the highest all-in price wins', () => {
     const buy = decide(buy2, btc([true, QUOTE], [true, shifted('1')]));
     expect(buy.ok && buy.selected.venue).toBe('hyperliquid');
-    const sell = decide({ ...buy2, side: 'sell' }, btc([true, QUOTE], [true, { ...QUOTE, bid: d('98.5'), book: { asks: BOOK.asks, bids: BOOK.bids.map((l) => ({ price: l.price.minus(1), size: l.size })) } }]));
+    const sell = decide(
+      { ...buy2, side: 'sell' },
+      btc(
+        [true, QUOTE],
+        [
+          true,
+          {
+            ...QUOTE,
+            bid: d('98.5'),
+            book: { asks: BOOK.asks, bids: BOOK.bids.map((l) => ({ price: l.price.minus(1), size: l.size })) },
+          },
+        ],
+      ),
+    );
     expect(sell.ok && sell.selected.venue).toBe('hyperliquid');
     expect(sell.ok && sell.savingsUsd!.isPos()).toBe(true);
   });
 
   it('skips venues with a reason each: no agent, no quote, thin book, lot size, leverage', () => {
-    const r = decide({ ...buy2, qty: d(4) }, btc([false, QUOTE], [true, { ...QUOTE, book: { bids: BOOK.bids, asks: levels([['100.5', '1']]) } }]));
+    const r = decide(
+      { ...buy2, qty: d(4) },
+      btc([false, QUOTE], [true, { ...QUOTE, book: { bids: BOOK.bids, asks: levels([['100.5', '1']]) } }]),
+    );
     expect(r).toMatchObject({ ok: false, error: 'no_eligible_venue' });
     expect(r.candidates.map((c) => c.reason)).toEqual(['no_agent', 'insufficient_depth', 'asset_not_listed']);
     const lot = decide({ ...buy2, qty: d('0.0001') }, btc([true, QUOTE], [true, QUOTE]));
@@ -108,10 +174,26 @@ describe('decision', () => {
 describe('realised savings', () => {
   it('buy: next-best all-in price minus the realised price with fees, times the filled size', () => {
     // realised all-in 100.6 + 0.2 / 2 = 100.7; next best 100.8 → 0.1 × 2
-    expect(realisedSavings({ side: 'buy', nextBestAllInPrice: d('100.8'), avgFillPrice: d('100.6'), filledQty: d(2), feesUsd: d('0.2') }).toFixed()).toBe('0.2');
+    expect(
+      realisedSavings({
+        side: 'buy',
+        nextBestAllInPrice: d('100.8'),
+        avgFillPrice: d('100.6'),
+        filledQty: d(2),
+        feesUsd: d('0.2'),
+      }).toFixed(),
+    ).toBe('0.2');
   });
   it('sell: the sign flips; filling worse than the next best is a negative saving', () => {
     // realised all-in 99.3 − 0.1 = 99.2; next best 99.25 → (99.25 − 99.2) × −1 × 2
-    expect(realisedSavings({ side: 'sell', nextBestAllInPrice: d('99.25'), avgFillPrice: d('99.3'), filledQty: d(2), feesUsd: d('0.2') }).toFixed()).toBe('-0.1');
+    expect(
+      realisedSavings({
+        side: 'sell',
+        nextBestAllInPrice: d('99.25'),
+        avgFillPrice: d('99.3'),
+        filledQty: d(2),
+        feesUsd: d('0.2'),
+      }).toFixed(),
+    ).toBe('-0.1');
   });
 });

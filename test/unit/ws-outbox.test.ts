@@ -59,7 +59,9 @@ describe('Outbox', () => {
     for (let i = 0; i < 200; i++) out.push({ type: 'Trades', filler }); // back the socket up
     for (let i = 0; i < 100; i++) out.push({ type: 'L2-Book', version: i }, 'l2Book:paper:BTC.PAPER');
     (client as any)._socket.resume();
-    await waitUntil(() => frames.filter((f) => f.type === 'Trades').length === 200 && frames.some((f) => f.type === 'L2-Book'));
+    await waitUntil(
+      () => frames.filter((f) => f.type === 'Trades').length === 200 && frames.some((f) => f.type === 'L2-Book'),
+    );
     await sleep(50);
     const books = frames.filter((f) => f.type === 'L2-Book');
     expect(books.map((b) => b.version)).toEqual([99]);

@@ -35,15 +35,41 @@ describe('1,000 concurrent orders through one agent key', () => {
     const agent = privateKeyToAccount(agentKey);
     const agentId = `agt_conc_${Date.now()}`;
     const base = { baseUrl: sim.url, network: 'mainnet' as const, owner, fetch };
-    const request = hl.authorizationRequest({ owner, agentAddress: agent.address, agentName: 'conc', expiresAt: Date.now() + 86_400_000, nonce: Date.now(), network: 'mainnet' });
+    const request = hl.authorizationRequest({
+      owner,
+      agentAddress: agent.address,
+      agentName: 'conc',
+      expiresAt: Date.now() + 86_400_000,
+      nonce: Date.now(),
+      network: 'mainnet',
+    });
     if (request.kind !== 'eip712') throw new Error('expected typed data');
     const signature = await privateKeyToAccount(ownerKey).signTypedData(request.typedData);
-    const ctx: VenueContext = { ...base, agent: { kind: 'evm', privateKey: agentKey, address: agent.address }, nextNonce: (unit) => nextAgentNonce(orm, agentId, unit) };
+    const ctx: VenueContext = {
+      ...base,
+      agent: { kind: 'evm', privateKey: agentKey, address: agent.address },
+      nextNonce: (unit) => nextAgentNonce(orm, agentId, unit),
+    };
     await hl.submitAuthorization(ctx, { request, signature });
 
     const results = await Promise.allSettled(
       Array.from({ length: 1000 }, (_, i) =>
-        inAgentLane(agentId, () => hl.place(ctx, { clientOrderId: hl.clientOrderId(`int_conc_${i}`), symbol: 'ETH.HL', side: 'buy', type: 'limit', qty: '0.01', price: '2150', triggerPrice: null, stopLimitPrice: null, reduceOnly: false, timeInForce: 'Gtc', markPrice: '4300', leverage: '1' })),
+        inAgentLane(agentId, () =>
+          hl.place(ctx, {
+            clientOrderId: hl.clientOrderId(`int_conc_${i}`),
+            symbol: 'ETH.HL',
+            side: 'buy',
+            type: 'limit',
+            qty: '0.01',
+            price: '2150',
+            triggerPrice: null,
+            stopLimitPrice: null,
+            reduceOnly: false,
+            timeInForce: 'Gtc',
+            markPrice: '4300',
+            leverage: '1',
+          }),
+        ),
       ),
     );
     const refused = results.filter((r) => r.status === 'rejected').map((r) => String(r.reason));

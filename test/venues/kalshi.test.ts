@@ -15,14 +15,35 @@ import { KALSHI_SOURCE_MARKETS, KALSHI_SYMBOLS } from '../../domain/market/venue
 import { findByVenueSymbol } from '../../domain/market/symbols.js';
 import { loadPolymarketMarkets } from '../../infra/recorded-polymarket.js';
 import { generateKalshiAgentKey, kalshiAdapter } from '../../venues/kalshi/adapter.js';
-import { KALSHI_KEY_ID_RE, kalshiAuthHeaders, publicKeyPemOf, signPss, signedPath, signingMessage, verifyKalshiSignature } from '../../venues/kalshi/signing.js';
-import { clientOrderIdOf, errorReason, platformStatus, protectiveCents, takerFeeCents, toCents, toCount } from '../../venues/kalshi/wire.js';
+import {
+  KALSHI_KEY_ID_RE,
+  kalshiAuthHeaders,
+  publicKeyPemOf,
+  signPss,
+  signedPath,
+  signingMessage,
+  verifyKalshiSignature,
+} from '../../venues/kalshi/signing.js';
+import {
+  clientOrderIdOf,
+  errorReason,
+  platformStatus,
+  protectiveCents,
+  takerFeeCents,
+  toCents,
+  toCount,
+} from '../../venues/kalshi/wire.js';
 import { VenueRejected, type VenueContext, type VenueOrderRequest } from '../../venues/types.js';
 import { startKalshiSimulator, type KalshiSimulator } from '../../simulators/kalshi.js';
 
 /** Verifies with salt length exactly 32 (what RSA_PSS_SALTLEN_DIGEST means for SHA-256), not AUTO. */
 const verifySalt = (publicKeyPem: string, message: string, sigB64: string, saltLength: number) =>
-  verify('sha256', Buffer.from(message), { key: createPublicKey(publicKeyPem), padding: constants.RSA_PKCS1_PSS_PADDING, saltLength }, Buffer.from(sigB64, 'base64'));
+  verify(
+    'sha256',
+    Buffer.from(message),
+    { key: createPublicKey(publicKeyPem), padding: constants.RSA_PKCS1_PSS_PADDING, saltLength },
+    Buffer.from(sigB64, 'base64'),
+  );
 
 const hasOpenssl = (() => {
   try {
@@ -38,14 +59,24 @@ describe('official vectors and signing', () => {
 
   it('message = timestamp + METHOD + path, path with /trade-api/v2 and without the query (Kalshi quick start examples)', () => {
     // docs.kalshi.com/getting_started/quick_start_authenticated_requests
-    expect(signingMessage('1703123456789', 'GET', '/trade-api/v2/portfolio/balance')).toBe('1703123456789GET/trade-api/v2/portfolio/balance');
+    expect(signingMessage('1703123456789', 'GET', '/trade-api/v2/portfolio/balance')).toBe(
+      '1703123456789GET/trade-api/v2/portfolio/balance',
+    );
     // "For /portfolio/orders?limit=5, sign only /trade-api/v2/portfolio/orders"
-    expect(signingMessage('1703123456789', 'GET', '/trade-api/v2/portfolio/orders?limit=5')).toBe('1703123456789GET/trade-api/v2/portfolio/orders');
+    expect(signingMessage('1703123456789', 'GET', '/trade-api/v2/portfolio/orders?limit=5')).toBe(
+      '1703123456789GET/trade-api/v2/portfolio/orders',
+    );
     // The WebSocket handshake signs GET/trade-api/ws/v2 (docs/venues.md §4.1).
-    expect(signingMessage(1703123456789, 'get', 'wss://external-api-ws.kalshi.com/trade-api/ws/v2')).toBe('1703123456789GET/trade-api/ws/v2');
+    expect(signingMessage(1703123456789, 'get', 'wss://external-api-ws.kalshi.com/trade-api/ws/v2')).toBe(
+      '1703123456789GET/trade-api/ws/v2',
+    );
     // From a full request URL built on the production base URL.
-    expect(signedPath('https://external-api.kalshi.com/trade-api/v2/portfolio/orders/abc?cursor=x&limit=200')).toBe('/trade-api/v2/portfolio/orders/abc');
-    expect(signingMessage('1', 'DELETE', 'https://external-api.demo.kalshi.co/trade-api/v2/portfolio/orders/ord-1')).toBe('1DELETE/trade-api/v2/portfolio/orders/ord-1');
+    expect(signedPath('https://external-api.kalshi.com/trade-api/v2/portfolio/orders/abc?cursor=x&limit=200')).toBe(
+      '/trade-api/v2/portfolio/orders/abc',
+    );
+    expect(
+      signingMessage('1', 'DELETE', 'https://external-api.demo.kalshi.co/trade-api/v2/portfolio/orders/ord-1'),
+    ).toBe('1DELETE/trade-api/v2/portfolio/orders/ord-1');
   });
 
   it('RSA-PSS-SHA256 with MGF1-SHA256 and a 32-byte salt: verifies with salt 32, not with another salt length; randomized; 256 bytes for RSA-2048', () => {
@@ -63,27 +94,55 @@ describe('official vectors and signing', () => {
     expect(verifyKalshiSignature(key.publicKeyPem, msg, 'not base64!')).toBe(false);
   });
 
-  it.skipIf(!hasOpenssl)('interoperates with OpenSSL’s CLI both ways (pss, sha256 MGF1, saltlen 32), as Kalshi’s Python sample configures it', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'kalshi-'));
-    try {
-      const msg = '1703123456789POST/trade-api/v2/portfolio/orders';
-      writeFileSync(path.join(dir, 'msg'), msg);
-      writeFileSync(path.join(dir, 'pub.pem'), key.publicKeyPem);
-      writeFileSync(path.join(dir, 'key.pem'), key.privateKeyPem);
-      const pss = ['-sigopt', 'rsa_padding_mode:pss', '-sigopt', 'rsa_pss_saltlen:32', '-sigopt', 'rsa_mgf1_md:sha256'];
-      // ours → OpenSSL verifies
-      writeFileSync(path.join(dir, 'ours.sig'), Buffer.from(signPss(key.privateKeyPem, msg), 'base64'));
-      const out = execFileSync('openssl', ['dgst', '-sha256', ...pss, '-verify', path.join(dir, 'pub.pem'), '-signature', path.join(dir, 'ours.sig'), path.join(dir, 'msg')]).toString();
-      expect(out).toMatch(/Verified OK/);
-      // OpenSSL signs → ours verifies (and a tampered message does not)
-      execFileSync('openssl', ['dgst', '-sha256', ...pss, '-sign', path.join(dir, 'key.pem'), '-out', path.join(dir, 'theirs.sig'), path.join(dir, 'msg')]);
-      const theirs = readFileSync(path.join(dir, 'theirs.sig')).toString('base64');
-      expect(verifyKalshiSignature(key.publicKeyPem, msg, theirs)).toBe(true);
-      expect(verifyKalshiSignature(key.publicKeyPem, `${msg}?limit=5`, theirs)).toBe(false);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(!hasOpenssl)(
+    'interoperates with OpenSSL’s CLI both ways (pss, sha256 MGF1, saltlen 32), as Kalshi’s Python sample configures it',
+    () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'kalshi-'));
+      try {
+        const msg = '1703123456789POST/trade-api/v2/portfolio/orders';
+        writeFileSync(path.join(dir, 'msg'), msg);
+        writeFileSync(path.join(dir, 'pub.pem'), key.publicKeyPem);
+        writeFileSync(path.join(dir, 'key.pem'), key.privateKeyPem);
+        const pss = [
+          '-sigopt',
+          'rsa_padding_mode:pss',
+          '-sigopt',
+          'rsa_pss_saltlen:32',
+          '-sigopt',
+          'rsa_mgf1_md:sha256',
+        ];
+        // ours → OpenSSL verifies
+        writeFileSync(path.join(dir, 'ours.sig'), Buffer.from(signPss(key.privateKeyPem, msg), 'base64'));
+        const out = execFileSync('openssl', [
+          'dgst',
+          '-sha256',
+          ...pss,
+          '-verify',
+          path.join(dir, 'pub.pem'),
+          '-signature',
+          path.join(dir, 'ours.sig'),
+          path.join(dir, 'msg'),
+        ]).toString();
+        expect(out).toMatch(/Verified OK/);
+        // OpenSSL signs → ours verifies (and a tampered message does not)
+        execFileSync('openssl', [
+          'dgst',
+          '-sha256',
+          ...pss,
+          '-sign',
+          path.join(dir, 'key.pem'),
+          '-out',
+          path.join(dir, 'theirs.sig'),
+          path.join(dir, 'msg'),
+        ]);
+        const theirs = readFileSync(path.join(dir, 'theirs.sig')).toString('base64');
+        expect(verifyKalshiSignature(key.publicKeyPem, msg, theirs)).toBe(true);
+        expect(verifyKalshiSignature(key.publicKeyPem, `${msg}?limit=5`, theirs)).toBe(false);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('generateKalshiAgentKey: RSA-2048, PKCS#8 private and SPKI public PEM of the same key', () => {
     expect(key.privateKeyPem).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
@@ -93,10 +152,18 @@ describe('official vectors and signing', () => {
   });
 
   it('auth headers: key id, ms timestamp, and a signature over the URL path without query', () => {
-    const h = kalshiAuthHeaders('a952bcbe-ec3b-4b5b-b8f9-11dae589608c', key.privateKeyPem, 'GET', 'https://external-api.kalshi.com/trade-api/v2/portfolio/fills?min_ts=1&limit=200', 1703123456789);
+    const h = kalshiAuthHeaders(
+      'a952bcbe-ec3b-4b5b-b8f9-11dae589608c',
+      key.privateKeyPem,
+      'GET',
+      'https://external-api.kalshi.com/trade-api/v2/portfolio/fills?min_ts=1&limit=200',
+      1703123456789,
+    );
     expect(h['KALSHI-ACCESS-KEY']).toBe('a952bcbe-ec3b-4b5b-b8f9-11dae589608c');
     expect(h['KALSHI-ACCESS-TIMESTAMP']).toBe('1703123456789');
-    expect(verifySalt(key.publicKeyPem, '1703123456789GET/trade-api/v2/portfolio/fills', h['KALSHI-ACCESS-SIGNATURE'], 32)).toBe(true);
+    expect(
+      verifySalt(key.publicKeyPem, '1703123456789GET/trade-api/v2/portfolio/fills', h['KALSHI-ACCESS-SIGNATURE'], 32),
+    ).toBe(true);
     expect(KALSHI_KEY_ID_RE.test('a952bcbe-ec3b-4b5b-b8f9-11dae589608c')).toBe(true);
   });
 });
@@ -132,12 +199,29 @@ describe('wire rules', () => {
   });
 
   it('error envelope: wrapped and bare, details appended; status table', () => {
-    expect(errorReason({ error: { code: 'authentication_error', message: 'authentication_error', details: 'NOT_FOUND' } }, 'HTTP 401')).toBe('authentication_error: NOT_FOUND');
-    expect(errorReason({ error: { code: 'order_already_exists', message: 'order already exists', service: 'exchange' } }, 'x')).toBe('order already exists');
-    expect(errorReason({ code: 'market_closed', message: 'market closed', details: '', service: 'exchange' }, 'x')).toBe('market closed');
+    expect(
+      errorReason(
+        { error: { code: 'authentication_error', message: 'authentication_error', details: 'NOT_FOUND' } },
+        'HTTP 401',
+      ),
+    ).toBe('authentication_error: NOT_FOUND');
+    expect(
+      errorReason(
+        { error: { code: 'order_already_exists', message: 'order already exists', service: 'exchange' } },
+        'x',
+      ),
+    ).toBe('order already exists');
+    expect(
+      errorReason({ code: 'market_closed', message: 'market closed', details: '', service: 'exchange' }, 'x'),
+    ).toBe('market closed');
     expect(errorReason({ error: 'plain text' }, 'x')).toBe('plain text');
     expect(errorReason(null, 'HTTP 400')).toBe('HTTP 400');
-    expect(['resting', 'executed', 'canceled', 'pending'].map(platformStatus)).toEqual(['open', 'filled', 'canceled', 'open']);
+    expect(['resting', 'executed', 'canceled', 'pending'].map(platformStatus)).toEqual([
+      'open',
+      'filled',
+      'canceled',
+      'open',
+    ]);
     expect(() => platformStatus('exploded')).toThrow(/unknown Kalshi order status/);
   });
 });
@@ -150,7 +234,15 @@ describe('symbol table', () => {
       const m = spec.venueSymbol!.match(/^(.+):(yes|no)$/)!;
       expect(m, spec.symbol).not.toBeNull();
       expect(spec.symbol).toBe(`${m[1]}-${m[2].toUpperCase()}.KX`);
-      expect(spec).toMatchObject({ base: m[1], venue: 'kalshi', quote: 'USD', assetClass: 'prediction', tickSize: '0.01', szDecimals: 0, maxLeverage: 1 });
+      expect(spec).toMatchObject({
+        base: m[1],
+        venue: 'kalshi',
+        quote: 'USD',
+        assetClass: 'prediction',
+        tickSize: '0.01',
+        szDecimals: 0,
+        maxLeverage: 1,
+      });
       const market = markets.find((x) => x.marketId === KALSHI_SOURCE_MARKETS[m[1]]);
       expect(market, spec.symbol).toBeDefined();
       const outcome = market!.outcomes.find((o) => o.tokenId === spec.sourceCoin);
@@ -182,10 +274,25 @@ describe('adapter ↔ simulator', () => {
   async function authorised(opts: { expiresAt?: number; scopes?: ('read' | 'write')[] } = {}) {
     const member = `member-${randomUUID().slice(0, 8)}`;
     const key = generateKalshiAgentKey();
-    const request = kalshiAdapter.authorizationRequest({ owner: member, agentAddress: 'pending', agentPublicKeyPem: key.publicKeyPem, agentName: 'bot', expiresAt: Date.now() + 3_600_000, nonce: Date.now(), network: 'mainnet' });
+    const request = kalshiAdapter.authorizationRequest({
+      owner: member,
+      agentAddress: 'pending',
+      agentPublicKeyPem: key.publicKeyPem,
+      agentName: 'bot',
+      expiresAt: Date.now() + 3_600_000,
+      nonce: Date.now(),
+      network: 'mainnet',
+    });
     expect(request).toEqual({ kind: 'rsa_public_key', publicKeyPem: key.publicKeyPem });
     const keyId = sim.registerKey(member, key.publicKeyPem, opts);
-    const ctx: VenueContext = { baseUrl: sim.url, network: 'mainnet', agent: { kind: 'rsa', keyId, privateKeyPem: key.privateKeyPem }, owner: member, nextNonce, fetch };
+    const ctx: VenueContext = {
+      baseUrl: sim.url,
+      network: 'mainnet',
+      agent: { kind: 'rsa', keyId, privateKeyPem: key.privateKeyPem },
+      owner: member,
+      nextNonce,
+      fetch,
+    };
     return { ctx, member, key, keyId, request };
   }
 
@@ -207,29 +314,54 @@ describe('adapter ↔ simulator', () => {
   });
 
   /** A raw signed request; `sign` picks the path/timestamp that goes into the signature. */
-  async function raw(ctx: VenueContext, method: string, pathAndQuery: string, o: { body?: unknown; ts?: number; signed?: string; headers?: Record<string, string> } = {}) {
+  async function raw(
+    ctx: VenueContext,
+    method: string,
+    pathAndQuery: string,
+    o: { body?: unknown; ts?: number; signed?: string; headers?: Record<string, string> } = {},
+  ) {
     const a = ctx.agent as { keyId: string; privateKeyPem: string };
     const url = `${sim.url}${pathAndQuery}`;
     const ts = String(o.ts ?? Date.now());
     const message = o.signed ?? signingMessage(ts, method, url);
-    const headers = o.headers ?? { 'KALSHI-ACCESS-KEY': a.keyId, 'KALSHI-ACCESS-TIMESTAMP': ts, 'KALSHI-ACCESS-SIGNATURE': signPss(a.privateKeyPem, message) };
-    const res = await fetch(url, { method, headers: { ...headers, 'content-type': 'application/json' }, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+    const headers = o.headers ?? {
+      'KALSHI-ACCESS-KEY': a.keyId,
+      'KALSHI-ACCESS-TIMESTAMP': ts,
+      'KALSHI-ACCESS-SIGNATURE': signPss(a.privateKeyPem, message),
+    };
+    const res = await fetch(url, {
+      method,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: o.body === undefined ? undefined : JSON.stringify(o.body),
+    });
     return { status: res.status, body: (await res.json()) as any, headers };
   }
 
   it('authorisation: the key id of the registered public key is proven with a signed balance call; a stranger’s or malformed key id is refused', async () => {
     const a = await authorised();
-    expect(await kalshiAdapter.verifyAuthorization({ owner: a.member, request: a.request, signature: a.keyId })).toBe(true);
-    expect(await kalshiAdapter.verifyAuthorization({ owner: a.member, request: a.request, signature: 'my key' })).toBe(false);
-    expect(await kalshiAdapter.submitAuthorization(a.ctx, { request: a.request, signature: a.keyId })).toEqual({ keyId: a.keyId });
+    expect(await kalshiAdapter.verifyAuthorization({ owner: a.member, request: a.request, signature: a.keyId })).toBe(
+      true,
+    );
+    expect(await kalshiAdapter.verifyAuthorization({ owner: a.member, request: a.request, signature: 'my key' })).toBe(
+      false,
+    );
+    expect(await kalshiAdapter.submitAuthorization(a.ctx, { request: a.request, signature: a.keyId })).toEqual({
+      keyId: a.keyId,
+    });
     // A key id Kalshi never issued.
-    await expect(kalshiAdapter.submitAuthorization(a.ctx, { request: a.request, signature: randomUUID() })).rejects.toThrow('authentication_error: NOT_FOUND');
+    await expect(
+      kalshiAdapter.submitAuthorization(a.ctx, { request: a.request, signature: randomUUID() }),
+    ).rejects.toThrow('authentication_error: NOT_FOUND');
     // A real key id, but registered with someone else's public key: our signature does not verify.
     const otherId = sim.registerKey('member-other', generateKalshiAgentKey().publicKeyPem);
-    const err = await kalshiAdapter.submitAuthorization(a.ctx, { request: a.request, signature: otherId }).catch((e) => e);
+    const err = await kalshiAdapter
+      .submitAuthorization(a.ctx, { request: a.request, signature: otherId })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(VenueRejected);
     expect(err.reason).toBe('authentication_error: INVALID_SIGNATURE');
-    await expect(kalshiAdapter.submitAuthorization(a.ctx, { request: a.request, signature: 'not-a-key-id' })).rejects.toThrow(VenueRejected);
+    await expect(
+      kalshiAdapter.submitAuthorization(a.ctx, { request: a.request, signature: 'not-a-key-id' }),
+    ).rejects.toThrow(VenueRejected);
   });
 
   it('market buy of YES fills at the ask with Kalshi’s taker fee; a NO market buy goes out as no_price; status, fills and orders agree', async () => {
@@ -237,17 +369,50 @@ describe('adapter ↔ simulator', () => {
     const r = req({});
     const placed = await kalshiAdapter.place(ctx, r);
     // protective limit 55¢; fills at the 50¢ ask
-    expect(placed).toMatchObject({ clientOrderId: r.clientOrderId, symbol: YES.symbol, side: 'buy', qty: '10', price: '0.55', status: 'filled', filledQty: '10', avgFillPrice: '0.5' });
+    expect(placed).toMatchObject({
+      clientOrderId: r.clientOrderId,
+      symbol: YES.symbol,
+      side: 'buy',
+      qty: '10',
+      price: '0.55',
+      status: 'filled',
+      filledQty: '10',
+      avgFillPrice: '0.5',
+    });
     expect(placed.venueOrderId).toMatch(/^[0-9a-f-]{36}$/);
     expect(await kalshiAdapter.status(ctx, YES.symbol, placed.venueOrderId)).toMatchObject({ status: 'filled' });
-    expect(await kalshiAdapter.fills(ctx, { sinceMs: Date.now() - 60_000 })).toEqual([expect.objectContaining({ venueOrderId: placed.venueOrderId, clientOrderId: r.clientOrderId, symbol: YES.symbol, side: 'buy', qty: '10', price: '0.5', feeUsd: '0.18' })]);
+    expect(await kalshiAdapter.fills(ctx, { sinceMs: Date.now() - 60_000 })).toEqual([
+      expect.objectContaining({
+        venueOrderId: placed.venueOrderId,
+        clientOrderId: r.clientOrderId,
+        symbol: YES.symbol,
+        side: 'buy',
+        qty: '10',
+        price: '0.5',
+        feeUsd: '0.18',
+      }),
+    ]);
     expect(await kalshiAdapter.fills(ctx, { sinceMs: Date.now() + 120_000 })).toEqual([]);
 
     marks.set(NO.symbol, '0.113');
     const no = await kalshiAdapter.place(ctx, req({ symbol: NO.symbol, qty: '3', markPrice: '0.113' }));
-    expect(no).toMatchObject({ symbol: NO.symbol, price: '0.17', status: 'filled', filledQty: '3', avgFillPrice: '0.12' });
+    expect(no).toMatchObject({
+      symbol: NO.symbol,
+      price: '0.17',
+      status: 'filled',
+      filledQty: '3',
+      avgFillPrice: '0.12',
+    });
     const wire = (await raw(ctx, 'GET', `/portfolio/orders/${no.venueOrderId}`)).body.order;
-    expect(wire).toMatchObject({ ticker: 'PRES-2024-DJT', side: 'no', action: 'buy', no_price: 17, yes_price: 83, fill_count: 3, status: 'executed' });
+    expect(wire).toMatchObject({
+      ticker: 'PRES-2024-DJT',
+      side: 'no',
+      action: 'buy',
+      no_price: 17,
+      yes_price: 83,
+      fill_count: 3,
+      status: 'executed',
+    });
     const noFill = await kalshiAdapter.fills(ctx, { sinceMs: Date.now() - 60_000, venueOrderId: no.venueOrderId });
     expect(noFill).toEqual([expect.objectContaining({ symbol: NO.symbol, price: '0.12', qty: '3', feeUsd: '0.03' })]); // ⌈0.07×3×0.12×0.88⌉ = ⌈0.0222⌉
     expect(await kalshiAdapter.fills(ctx, { sinceMs: Date.now() - 60_000, symbol: YES.symbol })).toHaveLength(1);
@@ -258,17 +423,31 @@ describe('adapter ↔ simulator', () => {
     const { ctx } = await authorised();
     const resting = await kalshiAdapter.place(ctx, req({ type: 'limit', price: '0.3' }));
     expect(resting).toMatchObject({ status: 'open', filledQty: '0', price: '0.3', avgFillPrice: null });
-    const other = await kalshiAdapter.place(ctx, req({ type: 'limit', price: '0.7', side: 'sell', symbol: NO.symbol, qty: '5' }));
+    const other = await kalshiAdapter.place(
+      ctx,
+      req({ type: 'limit', price: '0.7', side: 'sell', symbol: NO.symbol, qty: '5' }),
+    );
     expect(other).toMatchObject({ status: 'open', side: 'sell', symbol: NO.symbol, qty: '5' });
-    expect((await kalshiAdapter.orders(ctx)).map((o) => o.venueOrderId).sort()).toEqual([resting.venueOrderId, other.venueOrderId].sort());
+    expect((await kalshiAdapter.orders(ctx)).map((o) => o.venueOrderId).sort()).toEqual(
+      [resting.venueOrderId, other.venueOrderId].sort(),
+    );
 
     marks.set(YES.symbol, '0.29');
     await sim.poke();
-    expect(await kalshiAdapter.status(ctx, YES.symbol, resting.venueOrderId)).toMatchObject({ status: 'filled', filledQty: '10', avgFillPrice: '0.3' });
-    expect(await kalshiAdapter.fills(ctx, { sinceMs: Date.now() - 60_000, venueOrderId: resting.venueOrderId })).toEqual([expect.objectContaining({ side: 'buy', qty: '10', price: '0.3', feeUsd: '0' })]);
+    expect(await kalshiAdapter.status(ctx, YES.symbol, resting.venueOrderId)).toMatchObject({
+      status: 'filled',
+      filledQty: '10',
+      avgFillPrice: '0.3',
+    });
+    expect(
+      await kalshiAdapter.fills(ctx, { sinceMs: Date.now() - 60_000, venueOrderId: resting.venueOrderId }),
+    ).toEqual([expect.objectContaining({ side: 'buy', qty: '10', price: '0.3', feeUsd: '0' })]);
     marks.set(YES.symbol, '0.5');
 
-    expect(await kalshiAdapter.cancel(ctx, NO.symbol, other.venueOrderId)).toMatchObject({ status: 'canceled', filledQty: '0' });
+    expect(await kalshiAdapter.cancel(ctx, NO.symbol, other.venueOrderId)).toMatchObject({
+      status: 'canceled',
+      filledQty: '0',
+    });
     expect(await kalshiAdapter.cancel(ctx, YES.symbol, resting.venueOrderId)).toMatchObject({ status: 'filled' });
     await expect(kalshiAdapter.cancel(ctx, YES.symbol, randomUUID())).rejects.toThrow('not found');
     expect(await kalshiAdapter.status(ctx, YES.symbol, randomUUID())).toBeNull();
@@ -276,18 +455,34 @@ describe('adapter ↔ simulator', () => {
 
   it('IOC that cannot fill comes back canceled; post-only that would cross, fractional sizes, off-cent prices and stops are refused', async () => {
     const { ctx, member } = await authorised();
-    expect(await kalshiAdapter.place(ctx, req({ type: 'limit', timeInForce: 'Ioc', price: '0.4' }))).toMatchObject({ status: 'canceled', filledQty: '0' });
-    await expect(kalshiAdapter.place(ctx, req({ type: 'limit', timeInForce: 'Alo', price: '0.6' }))).rejects.toThrow('post only order would cross the book');
-    expect(await kalshiAdapter.place(ctx, req({ type: 'limit', timeInForce: 'Alo', price: '0.4' }))).toMatchObject({ status: 'open' });
+    expect(await kalshiAdapter.place(ctx, req({ type: 'limit', timeInForce: 'Ioc', price: '0.4' }))).toMatchObject({
+      status: 'canceled',
+      filledQty: '0',
+    });
+    await expect(kalshiAdapter.place(ctx, req({ type: 'limit', timeInForce: 'Alo', price: '0.6' }))).rejects.toThrow(
+      'post only order would cross the book',
+    );
+    expect(await kalshiAdapter.place(ctx, req({ type: 'limit', timeInForce: 'Alo', price: '0.4' }))).toMatchObject({
+      status: 'open',
+    });
     expect(sim.orderCount(member)).toBe(2);
-    await expect(kalshiAdapter.place(ctx, req({ qty: '1.5' }))).rejects.toThrow(/count must be a whole number of contracts/);
+    await expect(kalshiAdapter.place(ctx, req({ qty: '1.5' }))).rejects.toThrow(
+      /count must be a whole number of contracts/,
+    );
     await expect(kalshiAdapter.place(ctx, req({ type: 'limit', price: '0.555' }))).rejects.toThrow(VenueRejected);
     await expect(kalshiAdapter.place(ctx, req({ type: 'stop', triggerPrice: '0.4' }))).rejects.toThrow(VenueRejected);
     expect(sim.orderCount(member)).toBe(2);
     // The venue itself refuses a fractional count and an out-of-range price (invalid_parameters).
-    const frac = await raw(ctx, 'POST', '/portfolio/orders', { body: { ticker: 'PRES-2024-DJT', side: 'yes', action: 'buy', count: 1.5, yes_price: 50 } });
-    expect(frac).toMatchObject({ status: 400, body: { error: { code: 'invalid_parameters', message: 'invalid parameters' } } });
-    const price = await raw(ctx, 'POST', '/portfolio/orders', { body: { ticker: 'PRES-2024-DJT', side: 'yes', action: 'buy', count: 1, yes_price: 100 } });
+    const frac = await raw(ctx, 'POST', '/portfolio/orders', {
+      body: { ticker: 'PRES-2024-DJT', side: 'yes', action: 'buy', count: 1.5, yes_price: 50 },
+    });
+    expect(frac).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_parameters', message: 'invalid parameters' } },
+    });
+    const price = await raw(ctx, 'POST', '/portfolio/orders', {
+      body: { ticker: 'PRES-2024-DJT', side: 'yes', action: 'buy', count: 1, yes_price: 100 },
+    });
     expect(price.status).toBe(400);
   });
 
@@ -295,25 +490,56 @@ describe('adapter ↔ simulator', () => {
     const { ctx, keyId, member } = await authorised();
     const ok = await raw(ctx, 'GET', '/portfolio/orders?limit=5');
     expect(ok.status).toBe(200);
-    const auth401 = (details: string) => ({ status: 401, body: { error: { code: 'authentication_error', message: 'authentication_error', details } } });
+    const auth401 = (details: string) => ({
+      status: 401,
+      body: { error: { code: 'authentication_error', message: 'authentication_error', details } },
+    });
     // The exact same headers again: a replay.
-    expect(await raw(ctx, 'GET', '/portfolio/orders?limit=5', { headers: ok.headers })).toMatchObject(auth401('replayed request'));
+    expect(await raw(ctx, 'GET', '/portfolio/orders?limit=5', { headers: ok.headers })).toMatchObject(
+      auth401('replayed request'),
+    );
     // Signed over the query, over the path without /trade-api/v2, or over another method/path.
     const ts = Date.now();
-    expect(await raw(ctx, 'GET', '/portfolio/orders?limit=5', { ts, signed: `${ts}GET/trade-api/v2/portfolio/orders?limit=5` })).toMatchObject(auth401('INVALID_SIGNATURE'));
-    expect(await raw(ctx, 'GET', '/portfolio/orders', { ts, signed: `${ts}GET/portfolio/orders` })).toMatchObject(auth401('INVALID_SIGNATURE'));
-    expect(await raw(ctx, 'DELETE', `/portfolio/orders/${randomUUID()}`, { ts, signed: `${ts}GET/trade-api/v2/portfolio/orders` })).toMatchObject(auth401('INVALID_SIGNATURE'));
+    expect(
+      await raw(ctx, 'GET', '/portfolio/orders?limit=5', {
+        ts,
+        signed: `${ts}GET/trade-api/v2/portfolio/orders?limit=5`,
+      }),
+    ).toMatchObject(auth401('INVALID_SIGNATURE'));
+    expect(await raw(ctx, 'GET', '/portfolio/orders', { ts, signed: `${ts}GET/portfolio/orders` })).toMatchObject(
+      auth401('INVALID_SIGNATURE'),
+    );
+    expect(
+      await raw(ctx, 'DELETE', `/portfolio/orders/${randomUUID()}`, {
+        ts,
+        signed: `${ts}GET/trade-api/v2/portfolio/orders`,
+      }),
+    ).toMatchObject(auth401('INVALID_SIGNATURE'));
     // A signature whose bytes were tampered with.
     const good = await raw(ctx, 'GET', '/portfolio/balance');
     expect(good.status).toBe(200);
     const sig = Buffer.from(good.headers['KALSHI-ACCESS-SIGNATURE'], 'base64');
     sig[10] ^= 1;
-    expect(await raw(ctx, 'GET', '/portfolio/balance', { headers: { ...good.headers, 'KALSHI-ACCESS-TIMESTAMP': String(Date.now()), 'KALSHI-ACCESS-SIGNATURE': sig.toString('base64') } })).toMatchObject(auth401('INVALID_SIGNATURE'));
+    expect(
+      await raw(ctx, 'GET', '/portfolio/balance', {
+        headers: {
+          ...good.headers,
+          'KALSHI-ACCESS-TIMESTAMP': String(Date.now()),
+          'KALSHI-ACCESS-SIGNATURE': sig.toString('base64'),
+        },
+      }),
+    ).toMatchObject(auth401('INVALID_SIGNATURE'));
     // A timestamp outside the window, correctly signed.
-    expect(await raw(ctx, 'GET', '/portfolio/balance', { ts: Date.now() - 60_000 })).toMatchObject(auth401('timestamp outside the 30 s window'));
-    expect(await raw(ctx, 'GET', '/portfolio/balance', { ts: Date.now() + 60_000 })).toMatchObject(auth401('timestamp outside the 30 s window'));
+    expect(await raw(ctx, 'GET', '/portfolio/balance', { ts: Date.now() - 60_000 })).toMatchObject(
+      auth401('timestamp outside the 30 s window'),
+    );
+    expect(await raw(ctx, 'GET', '/portfolio/balance', { ts: Date.now() + 60_000 })).toMatchObject(
+      auth401('timestamp outside the 30 s window'),
+    );
     // Unknown key id; missing headers.
-    expect(await raw({ ...ctx, agent: { ...(ctx.agent as any), keyId: randomUUID() } }, 'GET', '/portfolio/balance')).toMatchObject(auth401('NOT_FOUND'));
+    expect(
+      await raw({ ...ctx, agent: { ...(ctx.agent as any), keyId: randomUUID() } }, 'GET', '/portfolio/balance'),
+    ).toMatchObject(auth401('NOT_FOUND'));
     expect((await raw(ctx, 'GET', '/portfolio/balance', { headers: {} })).status).toBe(401);
 
     // Revoked: every later request fails, with the adapter surfacing VenueRejected.
@@ -346,7 +572,9 @@ describe('adapter ↔ simulator', () => {
     expect(sim.orderCount(member)).toBe(1);
     const found = await kalshiAdapter.findByClientOrderId(ctx, r.symbol, r.clientOrderId);
     expect(found).toMatchObject({ clientOrderId: r.clientOrderId, status: 'open', price: '0.2', qty: '10' });
-    expect(await kalshiAdapter.findByClientOrderId(ctx, r.symbol, kalshiAdapter.clientOrderId('int_NEVER_SENT'))).toBeNull();
+    expect(
+      await kalshiAdapter.findByClientOrderId(ctx, r.symbol, kalshiAdapter.clientOrderId('int_NEVER_SENT')),
+    ).toBeNull();
     await expect(kalshiAdapter.place(ctx, r)).rejects.toThrow('order already exists');
     expect(sim.orderCount(member)).toBe(1);
     expect((await kalshiAdapter.orders(ctx)).filter((o) => o.clientOrderId === r.clientOrderId)).toHaveLength(1);
@@ -360,9 +588,20 @@ describe('adapter ↔ simulator', () => {
     expect(err.reason).toBe('insufficient balance');
     expect(sim.orderCount(member)).toBe(0);
     const { venueOrderId } = await sim.injectOrder(member, { symbol: NO.symbol, side: 'buy', qty: '3', price: '0.1' });
-    expect(await kalshiAdapter.orders(ctx)).toEqual([expect.objectContaining({ venueOrderId, symbol: NO.symbol, status: 'open', qty: '3', price: '0.1', side: 'buy', clientOrderId: expect.any(String) })]);
+    expect(await kalshiAdapter.orders(ctx)).toEqual([
+      expect.objectContaining({
+        venueOrderId,
+        symbol: NO.symbol,
+        status: 'open',
+        qty: '3',
+        price: '0.1',
+        side: 'buy',
+        clientOrderId: expect.any(String),
+      }),
+    ]);
     // More than one page (limit 200): every order comes back once.
-    for (let i = 0; i < 204; i++) await sim.injectOrder(member, { symbol: YES.symbol, side: 'buy', qty: '1', price: '0.05' });
+    for (let i = 0; i < 204; i++)
+      await sim.injectOrder(member, { symbol: YES.symbol, side: 'buy', qty: '1', price: '0.05' });
     const all = await kalshiAdapter.orders(ctx);
     expect(all).toHaveLength(205);
     expect(new Set(all.map((o) => o.venueOrderId)).size).toBe(205);

@@ -35,19 +35,52 @@ describe('official vectors', () => {
   // Polymarket/py-clob-client-v2 @ 6231f16d6b5c6f85a28c2d7130fdcbaf0df5a2e1
   // tests/order_utils/test_exchange_order_builder_v2.py (Amoy, exchange V2, POLY_1271 deposit wallet).
   const wallet = '0x1111111111111111111111111111111111111111' as const;
-  const order: PolymarketOrder = { salt: '479249096354', maker: wallet, signer: wallet, tokenId: '1234', makerAmount: '100000000', takerAmount: '50000000', side: 'BUY', signatureType: 3, timestamp: '1710000000000', metadata: BYTES32_ZERO, builder: BYTES32_ZERO };
+  const order: PolymarketOrder = {
+    salt: '479249096354',
+    maker: wallet,
+    signer: wallet,
+    tokenId: '1234',
+    makerAmount: '100000000',
+    takerAmount: '50000000',
+    side: 'BUY',
+    signatureType: 3,
+    timestamp: '1710000000000',
+    metadata: BYTES32_ZERO,
+    builder: BYTES32_ZERO,
+  };
   const EXPECTED_1271 =
     '0xa3a093c83b6c20c83355c16ce94c92e6e9fcbdeb840618cc74f6c57a42ad145b2b98db73d2c73cbf1f2b6af288566ae81960ddbc3a13921027358a8bff3be6ff1ca440cbd865bc0c6243d7a8df9a8bf48a8827b0a4abbb61c30e96d305423af148d23d42d3ad94e65d78258cecaf8dcbaddac0f73dc085040f2c12bb595dd838044f726465722875696e743235362073616c742c61646472657373206d616b65722c61646472657373207369676e65722c75696e7432353620746f6b656e49642c75696e74323536206d616b6572416d6f756e742c75696e743235362074616b6572416d6f756e742c75696e743820736964652c75696e7438207369676e6174757265547970652c75696e743235362074696d657374616d702c62797465733332206d657461646174612c62797465733332206275696c6465722900ba';
 
   it('V2 order hash (= Polymarket orderID) of the py-clob-client-v2 vector', () => {
-    expect(orderHash(order, 'testnet', false)).toBe('0x2afca94626db91b2d556c351584a4cd93e13da32e377dc48c7983e43afa5ab47');
+    expect(orderHash(order, 'testnet', false)).toBe(
+      '0x2afca94626db91b2d556c351584a4cd93e13da32e377dc48c7983e43afa5ab47',
+    );
     // The neg-risk exchange is another domain: another hash.
-    expect(orderHash(order, 'testnet', true)).not.toBe('0x2afca94626db91b2d556c351584a4cd93e13da32e377dc48c7983e43afa5ab47');
+    expect(orderHash(order, 'testnet', true)).not.toBe(
+      '0x2afca94626db91b2d556c351584a4cd93e13da32e377dc48c7983e43afa5ab47',
+    );
   });
 
   it('POLY_1271 signature of the same vector: our domain separator and Order struct hash, signed as TypedDataSign', async () => {
-    const domain = { name: 'Polymarket CTF Exchange', version: '2', chainId: 80002, verifyingContract: EXCHANGE_V2.standard } as const;
-    const message = { salt: 479249096354n, maker: wallet, signer: wallet, tokenId: 1234n, makerAmount: 100000000n, takerAmount: 50000000n, side: 0, signatureType: 3, timestamp: 1710000000000n, metadata: BYTES32_ZERO, builder: BYTES32_ZERO };
+    const domain = {
+      name: 'Polymarket CTF Exchange',
+      version: '2',
+      chainId: 80002,
+      verifyingContract: EXCHANGE_V2.standard,
+    } as const;
+    const message = {
+      salt: 479249096354n,
+      maker: wallet,
+      signer: wallet,
+      tokenId: 1234n,
+      makerAmount: 100000000n,
+      takerAmount: 50000000n,
+      side: 0,
+      signatureType: 3,
+      timestamp: 1710000000000n,
+      metadata: BYTES32_ZERO,
+      builder: BYTES32_ZERO,
+    };
     const inner = await privateKeyToAccount(VECTOR_KEY).signTypedData({
       domain,
       types: {
@@ -62,12 +95,30 @@ describe('official vectors', () => {
         Order: ORDER_TYPES.Order,
       },
       primaryType: 'TypedDataSign',
-      message: { contents: message, name: 'DepositWallet', version: '1', chainId: 80002n, verifyingContract: wallet, salt: BYTES32_ZERO },
+      message: {
+        contents: message,
+        name: 'DepositWallet',
+        version: '1',
+        chainId: 80002n,
+        verifyingContract: wallet,
+        salt: BYTES32_ZERO,
+      },
     });
-    const typeString = 'Order(uint256 salt,address maker,address signer,uint256 tokenId,uint256 makerAmount,uint256 takerAmount,uint8 side,uint8 signatureType,uint256 timestamp,bytes32 metadata,bytes32 builder)';
+    const typeString =
+      'Order(uint256 salt,address maker,address signer,uint256 tokenId,uint256 makerAmount,uint256 takerAmount,uint8 side,uint8 signatureType,uint256 timestamp,bytes32 metadata,bytes32 builder)';
     const full = concat([
       inner,
-      hashDomain({ domain: { ...domain, chainId: 80002n }, types: { EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'version', type: 'string' }, { name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' }] } }),
+      hashDomain({
+        domain: { ...domain, chainId: 80002n },
+        types: {
+          EIP712Domain: [
+            { name: 'name', type: 'string' },
+            { name: 'version', type: 'string' },
+            { name: 'chainId', type: 'uint256' },
+            { name: 'verifyingContract', type: 'address' },
+          ],
+        },
+      }),
       hashStruct({ data: message, primaryType: 'Order', types: ORDER_TYPES }),
       stringToHex(typeString),
       numberToHex(typeString.length, { size: 2 }),
@@ -77,14 +128,30 @@ describe('official vectors', () => {
 
   it('L1 ClobAuth signature (clob-client-v2 tests/signing/eip712.test.ts and py-clob-client-v2 tests/signing/test_eip712.py)', async () => {
     const h = await l1Headers(VECTOR_KEY, '10000000', 23n, 'testnet');
-    expect(h.POLY_SIGNATURE).toBe('0xf62319a987514da40e57e2f4d7529f7bac38f0355bd88bb5adbb3768d80de6c1682518e0af677d5260366425f4361e7b70c25ae232aff0ab2331e2b164a1aedc1b');
-    expect(h).toMatchObject({ POLY_ADDRESS: privateKeyToAccount(VECTOR_KEY).address, POLY_TIMESTAMP: '10000000', POLY_NONCE: '23' });
+    expect(h.POLY_SIGNATURE).toBe(
+      '0xf62319a987514da40e57e2f4d7529f7bac38f0355bd88bb5adbb3768d80de6c1682518e0af677d5260366425f4361e7b70c25ae232aff0ab2331e2b164a1aedc1b',
+    );
+    expect(h).toMatchObject({
+      POLY_ADDRESS: privateKeyToAccount(VECTOR_KEY).address,
+      POLY_TIMESTAMP: '10000000',
+      POLY_NONCE: '23',
+    });
   });
 
   it('L2 HMAC (clob-client-v2 tests/signing/hmac.test.ts, py-clob-client-v2 tests/signing/test_hmac.py), url-safe with = padding', () => {
-    expect(hmacSignature('AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', '1000000', 'test-sign', '/orders', '{"hash": "0x123"}')).toBe('ZwAdJKvoYRlEKDkNMwd5BuwNNtg93kNaR_oU2HrfVvc=');
+    expect(
+      hmacSignature(
+        'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+        '1000000',
+        'test-sign',
+        '/orders',
+        '{"hash": "0x123"}',
+      ),
+    ).toBe('ZwAdJKvoYRlEKDkNMwd5BuwNNtg93kNaR_oU2HrfVvc=');
     // no body: the message is ts+method+path only, and differs from the body vector
-    expect(hmacSignature('AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', '1000000', 'test-sign', '/orders')).not.toBe('ZwAdJKvoYRlEKDkNMwd5BuwNNtg93kNaR_oU2HrfVvc=');
+    expect(hmacSignature('AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', '1000000', 'test-sign', '/orders')).not.toBe(
+      'ZwAdJKvoYRlEKDkNMwd5BuwNNtg93kNaR_oU2HrfVvc=',
+    );
   });
 
   // clob-client-v2 tests/order-builder/helpers/buildOrderCreationArgs.test.ts (and createOrder/buildOrder tests).
@@ -104,7 +171,12 @@ describe('official vectors', () => {
   });
 
   it('rounds the price half-up and the size down before multiplying', () => {
-    expect(orderAmounts('BUY', '10.999', '0.555', '0.01')).toEqual({ makerAmount: '6154400', takerAmount: '10990000', price: '0.56', size: '10.99' });
+    expect(orderAmounts('BUY', '10.999', '0.555', '0.01')).toEqual({
+      makerAmount: '6154400',
+      takerAmount: '10990000',
+      price: '0.56',
+      size: '10.99',
+    });
     expect(() => orderAmounts('BUY', '1', '0.5', '0.03')).toThrow(/tick size/);
   });
 });
@@ -113,11 +185,25 @@ describe('signing and wire', () => {
   it('signs a Gnosis-Safe order with a fixed key and recovers the signer; any field change breaks it', async () => {
     const key = VECTOR_KEY;
     const signer = privateKeyToAccount(key).address;
-    const o: PolymarketOrder = { salt: saltFromIntentId('int_01JXYZ0000000000000000000'), maker: '0x2222222222222222222222222222222222222222', signer, tokenId: POLYMARKET_SYMBOLS[0].venueSymbol!, makerAmount: '5000000', takerAmount: '10000000', side: 'BUY', signatureType: 2, timestamp: '1760000000000', metadata: BYTES32_ZERO, builder: BYTES32_ZERO };
+    const o: PolymarketOrder = {
+      salt: saltFromIntentId('int_01JXYZ0000000000000000000'),
+      maker: '0x2222222222222222222222222222222222222222',
+      signer,
+      tokenId: POLYMARKET_SYMBOLS[0].venueSymbol!,
+      makerAmount: '5000000',
+      takerAmount: '10000000',
+      side: 'BUY',
+      signatureType: 2,
+      timestamp: '1760000000000',
+      metadata: BYTES32_ZERO,
+      builder: BYTES32_ZERO,
+    };
     const sig = await signOrder(key, o, 'mainnet', false);
     expect(sig).toBe(await signOrder(key, o, 'mainnet', false)); // RFC 6979: deterministic
     expect(await recoverOrderSigner(o, sig, 'mainnet', false)).toBe(signer.toLowerCase());
-    expect(await recoverOrderSigner({ ...o, makerAmount: '5000001' }, sig, 'mainnet', false)).not.toBe(signer.toLowerCase());
+    expect(await recoverOrderSigner({ ...o, makerAmount: '5000001' }, sig, 'mainnet', false)).not.toBe(
+      signer.toLowerCase(),
+    );
     expect(await recoverOrderSigner(o, sig, 'testnet', false)).not.toBe(signer.toLowerCase());
     expect(await recoverOrderSigner(o, sig, 'mainnet', true)).not.toBe(signer.toLowerCase());
   });
@@ -139,7 +225,13 @@ describe('signing and wire', () => {
   });
 
   it('maps venue statuses through the table and refuses unknown ones', () => {
-    expect(['live', 'MATCHED', 'delayed', 'unmatched', 'CANCELED'].map(platformStatus)).toEqual(['open', 'filled', 'open', 'open', 'canceled']);
+    expect(['live', 'MATCHED', 'delayed', 'unmatched', 'CANCELED'].map(platformStatus)).toEqual([
+      'open',
+      'filled',
+      'open',
+      'open',
+      'canceled',
+    ]);
     expect(() => platformStatus('weird')).toThrow();
   });
 });
@@ -156,11 +248,19 @@ describe('symbol table', () => {
       expect(spec.sourceCoin).toBe(spec.venueSymbol);
       expect(POLYMARKET_TOKENS[spec.venueSymbol!]).toEqual({ marketId: market!.marketId, negRisk: false });
       expect(outcome.history.length).toBeGreaterThan(50);
-      expect(spec).toMatchObject({ venue: 'polymarket', quote: 'USD', assetClass: 'prediction', tickSize: '0.01', szDecimals: 2, maxLeverage: 1 });
+      expect(spec).toMatchObject({
+        venue: 'polymarket',
+        quote: 'USD',
+        assetClass: 'prediction',
+        tickSize: '0.01',
+        szDecimals: 2,
+        maxLeverage: 1,
+      });
       expect(spec.symbol.length).toBeLessThanOrEqual(64);
     }
     // both outcomes of each market
-    for (const m of new Set(Object.values(POLYMARKET_TOKENS).map((t) => t.marketId))) expect(Object.values(POLYMARKET_TOKENS).filter((t) => t.marketId === m).length).toBe(2);
+    for (const m of new Set(Object.values(POLYMARKET_TOKENS).map((t) => t.marketId)))
+      expect(Object.values(POLYMARKET_TOKENS).filter((t) => t.marketId === m).length).toBe(2);
   });
 });
 
@@ -186,8 +286,22 @@ describe('adapter ↔ simulator', () => {
     const owner = privateKeyToAccount(ownerKey).address;
     const agentKey = generatePrivateKey();
     const agent = { kind: 'evm' as const, privateKey: agentKey, address: privateKeyToAccount(agentKey).address };
-    const base: Omit<VenueContext, 'apiCredentials'> = { baseUrl: sim.url, network: 'mainnet', agent, owner, nextNonce, fetch };
-    const request = polymarketAdapter.authorizationRequest({ owner, agentAddress: agent.address, agentName: 'bot', expiresAt: Date.now() + ttlMs, nonce: Date.now(), network: 'mainnet' });
+    const base: Omit<VenueContext, 'apiCredentials'> = {
+      baseUrl: sim.url,
+      network: 'mainnet',
+      agent,
+      owner,
+      nextNonce,
+      fetch,
+    };
+    const request = polymarketAdapter.authorizationRequest({
+      owner,
+      agentAddress: agent.address,
+      agentName: 'bot',
+      expiresAt: Date.now() + ttlMs,
+      nonce: Date.now(),
+      network: 'mainnet',
+    });
     if (request.kind !== 'eip712') throw new Error('expected eip712');
     const typed = JSON.parse(JSON.stringify(request.typedData)); // as the API hands it to the wallet
     const signature = await privateKeyToAccount(ownerKey).signTypedData(typed);
@@ -214,25 +328,57 @@ describe('adapter ↔ simulator', () => {
 
   it('authorisation: the owner’s signature verifies locally, a stranger’s does not; submitting yields L2 credentials and registers the signer', async () => {
     const a = await authorised();
-    expect(await polymarketAdapter.verifyAuthorization({ owner: a.owner, request: a.request, signature: a.signature })).toBe(true);
-    const stranger = await privateKeyToAccount(generatePrivateKey()).signTypedData(JSON.parse(JSON.stringify((a.request as any).typedData)));
-    expect(await polymarketAdapter.verifyAuthorization({ owner: a.owner, request: a.request, signature: stranger })).toBe(false);
-    expect(a.ctx.apiCredentials).toEqual({ apiKey: expect.any(String), secret: expect.any(String), passphrase: expect.any(String) });
+    expect(
+      await polymarketAdapter.verifyAuthorization({ owner: a.owner, request: a.request, signature: a.signature }),
+    ).toBe(true);
+    const stranger = await privateKeyToAccount(generatePrivateKey()).signTypedData(
+      JSON.parse(JSON.stringify((a.request as any).typedData)),
+    );
+    expect(
+      await polymarketAdapter.verifyAuthorization({ owner: a.owner, request: a.request, signature: stranger }),
+    ).toBe(false);
+    expect(a.ctx.apiCredentials).toEqual({
+      apiKey: expect.any(String),
+      secret: expect.any(String),
+      passphrase: expect.any(String),
+    });
     expect(sim.authorizedSigners(a.owner).map((s) => s.signer)).toEqual([a.agent.address.toLowerCase()]);
     // The same signed authorisation again is a replayed nonce; a signature by a stranger is refused.
-    await expect(polymarketAdapter.submitAuthorization(a.ctx, { request: a.request, signature: a.signature })).rejects.toThrow('authorization nonce already used');
-    await expect(polymarketAdapter.submitAuthorization(a.ctx, { request: a.request, signature: stranger })).rejects.toThrow('invalid signature');
+    await expect(
+      polymarketAdapter.submitAuthorization(a.ctx, { request: a.request, signature: a.signature }),
+    ).rejects.toThrow('authorization nonce already used');
+    await expect(
+      polymarketAdapter.submitAuthorization(a.ctx, { request: a.request, signature: stranger }),
+    ).rejects.toThrow('invalid signature');
   });
 
   it('market buy fills at the mark with the taker fee; status, fills and orders agree', async () => {
     const { ctx } = await authorised();
     const r = req({});
     const placed = await polymarketAdapter.place(ctx, r);
-    expect(placed).toMatchObject({ clientOrderId: r.clientOrderId, symbol: YES.symbol, side: 'buy', qty: '10', price: '0.55', status: 'filled', filledQty: '10' });
+    expect(placed).toMatchObject({
+      clientOrderId: r.clientOrderId,
+      symbol: YES.symbol,
+      side: 'buy',
+      qty: '10',
+      price: '0.55',
+      status: 'filled',
+      filledQty: '10',
+    });
     expect(placed.venueOrderId).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await polymarketAdapter.status(ctx, YES.symbol, placed.venueOrderId)).toMatchObject({ status: 'filled' });
     const fills = await polymarketAdapter.fills(ctx, { sinceMs: Date.now() - 60_000 });
-    expect(fills).toEqual([expect.objectContaining({ venueOrderId: placed.venueOrderId, clientOrderId: r.clientOrderId, symbol: YES.symbol, side: 'buy', qty: '10', price: '0.5', feeUsd: '0.05' })]);
+    expect(fills).toEqual([
+      expect.objectContaining({
+        venueOrderId: placed.venueOrderId,
+        clientOrderId: r.clientOrderId,
+        symbol: YES.symbol,
+        side: 'buy',
+        qty: '10',
+        price: '0.5',
+        feeUsd: '0.05',
+      }),
+    ]);
     expect(await polymarketAdapter.fills(ctx, { sinceMs: Date.now() + 120_000 })).toEqual([]);
   });
 
@@ -240,28 +386,56 @@ describe('adapter ↔ simulator', () => {
     const { ctx } = await authorised();
     const resting = await polymarketAdapter.place(ctx, req({ type: 'limit', price: '0.3', side: 'buy' }));
     expect(resting).toMatchObject({ status: 'open', filledQty: '0', price: '0.3' });
-    const other = await polymarketAdapter.place(ctx, req({ type: 'limit', price: '0.7', side: 'sell', symbol: NO.symbol, qty: '5' }));
+    const other = await polymarketAdapter.place(
+      ctx,
+      req({ type: 'limit', price: '0.7', side: 'sell', symbol: NO.symbol, qty: '5' }),
+    );
     expect(other).toMatchObject({ status: 'open', side: 'sell', symbol: NO.symbol });
-    expect((await polymarketAdapter.orders(ctx)).map((o) => o.venueOrderId).sort()).toEqual([resting.venueOrderId, other.venueOrderId].sort());
+    expect((await polymarketAdapter.orders(ctx)).map((o) => o.venueOrderId).sort()).toEqual(
+      [resting.venueOrderId, other.venueOrderId].sort(),
+    );
 
     marks.set(YES.symbol, '0.29');
     await sim.poke();
-    expect(await polymarketAdapter.status(ctx, YES.symbol, resting.venueOrderId)).toMatchObject({ status: 'filled', filledQty: '10' });
-    const fills = await polymarketAdapter.fills(ctx, { sinceMs: Date.now() - 60_000, venueOrderId: resting.venueOrderId });
+    expect(await polymarketAdapter.status(ctx, YES.symbol, resting.venueOrderId)).toMatchObject({
+      status: 'filled',
+      filledQty: '10',
+    });
+    const fills = await polymarketAdapter.fills(ctx, {
+      sinceMs: Date.now() - 60_000,
+      venueOrderId: resting.venueOrderId,
+    });
     expect(fills).toEqual([expect.objectContaining({ side: 'buy', qty: '10', price: '0.3', feeUsd: '0' })]);
     marks.set(YES.symbol, '0.5');
 
-    expect(await polymarketAdapter.cancel(ctx, NO.symbol, other.venueOrderId)).toMatchObject({ status: 'canceled', filledQty: '0' });
+    expect(await polymarketAdapter.cancel(ctx, NO.symbol, other.venueOrderId)).toMatchObject({
+      status: 'canceled',
+      filledQty: '0',
+    });
     // canceling a filled order returns it as filled
     expect(await polymarketAdapter.cancel(ctx, YES.symbol, resting.venueOrderId)).toMatchObject({ status: 'filled' });
   });
 
   it('post-only limit that would cross is refused; an off-tick price is refused by the venue', async () => {
     const { ctx } = await authorised();
-    await expect(polymarketAdapter.place(ctx, req({ type: 'limit', timeInForce: 'Alo', price: '0.6' }))).rejects.toThrow('invalid post-only order: order crosses book');
+    await expect(
+      polymarketAdapter.place(ctx, req({ type: 'limit', timeInForce: 'Alo', price: '0.6' })),
+    ).rejects.toThrow('invalid post-only order: order crosses book');
     // Send an order whose amounts encode 0.555 directly (the adapter would have rounded it).
     const a = ctx.agent as { privateKey: Hex; address: Hex };
-    const o: PolymarketOrder = { salt: '77', maker: ctx.owner as Hex, signer: a.address, tokenId: YES.venueSymbol!, makerAmount: '5550000', takerAmount: '10000000', side: 'BUY', signatureType: 2, timestamp: String(await nextNonce()), metadata: BYTES32_ZERO, builder: BYTES32_ZERO };
+    const o: PolymarketOrder = {
+      salt: '77',
+      maker: ctx.owner as Hex,
+      signer: a.address,
+      tokenId: YES.venueSymbol!,
+      makerAmount: '5550000',
+      takerAmount: '10000000',
+      side: 'BUY',
+      signatureType: 2,
+      timestamp: String(await nextNonce()),
+      metadata: BYTES32_ZERO,
+      builder: BYTES32_ZERO,
+    };
     const res = await post(ctx, o, await signOrder(a.privateKey, o, 'mainnet', false));
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toMatch(/breaks minimum tick size rule: 0.01/);
@@ -269,28 +443,73 @@ describe('adapter ↔ simulator', () => {
 
   /** POSTs a hand-built order with correct L2 headers. */
   async function post(ctx: VenueContext, o: PolymarketOrder, signature: string, tamper?: (body: any) => void) {
-    const body: any = { order: { ...o, salt: Number(o.salt), expiration: '0', signature }, owner: ctx.apiCredentials!.apiKey, orderType: 'GTC', postOnly: false, deferExec: false };
+    const body: any = {
+      order: { ...o, salt: Number(o.salt), expiration: '0', signature },
+      owner: ctx.apiCredentials!.apiKey,
+      orderType: 'GTC',
+      postOnly: false,
+      deferExec: false,
+    };
     tamper?.(body);
     const text = JSON.stringify(body);
-    const headers = l2Headers((ctx.agent as { address: string }).address, ctx.apiCredentials as any, String(Math.floor(Date.now() / 1000)), 'POST', '/order', text);
-    return fetch(`${sim.url}/order`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: text });
+    const headers = l2Headers(
+      (ctx.agent as { address: string }).address,
+      ctx.apiCredentials as any,
+      String(Math.floor(Date.now() / 1000)),
+      'POST',
+      '/order',
+      text,
+    );
+    return fetch(`${sim.url}/order`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: text,
+    });
   }
 
   it('refuses a tampered order with {"error":"invalid signature"}, a replayed order as a duplicate, and a bad HMAC as unauthorized', async () => {
     const { ctx } = await authorised();
     const a = ctx.agent as { privateKey: Hex; address: Hex };
-    const o: PolymarketOrder = { salt: '12345', maker: ctx.owner as Hex, signer: a.address, tokenId: YES.venueSymbol!, makerAmount: '2000000', takerAmount: '10000000', side: 'BUY', signatureType: 2, timestamp: String(await nextNonce()), metadata: BYTES32_ZERO, builder: BYTES32_ZERO };
+    const o: PolymarketOrder = {
+      salt: '12345',
+      maker: ctx.owner as Hex,
+      signer: a.address,
+      tokenId: YES.venueSymbol!,
+      makerAmount: '2000000',
+      takerAmount: '10000000',
+      side: 'BUY',
+      signatureType: 2,
+      timestamp: String(await nextNonce()),
+      metadata: BYTES32_ZERO,
+      builder: BYTES32_ZERO,
+    };
     const sig = await signOrder(a.privateKey, o, 'mainnet', false);
     const tampered = await post(ctx, o, sig, (b) => (b.order.makerAmount = '3000000'));
     expect(tampered.status).toBe(400);
     expect(await tampered.json()).toEqual({ error: 'invalid signature' });
     const first = await post(ctx, o, sig);
     expect(first.status).toBe(200);
-    expect(await first.json()).toMatchObject({ success: true, status: 'live', orderID: orderHash(o, 'mainnet', false) });
+    expect(await first.json()).toMatchObject({
+      success: true,
+      status: 'live',
+      orderID: orderHash(o, 'mainnet', false),
+    });
     const replay = await post(ctx, o, sig);
     expect(replay.status).toBe(400);
-    expect(((await replay.json()) as { error: string }).error).toBe(`order ${orderHash(o, 'mainnet', false)} is invalid. Duplicated.`);
-    const badHmac = await fetch(`${sim.url}/data/orders`, { headers: { ...l2Headers(a.address, { ...(ctx.apiCredentials as any), secret: 'QkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkI=' }, String(Math.floor(Date.now() / 1000)), 'GET', '/data/orders') } });
+    expect(((await replay.json()) as { error: string }).error).toBe(
+      `order ${orderHash(o, 'mainnet', false)} is invalid. Duplicated.`,
+    );
+    const badHmac = await fetch(`${sim.url}/data/orders`, {
+      headers: {
+        ...l2Headers(
+          a.address,
+          { ...(ctx.apiCredentials as any), secret: 'QkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkI=' },
+          String(Math.floor(Date.now() / 1000)),
+          'GET',
+          '/data/orders',
+        ),
+      },
+    });
     expect(badHmac.status).toBe(401);
     expect(await badHmac.json()).toEqual({ error: 'Unauthorized/Invalid api key' });
   });
@@ -301,8 +520,13 @@ describe('adapter ↔ simulator', () => {
     const rogueKey = generatePrivateKey();
     const rogue = { kind: 'evm' as const, privateKey: rogueKey, address: privateKeyToAccount(rogueKey).address };
     const h = await l1Headers(rogueKey, String(Math.floor(Date.now() / 1000)), 0n, 'mainnet');
-    const creds = (await (await fetch(`${sim.url}/auth/api-key`, { method: 'POST', headers: h })).json()) as Record<string, string>;
-    await expect(polymarketAdapter.place({ ...ctx, agent: rogue, apiCredentials: creds }, req({}))).rejects.toThrow('the order signer is not an authorized signer of the maker wallet');
+    const creds = (await (await fetch(`${sim.url}/auth/api-key`, { method: 'POST', headers: h })).json()) as Record<
+      string,
+      string
+    >;
+    await expect(polymarketAdapter.place({ ...ctx, agent: rogue, apiCredentials: creds }, req({}))).rejects.toThrow(
+      'the order signer is not an authorized signer of the maker wallet',
+    );
     // Someone else's credentials with our agent's signature: the signer is not the API key's address.
     await expect(polymarketAdapter.place({ ...ctx, apiCredentials: creds }, req({}))).rejects.toThrow(VenueRejected);
 
@@ -323,8 +547,12 @@ describe('adapter ↔ simulator', () => {
     const found = await polymarketAdapter.findByClientOrderId(ctx, r.symbol, r.clientOrderId);
     expect(found).toMatchObject({ clientOrderId: r.clientOrderId, status: 'open', price: '0.2' });
     forgetSignedOrders();
-    expect(await polymarketAdapter.findByClientOrderId(ctx, r.symbol, r.clientOrderId)).toMatchObject({ venueOrderId: found!.venueOrderId });
-    expect(await polymarketAdapter.findByClientOrderId(ctx, r.symbol, polymarketAdapter.clientOrderId('int_NEVER_SENT'))).toBeNull();
+    expect(await polymarketAdapter.findByClientOrderId(ctx, r.symbol, r.clientOrderId)).toMatchObject({
+      venueOrderId: found!.venueOrderId,
+    });
+    expect(
+      await polymarketAdapter.findByClientOrderId(ctx, r.symbol, polymarketAdapter.clientOrderId('int_NEVER_SENT')),
+    ).toBeNull();
     expect(sim.orderCount(owner)).toBe(1);
   });
 
@@ -336,14 +564,28 @@ describe('adapter ↔ simulator', () => {
     expect(err.reason).toBe('not enough balance / allowance');
     expect(sim.orderCount(owner)).toBe(0);
     const { venueOrderId } = await sim.injectOrder(owner, { symbol: NO.symbol, side: 'buy', qty: '3', price: '0.1' });
-    expect(await polymarketAdapter.orders(ctx)).toEqual([expect.objectContaining({ venueOrderId, symbol: NO.symbol, status: 'open', qty: '3', price: '0.1', side: 'buy', clientOrderId: expect.any(String) })]);
+    expect(await polymarketAdapter.orders(ctx)).toEqual([
+      expect.objectContaining({
+        venueOrderId,
+        symbol: NO.symbol,
+        status: 'open',
+        qty: '3',
+        price: '0.1',
+        side: 'buy',
+        clientOrderId: expect.any(String),
+      }),
+    ]);
   });
 
   it('a FAK market order that cannot fill is killed with the venue’s message; stops are refused before signing', async () => {
     const { ctx } = await authorised();
     marks.set(NO.symbol, '0.9');
-    await expect(polymarketAdapter.place(ctx, req({ symbol: NO.symbol, markPrice: '0.5' }))).rejects.toThrow(/no orders found to match with FAK order/);
+    await expect(polymarketAdapter.place(ctx, req({ symbol: NO.symbol, markPrice: '0.5' }))).rejects.toThrow(
+      /no orders found to match with FAK order/,
+    );
     marks.set(NO.symbol, '0.5');
-    await expect(polymarketAdapter.place(ctx, req({ type: 'stop', triggerPrice: '0.4' }))).rejects.toThrow(VenueRejected);
+    await expect(polymarketAdapter.place(ctx, req({ type: 'stop', triggerPrice: '0.4' }))).rejects.toThrow(
+      VenueRejected,
+    );
   });
 });

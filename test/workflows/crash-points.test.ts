@@ -40,7 +40,11 @@ describe('worker crashes at chosen points', () => {
     worker = spawnWorker(s, { FAULT_CRASH: spec });
     return worker;
   };
-  const market = (token: string, side: string, qty: string) => s.call('POST', '/api/v1/oms/intents', { token, body: { venue: 'paper', symbol: 'ETH.PAPER', side, type: 'market', qty } });
+  const market = (token: string, side: string, qty: string) =>
+    s.call('POST', '/api/v1/oms/intents', {
+      token,
+      body: { venue: 'paper', symbol: 'ETH.PAPER', side, type: 'market', qty },
+    });
 
   it('dies before dispatch: the next worker dispatches once', async () => {
     const t = await s.trader();
@@ -50,7 +54,11 @@ describe('worker crashes at chosen points', () => {
     await exited(dying);
     expect((await intent(t.token, c.body.intentId)).body.state).toBe('signed_pending_dispatch');
     await freshWorker();
-    await waitFor(() => intent(t.token, c.body.intentId), (x) => x.body.state === 'filled', 40_000);
+    await waitFor(
+      () => intent(t.token, c.body.intentId),
+      (x) => x.body.state === 'filled',
+      40_000,
+    );
     expect(await fillsOf(c.body.intentId)).toBe(1);
   });
 
@@ -65,7 +73,8 @@ describe('worker crashes at chosen points', () => {
     const handle = s.temporal.workflow.getHandle(`intent-${c.body.intentId}`);
     expect(await handle.result()).toMatchObject({ state: 'filled' });
     expect(await fillsOf(c.body.intentId)).toBe(1);
-    const positions = (await s.call('GET', `/api/v1/accounts/${t.accountId}/positions`, { token: t.token })).body.positions;
+    const positions = (await s.call('GET', `/api/v1/accounts/${t.accountId}/positions`, { token: t.token })).body
+      .positions;
     expect(positions.map((p: { qty: string }) => p.qty)).toEqual(['-0.4']);
   });
 
@@ -74,40 +83,76 @@ describe('worker crashes at chosen points', () => {
     await freshWorker();
     const t = await s.trader();
     const eth = await market(t.token, 'buy', '0.5');
-    const sol = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', symbol: 'SOL.PAPER', side: 'sell', type: 'market', qty: '3' } });
-    for (const c of [eth, sol]) await waitFor(() => intent(t.token, c.body.intentId), (x) => x.body.state === 'filled', 30_000);
+    const sol = await s.call('POST', '/api/v1/oms/intents', {
+      token: t.token,
+      body: { venue: 'paper', symbol: 'SOL.PAPER', side: 'sell', type: 'market', qty: '3' },
+    });
+    for (const c of [eth, sol])
+      await waitFor(
+        () => intent(t.token, c.body.intentId),
+        (x) => x.body.state === 'filled',
+        30_000,
+      );
     worker!.kill('SIGTERM');
     await exited(worker!);
 
     const dying = crashingWorker('after:dispatchPaper:1'); // the first of two close legs
     const res = await s.call('POST', '/api/v1/oms/flatten', { token: t.token, body: {} });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.legs.map((l: { action: string; symbol: string }) => `${l.action} ${l.symbol}`)).toEqual(['close ETH.PAPER', 'close SOL.PAPER']);
+    expect(res.body.legs.map((l: { action: string; symbol: string }) => `${l.action} ${l.symbol}`)).toEqual([
+      'close ETH.PAPER',
+      'close SOL.PAPER',
+    ]);
     await exited(dying);
     await freshWorker();
     const outcome = await s.temporal.workflow.getHandle(batchWorkflowId(res.body.batchId)).result();
     expect(outcome.legs.map((l: { state: string }) => l.state)).toEqual(['filled', 'filled']);
     for (const leg of res.body.legs) expect(await fillsOf(leg.intentId), `${leg.symbol} close leg`).toBe(1);
-    expect((await s.call('GET', `/api/v1/accounts/${t.accountId}/positions`, { token: t.token })).body.positions).toEqual([]);
+    expect(
+      (await s.call('GET', `/api/v1/accounts/${t.accountId}/positions`, { token: t.token })).body.positions,
+    ).toEqual([]);
   });
 
   it('dies while a bracket is staged: the parent fills meanwhile, the next worker arms the bracket once', async () => {
     const t = await s.trader();
     const entry = ticks.low.mark.toDecimalPlaces(1, 2);
-    const parent = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'limit', price: entry.toFixed(), qty: '0.5' } });
-    await waitFor(() => intent(t.token, parent.body.intentId), (x) => x.body.orderStatus === 'open', 30_000);
-    const att = await s.call('POST', '/api/v1/oms/brackets/attach', { token: t.token, body: { parentIntentId: parent.body.intentId, slPrice: Number(entry.minus(100).toFixed()) } });
+    const parent = await s.call('POST', '/api/v1/oms/intents', {
+      token: t.token,
+      body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'limit', price: entry.toFixed(), qty: '0.5' },
+    });
+    await waitFor(
+      () => intent(t.token, parent.body.intentId),
+      (x) => x.body.orderStatus === 'open',
+      30_000,
+    );
+    const att = await s.call('POST', '/api/v1/oms/brackets/attach', {
+      token: t.token,
+      body: { parentIntentId: parent.body.intentId, slPrice: Number(entry.minus(100).toFixed()) },
+    });
     expect(att.body.staged).toBe(true);
     worker!.kill('SIGKILL');
     await exited(worker!);
     await publish(s.orm, ticks.low); // the parent crosses while no worker runs
     worker = spawnWorker(s);
-    const armed = await waitFor(() => s.call('GET', `/api/v1/oms/brackets/${att.body.bracketId}`, { token: t.token }), (x) => x.body.state === 'armed' && x.body.legs.sl !== null, 45_000);
-    await waitFor(() => intent(t.token, armed.body.legs.sl), (x) => x.body.orderStatus === 'open', 30_000);
-    const legs = await scoped(s.orm, s.tenant.id).count(OrderIntent, { clientOrderId: `bracket-${att.body.bracketId}-sl` });
+    const armed = await waitFor(
+      () => s.call('GET', `/api/v1/oms/brackets/${att.body.bracketId}`, { token: t.token }),
+      (x) => x.body.state === 'armed' && x.body.legs.sl !== null,
+      45_000,
+    );
+    await waitFor(
+      () => intent(t.token, armed.body.legs.sl),
+      (x) => x.body.orderStatus === 'open',
+      30_000,
+    );
+    const legs = await scoped(s.orm, s.tenant.id).count(OrderIntent, {
+      clientOrderId: `bracket-${att.body.bracketId}-sl`,
+    });
     expect(legs).toBe(1);
     expect(await fillsOf(parent.body.intentId)).toBe(1);
-    await s.call('POST', '/api/v1/oms/cancel', { token: t.token, body: { venueOrderId: `paper-${armed.body.legs.sl}` } });
+    await s.call('POST', '/api/v1/oms/cancel', {
+      token: t.token,
+      body: { venueOrderId: `paper-${armed.body.legs.sl}` },
+    });
     await s.temporal.workflow.getHandle(bracketWorkflowId(att.body.bracketId)).result();
     await publish(s.orm, ticks.high);
   });

@@ -20,6 +20,12 @@ describe('replay of saved workflow histories', () => {
   it.each(files)('%s replays deterministically', async (file) => {
     // Passed as parsed JSON: the worker converts it with its own copy of the protos.
     const history: unknown = JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8'));
-    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, file.replace('.json', ''))).resolves.toBeUndefined();
+    await expect(
+      Worker.runReplayHistory(
+        { workflowBundle: { codePath: inject('workflowBundlePath') } },
+        history,
+        file.replace('.json', ''),
+      ),
+    ).resolves.toBeUndefined();
   });
 });

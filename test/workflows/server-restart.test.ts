@@ -37,9 +37,18 @@ describe('Temporal server restart mid-batch', () => {
 
   it('completes the batch after the server comes back with its database', async () => {
     const t = await s.trader();
-    for (const body of [{ symbol: 'BTC.PAPER', side: 'buy', qty: '0.01' }, { symbol: 'SOL.PAPER', side: 'buy', qty: '2' }]) {
-      const c = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', type: 'market', ...body } });
-      await waitFor(() => s.call('GET', `/api/v1/oms/intents/${c.body.intentId}`, { token: t.token }), (x) => x.body.state === 'filled');
+    for (const body of [
+      { symbol: 'BTC.PAPER', side: 'buy', qty: '0.01' },
+      { symbol: 'SOL.PAPER', side: 'buy', qty: '2' },
+    ]) {
+      const c = await s.call('POST', '/api/v1/oms/intents', {
+        token: t.token,
+        body: { venue: 'paper', type: 'market', ...body },
+      });
+      await waitFor(
+        () => s.call('GET', `/api/v1/oms/intents/${c.body.intentId}`, { token: t.token }),
+        (x) => x.body.state === 'filled',
+      );
     }
     const res = await s.call('POST', '/api/v1/oms/flatten', { token: t.token, body: {} });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -53,8 +62,14 @@ describe('Temporal server restart mid-batch', () => {
 
     await s.startWorker();
     const outcome = await handle.result();
-    expect(outcome.legs.map((l: { action: string; state: string }) => `${l.action} ${l.state}`)).toEqual(['close filled', 'close filled']);
-    for (const leg of res.body.legs) expect(await scoped(s.orm, s.tenant.id).count(Fill, { intentId: leg.intentId })).toBe(1);
-    expect((await s.call('GET', `/api/v1/accounts/${t.accountId}/positions`, { token: t.token })).body.positions).toEqual([]);
+    expect(outcome.legs.map((l: { action: string; state: string }) => `${l.action} ${l.state}`)).toEqual([
+      'close filled',
+      'close filled',
+    ]);
+    for (const leg of res.body.legs)
+      expect(await scoped(s.orm, s.tenant.id).count(Fill, { intentId: leg.intentId })).toBe(1);
+    expect(
+      (await s.call('GET', `/api/v1/accounts/${t.accountId}/positions`, { token: t.token })).body.positions,
+    ).toEqual([]);
   });
 });

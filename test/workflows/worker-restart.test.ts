@@ -15,7 +15,6 @@ import { extremeTicks, publish } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
 import { maybeSaveHistory } from '../support/histories.js';
 
-
 describe('a resting limit order across a worker restart', () => {
   let s: Stack;
   let worker: ChildProcess | undefined;
@@ -35,10 +34,25 @@ describe('a resting limit order across a worker restart', () => {
     const t = await s.trader();
 
     worker = spawnWorker(s);
-    const res = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: { venue: 'paper', symbol: 'BTC.PAPER', side: 'buy', type: 'limit', price: price.toFixed(), qty: '0.002', clientOrderId: 'restart-1' } });
+    const res = await s.call('POST', '/api/v1/oms/intents', {
+      token: t.token,
+      body: {
+        venue: 'paper',
+        symbol: 'BTC.PAPER',
+        side: 'buy',
+        type: 'limit',
+        price: price.toFixed(),
+        qty: '0.002',
+        clientOrderId: 'restart-1',
+      },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const intentId = res.body.intentId;
-    const resting = await waitFor(() => s.call('GET', `/api/v1/oms/intents/${intentId}`, { token: t.token }), (r) => r.body.orderStatus === 'open', 30_000);
+    const resting = await waitFor(
+      () => s.call('GET', `/api/v1/oms/intents/${intentId}`, { token: t.token }),
+      (r) => r.body.orderStatus === 'open',
+      30_000,
+    );
     expect(resting.body).toMatchObject({ state: 'dispatched', filledQty: '0' });
 
     worker.kill('SIGKILL');
@@ -48,7 +62,11 @@ describe('a resting limit order across a worker restart', () => {
     expect((await s.call('GET', `/api/v1/oms/intents/${intentId}`, { token: t.token })).body.state).toBe('dispatched');
 
     worker = spawnWorker(s);
-    const filled = await waitFor(() => s.call('GET', `/api/v1/oms/intents/${intentId}`, { token: t.token }), (r) => r.body.state === 'filled', 30_000);
+    const filled = await waitFor(
+      () => s.call('GET', `/api/v1/oms/intents/${intentId}`, { token: t.token }),
+      (r) => r.body.state === 'filled',
+      30_000,
+    );
     expect(filled.body).toMatchObject({ orderStatus: 'filled', filledQty: '0.002', avgFillPrice: price.toFixed() });
 
     await publish(s.orm, low); // more crossings after the fill change nothing

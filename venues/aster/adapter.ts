@@ -21,8 +21,27 @@ import type { Hex } from 'viem';
 import { z } from 'zod';
 import { ASTER_SYMBOLS } from '../../domain/market/venues/aster.js';
 import { checked, fetchText, parseJson, venueUrl } from '../http.js';
-import { VenueRejected, type AuthorizationRequest, type VenueAdapter, type VenueContext, type VenueFill, type VenueOrder } from '../types.js';
-import { EIP712_DOMAIN_TYPE, REGISTRATION_CHAIN_ID, REGISTRATION_ORDER, asterDomain, MESSAGE_TYPES, recoverSigner, registrationMsg, safeAgentName, signRequest, type Params, type RegistrationFields } from './signing.js';
+import {
+  VenueRejected,
+  type AuthorizationRequest,
+  type VenueAdapter,
+  type VenueContext,
+  type VenueFill,
+  type VenueOrder,
+} from '../types.js';
+import {
+  EIP712_DOMAIN_TYPE,
+  REGISTRATION_CHAIN_ID,
+  REGISTRATION_ORDER,
+  asterDomain,
+  MESSAGE_TYPES,
+  recoverSigner,
+  registrationMsg,
+  safeAgentName,
+  signRequest,
+  type Params,
+  type RegistrationFields,
+} from './signing.js';
 import {
   asError,
   clientOrderIdFromIntentId,
@@ -58,7 +77,11 @@ async function send<S extends z.ZodType>(
   const res =
     method === 'GET'
       ? await fetchText(ctx, venueUrl(ctx.baseUrl, path, form), { method })
-      : await fetchText(ctx, venueUrl(ctx.baseUrl, path), { method, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+      : await fetchText(ctx, venueUrl(ctx.baseUrl, path), {
+          method,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: form,
+        });
   if (res.status === 429 || res.status === 418 || res.status >= 500) {
     throw new Error(`Aster ${method} ${path} answered ${res.status}: ${res.text.slice(0, 300)}`);
   }
@@ -84,10 +107,21 @@ export class AsterError extends VenueRejected {
 }
 
 /** Signs `params` for the context's agent (fresh µs nonce) and sends them; the answer checked against `schema`. */
-async function signed<S extends z.ZodType>(ctx: VenueContext, method: Method, path: string, params: Params, schema: S): Promise<z.output<S>> {
+async function signed<S extends z.ZodType>(
+  ctx: VenueContext,
+  method: Method,
+  path: string,
+  params: Params,
+  schema: S,
+): Promise<z.output<S>> {
   if (ctx.agent.kind !== 'evm') throw new Error('Aster needs an EVM agent key (API wallet)');
   const nonce = await ctx.nextNonce('us');
-  const req = await signRequest(ctx.agent.privateKey, params, { nonce, user: ctx.owner, signer: ctx.agent.address, network: ctx.network });
+  const req = await signRequest(ctx.agent.privateKey, params, {
+    nonce,
+    user: ctx.owner,
+    signer: ctx.agent.address,
+    network: ctx.network,
+  });
   return send(ctx, method, path, req.wire, schema);
 }
 
@@ -95,9 +129,15 @@ const trades = z.array(wireTradeSchema);
 const orders = z.array(wireOrderSchema);
 
 /** `GET /fapi/v3/order` by one key; null for Aster's unknown order. */
-async function queryOrder(ctx: VenueContext, symbol: string, key: ['orderId' | 'origClientOrderId', string]): Promise<VenueOrder | null> {
+async function queryOrder(
+  ctx: VenueContext,
+  symbol: string,
+  key: ['orderId' | 'origClientOrderId', string],
+): Promise<VenueOrder | null> {
   try {
-    return toVenueOrder(await signed(ctx, 'GET', '/fapi/v3/order', [['symbol', specOf(symbol).venueSymbol], key], wireOrderSchema));
+    return toVenueOrder(
+      await signed(ctx, 'GET', '/fapi/v3/order', [['symbol', specOf(symbol).venueSymbol], key], wireOrderSchema),
+    );
   } catch (e) {
     if (e instanceof AsterError && e.code === UNKNOWN_ORDER) return null;
     throw e;
@@ -110,13 +150,28 @@ async function symbolTrades(ctx: VenueContext, venueSymbol: string, since: numbe
   const now = Date.now();
   for (let start = since; start <= now; start += WINDOW_MS) {
     const end = Math.min(start + WINDOW_MS - 1, now);
-    const span: Params = [['symbol', venueSymbol], ['startTime', String(start)], ['endTime', String(end)], ['limit', String(PAGE)]];
+    const span: Params = [
+      ['symbol', venueSymbol],
+      ['startTime', String(start)],
+      ['endTime', String(end)],
+      ['limit', String(PAGE)],
+    ];
     let page = await signed(ctx, 'GET', '/fapi/v3/userTrades', span, trades);
     for (;;) {
       for (const t of page) if (t.time >= start && t.time <= end) out.set(t.id, t);
       if (page.length < PAGE || page.some((t) => t.time > end)) break;
       const next = Math.max(...page.map((t) => t.id)) + 1;
-      page = await signed(ctx, 'GET', '/fapi/v3/userTrades', [['symbol', venueSymbol], ['fromId', String(next)], ['limit', String(PAGE)]], trades);
+      page = await signed(
+        ctx,
+        'GET',
+        '/fapi/v3/userTrades',
+        [
+          ['symbol', venueSymbol],
+          ['fromId', String(next)],
+          ['limit', String(PAGE)],
+        ],
+        trades,
+      );
     }
   }
   return [...out.values()].sort((a, b) => a.time - b.time || a.id - b.id);
@@ -129,17 +184,28 @@ async function symbolTrades(ctx: VenueContext, venueSymbol: string, since: numbe
 function actionFieldText(action: Record<string, unknown>, key: string): string {
   const v = action[key];
   if (v === undefined || v === null) return '';
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean')
+    return String(v);
   throw new VenueRejected(`Aster authorisation: action.${key} is not a scalar`);
 }
 
 /** The form fields of a registration request (its `action`), rebuilt from the signed typed data so what is posted is what was signed. */
 function registrationFields(request: AuthorizationRequest): RegistrationFields {
-  if (request.kind !== 'eip712' || request.typedData.primaryType !== 'Message' || request.typedData.domain.name !== 'AsterSignTransaction' || !request.action) throw new VenueRejected('not an Aster registerAndApproveAgent authorisation');
+  if (
+    request.kind !== 'eip712' ||
+    request.typedData.primaryType !== 'Message' ||
+    request.typedData.domain.name !== 'AsterSignTransaction' ||
+    !request.action
+  )
+    throw new VenueRejected('not an Aster registerAndApproveAgent authorisation');
   const action = request.action;
-  const f = Object.fromEntries(REGISTRATION_ORDER.map((k) => [k, actionFieldText(action, k)])) as unknown as RegistrationFields;
-  if (registrationMsg(f) !== request.typedData.message.msg) throw new VenueRejected('Aster authorisation: action does not match the signed message');
-  if (Number(request.typedData.domain.chainId) !== Number(f.signatureChainId)) throw new VenueRejected('Aster authorisation: domain chainId is not signatureChainId');
+  const f = Object.fromEntries(
+    REGISTRATION_ORDER.map((k) => [k, actionFieldText(action, k)]),
+  ) as unknown as RegistrationFields;
+  if (registrationMsg(f) !== request.typedData.message.msg)
+    throw new VenueRejected('Aster authorisation: action does not match the signed message');
+  if (Number(request.typedData.domain.chainId) !== Number(f.signatureChainId))
+    throw new VenueRejected('Aster authorisation: domain chainId is not signatureChainId');
   return f;
 }
 
@@ -164,7 +230,10 @@ export const asterAdapter: VenueAdapter = {
 
   async cancel(ctx, symbol, venueOrderId) {
     try {
-      const params: Params = [['symbol', specOf(symbol).venueSymbol], ['orderId', venueOrderId]];
+      const params: Params = [
+        ['symbol', specOf(symbol).venueSymbol],
+        ['orderId', venueOrderId],
+      ];
       return toVenueOrder(await signed(ctx, 'DELETE', '/fapi/v3/order', params, wireOrderSchema));
     } catch (e) {
       if (!(e instanceof VenueRejected)) throw e;
@@ -179,7 +248,9 @@ export const asterAdapter: VenueAdapter = {
     const symbols = opts.symbol ? [specOf(opts.symbol).venueSymbol] : ASTER_SYMBOLS.map((s) => s.venueSymbol!);
     const out: VenueFill[] = [];
     for (const s of symbols) out.push(...(await symbolTrades(ctx, s, opts.sinceMs)).map(toVenueFill));
-    return out.filter((f) => !opts.venueOrderId || f.venueOrderId === opts.venueOrderId).sort((a, b) => a.time - b.time);
+    return out
+      .filter((f) => !opts.venueOrderId || f.venueOrderId === opts.venueOrderId)
+      .sort((a, b) => a.time - b.time);
   },
 
   async orders(ctx) {
@@ -187,7 +258,16 @@ export const asterAdapter: VenueAdapter = {
     const open = await signed(ctx, 'GET', '/fapi/v3/openOrders', [], orders);
     for (const w of open) byId.set(String(w.orderId), toVenueOrder(w));
     for (const spec of ASTER_SYMBOLS) {
-      const all = await signed(ctx, 'GET', '/fapi/v3/allOrders', [['symbol', spec.venueSymbol!], ['limit', String(PAGE)]], orders);
+      const all = await signed(
+        ctx,
+        'GET',
+        '/fapi/v3/allOrders',
+        [
+          ['symbol', spec.venueSymbol!],
+          ['limit', String(PAGE)],
+        ],
+        orders,
+      );
       for (const w of all) byId.set(String(w.orderId), toVenueOrder(w));
     }
     return [...byId.values()];
@@ -207,7 +287,12 @@ export const asterAdapter: VenueAdapter = {
     };
     return {
       kind: 'eip712',
-      typedData: { domain: { ...asterDomain(REGISTRATION_CHAIN_ID) }, types: { EIP712Domain: EIP712_DOMAIN_TYPE, Message: [...MESSAGE_TYPES.Message] }, primaryType: 'Message', message: { msg: registrationMsg(action) } },
+      typedData: {
+        domain: { ...asterDomain(REGISTRATION_CHAIN_ID) },
+        types: { EIP712Domain: EIP712_DOMAIN_TYPE, Message: [...MESSAGE_TYPES.Message] },
+        primaryType: 'Message',
+        message: { msg: registrationMsg(action) },
+      },
       action: { ...action },
     };
   },
@@ -226,7 +311,13 @@ export const asterAdapter: VenueAdapter = {
   async submitAuthorization(ctx, { request, signature }) {
     const f = registrationFields(request);
     if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) throw new VenueRejected('Signature for this request is not valid.');
-    await send(ctx, 'POST', '/fapi/v3/registerAndApproveAgent', `${registrationMsg(f)}&signature=${signature}`, z.unknown());
+    await send(
+      ctx,
+      'POST',
+      '/fapi/v3/registerAndApproveAgent',
+      `${registrationMsg(f)}&signature=${signature}`,
+      z.unknown(),
+    );
     return undefined;
   },
 };

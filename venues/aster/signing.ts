@@ -59,7 +59,8 @@ export function paramString(params: Params): string {
   const parts: string[] = [];
   for (const [k, v] of params) {
     if (v === null || v === undefined) continue;
-    if (!k || !FORM_SAFE.test(k) || !FORM_SAFE.test(v)) throw new Error(`Aster parameter ${k}=${v} needs URL-encoding; only [A-Za-z0-9*._-] is signed`);
+    if (!k || !FORM_SAFE.test(k) || !FORM_SAFE.test(v))
+      throw new Error(`Aster parameter ${k}=${v} needs URL-encoding; only [A-Za-z0-9*._-] is signed`);
     parts.push(`${k}=${v}`);
   }
   return parts.join('&');
@@ -96,8 +97,13 @@ export interface SignedRequest {
  *   (must be the key's address); `network` picks the chain id.
  * @throws Error on values needing URL-encoding, or when `signer` is not the key's address.
  */
-export async function signRequest(privateKey: Hex, params: Params, auth: { nonce: bigint; user: string; signer: string; network: 'mainnet' | 'testnet' }): Promise<SignedRequest> {
-  if (privateKeyToAccount(privateKey).address.toLowerCase() !== auth.signer.toLowerCase()) throw new Error('Aster signer must be the address of the signing key');
+export async function signRequest(
+  privateKey: Hex,
+  params: Params,
+  auth: { nonce: bigint; user: string; signer: string; network: 'mainnet' | 'testnet' },
+): Promise<SignedRequest> {
+  if (privateKeyToAccount(privateKey).address.toLowerCase() !== auth.signer.toLowerCase())
+    throw new Error('Aster signer must be the address of the signing key');
   const msg = paramString([...params, ['nonce', auth.nonce.toString()], ['user', auth.user], ['signer', auth.signer]]);
   const signature = await signMessage(privateKey, msg, ASTER_CHAIN_ID[auth.network]);
   return { msg, signature, wire: `${msg}&signature=${signature}` };
@@ -144,7 +150,17 @@ export interface RegistrationFields {
 }
 
 /** Documented signing order of {@link RegistrationFields}. */
-export const REGISTRATION_ORDER = ['user', 'nonce', 'agentName', 'agentAddress', 'expired', 'signatureChainId', 'canSpotTrade', 'canPerpTrade', 'canWithdraw'] as const;
+export const REGISTRATION_ORDER = [
+  'user',
+  'nonce',
+  'agentName',
+  'agentAddress',
+  'expired',
+  'signatureChainId',
+  'canSpotTrade',
+  'canPerpTrade',
+  'canWithdraw',
+] as const;
 
 /**
  * The `msg` of an agent registration: the fields in {@link REGISTRATION_ORDER} (no `ipWhitelist`:
@@ -152,7 +168,8 @@ export const REGISTRATION_ORDER = ['user', 'nonce', 'agentName', 'agentAddress',
  * @throws Error when a field is missing or needs URL-encoding.
  */
 export function registrationMsg(f: RegistrationFields): string {
-  for (const k of REGISTRATION_ORDER) if (typeof f[k] !== 'string' || f[k] === '') throw new Error(`Aster registration field ${k} missing`);
+  for (const k of REGISTRATION_ORDER)
+    if (typeof f[k] !== 'string' || f[k] === '') throw new Error(`Aster registration field ${k} missing`);
   return paramString(REGISTRATION_ORDER.map((k) => [k, f[k]] as const));
 }
 

@@ -159,7 +159,8 @@ export function orderParams(o: VenueOrderRequest): Params {
   const type = ORDER_TYPE[o.type];
   const f = TYPE_FIELDS[type];
   const limit = o.type === 'stop_limit' ? o.stopLimitPrice : o.price;
-  if (f.price && !limit) throw new Error(`${o.type} order needs ${o.type === 'stop_limit' ? 'stopLimitPrice' : 'price'}`);
+  if (f.price && !limit)
+    throw new Error(`${o.type} order needs ${o.type === 'stop_limit' ? 'stopLimitPrice' : 'price'}`);
   if (f.stop && !o.triggerPrice) throw new Error(`${o.type} order needs triggerPrice`);
   return [
     ['symbol', spec.venueSymbol],

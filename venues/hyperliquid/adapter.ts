@@ -20,8 +20,23 @@
 import { recoverTypedDataAddress, type Hex } from 'viem';
 import { z } from 'zod';
 import { checked, fetchText, parseJson, venueUrl } from '../http.js';
-import { VenueRejected, type AuthorizationRequest, type VenueAdapter, type VenueContext, type VenueFill, type VenueOrder } from '../types.js';
-import { agentNameWithExpiry, EIP712_DOMAIN_TYPE, HYPERLIQUID_CHAIN, signL1Action, SIGNATURE_CHAIN_ID, splitSignature, userSignedTypedData } from './signing.js';
+import {
+  VenueRejected,
+  type AuthorizationRequest,
+  type VenueAdapter,
+  type VenueContext,
+  type VenueFill,
+  type VenueOrder,
+} from '../types.js';
+import {
+  agentNameWithExpiry,
+  EIP712_DOMAIN_TYPE,
+  HYPERLIQUID_CHAIN,
+  signL1Action,
+  SIGNATURE_CHAIN_ID,
+  splitSignature,
+  userSignedTypedData,
+} from './signing.js';
 import {
   averagePrice,
   cloidFromIntentId,
@@ -56,7 +71,8 @@ async function post<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
   const res = await fetchText(ctx, venueUrl(ctx.baseUrl, path), init);
-  if (res.status === 429 || res.status >= 500) throw new Error(`Hyperliquid ${path} answered ${res.status}: ${res.text.slice(0, 300)}`);
+  if (res.status === 429 || res.status >= 500)
+    throw new Error(`Hyperliquid ${path} answered ${res.status}: ${res.text.slice(0, 300)}`);
   if (!res.ok) throw new VenueRejected(res.text || `HTTP ${res.status}`);
   const json = parseJson(res.text);
   if (json === undefined) throw new Error(`Hyperliquid ${path} answered non-JSON: ${res.text.slice(0, 300)}`);
@@ -78,14 +94,20 @@ async function exchange(ctx: VenueContext, action: Record<string, unknown>) {
 /** The first status of an action answer's data, or undefined. */
 const firstStatus = (data: Awaited<ReturnType<typeof exchange>>) => data?.statuses?.[0];
 /** A status's error text, when it is a refusal. */
-const errorOf = (st: ReturnType<typeof firstStatus>) => (st && typeof st === 'object' && st.error !== undefined ? st.error : undefined);
+const errorOf = (st: ReturnType<typeof firstStatus>) =>
+  st && typeof st === 'object' && st.error !== undefined ? st.error : undefined;
 
 /** All fills of the owner since `startTime` (inclusive), oldest first, following the 2000-fill pages. */
 async function allFills(ctx: VenueContext, startTime: number): Promise<WireFill[]> {
   const seen = new Map<string, WireFill>();
   let from = startTime;
   for (;;) {
-    const page = await post(ctx, '/info', { type: 'userFillsByTime', user: ctx.owner, startTime: from }, z.array(wireFillSchema));
+    const page = await post(
+      ctx,
+      '/info',
+      { type: 'userFillsByTime', user: ctx.owner, startTime: from },
+      z.array(wireFillSchema),
+    );
     for (const f of page) seen.set(`${f.tid}:${f.oid}`, f);
     if (page.length < FILLS_PAGE) break;
     const last = Math.max(...page.map((f) => f.time));
@@ -101,12 +123,20 @@ async function orderStatus(ctx: VenueContext, oid: string | number): Promise<Ven
   if (json?.status !== 'order' || !json.order) return null;
   const w = json.order;
   const filled = toWire(w.order.origSz) !== toWire(w.order.sz);
-  const avg = filled ? averagePrice((await allFills(ctx, w.order.timestamp)).filter((f) => f.oid === w.order.oid)) : null;
+  const avg = filled
+    ? averagePrice((await allFills(ctx, w.order.timestamp)).filter((f) => f.oid === w.order.oid))
+    : null;
   return toVenueOrder(w, avg);
 }
 
 /** What the owner's wallet signs: the ApproveAgent typed data (with EIP712Domain, for eth_signTypedData_v4) and the action to post. */
-function approveAgentRequest(args: { agentAddress: string; agentName: string; expiresAt: number; nonce: number; network: 'mainnet' | 'testnet' }): AuthorizationRequest & { kind: 'eip712' } {
+function approveAgentRequest(args: {
+  agentAddress: string;
+  agentName: string;
+  expiresAt: number;
+  nonce: number;
+  network: 'mainnet' | 'testnet';
+}): AuthorizationRequest & { kind: 'eip712' } {
   const action = {
     type: 'approveAgent',
     signatureChainId: SIGNATURE_CHAIN_ID,
@@ -116,15 +146,32 @@ function approveAgentRequest(args: { agentAddress: string; agentName: string; ex
     nonce: args.nonce,
   };
   const td = userSignedTypedData('HyperliquidTransaction:ApproveAgent', action);
-  return { kind: 'eip712', typedData: { domain: { ...td.domain }, types: { EIP712Domain: EIP712_DOMAIN_TYPE, ...td.types }, primaryType: td.primaryType, message: td.message }, action };
+  return {
+    kind: 'eip712',
+    typedData: {
+      domain: { ...td.domain },
+      types: { EIP712Domain: EIP712_DOMAIN_TYPE, ...td.types },
+      primaryType: td.primaryType,
+      message: td.message,
+    },
+    action,
+  };
 }
 
 /** The approveAgent action to post, rebuilt from the SIGNED typed data (so what is posted is what was signed). */
 function approveAction(request: AuthorizationRequest): Record<string, unknown> {
-  if (request.kind !== 'eip712' || request.typedData.primaryType !== 'HyperliquidTransaction:ApproveAgent') throw new VenueRejected('not a Hyperliquid ApproveAgent authorisation');
+  if (request.kind !== 'eip712' || request.typedData.primaryType !== 'HyperliquidTransaction:ApproveAgent')
+    throw new VenueRejected('not a Hyperliquid ApproveAgent authorisation');
   const m = request.typedData.message;
   const chainId = Number(request.typedData.domain.chainId);
-  return { type: 'approveAgent', signatureChainId: `0x${chainId.toString(16)}`, hyperliquidChain: m.hyperliquidChain, agentAddress: m.agentAddress, agentName: m.agentName, nonce: m.nonce };
+  return {
+    type: 'approveAgent',
+    signatureChainId: `0x${chainId.toString(16)}`,
+    hyperliquidChain: m.hyperliquidChain,
+    agentAddress: m.agentAddress,
+    agentName: m.agentName,
+    nonce: m.nonce,
+  };
 }
 
 /** The Hyperliquid venue adapter (see the module comment for the wire calls). */
@@ -138,17 +185,34 @@ export const hyperliquidAdapter: VenueAdapter = {
     const st = firstStatus(await exchange(ctx, { type: 'order', orders: [wire], grouping: 'na' }));
     const error = errorOf(st);
     if (error !== undefined) throw new VenueRejected(error);
-    const base = { clientOrderId: order.clientOrderId, symbol: order.symbol, side: order.side, type: order.type, qty: wire.s, price: wire.p, updatedAt: Date.now() };
+    const base = {
+      clientOrderId: order.clientOrderId,
+      symbol: order.symbol,
+      side: order.side,
+      type: order.type,
+      qty: wire.s,
+      price: wire.p,
+      updatedAt: Date.now(),
+    };
     if (typeof st === 'object' && st.filled) {
       const { oid, totalSz, avgPx } = st.filled;
-      return { ...base, venueOrderId: String(oid), status: 'filled', filledQty: toWire(totalSz), avgFillPrice: toWire(avgPx) };
+      return {
+        ...base,
+        venueOrderId: String(oid),
+        status: 'filled',
+        filledQty: toWire(totalSz),
+        avgFillPrice: toWire(avgPx),
+      };
     }
     if (typeof st === 'object' && st.resting) {
       return { ...base, venueOrderId: String(st.resting.oid), status: 'open', filledQty: '0', avgFillPrice: null };
     }
     // "waitingForTrigger" / "waitingForFill" (grouped TP/SL) carry no oid: read the order back by cloid.
     const found = await orderStatus(ctx, order.clientOrderId);
-    if (!found) throw new Error(`Hyperliquid accepted the order without an oid (${JSON.stringify(st)}) and orderStatus does not know ${order.clientOrderId}`);
+    if (!found)
+      throw new Error(
+        `Hyperliquid accepted the order without an oid (${JSON.stringify(st)}) and orderStatus does not know ${order.clientOrderId}`,
+      );
     return found;
   },
 
@@ -163,7 +227,11 @@ export const hyperliquidAdapter: VenueAdapter = {
 
   async cancel(ctx, symbol, venueOrderId) {
     const spec = specOf(symbol);
-    const error = errorOf(firstStatus(await exchange(ctx, { type: 'cancel', cancels: [{ a: Number(spec.venueSymbol), o: Number(venueOrderId) }] })));
+    const error = errorOf(
+      firstStatus(
+        await exchange(ctx, { type: 'cancel', cancels: [{ a: Number(spec.venueSymbol), o: Number(venueOrderId) }] }),
+      ),
+    );
     const after = await orderStatus(ctx, Number(venueOrderId));
     if (error !== undefined) {
       // Already filled or canceled: the final state is the answer; otherwise the refusal stands.
@@ -179,11 +247,19 @@ export const hyperliquidAdapter: VenueAdapter = {
     return list
       .filter((f) => f.time >= opts.sinceMs)
       .map(toVenueFill)
-      .filter((f: VenueFill) => (!opts.symbol || f.symbol === opts.symbol) && (!opts.venueOrderId || f.venueOrderId === opts.venueOrderId));
+      .filter(
+        (f: VenueFill) =>
+          (!opts.symbol || f.symbol === opts.symbol) && (!opts.venueOrderId || f.venueOrderId === opts.venueOrderId),
+      );
   },
 
   async orders(ctx) {
-    const list = await post(ctx, '/info', { type: 'historicalOrders', user: ctx.owner }, z.array(wireOrderWithStatusSchema));
+    const list = await post(
+      ctx,
+      '/info',
+      { type: 'historicalOrders', user: ctx.owner },
+      z.array(wireOrderWithStatusSchema),
+    );
     const withFills = list.filter((w) => toWire(w.order.origSz) !== toWire(w.order.sz));
     const fills = withFills.length ? await allFills(ctx, Math.min(...withFills.map((w) => w.order.timestamp))) : [];
     return list.map((w) => toVenueOrder(w, averagePrice(fills.filter((f) => f.oid === w.order.oid))));
@@ -196,7 +272,10 @@ export const hyperliquidAdapter: VenueAdapter = {
   async verifyAuthorization({ owner, request, signature }) {
     if (request.kind !== 'eip712') return false;
     try {
-      const typedData = request.typedData as unknown as Omit<Parameters<typeof recoverTypedDataAddress>[0], 'signature'>;
+      const typedData = request.typedData as unknown as Omit<
+        Parameters<typeof recoverTypedDataAddress>[0],
+        'signature'
+      >;
       const addr = await recoverTypedDataAddress({ ...typedData, signature: signature as Hex });
       return addr.toLowerCase() === owner.toLowerCase();
     } catch {
@@ -206,7 +285,13 @@ export const hyperliquidAdapter: VenueAdapter = {
 
   async submitAuthorization(ctx, { request, signature }) {
     const action = approveAction(request);
-    const body = { action, nonce: action.nonce, signature: splitSignature(signature), vaultAddress: null, expiresAfter: null };
+    const body = {
+      action,
+      nonce: action.nonce,
+      signature: splitSignature(signature),
+      vaultAddress: null,
+      expiresAfter: null,
+    };
     await post(ctx, '/exchange', body, z.unknown());
     return undefined;
   },

@@ -109,7 +109,12 @@ const u64be = (n: number | bigint): Hex => {
  * @param nonce epoch ms (the outer `nonce` of the request).
  * @throws Error when the vault address is not 20 bytes or a number is out of uint64 range.
  */
-export function actionHash(action: unknown, nonce: number | bigint, vaultAddress?: string | null, expiresAfter?: number | bigint | null): Hex {
+export function actionHash(
+  action: unknown,
+  nonce: number | bigint,
+  vaultAddress?: string | null,
+  expiresAfter?: number | bigint | null,
+): Hex {
   const parts: Hex[] = [`0x${Buffer.from(encode(action)).toString('hex')}`, u64be(nonce)];
   if (vaultAddress == null) parts.push('0x00');
   else {
@@ -122,7 +127,12 @@ export function actionHash(action: unknown, nonce: number | bigint, vaultAddress
 
 /** The phantom-agent typed data an L1 action is signed as. */
 export function l1TypedData(connectionId: Hex, network: 'mainnet' | 'testnet') {
-  return { domain: L1_DOMAIN, types: AGENT_TYPES, primaryType: 'Agent' as const, message: { source: SOURCE[network], connectionId } };
+  return {
+    domain: L1_DOMAIN,
+    types: AGENT_TYPES,
+    primaryType: 'Agent' as const,
+    message: { source: SOURCE[network], connectionId },
+  };
 }
 
 function split(sig: Hex): HlSignature {
@@ -148,7 +158,12 @@ export function normaliseSignature(sig: { r: string; s: string; v: number | stri
  * @param nonce epoch ms, the request's `nonce`.
  * @returns `{r, s, v}` as posted in `signature`.
  */
-export async function signL1Action(privateKey: Hex, action: unknown, nonce: number | bigint, opts: L1Options): Promise<HlSignature> {
+export async function signL1Action(
+  privateKey: Hex,
+  action: unknown,
+  nonce: number | bigint,
+  opts: L1Options,
+): Promise<HlSignature> {
   const td = l1TypedData(actionHash(action, nonce, opts.vaultAddress, opts.expiresAfter), opts.network);
   return split(await privateKeyToAccount(privateKey).signTypedData(td));
 }
@@ -157,7 +172,12 @@ export async function signL1Action(privateKey: Hex, action: unknown, nonce: numb
  * The address that signed an L1 action (lower-case), as the venue recovers it. A tampered action,
  * nonce, vault or network recovers some other address. @throws Error on a malformed signature.
  */
-export async function recoverL1Signer(action: unknown, nonce: number | bigint, signature: { r: string; s: string; v: number | string }, opts: L1Options): Promise<string> {
+export async function recoverL1Signer(
+  action: unknown,
+  nonce: number | bigint,
+  signature: { r: string; s: string; v: number | string },
+  opts: L1Options,
+): Promise<string> {
   const sig = normaliseSignature(signature);
   const td = l1TypedData(actionHash(action, nonce, opts.vaultAddress, opts.expiresAfter), opts.network);
   const addr = await recoverTypedDataAddress({ ...td, signature: { r: sig.r, s: sig.s, v: BigInt(sig.v) } });
@@ -166,7 +186,12 @@ export async function recoverL1Signer(action: unknown, nonce: number | bigint, s
 
 /** The EIP-712 domain of user-signed actions for a `signatureChainId` (`"0x66eee"`). */
 export function userSignedDomain(signatureChainId: string) {
-  return { name: 'HyperliquidSignTransaction', version: '1', chainId: parseInt(signatureChainId, 16), verifyingContract: ZERO_ADDRESS } as const;
+  return {
+    name: 'HyperliquidSignTransaction',
+    version: '1',
+    chainId: parseInt(signatureChainId, 16),
+    verifyingContract: ZERO_ADDRESS,
+  } as const;
 }
 
 /**
@@ -182,7 +207,8 @@ export function userSignedTypedData(primaryType: UserSignedType, action: Record<
     message[f.name] = action[f.name];
   }
   const signatureChainId = action.signatureChainId ?? SIGNATURE_CHAIN_ID;
-  if (typeof signatureChainId !== 'string' && typeof signatureChainId !== 'number') throw new Error(`${primaryType}: signatureChainId is not a hex string`);
+  if (typeof signatureChainId !== 'string' && typeof signatureChainId !== 'number')
+    throw new Error(`${primaryType}: signatureChainId is not a hex string`);
   return {
     domain: userSignedDomain(String(signatureChainId)),
     types: { [primaryType]: fields.map((f) => ({ ...f })) } as Record<string, { name: string; type: string }[]>,
@@ -192,16 +218,27 @@ export function userSignedTypedData(primaryType: UserSignedType, action: Record<
 }
 
 /** Signs a user-signed action with the master wallet's key. `action` carries `signatureChainId` and `hyperliquidChain`. */
-export async function signUserSignedAction(privateKey: Hex, primaryType: UserSignedType, action: Record<string, unknown>): Promise<HlSignature> {
+export async function signUserSignedAction(
+  privateKey: Hex,
+  primaryType: UserSignedType,
+  action: Record<string, unknown>,
+): Promise<HlSignature> {
   const td = userSignedTypedData(primaryType, action);
   return split(await privateKeyToAccount(privateKey).signTypedData(td));
 }
 
 /** The master address (lower-case) that signed a user-signed action. @throws Error on a malformed signature or action. */
-export async function recoverUserSigner(primaryType: UserSignedType, action: Record<string, unknown>, signature: { r: string; s: string; v: number | string }): Promise<string> {
+export async function recoverUserSigner(
+  primaryType: UserSignedType,
+  action: Record<string, unknown>,
+  signature: { r: string; s: string; v: number | string },
+): Promise<string> {
   const sig = normaliseSignature(signature);
   const td = userSignedTypedData(primaryType, action);
-  const addr = await recoverTypedDataAddress({ ...(td as never as Parameters<typeof recoverTypedDataAddress>[0]), signature: { r: sig.r, s: sig.s, v: BigInt(sig.v) } });
+  const addr = await recoverTypedDataAddress({
+    ...(td as never as Parameters<typeof recoverTypedDataAddress>[0]),
+    signature: { r: sig.r, s: sig.s, v: BigInt(sig.v) },
+  });
   return addr.toLowerCase();
 }
 

@@ -49,7 +49,9 @@ export function validPrice(price: string | Decimal, szDecimals: number, kind: 'p
  * significant figures, then to `6 − szDecimals` decimals (half-even), as a wire string.
  */
 export function roundPrice(price: string | Decimal, szDecimals: number, kind: 'perp' | 'spot' = 'perp'): string {
-  const d = new Decimal(price).toSignificantDigits(PRICE_SIG_FIGS, Decimal.ROUND_HALF_EVEN).toDecimalPlaces(MAX_PRICE_DECIMALS[kind] - szDecimals, Decimal.ROUND_HALF_EVEN);
+  const d = new Decimal(price)
+    .toSignificantDigits(PRICE_SIG_FIGS, Decimal.ROUND_HALF_EVEN)
+    .toDecimalPlaces(MAX_PRICE_DECIMALS[kind] - szDecimals, Decimal.ROUND_HALF_EVEN);
   return toWire(d);
 }
 
@@ -88,7 +90,8 @@ export function cloidFromIntentId(intentId: string): string {
 export const TIF = { Gtc: 'Gtc', Ioc: 'Ioc', Alo: 'Alo' } as const;
 
 /** Order wire type object (`t`). */
-export type WireOrderType = { limit: { tif: 'Gtc' | 'Ioc' | 'Alo' } } | { trigger: { isMarket: boolean; triggerPx: string; tpsl: 'tp' | 'sl' } };
+export type WireOrderType =
+  { limit: { tif: 'Gtc' | 'Ioc' | 'Alo' } } | { trigger: { isMarket: boolean; triggerPx: string; tpsl: 'tp' | 'sl' } };
 
 /** One order as hashed and posted, keys in wire order `a b p s r t c`. */
 export interface OrderWire {
@@ -102,12 +105,24 @@ export interface OrderWire {
 }
 
 /** How each platform order type becomes `p` and `t` (a table; `mark`-relative only for market). */
-const ORDER_TYPE: Record<VenueOrderRequest['type'], (o: VenueOrderRequest, szDecimals: number) => { p: string; t: WireOrderType }> = {
+const ORDER_TYPE: Record<
+  VenueOrderRequest['type'],
+  (o: VenueOrderRequest, szDecimals: number) => { p: string; t: WireOrderType }
+> = {
   market: (o, sz) => ({ p: protectivePrice(o.side, o.markPrice, sz), t: { limit: { tif: 'Ioc' } } }),
   limit: (o) => ({ p: toWire(need(o.price, 'price')), t: { limit: { tif: TIF[o.timeInForce] } } }),
-  stop: (o, sz) => ({ p: protectivePrice(o.side, need(o.triggerPrice, 'triggerPrice'), sz), t: { trigger: { isMarket: true, triggerPx: toWire(need(o.triggerPrice, 'triggerPrice')), tpsl: 'sl' } } }),
-  take_profit: (o, sz) => ({ p: protectivePrice(o.side, need(o.triggerPrice, 'triggerPrice'), sz), t: { trigger: { isMarket: true, triggerPx: toWire(need(o.triggerPrice, 'triggerPrice')), tpsl: 'tp' } } }),
-  stop_limit: (o) => ({ p: toWire(need(o.stopLimitPrice, 'stopLimitPrice')), t: { trigger: { isMarket: false, triggerPx: toWire(need(o.triggerPrice, 'triggerPrice')), tpsl: 'sl' } } }),
+  stop: (o, sz) => ({
+    p: protectivePrice(o.side, need(o.triggerPrice, 'triggerPrice'), sz),
+    t: { trigger: { isMarket: true, triggerPx: toWire(need(o.triggerPrice, 'triggerPrice')), tpsl: 'sl' } },
+  }),
+  take_profit: (o, sz) => ({
+    p: protectivePrice(o.side, need(o.triggerPrice, 'triggerPrice'), sz),
+    t: { trigger: { isMarket: true, triggerPx: toWire(need(o.triggerPrice, 'triggerPrice')), tpsl: 'tp' } },
+  }),
+  stop_limit: (o) => ({
+    p: toWire(need(o.stopLimitPrice, 'stopLimitPrice')),
+    t: { trigger: { isMarket: false, triggerPx: toWire(need(o.triggerPrice, 'triggerPrice')), tpsl: 'sl' } },
+  }),
 };
 
 function need(v: string | null, name: string): string {
@@ -137,7 +152,15 @@ export function symbolOfCoin(coin: string): string {
 export function orderWire(order: VenueOrderRequest): OrderWire {
   const spec = specOf(order.symbol);
   const { p, t } = ORDER_TYPE[order.type](order, spec.szDecimals);
-  return { a: Number(spec.venueSymbol), b: order.side === 'buy', p, s: roundSize(order.qty, spec.szDecimals), r: order.reduceOnly, t, c: order.clientOrderId };
+  return {
+    a: Number(spec.venueSymbol),
+    b: order.side === 'buy',
+    p,
+    s: roundSize(order.qty, spec.szDecimals),
+    r: order.reduceOnly,
+    t,
+    c: order.clientOrderId,
+  };
 }
 
 /**
@@ -262,11 +285,17 @@ export const wireActionStatusSchema = z.union([
 
 /** An ok answer of `POST /exchange`: `{status: "ok", response: {type, data: {statuses}}}` (data absent for some actions). */
 export const exchangeAnswerSchema = z
-  .looseObject({ response: z.looseObject({ data: z.looseObject({ statuses: z.array(wireActionStatusSchema).optional() }).nullish() }).nullish() })
+  .looseObject({
+    response: z
+      .looseObject({ data: z.looseObject({ statuses: z.array(wireActionStatusSchema).optional() }).nullish() })
+      .nullish(),
+  })
   .nullable();
 
 /** `orderStatus`: `{status: "order", order}` for a known order, `{status: "unknownOid"}` otherwise. */
-export const orderStatusAnswerSchema = z.looseObject({ status: text, order: wireOrderWithStatusSchema.nullish() }).nullable();
+export const orderStatusAnswerSchema = z
+  .looseObject({ status: text, order: wireOrderWithStatusSchema.nullish() })
+  .nullable();
 
 /** A venue order mapped to the platform's view; `avgFillPrice` comes from the order's fills (null when none). */
 export function toVenueOrder(w: WireOrderWithStatus, avgFillPrice: string | null): VenueOrder {

@@ -81,7 +81,12 @@ const fillsPage = z
   .transform((p) => ({ items: p?.fills ?? [], cursor: p?.cursor }));
 
 /** Every page of a cursor-paged list (`limit` 200, `cursor` until empty; at most 100 pages). */
-async function allPages<T>(ctx: Ctx, path: string, page: z.ZodType<{ items: T[]; cursor?: string | null }>, query: Query): Promise<T[]> {
+async function allPages<T>(
+  ctx: Ctx,
+  path: string,
+  page: z.ZodType<{ items: T[]; cursor?: string | null }>,
+  query: Query,
+): Promise<T[]> {
   const out: T[] = [];
   let cursor: string | undefined;
   for (let guard = 0; guard < 100; guard++) {
@@ -94,7 +99,11 @@ async function allPages<T>(ctx: Ctx, path: string, page: z.ZodType<{ items: T[];
 }
 
 async function orderById(ctx: Ctx, orderId: string): Promise<VenueOrder | null> {
-  const json = await request(ctx, { method: 'GET', path: `/portfolio/orders/${encodeURIComponent(orderId)}`, allow404: true }, orderAnswer);
+  const json = await request(
+    ctx,
+    { method: 'GET', path: `/portfolio/orders/${encodeURIComponent(orderId)}`, allow404: true },
+    orderAnswer,
+  );
   return json?.order ? toVenueOrder(json.order) : null;
 }
 
@@ -117,7 +126,8 @@ export const kalshiAdapter: VenueAdapter = {
    */
   async place(ctx, order) {
     const wireType = ORDER_TYPE[`${order.type}:${order.timeInForce}`];
-    if (!wireType) throw new VenueRejected(`order type ${order.type} is not supported by Kalshi (market and limit only)`);
+    if (!wireType)
+      throw new VenueRejected(`order type ${order.type} is not supported by Kalshi (market and limit only)`);
     const { ticker, side } = marketSide(order.symbol);
     const count = toCount(order.qty);
     let cents: number;
@@ -164,7 +174,11 @@ export const kalshiAdapter: VenueAdapter = {
   async cancel(ctx, _symbol, venueOrderId) {
     let refusal: VenueRejected | null = null;
     try {
-      const json = await request(ctx, { method: 'DELETE', path: `/portfolio/orders/${encodeURIComponent(venueOrderId)}` }, orderAnswer);
+      const json = await request(
+        ctx,
+        { method: 'DELETE', path: `/portfolio/orders/${encodeURIComponent(venueOrderId)}` },
+        orderAnswer,
+      );
       if (json?.order) return toVenueOrder(json.order);
     } catch (err) {
       if (!(err instanceof VenueRejected)) throw err;
@@ -183,10 +197,19 @@ export const kalshiAdapter: VenueAdapter = {
   async fills(ctx, opts) {
     const ticker = opts.symbol ? marketSide(opts.symbol).ticker : undefined;
     const minTs = Math.floor(opts.sinceMs / 1000);
-    const fills = await allPages(ctx, '/portfolio/fills', fillsPage, { ticker, order_id: opts.venueOrderId, min_ts: minTs });
+    const fills = await allPages(ctx, '/portfolio/fills', fillsPage, {
+      ticker,
+      order_id: opts.venueOrderId,
+      min_ts: minTs,
+    });
     return fills
       .map(toVenueFill)
-      .filter((f) => f.time >= minTs * 1000 && (!opts.symbol || f.symbol === opts.symbol) && (!opts.venueOrderId || f.venueOrderId === opts.venueOrderId))
+      .filter(
+        (f) =>
+          f.time >= minTs * 1000 &&
+          (!opts.symbol || f.symbol === opts.symbol) &&
+          (!opts.venueOrderId || f.venueOrderId === opts.venueOrderId),
+      )
       .sort((a, b) => a.time - b.time);
   },
 
@@ -200,7 +223,8 @@ export const kalshiAdapter: VenueAdapter = {
    * Kalshi. @throws Error without `agentPublicKeyPem`.
    */
   authorizationRequest(args) {
-    if (!args.agentPublicKeyPem) throw new Error('kalshi: the authorisation request needs the agent public key (agentPublicKeyPem)');
+    if (!args.agentPublicKeyPem)
+      throw new Error('kalshi: the authorisation request needs the agent public key (agentPublicKeyPem)');
     return { kind: 'rsa_public_key', publicKeyPem: args.agentPublicKeyPem };
   },
 

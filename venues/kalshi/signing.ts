@@ -14,10 +14,22 @@
  * sign then verify. The venue side ({@link verifyKalshiSignature}) accepts any salt length
  * (`RSA_PSS_SALTLEN_AUTO`), as a verifier does.
  */
-import { constants, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import {
+  constants,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 
 /** Header names, as Kalshi spells them. */
-export const KALSHI_HEADERS = { key: 'KALSHI-ACCESS-KEY', timestamp: 'KALSHI-ACCESS-TIMESTAMP', signature: 'KALSHI-ACCESS-SIGNATURE' } as const;
+export const KALSHI_HEADERS = {
+  key: 'KALSHI-ACCESS-KEY',
+  timestamp: 'KALSHI-ACCESS-TIMESTAMP',
+  signature: 'KALSHI-ACCESS-SIGNATURE',
+} as const;
 
 /** The path prefix every Trade API v2 REST path has (part of the signed path). */
 export const TRADE_API_PREFIX = '/trade-api/v2';
@@ -46,16 +58,30 @@ export function signingMessage(timestampMs: string | number | bigint, method: st
  */
 export function signPss(privateKeyPem: string | KeyObject, message: string): string {
   const key = typeof privateKeyPem === 'string' ? createPrivateKey(privateKeyPem) : privateKeyPem;
-  return sign('sha256', Buffer.from(message, 'utf8'), { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }).toString('base64');
+  return sign('sha256', Buffer.from(message, 'utf8'), {
+    key,
+    padding: constants.RSA_PKCS1_PSS_PADDING,
+    saltLength: constants.RSA_PSS_SALTLEN_DIGEST,
+  }).toString('base64');
 }
 
 /**
  * The three auth headers of one request: `method` and the full request `url` (query allowed: it is
  * stripped from the signed path), `timestampMs` epoch ms (default now).
  */
-export function kalshiAuthHeaders(keyId: string, privateKeyPem: string | KeyObject, method: string, url: string, timestampMs: number | bigint = Date.now()): Record<string, string> {
+export function kalshiAuthHeaders(
+  keyId: string,
+  privateKeyPem: string | KeyObject,
+  method: string,
+  url: string,
+  timestampMs: number | bigint = Date.now(),
+): Record<string, string> {
   const ts = String(timestampMs);
-  return { [KALSHI_HEADERS.key]: keyId, [KALSHI_HEADERS.timestamp]: ts, [KALSHI_HEADERS.signature]: signPss(privateKeyPem, signingMessage(ts, method, url)) };
+  return {
+    [KALSHI_HEADERS.key]: keyId,
+    [KALSHI_HEADERS.timestamp]: ts,
+    [KALSHI_HEADERS.signature]: signPss(privateKeyPem, signingMessage(ts, method, url)),
+  };
 }
 
 /**
@@ -68,7 +94,12 @@ export function verifyKalshiSignature(publicKey: string | KeyObject, message: st
     const sig = Buffer.from(signatureB64, 'base64');
     if (sig.length === 0 || sig.toString('base64') !== signatureB64) return false;
     const key = typeof publicKey === 'string' ? createPublicKey(publicKey) : publicKey;
-    return verify('sha256', Buffer.from(message, 'utf8'), { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO }, sig);
+    return verify(
+      'sha256',
+      Buffer.from(message, 'utf8'),
+      { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO },
+      sig,
+    );
   } catch {
     return false;
   }
@@ -80,7 +111,11 @@ export function verifyKalshiSignature(publicKey: string | KeyObject, message: st
  * registers under Account & security → API keys).
  */
 export function generateKalshiAgentKey(): { publicKeyPem: string; privateKeyPem: string } {
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
   return { publicKeyPem: publicKey, privateKeyPem: privateKey };
 }
 

@@ -42,7 +42,8 @@ export const PAGE_LIMIT = 200;
  */
 export function toCents(price: string): number {
   const cents = new Decimal(price).mul(100);
-  if (!cents.isInteger() || cents.lt(MIN_CENTS) || cents.gt(MAX_CENTS)) throw new VenueRejected(`invalid_parameters: price ${price} must be a whole number of cents between 0.01 and 0.99`);
+  if (!cents.isInteger() || cents.lt(MIN_CENTS) || cents.gt(MAX_CENTS))
+    throw new VenueRejected(`invalid_parameters: price ${price} must be a whole number of cents between 0.01 and 0.99`);
   return cents.toNumber();
 }
 
@@ -53,7 +54,8 @@ export const centsToPrice = (cents: number): string => new Decimal(cents).div(10
 export const centsToDollars = (cents: number | Decimal): string => new Decimal(cents).div(100).toFixed(4);
 
 /** A fixed-point dollar string (`"0.5600"`) → whole cents, rounded half-up. */
-export const dollarsToCents = (dollars: string): number => new Decimal(dollars).mul(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+export const dollarsToCents = (dollars: string): number =>
+  new Decimal(dollars).mul(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
 
 /** The other side's price of a contract, cents (NO = 100 − YES). */
 export const otherSideCents = (cents: number): number => 100 - cents;
@@ -75,7 +77,8 @@ export function protectiveCents(side: 'buy' | 'sell', mark: string): number {
  */
 export function toCount(qty: string): number {
   const d = new Decimal(qty);
-  if (!d.isInteger() || d.lt(1)) throw new VenueRejected(`invalid_parameters: count must be a whole number of contracts ≥ 1 (got ${qty})`);
+  if (!d.isInteger() || d.lt(1))
+    throw new VenueRejected(`invalid_parameters: count must be a whole number of contracts ≥ 1 (got ${qty})`);
   return d.toNumber();
 }
 
@@ -164,7 +167,8 @@ export interface KalshiError {
  */
 export function errorReason(body: unknown, fallback: string): string {
   const b = body as { error?: KalshiError | string } & KalshiError;
-  const e: KalshiError | undefined = typeof b?.error === 'string' ? { message: b.error } : (b?.error ?? (b && (b.code || b.message) ? b : undefined));
+  const e: KalshiError | undefined =
+    typeof b?.error === 'string' ? { message: b.error } : (b?.error ?? (b && (b.code || b.message) ? b : undefined));
   const head = e?.message || e?.code;
   if (!head) return fallback;
   return e?.details ? `${head}: ${e.details}` : head;
@@ -246,7 +250,8 @@ export const wireFillSchema = z.looseObject({
 export type WireFill = z.infer<typeof wireFillSchema>;
 
 /** A side's price of an order or fill, cents. */
-export const sideCents = (w: { side: KalshiSide; yes_price: number; no_price: number }): number => (w.side === 'yes' ? w.yes_price : w.no_price);
+export const sideCents = (w: { side: KalshiSide; yes_price: number; no_price: number }): number =>
+  w.side === 'yes' ? w.yes_price : w.no_price;
 
 /**
  * A Kalshi order in the platform's vocabulary: the symbol of its side, the side's price, filled
@@ -277,7 +282,10 @@ export function toVenueOrder(w: WireOrder): VenueOrder {
  */
 export function toVenueFill(f: WireFill): VenueFill {
   const cents = sideCents(f);
-  const fee = f.fee_cost !== undefined ? new Decimal(f.fee_cost) : new Decimal(f.is_taker ? takerFeeCents(f.count, cents) : 0).div(100);
+  const fee =
+    f.fee_cost !== undefined
+      ? new Decimal(f.fee_cost)
+      : new Decimal(f.is_taker ? takerFeeCents(f.count, cents) : 0).div(100);
   const time = Date.parse(f.created_time);
   return {
     venueTradeId: f.fill_id || f.trade_id,

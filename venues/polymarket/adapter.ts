@@ -39,7 +39,15 @@ import { Decimal } from '../../domain/decimal.js';
 import { findByVenueSymbol, findSymbol } from '../../domain/market/symbols.js';
 import { POLYMARKET_TOKENS } from '../../domain/market/venues/polymarket.js';
 import { jsonCall, type JsonRequest } from '../http.js';
-import { VenueRejected, type AgentKey, type AuthorizationRequest, type VenueAdapter, type VenueContext, type VenueFill, type VenueOrder } from '../types.js';
+import {
+  VenueRejected,
+  type AgentKey,
+  type AuthorizationRequest,
+  type VenueAdapter,
+  type VenueContext,
+  type VenueFill,
+  type VenueOrder,
+} from '../types.js';
 import {
   BYTES32_ZERO,
   SIGNATURE_TYPE,
@@ -111,7 +119,8 @@ const evmAgent = (agent: AgentKey) => {
 
 function credsOf(ctx: Ctx): ApiCreds {
   const c = ctx.apiCredentials;
-  if (!c?.apiKey || !c.secret || !c.passphrase) throw new Error('polymarket: the agent has no L2 API credentials (authorise it first)');
+  if (!c?.apiKey || !c.secret || !c.passphrase)
+    throw new Error('polymarket: the agent has no L2 API credentials (authorise it first)');
   return { apiKey: c.apiKey, secret: c.secret, passphrase: c.passphrase };
 }
 
@@ -129,18 +138,29 @@ type PolymarketRequest = Omit<JsonRequest, 'headers'> & { headers?: Record<strin
 async function request<S extends z.ZodType>(ctx: Ctx, req: PolymarketRequest, schema: S): Promise<z.output<S>> {
   const headers = (_url: string, body: string | undefined) => ({
     ...req.headers,
-    ...(req.auth === 'l2' ? l2Headers(evmAgent(ctx.agent).address, credsOf(ctx), nowSec(), req.method, req.path, body) : {}),
+    ...(req.auth === 'l2'
+      ? l2Headers(evmAgent(ctx.agent).address, credsOf(ctx), nowSec(), req.method, req.path, body)
+      : {}),
   });
   return jsonCall(ctx, 'polymarket', { ...req, headers }, schema, errorReason);
 }
 
 /** Every page of a cursor-paged listing of `item`s. */
-async function allPages<T>(ctx: Ctx, path: string, item: z.ZodType<T>, query: Record<string, string | undefined>): Promise<T[]> {
+async function allPages<T>(
+  ctx: Ctx,
+  path: string,
+  item: z.ZodType<T>,
+  query: Record<string, string | undefined>,
+): Promise<T[]> {
   const out: T[] = [];
   const pageSchema = wirePageSchema(item);
   let cursor = INITIAL_CURSOR;
   for (let guard = 0; guard < 1000 && cursor !== END_CURSOR; guard++) {
-    const page = await request(ctx, { method: 'GET', path, query: { ...query, next_cursor: cursor }, auth: 'l2' }, pageSchema);
+    const page = await request(
+      ctx,
+      { method: 'GET', path, query: { ...query, next_cursor: cursor }, auth: 'l2' },
+      pageSchema,
+    );
     out.push(...page.data);
     if (!page.next_cursor || page.next_cursor === cursor) break;
     cursor = page.next_cursor;
@@ -149,10 +169,18 @@ async function allPages<T>(ctx: Ctx, path: string, item: z.ZodType<T>, query: Re
 }
 
 /** `GET /data/order/<id>`: the order, or null for a body without an order id (how the venue answers an unknown one). */
-const orderOrNothing = z.preprocess((v) => (v && typeof v === 'object' && (v as { id?: unknown }).id ? v : null), wireOrderSchema.nullable());
+const orderOrNothing = z.preprocess(
+  (v) => (v && typeof v === 'object' && (v as { id?: unknown }).id ? v : null),
+  wireOrderSchema.nullable(),
+);
 /** `POST /order`: acceptance, or the venue's refusal. */
 const placeAnswer = z
-  .looseObject({ success: z.boolean().optional(), orderID: z.string().optional(), errorMsg: z.string().optional(), error: z.string().optional() })
+  .looseObject({
+    success: z.boolean().optional(),
+    orderID: z.string().optional(),
+    errorMsg: z.string().optional(),
+    error: z.string().optional(),
+  })
   .nullable();
 /** `DELETE /order`: the reason per order id it did not cancel. */
 const cancelAnswer = z.looseObject({ not_canceled: z.record(z.string(), z.string()).nullish() }).nullable();
@@ -167,7 +195,11 @@ const platformSymbol = (tokenId: string) => findByVenueSymbol('polymarket', toke
 function tokenOf(symbol: string): { tokenId: string; tickSize: string; negRisk: boolean } {
   const spec = findSymbol('polymarket', symbol);
   if (!spec?.venueSymbol) throw new VenueRejected(`market not found: ${symbol}`);
-  return { tokenId: spec.venueSymbol, tickSize: spec.tickSize, negRisk: POLYMARKET_TOKENS[spec.venueSymbol]?.negRisk ?? false };
+  return {
+    tokenId: spec.venueSymbol,
+    tickSize: spec.tickSize,
+    negRisk: POLYMARKET_TOKENS[spec.venueSymbol]?.negRisk ?? false,
+  };
 }
 
 /** A venue order in the platform's vocabulary. The CLOB order has no average fill price (fills carry it). */
@@ -196,17 +228,43 @@ function tradeFills(t: WireTrade, ctx: Ctx): VenueFill[] {
   const symbol = platformSymbol(t.asset_id);
   const clientId = (id: string) => clientIdByHash.get(id) ?? null;
   if (t.trader_side === 'TAKER') {
-    return [{ venueTradeId: t.id, venueOrderId: t.taker_order_id, clientOrderId: clientId(t.taker_order_id), symbol, side: SIDE_FROM_VENUE[t.side], qty: new Decimal(t.size).toFixed(), price: new Decimal(t.price).toFixed(), feeUsd: takerFeeUsd(t.fee_rate_bps || '0', t.price, t.size), time }];
+    return [
+      {
+        venueTradeId: t.id,
+        venueOrderId: t.taker_order_id,
+        clientOrderId: clientId(t.taker_order_id),
+        symbol,
+        side: SIDE_FROM_VENUE[t.side],
+        qty: new Decimal(t.size).toFixed(),
+        price: new Decimal(t.price).toFixed(),
+        feeUsd: takerFeeUsd(t.fee_rate_bps || '0', t.price, t.size),
+        time,
+      },
+    ];
   }
   const owner = ctx.owner.toLowerCase();
   const apiKey = ctx.apiCredentials?.apiKey;
   return t.maker_orders
     .filter((m) => m.maker_address.toLowerCase() === owner || (apiKey !== undefined && m.owner === apiKey))
-    .map((m) => ({ venueTradeId: `${t.id}:${m.order_id}`, venueOrderId: m.order_id, clientOrderId: clientId(m.order_id), symbol: platformSymbol(m.asset_id), side: SIDE_FROM_VENUE[m.side], qty: new Decimal(m.matched_amount).toFixed(), price: new Decimal(m.price).toFixed(), feeUsd: '0', time }));
+    .map((m) => ({
+      venueTradeId: `${t.id}:${m.order_id}`,
+      venueOrderId: m.order_id,
+      clientOrderId: clientId(m.order_id),
+      symbol: platformSymbol(m.asset_id),
+      side: SIDE_FROM_VENUE[m.side],
+      qty: new Decimal(m.matched_amount).toFixed(),
+      price: new Decimal(m.price).toFixed(),
+      feeUsd: '0',
+      time,
+    }));
 }
 
 async function orderById(ctx: Ctx, id: string): Promise<VenueOrder | null> {
-  const json = await request(ctx, { method: 'GET', path: `/data/order/${id}`, auth: 'l2', allow404: true }, orderOrNothing);
+  const json = await request(
+    ctx,
+    { method: 'GET', path: `/data/order/${id}`, auth: 'l2', allow404: true },
+    orderOrNothing,
+  );
   return json ? toVenueOrder(json) : null;
 }
 
@@ -232,7 +290,10 @@ export const polymarketAdapter: VenueAdapter = {
     const agent = evmAgent(ctx.agent);
     const creds = credsOf(ctx);
     const wireType = ORDER_TYPE[`${order.type}:${order.timeInForce}`];
-    if (!wireType) throw new VenueRejected(`order type ${order.type} is not supported by the Polymarket CLOB (market and limit only)`);
+    if (!wireType)
+      throw new VenueRejected(
+        `order type ${order.type} is not supported by the Polymarket CLOB (market and limit only)`,
+      );
     const { tokenId, tickSize, negRisk } = tokenOf(order.symbol);
     const price = order.type === 'market' ? protectivePrice(order.side, order.markPrice, tickSize) : order.price;
     if (price == null) throw new VenueRejected('a limit order needs a price');
@@ -290,7 +351,11 @@ export const polymarketAdapter: VenueAdapter = {
    * returned as such. @throws VenueRejected with the venue's `not_canceled` reason when it stays open.
    */
   async cancel(ctx, _symbol, venueOrderId) {
-    const json = await request(ctx, { method: 'DELETE', path: '/order', body: { orderID: venueOrderId }, auth: 'l2' }, cancelAnswer);
+    const json = await request(
+      ctx,
+      { method: 'DELETE', path: '/order', body: { orderID: venueOrderId }, auth: 'l2' },
+      cancelAnswer,
+    );
     const after = await orderById(ctx, venueOrderId);
     const reason = json?.not_canceled?.[venueOrderId];
     if (!after) throw new VenueRejected(reason ?? `order ${venueOrderId} not found`);
@@ -317,7 +382,16 @@ export const polymarketAdapter: VenueAdapter = {
 
   /** The platform's `AuthorizeSigner` typed data: funder = owner, signer = agent, expiry and nonce in epoch ms. */
   authorizationRequest(args) {
-    return { kind: 'eip712', typedData: authorizeSignerTypedData({ funder: args.owner, signer: args.agentAddress, expiresAt: args.expiresAt, nonce: args.nonce, network: args.network }) as unknown as Eip712Request['typedData'] };
+    return {
+      kind: 'eip712',
+      typedData: authorizeSignerTypedData({
+        funder: args.owner,
+        signer: args.agentAddress,
+        expiresAt: args.expiresAt,
+        nonce: args.nonce,
+        network: args.network,
+      }) as unknown as Eip712Request['typedData'],
+    };
   },
 
   /** True when `signature` over an `AuthorizeSigner` request recovers to `owner` and names `owner` as funder. */

@@ -99,7 +99,12 @@ const orderMessage = (o: PolymarketOrder) => ({
 
 /** The full typed data of an order (what `eth_signTypedData_v4` would sign). */
 export function orderTypedData(order: PolymarketOrder, network: 'mainnet' | 'testnet', negRisk: boolean) {
-  return { domain: orderDomain(network, negRisk), types: ORDER_TYPES, primaryType: 'Order' as const, message: orderMessage(order) };
+  return {
+    domain: orderDomain(network, negRisk),
+    types: ORDER_TYPES,
+    primaryType: 'Order' as const,
+    message: orderMessage(order),
+  };
 }
 
 /**
@@ -111,14 +116,26 @@ export function orderHash(order: PolymarketOrder, network: 'mainnet' | 'testnet'
 }
 
 /** Signs an order with the signer's secp256k1 key; returns the 65-byte signature (0x hex). */
-export async function signOrder(privateKey: Hex, order: PolymarketOrder, network: 'mainnet' | 'testnet', negRisk: boolean): Promise<Hex> {
+export async function signOrder(
+  privateKey: Hex,
+  order: PolymarketOrder,
+  network: 'mainnet' | 'testnet',
+  negRisk: boolean,
+): Promise<Hex> {
   return privateKeyToAccount(privateKey).signTypedData(orderTypedData(order, network, negRisk));
 }
 
 /** Venue side: the address that signed `order` (lower-case), or null when the signature does not parse. */
-export async function recoverOrderSigner(order: PolymarketOrder, signature: string, network: 'mainnet' | 'testnet', negRisk: boolean): Promise<string | null> {
+export async function recoverOrderSigner(
+  order: PolymarketOrder,
+  signature: string,
+  network: 'mainnet' | 'testnet',
+  negRisk: boolean,
+): Promise<string | null> {
   try {
-    return (await recoverTypedDataAddress({ ...orderTypedData(order, network, negRisk), signature: signature as Hex })).toLowerCase();
+    return (
+      await recoverTypedDataAddress({ ...orderTypedData(order, network, negRisk), signature: signature as Hex })
+    ).toLowerCase();
   } catch {
     return null;
   }
@@ -147,7 +164,12 @@ const toUnits = (d: Decimal): string => d.mul(1_000_000).toDecimalPlaces(0, Deci
  * Returns also the rounded `price` and `size` (canonical decimal strings).
  * @throws Error on an unknown tick size, or a size or price that rounds to zero.
  */
-export function orderAmounts(side: 'BUY' | 'SELL', size: string, price: string, tickSize: string): { makerAmount: string; takerAmount: string; price: string; size: string } {
+export function orderAmounts(
+  side: 'BUY' | 'SELL',
+  size: string,
+  price: string,
+  tickSize: string,
+): { makerAmount: string; takerAmount: string; price: string; size: string } {
   const cfg = ROUNDING[new Decimal(tickSize).toFixed()];
   if (!cfg) throw new Error(`unsupported Polymarket tick size ${tickSize}`);
   const p = new Decimal(price).toDecimalPlaces(cfg.price, Decimal.ROUND_HALF_UP);
@@ -166,10 +188,15 @@ export function orderAmounts(side: 'BUY' | 'SELL', size: string, price: string, 
  * Venue side: the limit price and size (shares) an order's amounts encode: BUY price =
  * maker/taker, size = taker; SELL price = taker/maker, size = maker. Decimal strings.
  */
-export function priceAndSize(order: Pick<PolymarketOrder, 'side' | 'makerAmount' | 'takerAmount'>): { price: Decimal; size: Decimal } {
+export function priceAndSize(order: Pick<PolymarketOrder, 'side' | 'makerAmount' | 'takerAmount'>): {
+  price: Decimal;
+  size: Decimal;
+} {
   const maker = new Decimal(order.makerAmount);
   const taker = new Decimal(order.takerAmount);
-  return order.side === 'BUY' ? { price: maker.div(taker), size: taker.div(1_000_000) } : { price: taker.div(maker), size: maker.div(1_000_000) };
+  return order.side === 'BUY'
+    ? { price: maker.div(taker), size: taker.div(1_000_000) }
+    : { price: taker.div(maker), size: maker.div(1_000_000) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -213,16 +240,37 @@ export function clobAuthTypedData(address: Hex, timestampSec: string, nonce: big
 }
 
 /** L1 headers of `POST /auth/api-key` / `GET /auth/derive-api-key`, signed by `privateKey`. */
-export async function l1Headers(privateKey: Hex, timestampSec: string, nonce: bigint, network: 'mainnet' | 'testnet'): Promise<Record<string, string>> {
+export async function l1Headers(
+  privateKey: Hex,
+  timestampSec: string,
+  nonce: bigint,
+  network: 'mainnet' | 'testnet',
+): Promise<Record<string, string>> {
   const account = privateKeyToAccount(privateKey);
   const signature = await account.signTypedData(clobAuthTypedData(account.address, timestampSec, nonce, network));
-  return { POLY_ADDRESS: account.address, POLY_SIGNATURE: signature, POLY_TIMESTAMP: timestampSec, POLY_NONCE: nonce.toString() };
+  return {
+    POLY_ADDRESS: account.address,
+    POLY_SIGNATURE: signature,
+    POLY_TIMESTAMP: timestampSec,
+    POLY_NONCE: nonce.toString(),
+  };
 }
 
 /** Venue side: the address that signed L1 headers (lower-case), or null. */
-export async function recoverL1Signer(address: string, timestampSec: string, nonce: bigint, signature: string, network: 'mainnet' | 'testnet'): Promise<string | null> {
+export async function recoverL1Signer(
+  address: string,
+  timestampSec: string,
+  nonce: bigint,
+  signature: string,
+  network: 'mainnet' | 'testnet',
+): Promise<string | null> {
   try {
-    return (await recoverTypedDataAddress({ ...clobAuthTypedData(address as Hex, timestampSec, nonce, network), signature: signature as Hex })).toLowerCase();
+    return (
+      await recoverTypedDataAddress({
+        ...clobAuthTypedData(address as Hex, timestampSec, nonce, network),
+        signature: signature as Hex,
+      })
+    ).toLowerCase();
   } catch {
     return null;
   }
@@ -233,7 +281,13 @@ export async function recoverL1Signer(address: string, timestampSec: string, non
  * body)), `=` padding kept. `path` has no host and no query; `body` is the exact text sent,
  * omitted when empty.
  */
-export function hmacSignature(secret: string, timestampSec: string, method: string, path: string, body?: string): string {
+export function hmacSignature(
+  secret: string,
+  timestampSec: string,
+  method: string,
+  path: string,
+  body?: string,
+): string {
   const key = Buffer.from(secret.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   const mac = createHmac('sha256', key)
     .update(`${timestampSec}${method}${path}${body ?? ''}`)
@@ -249,7 +303,14 @@ export interface ApiCreds {
 }
 
 /** L2 headers of one private request. */
-export function l2Headers(address: string, creds: ApiCreds, timestampSec: string, method: string, path: string, body?: string): Record<string, string> {
+export function l2Headers(
+  address: string,
+  creds: ApiCreds,
+  timestampSec: string,
+  method: string,
+  path: string,
+  body?: string,
+): Record<string, string> {
   return {
     POLY_ADDRESS: address,
     POLY_SIGNATURE: hmacSignature(creds.secret, timestampSec, method, path, body),
@@ -278,7 +339,13 @@ export function authorizeSignerDomain(network: 'mainnet' | 'testnet') {
 }
 
 /** The message the owner's wallet signs: `funder` lets `signer` sign orders for it until `expiresAt` (epoch ms). */
-export function authorizeSignerTypedData(args: { funder: string; signer: string; expiresAt: number; nonce: number; network: 'mainnet' | 'testnet' }) {
+export function authorizeSignerTypedData(args: {
+  funder: string;
+  signer: string;
+  expiresAt: number;
+  nonce: number;
+  network: 'mainnet' | 'testnet';
+}) {
   return {
     domain: authorizeSignerDomain(args.network),
     types: AUTHORIZE_SIGNER_TYPES,
@@ -296,14 +363,23 @@ export interface AuthorizeSignerMessage {
 }
 
 /** Recovers the wallet that signed an `AuthorizeSigner` message (lower-case), or null. */
-export async function recoverAuthorizeSigner(message: AuthorizeSignerMessage, signature: string, chainId: number): Promise<string | null> {
+export async function recoverAuthorizeSigner(
+  message: AuthorizeSignerMessage,
+  signature: string,
+  chainId: number,
+): Promise<string | null> {
   try {
     return (
       await recoverTypedDataAddress({
         domain: { name: 'Multivenue Agent Authorization', version: '1', chainId },
         types: AUTHORIZE_SIGNER_TYPES,
         primaryType: 'AuthorizeSigner',
-        message: { funder: message.funder as Hex, signer: message.signer as Hex, expiresAt: BigInt(message.expiresAt), nonce: BigInt(message.nonce) },
+        message: {
+          funder: message.funder as Hex,
+          signer: message.signer as Hex,
+          expiresAt: BigInt(message.expiresAt),
+          nonce: BigInt(message.nonce),
+        },
         signature: signature as Hex,
       })
     ).toLowerCase();

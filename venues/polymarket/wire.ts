@@ -55,8 +55,14 @@ export const PROTECTIVE_TICKS = 5;
  */
 export function protectivePrice(side: 'buy' | 'sell', mark: string, tickSize: string): string {
   const tick = new Decimal(tickSize);
-  const raw = side === 'buy' ? new Decimal(mark).add(tick.mul(PROTECTIVE_TICKS)) : new Decimal(mark).sub(tick.mul(PROTECTIVE_TICKS));
-  const onGrid = raw.div(tick).toDecimalPlaces(0, side === 'buy' ? Decimal.ROUND_CEIL : Decimal.ROUND_FLOOR).mul(tick);
+  const raw =
+    side === 'buy'
+      ? new Decimal(mark).add(tick.mul(PROTECTIVE_TICKS))
+      : new Decimal(mark).sub(tick.mul(PROTECTIVE_TICKS));
+  const onGrid = raw
+    .div(tick)
+    .toDecimalPlaces(0, side === 'buy' ? Decimal.ROUND_CEIL : Decimal.ROUND_FLOOR)
+    .mul(tick);
   return Decimal.min(Decimal.max(onGrid, tick), new Decimal(1).sub(tick)).toFixed();
 }
 
@@ -66,7 +72,11 @@ export function protectivePrice(side: 'buy' | 'sell', mark: string, tickSize: st
  */
 export function takerFeeUsd(feeRateBps: string, price: string, size: string): string {
   const p = new Decimal(price);
-  return new Decimal(feeRateBps).div(10_000).mul(Decimal.min(p, new Decimal(1).sub(p))).mul(size).toFixed();
+  return new Decimal(feeRateBps)
+    .div(10_000)
+    .mul(Decimal.min(p, new Decimal(1).sub(p)))
+    .mul(size)
+    .toFixed();
 }
 
 // JSON shapes: the fields the adapter reads; the rest of each object (the simulator writes it in

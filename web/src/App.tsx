@@ -75,13 +75,19 @@ export function App() {
     setSession(s);
   };
   const signOut = async () => {
-    if (session?.token) await call('POST', '/api/auth/api-token/revoke', { body: { token: session.token } }).catch(() => undefined);
+    if (session?.token)
+      await call('POST', '/api/auth/api-token/revoke', { body: { token: session.token } }).catch(() => undefined);
     else await call('POST', '/api/auth/siwe/logout').catch(() => undefined);
     sessionStorage.removeItem(STORED);
     setSession(null);
   };
 
-  if (error) return <main className="fatal" role="alert">This trading page is unavailable here: {error}</main>;
+  if (error)
+    return (
+      <main className="fatal" role="alert">
+        This trading page is unavailable here: {error}
+      </main>
+    );
   if (!look || session === undefined) return <main className="loading">Loading…</main>;
   const { branding, theme } = look;
   return (
@@ -92,7 +98,12 @@ export function App() {
           <span>{branding.displayName}</span>
         </div>
         <div className="header-right">
-          <button type="button" className="ghost" onClick={() => setMode(effectiveMode === 'dark' ? 'light' : 'dark')} aria-label="Toggle light and dark">
+          <button
+            type="button"
+            className="ghost"
+            onClick={() => setMode(effectiveMode === 'dark' ? 'light' : 'dark')}
+            aria-label="Toggle light and dark"
+          >
             {effectiveMode === 'dark' ? 'Light' : 'Dark'}
           </button>
           {session && (
@@ -107,7 +118,11 @@ export function App() {
           )}
         </div>
       </header>
-      {session ? <Trading session={session} theme={theme} mode={effectiveMode} /> : <SignIn displayName={branding.displayName} onSession={signIn} />}
+      {session ? (
+        <Trading session={session} theme={theme} mode={effectiveMode} />
+      ) : (
+        <SignIn displayName={branding.displayName} onSession={signIn} />
+      )}
       {branding.supportEmail && (
         <footer>
           Support: <a href={`mailto:${branding.supportEmail}`}>{branding.supportEmail}</a>

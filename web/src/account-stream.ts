@@ -31,16 +31,25 @@ export function applyFrame(v: AccountView, f: Frame): AccountView {
     case 'Order-Intent-Update': {
       const intent = data as unknown as Intent;
       const rest = v.workingOrders.filter((o) => o.intentId !== intent.intentId);
-      return { ...v, intents: { ...v.intents, [intent.intentId]: intent }, workingOrders: intent.orderStatus === 'open' ? [...rest, intent] : rest };
+      return {
+        ...v,
+        intents: { ...v.intents, [intent.intentId]: intent },
+        workingOrders: intent.orderStatus === 'open' ? [...rest, intent] : rest,
+      };
     }
     case 'Position-Changed': {
       const p = data as unknown as Position;
       const rest = v.positions.filter((x) => !(x.venue === p.venue && x.symbol === p.symbol));
-      return { ...v, positions: p.side === 'flat' ? rest : [...rest, p].sort((a, b) => a.symbol.localeCompare(b.symbol)) };
+      return {
+        ...v,
+        positions: p.side === 'flat' ? rest : [...rest, p].sort((a, b) => a.symbol.localeCompare(b.symbol)),
+      };
     }
     case 'Fill': {
       const fill = data as unknown as Fill;
-      return v.fills.some((x) => x.fillId === fill.fillId) ? v : { ...v, fills: [fill, ...v.fills].slice(0, FILLS_SHOWN) };
+      return v.fills.some((x) => x.fillId === fill.fillId)
+        ? v
+        : { ...v, fills: [fill, ...v.fills].slice(0, FILLS_SHOWN) };
     }
     default:
       return v;
@@ -63,7 +72,15 @@ export function useAccountStream(session: Session): AccountView {
       ]);
       const pending = buffer;
       buffer = null;
-      setView((v) => pending.reduce(applyFrame, { ...v, status: 'live', workingOrders: orders.orders, positions: positions.positions, fills: fills.fills }));
+      setView((v) =>
+        pending.reduce(applyFrame, {
+          ...v,
+          status: 'live',
+          workingOrders: orders.orders,
+          positions: positions.positions,
+          fills: fills.fills,
+        }),
+      );
     };
     const channel = keepChannel('/ws/risk', {
       async onOpen(send) {
@@ -73,7 +90,8 @@ export function useAccountStream(session: Session): AccountView {
       },
       onFrame(f, send) {
         if (f.type === 'Authenticated') return void send({ type: 'Subscribe', topics: TOPICS });
-        if (f.type === 'Result' && f.ok === true && Array.isArray(f.topics)) return void snapshot().catch(() => setView((v) => ({ ...v, status: 'closed' })));
+        if (f.type === 'Result' && f.ok === true && Array.isArray(f.topics))
+          return void snapshot().catch(() => setView((v) => ({ ...v, status: 'closed' })));
         if (f.type === 'Resync-Required') return void snapshot();
         if (typeof f.accountId === 'string' && f.accountId !== id) return; // another account of this trader
         if (buffer) return void buffer.push(f);

@@ -23,7 +23,10 @@ export interface Branding {
   supportEmail: string | null;
 }
 /** Colour tokens of one mode, `#rrggbb`. */
-export type Palette = Record<'background' | 'surface' | 'text' | 'muted' | 'primary' | 'positive' | 'negative' | 'border', string>;
+export type Palette = Record<
+  'background' | 'surface' | 'text' | 'muted' | 'primary' | 'positive' | 'negative' | 'border',
+  string
+>;
 /** Tenant theme, `GET /api/theme` (docs/api.md §2.4). */
 export interface Theme {
   light: Palette;
@@ -91,11 +94,20 @@ export interface Bar {
  * Sends one request. `token`: a bearer; without one, the cookie session (if any) authenticates.
  * `headers`: extra headers (e.g. `Idempotency-Key`). @throws ApiFailure with the answer's `{ error, detail }`
  */
-export async function call<T>(method: string, path: string, opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
+export async function call<T>(
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), credentials: 'same-origin' });
+  const res = await fetch(path, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    credentials: 'same-origin',
+  });
   const text = await res.text();
   const json: unknown = text ? JSON.parse(text) : undefined;
   if (!res.ok) {
@@ -136,6 +148,10 @@ export function clientOf(session: Session) {
 /** One line for the user: `code: detail` of an API error (validation issues as `field: message; …`), else the error's message. */
 export function describeError(err: unknown): string {
   if (!(err instanceof ApiFailure)) return err instanceof Error ? err.message : String(err);
-  const issues = Array.isArray(err.detail) ? (err.detail as { path?: string; message?: string }[]).map((i) => `${i.path?.replace(/^body\./, '') ?? ''}: ${i.message ?? ''}`).join('; ') : null;
+  const issues = Array.isArray(err.detail)
+    ? (err.detail as { path?: string; message?: string }[])
+        .map((i) => `${i.path?.replace(/^body\./, '') ?? ''}: ${i.message ?? ''}`)
+        .join('; ')
+    : null;
   return `${err.code}: ${issues ?? (typeof err.detail === 'string' ? err.detail : JSON.stringify(err.detail))}`;
 }

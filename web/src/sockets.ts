@@ -10,7 +10,8 @@
 export type Frame = { type: string; [k: string]: unknown };
 
 /** The ws(s) URL of a channel on this host. */
-export const channelUrl = (path: string) => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
+export const channelUrl = (path: string) =>
+  `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
 
 /**
  * Keeps one channel open until the returned `close()` is called.
@@ -19,7 +20,11 @@ export const channelUrl = (path: string) => `${location.protocol === 'https:' ? 
  */
 export function keepChannel(
   path: string,
-  handlers: { onOpen(send: (f: Frame) => void): void | Promise<void>; onFrame(f: Frame, send: (f: Frame) => void): void; onStatus?(s: 'connecting' | 'open' | 'closed'): void },
+  handlers: {
+    onOpen(send: (f: Frame) => void): void | Promise<void>;
+    onFrame(f: Frame, send: (f: Frame) => void): void;
+    onStatus?(s: 'connecting' | 'open' | 'closed'): void;
+  },
 ): { close(): void } {
   let ws: WebSocket | undefined;
   let stopped = false;

@@ -14,7 +14,16 @@ import { matchOnArrival, matchOnMark, type MatchResult, type PaperOrder } from '
 import { applyFill, fee, type PositionState } from '../../../domain/paper/position.js';
 import { TERMINAL_STATES, type IntentState, type OrderStatus } from '../../../domain/oms/intent.js';
 import type { MarkTick } from '../../../domain/market/types.js';
-import { AccountBalance, Fill, OrderIntent, Position, Tenant, Trade, type OrderIntentRow, type PositionRow } from '../../../db/entities.js';
+import {
+  AccountBalance,
+  Fill,
+  OrderIntent,
+  Position,
+  Tenant,
+  Trade,
+  type OrderIntentRow,
+  type PositionRow,
+} from '../../../db/entities.js';
 import { scoped, platformEm } from '../../../db/orm.js';
 import { fillView, intentToView, positionView, workingOrderView } from '../../../db/views.js';
 import { appendEvents, lockAccount, type NewEvent } from '../../../db/events.js';
@@ -90,9 +99,16 @@ export function outcomeOf(i: OrderIntentRow): DispatchOutcome {
 }
 
 /** How each engine result moves the intent: state, venue order status and the event name. */
-const RESULT_EFFECT: Record<MatchResult['kind'], (filled: boolean) => { state: IntentState; orderStatus: OrderStatus; event: string }> = {
+const RESULT_EFFECT: Record<
+  MatchResult['kind'],
+  (filled: boolean) => { state: IntentState; orderStatus: OrderStatus; event: string }
+> = {
   filled: () => ({ state: 'filled', orderStatus: 'filled', event: 'filled' }),
-  partial_canceled: (filled) => ({ state: filled ? 'filled' : 'canceled', orderStatus: 'canceled', event: 'remainder_canceled' }),
+  partial_canceled: (filled) => ({
+    state: filled ? 'filled' : 'canceled',
+    orderStatus: 'canceled',
+    event: 'remainder_canceled',
+  }),
   resting: (filled) => ({ state: 'dispatched', orderStatus: 'open', event: filled ? 'partially_filled' : 'resting' }),
   canceled: () => ({ state: 'canceled', orderStatus: 'canceled', event: 'canceled' }),
   rejected: () => ({ state: 'rejected', orderStatus: 'rejected', event: 'rejected' }),
@@ -114,7 +130,12 @@ export function intentEvent(intent: OrderIntentRow, kind: string): NewEvent {
 export async function openOrdersEvent(em: EntityManager, accountId: string): Promise<NewEvent> {
   await em.flush(); // the list must see this transaction's own change of the order
   const open = await em.find(OrderIntent, { accountId, orderStatus: 'open' }, { orderBy: { createdAt: 'asc' } });
-  return { kind: 'orders.open_changed', frameType: 'Open-Orders-Update', venue: PAPER, data: { accountId, orders: open.map(workingOrderView) } };
+  return {
+    kind: 'orders.open_changed',
+    frameType: 'Open-Orders-Update',
+    venue: PAPER,
+    data: { accountId, orders: open.map(workingOrderView) },
+  };
 }
 
 /**
@@ -122,44 +143,73 @@ export async function openOrdersEvent(em: EntityManager, accountId: string): Pro
  * `arrival`: the first dispatch (state must be `signed_pending_dispatch`);
  * `mark`: a resting working order woken by a mark crossing (orderStatus must be `open`).
  */
-export async function executePaper(deps: PaperDeps, intentId: string, mode: 'arrival' | 'mark'): Promise<DispatchOutcome> {
-  return withLockedIntent(deps.orm, intentId, async (em, intent) => {
-    if (mode === 'arrival' ? intent.state !== 'signed_pending_dispatch' : intent.orderStatus !== 'open') return outcomeOf(intent);
-    const tick = await readMark(em, intent.venue, intent.symbol, deps.markMaxAgeMs);
-    if (!tick) {
-      if (mode === 'mark') return outcomeOf(intent);
-      await rejectIntent(em, intent, 'no_mark');
-      return outcomeOf(intent);
-    }
-    const posRow = await em.findOne(Position, { accountId: intent.accountId, venue: intent.venue, symbol: intent.symbol });
-    const result = (mode === 'arrival' ? matchOnArrival : matchOnMark)(toPaperOrder(intent), tick, posRow ? new Decimal(posRow.qty) : ZERO);
-    const wasOpen = intent.orderStatus === 'open';
-    const events: NewEvent[] = [];
-    if (mode === 'arrival') {
-      Object.assign(intent, { state: 'dispatched', venueOrderId: `paper-${intent.id}`, lastEvent: 'dispatched' });
-      events.push(intentEvent(intent, 'intent.dispatched'));
-    }
-    if (result.kind === 'resting' && result.fills.length === 0 && mode === 'mark' && result.order.triggered === intent.triggered) {
-      return outcomeOf(intent); // the crossing had passed by the time we looked: nothing changes
-    }
+export async function executePaper(
+  deps: PaperDeps,
+  intentId: string,
+  mode: 'arrival' | 'mark',
+): Promise<DispatchOutcome> {
+  return withLockedIntent(
+    deps.orm,
+    intentId,
+    async (em, intent) => {
+      if (mode === 'arrival' ? intent.state !== 'signed_pending_dispatch' : intent.orderStatus !== 'open')
+        return outcomeOf(intent);
+      const tick = await readMark(em, intent.venue, intent.symbol, deps.markMaxAgeMs);
+      if (!tick) {
+        if (mode === 'mark') return outcomeOf(intent);
+        await rejectIntent(em, intent, 'no_mark');
+        return outcomeOf(intent);
+      }
+      const posRow = await em.findOne(Position, {
+        accountId: intent.accountId,
+        venue: intent.venue,
+        symbol: intent.symbol,
+      });
+      const result = (mode === 'arrival' ? matchOnArrival : matchOnMark)(
+        toPaperOrder(intent),
+        tick,
+        posRow ? new Decimal(posRow.qty) : ZERO,
+      );
+      const wasOpen = intent.orderStatus === 'open';
+      const events: NewEvent[] = [];
+      if (mode === 'arrival') {
+        Object.assign(intent, { state: 'dispatched', venueOrderId: `paper-${intent.id}`, lastEvent: 'dispatched' });
+        events.push(intentEvent(intent, 'intent.dispatched'));
+      }
+      if (
+        result.kind === 'resting' &&
+        result.fills.length === 0 &&
+        mode === 'mark' &&
+        result.order.triggered === intent.triggered
+      ) {
+        return outcomeOf(intent); // the crossing had passed by the time we looked: nothing changes
+      }
 
-    const fills = 'fills' in result ? result.fills : [];
-    if (fills.length) events.push(...(await recordFills(em, intent, fills, posRow, tick)));
-    const filled = new Decimal(intent.filledQty).gt(0);
-    const effect = RESULT_EFFECT[result.kind](filled);
-    Object.assign(intent, {
-      state: effect.state,
-      orderStatus: effect.orderStatus,
-      lastEvent: effect.event,
-      rejectReason: 'reason' in result ? result.reason : null,
-      triggered: result.kind === 'resting' ? Boolean(result.order.triggered) : intent.triggered,
-    });
-    if (wasOpen !== (intent.orderStatus === 'open')) events.push(await openOrdersEvent(em, intent.accountId));
-    events.push(intentEvent(intent, `intent.${effect.event}`));
-    await appendEvents(em, intent.tenantId, intent.accountId, events);
-    if (fills.length) await recordStateSnapshot(em, { tenantId: intent.tenantId, accountId: intent.accountId, venue: intent.venue, reason: 'fill' });
-    return outcomeOf(intent);
-  }, deps.metrics);
+      const fills = 'fills' in result ? result.fills : [];
+      if (fills.length) events.push(...(await recordFills(em, intent, fills, posRow, tick)));
+      const filled = new Decimal(intent.filledQty).gt(0);
+      const effect = RESULT_EFFECT[result.kind](filled);
+      Object.assign(intent, {
+        state: effect.state,
+        orderStatus: effect.orderStatus,
+        lastEvent: effect.event,
+        rejectReason: 'reason' in result ? result.reason : null,
+        triggered: result.kind === 'resting' ? Boolean(result.order.triggered) : intent.triggered,
+      });
+      if (wasOpen !== (intent.orderStatus === 'open')) events.push(await openOrdersEvent(em, intent.accountId));
+      events.push(intentEvent(intent, `intent.${effect.event}`));
+      await appendEvents(em, intent.tenantId, intent.accountId, events);
+      if (fills.length)
+        await recordStateSnapshot(em, {
+          tenantId: intent.tenantId,
+          accountId: intent.accountId,
+          venue: intent.venue,
+          reason: 'fill',
+        });
+      return outcomeOf(intent);
+    },
+    deps.metrics,
+  );
 }
 
 /**
@@ -192,7 +242,12 @@ export async function recordFills(
   const bps = { maker: new Decimal(tenant.feeSchedule.makerBps), taker: new Decimal(tenant.feeSchedule.takerBps) };
   const before = await em.count(Fill, { intentId: intent.id });
   let position: PositionState = posRow
-    ? { qty: new Decimal(posRow.qty), avgEntryPrice: new Decimal(posRow.avgEntryPrice), realizedPnl: new Decimal(posRow.realizedPnlUsd), openedAt: posRow.openedAt?.getTime() ?? null }
+    ? {
+        qty: new Decimal(posRow.qty),
+        avgEntryPrice: new Decimal(posRow.avgEntryPrice),
+        realizedPnl: new Decimal(posRow.realizedPnlUsd),
+        openedAt: posRow.openedAt?.getTime() ?? null,
+      }
     : { qty: ZERO, avgEntryPrice: ZERO, realizedPnl: ZERO, openedAt: null };
   const balance = await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
   let cash = new Decimal(balance?.balanceUsd ?? 0);
@@ -270,11 +325,28 @@ export async function recordFills(
   };
   const saved = posRow
     ? Object.assign(posRow, values)
-    : em.create(Position, { accountId: intent.accountId, venue: intent.venue, symbol: intent.symbol, tenantId: intent.tenantId, ...values });
+    : em.create(Position, {
+        accountId: intent.accountId,
+        venue: intent.venue,
+        symbol: intent.symbol,
+        tenantId: intent.tenantId,
+        ...values,
+      });
   if (balance) balance.balanceUsd = fmt(cash);
-  else em.create(AccountBalance, { accountId: intent.accountId, venue: intent.venue, tenantId: intent.tenantId, balanceUsd: fmt(cash) });
+  else
+    em.create(AccountBalance, {
+      accountId: intent.accountId,
+      venue: intent.venue,
+      tenantId: intent.tenantId,
+      balanceUsd: fmt(cash),
+    });
   saved.updatedAt = at;
-  events.push({ kind: 'position.changed', frameType: 'Position-Changed', venue: intent.venue, data: positionView(saved, tick.mark) });
+  events.push({
+    kind: 'position.changed',
+    frameType: 'Position-Changed',
+    venue: intent.venue,
+    data: positionView(saved, tick.mark),
+  });
   return events;
 }
 
@@ -283,11 +355,16 @@ export async function recordFills(
  * otherwise the recorded outcome is returned unchanged (a fill that won the race stays a fill).
  */
 export async function cancelPaper(deps: PaperDeps, intentId: string): Promise<DispatchOutcome> {
-  return withLockedIntent(deps.orm, intentId, async (em, intent) => {
-    if (intent.orderStatus !== 'open') return outcomeOf(intent);
-    Object.assign(intent, { state: 'canceled', orderStatus: 'canceled', lastEvent: 'canceled', rejectReason: null });
-    const events = [await openOrdersEvent(em, intent.accountId), intentEvent(intent, 'intent.canceled')];
-    await appendEvents(em, intent.tenantId, intent.accountId, events);
-    return outcomeOf(intent);
-  }, deps.metrics);
+  return withLockedIntent(
+    deps.orm,
+    intentId,
+    async (em, intent) => {
+      if (intent.orderStatus !== 'open') return outcomeOf(intent);
+      Object.assign(intent, { state: 'canceled', orderStatus: 'canceled', lastEvent: 'canceled', rejectReason: null });
+      const events = [await openOrdersEvent(em, intent.accountId), intentEvent(intent, 'intent.canceled')];
+      await appendEvents(em, intent.tenantId, intent.accountId, events);
+      return outcomeOf(intent);
+    },
+    deps.metrics,
+  );
 }

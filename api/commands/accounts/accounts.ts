@@ -9,13 +9,27 @@ import { ownedAccount } from '../../auth/ownership.js';
 import type { ApiDeps, Caller } from '../../context.js';
 
 /** Opens a paper (internalised) account for the caller, funded with `initialDepositUsd` (default 100000 USD). */
-export function createPaperAccount(deps: ApiDeps, caller: Caller, body: { name: string; initialDepositUsd?: string }): Promise<AccountRow> {
+export function createPaperAccount(
+  deps: ApiDeps,
+  caller: Caller,
+  body: { name: string; initialDepositUsd?: string },
+): Promise<AccountRow> {
   const em = scoped(deps.orm, caller.tenantId);
-  return provisionPaperAccount(em, { tenantId: caller.tenantId, ownerId: caller.ownerId, name: body.name, depositUsd: body.initialDepositUsd ?? DEFAULT_PAPER_DEPOSIT_USD });
+  return provisionPaperAccount(em, {
+    tenantId: caller.tenantId,
+    ownerId: caller.ownerId,
+    name: body.name,
+    depositUsd: body.initialDepositUsd ?? DEFAULT_PAPER_DEPOSIT_USD,
+  });
 }
 
 /** Renames the caller's account and merges `settings` into its settings. @throws as ownedAccount (auth/ownership.ts). */
-export async function updateAccount(deps: ApiDeps, caller: Caller, id: string, body: { name?: string; settings?: Record<string, unknown> }): Promise<AccountRow> {
+export async function updateAccount(
+  deps: ApiDeps,
+  caller: Caller,
+  id: string,
+  body: { name?: string; settings?: Record<string, unknown> },
+): Promise<AccountRow> {
   const em = scoped(deps.orm, caller.tenantId);
   const row = await ownedAccount(em, caller, id);
   if (body.name !== undefined) row.name = body.name;

@@ -59,7 +59,9 @@ export async function importManualTrade(deps: ApiDeps, caller: Caller, accountId
       exitFillId: null,
       source: 'manual',
     });
-    await appendEvents(tx, caller.tenantId, accountId, [{ kind: 'trade.imported', frameType: 'Fill', venue, data: tradeView(row) }]);
+    await appendEvents(tx, caller.tenantId, accountId, [
+      { kind: 'trade.imported', frameType: 'Fill', venue, data: tradeView(row) },
+    ]);
     return row;
   });
   return tradeView(trade);

@@ -14,7 +14,12 @@ import type { ApiDeps } from '../../context.js';
  * @throws ApiError `400 siwe_message_invalid`, `401 siwe_domain_mismatch` (`expected`, `actual`),
  *   `401 siwe_nonce_invalid`, `401 siwe_signature_invalid`, `403 wallet_not_linked`.
  */
-export async function signInWithEthereum(deps: ApiDeps, tenantId: string, host: string, body: { message: string; signature: string }) {
+export async function signInWithEthereum(
+  deps: ApiDeps,
+  tenantId: string,
+  host: string,
+  body: { message: string; signature: string },
+) {
   const walletAddress = await checkSiwe(deps.orm, { message: body.message, signature: body.signature, host, tenantId });
   const linked = await linkedTrader(deps.orm, tenantId, walletAddress);
   if (!linked) {
@@ -24,10 +29,17 @@ export async function signInWithEthereum(deps: ApiDeps, tenantId: string, host: 
         '(POST /api/v1/accounts/{id}/agents, then sign its authorization), then sign in again',
     );
   }
-  if (!(await consumeNonce(deps.orm, tenantId, parseSiweMessage(body.message).nonce!))) throw new ApiError('siwe_nonce_invalid', 'this nonce was just used: get a new one from POST /api/auth/siwe/nonce');
+  if (!(await consumeNonce(deps.orm, tenantId, parseSiweMessage(body.message).nonce!)))
+    throw new ApiError('siwe_nonce_invalid', 'this nonce was just used: get a new one from POST /api/auth/siwe/nonce');
   const session = await createSession(deps.orm, { tenantId, walletAddress, ...linked });
   return {
     token: session.token,
-    view: { sessionId: session.sessionId, walletAddress, accountId: linked.accountId, tier: 'fullTrading' as const, expiresAt: session.expiresAt.toISOString() },
+    view: {
+      sessionId: session.sessionId,
+      walletAddress,
+      accountId: linked.accountId,
+      tier: 'fullTrading' as const,
+      expiresAt: session.expiresAt.toISOString(),
+    },
   };
 }

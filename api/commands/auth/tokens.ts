@@ -18,7 +18,8 @@ const BOOTSTRAP_PER_MINUTE = 10;
 /** Finds a live credential by key and secret. @throws ApiError `401 invalid_credentials`, `401 credential_revoked`. */
 export async function credentialBySecret(deps: ApiDeps, apiKey: string, apiSecret: string) {
   const cred = await platformEm(deps.orm).findOne(Credential, { apiKey }, { filters: false });
-  if (!cred || !(await verifySecret(apiSecret, cred.secretHash))) throw new ApiError('invalid_credentials', 'unknown apiKey or wrong apiSecret');
+  if (!cred || !(await verifySecret(apiSecret, cred.secretHash)))
+    throw new ApiError('invalid_credentials', 'unknown apiKey or wrong apiSecret');
   if (cred.revokedAt) throw new ApiError('credential_revoked', 'this credential was revoked');
   return cred;
 }
@@ -31,7 +32,10 @@ export async function mintApiToken(deps: ApiDeps, jwtKey: Uint8Array, body: { ap
   const cred = await credentialBySecret(deps, body.apiKey, body.apiSecret);
   const tenant = await platformEm(deps.orm).findOneOrFail(Tenant, { id: cred.tenantId });
   if (tenant.suspended) throw new ApiError('tenant_suspended', `tenant ${tenant.slug} is suspended`);
-  const { token, expiresAt } = await mintBearer(jwtKey, cred.id, cred.tenantId, { aud: cred.audience, tier: cred.tier });
+  const { token, expiresAt } = await mintBearer(jwtKey, cred.id, cred.tenantId, {
+    aud: cred.audience,
+    tier: cred.tier,
+  });
   return {
     token,
     tokenType: 'Bearer',
@@ -71,7 +75,12 @@ export async function bootstrapHandshakes(deps: ApiDeps, owner: HandshakeOwner, 
   const quotes = opaqueToken();
   await platformEm(deps.orm).transactional(async (em) => {
     const conn = em.getConnection();
-    await conn.execute('select pg_advisory_xact_lock(hashtext(?))', [`bootstrap:${credentialId}`], 'all', em.getTransactionContext());
+    await conn.execute(
+      'select pg_advisory_xact_lock(hashtext(?))',
+      [`bootstrap:${credentialId}`],
+      'all',
+      em.getTransactionContext(),
+    );
     const recent = await conn.execute<{ created_at: Date }[]>(
       `select created_at from handshake_tokens where credential_id = ? and channel = 'risk' and created_at > now() - interval '60 seconds' order by created_at asc`,
       [credentialId],
@@ -80,10 +89,22 @@ export async function bootstrapHandshakes(deps: ApiDeps, owner: HandshakeOwner, 
     );
     if (recent.length >= BOOTSTRAP_PER_MINUTE) {
       const retryAfter = Math.max(1, Math.ceil((new Date(recent[0].created_at).getTime() + 60_000 - now) / 1000));
-      throw new ApiError('rate_limited', `at most ${BOOTSTRAP_PER_MINUTE} bootstraps per minute per API key`, {}, { 'Retry-After': String(retryAfter) });
+      throw new ApiError(
+        'rate_limited',
+        `at most ${BOOTSTRAP_PER_MINUTE} bootstraps per minute per API key`,
+        {},
+        { 'Retry-After': String(retryAfter) },
+      );
     }
-    for (const [token, channel] of [[risk, 'risk'], [quotes, 'quotes']] as const) {
-      em.create(HandshakeToken, { tokenHash: tokenHash(token), tenantId, credentialId, accountId, channel, expiresAt, consumedAt: null }, { partial: true });
+    for (const [token, channel] of [
+      [risk, 'risk'],
+      [quotes, 'quotes'],
+    ] as const) {
+      em.create(
+        HandshakeToken,
+        { tokenHash: tokenHash(token), tenantId, credentialId, accountId, channel, expiresAt, consumedAt: null },
+        { partial: true },
+      );
     }
   });
   return {

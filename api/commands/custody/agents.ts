@@ -53,8 +53,18 @@ export async function listAgents(deps: ApiDeps, caller: Caller, accountId: strin
  * days once authorised, and answers it with the `authorization` request the owner signs.
  * @throws ApiError `503 custody_unconfigured` (no key ring), `409 agent_exists` (a live agent on that venue), as ownedAccount.
  */
-export async function createAgent(deps: ApiDeps, ring: KeyRing | null, caller: Caller, accountId: string, body: { venue: RoutedVenue; owner: string; expiresInDays: number }) {
-  if (!ring) throw new ApiError('custody_unconfigured', 'this deployment has no AGENT_KEY_ENCRYPTION_KEYS; routed venues are unavailable');
+export async function createAgent(
+  deps: ApiDeps,
+  ring: KeyRing | null,
+  caller: Caller,
+  accountId: string,
+  body: { venue: RoutedVenue; owner: string; expiresInDays: number },
+) {
+  if (!ring)
+    throw new ApiError(
+      'custody_unconfigured',
+      'this deployment has no AGENT_KEY_ENCRYPTION_KEYS; routed venues are unavailable',
+    );
   const em = scoped(deps.orm, caller.tenantId);
   const account = await ownedAccount(em, caller, accountId);
   const live = await em.findOne(AgentWallet, { accountId: account.id, venue: body.venue, status: { $ne: 'revoked' } });
@@ -103,15 +113,27 @@ export async function createAgent(deps: ApiDeps, ring: KeyRing | null, caller: C
  * @throws ApiError `404 agent_not_found`, `409 invalid_state` (revoked, or its authorisation ended),
  *   `400 invalid_signature`, `422 venue_rejected` (from the workflow), as ownedAccount.
  */
-export async function authorizeAgent(deps: ApiDeps, caller: Caller, accountId: string, agentId: string, body: { signature: string; keyId?: string }): Promise<AgentWalletRow> {
+export async function authorizeAgent(
+  deps: ApiDeps,
+  caller: Caller,
+  accountId: string,
+  agentId: string,
+  body: { signature: string; keyId?: string },
+): Promise<AgentWalletRow> {
   const em = scoped(deps.orm, caller.tenantId);
   await ownedAccount(em, caller, accountId);
   const agent = await agentOf(em, accountId, agentId);
   if (agent.status === 'revoked') throw new ApiError('invalid_state', `agent ${agent.id} is revoked; create a new one`);
   if (agent.status === 'pending_authorization') {
     const adapter = ADAPTERS[agent.venue as RoutedVenue];
-    const valid = await adapter.verifyAuthorization({ owner: agent.owner, request: agent.authorization as never, signature: body.signature }).catch(() => false);
-    if (!valid) throw new ApiError('invalid_signature', `the signature does not authorise agent ${agent.agentAddress} for owner ${agent.owner}`);
+    const valid = await adapter
+      .verifyAuthorization({ owner: agent.owner, request: agent.authorization as never, signature: body.signature })
+      .catch(() => false);
+    if (!valid)
+      throw new ApiError(
+        'invalid_signature',
+        `the signature does not authorise agent ${agent.agentAddress} for owner ${agent.owner}`,
+      );
     const keyId = body.keyId ?? (agent.venue === 'kalshi' ? body.signature : undefined);
     await viaWorkflow(
       () =>
@@ -132,7 +154,12 @@ export async function authorizeAgent(deps: ApiDeps, caller: Caller, accountId: s
  * Revokes the agent: compose refuses its venue with `agent_authorization_revoked` at once.
  * @throws ApiError `404 agent_not_found`, as ownedAccount.
  */
-export async function revokeAgent(deps: ApiDeps, caller: Caller, accountId: string, agentId: string): Promise<AgentWalletRow> {
+export async function revokeAgent(
+  deps: ApiDeps,
+  caller: Caller,
+  accountId: string,
+  agentId: string,
+): Promise<AgentWalletRow> {
   const em = scoped(deps.orm, caller.tenantId);
   await ownedAccount(em, caller, accountId);
   const agent = await agentOf(em, accountId, agentId);

@@ -3,4 +3,5 @@ import { parseKeyRing, type KeyRing } from '../../../domain/custody/vault.js';
 import type { ApiDeps } from '../../context.js';
 
 /** The ring that seals agent keys and webhook secrets (`AGENT_KEY_ENCRYPTION_KEYS`), or null when custody is off. */
-export const custodyRing = (deps: ApiDeps): KeyRing | null => (deps.config.agentKeyEncryptionKeys ? parseKeyRing(deps.config.agentKeyEncryptionKeys) : null);
+export const custodyRing = (deps: ApiDeps): KeyRing | null =>
+  deps.config.agentKeyEncryptionKeys ? parseKeyRing(deps.config.agentKeyEncryptionKeys) : null;

@@ -8,7 +8,11 @@ import { idBytes32, rulesHash } from '../../../domain/prop/commitments.js';
 import { firmRules } from '../../../db/prop.js';
 import { scoped } from '../../../db/orm.js';
 import { SA } from '../../../workflows/shared.definitions.js';
-import { firmDeployWorkflowId, firmStatusUpdate, type FirmDeployStatus } from '../../../workflows/firm-deploy.definitions.js';
+import {
+  firmDeployWorkflowId,
+  firmStatusUpdate,
+  type FirmDeployStatus,
+} from '../../../workflows/firm-deploy.definitions.js';
 import { firmDeployWorkflow } from '../../../workflows/firm-deploy.js';
 import type { ApiDeps, Caller } from '../../context.js';
 import { deployment, firmOf, firmReadiness } from '../../queries/firms.js';
@@ -23,8 +27,21 @@ export async function deployDryRun(deps: ApiDeps, caller: Caller, firmId: string
   const firm = await firmOf(em, firmId);
   const checks = (await firmReadiness(em, firm, deps.config.chain)).filter((c) => c.name !== 'deployer_configured');
   const rules = await firmRules(deps.orm, firm.tenantId, firm.id);
-  const constructor = { owner: firm.ownerAddress, stablecoin: firm.stablecoinAddress, firmId: idBytes32(firm.id), rulesHash: rulesHash(rules) };
-  return { dryRun: true as const, firmId: firm.id, ready: checks.every((c) => c.ok), checks, constructor, rules, chainId: firm.chainId };
+  const constructor = {
+    owner: firm.ownerAddress,
+    stablecoin: firm.stablecoinAddress,
+    firmId: idBytes32(firm.id),
+    rulesHash: rulesHash(rules),
+  };
+  return {
+    dryRun: true as const,
+    firmId: firm.id,
+    ready: checks.every((c) => c.ok),
+    checks,
+    constructor,
+    rules,
+    chainId: firm.chainId,
+  };
 }
 
 /**
@@ -36,10 +53,15 @@ export async function deployFirm(deps: ApiDeps, caller: Caller, firmId: string):
   const em = scoped(deps.orm, caller.tenantId);
   const firm = await firmOf(em, firmId);
   const checks = await firmReadiness(em, firm, deps.config.chain);
-  if (!deps.config.chain.deployerKey) throw new ApiError('deployer_unconfigured', 'no platform deployer is configured (PROP_DEPLOYER_KEY)');
+  if (!deps.config.chain.deployerKey)
+    throw new ApiError('deployer_unconfigured', 'no platform deployer is configured (PROP_DEPLOYER_KEY)');
   const failed = checks.filter((c) => !c.ok);
-  if (failed.length) throw new ApiError('firm_not_ready', `readiness checks failed: ${failed.map((c) => c.name).join(', ')}`, { checks });
-  if (firm.status !== 'draft' && firm.status !== 'deploying') throw new ApiError('invalid_state', `firm ${firm.id} is already ${firm.status}`);
+  if (failed.length)
+    throw new ApiError('firm_not_ready', `readiness checks failed: ${failed.map((c) => c.name).join(', ')}`, {
+      checks,
+    });
+  if (firm.status !== 'draft' && firm.status !== 'deploying')
+    throw new ApiError('invalid_state', `firm ${firm.id} is already ${firm.status}`);
   await deps.temporal.workflow.start(firmDeployWorkflow, {
     workflowId: firmDeployWorkflowId(firm.id),
     taskQueue: deps.config.temporal.taskQueue,
@@ -51,7 +73,18 @@ export async function deployFirm(deps: ApiDeps, caller: Caller, firmId: string):
 }
 
 /** Takes a deployed firm live, or pauses a live one; answers the deployment. @throws ApiError `404 firm_not_found`, `409 invalid_state`. */
-export async function setFirmStatus(deps: ApiDeps, caller: Caller, firmId: string, to: 'live' | 'paused'): Promise<FirmDeployStatus> {
+export async function setFirmStatus(
+  deps: ApiDeps,
+  caller: Caller,
+  firmId: string,
+  to: 'live' | 'paused',
+): Promise<FirmDeployStatus> {
   const firm = await firmOf(scoped(deps.orm, caller.tenantId), firmId);
-  return viaWorkflow(() => deps.temporal.workflow.getHandle(firmDeployWorkflowId(firm.id)).executeUpdate(firmStatusUpdate, { args: [{ to }] }), new ApiError('invalid_state', `firm ${firm.id} is not deployed`));
+  return viaWorkflow(
+    () =>
+      deps.temporal.workflow
+        .getHandle(firmDeployWorkflowId(firm.id))
+        .executeUpdate(firmStatusUpdate, { args: [{ to }] }),
+    new ApiError('invalid_state', `firm ${firm.id} is not deployed`),
+  );
 }

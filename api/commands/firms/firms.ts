@@ -20,16 +20,34 @@ export interface NewFirm {
 /** Creates a `draft` firm of the caller's tenant. */
 export async function createFirm(deps: ApiDeps, caller: Caller, body: NewFirm): Promise<FirmRow> {
   const em = scoped(deps.orm, caller.tenantId);
-  const firm = em.create(Firm, { id: `firm_${randomBytes(8).toString('hex')}`, tenantId: caller.tenantId, name: body.name, ownerAddress: body.ownerAddress, stablecoinAddress: body.stablecoinAddress, chainId: body.chainId, status: 'draft' }, { partial: true });
+  const firm = em.create(
+    Firm,
+    {
+      id: `firm_${randomBytes(8).toString('hex')}`,
+      tenantId: caller.tenantId,
+      name: body.name,
+      ownerAddress: body.ownerAddress,
+      stablecoinAddress: body.stablecoinAddress,
+      chainId: body.chainId,
+      status: 'draft',
+    },
+    { partial: true },
+  );
   await em.flush();
   return firm;
 }
 
 /** Renames a firm, or changes its addresses while `draft`. @throws ApiError `404 firm_not_found`, `409 invalid_state`. */
-export async function updateFirm(deps: ApiDeps, caller: Caller, id: string, body: Partial<Pick<NewFirm, 'name' | 'ownerAddress' | 'stablecoinAddress'>>): Promise<FirmRow> {
+export async function updateFirm(
+  deps: ApiDeps,
+  caller: Caller,
+  id: string,
+  body: Partial<Pick<NewFirm, 'name' | 'ownerAddress' | 'stablecoinAddress'>>,
+): Promise<FirmRow> {
   const em = scoped(deps.orm, caller.tenantId);
   const firm = await firmOf(em, id);
-  if ((body.ownerAddress || body.stablecoinAddress) && firm.status !== 'draft') throw new ApiError('invalid_state', `firm ${firm.id} is ${firm.status}; its addresses are fixed once deployed`);
+  if ((body.ownerAddress || body.stablecoinAddress) && firm.status !== 'draft')
+    throw new ApiError('invalid_state', `firm ${firm.id} is ${firm.status}; its addresses are fixed once deployed`);
   Object.assign(firm, Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)));
   await em.flush();
   return firm;

@@ -15,11 +15,20 @@ import { viaWorkflow } from '../../temporal-errors.js';
  * workflow's status. @throws ApiError `404 payout_not_found`, `400 payout_authorization_invalid`,
  *   `409 invalid_state` (not awaiting one).
  */
-export async function authorizePayout(deps: ApiDeps, caller: Caller, firmId: string, payoutId: string, signatures: string) {
+export async function authorizePayout(
+  deps: ApiDeps,
+  caller: Caller,
+  firmId: string,
+  payoutId: string,
+  signatures: string,
+) {
   const em = scoped(deps.orm, caller.tenantId);
   const p = await payoutOf(em, firmId, payoutId);
   const live = await viaWorkflow(
-    () => deps.temporal.workflow.getHandle(payoutWorkflowId(p.id)).executeUpdate(authorizePayoutUpdate, { args: [{ signatures }] }),
+    () =>
+      deps.temporal.workflow
+        .getHandle(payoutWorkflowId(p.id))
+        .executeUpdate(authorizePayoutUpdate, { args: [{ signatures }] }),
     new ApiError('invalid_state', `payout ${p.id} is ${p.status}`),
   );
   return { row: await em.findOneOrFail(Payout, { id: p.id }, { refresh: true }), live };

@@ -19,8 +19,22 @@ import { viaWorkflow } from '../../temporal-errors.js';
  * Starts the batch `batchId` (from write-id.ts `writeId('bat', …)`) of `accountId` and answers its plan.
  * @throws ApiError `409 invalid_state`, `503 service_unavailable`.
  */
-async function startBatch(deps: ApiDeps, caller: Caller, batchId: string, kind: BatchInput['kind'], accountId: string, symbol?: string) {
-  const input: BatchInput = { batchId, kind, tenantId: caller.tenantId, accountId, credentialId: caller.credentialId, ...(symbol ? { symbol } : {}) };
+async function startBatch(
+  deps: ApiDeps,
+  caller: Caller,
+  batchId: string,
+  kind: BatchInput['kind'],
+  accountId: string,
+  symbol?: string,
+) {
+  const input: BatchInput = {
+    batchId,
+    kind,
+    tenantId: caller.tenantId,
+    accountId,
+    credentialId: caller.credentialId,
+    ...(symbol ? { symbol } : {}),
+  };
   const plan = await viaWorkflow(
     () =>
       deps.temporal.workflow.executeUpdateWithStart(planUpdate, {
@@ -50,7 +64,12 @@ export async function flatten(deps: ApiDeps, caller: Caller, batchId: string, ac
  * Reverses the position in `symbol` as batch `batchId`: closes it and opens the same size on the other side.
  * @throws ApiError `409 invalid_state` without an open position, and as targetAccount and {@link startBatch}.
  */
-export async function reverse(deps: ApiDeps, caller: Caller, batchId: string, body: { symbol: string; accountId?: string }) {
+export async function reverse(
+  deps: ApiDeps,
+  caller: Caller,
+  batchId: string,
+  body: { symbol: string; accountId?: string },
+) {
   const em = scoped(deps.orm, caller.tenantId);
   const { id: accountId } = await targetAccount(em, caller, body.accountId);
   const position = await em.findOne(Position, { accountId, symbol: body.symbol, qty: { $ne: '0' } });

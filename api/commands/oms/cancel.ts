@@ -27,11 +27,20 @@ function cancelIntent(deps: ApiDeps, intentId: string): Promise<CancelResult> {
 export async function cancelOrder(deps: ApiDeps, caller: Caller, venueOrderId: string) {
   const em = scoped(deps.orm, caller.tenantId);
   const matches = await em.find(OrderIntent, { venueOrderId }, { orderBy: { createdAt: 'desc' } });
-  const owned = (await em.find(Account, { id: { $in: matches.map((m) => m.accountId) }, ownerId: caller.ownerId })).map((a) => a.id);
-  const intent = matches.find((m) => owned.includes(m.accountId) && m.orderStatus === 'open') ?? matches.find((m) => owned.includes(m.accountId)) ?? matches[0];
+  const owned = (await em.find(Account, { id: { $in: matches.map((m) => m.accountId) }, ownerId: caller.ownerId })).map(
+    (a) => a.id,
+  );
+  const intent =
+    matches.find((m) => owned.includes(m.accountId) && m.orderStatus === 'open') ??
+    matches.find((m) => owned.includes(m.accountId)) ??
+    matches[0];
   if (!intent) throw new ApiError('order_not_found', `no order ${venueOrderId}`);
   await ownedAccount(em, caller, intent.accountId);
-  if (intent.orderStatus !== 'open') throw new ApiError('invalid_state', `order ${venueOrderId} is ${intent.orderStatus ?? intent.state}: nothing to cancel`);
+  if (intent.orderStatus !== 'open')
+    throw new ApiError(
+      'invalid_state',
+      `order ${venueOrderId} is ${intent.orderStatus ?? intent.state}: nothing to cancel`,
+    );
   return { ok: true as const, ...(await cancelIntent(deps, intent.id)) };
 }
 
@@ -43,14 +52,28 @@ export async function cancelOrder(deps: ApiDeps, caller: Caller, venueOrderId: s
 export async function cancelAll(deps: ApiDeps, caller: Caller, body: { accountId?: string; symbol?: string }) {
   const em = scoped(deps.orm, caller.tenantId);
   const { id: accountId } = await targetAccount(em, caller, body.accountId);
-  const open = await em.find(OrderIntent, { accountId, orderStatus: 'open', ...(body.symbol ? { symbol: body.symbol } : {}) }, { orderBy: { createdAt: 'asc' } });
+  const open = await em.find(
+    OrderIntent,
+    { accountId, orderStatus: 'open', ...(body.symbol ? { symbol: body.symbol } : {}) },
+    { orderBy: { createdAt: 'asc' } },
+  );
   const results = await Promise.allSettled(open.map((i) => cancelIntent(deps, i.id)));
   return {
     accountId,
-    canceled: open.filter((_, k) => results[k].status === 'fulfilled').map((i) => ({ intentId: i.id, venueOrderId: i.venueOrderId ?? null })),
+    canceled: open
+      .filter((_, k) => results[k].status === 'fulfilled')
+      .map((i) => ({ intentId: i.id, venueOrderId: i.venueOrderId ?? null })),
     failed: open.flatMap((i, k) => {
       const r = results[k];
-      return r.status === 'rejected' ? [{ intentId: i.id, venueOrderId: i.venueOrderId ?? null, error: r.reason instanceof ApiError ? r.reason.code : 'internal_error' }] : [];
+      return r.status === 'rejected'
+        ? [
+            {
+              intentId: i.id,
+              venueOrderId: i.venueOrderId ?? null,
+              error: r.reason instanceof ApiError ? r.reason.code : 'internal_error',
+            },
+          ]
+        : [];
     }),
   };
 }

@@ -18,11 +18,21 @@ import { viaWorkflow } from '../../temporal-errors.js';
  * cancel-replaces, the touch looked at every `intervalMs` ms.
  * @throws ApiError `404 intent_not_found`, `409 invalid_state` (not a working limit order, or the chase ended), `503 service_unavailable`.
  */
-export async function startChase(deps: ApiDeps, caller: Caller, body: { intentId: string; maxAttempts: number; intervalMs: number }): Promise<ChaseView> {
-  const intent = await scoped(deps.orm, caller.tenantId).findOne(OrderIntent, { id: body.intentId, credentialId: caller.credentialId });
+export async function startChase(
+  deps: ApiDeps,
+  caller: Caller,
+  body: { intentId: string; maxAttempts: number; intervalMs: number },
+): Promise<ChaseView> {
+  const intent = await scoped(deps.orm, caller.tenantId).findOne(OrderIntent, {
+    id: body.intentId,
+    credentialId: caller.credentialId,
+  });
   if (!intent) throw new ApiError('intent_not_found', `no intent ${body.intentId} for this credential`);
   if (intent.type !== 'limit' || intent.orderStatus !== 'open') {
-    throw new ApiError('invalid_state', `intent ${intent.id} is not a working limit order (${intent.type}, ${intent.orderStatus ?? intent.state})`);
+    throw new ApiError(
+      'invalid_state',
+      `intent ${intent.id} is not a working limit order (${intent.type}, ${intent.orderStatus ?? intent.state})`,
+    );
   }
   return viaWorkflow(
     () =>
@@ -30,7 +40,14 @@ export async function startChase(deps: ApiDeps, caller: Caller, body: { intentId
         startWorkflowOperation: new WithStartWorkflowOperation(chaseWorkflow, {
           workflowId: chaseWorkflowId(intent.id),
           taskQueue: deps.config.temporal.taskQueue,
-          args: [{ chaseId: `chs_${intent.id.replace(/^int_/, '')}`, intentId: intent.id, maxAttempts: body.maxAttempts, intervalMs: body.intervalMs }],
+          args: [
+            {
+              chaseId: `chs_${intent.id.replace(/^int_/, '')}`,
+              intentId: intent.id,
+              maxAttempts: body.maxAttempts,
+              intervalMs: body.intervalMs,
+            },
+          ],
           workflowIdConflictPolicy: 'USE_EXISTING',
           typedSearchAttributes: searchAttributes(intent),
         }),

@@ -30,11 +30,20 @@ export interface OrderChange {
  *   the instrument codes of compose, `503 service_unavailable`.
  */
 export async function modifyIntent(deps: ApiDeps, caller: Caller, change: OrderChange) {
-  const old = await scoped(deps.orm, caller.tenantId).findOne(OrderIntent, { id: change.intentId, credentialId: caller.credentialId });
+  const old = await scoped(deps.orm, caller.tenantId).findOne(OrderIntent, {
+    id: change.intentId,
+    credentialId: caller.credentialId,
+  });
   if (!old) throw new ApiError('intent_not_found', `no intent ${change.intentId} for this credential`);
-  if (old.state === 'intent_pending') throw new ApiError('agent_not_dispatchable', `intent ${old.id} was never signed, so it was never dispatched; sign it or compose anew`);
-  if (old.orderStatus !== 'open') throw new ApiError('invalid_state', `intent ${old.id} is ${old.state}: no working order to modify`);
-  const num = (v: number | undefined, was: string | null | undefined) => (v === undefined ? (was ?? undefined) : fmt(dec(v)));
+  if (old.state === 'intent_pending')
+    throw new ApiError(
+      'agent_not_dispatchable',
+      `intent ${old.id} was never signed, so it was never dispatched; sign it or compose anew`,
+    );
+  if (old.orderStatus !== 'open')
+    throw new ApiError('invalid_state', `intent ${old.id} is ${old.state}: no working order to modify`);
+  const num = (v: number | undefined, was: string | null | undefined) =>
+    v === undefined ? (was ?? undefined) : fmt(dec(v));
   const next = {
     venue: old.venue as ComposeIntent['venue'],
     symbol: old.symbol,
@@ -63,8 +72,14 @@ export async function modifyIntent(deps: ApiDeps, caller: Caller, change: OrderC
     leverage: old.leverage,
   });
   const result = await viaWorkflow(
-    () => deps.temporal.workflow.getHandle(intentWorkflowId(old.id)).executeUpdate(modifyUpdate, { args: [replacement] }),
+    () =>
+      deps.temporal.workflow.getHandle(intentWorkflowId(old.id)).executeUpdate(modifyUpdate, { args: [replacement] }),
     new ApiError('invalid_state', `intent ${old.id} is no longer working: nothing to modify`),
   );
-  return { ok: true as const, replacedIntentId: result.replacedIntentId, intentId: result.intent.intentId, intent: result.intent };
+  return {
+    ok: true as const,
+    replacedIntentId: result.replacedIntentId,
+    intentId: result.intent.intentId,
+    intent: result.intent,
+  };
 }

@@ -22,18 +22,27 @@ import { composeIntent } from './compose.js';
 
 /** What a trader reads for each routing error (docs/api.md §7.2). */
 const ROUTING_ERROR_DETAIL: Record<RoutingError, (asset: string) => string> = {
-  asset_unknown: (asset) => `no candidate venue (${SOR_VENUES.join(', ')}) lists ${asset}; see GET /api/v1/symbols/{venue}`,
+  asset_unknown: (asset) =>
+    `no candidate venue (${SOR_VENUES.join(', ')}) lists ${asset}; see GET /api/v1/symbols/{venue}`,
   no_quotes: (asset) => `no venue that lists ${asset} has a fresh quote right now; retry shortly`,
   no_eligible_venue: (asset) => `no venue can take this ${asset} order now: see each candidate's reason`,
 };
 
 /** Reads what the decision needs per candidate venue: listing, agent, fresh quote. */
-async function readCandidates(orm: MikroORM, accountId: string, asset: string, maxAgeMs: number): Promise<VenueInput[]> {
+async function readCandidates(
+  orm: MikroORM,
+  accountId: string,
+  asset: string,
+  maxAgeMs: number,
+): Promise<VenueInput[]> {
   return Promise.all(
     SOR_VENUES.map(async (venue): Promise<VenueInput> => {
       const listing = listAsset(asset, VENUE_SYMBOLS[venue] ?? []);
       if ('reason' in listing) return { venue, listing, agentActive: false, quote: null };
-      const [agent, quote] = await Promise.all([currentAgent(orm, accountId, venue), readMark(platformEm(orm), venue, listing.spec.symbol, maxAgeMs)]);
+      const [agent, quote] = await Promise.all([
+        currentAgent(orm, accountId, venue),
+        readMark(platformEm(orm), venue, listing.spec.symbol, maxAgeMs),
+      ]);
       return { venue, listing, agentActive: agentBlock(agent) === null, quote };
     }),
   );
@@ -66,14 +75,31 @@ export async function routeIntent(deps: ApiDeps, caller: Caller, body: RouteRequ
   }
   const maxAgeMs = Math.min(deps.config.markMaxAgeMs, body.validForMs ?? Number.POSITIVE_INFINITY);
   const qty = new Decimal(body.qty);
-  const decision = decide({ side: body.side, qty, leverage: body.leverage }, await readCandidates(deps.orm, account.id, body.asset, maxAgeMs));
-  if (!decision.ok) throw new ApiError(decision.error, ROUTING_ERROR_DETAIL[decision.error](body.asset), { candidates: decision.candidates });
+  const decision = decide(
+    { side: body.side, qty, leverage: body.leverage },
+    await readCandidates(deps.orm, account.id, body.asset, maxAgeMs),
+  );
+  if (!decision.ok)
+    throw new ApiError(decision.error, ROUTING_ERROR_DETAIL[decision.error](body.asset), {
+      candidates: decision.candidates,
+    });
 
   const { selected, nextBest } = decision;
   await composeIntent(
     deps,
     caller,
-    { venue: selected.venue, symbol: selected.symbol, side: body.side, type: 'market', qty: body.qty, reduceOnly: body.reduceOnly, timeInForce: 'Ioc', leverage: body.leverage, accountId: account.id, ...(body.clientId ? { clientId: body.clientId } : {}) },
+    {
+      venue: selected.venue,
+      symbol: selected.symbol,
+      side: body.side,
+      type: 'market',
+      qty: body.qty,
+      reduceOnly: body.reduceOnly,
+      timeInForce: 'Ioc',
+      leverage: body.leverage,
+      accountId: account.id,
+      ...(body.clientId ? { clientId: body.clientId } : {}),
+    },
     intentId,
   );
   const e = selected.estimate;
@@ -83,12 +109,32 @@ export async function routeIntent(deps: ApiDeps, caller: Caller, body: RouteRequ
        estimated_cost_usd, estimated_cost_bps, selected_all_in_price, mark, next_best_venue, next_best_cost_usd, next_best_cost_bps, next_best_all_in_price, savings_usd, created_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (intent_id) do nothing`,
     [
-      `sor_${intentId.replace(/^int_/, '')}`, caller.tenantId, account.id, intentId, body.asset.toUpperCase(), body.side, body.qty, selected.venue, selected.symbol,
-      JSON.stringify(decision.candidates), decision.eligibleCount, usd6(e.totalCostUsd), bps4(e.totalCostBps), px8(e.allInPrice), px8(selected.mark),
-      nextBest?.venue ?? null, nextBest ? usd6(nextBest.estimate.totalCostUsd) : null, nextBest ? bps4(nextBest.estimate.totalCostBps) : null,
-      nextBest ? px8(nextBest.estimate.allInPrice) : null, decision.savingsUsd ? usd6(decision.savingsUsd) : null, new Date(),
+      `sor_${intentId.replace(/^int_/, '')}`,
+      caller.tenantId,
+      account.id,
+      intentId,
+      body.asset.toUpperCase(),
+      body.side,
+      body.qty,
+      selected.venue,
+      selected.symbol,
+      JSON.stringify(decision.candidates),
+      decision.eligibleCount,
+      usd6(e.totalCostUsd),
+      bps4(e.totalCostBps),
+      px8(e.allInPrice),
+      px8(selected.mark),
+      nextBest?.venue ?? null,
+      nextBest ? usd6(nextBest.estimate.totalCostUsd) : null,
+      nextBest ? bps4(nextBest.estimate.totalCostBps) : null,
+      nextBest ? px8(nextBest.estimate.allInPrice) : null,
+      decision.savingsUsd ? usd6(decision.savingsUsd) : null,
+      new Date(),
     ],
   );
-  const [row] = await conn.execute<DecisionRow[]>(`select * from sor_decisions where intent_id = ? and tenant_id = ?`, [intentId, caller.tenantId]);
+  const [row] = await conn.execute<DecisionRow[]>(`select * from sor_decisions where intent_id = ? and tenant_id = ?`, [
+    intentId,
+    caller.tenantId,
+  ]);
   return { intentId, decision: toDecisionView(row) };
 }

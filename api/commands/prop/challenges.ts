@@ -6,7 +6,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../../../domain/errors.js';
-import { Account, AccountBalance, AccountEvent, AccountStateSnapshot, Firm, PropAccount, PropTemplate, type PropAccountRow } from '../../../db/entities.js';
+import {
+  Account,
+  AccountBalance,
+  AccountEvent,
+  AccountStateSnapshot,
+  Firm,
+  PropAccount,
+  PropTemplate,
+  type PropAccountRow,
+} from '../../../db/entities.js';
 import { provisionPaperAccount } from '../../../db/accounts.js';
 import { scoped } from '../../../db/orm.js';
 import { searchAttributes } from '../../../workflows/shared.definitions.js';
@@ -24,13 +33,40 @@ export async function buyChallenge(deps: ApiDeps, caller: Caller, templateId: st
   const template = await em.findOne(PropTemplate, { id: templateId, archived: false });
   if (!template) throw new ApiError('template_not_found', `no challenge template ${templateId}`);
   const firm = await em.findOneOrFail(Firm, { id: template.firmId });
-  if (firm.status !== 'live') throw new ApiError('firm_not_live', `firm ${firm.id} is ${firm.status}; challenges are sold while it is live`);
+  if (firm.status !== 'live')
+    throw new ApiError('firm_not_live', `firm ${firm.id} is ${firm.status}; challenges are sold while it is live`);
   const id = `pa_${randomBytes(8).toString('hex')}`;
   const size = template.accountSizeUsd;
   const pa = await em.transactional(async (tx) => {
-    const account = await provisionPaperAccount(tx, { tenantId: caller.tenantId, ownerId: caller.ownerId, name: `${template.name} challenge`, depositUsd: size, tradingGroupId: template.tradingGroupId ?? null });
-    const fields = { id, tenantId: caller.tenantId, firmId: firm.id, templateId: template.id, accountId: account.id, ownerId: caller.ownerId, status: 'pending_payment' };
-    return tx.create(PropAccount, { ...fields, startingBalanceUsd: size, peakEquityUsd: size, dayStartEquityUsd: size, tradingDays: 0, paidOutUsd: '0', attempt: 1 }, { partial: true });
+    const account = await provisionPaperAccount(tx, {
+      tenantId: caller.tenantId,
+      ownerId: caller.ownerId,
+      name: `${template.name} challenge`,
+      depositUsd: size,
+      tradingGroupId: template.tradingGroupId ?? null,
+    });
+    const fields = {
+      id,
+      tenantId: caller.tenantId,
+      firmId: firm.id,
+      templateId: template.id,
+      accountId: account.id,
+      ownerId: caller.ownerId,
+      status: 'pending_payment',
+    };
+    return tx.create(
+      PropAccount,
+      {
+        ...fields,
+        startingBalanceUsd: size,
+        peakEquityUsd: size,
+        dayStartEquityUsd: size,
+        tradingDays: 0,
+        paidOutUsd: '0',
+        attempt: 1,
+      },
+      { partial: true },
+    );
   });
   try {
     await deps.temporal.workflow.start(challengeWorkflow, {

@@ -35,15 +35,30 @@ export async function rowOf(em: EntityManager, c: CollectionData<never>, id: str
 }
 
 /** Creates a row of the caller's tenant from `body`. */
-export async function createRow<B>(deps: ApiDeps, caller: Caller, c: CollectionData<B>, body: B): Promise<CollectionRow> {
+export async function createRow<B>(
+  deps: ApiDeps,
+  caller: Caller,
+  c: CollectionData<B>,
+  body: B,
+): Promise<CollectionRow> {
   const em = scoped(deps.orm, caller.tenantId);
-  const row = em.create(entityOf(c as CollectionData<never>), { id: `${c.idPrefix}_${randomBytes(8).toString('hex')}`, tenantId: caller.tenantId, ...c.fields(body) } as never, { partial: true });
+  const row = em.create(
+    entityOf(c as CollectionData<never>),
+    { id: `${c.idPrefix}_${randomBytes(8).toString('hex')}`, tenantId: caller.tenantId, ...c.fields(body) } as never,
+    { partial: true },
+  );
   await em.flush();
   return row;
 }
 
 /** Replaces the row's fields with `body`'s. @throws as {@link rowOf}. */
-export async function replaceRow<B>(deps: ApiDeps, caller: Caller, c: CollectionData<B>, id: string, body: B): Promise<CollectionRow> {
+export async function replaceRow<B>(
+  deps: ApiDeps,
+  caller: Caller,
+  c: CollectionData<B>,
+  id: string,
+  body: B,
+): Promise<CollectionRow> {
   const em = scoped(deps.orm, caller.tenantId);
   const row = await rowOf(em, c, id);
   Object.assign(row, c.fields(body));
@@ -52,7 +67,12 @@ export async function replaceRow<B>(deps: ApiDeps, caller: Caller, c: Collection
 }
 
 /** Deletes a row nothing uses. @throws ApiError `409 invalid_state` while in use, as {@link rowOf}. */
-export async function deleteRow<B>(deps: ApiDeps, caller: Caller, c: CollectionData<B>, id: string): Promise<{ id: string; deleted: true }> {
+export async function deleteRow<B>(
+  deps: ApiDeps,
+  caller: Caller,
+  c: CollectionData<B>,
+  id: string,
+): Promise<{ id: string; deleted: true }> {
   const em = scoped(deps.orm, caller.tenantId);
   const row = await rowOf(em, c, id);
   if (await c.inUse(em, row.id)) throw new ApiError('invalid_state', `${c.noun} ${row.id} is in use`);

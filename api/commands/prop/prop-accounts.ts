@@ -11,7 +11,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError } from '../../../domain/errors.js';
 import { Decimal, fmt } from '../../../domain/decimal.js';
-import { Account, AccountBalance, OrderIntent, Position, PropAccount, PropTemplate, type PropAccountRow } from '../../../db/entities.js';
+import {
+  Account,
+  AccountBalance,
+  OrderIntent,
+  Position,
+  PropAccount,
+  PropTemplate,
+  type PropAccountRow,
+} from '../../../db/entities.js';
 import { appendEvents, lockAccount } from '../../../db/events.js';
 import { scoped } from '../../../db/orm.js';
 import { recordStateSnapshot } from '../../../db/state-snapshots.js';
@@ -34,7 +42,8 @@ export async function propAccountOf(em: EntityManager, id: string): Promise<Prop
 export async function promote(deps: ApiDeps, caller: Caller, id: string): Promise<PropAccountRow> {
   const em = scoped(deps.orm, caller.tenantId);
   const pa = await propAccountOf(em, id);
-  if (pa.status !== 'passed') throw new ApiError('invalid_state', `prop account ${pa.id} is ${pa.status}; only a passed challenge is promoted`);
+  if (pa.status !== 'passed')
+    throw new ApiError('invalid_state', `prop account ${pa.id} is ${pa.status}; only a passed challenge is promoted`);
   pa.status = 'funded';
   await em.flush();
   return pa;
@@ -49,19 +58,42 @@ export async function reset(deps: ApiDeps, caller: Caller, id: string): Promise<
   const pa = await em.transactional(async (tx) => {
     const row = await tx.findOne(PropAccount, { id }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
     if (!row) throw new ApiError('prop_account_not_found', `no prop account ${id}`);
-    if (!RESETTABLE.includes(row.status)) throw new ApiError('invalid_state', `prop account ${row.id} is ${row.status}; a reset starts from ${RESETTABLE.join(', ')}`);
+    if (!RESETTABLE.includes(row.status))
+      throw new ApiError(
+        'invalid_state',
+        `prop account ${row.id} is ${row.status}; a reset starts from ${RESETTABLE.join(', ')}`,
+      );
     await lockAccount(tx, row.accountId);
-    const open = (await tx.count(Position, { accountId: row.accountId, qty: { $ne: '0' } })) + (await tx.count(OrderIntent, { accountId: row.accountId, orderStatus: 'open' }));
-    if (open) throw new ApiError('invalid_state', `account ${row.accountId} has open positions or working orders; flatten it first`);
+    const open =
+      (await tx.count(Position, { accountId: row.accountId, qty: { $ne: '0' } })) +
+      (await tx.count(OrderIntent, { accountId: row.accountId, orderStatus: 'open' }));
+    if (open)
+      throw new ApiError(
+        'invalid_state',
+        `account ${row.accountId} has open positions or working orders; flatten it first`,
+      );
     const template = await tx.findOneOrFail(PropTemplate, { id: row.templateId });
     const balance = await tx.findOneOrFail(AccountBalance, { accountId: row.accountId, venue: 'paper' });
     const delta = new Decimal(template.accountSizeUsd).sub(balance.balanceUsd);
     if (!delta.isZero()) {
       balance.balanceUsd = template.accountSizeUsd;
       const kind = delta.isPos() ? 'funding.deposit' : 'funding.withdrawal';
-      const data = { accountId: row.accountId, venue: 'paper', type: delta.isPos() ? 'deposit' : 'withdrawal', amountUsd: fmt(delta.abs()), reason: `challenge reset (attempt ${row.attempt + 1})` };
-      await appendEvents(tx, caller.tenantId, row.accountId, [{ kind, frameType: 'Funding-Update', venue: 'paper', data }]);
-      await recordStateSnapshot(tx, { tenantId: caller.tenantId, accountId: row.accountId, venue: 'paper', reason: 'deposit' });
+      const data = {
+        accountId: row.accountId,
+        venue: 'paper',
+        type: delta.isPos() ? 'deposit' : 'withdrawal',
+        amountUsd: fmt(delta.abs()),
+        reason: `challenge reset (attempt ${row.attempt + 1})`,
+      };
+      await appendEvents(tx, caller.tenantId, row.accountId, [
+        { kind, frameType: 'Funding-Update', venue: 'paper', data },
+      ]);
+      await recordStateSnapshot(tx, {
+        tenantId: caller.tenantId,
+        accountId: row.accountId,
+        venue: 'paper',
+        reason: 'deposit',
+      });
     }
     const account = await tx.findOneOrFail(Account, { id: row.accountId });
     Object.assign(account, { suspendedAt: null, suspensionReason: null });

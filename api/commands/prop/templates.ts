@@ -13,11 +13,16 @@ import type { ApiDeps, Caller } from '../../context.js';
 import { firmOf } from '../../queries/firms.js';
 
 /** A template's fields (prop-templates.schemas.ts `createTemplateBody`; decimals as strings). */
-export type TemplateFields = Record<string, unknown> & { firmId: string; tradingGroupId?: string | null; riskProfileId?: string | null };
+export type TemplateFields = Record<string, unknown> & {
+  firmId: string;
+  tradingGroupId?: string | null;
+  riskProfileId?: string | null;
+};
 
 /** @throws ApiError `409 invalid_state` unless the firm is `draft`. */
 function assertDraft(firm: FirmRow): void {
-  if (firm.status !== 'draft') throw new ApiError('invalid_state', `firm ${firm.id} is ${firm.status}: its rules are committed on-chain`);
+  if (firm.status !== 'draft')
+    throw new ApiError('invalid_state', `firm ${firm.id} is ${firm.status}: its rules are committed on-chain`);
 }
 
 /**
@@ -25,8 +30,10 @@ function assertDraft(firm: FirmRow): void {
  * @throws ApiError `404 trading_group_not_found`, `404 risk_profile_not_found`.
  */
 async function checkRefs(em: EntityManager, refs: { tradingGroupId?: string | null; riskProfileId?: string | null }) {
-  if (refs.tradingGroupId && !(await em.findOne(TradingGroup, { id: refs.tradingGroupId }))) throw new ApiError('trading_group_not_found', `no trading group ${refs.tradingGroupId}`);
-  if (refs.riskProfileId && !(await em.findOne(RiskProfile, { id: refs.riskProfileId }))) throw new ApiError('risk_profile_not_found', `no risk profile ${refs.riskProfileId}`);
+  if (refs.tradingGroupId && !(await em.findOne(TradingGroup, { id: refs.tradingGroupId })))
+    throw new ApiError('trading_group_not_found', `no trading group ${refs.tradingGroupId}`);
+  if (refs.riskProfileId && !(await em.findOne(RiskProfile, { id: refs.riskProfileId })))
+    throw new ApiError('risk_profile_not_found', `no risk profile ${refs.riskProfileId}`);
 }
 
 /** The template `id` (`em` is tenant-scoped). @throws ApiError `404 template_not_found`. */
@@ -48,14 +55,26 @@ export async function createTemplate(deps: ApiDeps, caller: Caller, body: Templa
   const em = scoped(deps.orm, caller.tenantId);
   assertDraft(await firmOf(em, body.firmId));
   await checkRefs(em, body);
-  const fields = { ...body, id: `tpl_${randomBytes(8).toString('hex')}`, tenantId: caller.tenantId, tradingGroupId: body.tradingGroupId ?? null, riskProfileId: body.riskProfileId ?? null, archived: false };
+  const fields = {
+    ...body,
+    id: `tpl_${randomBytes(8).toString('hex')}`,
+    tenantId: caller.tenantId,
+    tradingGroupId: body.tradingGroupId ?? null,
+    riskProfileId: body.riskProfileId ?? null,
+    archived: false,
+  };
   const t = em.create(PropTemplate, fields as never, { partial: true });
   await em.flush();
   return t;
 }
 
 /** Changes the given fields of a template of a draft firm. @throws as {@link editable} and {@link checkRefs}. */
-export async function updateTemplate(deps: ApiDeps, caller: Caller, id: string, body: Record<string, unknown> & { tradingGroupId?: string | null; riskProfileId?: string | null }) {
+export async function updateTemplate(
+  deps: ApiDeps,
+  caller: Caller,
+  id: string,
+  body: Record<string, unknown> & { tradingGroupId?: string | null; riskProfileId?: string | null },
+) {
   const em = scoped(deps.orm, caller.tenantId);
   const t = await editable(em, id);
   await checkRefs(em, body);

@@ -12,7 +12,13 @@ import type { ApiDeps, Caller } from '../../context.js';
 import { ownTenant } from '../../queries/tenants.js';
 
 /** Replaces one section of the caller's tenant (validated by its schema). @throws as {@link ownTenant}. */
-export async function replaceSection(deps: ApiDeps, caller: Caller, id: string, section: TenantSection, body: Record<string, unknown>): Promise<TenantRow> {
+export async function replaceSection(
+  deps: ApiDeps,
+  caller: Caller,
+  id: string,
+  section: TenantSection,
+  body: Record<string, unknown>,
+): Promise<TenantRow> {
   const em = platformEm(deps.orm);
   const row = await ownTenant(deps, caller, id, em);
   row[section] = body;
@@ -27,7 +33,15 @@ export async function replaceSection(deps: ApiDeps, caller: Caller, id: string, 
 export async function replaceOrigins(deps: ApiDeps, caller: Caller, id: string, given: string[]): Promise<string[]> {
   const origins = given.map((o) => normaliseOrigin(o));
   const bad = given.filter((_o, i) => !origins[i]);
-  if (bad.length) throw new ApiError('validation_failed', bad.map((o) => ({ path: 'body.origins', message: `${o} is not an origin (scheme://host[:port])`, code: 'origin' })));
+  if (bad.length)
+    throw new ApiError(
+      'validation_failed',
+      bad.map((o) => ({
+        path: 'body.origins',
+        message: `${o} is not an origin (scheme://host[:port])`,
+        code: 'origin',
+      })),
+    );
   const em = platformEm(deps.orm);
   const row = await ownTenant(deps, caller, id, em);
   row.origins = [...new Set(origins as string[])];

@@ -48,9 +48,20 @@ export function signupFlow(deps: ApiDeps, baseUrl: () => string) {
         const conn = tx.getConnection();
         const trx: unknown = tx.getTransactionContext();
         await conn.execute('select pg_advisory_xact_lock(hashtext(?))', [`signup:${body.slug}`], 'all', trx);
-        const pending = await conn.execute<{ n: number }[]>('select count(*)::int as n from tenant_signups where slug = ? and verified_at is null and expires_at > now()', [body.slug], 'all', trx);
-        if ((await tx.count(Tenant, { slug: body.slug })) > 0 || pending[0].n > 0) throw new ApiError('slug_taken', `the slug ${body.slug} is taken`);
-        await conn.execute('insert into tenant_signups (id, email, slug, token_hash, expires_at) values (?, ?, ?, ?, ?)', [id, body.email, body.slug, sha256(secret), expiresAt], 'run', trx);
+        const pending = await conn.execute<{ n: number }[]>(
+          'select count(*)::int as n from tenant_signups where slug = ? and verified_at is null and expires_at > now()',
+          [body.slug],
+          'all',
+          trx,
+        );
+        if ((await tx.count(Tenant, { slug: body.slug })) > 0 || pending[0].n > 0)
+          throw new ApiError('slug_taken', `the slug ${body.slug} is taken`);
+        await conn.execute(
+          'insert into tenant_signups (id, email, slug, token_hash, expires_at) values (?, ?, ?, ?, ?)',
+          [id, body.email, body.slug, sha256(secret), expiresAt],
+          'run',
+          trx,
+        );
         const link = `${baseUrl()}/api/public/tenants/verify?token=${secret}`;
         const text =
           `Verify your tenant ${body.slug}: POST ${baseUrl()}/api/public/tenants/verify with {"token":"${secret}"}\n(${link})\n` +
@@ -59,7 +70,13 @@ export function signupFlow(deps: ApiDeps, baseUrl: () => string) {
         deps.logger.info({ slug: body.slug, link }, 'tenant signup: verification link');
       });
       await flushMail();
-      return { signupId: id, email: body.email, slug: body.slug, status: 'pending_verification', expiresAt: expiresAt.toISOString() };
+      return {
+        signupId: id,
+        email: body.email,
+        slug: body.slug,
+        status: 'pending_verification',
+        expiresAt: expiresAt.toISOString(),
+      };
     },
 
     /**
@@ -70,7 +87,11 @@ export function signupFlow(deps: ApiDeps, baseUrl: () => string) {
      */
     async verify(signupToken: string) {
       const em = platformEm(deps.orm);
-      const invite = { id: `inv_${randomBytes(8).toString('hex')}`, secret: token(), expiresAt: new Date(Date.now() + INVITE_TTL_MS) };
+      const invite = {
+        id: `inv_${randomBytes(8).toString('hex')}`,
+        secret: token(),
+        expiresAt: new Date(Date.now() + INVITE_TTL_MS),
+      };
       const { signup, tenant } = await em.transactional(async (tx) => {
         const conn = tx.getConnection();
         const trx: unknown = tx.getTransactionContext();
@@ -81,8 +102,17 @@ export function signupFlow(deps: ApiDeps, baseUrl: () => string) {
           trx,
         );
         if (!row) throw new ApiError('signup_token_invalid', 'this token is unknown, used or expired; sign up again');
-        if (await tx.count(Tenant, { slug: row.slug })) throw new ApiError('slug_taken', `the slug ${row.slug} is taken`);
-        const fields = { id: `ten_${randomBytes(8).toString('hex')}`, slug: row.slug, displayName: row.slug, origins: [], isPlatform: false, suspended: false, feeSchedule: DEFAULT_FEES };
+        if (await tx.count(Tenant, { slug: row.slug }))
+          throw new ApiError('slug_taken', `the slug ${row.slug} is taken`);
+        const fields = {
+          id: `ten_${randomBytes(8).toString('hex')}`,
+          slug: row.slug,
+          displayName: row.slug,
+          origins: [],
+          isPlatform: false,
+          suspended: false,
+          feeSchedule: DEFAULT_FEES,
+        };
         const created = tx.create(Tenant, fields, { partial: true });
         await tx.flush();
         await conn.execute('update tenant_signups set tenant_id = ? where id = ?', [created.id, row.id], 'run', trx);
@@ -99,13 +129,20 @@ export function signupFlow(deps: ApiDeps, baseUrl: () => string) {
         return { signup: row, tenant: created };
       });
       const operator = deps.config.signup.operatorCredential
-        ? await issueCredential(deps.orm, { tenantId: tenant.id, audience: 'operator', scopes: [...SIGNUP_SCOPES], label: `signup ${signup.email}` })
+        ? await issueCredential(deps.orm, {
+            tenantId: tenant.id,
+            audience: 'operator',
+            scopes: [...SIGNUP_SCOPES],
+            label: `signup ${signup.email}`,
+          })
         : null;
       await flushMail();
       return {
         tenant: { id: tenant.id, slug: tenant.slug, displayName: tenant.displayName },
         adminInvite: { id: invite.id, email: signup.email, role: 'admin', expiresAt: invite.expiresAt.toISOString() },
-        operator: operator ? { apiKey: operator.apiKey, apiSecret: operator.apiSecret, scopes: [...SIGNUP_SCOPES] } : null,
+        operator: operator
+          ? { apiKey: operator.apiKey, apiSecret: operator.apiSecret, scopes: [...SIGNUP_SCOPES] }
+          : null,
       };
     },
 
@@ -123,8 +160,16 @@ export function signupFlow(deps: ApiDeps, baseUrl: () => string) {
         );
       if (!invite) throw new ApiError('signup_token_invalid', 'this invite token is unknown, used or expired');
       const tenant = await em.findOneOrFail(Tenant, { id: invite.tenant_id });
-      const cred = await issueCredential(deps.orm, { tenantId: tenant.id, audience: 'operator', scopes: [...ADMIN_SCOPES], label: `admin ${invite.email}` });
-      return { tenant: { id: tenant.id, slug: tenant.slug }, operator: { apiKey: cred.apiKey, apiSecret: cred.apiSecret, scopes: [...ADMIN_SCOPES] } };
+      const cred = await issueCredential(deps.orm, {
+        tenantId: tenant.id,
+        audience: 'operator',
+        scopes: [...ADMIN_SCOPES],
+        label: `admin ${invite.email}`,
+      });
+      return {
+        tenant: { id: tenant.id, slug: tenant.slug },
+        operator: { apiKey: cred.apiKey, apiSecret: cred.apiSecret, scopes: [...ADMIN_SCOPES] },
+      };
     },
   };
 }

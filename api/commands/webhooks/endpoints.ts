@@ -19,7 +19,11 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
 /** The key ring that seals secrets. @throws ApiError `503 custody_unconfigured` without one. */
 function sealing(ring: KeyRing | null): KeyRing {
-  if (!ring) throw new ApiError('custody_unconfigured', 'AGENT_KEY_ENCRYPTION_KEYS is not set: webhook secrets cannot be sealed');
+  if (!ring)
+    throw new ApiError(
+      'custody_unconfigured',
+      'AGENT_KEY_ENCRYPTION_KEYS is not set: webhook secrets cannot be sealed',
+    );
   return ring;
 }
 
@@ -34,7 +38,12 @@ export async function endpointOf(em: EntityManager, id: string): Promise<Webhook
  * Registers an endpoint for the account events that happen after now; answers it with its new secret.
  * @throws ApiError `400 webhook_target_forbidden` (a loopback `url` while WEBHOOK_ALLOW_LOOPBACK is off), `503 custody_unconfigured`.
  */
-export async function createEndpoint(deps: ApiDeps, ring: KeyRing | null, caller: Caller, body: { url: string; events: string[]; apiKey?: string }) {
+export async function createEndpoint(
+  deps: ApiDeps,
+  ring: KeyRing | null,
+  caller: Caller,
+  body: { url: string; events: string[]; apiKey?: string },
+) {
   const loopback = deps.config.webhooks.allowLoopback ? null : loopbackHost(body.url);
   if (loopback) {
     const detail = `url ${body.url} targets the platform's own host (${loopback}); loopback targets are refused while WEBHOOK_ALLOW_LOOPBACK is off`;
@@ -43,9 +52,23 @@ export async function createEndpoint(deps: ApiDeps, ring: KeyRing | null, caller
   const r = sealing(ring);
   const em = scoped(deps.orm, caller.tenantId);
   const secret = newSecret();
-  const [{ max }] = await em.getConnection().execute<{ max: string | null }[]>('select max(id)::text as max from account_events where tenant_id = ?', [caller.tenantId]);
-  const fields = { id: `whe_${randomBytes(8).toString('hex')}`, tenantId: caller.tenantId, url: body.url, events: body.events, sealedSecret: seal(r, secret) };
-  const row = em.create(WebhookEndpoint, { ...fields, sealedApiKey: body.apiKey ? seal(r, body.apiKey) : null, status: 'enabled', lastEventId: max ?? '0' }, { partial: true });
+  const [{ max }] = await em
+    .getConnection()
+    .execute<{ max: string | null }[]>('select max(id)::text as max from account_events where tenant_id = ?', [
+      caller.tenantId,
+    ]);
+  const fields = {
+    id: `whe_${randomBytes(8).toString('hex')}`,
+    tenantId: caller.tenantId,
+    url: body.url,
+    events: body.events,
+    sealedSecret: seal(r, secret),
+  };
+  const row = em.create(
+    WebhookEndpoint,
+    { ...fields, sealedApiKey: body.apiKey ? seal(r, body.apiKey) : null, status: 'enabled', lastEventId: max ?? '0' },
+    { partial: true },
+  );
   await em.flush();
   return { row, secret };
 }
@@ -54,7 +77,8 @@ export async function createEndpoint(deps: ApiDeps, ring: KeyRing | null, caller
 export async function disableEndpoint(deps: ApiDeps, caller: Caller, id: string): Promise<WebhookEndpointRow> {
   const em = scoped(deps.orm, caller.tenantId);
   const row = await endpointOf(em, id);
-  if (row.status === 'enabled') Object.assign(row, { status: 'disabled', disabledAt: new Date(), disabledReason: 'disabled by the operator' });
+  if (row.status === 'enabled')
+    Object.assign(row, { status: 'disabled', disabledAt: new Date(), disabledReason: 'disabled by the operator' });
   await em.flush();
   return row;
 }

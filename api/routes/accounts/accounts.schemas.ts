@@ -16,7 +16,12 @@ export const patchAccountBody = z
   .object({
     name: z.string().min(1).max(100).optional(),
     settings: z
-      .object({ smartRouting: z.boolean().optional().meta({ description: 'Smart order routing (POST /api/v1/oms/route-intents); off unless true' }) })
+      .object({
+        smartRouting: z
+          .boolean()
+          .optional()
+          .meta({ description: 'Smart order routing (POST /api/v1/oms/route-intents); off unless true' }),
+      })
       .catchall(z.unknown())
       .optional()
       .meta({ description: 'Merged into the stored settings' }),
@@ -43,7 +48,16 @@ export const accountStateView = z
     accountId: z.string(),
     accountNumber: z.string(),
     perVenue: z.array(
-      z.object({ venue: z.string(), exchange: z.string(), equityUsd: usd, balanceUsd: usd, marginUsedUsd: usd, marginAvailableUsd: usd, unrealizedPnlUsd: usd, openPositions: z.number() }),
+      z.object({
+        venue: z.string(),
+        exchange: z.string(),
+        equityUsd: usd,
+        balanceUsd: usd,
+        marginUsedUsd: usd,
+        marginAvailableUsd: usd,
+        unrealizedPnlUsd: usd,
+        openPositions: z.number(),
+      }),
     ),
   })
   .meta({ id: 'AccountState' });
@@ -69,11 +83,17 @@ export const manualTradeBody = z
     exitPrice: z.number().positive(),
     fees: z.number().min(0).optional().meta({ description: 'USD' }),
   })
-  .refine((b) => Date.parse(b.exitTime) >= Date.parse(b.entryTime), { message: 'exitTime must not be before entryTime', path: ['exitTime'] })
+  .refine((b) => Date.parse(b.exitTime) >= Date.parse(b.entryTime), {
+    message: 'exitTime must not be before entryTime',
+    path: ['exitTime'],
+  })
   .meta({ id: 'ManualTrade' });
 
 /** `GET /accounts/{id}/funding`: the deposit, withdrawal and transfer ledger (cap 1000). */
 export const fundingQuery = pageQuery(1000);
 
 export const pageOf = (key: string, item: z.ZodType = z.record(z.string(), z.unknown())) =>
-  z.object({ [key]: z.array(item), nextCursor: z.string().nullable().meta({ description: 'Opaque; null at the end' }) });
+  z.object({
+    [key]: z.array(item),
+    nextCursor: z.string().nullable().meta({ description: 'Opaque; null at the end' }),
+  });

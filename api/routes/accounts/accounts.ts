@@ -18,13 +18,44 @@ import type { OpenApiRegistry } from '../../openapi.js';
 import { toAccountView } from '../../presenters/accounts.js';
 import { eventsPage, fundingPage, historyPage } from '../../queries/accounts.js';
 import { endpoint } from '../../route.js';
-import { accountParams, accountView, createAccountBody, eventsQuery, fundingQuery, historyQuery, manualTradeBody, pageOf, patchAccountBody } from './accounts.schemas.js';
+import {
+  accountParams,
+  accountView,
+  createAccountBody,
+  eventsQuery,
+  fundingQuery,
+  historyQuery,
+  manualTradeBody,
+  pageOf,
+  patchAccountBody,
+} from './accounts.schemas.js';
 
 /** The newest-first histories of an account: path, answer key, summary, and what they list. */
 const HISTORIES = [
-  { path: '/accounts/:id/orders', key: 'orders', summary: "The platform's order book: every intent the OMS handled, newest first", entity: OrderIntent, timeField: 'createdAt', view: intentToView },
-  { path: '/accounts/:id/fills', key: 'fills', summary: 'Executions, newest first', entity: Fill, timeField: 'executedAt', view: fillView },
-  { path: '/accounts/:id/trades', key: 'trades', summary: 'Closed round trips, newest first', entity: Trade, timeField: 'closedAt', view: tradeView },
+  {
+    path: '/accounts/:id/orders',
+    key: 'orders',
+    summary: "The platform's order book: every intent the OMS handled, newest first",
+    entity: OrderIntent,
+    timeField: 'createdAt',
+    view: intentToView,
+  },
+  {
+    path: '/accounts/:id/fills',
+    key: 'fills',
+    summary: 'Executions, newest first',
+    entity: Fill,
+    timeField: 'executedAt',
+    view: fillView,
+  },
+  {
+    path: '/accounts/:id/trades',
+    key: 'trades',
+    summary: 'Closed round trips, newest first',
+    entity: Trade,
+    timeField: 'closedAt',
+    view: tradeView,
+  },
 ];
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
@@ -42,7 +73,17 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/accounts', summary: 'Every owned account, whole', tags, gate: read, schemas: {}, responses: { '200': { description: 'Accounts', schema: pageOf('accounts', accountView).omit({ nextCursor: true }) } } },
+    {
+      method: 'get',
+      path: '/accounts',
+      summary: 'Every owned account, whole',
+      tags,
+      gate: read,
+      schemas: {},
+      responses: {
+        '200': { description: 'Accounts', schema: pageOf('accounts', accountView).omit({ nextCursor: true }) },
+      },
+    },
     async (ctx) => {
       const rows = await ownAccounts(scoped(deps.orm, callerOf(ctx).tenantId), callerOf(ctx));
       ctx.body = { accounts: rows.map(toAccountView) };
@@ -52,7 +93,15 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'post', path: '/accounts', summary: 'Create a paper (internalised) account', tags, gate: write, schemas: { body: createAccountBody }, responses: { '201': { description: 'Created', schema: accountView } } },
+    {
+      method: 'post',
+      path: '/accounts',
+      summary: 'Create a paper (internalised) account',
+      tags,
+      gate: write,
+      schemas: { body: createAccountBody },
+      responses: { '201': { description: 'Created', schema: accountView } },
+    },
     async (ctx, { body }) => {
       const row = await createPaperAccount(deps, callerOf(ctx), body);
       ctx.status = 201;
@@ -63,7 +112,15 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/accounts/:id', summary: 'One account summary', tags, gate: read, schemas: { params: accountParams }, responses: { '200': { description: 'Account', schema: accountView } } },
+    {
+      method: 'get',
+      path: '/accounts/:id',
+      summary: 'One account summary',
+      tags,
+      gate: read,
+      schemas: { params: accountParams },
+      responses: { '200': { description: 'Account', schema: accountView } },
+    },
     async (ctx, { params }) => {
       ctx.body = toAccountView((await owned(ctx, params.id)).account);
     },
@@ -72,7 +129,15 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'patch', path: '/accounts/:id', summary: 'Update name and settings', tags, gate: write, schemas: { params: accountParams, body: patchAccountBody }, responses: { '200': { description: 'Updated', schema: accountView } } },
+    {
+      method: 'patch',
+      path: '/accounts/:id',
+      summary: 'Update name and settings',
+      tags,
+      gate: write,
+      schemas: { params: accountParams, body: patchAccountBody },
+      responses: { '200': { description: 'Updated', schema: accountView } },
+    },
     async (ctx, { params, body }) => {
       ctx.body = toAccountView(await updateAccount(deps, callerOf(ctx), params.id, body));
     },
@@ -81,7 +146,15 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/accounts/:id/positions', summary: 'Open positions across venues, whole', tags, gate: read, schemas: { params: accountParams }, responses: { '200': { description: 'Positions' } } },
+    {
+      method: 'get',
+      path: '/accounts/:id/positions',
+      summary: 'Open positions across venues, whole',
+      tags,
+      gate: read,
+      schemas: { params: accountParams },
+      responses: { '200': { description: 'Positions' } },
+    },
     async (ctx, { params }) => {
       const { em } = await owned(ctx, params.id);
       ctx.body = { positions: await openPositions(em, params.id) };
@@ -94,7 +167,8 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
     {
       method: 'get',
       path: '/accounts/:id/open-orders',
-      summary: 'Working orders (venue order status `open`), oldest first: the REST snapshot of `Open-Orders-Update` (docs/api.md §6.3 rule 3)',
+      summary:
+        'Working orders (venue order status `open`), oldest first: the REST snapshot of `Open-Orders-Update` (docs/api.md §6.3 rule 3)',
       tags,
       gate: read,
       schemas: { params: accountParams },
@@ -102,7 +176,11 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
     },
     async (ctx, { params }) => {
       const { em } = await owned(ctx, params.id);
-      const open = await em.find(OrderIntent, { accountId: params.id, orderStatus: 'open' }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+      const open = await em.find(
+        OrderIntent,
+        { accountId: params.id, orderStatus: 'open' },
+        { orderBy: { createdAt: 'asc', id: 'asc' } },
+      );
       ctx.body = { orders: open.map(workingOrderView) };
     },
   );
@@ -112,7 +190,15 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
     endpoint(
       router,
       openapi,
-      { method: 'get', path, summary, tags, gate: read, schemas: { params: accountParams, query: historyQuery }, responses: { '200': { description: key, schema: pageOf(key) } } },
+      {
+        method: 'get',
+        path,
+        summary,
+        tags,
+        gate: read,
+        schemas: { params: accountParams, query: historyQuery },
+        responses: { '200': { description: key, schema: pageOf(key) } },
+      },
       async (ctx, { params, query }) => {
         const { em } = await owned(ctx, params.id);
         ctx.body = await historyPage(em, history as never, params.id, query);
@@ -142,7 +228,15 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/accounts/:id/funding', summary: 'Deposit, withdrawal and transfer ledger, newest first', tags, gate: read, schemas: { params: accountParams, query: fundingQuery }, responses: { '200': { description: 'Ledger', schema: pageOf('events') } } },
+    {
+      method: 'get',
+      path: '/accounts/:id/funding',
+      summary: 'Deposit, withdrawal and transfer ledger, newest first',
+      tags,
+      gate: read,
+      schemas: { params: accountParams, query: fundingQuery },
+      responses: { '200': { description: 'Ledger', schema: pageOf('events') } },
+    },
     async (ctx, { params, query }) => {
       const { em } = await owned(ctx, params.id);
       ctx.body = await fundingPage(em, params.id, query);
@@ -152,7 +246,15 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/accounts/:id/events', summary: 'The account audit log (the /ws/risk event log), newest first', tags, gate: read, schemas: { params: accountParams, query: eventsQuery }, responses: { '200': { description: 'Events', schema: pageOf('events') } } },
+    {
+      method: 'get',
+      path: '/accounts/:id/events',
+      summary: 'The account audit log (the /ws/risk event log), newest first',
+      tags,
+      gate: read,
+      schemas: { params: accountParams, query: eventsQuery },
+      responses: { '200': { description: 'Events', schema: pageOf('events') } },
+    },
     async (ctx, { params, query }) => {
       const { em } = await owned(ctx, params.id);
       ctx.body = await eventsPage(em, params.id, query);

@@ -29,7 +29,15 @@ export function agentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Api
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/accounts/:id/agents', summary: "The account's agents per routed venue (no keys)", tags, gate: gate({ audience: 'trader' }), schemas: { params: accountParams }, responses: { '200': { description: '{ agents }' } } },
+    {
+      method: 'get',
+      path: '/accounts/:id/agents',
+      summary: "The account's agents per routed venue (no keys)",
+      tags,
+      gate: gate({ audience: 'trader' }),
+      schemas: { params: accountParams },
+      responses: { '200': { description: '{ agents }' } },
+    },
     async (ctx, { params }) => {
       ctx.body = { agents: (await listAgents(deps, callerOf(ctx), params.id)).map(toAgentView) };
     },
@@ -85,7 +93,8 @@ export function agentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Api
     {
       method: 'delete',
       path: '/accounts/:id/agents/:agentId',
-      summary: 'Revoke an agent: compose refuses the venue with `agent_authorization_revoked` at once (also revoke it on the venue with your wallet)',
+      summary:
+        'Revoke an agent: compose refuses the venue with `agent_authorization_revoked` at once (also revoke it on the venue with your wallet)',
       tags,
       gate: write,
       schemas: { params: agentParams },

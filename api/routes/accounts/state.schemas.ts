@@ -18,9 +18,13 @@ export const statePoint = z
     ts: z.string().meta({ description: 'When the state was sampled, ISO 8601 (the commit of the change it follows)' }),
     venue: z.string(),
     reason: z.enum(['deposit', 'fill', 'funding', 'hourly', 'backfill']).meta({
-      description: '`deposit` (account opening), `fill` (an execution filled), `funding` (a funding payment), `hourly` (the funding run’s hourly sample), `backfill` (first sample of an account that existed before snapshots were kept)',
+      description:
+        '`deposit` (account opening), `fill` (an execution filled), `funding` (a funding payment), `hourly` (the funding run’s hourly sample), `backfill` (first sample of an account that existed before snapshots were kept)',
     }),
-    hour: z.string().nullable().meta({ description: 'The funding hour (ISO 8601) of a `funding` or `hourly` sample; null otherwise' }),
+    hour: z
+      .string()
+      .nullable()
+      .meta({ description: 'The funding hour (ISO 8601) of a `funding` or `hourly` sample; null otherwise' }),
     equityUsd: usd('balanceUsd + unrealizedPnlUsd'),
     balanceUsd: usd('Cash: deposits − withdrawals + realised PnL − fees + funding'),
     unrealizedPnlUsd: usd('Σ (mark − average entry) × signed contracts over open positions'),
@@ -33,7 +37,9 @@ export const statePoint = z
 export const stateHistoryView = z
   .object({
     points: z.array(statePoint).meta({ description: 'Oldest first' }),
-    truncated: z.boolean().meta({ description: 'True when more than `limit` points fell in the window; the newest `limit` are returned' }),
+    truncated: z
+      .boolean()
+      .meta({ description: 'True when more than `limit` points fell in the window; the newest `limit` are returned' }),
   })
   .meta({
     id: 'StateHistory',

@@ -28,7 +28,15 @@ export function accountStateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rou
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/accounts/:id/state', summary: 'Account state per venue (docs/api.md §2.5); no top-level totals', tags, gate: read, schemas: { params: accountParams }, responses: { '200': { description: 'State', schema: accountStateView } } },
+    {
+      method: 'get',
+      path: '/accounts/:id/state',
+      summary: 'Account state per venue (docs/api.md §2.5); no top-level totals',
+      tags,
+      gate: read,
+      schemas: { params: accountParams },
+      responses: { '200': { description: 'State', schema: accountStateView } },
+    },
     async (ctx, { params }) => {
       const em = scoped(deps.orm, callerOf(ctx).tenantId);
       ctx.body = await accountState(em, await ownedAccount(em, callerOf(ctx), params.id));

@@ -1,7 +1,9 @@
 /** Schemas of the unversioned auth surface (docs/api.md §4.1, §2.2, §2.3). */
 import { z } from 'zod';
 
-export const apiTokenBody = z.object({ apiKey: z.string().min(1), apiSecret: z.string().min(1) }).meta({ id: 'ApiTokenRequest' });
+export const apiTokenBody = z
+  .object({ apiKey: z.string().min(1), apiSecret: z.string().min(1) })
+  .meta({ id: 'ApiTokenRequest' });
 
 export const apiTokenResponse = z
   .object({

@@ -4,15 +4,33 @@
  * Ethereum: auth/siwe.ts.
  */
 import Router from '@koa/router';
-import { bootstrapHandshakes, credentialBySecret, mintApiToken, revokeApiToken, type HandshakeOwner } from '../../commands/auth/tokens.js';
+import {
+  bootstrapHandshakes,
+  credentialBySecret,
+  mintApiToken,
+  revokeApiToken,
+  type HandshakeOwner,
+} from '../../commands/auth/tokens.js';
 import type { ApiDeps, ApiState } from '../../context.js';
 import { callerOf } from '../../middleware/auth.js';
 import type { OpenApiRegistry } from '../../openapi.js';
 import { endpoint } from '../../route.js';
-import { apiTokenBody, apiTokenResponse, bootstrapBody, bootstrapResponse, revokeBody, revokeResponse } from './auth.schemas.js';
+import {
+  apiTokenBody,
+  apiTokenResponse,
+  bootstrapBody,
+  bootstrapResponse,
+  revokeBody,
+  revokeResponse,
+} from './auth.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
-export function authRoutes(deps: ApiDeps, openapi: OpenApiRegistry, jwtKey: Uint8Array, wsBaseUrl: () => string): Router<ApiState> {
+export function authRoutes(
+  deps: ApiDeps,
+  openapi: OpenApiRegistry,
+  jwtKey: Uint8Array,
+  wsBaseUrl: () => string,
+): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/auth' });
   const tags = ['auth'];
 

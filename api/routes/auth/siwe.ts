@@ -26,7 +26,14 @@ export function siweRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
   endpoint(
     router,
     openapi,
-    { method: 'post', path: '/nonce', summary: 'A single-use SIWE nonce (5 minutes) for this tenant', tags, schemas: {}, responses: { '200': { description: 'The nonce', schema: siweNonceResponse } } },
+    {
+      method: 'post',
+      path: '/nonce',
+      summary: 'A single-use SIWE nonce (5 minutes) for this tenant',
+      tags,
+      schemas: {},
+      responses: { '200': { description: 'The nonce', schema: siweNonceResponse } },
+    },
     async (ctx) => {
       const { nonce, expiresAt } = await issueNonce(deps.orm, resolvedTenant(ctx).id);
       ctx.set('Cache-Control', 'no-store');
@@ -48,13 +55,23 @@ export function siweRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
           description:
             'Signed in; the cookie acts as the trader whose account has an active agent owned by this wallet. 400 siwe_message_invalid; 401 siwe_domain_mismatch, siwe_nonce_invalid, siwe_signature_invalid; 403 wallet_not_linked',
           schema: sessionView,
-          headers: { 'Set-Cookie': 'service_session=<opaque>; HttpOnly; SameSite=Lax; Path=/; Max-Age=86400 (+ Secure over https)' },
+          headers: {
+            'Set-Cookie':
+              'service_session=<opaque>; HttpOnly; SameSite=Lax; Path=/; Max-Age=86400 (+ Secure over https)',
+          },
         },
       },
     },
     async (ctx, { body }) => {
       const { token, view } = await signInWithEthereum(deps, resolvedTenant(ctx).id, ctx.host, body);
-      ctx.cookies.set(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/', maxAge: SESSION_TTL_MS, overwrite: true });
+      ctx.cookies.set(SESSION_COOKIE, token, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: ctx.secure,
+        path: '/',
+        maxAge: SESSION_TTL_MS,
+        overwrite: true,
+      });
       ctx.set('Cache-Control', 'no-store');
       ctx.body = view;
     },
@@ -63,11 +80,24 @@ export function siweRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
   endpoint(
     router,
     openapi,
-    { method: 'post', path: '/logout', summary: "End the cookie's session and clear the cookie (no session: still ok)", tags, schemas: {}, responses: { '200': { description: 'Signed out', schema: logoutResponse } } },
+    {
+      method: 'post',
+      path: '/logout',
+      summary: "End the cookie's session and clear the cookie (no session: still ok)",
+      tags,
+      schemas: {},
+      responses: { '200': { description: 'Signed out', schema: logoutResponse } },
+    },
     async (ctx) => {
       const token = ctx.cookies.get(SESSION_COOKIE);
       if (token) await revokeSession(deps.orm, token);
-      ctx.cookies.set(SESSION_COOKIE, null, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/', overwrite: true });
+      ctx.cookies.set(SESSION_COOKIE, null, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: ctx.secure,
+        path: '/',
+        overwrite: true,
+      });
       ctx.body = { ok: true };
     },
   );

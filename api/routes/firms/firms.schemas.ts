@@ -10,11 +10,16 @@ export const firmParams = z.object({ id: z.string().min(1) });
 
 export const deployBody = z
   .object({
-    dryRun: z.boolean().default(false).meta({ description: 'true: check readiness and answer the rules hash and the constructor arguments, before the deployer check; nothing is broadcast' }),
+    dryRun: z.boolean().default(false).meta({
+      description:
+        'true: check readiness and answer the rules hash and the constructor arguments, before the deployer check; nothing is broadcast',
+    }),
   })
   .meta({ id: 'FirmDeploy' });
 
-export const readinessCheck = z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() }).meta({ id: 'ReadinessCheck' });
+export const readinessCheck = z
+  .object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })
+  .meta({ id: 'ReadinessCheck' });
 
 export const dryRunView = z
   .object({
@@ -22,8 +27,15 @@ export const dryRunView = z
     firmId: z.string(),
     ready: z.boolean().meta({ description: 'Every check except `deployer_configured` passed' }),
     checks: z.array(readinessCheck),
-    constructor: z.object({ owner: z.string(), stablecoin: z.string(), firmId: z.string().meta({ description: 'bytes32: keccak256 of the firm id' }), rulesHash: z.string() }),
-    rules: z.record(z.string(), z.unknown()).meta({ description: 'The canonical rules whose keccak256 is committed on-chain' }),
+    constructor: z.object({
+      owner: z.string(),
+      stablecoin: z.string(),
+      firmId: z.string().meta({ description: 'bytes32: keccak256 of the firm id' }),
+      rulesHash: z.string(),
+    }),
+    rules: z
+      .record(z.string(), z.unknown())
+      .meta({ description: 'The canonical rules whose keccak256 is committed on-chain' }),
     chainId: z.number().int(),
   })
   .meta({ id: 'FirmDeployDryRun' });
@@ -47,9 +59,17 @@ export const deploymentView = z
 export const createFirmBody = z
   .object({
     name: z.string().min(1).max(120),
-    ownerAddress: evmAddress.meta({ description: 'The operator’s multisig (e.g. a Safe) that will own the PropInstance; the platform never holds it' }),
-    stablecoinAddress: evmAddress.meta({ description: 'The ERC-20 (6 decimals) challenge deposits and payouts are paid in' }),
-    chainId: z.number().int().positive().meta({ description: 'EVM chain id the firm deploys on (must be the chain of CHAIN_RPC_URL)', example: 31337 }),
+    ownerAddress: evmAddress.meta({
+      description: 'The operator’s multisig (e.g. a Safe) that will own the PropInstance; the platform never holds it',
+    }),
+    stablecoinAddress: evmAddress.meta({
+      description: 'The ERC-20 (6 decimals) challenge deposits and payouts are paid in',
+    }),
+    chainId: z
+      .number()
+      .int()
+      .positive()
+      .meta({ description: 'EVM chain id the firm deploys on (must be the chain of CHAIN_RPC_URL)', example: 31337 }),
   })
   .meta({ id: 'CreateFirm' });
 
@@ -84,6 +104,12 @@ export const firmPage = listPage('FirmPage', firmView);
 export const readinessView = z
   .object({
     ready: z.boolean().meta({ description: 'Every check passed' }),
-    checks: z.array(z.object({ name: z.enum(['owner_address', 'stablecoin_address', 'template', 'chain_configured', 'deployer_configured']), ok: z.boolean(), detail: z.string().optional() })),
+    checks: z.array(
+      z.object({
+        name: z.enum(['owner_address', 'stablecoin_address', 'template', 'chain_configured', 'deployer_configured']),
+        ok: z.boolean(),
+        detail: z.string().optional(),
+      }),
+    ),
   })
   .meta({ id: 'FirmReadiness' });

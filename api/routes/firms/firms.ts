@@ -37,7 +37,17 @@ import { firmBundles } from '../../queries/prop-proof.js';
 import { endpoint } from '../../route.js';
 import { listQuery } from '../operator-common.schemas.js';
 import { firmBundle } from '../prop/transparency.schemas.js';
-import { createFirmBody, deployBody, deploymentView, dryRunView, firmPage, firmParams, firmView, patchFirmBody, readinessView } from './firms.schemas.js';
+import {
+  createFirmBody,
+  deployBody,
+  deploymentView,
+  dryRunView,
+  firmPage,
+  firmParams,
+  firmView,
+  patchFirmBody,
+  readinessView,
+} from './firms.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -51,7 +61,16 @@ export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
   endpoint(
     router,
     openapi,
-    { method: 'post', path: '/firms', summary: 'Create a firm (draft), owned by the operator’s multisig once deployed', tags, gate: write, requires, schemas: { body: createFirmBody }, responses: { '201': { description: 'Firm', schema: firmView } } },
+    {
+      method: 'post',
+      path: '/firms',
+      summary: 'Create a firm (draft), owned by the operator’s multisig once deployed',
+      tags,
+      gate: write,
+      requires,
+      schemas: { body: createFirmBody },
+      responses: { '201': { description: 'Firm', schema: firmView } },
+    },
     async (ctx, { body }) => {
       const firm = await createFirm(deps, callerOf(ctx), body);
       ctx.status = 201;
@@ -62,7 +81,16 @@ export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/firms', summary: 'The tenant’s firms, newest first', tags, gate: read, requires, schemas: { query: listQuery }, responses: { '200': { description: 'Page', schema: firmPage } } },
+    {
+      method: 'get',
+      path: '/firms',
+      summary: 'The tenant’s firms, newest first',
+      tags,
+      gate: read,
+      requires,
+      schemas: { query: listQuery },
+      responses: { '200': { description: 'Page', schema: firmPage } },
+    },
     async (ctx, { query }) => {
       ctx.body = await newestFirst(em(ctx), Firm, {}, query, toFirmView);
     },
@@ -71,7 +99,16 @@ export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/firms/:id', summary: 'One firm', tags, gate: read, requires, schemas: { params: firmParams }, responses: { '200': { description: 'Firm', schema: firmView } } },
+    {
+      method: 'get',
+      path: '/firms/:id',
+      summary: 'One firm',
+      tags,
+      gate: read,
+      requires,
+      schemas: { params: firmParams },
+      responses: { '200': { description: 'Firm', schema: firmView } },
+    },
     async (ctx, { params }) => {
       ctx.body = toFirmView(await firmOf(em(ctx), params.id));
     },
@@ -80,7 +117,16 @@ export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
   endpoint(
     router,
     openapi,
-    { method: 'patch', path: '/firms/:id', summary: 'Rename a firm; change its addresses while draft', tags, gate: write, requires, schemas: { params: firmParams, body: patchFirmBody }, responses: { '200': { description: 'Firm', schema: firmView } } },
+    {
+      method: 'patch',
+      path: '/firms/:id',
+      summary: 'Rename a firm; change its addresses while draft',
+      tags,
+      gate: write,
+      requires,
+      schemas: { params: firmParams, body: patchFirmBody },
+      responses: { '200': { description: 'Firm', schema: firmView } },
+    },
     async (ctx, { params, body }) => {
       ctx.body = toFirmView(await updateFirm(deps, callerOf(ctx), params.id, body));
     },
@@ -117,7 +163,10 @@ export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
       gate: write,
       requires,
       schemas: { params: firmParams, body: deployBody },
-      responses: { '200': { description: 'Dry run', schema: dryRunView }, '202': { description: 'Deployment started (or already running)', schema: deploymentView } },
+      responses: {
+        '200': { description: 'Dry run', schema: dryRunView },
+        '202': { description: 'Deployment started (or already running)', schema: deploymentView },
+      },
     },
     async (ctx, { params, body }) => {
       if (body.dryRun) {
@@ -133,18 +182,43 @@ export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/firms/:id/deployment', summary: 'The deploy’s current step, transaction hash and instance', tags, gate: read, requires, schemas: { params: firmParams }, responses: { '200': { description: 'Deployment', schema: deploymentView } } },
+    {
+      method: 'get',
+      path: '/firms/:id/deployment',
+      summary: 'The deploy’s current step, transaction hash and instance',
+      tags,
+      gate: read,
+      requires,
+      schemas: { params: firmParams },
+      responses: { '200': { description: 'Deployment', schema: deploymentView } },
+    },
     async (ctx, { params }) => {
       const firm = await firmOf(em(ctx), params.id);
-      ctx.body = await deployment(deps, firm.id, new ApiError('deployment_not_found', `firm ${firm.id} was never deployed`));
+      ctx.body = await deployment(
+        deps,
+        firm.id,
+        new ApiError('deployment_not_found', `firm ${firm.id} was never deployed`),
+      );
     },
   );
 
-  for (const [path, to, summary] of [['live', 'live', 'Go live (from deployed or paused)'], ['pause', 'paused', 'Pause a live firm']] as const) {
+  for (const [path, to, summary] of [
+    ['live', 'live', 'Go live (from deployed or paused)'],
+    ['pause', 'paused', 'Pause a live firm'],
+  ] as const) {
     endpoint(
       router,
       openapi,
-      { method: 'post', path: `/firms/:id/${path}`, summary, tags, gate: write, requires, schemas: { params: firmParams }, responses: { '200': { description: 'Deployment', schema: deploymentView } } },
+      {
+        method: 'post',
+        path: `/firms/:id/${path}`,
+        summary,
+        tags,
+        gate: write,
+        requires,
+        schemas: { params: firmParams },
+        responses: { '200': { description: 'Deployment', schema: deploymentView } },
+      },
       async (ctx, { params }) => {
         ctx.body = await setFirmStatus(deps, callerOf(ctx), params.id, to);
       },
@@ -157,7 +231,8 @@ export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
     {
       method: 'get',
       path: '/firms/:id/proof',
-      summary: 'The firm’s transparency bundle at any status (`not_deployed` before its deploy); the public page shows it once live',
+      summary:
+        'The firm’s transparency bundle at any status (`not_deployed` before its deploy); the public page shows it once live',
       tags,
       gate: read,
       requires,
@@ -167,7 +242,9 @@ export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
     async (ctx, { params }) => {
       const e = em(ctx);
       const firm = await firmOf(e, params.id);
-      ctx.body = (await firmBundles({ temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue }, e, [firm], firm.id))[0];
+      ctx.body = (
+        await firmBundles({ temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue }, e, [firm], firm.id)
+      )[0];
     },
   );
 

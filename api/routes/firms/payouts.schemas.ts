@@ -12,7 +12,10 @@ export const payoutView = z
     toAddress: z.string(),
     status: z.enum(['requested', 'authorized', 'executed', 'rejected']),
     safeTxHash: z.string().nullable(),
-    safeTx: z.unknown().optional().meta({ description: 'The multisig transaction the owners sign: `{ safe, chainId, to, data, nonce, typedData, safeTxHash }` (sign `typedData` with eth_signTypedData_v4)' }),
+    safeTx: z.unknown().optional().meta({
+      description:
+        'The multisig transaction the owners sign: `{ safe, chainId, to, data, nonce, typedData, safeTxHash }` (sign `typedData` with eth_signTypedData_v4)',
+    }),
     signers: z.array(z.string()),
     executedTxHash: z.string().nullable(),
     createdAt: z.string(),
@@ -26,8 +29,13 @@ export const authorizePayoutBody = z
     signatures: z
       .string()
       .regex(/^0x([0-9a-fA-F]{130})+$/, 'concatenated 65-byte signatures, 0x-prefixed')
-      .meta({ description: "The owners' signatures of `safeTx.typedData`, 65 bytes each, concatenated in ascending signer-address order (Safe's convention)" }),
+      .meta({
+        description:
+          "The owners' signatures of `safeTx.typedData`, 65 bytes each, concatenated in ascending signer-address order (Safe's convention)",
+      }),
   })
   .meta({ id: 'AuthorizePayout' });
 
-export const payoutListQuery = z.object({ status: z.enum(['requested', 'authorized', 'executed', 'rejected']).optional() });
+export const payoutListQuery = z.object({
+  status: z.enum(['requested', 'authorized', 'executed', 'rejected']).optional(),
+});

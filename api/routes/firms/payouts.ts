@@ -37,11 +37,24 @@ export function firmPayoutRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Route
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/firms/:id/payouts', summary: 'Payout requests of the firm, newest first', tags, gate: read, requires, schemas: { params: firmParams, query: payoutListQuery }, responses: { '200': { description: '{ data }' } } },
+    {
+      method: 'get',
+      path: '/firms/:id/payouts',
+      summary: 'Payout requests of the firm, newest first',
+      tags,
+      gate: read,
+      requires,
+      schemas: { params: firmParams, query: payoutListQuery },
+      responses: { '200': { description: '{ data }' } },
+    },
     async (ctx, { params, query }) => {
       const e = em(ctx);
       await firmOf(e, params.id);
-      const rows = await e.find(Payout, { firmId: params.id, ...(query.status ? { status: query.status } : {}) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: MAX_PAYOUTS });
+      const rows = await e.find(
+        Payout,
+        { firmId: params.id, ...(query.status ? { status: query.status } : {}) },
+        { orderBy: { createdAt: 'desc', id: 'desc' }, limit: MAX_PAYOUTS },
+      );
       ctx.body = { data: rows.map((p) => toPayoutView(p)) };
     },
   );
@@ -61,7 +74,10 @@ export function firmPayoutRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Route
     },
     async (ctx, { params }) => {
       const p = await payoutOf(em(ctx), params.id, params.payoutId);
-      const live = await deps.temporal.workflow.getHandle(payoutWorkflowId(p.id)).query(payoutQuery).catch(() => null);
+      const live = await deps.temporal.workflow
+        .getHandle(payoutWorkflowId(p.id))
+        .query(payoutQuery)
+        .catch(() => null);
       ctx.body = toPayoutView(p, live);
     },
   );

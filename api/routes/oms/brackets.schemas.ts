@@ -1,7 +1,10 @@
 /** Schemas of `/api/v1/oms/brackets/*` (docs/api.md §3.3, §4.4). */
 import { z } from 'zod';
 
-const triggerNumber = z.number().positive().meta({ description: 'Trigger price, USD, a JSON number (docs/api.md §4.4)' });
+const triggerNumber = z
+  .number()
+  .positive()
+  .meta({ description: 'Trigger price, USD, a JSON number (docs/api.md §4.4)' });
 const oneOf = (b: { tpPrice?: number; slPrice?: number }) => b.tpPrice !== undefined || b.slPrice !== undefined;
 /** `POST /oms/brackets/attach` (docs/api.md §4.4): take-profit and/or stop-loss on a parent intent's fill. */
 export const attachBracketBody = z
@@ -10,7 +13,12 @@ export const attachBracketBody = z
   .meta({ id: 'AttachBracket' });
 /** `POST /oms/brackets/attach-to-position`: the same on the open position in `symbol`. */
 export const attachToPositionBody = z
-  .object({ symbol: z.string().min(1), accountId: z.string().min(1).optional(), tpPrice: triggerNumber.optional(), slPrice: triggerNumber.optional() })
+  .object({
+    symbol: z.string().min(1),
+    accountId: z.string().min(1).optional(),
+    tpPrice: triggerNumber.optional(),
+    slPrice: triggerNumber.optional(),
+  })
   .refine(oneOf, { message: 'send tpPrice, slPrice or both' })
   .meta({ id: 'AttachBracketToPosition' });
 /** `POST /oms/brackets/modify`: move one or both legs. */
@@ -32,4 +40,8 @@ export const bracketView = z
     legs: z.object({ tp: z.string().nullable(), sl: z.string().nullable() }),
     filledLeg: z.enum(['tp', 'sl']).nullable(),
   })
-  .meta({ id: 'Bracket', description: '`staged` until the parent fills; then reduce-only take_profit and stop legs; one filling cancels the other (OCO).' });
+  .meta({
+    id: 'Bracket',
+    description:
+      '`staged` until the parent fills; then reduce-only take_profit and stop legs; one filling cancels the other (OCO).',
+  });

@@ -10,7 +10,13 @@ import { callerOf, gate } from '../../middleware/auth.js';
 import { omsWrite } from '../../middleware/oms-write.js';
 import type { OpenApiRegistry } from '../../openapi.js';
 import { endpoint } from '../../route.js';
-import { attachBracketBody, attachToPositionBody, bracketParams, bracketView, modifyBracketBody } from './brackets.schemas.js';
+import {
+  attachBracketBody,
+  attachToPositionBody,
+  bracketParams,
+  bracketView,
+  modifyBracketBody,
+} from './brackets.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function bracketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -27,7 +33,9 @@ export function bracketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
       tags,
       ...omsWrite(deps.orm, 'brackets/attach'),
       schemas: { body: attachBracketBody },
-      responses: { '200': { description: 'The bracket (`staged: true` while the parent is unfilled)', schema: bracketView } },
+      responses: {
+        '200': { description: 'The bracket (`staged: true` while the parent is unfilled)', schema: bracketView },
+      },
     },
     async (ctx, { body }) => {
       ctx.body = await attachBracket(deps, callerOf(ctx), body);

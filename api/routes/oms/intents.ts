@@ -14,7 +14,14 @@ import { IDEMPOTENCY_HEADER, omsWrite } from '../../middleware/oms-write.js';
 import type { OpenApiRegistry } from '../../openapi.js';
 import { ownIntent, recentIntents } from '../../queries/oms.js';
 import { endpoint } from '../../route.js';
-import { composeIntentBody, intentList, intentParams, intentView, signResultBody, signResultResponse } from './oms.schemas.js';
+import {
+  composeIntentBody,
+  intentList,
+  intentParams,
+  intentView,
+  signResultBody,
+  signResultResponse,
+} from './oms.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function intentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -32,7 +39,13 @@ export function intentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
       tags,
       ...omsWrite(deps.orm, 'intents'),
       schemas: { body: composeIntentBody },
-      responses: { '201': { description: 'Composed; `intentId` and the echoed `clientOrderId`', schema: intentView, headers: { 'Idempotency-Replay': '`true` on a replayed response' } } },
+      responses: {
+        '201': {
+          description: 'Composed; `intentId` and the echoed `clientOrderId`',
+          schema: intentView,
+          headers: { 'Idempotency-Replay': '`true` on a replayed response' },
+        },
+      },
     },
     async (ctx, { body }) => {
       const caller = callerOf(ctx);
@@ -56,8 +69,14 @@ export function intentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
       headers: IDEMPOTENCY_HEADER,
       requires: 'per credential',
       responses: {
-        '200': { description: '`{ ok: true, intentId, venueOrderId, resting }`, `inlineFill` when it filled at once', schema: signResultResponse },
-        '400': { description: '`{ ok: false, error, detail }` when dispatch was refused; `invalid_signature`', schema: signResultResponse },
+        '200': {
+          description: '`{ ok: true, intentId, venueOrderId, resting }`, `inlineFill` when it filled at once',
+          schema: signResultResponse,
+        },
+        '400': {
+          description: '`{ ok: false, error, detail }` when dispatch was refused; `invalid_signature`',
+          schema: signResultResponse,
+        },
       },
     },
     async (ctx, { params, body }) => {
@@ -70,7 +89,15 @@ export function intentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/intents/:id', summary: "One intent; another credential's intent is 404", tags, gate: read, schemas: { params: intentParams }, responses: { '200': { description: 'Intent', schema: intentView } } },
+    {
+      method: 'get',
+      path: '/intents/:id',
+      summary: "One intent; another credential's intent is 404",
+      tags,
+      gate: read,
+      schemas: { params: intentParams },
+      responses: { '200': { description: 'Intent', schema: intentView } },
+    },
     async (ctx, { params }) => {
       ctx.body = await ownIntent(deps.orm, callerOf(ctx), params.id);
     },
@@ -79,7 +106,15 @@ export function intentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/intents', summary: "The caller's own recent intents, newest first, at most 50", tags, gate: read, schemas: {}, responses: { '200': { description: 'Intents', schema: intentList } } },
+    {
+      method: 'get',
+      path: '/intents',
+      summary: "The caller's own recent intents, newest first, at most 50",
+      tags,
+      gate: read,
+      schemas: {},
+      responses: { '200': { description: 'Intents', schema: intentList } },
+    },
     async (ctx) => {
       ctx.body = await recentIntents(deps.orm, callerOf(ctx));
     },

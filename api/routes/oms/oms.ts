@@ -14,7 +14,19 @@ import { callerOf } from '../../middleware/auth.js';
 import { omsWrite } from '../../middleware/oms-write.js';
 import type { OpenApiRegistry } from '../../openapi.js';
 import { endpoint } from '../../route.js';
-import { batchPlanView, cancelAllBody, cancelAllResponse, cancelBody, cancelResponse, chaseBody, chaseView, flattenBody, modifyBody, modifyResponse, reverseBody } from './oms.schemas.js';
+import {
+  batchPlanView,
+  cancelAllBody,
+  cancelAllResponse,
+  cancelBody,
+  cancelResponse,
+  chaseBody,
+  chaseView,
+  flattenBody,
+  modifyBody,
+  modifyResponse,
+  reverseBody,
+} from './oms.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -31,7 +43,13 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       tags,
       ...omsWrite(deps.orm, 'cancel'),
       schemas: { body: cancelBody },
-      responses: { '200': { description: 'Canceled; 409 invalid_state when the order is not working (filled, canceled, not yet dispatched)', schema: cancelResponse } },
+      responses: {
+        '200': {
+          description:
+            'Canceled; 409 invalid_state when the order is not working (filled, canceled, not yet dispatched)',
+          schema: cancelResponse,
+        },
+      },
     },
     async (ctx, { body }) => {
       ctx.body = await cancelOrder(deps, callerOf(ctx), body.venueOrderId);
@@ -48,7 +66,12 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       tags,
       ...omsWrite(deps.orm, 'cancel-all'),
       schemas: { body: cancelAllBody },
-      responses: { '200': { description: 'What was canceled, and what could not be (e.g. filled meanwhile)', schema: cancelAllResponse } },
+      responses: {
+        '200': {
+          description: 'What was canceled, and what could not be (e.g. filled meanwhile)',
+          schema: cancelAllResponse,
+        },
+      },
     },
     async (ctx, { body }) => {
       ctx.body = await cancelAll(deps, callerOf(ctx), body);
@@ -65,7 +88,12 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       tags,
       ...omsWrite(deps.orm, 'modify'),
       schemas: { body: modifyBody },
-      responses: { '200': { description: 'The replacement intent; 409 invalid_state when the order is not working', schema: modifyResponse } },
+      responses: {
+        '200': {
+          description: 'The replacement intent; 409 invalid_state when the order is not working',
+          schema: modifyResponse,
+        },
+      },
     },
     async (ctx, { body }) => {
       ctx.body = await modifyIntent(deps, callerOf(ctx), body);
@@ -82,7 +110,9 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       tags,
       ...omsWrite(deps.orm, 'chase'),
       schemas: { body: chaseBody },
-      responses: { '200': { description: 'The chase; each replace resolves a new intent id (currentIntentId)', schema: chaseView } },
+      responses: {
+        '200': { description: 'The chase; each replace resolves a new intent id (currentIntentId)', schema: chaseView },
+      },
     },
     async (ctx, { body }) => {
       ctx.body = await startChase(deps, callerOf(ctx), body);
@@ -117,7 +147,9 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       tags,
       ...omsWrite(deps.orm, 'reverse'),
       schemas: { body: reverseBody },
-      responses: { '200': { description: 'The planned batch; 409 invalid_state without a position', schema: batchPlanView } },
+      responses: {
+        '200': { description: 'The planned batch; 409 invalid_state without a position', schema: batchPlanView },
+      },
     },
     async (ctx, { body }) => {
       const caller = callerOf(ctx);

@@ -47,7 +47,8 @@ export function routeIntentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rout
     {
       method: 'post',
       path: '/route-intents',
-      summary: 'Route a market order of a bare asset to the cheapest eligible venue (hyperliquid, aster, polymarket) and compose it there',
+      summary:
+        'Route a market order of a bare asset to the cheapest eligible venue (hyperliquid, aster, polymarket) and compose it there',
       tags: ['oms', 'sor'],
       gate: routeGate,
       schemas: { body: routeIntentBody },
@@ -55,8 +56,16 @@ export function routeIntentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rout
       headers: IDEMPOTENCY_HEADER,
       requires: 'fullTrading, wallet-linked cookie session (bearer: 403 wallet_session_required)',
       responses: {
-        '201': { description: 'Composed on the selected venue; the decision as stored', schema: routeIntentResponse, headers: { 'Idempotency-Replay': '`true` on a replayed response' } },
-        '400': { description: '`routing_disabled` (account setting smartRouting off); `asset_unknown`, `no_quotes`, `no_eligible_venue` with `candidates`; `validation_failed`', schema: routingErrorView },
+        '201': {
+          description: 'Composed on the selected venue; the decision as stored',
+          schema: routeIntentResponse,
+          headers: { 'Idempotency-Replay': '`true` on a replayed response' },
+        },
+        '400': {
+          description:
+            '`routing_disabled` (account setting smartRouting off); `asset_unknown`, `no_quotes`, `no_eligible_venue` with `candidates`; `validation_failed`',
+          schema: routingErrorView,
+        },
       },
     },
     async (ctx, { body }) => {

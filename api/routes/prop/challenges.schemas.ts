@@ -6,14 +6,18 @@ import { z } from 'zod';
 
 export const challengeParams = z.object({ id: z.string().min(1) });
 
-export const buyChallengeBody = z.object({ templateId: z.string().min(1).meta({ description: 'A challenge template of a live firm' }) }).meta({ id: 'BuyChallenge' });
+export const buyChallengeBody = z
+  .object({ templateId: z.string().min(1).meta({ description: 'A challenge template of a live firm' }) })
+  .meta({ id: 'BuyChallenge' });
 
 export const challengeView = z
   .object({
     propAccountId: z.string(),
     firmId: z.string(),
     templateId: z.string(),
-    accountId: z.string().meta({ description: 'The challenge’s own trading account (paper venue), funded with the account size' }),
+    accountId: z
+      .string()
+      .meta({ description: 'The challenge’s own trading account (paper venue), funded with the account size' }),
     status: z.enum(['pending_payment', 'active', 'passed', 'breached', 'funded', 'suspended']),
     startingBalanceUsd: z.string(),
     peakEquityUsd: z.string(),
@@ -33,7 +37,9 @@ export const challengeView = z
         stablecoin: z.string(),
         amountUsd: z.string(),
         amountUnits: z.string().meta({ description: 'Stablecoin base units (6 decimals)' }),
-        propAccountRef: z.string().meta({ description: 'bytes32 argument of `deposit`: keccak256 of the prop account id' }),
+        propAccountRef: z
+          .string()
+          .meta({ description: 'bytes32 argument of `deposit`: keccak256 of the prop account id' }),
         calls: z.array(z.string()).meta({ description: 'What the payer’s wallet sends, in order' }),
       })
       .nullable(),

@@ -43,14 +43,35 @@ export function challengeRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
     },
   );
 
-  endpoint(router, openapi, { method: 'get', path: '/challenges', summary: 'Your challenges, newest first', tags, gate: read, schemas: {}, responses: { '200': { description: '{ data }' } } }, async (ctx) => {
-    ctx.body = await myChallenges(em(ctx), callerOf(ctx));
-  });
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/challenges',
+      summary: 'Your challenges, newest first',
+      tags,
+      gate: read,
+      schemas: {},
+      responses: { '200': { description: '{ data }' } },
+    },
+    async (ctx) => {
+      ctx.body = await myChallenges(em(ctx), callerOf(ctx));
+    },
+  );
 
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/challenges/:id', summary: 'One of your challenges', tags, gate: read, schemas: { params: challengeParams }, responses: { '200': { description: 'Challenge', schema: challengeSchema } } },
+    {
+      method: 'get',
+      path: '/challenges/:id',
+      summary: 'One of your challenges',
+      tags,
+      gate: read,
+      schemas: { params: challengeParams },
+      responses: { '200': { description: 'Challenge', schema: challengeSchema } },
+    },
     async (ctx, { params }) => {
       const e = em(ctx);
       ctx.body = await challengeView(e, await myChallenge(e, callerOf(ctx), params.id));

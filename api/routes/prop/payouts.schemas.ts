@@ -6,7 +6,13 @@ export const payoutParams = z.object({ id: z.string().min(1) });
 export const requestPayoutBody = z
   .object({
     propAccountId: z.string().min(1),
-    amountUsd: z.string().regex(/^\d+(\.\d{1,6})?$/, 'a positive USD amount with at most 6 decimals').meta({ description: 'USD, at most the payout ceiling less what was paid or requested', example: '250' }),
-    toAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'an EVM address').meta({ description: 'Where the stablecoin is paid' }),
+    amountUsd: z
+      .string()
+      .regex(/^\d+(\.\d{1,6})?$/, 'a positive USD amount with at most 6 decimals')
+      .meta({ description: 'USD, at most the payout ceiling less what was paid or requested', example: '250' }),
+    toAddress: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, 'an EVM address')
+      .meta({ description: 'Where the stablecoin is paid' }),
   })
   .meta({ id: 'RequestPayout' });

@@ -46,7 +46,15 @@ export function payoutRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/payouts/:id', summary: 'One of your payouts', tags, gate: gate({ audience: 'trader' }), schemas: { params: payoutParams }, responses: { '200': { description: 'Payout', schema: payoutView } } },
+    {
+      method: 'get',
+      path: '/payouts/:id',
+      summary: 'One of your payouts',
+      tags,
+      gate: gate({ audience: 'trader' }),
+      schemas: { params: payoutParams },
+      responses: { '200': { description: 'Payout', schema: payoutView } },
+    },
     async (ctx, { params }) => {
       ctx.body = toPayoutView(await myPayout(scoped(deps.orm, callerOf(ctx).tenantId), callerOf(ctx), params.id));
     },

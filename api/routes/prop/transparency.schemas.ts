@@ -18,7 +18,10 @@ export const firmBundle = z
       stablecoin: z.string(),
       deployTx: z.string().nullable(),
     }),
-    rulesHash: z.string().nullable().meta({ description: 'keccak256 of the canonical challenge rules, committed on-chain' }),
+    rulesHash: z
+      .string()
+      .nullable()
+      .meta({ description: 'keccak256 of the canonical challenge rules, committed on-chain' }),
     onChain: z
       .object({
         treasuryUsd: z.string().meta({ description: 'Stablecoin balance of the instance, read live' }),
@@ -29,17 +32,29 @@ export const firmBundle = z
       .nullable()
       .meta({ description: 'null when not deployed, or when the chain could not be read (then `chainError`)' }),
     chainError: z.string().optional(),
-    ledger: z.object({ payInsUsd: z.string(), collateralUsd: z.string(), payoutsUsd: z.string(), forfeitsUsd: z.string() }),
-    liabilitiesUsd: z.string().meta({ description: 'What passed and funded traders may still draw: Σ(payout ceiling − paid out)' }),
+    ledger: z.object({
+      payInsUsd: z.string(),
+      collateralUsd: z.string(),
+      payoutsUsd: z.string(),
+      forfeitsUsd: z.string(),
+    }),
+    liabilitiesUsd: z
+      .string()
+      .meta({ description: 'What passed and funded traders may still draw: Σ(payout ceiling − paid out)' }),
     reconciliation: z.object({
       status: z.enum(['reconciled', 'surplus', 'shortfall', 'not_deployed', 'unavailable']),
       expectedTreasuryUsd: z.string().meta({ description: 'payIns + collateral − payouts (ledger)' }),
       onChainTreasuryUsd: z.string().nullable(),
       differenceUsd: z.string().nullable().meta({ description: 'on-chain − expected' }),
     }),
-    solvency: z.enum(['solvent', 'undercollateralized', 'insolvent', 'not_deployed', 'unavailable']).meta({ description: 'coverage = treasury ÷ liabilities: solvent ≥ 1 (or no liabilities), undercollateralized ≥ 0.5, insolvent < 0.5' }),
+    solvency: z.enum(['solvent', 'undercollateralized', 'insolvent', 'not_deployed', 'unavailable']).meta({
+      description:
+        'coverage = treasury ÷ liabilities: solvent ≥ 1 (or no liabilities), undercollateralized ≥ 0.5, insolvent < 0.5',
+    }),
     coverageRatio: z.string().nullable(),
   })
   .meta({ id: 'FirmTransparency' });
 
-export const transparencyIndex = z.object({ firms: z.array(firmBundle).max(200), cachedAt: z.string() }).meta({ id: 'TransparencyIndex' });
+export const transparencyIndex = z
+  .object({ firms: z.array(firmBundle).max(200), cachedAt: z.string() })
+  .meta({ id: 'TransparencyIndex' });

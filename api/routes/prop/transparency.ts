@@ -25,7 +25,14 @@ export function transparencyRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rou
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/transparency', summary: 'Every live firm’s on-chain proof (at most 200; cached 30 s)', tags, schemas: {}, responses: { '200': { description: 'Index', schema: transparencyIndex } } },
+    {
+      method: 'get',
+      path: '/transparency',
+      summary: 'Every live firm’s on-chain proof (at most 200; cached 30 s)',
+      tags,
+      schemas: {},
+      responses: { '200': { description: 'Index', schema: transparencyIndex } },
+    },
     async (ctx) => {
       ctx.body = await reads.index();
     },
@@ -34,7 +41,14 @@ export function transparencyRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rou
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/transparency/:firmId', summary: 'One live firm’s on-chain proof (cached 30 s)', tags, schemas: { params: transparencyParams }, responses: { '200': { description: 'Firm bundle', schema: firmBundle } } },
+    {
+      method: 'get',
+      path: '/transparency/:firmId',
+      summary: 'One live firm’s on-chain proof (cached 30 s)',
+      tags,
+      schemas: { params: transparencyParams },
+      responses: { '200': { description: 'Firm bundle', schema: firmBundle } },
+    },
     async (ctx, { params }) => {
       ctx.body = await reads.firm(params.firmId);
     },

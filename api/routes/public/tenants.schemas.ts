@@ -14,27 +14,47 @@ export const signupBody = z
   .meta({ id: 'TenantSignup' });
 
 export const signupView = z
-  .object({ signupId: z.string(), email: z.string(), slug: z.string(), status: z.literal('pending_verification'), expiresAt: z.string() })
+  .object({
+    signupId: z.string(),
+    email: z.string(),
+    slug: z.string(),
+    status: z.literal('pending_verification'),
+    expiresAt: z.string(),
+  })
   .meta({ id: 'TenantSignupPending' });
 
-export const verifyBody = z.object({ token: z.string().min(20).max(200).meta({ description: 'The token from the verification mail' }) }).meta({ id: 'TenantVerify' });
+export const verifyBody = z
+  .object({ token: z.string().min(20).max(200).meta({ description: 'The token from the verification mail' }) })
+  .meta({ id: 'TenantVerify' });
 
 export const verifyView = z
   .object({
     tenant: z.object({ id: z.string(), slug: z.string(), displayName: z.string() }),
-    adminInvite: z.object({ id: z.string(), email: z.string(), role: z.literal('admin'), expiresAt: z.string() }).meta({ description: 'Mailed to the signup address' }),
+    adminInvite: z
+      .object({ id: z.string(), email: z.string(), role: z.literal('admin'), expiresAt: z.string() })
+      .meta({ description: 'Mailed to the signup address' }),
     operator: z
-      .object({ apiKey: z.string(), apiSecret: z.string().meta({ description: 'Shown once' }), scopes: z.array(z.string()) })
+      .object({
+        apiKey: z.string(),
+        apiSecret: z.string().meta({ description: 'Shown once' }),
+        scopes: z.array(z.string()),
+      })
       .nullable()
       .meta({ description: 'An operator credential with firm:operate and prop:manage, where the platform enables it' }),
   })
   .meta({ id: 'TenantVerified' });
 
-export const acceptInviteBody = z.object({ token: z.string().min(20).max(200).meta({ description: 'The token from the invite mail' }) }).meta({ id: 'AcceptInvite' });
+export const acceptInviteBody = z
+  .object({ token: z.string().min(20).max(200).meta({ description: 'The token from the invite mail' }) })
+  .meta({ id: 'AcceptInvite' });
 
 export const acceptInviteView = z
   .object({
     tenant: z.object({ id: z.string(), slug: z.string() }),
-    operator: z.object({ apiKey: z.string(), apiSecret: z.string().meta({ description: 'Shown once' }), scopes: z.array(z.string()) }),
+    operator: z.object({
+      apiKey: z.string(),
+      apiSecret: z.string().meta({ description: 'Shown once' }),
+      scopes: z.array(z.string()),
+    }),
   })
   .meta({ id: 'InviteAccepted' });

@@ -16,7 +16,14 @@ import { signupFlow } from '../../commands/tenants/signup.js';
 import type { ApiDeps, ApiState } from '../../context.js';
 import type { OpenApiRegistry } from '../../openapi.js';
 import { endpoint } from '../../route.js';
-import { acceptInviteBody, acceptInviteView, signupBody, signupView, verifyBody, verifyView } from './tenants.schemas.js';
+import {
+  acceptInviteBody,
+  acceptInviteView,
+  signupBody,
+  signupView,
+  verifyBody,
+  verifyView,
+} from './tenants.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function publicTenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry, baseUrl: () => string): Router<ApiState> {
@@ -27,7 +34,14 @@ export function publicTenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry, base
   endpoint(
     router,
     openapi,
-    { method: 'post', path: '/signup', summary: 'Start a white-label tenant: mails a verification token', tags, schemas: { body: signupBody }, responses: { '202': { description: 'Pending verification', schema: signupView } } },
+    {
+      method: 'post',
+      path: '/signup',
+      summary: 'Start a white-label tenant: mails a verification token',
+      tags,
+      schemas: { body: signupBody },
+      responses: { '202': { description: 'Pending verification', schema: signupView } },
+    },
     async (ctx, { body }) => {
       const pending = await signup.start(body);
       ctx.status = 202;

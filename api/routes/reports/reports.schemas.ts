@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 export const reportQuery = z
   .object({
-    accountId: z.string().min(1).optional().meta({ description: "Default: every account of the caller" }),
+    accountId: z.string().min(1).optional().meta({ description: 'Default: every account of the caller' }),
     from: z.iso.datetime().optional().meta({ description: 'Inclusive, ISO 8601' }),
     to: z.iso.datetime().optional().meta({ description: 'Exclusive, ISO 8601' }),
     limit: z.coerce.number().int().min(1).max(1000).default(500),
@@ -15,7 +15,9 @@ export const dailyPnlView = z
     days: z.array(
       z.object({
         date: z.string().meta({ description: 'UTC day, YYYY-MM-DD' }),
-        realizedPnlUsd: z.string().meta({ description: 'Sum of realised PnL of round trips closed that day, before fees' }),
+        realizedPnlUsd: z
+          .string()
+          .meta({ description: 'Sum of realised PnL of round trips closed that day, before fees' }),
         feesUsd: z.string(),
         netPnlUsd: z.string(),
         trades: z.number().int(),

@@ -16,9 +16,30 @@ import { dailyPnlView, fundingReportView, reportQuery } from './reports.schemas.
 
 /** The row lists: path, answer key, summary, what they list and by which time. */
 const LISTS = [
-  { path: '/orders', key: 'orders', summary: 'Orders the OMS handled in the window, newest first', entity: OrderIntent, field: 'createdAt', view: intentToView },
-  { path: '/fills', key: 'fills', summary: 'Fills in the window, newest first', entity: Fill, field: 'executedAt', view: fillView },
-  { path: '/positions/closed', key: 'positionsClosed', summary: 'Round trips closed in the window, newest first', entity: Trade, field: 'closedAt', view: tradeView },
+  {
+    path: '/orders',
+    key: 'orders',
+    summary: 'Orders the OMS handled in the window, newest first',
+    entity: OrderIntent,
+    field: 'createdAt',
+    view: intentToView,
+  },
+  {
+    path: '/fills',
+    key: 'fills',
+    summary: 'Fills in the window, newest first',
+    entity: Fill,
+    field: 'executedAt',
+    view: fillView,
+  },
+  {
+    path: '/positions/closed',
+    key: 'positionsClosed',
+    summary: 'Round trips closed in the window, newest first',
+    entity: Trade,
+    field: 'closedAt',
+    view: tradeView,
+  },
 ];
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
@@ -32,7 +53,15 @@ export function reportRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
     endpoint(
       router,
       openapi,
-      { method: 'get', path: list.path, summary: list.summary, tags, gate: read, schemas: { query: reportQuery }, responses: { '200': { description: list.key } } },
+      {
+        method: 'get',
+        path: list.path,
+        summary: list.summary,
+        tags,
+        gate: read,
+        schemas: { query: reportQuery },
+        responses: { '200': { description: list.key } },
+      },
       async (ctx, { query }) => {
         ctx.body = await reportList(em(ctx), callerOf(ctx), list as never, query);
       },
@@ -42,7 +71,15 @@ export function reportRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/daily-pnl', summary: 'Realised PnL per UTC day, from round trips', tags, gate: read, schemas: { query: reportQuery }, responses: { '200': { description: 'Days, oldest first', schema: dailyPnlView } } },
+    {
+      method: 'get',
+      path: '/daily-pnl',
+      summary: 'Realised PnL per UTC day, from round trips',
+      tags,
+      gate: read,
+      schemas: { query: reportQuery },
+      responses: { '200': { description: 'Days, oldest first', schema: dailyPnlView } },
+    },
     async (ctx, { query }) => {
       ctx.body = await dailyPnl(em(ctx), callerOf(ctx), query);
     },
@@ -51,7 +88,15 @@ export function reportRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
   endpoint(
     router,
     openapi,
-    { method: 'get', path: '/funding', summary: 'Funding payments in the window, newest first (key `funding`)', tags, gate: read, schemas: { query: reportQuery }, responses: { '200': { description: 'Funding payments', schema: fundingReportView } } },
+    {
+      method: 'get',
+      path: '/funding',
+      summary: 'Funding payments in the window, newest first (key `funding`)',
+      tags,
+      gate: read,
+      schemas: { query: reportQuery },
+      responses: { '200': { description: 'Funding payments', schema: fundingReportView } },
+    },
     async (ctx, { query }) => {
       ctx.body = await fundingPayments(em(ctx), callerOf(ctx), query);
     },

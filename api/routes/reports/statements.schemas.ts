@@ -7,7 +7,10 @@ export const statementListQuery = z
 
 export const statementParams = z.object({
   accountId: z.string().min(1),
-  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month YYYY-MM').meta({ description: 'UTC month, YYYY-MM' }),
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month YYYY-MM')
+    .meta({ description: 'UTC month, YYYY-MM' }),
 });
 
 export const statementQuery = z

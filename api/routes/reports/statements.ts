@@ -52,7 +52,8 @@ export function statementRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
     {
       method: 'get',
       path: '/statements/:accountId/:month',
-      summary: 'One monthly statement as a CSV (default) or PDF attachment; totals reconcile: closing = opening + deposits − withdrawals + realised PnL − fees + funding',
+      summary:
+        'One monthly statement as a CSV (default) or PDF attachment; totals reconcile: closing = opening + deposits − withdrawals + realised PnL − fees + funding',
       tags,
       gate: read,
       schemas: { params: statementParams, query: statementQuery },
@@ -60,7 +61,10 @@ export function statementRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
         '200': {
           description:
             '`text/csv` or `application/pdf`. Months are UTC; an event belongs to the month it was logged in. Realised PnL and fees are those of the month’s fills (the cash they moved); round trips closed in the month are listed for reference, and manual (imported) round trips never move cash so they stay out of the reconciliation. CSV columns: section,time,venue,symbol,side,qty,price,exitPrice,amountUsd,feeUsd,realizedPnlUsd,reference,detail (see domain/statements/csv.ts).',
-          headers: { 'Content-Type': '`text/csv; charset=utf-8` or `application/pdf`', 'Content-Disposition': '`attachment; filename=statement-<accountId>-<month>.<csv|pdf>`' },
+          headers: {
+            'Content-Type': '`text/csv; charset=utf-8` or `application/pdf`',
+            'Content-Disposition': '`attachment; filename=statement-<accountId>-<month>.<csv|pdf>`',
+          },
         },
       },
     },

@@ -7,7 +7,40 @@
 import type { SymbolSpec } from '../symbols.js';
 
 export const ASTER_SYMBOLS: SymbolSpec[] = [
-  { symbol: 'BTC.ASTER', base: 'BTC', venue: 'aster', quote: 'USD', sourceCoin: 'BTC', assetClass: 'perp', szDecimals: 3, tickSize: '0.1', maxLeverage: 100, venueSymbol: 'BTCUSDT' },
-  { symbol: 'ETH.ASTER', base: 'ETH', venue: 'aster', quote: 'USD', sourceCoin: 'ETH', assetClass: 'perp', szDecimals: 3, tickSize: '0.01', maxLeverage: 100, venueSymbol: 'ETHUSDT' },
-  { symbol: 'SOL.ASTER', base: 'SOL', venue: 'aster', quote: 'USD', sourceCoin: 'SOL', assetClass: 'perp', szDecimals: 2, tickSize: '0.01', maxLeverage: 50, venueSymbol: 'SOLUSDT' },
+  {
+    symbol: 'BTC.ASTER',
+    base: 'BTC',
+    venue: 'aster',
+    quote: 'USD',
+    sourceCoin: 'BTC',
+    assetClass: 'perp',
+    szDecimals: 3,
+    tickSize: '0.1',
+    maxLeverage: 100,
+    venueSymbol: 'BTCUSDT',
+  },
+  {
+    symbol: 'ETH.ASTER',
+    base: 'ETH',
+    venue: 'aster',
+    quote: 'USD',
+    sourceCoin: 'ETH',
+    assetClass: 'perp',
+    szDecimals: 3,
+    tickSize: '0.01',
+    maxLeverage: 100,
+    venueSymbol: 'ETHUSDT',
+  },
+  {
+    symbol: 'SOL.ASTER',
+    base: 'SOL',
+    venue: 'aster',
+    quote: 'USD',
+    sourceCoin: 'SOL',
+    assetClass: 'perp',
+    szDecimals: 2,
+    tickSize: '0.01',
+    maxLeverage: 50,
+    venueSymbol: 'SOLUSDT',
+  },
 ];

@@ -8,7 +8,40 @@
 import type { SymbolSpec } from '../symbols.js';
 
 export const HYPERLIQUID_SYMBOLS: SymbolSpec[] = [
-  { symbol: 'BTC.HL', base: 'BTC', venue: 'hyperliquid', quote: 'USD', sourceCoin: 'BTC', assetClass: 'perp', szDecimals: 5, tickSize: '1', maxLeverage: 40, venueSymbol: '0' },
-  { symbol: 'ETH.HL', base: 'ETH', venue: 'hyperliquid', quote: 'USD', sourceCoin: 'ETH', assetClass: 'perp', szDecimals: 4, tickSize: '0.1', maxLeverage: 25, venueSymbol: '1' },
-  { symbol: 'SOL.HL', base: 'SOL', venue: 'hyperliquid', quote: 'USD', sourceCoin: 'SOL', assetClass: 'perp', szDecimals: 2, tickSize: '0.01', maxLeverage: 20, venueSymbol: '5' },
+  {
+    symbol: 'BTC.HL',
+    base: 'BTC',
+    venue: 'hyperliquid',
+    quote: 'USD',
+    sourceCoin: 'BTC',
+    assetClass: 'perp',
+    szDecimals: 5,
+    tickSize: '1',
+    maxLeverage: 40,
+    venueSymbol: '0',
+  },
+  {
+    symbol: 'ETH.HL',
+    base: 'ETH',
+    venue: 'hyperliquid',
+    quote: 'USD',
+    sourceCoin: 'ETH',
+    assetClass: 'perp',
+    szDecimals: 4,
+    tickSize: '0.1',
+    maxLeverage: 25,
+    venueSymbol: '1',
+  },
+  {
+    symbol: 'SOL.HL',
+    base: 'SOL',
+    venue: 'hyperliquid',
+    quote: 'USD',
+    sourceCoin: 'SOL',
+    assetClass: 'perp',
+    szDecimals: 2,
+    tickSize: '0.01',
+    maxLeverage: 20,
+    venueSymbol: '5',
+  },
 ];

@@ -6,7 +6,15 @@
  * the canvas: nothing drawn is sent back.
  */
 import { useEffect, useRef, useState } from 'react';
-import { CandlestickSeries, ColorType, createChart, type CandlestickData, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
+import {
+  CandlestickSeries,
+  ColorType,
+  createChart,
+  type CandlestickData,
+  type IChartApi,
+  type ISeriesApi,
+  type UTCTimestamp,
+} from 'lightweight-charts';
 import type { Bar, Palette } from '../api';
 import { call } from '../api';
 import { keepChannel } from '../sockets';
@@ -42,14 +50,25 @@ export function Chart(props: { venue: string; symbol: string; palette: Palette; 
       layout: { background: { type: ColorType.Solid, color: p.surface }, textColor: p.text },
       grid: { vertLines: { color: p.border }, horzLines: { color: p.border } },
     });
-    series.current?.applyOptions({ upColor: p.positive, downColor: p.negative, borderUpColor: p.positive, borderDownColor: p.negative, wickUpColor: p.positive, wickDownColor: p.negative });
+    series.current?.applyOptions({
+      upColor: p.positive,
+      downColor: p.negative,
+      borderUpColor: p.positive,
+      borderDownColor: p.negative,
+      wickUpColor: p.positive,
+      wickDownColor: p.negative,
+    });
   }, [props.palette]);
 
   useEffect(() => {
     let live = true;
     let last = 0;
     setError(null);
-    call<{ bars: Bar[] }>('GET', `/api/v1/market/candles/${props.venue}/${encodeURIComponent(props.symbol)}?interval=1m&limit=240`, { token: props.token })
+    call<{ bars: Bar[] }>(
+      'GET',
+      `/api/v1/market/candles/${props.venue}/${encodeURIComponent(props.symbol)}?interval=1m&limit=240`,
+      { token: props.token },
+    )
       .then(({ bars: seed }) => {
         if (!live) return;
         const points = seed.map(point);

@@ -20,7 +20,15 @@ export function Marks(props: { venue: string; symbols: string[]; selected: strin
     const channel = keepChannel('/ws/quotes', {
       onOpen: (send) => send({ type: 'Subscribe', topics: props.symbols.map((s) => `${props.venue}:${s}`) }),
       onFrame: (f) => {
-        if (f.type === 'Quote') setQuotes((q) => ({ ...q, [f.symbol as string]: { mark: f.mark as string, bid: (f.bid as string) ?? null, ask: (f.ask as string) ?? null } }));
+        if (f.type === 'Quote')
+          setQuotes((q) => ({
+            ...q,
+            [f.symbol as string]: {
+              mark: f.mark as string,
+              bid: (f.bid as string) ?? null,
+              ask: (f.ask as string) ?? null,
+            },
+          }));
       },
     });
     return () => channel.close();
@@ -29,7 +37,13 @@ export function Marks(props: { venue: string; symbols: string[]; selected: strin
   return (
     <nav className="marks" aria-label="Marks">
       {props.symbols.map((s) => (
-        <button key={s} type="button" className={s === props.selected ? 'mark selected' : 'mark'} onClick={() => props.onSelect(s)} data-testid={`mark-${s}`}>
+        <button
+          key={s}
+          type="button"
+          className={s === props.selected ? 'mark selected' : 'mark'}
+          onClick={() => props.onSelect(s)}
+          data-testid={`mark-${s}`}
+        >
           <span className="symbol">{s}</span>
           <span className="price" data-testid={`mark-price-${s}`}>
             {quotes[s]?.mark ?? '—'}

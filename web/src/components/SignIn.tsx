@@ -22,7 +22,15 @@ async function signInWithWallet(displayName: string): Promise<Session> {
   const address = getAddress(raw);
   const chainId = Number(BigInt((await eth.request({ method: 'eth_chainId' })) as string));
   const { nonce } = await call<{ nonce: string }>('POST', '/api/auth/siwe/nonce');
-  const message = createSiweMessage({ domain: location.host, address, statement: `Sign in to ${displayName}`, uri: location.origin, version: '1', chainId, nonce });
+  const message = createSiweMessage({
+    domain: location.host,
+    address,
+    statement: `Sign in to ${displayName}`,
+    uri: location.origin,
+    version: '1',
+    chainId,
+    nonce,
+  });
   const signature = (await eth.request({ method: 'personal_sign', params: [toHex(message), address] })) as string;
   await call('POST', '/api/auth/siwe/verify', { body: { message, signature } });
   return { kind: 'wallet', label: address, account: await firstAccount() };
@@ -56,18 +64,36 @@ export function SignIn(props: { displayName: string; onSession(s: Session): void
       <form onSubmit={submit}>
         <label>
           API key
-          <input name="apiKey" autoComplete="username" value={apiKey} onChange={(e) => setApiKey(e.target.value)} required />
+          <input
+            name="apiKey"
+            autoComplete="username"
+            value={apiKey}
+            onChange={(e) => setApiKey(e.target.value)}
+            required
+          />
         </label>
         <label>
           API secret
-          <input name="apiSecret" type="password" autoComplete="current-password" value={apiSecret} onChange={(e) => setApiSecret(e.target.value)} required />
+          <input
+            name="apiSecret"
+            type="password"
+            autoComplete="current-password"
+            value={apiSecret}
+            onChange={(e) => setApiSecret(e.target.value)}
+            required
+          />
         </label>
         <button type="submit" className="primary" disabled={busy}>
           Sign in with API key
         </button>
       </form>
       <div className="or">or</div>
-      <button type="button" className="secondary" disabled={busy} onClick={() => void attempt(() => signInWithWallet(props.displayName))}>
+      <button
+        type="button"
+        className="secondary"
+        disabled={busy}
+        onClick={() => void attempt(() => signInWithWallet(props.displayName))}
+      >
         Connect wallet
       </button>
       {error && (

@@ -24,10 +24,23 @@ export function WorkingOrders(props: { session: Session; orders: Intent[] }) {
   return (
     <section className="panel" aria-label="Working orders">
       <h3>Working orders ({props.orders.length})</h3>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       <table data-testid="working-orders">
         <thead>
-          <tr><th>Symbol</th><th>Side</th><th>Type</th><th>Price</th><th>Size</th><th>Filled</th><th>Venue order</th><th /></tr>
+          <tr>
+            <th>Symbol</th>
+            <th>Side</th>
+            <th>Type</th>
+            <th>Price</th>
+            <th>Size</th>
+            <th>Filled</th>
+            <th>Venue order</th>
+            <th />
+          </tr>
         </thead>
         <tbody>
           {props.orders.map((o) => (
@@ -39,7 +52,16 @@ export function WorkingOrders(props: { session: Session; orders: Intent[] }) {
               <td>{o.qty}</td>
               <td>{o.filledQty}</td>
               <td>{o.venueOrderId ?? '—'}</td>
-              <td>{o.venueOrderId && <button type="button" onClick={() => void run('/api/v1/oms/cancel', { venueOrderId: o.venueOrderId })}>Cancel</button>}</td>
+              <td>
+                {o.venueOrderId && (
+                  <button
+                    type="button"
+                    onClick={() => void run('/api/v1/oms/cancel', { venueOrderId: o.venueOrderId })}
+                  >
+                    Cancel
+                  </button>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -65,12 +87,31 @@ export function Positions(props: { session: Session; positions: Position[] }) {
     <section className="panel" aria-label="Positions">
       <h3>
         Positions ({props.positions.length}){' '}
-        {props.positions.length > 0 && <button type="button" onClick={() => void run('/api/v1/oms/flatten', { accountId: props.session.account.accountId })}>Flatten all</button>}
+        {props.positions.length > 0 && (
+          <button
+            type="button"
+            onClick={() => void run('/api/v1/oms/flatten', { accountId: props.session.account.accountId })}
+          >
+            Flatten all
+          </button>
+        )}
       </h3>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       <table data-testid="positions">
         <thead>
-          <tr><th>Symbol</th><th>Side</th><th>Size</th><th>Entry</th><th>Mark</th><th>uPnL (USD)</th><th /></tr>
+          <tr>
+            <th>Symbol</th>
+            <th>Side</th>
+            <th>Size</th>
+            <th>Entry</th>
+            <th>Mark</th>
+            <th>uPnL (USD)</th>
+            <th />
+          </tr>
         </thead>
         <tbody>
           {props.positions.map((p) => (
@@ -80,8 +121,14 @@ export function Positions(props: { session: Session; positions: Position[] }) {
               <td>{p.qty}</td>
               <td>{p.avgEntryPrice}</td>
               <td>{p.markPrice ?? '—'}</td>
-              <td className={p.unrealizedPnlUsd?.startsWith('-') ? 'negative' : 'positive'}>{p.unrealizedPnlUsd ?? '—'}</td>
-              <td><button type="button" onClick={() => void run('/api/v1/oms/intents', closeOrder(props.session, p))}>Close</button></td>
+              <td className={p.unrealizedPnlUsd?.startsWith('-') ? 'negative' : 'positive'}>
+                {p.unrealizedPnlUsd ?? '—'}
+              </td>
+              <td>
+                <button type="button" onClick={() => void run('/api/v1/oms/intents', closeOrder(props.session, p))}>
+                  Close
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>
@@ -96,7 +143,14 @@ export function Fills(props: { fills: Fill[] }) {
       <h3>Fills</h3>
       <table data-testid="fills">
         <thead>
-          <tr><th>Time</th><th>Symbol</th><th>Side</th><th>Size</th><th>Price</th><th>Fee (USD)</th></tr>
+          <tr>
+            <th>Time</th>
+            <th>Symbol</th>
+            <th>Side</th>
+            <th>Size</th>
+            <th>Price</th>
+            <th>Fee (USD)</th>
+          </tr>
         </thead>
         <tbody>
           {props.fills.map((f) => (

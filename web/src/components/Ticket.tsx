@@ -26,8 +26,22 @@ export function Ticket(props: { session: Session; venue: string; symbol: string;
     setError(null);
     const key = crypto.randomUUID();
     try {
-      const body = { venue: props.venue, symbol: props.symbol, side, type, qty: qty.trim(), ...(type === 'limit' ? { price: price.trim(), timeInForce: tif } : {}), reduceOnly, accountId: props.session.account.accountId, clientOrderId: `web-${key}` };
-      const res = await call<{ intentId: string }>('POST', '/api/v1/oms/intents', { token: props.session.token, body, headers: { 'idempotency-key': key } });
+      const body = {
+        venue: props.venue,
+        symbol: props.symbol,
+        side,
+        type,
+        qty: qty.trim(),
+        ...(type === 'limit' ? { price: price.trim(), timeInForce: tif } : {}),
+        reduceOnly,
+        accountId: props.session.account.accountId,
+        clientOrderId: `web-${key}`,
+      };
+      const res = await call<{ intentId: string }>('POST', '/api/v1/oms/intents', {
+        token: props.session.token,
+        body,
+        headers: { 'idempotency-key': key },
+      });
       setLastIntentId(res.intentId);
     } catch (err) {
       setError(describeError(err));
@@ -42,7 +56,14 @@ export function Ticket(props: { session: Session; venue: string; symbol: string;
       <form onSubmit={(e) => void submit(e)}>
         <div className="sides" role="radiogroup" aria-label="Side">
           {(['buy', 'sell'] as const).map((s) => (
-            <button key={s} type="button" role="radio" aria-checked={side === s} className={side === s ? `side ${s} on` : `side ${s}`} onClick={() => setSide(s)}>
+            <button
+              key={s}
+              type="button"
+              role="radio"
+              aria-checked={side === s}
+              className={side === s ? `side ${s} on` : `side ${s}`}
+              onClick={() => setSide(s)}
+            >
               {s === 'buy' ? 'Buy / Long' : 'Sell / Short'}
             </button>
           ))}
@@ -62,7 +83,13 @@ export function Ticket(props: { session: Session; venue: string; symbol: string;
           <>
             <label>
               Limit price (USD)
-              <input name="price" inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} required />
+              <input
+                name="price"
+                inputMode="decimal"
+                value={price}
+                onChange={(e) => setPrice(e.target.value)}
+                required
+              />
             </label>
             <label>
               Time in force
@@ -75,7 +102,13 @@ export function Ticket(props: { session: Session; venue: string; symbol: string;
           </>
         )}
         <label className="check">
-          <input name="reduceOnly" type="checkbox" checked={reduceOnly} onChange={(e) => setReduceOnly(e.target.checked)} /> Reduce-only
+          <input
+            name="reduceOnly"
+            type="checkbox"
+            checked={reduceOnly}
+            onChange={(e) => setReduceOnly(e.target.checked)}
+          />{' '}
+          Reduce-only
         </label>
         <button type="submit" className={`primary ${side}`} disabled={busy}>
           {side === 'buy' ? 'Buy' : 'Sell'} {props.symbol}
