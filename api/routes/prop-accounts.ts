@@ -75,41 +75,34 @@ export function propAccountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rout
     },
   );
 
-  endpoint(
-    router,
-    openapi,
+  /** The operator's two transitions: `POST /prop-accounts/{id}/<action>` → the prop account. */
+  const TRANSITIONS = [
+    { action: 'promote', summary: 'Promote a passed challenge to funded', run: promote },
     {
-      method: 'post',
-      path: '/prop-accounts/:id/promote',
-      summary: 'Promote a passed challenge to funded',
-      tags,
-      gate: manage,
-      requires,
-      schemas: { params: propAccountParams },
-      responses: { '200': { description: 'Prop account', schema: propAccountViewSchema } },
-    },
-    async (ctx, { params }) => {
-      ctx.body = propAccountView(await promote(deps, callerOf(ctx), params.id));
-    },
-  );
-
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/prop-accounts/:id/reset',
+      action: 'reset',
       summary: 'Start a new attempt: balance back to the account size, rules watched again',
-      tags,
-      gate: manage,
-      requires,
-      schemas: { params: propAccountParams },
-      responses: { '200': { description: 'Prop account', schema: propAccountViewSchema } },
+      run: reset,
     },
-    async (ctx, { params }) => {
-      ctx.body = propAccountView(await reset(deps, callerOf(ctx), params.id));
-    },
-  );
+  ] as const;
+  for (const { action, summary, run } of TRANSITIONS) {
+    endpoint(
+      router,
+      openapi,
+      {
+        method: 'post',
+        path: `/prop-accounts/:id/${action}`,
+        summary,
+        tags,
+        gate: manage,
+        requires,
+        schemas: { params: propAccountParams },
+        responses: { '200': { description: 'Prop account', schema: propAccountViewSchema } },
+      },
+      async (ctx, { params }) => {
+        ctx.body = propAccountView(await run(deps, callerOf(ctx), params.id));
+      },
+    );
+  }
 
   return router;
 }

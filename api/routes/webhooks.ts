@@ -110,41 +110,30 @@ export function webhookRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
     },
   );
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/webhooks/:id/disable',
-      summary: 'Disable an endpoint',
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: endpointParams },
-      responses: { '200': { description: 'Endpoint', schema: endpointView } },
-    },
-    async (ctx, { params }) => {
-      ctx.body = toEndpointView(await disableEndpoint(deps, callerOf(ctx), params.id));
-    },
-  );
-
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/webhooks/:id/enable',
-      summary: 'Re-enable an endpoint: failed deliveries start again',
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: endpointParams },
-      responses: { '200': { description: 'Endpoint', schema: endpointView } },
-    },
-    async (ctx, { params }) => {
-      ctx.body = toEndpointView(await enableEndpoint(deps, callerOf(ctx), params.id));
-    },
-  );
+  /** The two state changes of an endpoint: `POST /webhooks/{id}/<action>` → the endpoint. */
+  const STATE_CHANGES = [
+    { action: 'disable', summary: 'Disable an endpoint', run: disableEndpoint },
+    { action: 'enable', summary: 'Re-enable an endpoint: failed deliveries start again', run: enableEndpoint },
+  ] as const;
+  for (const { action, summary, run } of STATE_CHANGES) {
+    endpoint(
+      router,
+      openapi,
+      {
+        method: 'post',
+        path: `/webhooks/:id/${action}`,
+        summary,
+        tags,
+        gate: write,
+        requires,
+        schemas: { params: endpointParams },
+        responses: { '200': { description: 'Endpoint', schema: endpointView } },
+      },
+      async (ctx, { params }) => {
+        ctx.body = toEndpointView(await run(deps, callerOf(ctx), params.id));
+      },
+    );
+  }
 
   endpoint(
     router,

@@ -10,6 +10,9 @@ import { HYPERLIQUID_SYMBOLS } from './venues/hyperliquid.js';
 import { ASTER_SYMBOLS } from './venues/aster.js';
 import { POLYMARKET_SYMBOLS } from './venues/polymarket.js';
 import { KALSHI_SYMBOLS } from './venues/kalshi.js';
+import type { SymbolSpec } from './symbol-spec.js';
+
+export type { SymbolSpec };
 
 /**
  * Symbol suffix per venue slug: a venue symbol is `<BASE>.<suffix>`, e.g. `BTC.PAPER`, `ETH.HL`.
@@ -23,38 +26,6 @@ export const VENUE_SUFFIX = {
   kalshi: 'KX',
   b3: 'B3',
 } as const;
-
-/** One tradeable venue symbol. */
-export interface SymbolSpec {
-  /** Venue-suffixed symbol, `<base>.<VENUE_SUFFIX[venue]>`, e.g. `BTC.PAPER`. */
-  symbol: string;
-  /** Base asset, e.g. `BTC`; sizes are in contracts of one base unit each. */
-  base: string;
-  /** Venue slug, e.g. `paper`. */
-  venue: string;
-  /** Quote currency: prices, PnL and margin are USD. */
-  quote: 'USD';
-  /**
-   * Perps: the recorded Hyperliquid coin whose marks and L2 book this symbol replays offline (`BTC`,
-   * `ETH`, `SOL`). Prediction markets: the recorded Polymarket CLOB token id whose daily prices
-   * drive its mark offline (domain/market/venues/polymarket.ts).
-   */
-  sourceCoin: string;
-  /** Instrument kind: a perpetual future, or one outcome of a binary prediction market (price 0–1 USD per share). */
-  assetClass: 'perp' | 'prediction';
-  /**
-   * The venue's own instrument id: Hyperliquid asset index (`'0'` = BTC), Aster symbol (`BTCUSDT`),
-   * Polymarket outcome token id (decimal uint256), Kalshi market ticker plus side (`PRES-2024-DJT:yes`).
-   * Absent on `paper`.
-   */
-  venueSymbol?: string;
-  /** Decimal places allowed in an order size (contracts); the lot size is 10^-szDecimals. */
-  szDecimals: number;
-  /** Minimum price increment, USD, as a canonical decimal string (`'1'`, `'0.1'`, `'0.01'`). */
-  tickSize: string;
-  /** Highest leverage allowed on a position (initial margin ≥ notional / maxLeverage). */
-  maxLeverage: number;
-}
 
 /** The perps tradeable on venue `paper`: BTC.PAPER, ETH.PAPER, SOL.PAPER. Read-only by convention. */
 export const PAPER_SYMBOLS: SymbolSpec[] = [

@@ -4,7 +4,7 @@
  * Offline the marks replay the recorded Hyperliquid data of the same coin (Aster's own prints are
  * not recorded here).
  */
-import type { SymbolSpec } from '../symbols.js';
+import type { SymbolSpec } from '../symbol-spec.js';
 
 export const ASTER_SYMBOLS: SymbolSpec[] = [
   {

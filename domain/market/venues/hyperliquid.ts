@@ -5,7 +5,7 @@
  * `tickSize` is the finest increment at the recorded price level. Offline the marks replay the
  * recorded Hyperliquid data of the same coin.
  */
-import type { SymbolSpec } from '../symbols.js';
+import type { SymbolSpec } from '../symbol-spec.js';
 
 export const HYPERLIQUID_SYMBOLS: SymbolSpec[] = [
   {

@@ -17,7 +17,7 @@
  * the closest real proxy the recording holds. test/venues/kalshi.test.ts checks every row against
  * the recorded CSV and JSON.
  */
-import type { SymbolSpec } from '../symbols.js';
+import type { SymbolSpec } from '../symbol-spec.js';
 
 const side = (ticker: string, yesNo: 'YES' | 'NO', sourceCoin: string): SymbolSpec => ({
   symbol: `${ticker}-${yesNo}.KX`,

@@ -7,7 +7,7 @@
  * tick; sizes are shares with 2 decimals (the CLOB's size rounding); no leverage.
  * test/venues/polymarket.test.ts checks every row against the recorded CSV and JSON.
  */
-import type { SymbolSpec } from '../symbols.js';
+import type { SymbolSpec } from '../symbol-spec.js';
 
 export const POLYMARKET_SYMBOLS: SymbolSpec[] = [
   {
