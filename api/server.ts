@@ -63,7 +63,8 @@ export async function startApi(opts: {
   // Operations (README "Operating it"): a metrics registry of this api's own, and the readiness probes of GET /readyz.
   const metrics = createApiMetrics();
   const postgres = postgresCheck(config.databaseUrl, logger);
-  const readiness = () => checkReadiness({ postgres: postgres.check, temporal: temporalCheck(temporal.connection) });
+  const temporalProbe = temporalCheck(temporal.connection);
+  const readiness = () => checkReadiness({ postgres: postgres.check, temporal: temporalProbe.check });
   let baseUrl = config.publicBaseUrl ?? '';
   const app = createApp({
     orm,
@@ -103,6 +104,7 @@ export async function startApi(opts: {
         await market.stop();
         await credentials.stop();
         await postgres.close();
+        await temporalProbe.settled();
         await connection.close();
       })());
     },

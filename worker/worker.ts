@@ -132,11 +132,12 @@ export async function createWorker(opts: {
   // README "Operating it": /healthz, /readyz (PostgreSQL, Temporal, pollers running), /metrics (ours, then the SDK's when worker/main.ts installed its exporter).
   const postgres = postgresCheck(config.databaseUrl, logger);
   const sdkMetrics = sdkPrometheusAddress();
+  const temporalProbe = temporalCheck(connection);
   const ops = await startOpsServer({
     ...config.workerHttp,
     logger,
     readiness: () =>
-      checkReadiness({ postgres: postgres.check, temporal: temporalCheck(connection), worker: pollersRunning(worker) }),
+      checkReadiness({ postgres: postgres.check, temporal: temporalProbe.check, worker: pollersRunning(worker) }),
     metrics: { text: () => workerMetricsText(metrics.registry, sdkMetrics), contentType: metrics.registry.contentType },
   });
 
@@ -190,8 +191,9 @@ export async function createWorker(opts: {
         await webhooks.stop();
         await mail.stop();
         await clientConnection.close();
-        await connection.close();
         await ops.stop();
+        await temporalProbe.settled();
+        await connection.close();
         await postgres.close();
       }
     },

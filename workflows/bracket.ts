@@ -7,6 +7,7 @@
 import {
   ApplicationFailure,
   condition,
+  patched,
   proxyActivities,
   setHandler,
   startChild,
@@ -30,6 +31,17 @@ const { exposureOf, cancelWorkingOrder } = proxyActivities<Activities>({
   heartbeatTimeout: '10 seconds', // the wait for the parent moves to another worker this soon after a crash
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
 });
+
+const { recordIntent } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 seconds', // short: a crashed worker's activity is retried elsewhere after this
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
+});
+
+/**
+ * Patch: a leg's intent is recorded before its workflow starts, so a leg id the bracket shows can be
+ * read at once (`GET /oms/intents/{id}`); before, the leg's own workflow recorded it a moment later.
+ */
+export const RECORD_LEGS_FIRST_PATCH = 'bracket-record-legs-first';
 
 type Leg = 'tp' | 'sl';
 /** Leg order type per leg: a take-profit takes profit, a stop limits loss; both market on trigger. */
@@ -72,6 +84,7 @@ export async function bracketWorkflow(input: BracketInput): Promise<BracketView>
       timeInForce: 'Gtc',
       leverage: exposure.leverage,
     });
+    if (patched(RECORD_LEGS_FIRST_PATCH)) await recordIntent(intent);
     handles[leg] = await startChild(intentWorkflow, {
       workflowId: intentWorkflowId(intentId),
       args: [intent],

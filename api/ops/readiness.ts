@@ -86,11 +86,26 @@ export function postgresCheck(
 /**
  * The Temporal frontend answers `GetSystemInfo` (what the SDK itself calls to connect) within `timeoutMs`
  * on `connection` (a client Connection or the worker's NativeConnection).
+ *
+ * `settled()` resolves once no such call is in flight. Close the connection only after it: the client
+ * Connection retries an unavailable frontend from timers of its own, and a retry that fires after
+ * `close()` throws `Channel has been shut down` outside any promise (an uncaught exception at shutdown).
  */
 export function temporalCheck(
   connection: Pick<ConnectionLike, 'workflowService' | 'withDeadline'>,
   timeoutMs = READINESS_TIMEOUT_MS,
-): ReadinessCheck {
-  return async () =>
-    void (await connection.withDeadline(Date.now() + timeoutMs, () => connection.workflowService.getSystemInfo({})));
+): { check: ReadinessCheck; settled(): Promise<void> } {
+  const inFlight = new Set<Promise<unknown>>();
+  return {
+    check: async () => {
+      const call = connection.withDeadline(Date.now() + timeoutMs, () => connection.workflowService.getSystemInfo({}));
+      inFlight.add(call);
+      try {
+        await call;
+      } finally {
+        inFlight.delete(call);
+      }
+    },
+    settled: async () => void (await Promise.allSettled([...inFlight])),
+  };
 }
