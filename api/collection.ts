@@ -15,8 +15,7 @@ import {
   type CollectionRow,
 } from './commands/prop/collections.js';
 import type { ApiContext, ApiDeps, ApiState } from './context.js';
-import { scoped } from '../db/orm.js';
-import { callerOf, gate } from './middleware/auth.js';
+import { callerOf, gate, callerEm } from './middleware/auth.js';
 import type { OpenApiRegistry } from './openapi.js';
 import { newestFirst } from './queries/operator-list.js';
 import { endpoint } from './route.js';
@@ -45,7 +44,7 @@ export function collectionEndpoints<B extends z.ZodType>(
   const requires = 'prop:manage';
   const data = c as unknown as CollectionData<never>;
   const toView = c.toView as (r: CollectionRow) => unknown;
-  const em = (ctx: ApiContext) => scoped(deps.orm, callerOf(ctx).tenantId);
+  const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
 
   endpoint(
     router,

@@ -8,7 +8,7 @@ import type Koa from 'koa';
 import type { Config } from '../config.js';
 import type { Audience, Tier } from '../domain/gates.js';
 import type { ApiMetrics } from './ops/metrics.js';
-import type { ReadinessReport } from './ops/readiness.js';
+import type { ReadinessReport } from '../infra/readiness.js';
 
 /** What createApp needs. */
 export interface ApiDeps {
@@ -18,7 +18,7 @@ export interface ApiDeps {
   logger: Logger;
   /** This process's Prometheus registry and metrics (api/ops/metrics.ts; `GET /metrics`). */
   metrics: ApiMetrics;
-  /** Checks PostgreSQL and Temporal (api/ops/readiness.ts; `GET /readyz`); never throws. */
+  /** Checks PostgreSQL and Temporal (infra/readiness.ts; `GET /readyz`); never throws. */
   readiness: () => Promise<ReadinessReport>;
 }
 

@@ -20,7 +20,7 @@ import { MarketStreams } from '../db/market-streams.js';
 import { drainer } from './shutdown.js';
 import { takeOverSignals } from '../lifecycle.js';
 import { createApiMetrics } from './ops/metrics.js';
-import { checkReadiness, postgresCheck, temporalCheck } from './ops/readiness.js';
+import { checkReadiness, postgresCheck, temporalCheck } from '../infra/readiness.js';
 import { tracingFromConfig, type Tracing } from '../telemetry/tracing.js';
 import { tracingClientInterceptors } from '../telemetry/temporal.js';
 

@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { Runtime, type Worker } from '@temporalio/worker';
-import { readinessAnswer, type ReadinessCheck, type ReadinessReport } from '../api/ops/readiness.js';
+import { readinessAnswer, type ReadinessCheck, type ReadinessReport } from '../infra/readiness.js';
 
 /** A running ops server: its base URL (`http://127.0.0.1:9464`) and its stop. */
 export interface OpsServer {

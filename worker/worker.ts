@@ -32,7 +32,7 @@ import { mailTransport } from '../infra/mail.js';
 import { WORKFLOWS_PATH, prebuiltBundlePath } from './workflows-path.js';
 import { createWorkerMetrics } from './metrics.js';
 import { pollersRunning, sdkPrometheusAddress, startOpsServer, workerMetricsText } from './ops-server.js';
-import { checkReadiness, postgresCheck, temporalCheck } from '../api/ops/readiness.js';
+import { checkReadiness, postgresCheck, temporalCheck } from '../infra/readiness.js';
 import type { Tracing } from '../telemetry/tracing.js';
 import { tracingClientInterceptors, workerTracing } from '../telemetry/temporal.js';
 

@@ -10,11 +10,11 @@
  * {@link BEARER_ONLY} paths (`401 bearer_required`) and on operator routes
  * (`403 wrong_credential_audience`, expected `operator`, actual `trader`).
  */
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../../domain/errors.js';
 import { checkAudience, checkScope, checkTier, type Audience, type Scope, type Tier } from '../../domain/gates.js';
 import { Credential, RevokedToken } from '../../db/entities.js';
-import { platformEm } from '../../db/orm.js';
+import { platformEm, scoped } from '../../db/orm.js';
 import { verifyBearer } from '../auth/bearer.js';
 import { SESSION_COOKIE, callerFromSession } from '../auth/session.js';
 import type { ApiMiddleware, Caller } from '../context.js';
@@ -123,4 +123,21 @@ export function gate(rule: GateRule): ApiMiddleware {
 export function callerOf(ctx: { state: { caller?: Caller } }): Caller {
   if (!ctx.state.caller) throw new ApiError('unauthorized');
   return ctx.state.caller;
+}
+
+/** A fresh unit of work in the caller's tenant (the tenant filter on). @throws ApiError 401 unauthorized without a caller. */
+export function callerEm(orm: MikroORM, ctx: { state: { caller?: Caller } }): EntityManager {
+  return scoped(orm, callerOf(ctx).tenantId);
+}
+
+/**
+ * The gates of an operator surface guarded by one scope: `read` for its reads, `write` for its writes
+ * (refused for a revoked credential), and `requires`, the scope as the OpenAPI document names it.
+ */
+export function operatorAccess(scope: Scope): { read: ApiMiddleware; write: ApiMiddleware; requires: Scope } {
+  return {
+    read: gate({ audience: 'operator', scope }),
+    write: gate({ audience: 'operator', scope, write: true }),
+    requires: scope,
+  };
 }

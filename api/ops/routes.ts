@@ -3,7 +3,7 @@
  * `/api/v1`, with no tenant and no authentication (api/middleware/tenant.ts exempts them):
  *
  * - `GET /healthz`: the process is alive: `200 { ok: true }`, touches nothing.
- * - `GET /readyz`: PostgreSQL and Temporal answer (api/ops/readiness.ts, 2 s each):
+ * - `GET /readyz`: PostgreSQL and Temporal answer (infra/readiness.ts, 2 s each):
  *   `200 { ok: true, checks: { postgres: 'up', temporal: 'up' } }`, else
  *   `503 { error: 'not_ready', detail: 'temporal down: <reason>', checks }` naming each dependency down.
  * - `GET /metrics`: Prometheus text format 0.0.4 (api/ops/metrics.ts).
@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { ApiDeps, ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { endpoint } from '../route.js';
-import { readinessAnswer } from './readiness.js';
+import { readinessAnswer } from '../../infra/readiness.js';
 
 const tags = ['operations'];
 const checks = z

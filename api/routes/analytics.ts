@@ -12,8 +12,7 @@
  */
 import Router from '@koa/router';
 import { dailyEquity, equityCurve, performance, perSymbol, riskMetrics } from '../../domain/analytics/metrics.js';
-import { scoped } from '../../db/orm.js';
-import { callerOf, gate } from '../middleware/auth.js';
+import { callerOf, gate, callerEm } from '../middleware/auth.js';
 import type { ApiContext, ApiDeps, ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { analyticsDataset, type AnalyticsWindow } from '../queries/analytics.js';
@@ -33,7 +32,7 @@ export function analyticsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
   const tags = ['analytics'];
   const read = gate({ audience: 'trader' });
   const load = (ctx: ApiContext, q: AnalyticsWindow, withFills: boolean) =>
-    analyticsDataset(scoped(deps.orm, callerOf(ctx).tenantId), callerOf(ctx), q, withFills);
+    analyticsDataset(callerEm(deps.orm, ctx), callerOf(ctx), q, withFills);
 
   endpoint(
     router,

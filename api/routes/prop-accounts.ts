@@ -11,10 +11,9 @@
  */
 import Router from '@koa/router';
 import { PropAccount } from '../../db/entities.js';
-import { scoped } from '../../db/orm.js';
 import { promote, propAccountOf, reset } from '../commands/prop/prop-accounts.js';
 import type { ApiContext, ApiDeps, ApiState } from '../context.js';
-import { callerOf, gate } from '../middleware/auth.js';
+import { callerOf, callerEm, operatorAccess } from '../middleware/auth.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { propAccountView } from '../presenters/prop.js';
 import { newestFirst } from '../queries/operator-list.js';
@@ -30,10 +29,8 @@ import {
 export function propAccountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1' });
   const tags = ['prop-accounts'];
-  const read = gate({ audience: 'operator', scope: 'prop:manage' });
-  const manage = gate({ audience: 'operator', scope: 'prop:manage', write: true });
-  const requires = 'prop:manage';
-  const em = (ctx: ApiContext) => scoped(deps.orm, callerOf(ctx).tenantId);
+  const { read, write: manage, requires } = operatorAccess('prop:manage');
+  const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
 
   endpoint(
     router,

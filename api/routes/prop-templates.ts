@@ -8,10 +8,9 @@
  */
 import Router from '@koa/router';
 import { PropTemplate } from '../../db/entities.js';
-import { scoped } from '../../db/orm.js';
 import { archiveTemplate, createTemplate, templateOf, updateTemplate } from '../commands/prop/templates.js';
 import type { ApiContext, ApiDeps, ApiState } from '../context.js';
-import { callerOf, gate } from '../middleware/auth.js';
+import { callerOf, callerEm, operatorAccess } from '../middleware/auth.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { toTemplateView } from '../presenters/prop.js';
 import { newestFirst } from '../queries/operator-list.js';
@@ -29,10 +28,8 @@ import {
 export function propTemplateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1' });
   const tags = ['prop-templates'];
-  const read = gate({ audience: 'operator', scope: 'prop:manage' });
-  const write = gate({ audience: 'operator', scope: 'prop:manage', write: true });
-  const requires = 'prop:manage';
-  const em = (ctx: ApiContext) => scoped(deps.orm, callerOf(ctx).tenantId);
+  const { read, write, requires } = operatorAccess('prop:manage');
+  const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
 
   endpoint(
     router,

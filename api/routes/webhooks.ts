@@ -16,7 +16,6 @@
  */
 import Router from '@koa/router';
 import { WebhookDelivery, WebhookEndpoint } from '../../db/entities.js';
-import { scoped } from '../../db/orm.js';
 import { custodyRing } from '../commands/custody/ring.js';
 import {
   createEndpoint,
@@ -26,7 +25,7 @@ import {
   rotateSecret,
 } from '../commands/webhooks/endpoints.js';
 import type { ApiContext, ApiDeps, ApiState } from '../context.js';
-import { callerOf, gate } from '../middleware/auth.js';
+import { callerOf, gate, callerEm } from '../middleware/auth.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { toDeliveryView, toEndpointView } from '../presenters/webhooks.js';
 import { newestFirst } from '../queries/operator-list.js';
@@ -51,7 +50,7 @@ export function webhookRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   const read = gate({ audience: 'operator', scope: 'tenant:config' });
   const write = gate({ audience: 'operator', scope: 'tenant:config', write: true });
   const requires = 'tenant:config';
-  const em = (ctx: ApiContext) => scoped(deps.orm, callerOf(ctx).tenantId);
+  const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
   const ring = custodyRing(deps);
 
   endpoint(

@@ -7,13 +7,12 @@
 import Router from '@koa/router';
 import { Fill, OrderIntent, Trade } from '../../../db/entities.js';
 import { openPositions } from '../../../db/account-state.js';
-import { scoped } from '../../../db/orm.js';
 import { fillView, intentToView, tradeView, workingOrderView } from '../../../db/views.js';
 import { ownAccounts, ownedAccount } from '../../auth/ownership.js';
 import { createPaperAccount, updateAccount } from '../../commands/accounts/accounts.js';
 import { importManualTrade } from '../../commands/accounts/manual-trade.js';
 import type { ApiContext, ApiDeps, ApiState } from '../../context.js';
-import { callerOf, gate } from '../../middleware/auth.js';
+import { callerOf, gate, callerEm } from '../../middleware/auth.js';
 import type { OpenApiRegistry } from '../../openapi.js';
 import { toAccountView } from '../../presenters/accounts.js';
 import { eventsPage, fundingPage, historyPage } from '../../queries/accounts.js';
@@ -66,7 +65,7 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   const tags = ['accounts'];
   /** A unit of work in the caller's tenant, and the caller's account `id` in it. @throws as ownedAccount. */
   const owned = async (ctx: ApiContext, id: string) => {
-    const em = scoped(deps.orm, callerOf(ctx).tenantId);
+    const em = callerEm(deps.orm, ctx);
     return { em, account: await ownedAccount(em, callerOf(ctx), id) };
   };
 
@@ -85,7 +84,7 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
       },
     },
     async (ctx) => {
-      const rows = await ownAccounts(scoped(deps.orm, callerOf(ctx).tenantId), callerOf(ctx));
+      const rows = await ownAccounts(callerEm(deps.orm, ctx), callerOf(ctx));
       ctx.body = { accounts: rows.map(toAccountView) };
     },
   );

@@ -9,10 +9,9 @@
  */
 import Router from '@koa/router';
 import { accountState } from '../../../db/account-state.js';
-import { scoped } from '../../../db/orm.js';
 import { ownedAccount } from '../../auth/ownership.js';
 import type { ApiDeps, ApiState } from '../../context.js';
-import { callerOf, gate } from '../../middleware/auth.js';
+import { callerOf, gate, callerEm } from '../../middleware/auth.js';
 import type { OpenApiRegistry } from '../../openapi.js';
 import { statePoints } from '../../queries/state-history.js';
 import { endpoint } from '../../route.js';
@@ -38,7 +37,7 @@ export function accountStateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rou
       responses: { '200': { description: 'State', schema: accountStateView } },
     },
     async (ctx, { params }) => {
-      const em = scoped(deps.orm, callerOf(ctx).tenantId);
+      const em = callerEm(deps.orm, ctx);
       ctx.body = await accountState(em, await ownedAccount(em, callerOf(ctx), params.id));
     },
   );
@@ -56,7 +55,7 @@ export function accountStateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rou
       responses: { '200': { description: 'Points, oldest first', schema: stateHistoryView } },
     },
     async (ctx, { params, query }) => {
-      const em = scoped(deps.orm, callerOf(ctx).tenantId);
+      const em = callerEm(deps.orm, ctx);
       await ownedAccount(em, callerOf(ctx), params.id);
       ctx.body = await statePoints(em, params.id, query);
     },

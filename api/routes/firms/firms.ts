@@ -24,11 +24,10 @@
 import Router from '@koa/router';
 import { ApiError } from '../../../domain/errors.js';
 import { Firm } from '../../../db/entities.js';
-import { scoped } from '../../../db/orm.js';
 import { deployDryRun, deployFirm, setFirmStatus } from '../../commands/firms/deploy.js';
 import { createFirm, updateFirm } from '../../commands/firms/firms.js';
 import type { ApiContext, ApiDeps, ApiState } from '../../context.js';
-import { callerOf, gate } from '../../middleware/auth.js';
+import { callerOf, callerEm, operatorAccess } from '../../middleware/auth.js';
 import type { OpenApiRegistry } from '../../openapi.js';
 import { toFirmView } from '../../presenters/firms.js';
 import { deployment, firmOf, firmReadiness } from '../../queries/firms.js';
@@ -53,10 +52,8 @@ import {
 export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1' });
   const tags = ['firms'];
-  const read = gate({ audience: 'operator', scope: 'firm:operate' });
-  const write = gate({ audience: 'operator', scope: 'firm:operate', write: true });
-  const requires = 'firm:operate';
-  const em = (ctx: ApiContext) => scoped(deps.orm, callerOf(ctx).tenantId);
+  const { read, write, requires } = operatorAccess('firm:operate');
+  const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
 
   endpoint(
     router,

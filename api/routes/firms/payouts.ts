@@ -10,11 +10,10 @@
  */
 import Router from '@koa/router';
 import { Payout } from '../../../db/entities.js';
-import { scoped } from '../../../db/orm.js';
 import { payoutQuery, payoutWorkflowId } from '../../../workflows/payout.definitions.js';
 import { authorizePayout } from '../../commands/firms/payouts.js';
 import type { ApiContext, ApiDeps, ApiState } from '../../context.js';
-import { callerOf, gate } from '../../middleware/auth.js';
+import { callerOf, callerEm, operatorAccess } from '../../middleware/auth.js';
 import type { OpenApiRegistry } from '../../openapi.js';
 import { toPayoutView } from '../../presenters/firms.js';
 import { firmOf, payoutOf } from '../../queries/firms.js';
@@ -29,10 +28,8 @@ const MAX_PAYOUTS = 500;
 export function firmPayoutRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1' });
   const tags = ['firms'];
-  const read = gate({ audience: 'operator', scope: 'firm:operate' });
-  const write = gate({ audience: 'operator', scope: 'firm:operate', write: true });
-  const requires = 'firm:operate';
-  const em = (ctx: ApiContext) => scoped(deps.orm, callerOf(ctx).tenantId);
+  const { read, write, requires } = operatorAccess('firm:operate');
+  const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
 
   endpoint(
     router,

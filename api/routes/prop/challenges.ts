@@ -8,10 +8,9 @@
  * - `GET /api/v1/prop/challenges` → `{ data }` (the caller's), `GET /api/v1/prop/challenges/{id}`.
  */
 import Router from '@koa/router';
-import { scoped } from '../../../db/orm.js';
 import { buyChallenge } from '../../commands/prop/challenges.js';
 import type { ApiContext, ApiDeps, ApiState } from '../../context.js';
-import { callerOf, gate } from '../../middleware/auth.js';
+import { callerOf, gate, callerEm } from '../../middleware/auth.js';
 import type { OpenApiRegistry } from '../../openapi.js';
 import { challengeView, myChallenge, myChallenges } from '../../queries/prop.js';
 import { endpoint } from '../../route.js';
@@ -22,7 +21,7 @@ export function challengeRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
   const router = new Router<ApiState>({ prefix: '/api/v1/prop' });
   const tags = ['prop'];
   const read = gate({ audience: 'trader' });
-  const em = (ctx: ApiContext) => scoped(deps.orm, callerOf(ctx).tenantId);
+  const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
 
   endpoint(
     router,

@@ -8,10 +8,9 @@
  * - `GET /api/v1/prop/payouts/{id}` → the payout (the caller's own).
  */
 import Router from '@koa/router';
-import { scoped } from '../../../db/orm.js';
 import { requestPayout } from '../../commands/prop/payouts.js';
 import type { ApiDeps, ApiState } from '../../context.js';
-import { callerOf, gate } from '../../middleware/auth.js';
+import { callerOf, gate, callerEm } from '../../middleware/auth.js';
 import type { OpenApiRegistry } from '../../openapi.js';
 import { toPayoutView } from '../../presenters/firms.js';
 import { myPayout } from '../../queries/prop.js';
@@ -56,7 +55,7 @@ export function payoutRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
       responses: { '200': { description: 'Payout', schema: payoutView } },
     },
     async (ctx, { params }) => {
-      ctx.body = toPayoutView(await myPayout(scoped(deps.orm, callerOf(ctx).tenantId), callerOf(ctx), params.id));
+      ctx.body = toPayoutView(await myPayout(callerEm(deps.orm, ctx), callerOf(ctx), params.id));
     },
   );
 

@@ -5,10 +5,9 @@
  */
 import Router from '@koa/router';
 import { Fill, OrderIntent, Trade } from '../../../db/entities.js';
-import { scoped } from '../../../db/orm.js';
 import { fillView, intentToView, tradeView } from '../../../db/views.js';
 import type { ApiContext, ApiDeps, ApiState } from '../../context.js';
-import { callerOf, gate } from '../../middleware/auth.js';
+import { callerOf, gate, callerEm } from '../../middleware/auth.js';
 import type { OpenApiRegistry } from '../../openapi.js';
 import { dailyPnl, fundingPayments, reportList } from '../../queries/reports.js';
 import { endpoint } from '../../route.js';
@@ -47,7 +46,7 @@ export function reportRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
   const router = new Router<ApiState>({ prefix: '/api/v1/reports' });
   const tags = ['reports'];
   const read = gate({ audience: 'trader' });
-  const em = (ctx: ApiContext) => scoped(deps.orm, callerOf(ctx).tenantId);
+  const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
 
   for (const list of LISTS) {
     endpoint(

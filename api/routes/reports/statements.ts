@@ -14,10 +14,9 @@
 import Router from '@koa/router';
 import { statementCsv } from '../../../domain/statements/csv.js';
 import { statementPdf } from '../../../domain/statements/pdf.js';
-import { scoped } from '../../../db/orm.js';
 import { ownedAccount } from '../../auth/ownership.js';
 import type { ApiDeps, ApiState } from '../../context.js';
-import { callerOf, gate } from '../../middleware/auth.js';
+import { callerOf, gate, callerEm } from '../../middleware/auth.js';
 import type { OpenApiRegistry } from '../../openapi.js';
 import { statementList, statementOf } from '../../queries/statements.js';
 import { endpoint } from '../../route.js';
@@ -42,7 +41,7 @@ export function statementRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
       responses: { '200': { description: 'Statements', schema: statementListView } },
     },
     async (ctx, { query }) => {
-      ctx.body = await statementList(scoped(deps.orm, callerOf(ctx).tenantId), callerOf(ctx), query.accountId);
+      ctx.body = await statementList(callerEm(deps.orm, ctx), callerOf(ctx), query.accountId);
     },
   );
 
@@ -69,7 +68,7 @@ export function statementRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
       },
     },
     async (ctx, { params, query }) => {
-      const em = scoped(deps.orm, callerOf(ctx).tenantId);
+      const em = callerEm(deps.orm, ctx);
       const account = await ownedAccount(em, callerOf(ctx), params.accountId);
       const statement = await statementOf(em, account, params.month);
       ctx.set('Content-Disposition', `attachment; filename=statement-${account.id}-${params.month}.${query.format}`);
