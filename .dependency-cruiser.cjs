@@ -21,6 +21,19 @@
  */
 const oursExcept = (allowed) => ({ pathNot: [allowed, '(^|/)node_modules/'], dependencyTypesNot: ['core'] });
 
+/** Workflow code: the bundle entry `workflows/` and every context's `modules/<context>/workflows/`. */
+const WORKFLOWS = '^(workflows|modules/[^/]+/workflows)/';
+/** Route files: the api shell's own (`api/routes/`) and every context's `modules/<context>/routes/`. */
+const ROUTES = '^(api/routes|modules/[^/]+/routes)/';
+/** The api process's code: its shell (`api/`) and every context's routes, commands, queries and presenters. */
+const API_SIDE =
+  '^(api/|modules/[^/]+/routes/|modules/[^/]+/commands/|modules/[^/]+/queries/|modules/[^/]+/presenters/)';
+/**
+ * The worker's side: activity implementations (`activities/`, `modules/<context>/activities/`), the
+ * market feeds the worker runs (`modules/market/feeds/`) and the chain clients (`modules/prop/chain/`).
+ */
+const WORKER_SIDE = '^(activities/|modules/[^/]+/activities/|modules/market/feeds/|modules/prop/chain/)';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -46,7 +59,7 @@ module.exports = {
         'it imports domain/, db/ and the root modules, never the api, activities, workflows or the worker.',
       severity: 'error',
       from: { path: '^infra/' },
-      to: { path: '^(api|activities|workflows|worker)/' },
+      to: { path: '^(api|activities|workflows|worker|modules)/' },
     },
     {
       name: 'migrations-stand-alone',
@@ -61,8 +74,8 @@ module.exports = {
         'Workflow code is bundled into the deterministic sandbox: it takes activities through proxyActivities<typeof ...>, ' +
         'so it may import activities/ with `import type` only.',
       severity: 'error',
-      from: { path: '^workflows/' },
-      to: { path: '^activities/', dependencyTypesNot: ['type-only'] },
+      from: { path: WORKFLOWS },
+      to: { path: WORKER_SIDE, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'routes-import-no-route',
@@ -70,16 +83,16 @@ module.exports = {
         'A route file holds its endpoints; shared logic lives in a module of its own. A route may import any *.schemas.ts ' +
         'and shared modules, never another route file.',
       severity: 'error',
-      from: { path: '^api/routes/' },
-      to: { path: '^api/routes/', pathNot: '\\.schemas\\.ts$' },
+      from: { path: ROUTES },
+      to: { path: ROUTES, pathNot: '\\.schemas\\.ts$' },
     },
     {
       name: 'api-imports-no-activity-implementation',
       comment:
         'The api starts workflows and reads the database; it does not run activity code. Types from activities/ are fine.',
       severity: 'error',
-      from: { path: '^api/' },
-      to: { path: '^activities/', dependencyTypesNot: ['type-only'] },
+      from: { path: API_SIDE },
+      to: { path: WORKER_SIDE, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'product-imports-no-scripts-or-tests',

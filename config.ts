@@ -308,7 +308,7 @@ const invalid = (lines: string[]) => new Error(`invalid configuration:\n${lines.
 
 /**
  * The market data directory alone, for code that runs without the full configuration
- * (activities/market/recorded.ts `marketDataDir()`): `MARKET_DATA_DIR` resolved against the
+ * (modules/market/feeds/recorded.ts `marketDataDir()`): `MARKET_DATA_DIR` resolved against the
  * current directory, or `<repo>/data/recorded` when unset or empty. Absolute.
  */
 export function loadMarketDataDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -3,21 +3,21 @@
  * (Temporal samples' pattern). Workflows import only the *type* of this object.
  */
 import type { Client } from '@temporalio/client';
-import { omsActivities } from './oms.js';
-import { batchActivities } from './batch.js';
-import { bracketActivities } from './bracket.js';
-import { chaseActivities } from './chase.js';
-import { fundingActivities } from './funding.js';
-import { cancelPaper, executePaper } from './venues/paper/execute.js';
-import { routedActivities, type RoutedDeps } from './venues/routed.js';
-import { custodyActivities } from './custody/agents.js';
-import { venueOrderActivities } from './venues/venue-orders.js';
-import { firmDeployActivities } from './prop/firm-deploy.js';
-import { challengeActivities, nudgeChallenge } from './prop/challenge.js';
-import { payoutActivities } from './prop/payout.js';
-import { transparencyActivities } from './prop/transparency.js';
-import type { ChainConfig } from './prop/chain-deps.js';
-import { webhookActivities } from './webhooks/delivery.js';
+import { omsActivities } from '../modules/oms/activities/oms.js';
+import { batchActivities } from '../modules/oms/activities/batch.js';
+import { bracketActivities } from '../modules/oms/activities/bracket.js';
+import { chaseActivities } from '../modules/oms/activities/chase.js';
+import { fundingActivities } from '../modules/accounts/activities/funding.js';
+import { cancelPaper, executePaper } from '../modules/oms/activities/paper.js';
+import { routedActivities, type RoutedDeps } from '../modules/oms/activities/routed.js';
+import { custodyActivities } from '../modules/custody/activities/agents.js';
+import { venueOrderActivities } from '../modules/oms/activities/venue-orders.js';
+import { firmDeployActivities } from '../modules/prop/activities/firm-deploy.js';
+import { challengeActivities, nudgeChallenge } from '../modules/prop/activities/challenge.js';
+import { payoutActivities } from '../modules/prop/activities/payout.js';
+import { transparencyActivities } from '../modules/prop/activities/transparency.js';
+import type { ChainConfig } from '../modules/prop/activities/chain-deps.js';
+import { webhookActivities } from '../modules/webhooks/activities/delivery.js';
 import { timedDispatch } from './metrics.js';
 
 /**

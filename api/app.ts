@@ -4,13 +4,12 @@
  * → authentication → routers → the trading page (api/web.ts); and the WebSocket channels on `app.ws`. No globals:
  * everything comes from `deps`.
  *
- * Where the code of a URL is (docs/architecture.md "The api"): drop `/api` and then `/v1`; the first segment
- * left (without an extension: `openapi.json` → `openapi`) names `api/routes/<segment>.ts`, or the folder
- * `api/routes/<segment>/`, where the next literal segment names the file (`/api/v1/oms/brackets/attach` →
- * `api/routes/oms/brackets.ts`; path parameters are skipped: `/api/v1/accounts/{id}/agents` →
- * `api/routes/accounts/agents.ts`) and the folder's namesake file holds the rest (`/api/v1/oms/cancel` →
- * `api/routes/oms/oms.ts`). Each route file keeps its `*.schemas.ts` beside it, imports no other route file,
- * and calls api/commands/ (writes), api/queries/ (reads) and api/presenters/ (row → wire). Outside api/routes:
+ * Where the code of a URL is (docs/architecture.md "The api"): drop `/api` and then `/v1`; the path left, without
+ * path parameters, is the route file's path below some context's `modules/<context>/routes/` (`/api/v1/oms/brackets/attach`
+ * → `modules/oms/routes/oms/brackets.ts`, `/api/v1/accounts/{id}/agents` → `modules/custody/routes/accounts/agents.ts`;
+ * a folder's namesake file holds the rest: `/api/v1/oms/cancel` → `modules/oms/routes/oms/oms.ts`). Each route file
+ * keeps its `*.schemas.ts` beside it, imports no other route file, and calls its context's commands/ (writes),
+ * queries/ (reads) and presenters/ (row → wire). The API's own documents are in api/routes/; outside the API:
  * `/healthz`, `/readyz`, `/metrics` (api/ops/routes.ts), `/ws/<channel>` (api/ws/<channel>.ts), the trading page (api/web.ts).
  * The order below is the order of the OpenAPI document (docs/openapi.json).
  */
@@ -32,44 +31,44 @@ import type { MarketStreams } from '../db/market-streams.js';
 import { serveRiskSocket } from './ws/risk.js';
 import type { EventHub } from './ws/hub.js';
 import { discoveryRoutes } from './routes/discovery.js';
-import { venueRoutes } from './routes/venues.js';
-import { symbolRoutes } from './routes/symbols.js';
+import { venueRoutes } from '../modules/market/routes/venues.js';
+import { symbolRoutes } from '../modules/market/routes/symbols.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { asyncapiRoutes } from './routes/asyncapi.js';
-import { authRoutes } from './routes/auth/auth.js';
-import { siweRoutes } from './routes/auth/siwe.js';
-import { accountRoutes } from './routes/accounts/accounts.js';
-import { accountStateRoutes } from './routes/accounts/state.js';
-import { agentRoutes } from './routes/accounts/agents.js';
-import { orderHistoryRoutes } from './routes/accounts/order-history.js';
-import { suspensionRoutes } from './routes/accounts/suspension.js';
-import { sandboxRoutes } from './routes/sandbox.js';
-import { routeIntentRoutes } from './routes/oms/route-intents.js';
-import { intentRoutes } from './routes/oms/intents.js';
-import { omsRoutes } from './routes/oms/oms.js';
-import { bracketRoutes } from './routes/oms/brackets.js';
-import { sorRoutes } from './routes/sor.js';
-import { marketRoutes } from './routes/market.js';
-import { reportRoutes } from './routes/reports/reports.js';
-import { statementRoutes } from './routes/reports/statements.js';
-import { analyticsRoutes } from './routes/analytics.js';
-import { indicatorRoutes } from './routes/indicators.js';
-import { backtestRoutes } from './routes/backtests.js';
-import { firmRoutes } from './routes/firms/firms.js';
-import { firmPayoutRoutes } from './routes/firms/payouts.js';
-import { propTemplateRoutes } from './routes/prop-templates.js';
-import { riskProfileRoutes } from './routes/risk-profiles.js';
-import { tradingGroupRoutes } from './routes/trading-groups.js';
-import { propAccountRoutes } from './routes/prop-accounts.js';
-import { challengeRoutes } from './routes/prop/challenges.js';
-import { payoutRoutes } from './routes/prop/payouts.js';
-import { transparencyRoutes } from './routes/prop/transparency.js';
-import { webhookRoutes } from './routes/webhooks.js';
-import { publicTenantRoutes } from './routes/public/tenants.js';
-import { tenantRoutes } from './routes/tenants.js';
-import { brandingRoutes } from './routes/branding.js';
-import { themeRoutes } from './routes/theme.js';
-import { featuresRoutes } from './routes/features.js';
+import { authRoutes } from '../modules/auth/routes/auth/auth.js';
+import { siweRoutes } from '../modules/auth/routes/auth/siwe.js';
+import { accountRoutes } from '../modules/accounts/routes/accounts/accounts.js';
+import { accountStateRoutes } from '../modules/accounts/routes/accounts/state.js';
+import { agentRoutes } from '../modules/custody/routes/accounts/agents.js';
+import { orderHistoryRoutes } from '../modules/accounts/routes/accounts/order-history.js';
+import { suspensionRoutes } from '../modules/accounts/routes/accounts/suspension.js';
+import { sandboxRoutes } from '../modules/accounts/routes/sandbox.js';
+import { routeIntentRoutes } from '../modules/oms/routes/oms/route-intents.js';
+import { intentRoutes } from '../modules/oms/routes/oms/intents.js';
+import { omsRoutes } from '../modules/oms/routes/oms/oms.js';
+import { bracketRoutes } from '../modules/oms/routes/oms/brackets.js';
+import { sorRoutes } from '../modules/oms/routes/sor.js';
+import { marketRoutes } from '../modules/market/routes/market.js';
+import { reportRoutes } from '../modules/reports/routes/reports/reports.js';
+import { statementRoutes } from '../modules/reports/routes/reports/statements.js';
+import { analyticsRoutes } from '../modules/reports/routes/analytics.js';
+import { indicatorRoutes } from '../modules/market/routes/indicators.js';
+import { backtestRoutes } from '../modules/market/routes/backtests.js';
+import { firmRoutes } from '../modules/prop/routes/firms/firms.js';
+import { firmPayoutRoutes } from '../modules/prop/routes/firms/payouts.js';
+import { propTemplateRoutes } from '../modules/prop/routes/prop-templates.js';
+import { riskProfileRoutes } from '../modules/prop/routes/risk-profiles.js';
+import { tradingGroupRoutes } from '../modules/prop/routes/trading-groups.js';
+import { propAccountRoutes } from '../modules/prop/routes/prop-accounts.js';
+import { challengeRoutes } from '../modules/prop/routes/prop/challenges.js';
+import { payoutRoutes } from '../modules/prop/routes/prop/payouts.js';
+import { transparencyRoutes } from '../modules/prop/routes/prop/transparency.js';
+import { webhookRoutes } from '../modules/webhooks/routes/webhooks.js';
+import { publicTenantRoutes } from '../modules/tenants/routes/public/tenants.js';
+import { tenantRoutes } from '../modules/tenants/routes/tenants.js';
+import { brandingRoutes } from '../modules/tenants/routes/branding.js';
+import { themeRoutes } from '../modules/tenants/routes/theme.js';
+import { featuresRoutes } from '../modules/tenants/routes/features.js';
 import { tradingPage } from './web.js';
 import { SESSION_COOKIE } from './auth/session.js';
 import { httpMetrics } from './ops/http-metrics.js';

@@ -1,8 +1,8 @@
 /**
  * The endpoints of an operator collection (docs/api.md §4.8, §5.4 `prop:manage`; operator audience), from
- * one table per collection (api/routes/risk-profiles.ts, api/routes/trading-groups.ts): `POST` → 201,
+ * one table per collection (modules/prop/routes/risk-profiles.ts, modules/prop/routes/trading-groups.ts): `POST` → 201,
  * `GET` (page, newest first), `GET /{id}`, `PUT /{id}` (the whole object), `DELETE /{id}`. Built on
- * {@link endpoint} like every route; the operations are api/commands/prop/collections.ts.
+ * {@link endpoint} like every route; the operations are modules/prop/commands/collections.ts.
  */
 import type Router from '@koa/router';
 import type { z } from 'zod';
@@ -13,13 +13,13 @@ import {
   rowOf,
   type CollectionData,
   type CollectionRow,
-} from './commands/prop/collections.js';
+} from '../modules/prop/commands/collections.js';
 import type { ApiContext, ApiDeps, ApiState } from './context.js';
 import { callerOf, gate, callerEm } from './middleware/auth.js';
 import type { OpenApiRegistry } from './openapi.js';
-import { newestFirst } from './queries/operator-list.js';
+import { newestFirst } from './operator-list.js';
 import { endpoint } from './route.js';
-import { idParams, listQuery } from './routes/operator-common.schemas.js';
+import { idParams, listQuery } from './operator-common.schemas.js';
 
 /** One collection: its path under `/api/v1`, OpenAPI tag, schemas and row view, with its data operations. */
 export interface Collection<B extends z.ZodType> extends CollectionData<z.infer<B>> {

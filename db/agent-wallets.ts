@@ -1,6 +1,6 @@
 /**
  * Reads of `agent_wallets` (docs/api.md §1 custody): the agent an account signs with on a venue.
- * Used by compose and smart routing (api) and by routed dispatch (activities/venues/routed.ts).
+ * Used by compose and smart routing (api) and by routed dispatch (modules/oms/activities/routed.ts).
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { AgentWallet, type AgentWalletRow } from './entities.js';

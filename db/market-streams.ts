@@ -1,5 +1,5 @@
 /**
- * The api's side of the on-demand market streams (docs/api.md §4.6 cold cache; activities/market/streams.ts
+ * The api's side of the on-demand market streams (docs/api.md §4.6 cold cache; modules/market/feeds/streams.ts
  * is the producer): registering demand for a pair, and reading what its producer keeps (the L2
  * book with its `bookSeq`, the tape). Demand writes are throttled per process so hot reads cost
  * one query, not two.

@@ -1,6 +1,6 @@
 /**
  * Reading the canonical mark store (docs/architecture.md "Market data"): one row per venue and symbol,
- * upserted by the mark feed (activities/market/marks.ts). Compose, smart routing, the paper engine,
+ * upserted by the mark feed (modules/market/feeds/marks.ts). Compose, smart routing, the paper engine,
  * routed dispatch and funding read it here.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';

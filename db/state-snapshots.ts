@@ -7,8 +7,8 @@
  * Written inside the transaction that changes the state (under the account lock), so a snapshot
  * commits with its change or not at all:
  * - `deposit`: the opening deposit (db/accounts.ts);
- * - `fill`: an execution that filled (activities/venues/paper/execute.ts);
- * - `funding`: a funding payment (activities/funding.ts);
+ * - `fill`: an execution that filled (modules/oms/activities/ledger.ts);
+ * - `funding`: a funding payment (modules/accounts/activities/funding.ts);
  * - `hourly`: the funding run's hourly sample of every account holding positions on the venue,
  *   at most one per account, venue and funding hour (equity moves with the marks in between).
  */

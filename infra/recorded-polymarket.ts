@@ -4,7 +4,7 @@
  * tokens. Prices are probabilities (0 to 1, the USDC price of a share paying 1 USDC), parsed from
  * their JSON source text straight into decimals (never a JS float). Memoised per data directory
  * (default `MARKET_DATA_DIR`, config.ts). Read by the api (`/market/polymarket/markets`, candles) and
- * the worker's Polymarket mark feed (activities/market/prediction-marks.ts).
+ * the worker's Polymarket mark feed (modules/market/feeds/prediction-marks.ts).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -26,7 +26,7 @@ import {
   safeTxTypedData,
   signSafeTx,
   waitForReceipt,
-} from '../activities/chain/index.js';
+} from '../modules/prop/chain/index.js';
 import { ANVIL_KEYS, startAnvil } from './lib/anvil.js';
 
 const anvil = await startAnvil();

@@ -3,7 +3,7 @@
  * compiler version pinned by package.json and by each file's `pragma solidity 0.8.28`) and writes
  * `contracts/artifacts/<Contract>.json` = `{ contractName, sourceName, compiler, abi, bytecode,
  * deployedBytecode }`, deterministically (same sources → same bytes: no metadata hash, sorted
- * output). The artifacts are committed; activities/chain/artifacts.ts loads them.
+ * output). The artifacts are committed; modules/prop/chain/artifacts.ts loads them.
  * Exits 1 on any compiler error.
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';

@@ -7,7 +7,7 @@
 import { Client, Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { intentWorkflowId } from '../workflows/intent.definitions.js';
+import { intentWorkflowId } from '../modules/oms/workflows/intent.definitions.js';
 import { loadTemporalDevConfig } from './lib/temporal-dev.js';
 import { loadTemporalConfig } from '../config.js';
 import { temporalConnectionOptions } from '../temporal-connection.js';

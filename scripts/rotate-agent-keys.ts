@@ -7,7 +7,7 @@
 import { loadConfig } from '../config.js';
 import { openOrm } from '../db/orm.js';
 import { parseKeyRing } from '../domain/custody/vault.js';
-import { rotateAgentKeys } from '../activities/custody/rotate.js';
+import { rotateAgentKeys } from '../modules/custody/activities/rotate.js';
 
 const config = loadConfig();
 if (!config.agentKeyEncryptionKeys) throw new Error('AGENT_KEY_ENCRYPTION_KEYS is not set');

@@ -2,7 +2,7 @@
  * The contract every routed venue adapter implements (docs/api.md §1 "routed execution", §2.6, §3.2;
  * docs/venues.md for each venue's signing and wire format). An adapter is pure wire format,
  * signing and HTTP: it never touches PostgreSQL. The routed-dispatch activities
- * (activities/venues/routed.ts) load the intent and the agent key, call the adapter and record
+ * (modules/oms/activities/routed.ts) load the intent and the agent key, call the adapter and record
  * what it returns.
  *
  * Units: sizes in contracts (base units; prediction markets: shares/contracts of one outcome),

@@ -1,7 +1,7 @@
 /**
  * Temporal Schedules the platform runs, created idempotently by {@link ensureSchedules} at worker
  * start (worker/main.ts) and by `npm run dev` (scripts/dev.ts) before it starts the worker:
- * `funding-<venue>`: the hourly funding run on paper perps (workflows/funding.ts), at minute 0 of
+ * `funding-<venue>`: the hourly funding run on paper perps (modules/accounts/workflows/funding.ts), at minute 0 of
  * every hour UTC; each run is workflow `funding-<venue>-<scheduled hour, RFC 3339>`, the id
  * `fundingWorkflowId` builds. Overlap SKIP (an hour still paying makes the next wait for its own
  * slot, never doubling), catch-up window 1 h (a worker or server down across the hour still pays it
@@ -9,8 +9,12 @@
  * the hour's state snapshot of every account holding positions (`/accounts/{id}/state/history`).
  */
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
-import { FUNDING_VENUES, fundingScheduleId, type FundingInput } from '../workflows/funding.definitions.js';
-import { fundingWorkflow } from '../workflows/funding.js';
+import {
+  FUNDING_VENUES,
+  fundingScheduleId,
+  type FundingInput,
+} from '../modules/accounts/workflows/funding.definitions.js';
+import { fundingWorkflow } from '../modules/accounts/workflows/funding.js';
 
 /** Options of {@link ensureFundingSchedule}. */
 export interface FundingScheduleOptions {

@@ -11,10 +11,10 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { webhookEventId } from '../activities/webhooks/delivery.js';
+import { webhookEventId } from '../modules/webhooks/activities/delivery.js';
 import { searchAttributes } from '../workflows/shared.definitions.js';
-import { webhookWorkflowId, type WebhookInput } from '../workflows/webhook.definitions.js';
-import { webhookWorkflow } from '../workflows/webhook.js';
+import { webhookWorkflowId, type WebhookInput } from '../modules/webhooks/workflows/webhook.definitions.js';
+import { webhookWorkflow } from '../modules/webhooks/workflows/webhook.js';
 
 /** Durations of every delivery (ms). */
 export interface WebhookTiming {

@@ -7,7 +7,7 @@
  *
  * Which trader a wallet represents: the owner of the account that has an **active, unexpired agent
  * whose `owner` is the wallet address** (case-insensitive) in the same tenant — the wallet that
- * authorised the account's agent (api/routes/accounts/agents.ts) is the account holder's wallet. When several
+ * authorised the account's agent (modules/custody/routes/accounts/agents.ts) is the account holder's wallet. When several
  * accounts qualify, the most recently authorised agent's account wins. No such agent:
  * `403 wallet_not_linked`.
  *

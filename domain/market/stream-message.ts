@@ -1,6 +1,6 @@
 /**
  * What a market stream producer announces on the PostgreSQL channel `market_stream`
- * (activities/market/streams.ts) and the api fans out to `/ws/market` topics (api/ws/market-hub.ts,
+ * (modules/market/feeds/streams.ts) and the api fans out to `/ws/market` topics (api/ws/market-hub.ts,
  * api/ws/market.ts). Decimal strings, ISO times.
  */
 import type { WireBook } from './book-delta.js';

@@ -2,7 +2,7 @@
  * The one builder of a new intent record: what the api composes (`POST /oms/intents`, smart routing,
  * modify) and what the OMS derives by itself (bracket legs, chase replacements, flatten and reverse
  * legs) all become an `intent-<intentId>` workflow input of this shape, recorded by the activity
- * `recordIntent` (activities/oms.ts). Pure and deterministic, so workflow code builds bracket legs
+ * `recordIntent` (modules/oms/activities/oms.ts). Pure and deterministic, so workflow code builds bracket legs
  * with it too. Decimals are strings; the field order is fixed (it is the order of the workflow input).
  */
 

@@ -147,10 +147,10 @@ async function main() {
   const { openOrm } = await import('../../db/orm.js');
   const { ensureTenant, issueCredential } = await import('../../db/seed.js');
   const { startApi } = await import('../../api/server.js');
-  const { publishMark } = await import('../../activities/market/marks.js');
-  const { loadRecordedMarket } = await import('../../activities/market/recorded.js');
-  const { loadRecordedCandles } = await import('../../activities/market/candles.js');
-  const { startStreamProducer } = await import('../../activities/market/streams.js');
+  const { publishMark } = await import('../../modules/market/feeds/marks.js');
+  const { loadRecordedMarket } = await import('../../modules/market/feeds/recorded.js');
+  const { loadRecordedCandles } = await import('../../modules/market/feeds/candles.js');
+  const { startStreamProducer } = await import('../../modules/market/feeds/streams.js');
   const { tickAt } = await import('../../domain/market/replay.js');
   const { Decimal } = await import('../../domain/decimal.js');
   const { ensurePostgres, freshDatabase } = await import('../lib/postgres.js');

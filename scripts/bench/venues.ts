@@ -11,9 +11,9 @@
 import { randomBytes } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { generatePrivateKey } from 'viem/accounts';
-import { publishMark } from '../../activities/market/marks.js';
-import { predictionTickAt } from '../../activities/market/prediction-marks.js';
-import { loadRecordedMarket } from '../../activities/market/recorded.js';
+import { publishMark } from '../../modules/market/feeds/marks.js';
+import { predictionTickAt } from '../../modules/market/feeds/prediction-marks.js';
+import { loadRecordedMarket } from '../../modules/market/feeds/recorded.js';
 import { tickAt } from '../../domain/market/replay.js';
 import { Decimal } from '../../domain/decimal.js';
 import { VENUE_SYMBOLS } from '../../domain/market/symbols.js';

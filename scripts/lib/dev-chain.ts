@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPublicClient, http, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { deployMultisig, deployStablecoin } from '../../activities/chain/index.js';
+import { deployMultisig, deployStablecoin } from '../../modules/prop/chain/index.js';
 import { anvilRpc as rpc, startAnvil, type Anvil } from './anvil.js';
 
 /** What dev.json records about the chain. */

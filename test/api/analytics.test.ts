@@ -191,7 +191,7 @@ describe('indicators and backtests over the recorded candles', () => {
   beforeAll(async () => {
     s = await startStack({ worker: false });
     token = (await s.trader('readonly')).token;
-    const { loadRecordedCandles } = await import('../../activities/market/candles.js');
+    const { loadRecordedCandles } = await import('../../modules/market/feeds/candles.js');
     await loadRecordedCandles(s.config.databaseUrl);
   });
   afterAll(async () => s?.stop());

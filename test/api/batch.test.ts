@@ -1,7 +1,7 @@
 /** Flatten and reverse (docs/api.md §3.1, §4.4): one batch workflow, legs in order: cancels, closes, opens. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueCredential } from '../../db/seed.js';
-import { batchWorkflowId } from '../../workflows/batch.definitions.js';
+import { batchWorkflowId } from '../../modules/oms/workflows/batch.definitions.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { extremeTicks, publish, recordedTick } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';

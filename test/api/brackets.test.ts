@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
 import { extremeTicks, publish } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
-import { bracketWorkflowId } from '../../workflows/bracket.definitions.js';
+import { bracketWorkflowId } from '../../modules/oms/workflows/bracket.definitions.js';
 import { maybeSaveHistory } from '../support/histories.js';
 
 describe('brackets', () => {

@@ -4,7 +4,7 @@ import { startStack, type Stack } from '../support/stack.js';
 import { extremeTicks, publish } from '../support/marks.js';
 import { openRisk } from '../support/ws.js';
 import { waitFor } from '../support/wait.js';
-import { intentWorkflowId } from '../../workflows/intent.definitions.js';
+import { intentWorkflowId } from '../../modules/oms/workflows/intent.definitions.js';
 import { maybeSaveHistory } from '../support/histories.js';
 
 describe('cancel', () => {

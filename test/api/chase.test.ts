@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
 import { extremeTicks, publish } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
-import { chaseWorkflowId } from '../../workflows/chase.definitions.js';
+import { chaseWorkflowId } from '../../modules/oms/workflows/chase.definitions.js';
 import { maybeSaveHistory } from '../support/histories.js';
 
 describe('chase', () => {

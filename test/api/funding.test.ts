@@ -11,9 +11,9 @@ import { waitFor } from '../support/wait.js';
 import { maybeSaveHistory } from '../support/histories.js';
 import { Decimal } from '../../domain/decimal.js';
 import { rateForHour } from '../../domain/market/funding.js';
-import { loadFundingRates } from '../../activities/market/funding-rates.js';
-import { fundingWorkflowId } from '../../workflows/funding.definitions.js';
-import { fundingWorkflow } from '../../workflows/funding.js';
+import { loadFundingRates } from '../../modules/market/feeds/funding-rates.js';
+import { fundingWorkflowId } from '../../modules/accounts/workflows/funding.definitions.js';
+import { fundingWorkflow } from '../../modules/accounts/workflows/funding.js';
 import { ensureFundingSchedule, ensureSchedules } from '../../worker/schedules.js';
 
 describe('funding payments', () => {

@@ -10,11 +10,11 @@ import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { openRisk } from '../support/ws.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startStreamProducer, type StreamProducer } from '../../activities/market/streams.js';
-import { recordLiveBars } from '../../activities/market/live-candles.js';
+import { startStreamProducer, type StreamProducer } from '../../modules/market/feeds/streams.js';
+import { recordLiveBars } from '../../modules/market/feeds/live-candles.js';
 import { applyBookDelta } from '../../domain/market/book-delta.js';
 import { Decimal } from '../../domain/decimal.js';
-import { loadRecordedMarket } from '../../activities/market/recorded.js';
+import { loadRecordedMarket } from '../../modules/market/feeds/recorded.js';
 import { tradesBetween } from '../../domain/market/replay.js';
 
 describe('market streams', () => {

@@ -7,7 +7,7 @@ import { publish, recordedTick } from '../support/marks.js';
 import { openRisk } from '../support/ws.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
-import { startStreamProducer, type StreamProducer } from '../../activities/market/streams.js';
+import { startStreamProducer, type StreamProducer } from '../../modules/market/feeds/streams.js';
 
 describe('market data from the canonical marks', () => {
   let s: Stack;
@@ -68,7 +68,7 @@ describe('candles (docs/api.md §2.9) from the recorded Hyperliquid bars', () =>
   beforeAll(async () => {
     s = await startStack({ worker: false });
     token = (await s.trader('readonly')).token;
-    const { loadRecordedCandles } = await import('../../activities/market/candles.js');
+    const { loadRecordedCandles } = await import('../../modules/market/feeds/candles.js');
     await loadRecordedCandles(s.config.databaseUrl);
     expect(await loadRecordedCandles(s.config.databaseUrl)).toBe(0); // loading twice adds nothing
   });
@@ -126,7 +126,7 @@ describe('grouped depth and 24 h stats', () => {
     s = await startStack({ worker: false });
     token = (await s.trader('readonly')).token;
     producer = await startStreamProducer({ databaseUrl: s.config.databaseUrl, logger: pino({ level: 'silent' }) });
-    const { loadRecordedCandles } = await import('../../activities/market/candles.js');
+    const { loadRecordedCandles } = await import('../../modules/market/feeds/candles.js');
     await loadRecordedCandles(s.config.databaseUrl);
     await publish(s.orm, await recordedTick('BTC.PAPER', 0.3));
     await s.call('GET', '/api/v1/market/depth/paper/BTC.PAPER', { token }); // opens the stream

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
 import { extremeTicks, publish } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
-import { intentWorkflowId } from '../../workflows/intent.definitions.js';
+import { intentWorkflowId } from '../../modules/oms/workflows/intent.definitions.js';
 import { maybeSaveHistory } from '../support/histories.js';
 
 describe('modify', () => {

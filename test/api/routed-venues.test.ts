@@ -14,18 +14,18 @@ import { Decimal, fmt } from '../../domain/decimal.js';
 import { VENUE_SYMBOLS, type SymbolSpec } from '../../domain/market/symbols.js';
 import { AgentWallet } from '../../db/entities.js';
 import { platformEm } from '../../db/orm.js';
-import { publishMark } from '../../activities/market/marks.js';
+import { publishMark } from '../../modules/market/feeds/marks.js';
 import type { MarkTick } from '../../domain/market/types.js';
-import { predictionTickAt } from '../../activities/market/prediction-marks.js';
+import { predictionTickAt } from '../../modules/market/feeds/prediction-marks.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { recordedTick } from '../support/marks.js';
 import { openRisk } from '../support/ws.js';
 import { waitFor } from '../support/wait.js';
 import { authorizeAgent, startSimulators, type Simulators } from '../support/venues.js';
 import { maybeSaveHistory } from '../support/histories.js';
-import { agentAuthorizationWorkflowId } from '../../workflows/agent-authorization.definitions.js';
-import { cancelUpdate, intentWorkflowId } from '../../workflows/intent.definitions.js';
-import { venueOrdersSyncWorkflowId } from '../../workflows/venue-orders.definitions.js';
+import { agentAuthorizationWorkflowId } from '../../modules/custody/workflows/agent-authorization.definitions.js';
+import { cancelUpdate, intentWorkflowId } from '../../modules/oms/workflows/intent.definitions.js';
+import { venueOrdersSyncWorkflowId } from '../../modules/oms/workflows/venue-orders.definitions.js';
 
 type Venue = 'hyperliquid' | 'aster' | 'polymarket' | 'kalshi';
 

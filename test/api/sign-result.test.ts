@@ -10,7 +10,7 @@ import { scoped } from '../../db/orm.js';
 import { issueCredential } from '../../db/seed.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
-import { intentWorkflowId } from '../../workflows/intent.definitions.js';
+import { intentWorkflowId } from '../../modules/oms/workflows/intent.definitions.js';
 import { maybeSaveHistory } from '../support/histories.js';
 import { waitFor } from '../support/wait.js';
 

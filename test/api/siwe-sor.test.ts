@@ -12,7 +12,7 @@ import { Decimal } from '../../domain/decimal.js';
 import type { MarkTick } from '../../domain/market/types.js';
 import { Fill, OrderIntent } from '../../db/entities.js';
 import { platformEm, scoped } from '../../db/orm.js';
-import { publishMark } from '../../activities/market/marks.js';
+import { publishMark } from '../../modules/market/feeds/marks.js';
 import { callerFromSession } from '../../api/auth/session.js';
 import { gate } from '../../api/middleware/auth.js';
 import { startStack, type Stack } from '../support/stack.js';

@@ -4,7 +4,7 @@ import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
 import { maybeSaveHistory } from '../support/histories.js';
-import { intentWorkflowId } from '../../workflows/intent.definitions.js';
+import { intentWorkflowId } from '../../modules/oms/workflows/intent.definitions.js';
 
 describe('paper market order, end to end', () => {
   let s: Stack;

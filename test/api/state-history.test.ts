@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { Decimal } from '../../domain/decimal.js';
-import { publishMark } from '../../activities/market/marks.js';
+import { publishMark } from '../../modules/market/feeds/marks.js';
 import { ensureTenant, issueCredential } from '../../db/seed.js';
-import { fundingWorkflow } from '../../workflows/funding.js';
+import { fundingWorkflow } from '../../modules/accounts/workflows/funding.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';

@@ -14,7 +14,7 @@ import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
 import { maybeSaveHistory } from '../support/histories.js';
-import { webhookWorkflowId } from '../../workflows/webhook.definitions.js';
+import { webhookWorkflowId } from '../../modules/webhooks/workflows/webhook.definitions.js';
 
 /** A receiver that answers each request with `respond(n, eventId)` (n = that event's attempt, from 1). */
 async function receiver(respond: (attempt: number, eventId: string) => Promise<number> | number) {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { privateKeyToAccount } from 'viem/accounts';
-import { chainClients, deployStablecoin, readSafe, deployMultisig } from '../../activities/chain/index.js';
+import { chainClients, deployStablecoin, readSafe, deployMultisig } from '../../modules/prop/chain/index.js';
 import { ANVIL_KEYS, startAnvil } from '../../scripts/lib/anvil.js';
 
 describe('anvil from the npm package', () => {

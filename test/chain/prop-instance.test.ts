@@ -42,7 +42,7 @@ import {
   verifySafeAuthorization,
   waitForReceipt,
   type SafeTxTypedData,
-} from '../../activities/chain/index.js';
+} from '../../modules/prop/chain/index.js';
 import { anvilRpc } from '../../scripts/lib/anvil.js';
 
 const rpcUrl = inject('chainRpcUrl');

@@ -15,7 +15,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { Decimal } from '../../domain/decimal.js';
 import { ensureTenant, issueCredential } from '../../db/seed.js';
-import { loadRecordedCandles } from '../../activities/market/candles.js';
+import { loadRecordedCandles } from '../../modules/market/feeds/candles.js';
 import { buildWeb } from '../../scripts/lib/web-build.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { addAgent } from '../support/agents.js';

@@ -21,14 +21,14 @@ import {
   mintStablecoin,
   readInstance,
   signSafeTx,
-} from '../../activities/chain/index.js';
+} from '../../modules/prop/chain/index.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
 import { maybeSaveHistory } from '../support/histories.js';
-import { challengeWorkflowId } from '../../workflows/challenge.definitions.js';
-import { firmDeployWorkflowId } from '../../workflows/firm-deploy.definitions.js';
-import { payoutWorkflowId } from '../../workflows/payout.definitions.js';
+import { challengeWorkflowId } from '../../modules/prop/workflows/challenge.definitions.js';
+import { firmDeployWorkflowId } from '../../modules/prop/workflows/firm-deploy.definitions.js';
+import { payoutWorkflowId } from '../../modules/prop/workflows/payout.definitions.js';
 
 const INSTANCE_ABI = parseAbi([
   'function deposit(bytes32 propAccountId, uint256 amount)',

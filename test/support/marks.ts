@@ -7,8 +7,8 @@ import { Decimal } from '../../domain/decimal.js';
 import { tickAt } from '../../domain/market/replay.js';
 import { findSymbol } from '../../domain/market/symbols.js';
 import type { MarkTick } from '../../domain/market/types.js';
-import { loadRecordedMarket } from '../../activities/market/recorded.js';
-import { publishMark } from '../../activities/market/marks.js';
+import { loadRecordedMarket } from '../../modules/market/feeds/recorded.js';
+import { publishMark } from '../../modules/market/feeds/marks.js';
 
 /** The recorded tick of a paper symbol at `fraction` (0..1) of the recording, stamped now. */
 export async function recordedTick(symbol: string, fraction: number, venue = 'paper'): Promise<MarkTick> {

@@ -17,7 +17,7 @@ import { startTemporalServer, type TemporalServer } from '../../scripts/lib/temp
 import { temporalConnectionOptions, type TemporalTarget } from '../../temporal-connection.js';
 import { loadConfig } from '../../config.js';
 import { SA } from '../../workflows/shared.definitions.js';
-import { intentWorkflowId } from '../../workflows/intent.definitions.js';
+import { intentWorkflowId } from '../../modules/oms/workflows/intent.definitions.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';

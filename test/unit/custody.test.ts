@@ -10,7 +10,7 @@ import { openOrm, platformEm } from '../../db/orm.js';
 import { AgentWallet } from '../../db/entities.js';
 import { nextAgentNonce } from '../../db/agent-nonces.js';
 import { open, parseKeyRing, seal } from '../../domain/custody/vault.js';
-import { rotateAgentKeys } from '../../activities/custody/rotate.js';
+import { rotateAgentKeys } from '../../modules/custody/activities/rotate.js';
 
 const k = (byte: number) => Buffer.alloc(32, byte).toString('base64');
 

@@ -10,8 +10,8 @@ import { Decimal, fmt } from '../../domain/decimal.js';
 import { replayTime, tickAt, type RecordedMarket } from '../../domain/market/replay.js';
 import { PAPER_SYMBOLS, VENUE_SUFFIX, findSymbol } from '../../domain/market/symbols.js';
 import type { MarkTick } from '../../domain/market/types.js';
-import { loadRecordedMarket, marketDataDir } from '../../activities/market/recorded.js';
-import { ReplayMarkFeed } from '../../activities/market/mark-feed.js';
+import { loadRecordedMarket, marketDataDir } from '../../modules/market/feeds/recorded.js';
+import { ReplayMarkFeed } from '../../modules/market/feeds/mark-feed.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -4,7 +4,7 @@
  * (db/agent-nonces.ts, PostgreSQL) and sent to the Hyperliquid simulator, which enforces
  * Hyperliquid's nonce rules per signer (unused, above the smallest of the 100 highest kept, within
  * a day). Dispatch runs each agent's signed writes in its signing lane
- * (activities/venues/agent-lane.ts), as routed dispatch does. None may be refused.
+ * (modules/oms/activities/agent-lane.ts), as routed dispatch does. None may be refused.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -13,7 +13,7 @@ import { openOrm } from '../../db/orm.js';
 import { nextAgentNonce } from '../../db/agent-nonces.js';
 import { hyperliquidAdapter as hl } from '../../venues/hyperliquid/adapter.js';
 import type { VenueContext } from '../../venues/types.js';
-import { inAgentLane } from '../../activities/venues/agent-lane.js';
+import { inAgentLane } from '../../modules/oms/activities/agent-lane.js';
 import { startHyperliquidSimulator, type HyperliquidSimulator } from '../../simulators/hyperliquid.js';
 
 describe('1,000 concurrent orders through one agent key', () => {

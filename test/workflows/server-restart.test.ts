@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Fill } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
-import { batchWorkflowId } from '../../workflows/batch.definitions.js';
+import { batchWorkflowId } from '../../modules/oms/workflows/batch.definitions.js';
 import { freePort, startTemporalDev, type TemporalDev } from '../../scripts/lib/temporal-dev.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';

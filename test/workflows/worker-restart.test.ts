@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Decimal } from '../../domain/decimal.js';
 import { Fill } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
-import { intentWorkflowId } from '../../workflows/intent.definitions.js';
+import { intentWorkflowId } from '../../modules/oms/workflows/intent.definitions.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { exited, spawnWorker } from '../support/worker-process.js';
 import { extremeTicks, publish } from '../support/marks.js';

@@ -12,7 +12,7 @@
  * Offline marks: `sourceCoin` is the Polymarket CLOB token id of the matching outcome of the
  * recorded market "Who will be inaugurated as President?" (data/recorded/polymarket_election_top20:
  * 511754 "Will Donald Trump be inaugurated?", 511753 "Will Kamala Harris be inaugurated?"); the
- * YES side replays the `Yes` token, the NO side the `No` token (activities/market/prediction-marks.ts).
+ * YES side replays the `Yes` token, the NO side the `No` token (modules/market/feeds/prediction-marks.ts).
  * Winning the election and being inaugurated are not the same question, but the recorded prices are
  * the closest real proxy the recording holds. test/venues/kalshi.test.ts checks every row against
  * the recorded CSV and JSON.

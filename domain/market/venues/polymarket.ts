@@ -3,7 +3,7 @@
  * election markets (data/recorded/polymarket_election_top20): six markets, both outcome tokens of
  * each. `venueSymbol` and `sourceCoin` are the outcome's CLOB token id (decimal uint256): the venue
  * trades that token and the offline mark replays its recorded daily prices
- * (activities/market/prediction-marks.ts). Prices are probabilities (USD per share, 0–1) on a 0.01
+ * (modules/market/feeds/prediction-marks.ts). Prices are probabilities (USD per share, 0–1) on a 0.01
  * tick; sizes are shares with 2 decimals (the CLOB's size rounding); no leverage.
  * test/venues/polymarket.test.ts checks every row against the recorded CSV and JSON.
  */

@@ -1,0 +1,264 @@
+/**
+ * `/api/v1/accounts` and `/api/v1/accounts/{id}/*` (docs/api.md §4.3): every owned account, one account,
+ * its positions and working orders, the cursor-paginated histories, manual trades. All reads work on
+ * any tier. Sub-resources with a file of their own in this folder: `state`, `agents`,
+ * `order-history`, `suspension`.
+ */
+import Router from '@koa/router';
+import { Fill, OrderIntent, Trade } from '../../../../db/entities.js';
+import { openPositions } from '../../../../db/account-state.js';
+import { fillView, intentToView, tradeView, workingOrderView } from '../../../../db/views.js';
+import { ownAccounts, ownedAccount } from '../../../../api/auth/ownership.js';
+import { createPaperAccount, updateAccount } from '../../commands/accounts.js';
+import { importManualTrade } from '../../commands/manual-trade.js';
+import type { ApiContext, ApiDeps, ApiState } from '../../../../api/context.js';
+import { callerOf, gate, callerEm } from '../../../../api/middleware/auth.js';
+import type { OpenApiRegistry } from '../../../../api/openapi.js';
+import { toAccountView } from '../../presenters/accounts.js';
+import { eventsPage, fundingPage, historyPage } from '../../queries/accounts.js';
+import { endpoint } from '../../../../api/route.js';
+import {
+  accountParams,
+  accountView,
+  createAccountBody,
+  eventsQuery,
+  fundingQuery,
+  historyQuery,
+  manualTradeBody,
+  pageOf,
+  patchAccountBody,
+} from './accounts.schemas.js';
+
+/** The newest-first histories of an account: path, answer key, summary, and what they list. */
+const HISTORIES = [
+  {
+    path: '/accounts/:id/orders',
+    key: 'orders',
+    summary: "The platform's order book: every intent the OMS handled, newest first",
+    entity: OrderIntent,
+    timeField: 'createdAt',
+    view: intentToView,
+  },
+  {
+    path: '/accounts/:id/fills',
+    key: 'fills',
+    summary: 'Executions, newest first',
+    entity: Fill,
+    timeField: 'executedAt',
+    view: fillView,
+  },
+  {
+    path: '/accounts/:id/trades',
+    key: 'trades',
+    summary: 'Closed round trips, newest first',
+    entity: Trade,
+    timeField: 'closedAt',
+    view: tradeView,
+  },
+];
+
+/** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
+export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
+  const router = new Router<ApiState>({ prefix: '/api/v1' });
+  const read = gate({ audience: 'trader' });
+  const write = gate({ audience: 'trader', write: true });
+  const tags = ['accounts'];
+  /** A unit of work in the caller's tenant, and the caller's account `id` in it. @throws as ownedAccount. */
+  const owned = async (ctx: ApiContext, id: string) => {
+    const em = callerEm(deps.orm, ctx);
+    return { em, account: await ownedAccount(em, callerOf(ctx), id) };
+  };
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/accounts',
+      summary: 'Every owned account, whole',
+      tags,
+      gate: read,
+      schemas: {},
+      responses: {
+        '200': { description: 'Accounts', schema: pageOf('accounts', accountView).omit({ nextCursor: true }) },
+      },
+    },
+    async (ctx) => {
+      const rows = await ownAccounts(callerEm(deps.orm, ctx), callerOf(ctx));
+      ctx.body = { accounts: rows.map(toAccountView) };
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/accounts',
+      summary: 'Create a paper (internalised) account',
+      tags,
+      gate: write,
+      schemas: { body: createAccountBody },
+      responses: { '201': { description: 'Created', schema: accountView } },
+    },
+    async (ctx, { body }) => {
+      const row = await createPaperAccount(deps, callerOf(ctx), body);
+      ctx.status = 201;
+      ctx.body = toAccountView(row);
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/accounts/:id',
+      summary: 'One account summary',
+      tags,
+      gate: read,
+      schemas: { params: accountParams },
+      responses: { '200': { description: 'Account', schema: accountView } },
+    },
+    async (ctx, { params }) => {
+      ctx.body = toAccountView((await owned(ctx, params.id)).account);
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'patch',
+      path: '/accounts/:id',
+      summary: 'Update name and settings',
+      tags,
+      gate: write,
+      schemas: { params: accountParams, body: patchAccountBody },
+      responses: { '200': { description: 'Updated', schema: accountView } },
+    },
+    async (ctx, { params, body }) => {
+      ctx.body = toAccountView(await updateAccount(deps, callerOf(ctx), params.id, body));
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/accounts/:id/positions',
+      summary: 'Open positions across venues, whole',
+      tags,
+      gate: read,
+      schemas: { params: accountParams },
+      responses: { '200': { description: 'Positions' } },
+    },
+    async (ctx, { params }) => {
+      const { em } = await owned(ctx, params.id);
+      ctx.body = { positions: await openPositions(em, params.id) };
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/accounts/:id/open-orders',
+      summary:
+        'Working orders (venue order status `open`), oldest first: the REST snapshot of `Open-Orders-Update` (docs/api.md §6.3 rule 3)',
+      tags,
+      gate: read,
+      schemas: { params: accountParams },
+      responses: { '200': { description: '{ orders }: intents with `remainingQty` (contracts)' } },
+    },
+    async (ctx, { params }) => {
+      const { em } = await owned(ctx, params.id);
+      const open = await em.find(
+        OrderIntent,
+        { accountId: params.id, orderStatus: 'open' },
+        { orderBy: { createdAt: 'asc', id: 'asc' } },
+      );
+      ctx.body = { orders: open.map(workingOrderView) };
+    },
+  );
+
+  for (const history of HISTORIES) {
+    const { path, key, summary } = history;
+    endpoint(
+      router,
+      openapi,
+      {
+        method: 'get',
+        path,
+        summary,
+        tags,
+        gate: read,
+        schemas: { params: accountParams, query: historyQuery },
+        responses: { '200': { description: key, schema: pageOf(key) } },
+      },
+      async (ctx, { params, query }) => {
+        const { em } = await owned(ctx, params.id);
+        ctx.body = await historyPage(em, history as never, params.id, query);
+      },
+    );
+  }
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/accounts/:id/manual-trades',
+      summary: 'Import one off-platform round trip (docs/api.md §2.10): counts in PnL, not in volume',
+      tags,
+      gate: write,
+      schemas: { params: accountParams, body: manualTradeBody },
+      responses: { '201': { description: 'The imported trade (`source: manual`)' } },
+    },
+    async (ctx, { params, body }) => {
+      const trade = await importManualTrade(deps, callerOf(ctx), params.id, body);
+      ctx.status = 201;
+      ctx.body = trade;
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/accounts/:id/funding',
+      summary: 'Deposit, withdrawal and transfer ledger, newest first',
+      tags,
+      gate: read,
+      schemas: { params: accountParams, query: fundingQuery },
+      responses: { '200': { description: 'Ledger', schema: pageOf('events') } },
+    },
+    async (ctx, { params, query }) => {
+      const { em } = await owned(ctx, params.id);
+      ctx.body = await fundingPage(em, params.id, query);
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/accounts/:id/events',
+      summary: 'The account audit log (the /ws/risk event log), newest first',
+      tags,
+      gate: read,
+      schemas: { params: accountParams, query: eventsQuery },
+      responses: { '200': { description: 'Events', schema: pageOf('events') } },
+    },
+    async (ctx, { params, query }) => {
+      const { em } = await owned(ctx, params.id);
+      ctx.body = await eventsPage(em, params.id, query);
+    },
+  );
+
+  return router;
+}

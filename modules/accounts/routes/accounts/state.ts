@@ -1,0 +1,65 @@
+/**
+ * `/api/v1/accounts/{id}/state` and `/state/history` (docs/api.md §2.5, §4.3, §8), trader audience, any tier:
+ * - `GET /accounts/{id}/state` → the account state per venue; no top-level totals.
+ * - `GET /accounts/{id}/state/history` → `{ points: StatePoint[], truncated }`, oldest first (USD decimal
+ *   strings; sampling described in `stateHistoryView`), read from the stored state snapshots.
+ *   Window-based: `truncated`, no cursor.
+ * Errors: `400 validation_failed` (limit above 5000 or below 1, bad ISO time), `404 account_not_found`
+ * (absent or another tenant's), `403 forbidden` (another trader's account in the tenant).
+ */
+import Router from '@koa/router';
+import { accountState } from '../../../../db/account-state.js';
+import { ownedAccount } from '../../../../api/auth/ownership.js';
+import type { ApiDeps, ApiState } from '../../../../api/context.js';
+import { callerOf, gate, callerEm } from '../../../../api/middleware/auth.js';
+import type { OpenApiRegistry } from '../../../../api/openapi.js';
+import { statePoints } from '../../queries/state-history.js';
+import { endpoint } from '../../../../api/route.js';
+import { accountParams, accountStateView } from './accounts.schemas.js';
+import { stateHistoryQuery, stateHistoryView } from './state.schemas.js';
+
+/** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
+export function accountStateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
+  const router = new Router<ApiState>({ prefix: '/api/v1' });
+  const tags = ['accounts'];
+  const read = gate({ audience: 'trader' });
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/accounts/:id/state',
+      summary: 'Account state per venue (docs/api.md §2.5); no top-level totals',
+      tags,
+      gate: read,
+      schemas: { params: accountParams },
+      responses: { '200': { description: 'State', schema: accountStateView } },
+    },
+    async (ctx, { params }) => {
+      const em = callerEm(deps.orm, ctx);
+      ctx.body = await accountState(em, await ownedAccount(em, callerOf(ctx), params.id));
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/accounts/:id/state/history',
+      summary: 'Equity and margin time series from stored state snapshots; window-based, `truncated`, no cursor',
+      tags,
+      gate: read,
+      schemas: { params: accountParams, query: stateHistoryQuery },
+      responses: { '200': { description: 'Points, oldest first', schema: stateHistoryView } },
+    },
+    async (ctx, { params, query }) => {
+      const em = callerEm(deps.orm, ctx);
+      await ownedAccount(em, callerOf(ctx), params.id);
+      ctx.body = await statePoints(em, params.id, query);
+    },
+  );
+
+  return router;
+}

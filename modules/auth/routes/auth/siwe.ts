@@ -1,0 +1,106 @@
+/**
+ * `/api/auth/siwe/*`: browser sign-in with Ethereum (docs/api.md §5.1; EIP-4361) → the `service_session` cookie.
+ * Tenant-gated (docs/api.md §5.6): nonces and sessions belong to the tenant the request resolved to.
+ *
+ * - `POST /api/auth/siwe/nonce`  → `{ nonce, expiresAt }` (single use, 5 min).
+ * - `POST /api/auth/siwe/verify` `{ message, signature }` → `{ sessionId, walletAddress, accountId, tier, expiresAt }`
+ *   and `Set-Cookie: service_session=…; HttpOnly; SameSite=Lax; Path=/` (+ `Secure` over https), 24 h.
+ *   Errors: modules/auth/commands/siwe.ts.
+ * - `POST /api/auth/siwe/logout` → `{ ok: true }`, ends the cookie's session and clears the cookie.
+ * Which trader a wallet represents, and what a session may do: api/auth/session.ts.
+ */
+import Router from '@koa/router';
+import { SESSION_COOKIE, SESSION_TTL_MS, issueNonce, revokeSession } from '../../../../api/auth/session.js';
+import { signInWithEthereum } from '../../commands/siwe.js';
+import type { ApiDeps, ApiState } from '../../../../api/context.js';
+import { resolvedTenant } from '../../../../api/middleware/tenant.js';
+import type { OpenApiRegistry } from '../../../../api/openapi.js';
+import { endpoint } from '../../../../api/route.js';
+import { logoutResponse, sessionView, siweNonceResponse, siweVerifyBody } from './siwe.schemas.js';
+
+/** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
+export function siweRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
+  const router = new Router<ApiState>({ prefix: '/api/auth/siwe' });
+  const tags = ['auth'];
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/nonce',
+      summary: 'A single-use SIWE nonce (5 minutes) for this tenant',
+      tags,
+      schemas: {},
+      responses: { '200': { description: 'The nonce', schema: siweNonceResponse } },
+    },
+    async (ctx) => {
+      const { nonce, expiresAt } = await issueNonce(deps.orm, resolvedTenant(ctx).id);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { nonce, expiresAt: expiresAt.toISOString() };
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/verify',
+      summary: 'Sign in with Ethereum: verify the signed EIP-4361 message and set the service_session cookie (24 h)',
+      tags,
+      schemas: { body: siweVerifyBody },
+      responses: {
+        '200': {
+          description:
+            'Signed in; the cookie acts as the trader whose account has an active agent owned by this wallet. 400 siwe_message_invalid; 401 siwe_domain_mismatch, siwe_nonce_invalid, siwe_signature_invalid; 403 wallet_not_linked',
+          schema: sessionView,
+          headers: {
+            'Set-Cookie':
+              'service_session=<opaque>; HttpOnly; SameSite=Lax; Path=/; Max-Age=86400 (+ Secure over https)',
+          },
+        },
+      },
+    },
+    async (ctx, { body }) => {
+      const { token, view } = await signInWithEthereum(deps, resolvedTenant(ctx).id, ctx.host, body);
+      ctx.cookies.set(SESSION_COOKIE, token, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: ctx.secure,
+        path: '/',
+        maxAge: SESSION_TTL_MS,
+        overwrite: true,
+      });
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = view;
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/logout',
+      summary: "End the cookie's session and clear the cookie (no session: still ok)",
+      tags,
+      schemas: {},
+      responses: { '200': { description: 'Signed out', schema: logoutResponse } },
+    },
+    async (ctx) => {
+      const token = ctx.cookies.get(SESSION_COOKIE);
+      if (token) await revokeSession(deps.orm, token);
+      ctx.cookies.set(SESSION_COOKIE, null, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: ctx.secure,
+        path: '/',
+        overwrite: true,
+      });
+      ctx.body = { ok: true };
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,50 @@
+/**
+ * Loads the recorded Hyperliquid candles (`hyperliquid_candles/<COIN>_perp_<1m|1h>-futures.csv`)
+ * into the `candles` table for every paper symbol, once: rows already there are kept. Values go
+ * from CSV text to `numeric` untouched (no float on the way).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { PAPER_SYMBOLS } from '../../../domain/market/symbols.js';
+import { marketDataDir } from './recorded.js';
+
+/** Intervals recorded on disk. */
+export const RECORDED_INTERVALS = ['1m', '1h'] as const;
+export const CANDLE_SOURCE = 'recorded:hyperliquid';
+
+/** Loads every recorded interval of every paper symbol; returns the number of rows inserted. */
+export async function loadRecordedCandles(databaseUrl: string, dataDir = marketDataDir()): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  let inserted = 0;
+  try {
+    for (const spec of PAPER_SYMBOLS) {
+      for (const interval of RECORDED_INTERVALS) {
+        const { rows } = await client.query<{ n: string }>(
+          'select count(*)::text as n from candles where venue = $1 and symbol = $2 and interval = $3',
+          [spec.venue, spec.symbol, interval],
+        );
+        const file = path.join(dataDir, 'hyperliquid_candles', `${spec.sourceCoin}_perp_${interval}-futures.csv`);
+        const lines = (await readFile(file, 'utf8')).trim().split(/\r?\n/).slice(1);
+        if (Number(rows[0].n) >= lines.length) continue;
+        const cols: string[][] = [[], [], [], [], [], []];
+        for (const line of lines) {
+          const [ms, , open, high, low, close, volume] = line.split(',');
+          [ms, open, high, low, close, volume].forEach((v, i) => cols[i].push(v));
+        }
+        const res = await client.query(
+          `insert into candles (venue, symbol, interval, open_time, open, high, low, close, volume, source)
+           select $1, $2, $3, to_timestamp(t::bigint / 1000.0), o::numeric, h::numeric, l::numeric, c::numeric, v::numeric, $4
+             from unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[]) as x(t, o, h, l, c, v)
+           on conflict do nothing`,
+          [spec.venue, spec.symbol, interval, CANDLE_SOURCE, ...cols],
+        );
+        inserted += res.rowCount ?? 0;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  return inserted;
+}

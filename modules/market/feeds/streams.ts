@@ -1,0 +1,382 @@
+/**
+ * The on-demand market stream producer (docs/api.md §4.6 cold cache, §6.1 `/ws/market`; docs/architecture.md "one
+ * producer per symbol"). A pair streams while somebody asked for it in the last `idleMs` (a row in
+ * `market_streams`, written by the api on a depth or tape read and while a socket subscribes).
+ * Across all workers exactly one process streams a pair: it holds the session advisory lock
+ * `marketstream:<venue> <symbol>` on a dedicated connection. The leader of a pair:
+ *
+ * - follows the canonical mark (LISTEN `marks`): each new book gets the next `bookSeq`, is stored in
+ *   `market_books`, and is announced with its delta from the previous book and the inside quote;
+ * - replays the recorded trade prints on the wall clock into `market_trades` (the tape, the last
+ *   {@link TAPE_KEEP} prints per pair kept), backfilling up to one replay loop when it starts;
+ * - announces volume at price over the kept tape (buckets of ten ticks) once per second;
+ * - beats `market_streams.heartbeat_at` every {@link HEARTBEAT_MS}; readers treat a pair whose
+ *   heartbeat is older than `LIVE_WITHIN_MS` (db/market-streams.ts, 3 s) as having no producer (`503 cold_cache`).
+ *
+ * Announcements go out as `NOTIFY market_stream, <json>` ({@link StreamMessage}); every api
+ * process LISTENs and fans out to its sockets (api/ws/market-hub.ts).
+ */
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { Decimal, fmt } from '../../../domain/decimal.js';
+import { bookDelta, type WireBook } from '../../../domain/market/book-delta.js';
+import type { StreamMessage, WirePrint } from '../../../domain/market/stream-message.js';
+import { tradesBetween, type RecordedMarket, type TapePrint } from '../../../domain/market/replay.js';
+import { findSymbol, PAPER_SYMBOLS } from '../../../domain/market/symbols.js';
+import { loadRecordedMarket } from './recorded.js';
+
+/** A pair streams while it was demanded within this window, ms. */
+export const STREAM_IDLE_MS = 5 * 60_000;
+/** Heartbeat period of a streaming pair, ms. */
+export const HEARTBEAT_MS = 1_000;
+/** Tape prints kept per pair. */
+export const TAPE_KEEP = 1_000;
+/** A starting stream backfills the replayed tape in steps of this much wall time (each step's prints stamped with its end), ms. */
+export const TAPE_BACKFILL_STEP_MS = 1_000;
+/** Tape replay period, ms. */
+export const TAPE_TICK_MS = 250;
+/** Volume-at-price buckets are this many ticks wide. */
+export const VAP_BUCKET_TICKS = 10;
+
+/** NOTIFY payloads must stay under PostgreSQL's 8000-byte limit: prints go out in chunks of this many. */
+const PRINTS_PER_NOTIFY = 40;
+
+interface Stream {
+  venue: string;
+  symbol: string;
+  key: string;
+  bookSeq: number;
+  lastBook: WireBook | null;
+  lastWallMs: number;
+  recorded: RecordedMarket;
+  tick: Decimal;
+  vapDirty: boolean;
+  vap: Map<string, { buy: Decimal; sell: Decimal }>;
+  vapPrints: { bucket: string; size: Decimal; side: 'buy' | 'sell' }[];
+}
+
+/** Options of {@link startStreamProducer}. */
+export interface StreamProducerOptions {
+  databaseUrl: string;
+  logger: Logger;
+  /** Demand window, ms (default {@link STREAM_IDLE_MS}). */
+  idleMs?: number;
+  /** Replay anchor of the tape, Unix ms (default 0: the same anchor as the mark feed). */
+  anchorMs?: number;
+  /** Directory holding `hyperliquid_ticks/` (default: the configured market data dir). */
+  dataDir?: string;
+}
+
+/** A running producer. */
+export interface StreamProducer {
+  /** Pairs this process streams now (`<venue> <symbol>`). */
+  leading(): string[];
+  stop(): Promise<void>;
+}
+
+/** A `marks` row as {@link startStreamProducer} selects it (prices as decimal text; `book` is the jsonb the mark writer stores). */
+interface MarkRow {
+  mark: string;
+  bid: string;
+  ask: string;
+  book: { bids: [string, string][]; asks: [string, string][] };
+  ts: Date;
+}
+
+const wireBook = (b: { bids: [string, string][]; asks: [string, string][] }): WireBook => ({
+  bids: b.bids,
+  asks: b.asks,
+});
+const printToWire = (p: TapePrint): WirePrint => ({
+  tradeId: p.tradeId,
+  ts: new Date(p.ts).toISOString(),
+  price: fmt(p.price),
+  size: fmt(p.size),
+  side: p.side,
+});
+
+/**
+ * Starts the producer: LISTENs `market_demand` and `marks`, contends for the locks of demanded
+ * pairs and streams the ones it wins. Rejects when PostgreSQL is unreachable.
+ */
+export async function startStreamProducer(opts: StreamProducerOptions): Promise<StreamProducer> {
+  const { logger } = opts;
+  const idleMs = opts.idleMs ?? STREAM_IDLE_MS;
+  const anchorMs = opts.anchorMs ?? 0;
+  const listener = new pg.Client({ connectionString: opts.databaseUrl });
+  const locks = new pg.Client({ connectionString: opts.databaseUrl });
+  const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 3 });
+  const onError = (err: Error) => logger.error({ err }, 'market stream connection error');
+  listener.on('error', onError);
+  locks.on('error', onError);
+  pool.on('error', onError);
+  await Promise.all([listener.connect(), locks.connect()]);
+
+  const streams = new Map<string, Stream>();
+  const bookInFlight = new Set<string>();
+  const bookAgain = new Set<string>();
+  let stopped = false;
+  let reconciling: Promise<void> = Promise.resolve();
+
+  const notify = (msg: StreamMessage) => pool.query('select pg_notify($1, $2)', ['market_stream', JSON.stringify(msg)]);
+
+  /** Reads the pair's mark; a changed book gets the next bookSeq, is stored and announced. */
+  async function followBook(key: string): Promise<void> {
+    const s = streams.get(key);
+    if (!s) return;
+    if (bookInFlight.has(key)) return void bookAgain.add(key);
+    bookInFlight.add(key);
+    try {
+      const { rows } = await pool.query<MarkRow>(
+        'select mark::text, bid::text, ask::text, book, ts from marks where venue = $1 and symbol = $2',
+        [s.venue, s.symbol],
+      );
+      const m = rows[0];
+      if (!m || !streams.has(key)) return;
+      const book = wireBook(m.book);
+      if (s.lastBook && JSON.stringify(s.lastBook) === JSON.stringify(book)) return;
+      const prevBookSeq = s.lastBook ? s.bookSeq : null;
+      const delta = s.lastBook ? bookDelta(s.lastBook, book) : null;
+      s.bookSeq += 1;
+      s.lastBook = book;
+      const ts = new Date(m.ts).toISOString();
+      await pool.query(
+        `insert into market_books (venue, symbol, book_seq, ts, bids, asks) values ($1, $2, $3, $4, $5, $6)
+         on conflict (venue, symbol) do update set book_seq = excluded.book_seq, ts = excluded.ts, bids = excluded.bids, asks = excluded.asks`,
+        [s.venue, s.symbol, s.bookSeq, ts, JSON.stringify(book.bids), JSON.stringify(book.asks)],
+      );
+      await notify({
+        k: 'book',
+        venue: s.venue,
+        symbol: s.symbol,
+        bookSeq: s.bookSeq,
+        prevBookSeq,
+        ts,
+        book,
+        delta,
+        bbo: { bid: m.bid, ask: m.ask, mark: m.mark },
+      });
+    } catch (err) {
+      logger.error({ err, key }, 'market stream book update failed');
+    } finally {
+      bookInFlight.delete(key);
+      if (bookAgain.delete(key)) void followBook(key);
+    }
+  }
+
+  /** Adds prints to the kept tape and the volume-at-price ring. */
+  function countVap(s: Stream, prints: TapePrint[]) {
+    const width = s.tick.times(VAP_BUCKET_TICKS);
+    for (const p of prints) {
+      const bucket = fmt(p.price.div(width).floor().times(width));
+      s.vapPrints.push({ bucket, size: p.size, side: p.side });
+      const v = s.vap.get(bucket) ?? { buy: new Decimal(0), sell: new Decimal(0) };
+      s.vap.set(bucket, p.side === 'buy' ? { ...v, buy: v.buy.plus(p.size) } : { ...v, sell: v.sell.plus(p.size) });
+    }
+    while (s.vapPrints.length > TAPE_KEEP) {
+      const old = s.vapPrints.shift()!;
+      const v = s.vap.get(old.bucket)!;
+      const next = old.side === 'buy' ? { ...v, buy: v.buy.minus(old.size) } : { ...v, sell: v.sell.minus(old.size) };
+      if (next.buy.isZero() && next.sell.isZero()) s.vap.delete(old.bucket);
+      else s.vap.set(old.bucket, next);
+    }
+    if (prints.length) s.vapDirty = true;
+  }
+
+  /** Stores prints in the kept tape and counts them into volume at price. */
+  async function storePrints(s: Stream, prints: TapePrint[]): Promise<void> {
+    if (!prints.length) return;
+    await pool.query(
+      `insert into market_trades (venue, symbol, trade_id, ts, price, size, side)
+       select $1, $2, t, to_timestamp(ms::bigint / 1000.0), p::numeric, z::numeric, d from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) as x(t, ms, p, z, d)`,
+      [
+        s.venue,
+        s.symbol,
+        prints.map((p) => p.tradeId),
+        prints.map((p) => String(p.ts)),
+        prints.map((p) => fmt(p.price)),
+        prints.map((p) => fmt(p.size)),
+        prints.map((p) => p.side),
+      ],
+    );
+    countVap(s, prints);
+  }
+
+  /** Stores and announces the prints the replay passed over since the last call. */
+  async function replayTape(s: Stream, nowMs: number): Promise<void> {
+    const prints = tradesBetween(s.recorded, s.lastWallMs, nowMs, anchorMs);
+    s.lastWallMs = nowMs;
+    await storePrints(s, prints);
+    for (let i = 0; i < prints.length; i += PRINTS_PER_NOTIFY)
+      await notify({
+        k: 'trades',
+        venue: s.venue,
+        symbol: s.symbol,
+        prints: prints.slice(i, i + PRINTS_PER_NOTIFY).map(printToWire),
+      });
+  }
+
+  async function startStream(venue: string, symbol: string): Promise<void> {
+    const key = `${venue} ${symbol}`;
+    const spec = findSymbol(venue, symbol);
+    if (!spec) return;
+    const { rows } = await locks.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [
+      `marketstream:${key}`,
+    ]);
+    if (!rows[0].ok) return;
+    const recorded = await loadRecordedMarket(spec.sourceCoin, opts.dataDir);
+    const now = Date.now();
+    const last = await pool.query<{ book_seq: string }>(
+      'select book_seq from market_books where venue = $1 and symbol = $2',
+      [venue, symbol],
+    );
+    const s: Stream = {
+      venue,
+      symbol,
+      key,
+      bookSeq: Number(last.rows[0]?.book_seq ?? 0),
+      lastBook: null,
+      lastWallMs: now,
+      recorded,
+      tick: new Decimal(spec.tickSize),
+      vapDirty: false,
+      vap: new Map(),
+      vapPrints: [],
+    };
+    // the kept tape seeds volume at price; backfill only the span the kept tape does not cover
+    const kept = await pool.query<{ ts: Date; price: string; size: string; side: 'buy' | 'sell' }>(
+      'select ts, price::text, size::text, side from market_trades where venue = $1 and symbol = $2 order by id desc limit $3',
+      [venue, symbol, TAPE_KEEP],
+    );
+    countVap(
+      s,
+      kept.rows.reverse().map((r) => ({
+        tradeId: '',
+        ts: new Date(r.ts).getTime(),
+        price: new Decimal(r.price),
+        size: new Decimal(r.size),
+        side: r.side,
+      })),
+    );
+    // backfill what the kept tape misses: back to its newest print, at most one replay loop (so a
+    // fresh tape is never empty however sparse the recording is around now), newest TAPE_KEEP kept
+    const loopMs = 2 * (recorded.endMs - recorded.startMs);
+    const newest = kept.rows[0] ? new Date(kept.rows.at(-1)!.ts).getTime() : 0;
+    const from = Math.max(now - loopMs, newest);
+    const backfill: TapePrint[] = [];
+    for (let w = from; w < now; w += TAPE_BACKFILL_STEP_MS)
+      backfill.push(...tradesBetween(recorded, w, Math.min(w + TAPE_BACKFILL_STEP_MS, now), anchorMs));
+    await storePrints(s, backfill.slice(-TAPE_KEEP));
+    streams.set(key, s);
+    logger.info({ venue, symbol, backfilled: Math.min(backfill.length, TAPE_KEEP) }, 'market stream started');
+    await followBook(key);
+    await pool.query('update market_streams set heartbeat_at = now() where venue = $1 and symbol = $2', [
+      venue,
+      symbol,
+    ]);
+  }
+
+  async function stopStream(s: Stream): Promise<void> {
+    streams.delete(s.key);
+    await pool.query('update market_streams set heartbeat_at = null where venue = $1 and symbol = $2', [
+      s.venue,
+      s.symbol,
+    ]);
+    await locks.query('select pg_advisory_unlock(hashtext($1))', [`marketstream:${s.key}`]);
+    logger.info({ venue: s.venue, symbol: s.symbol }, 'market stream stopped (no demand)');
+  }
+
+  /** Starts demanded pairs nobody streams, stops led pairs nobody demanded within `idleMs`. */
+  function reconcile(): Promise<void> {
+    reconciling = reconciling
+      .then(async () => {
+        if (stopped) return;
+        const { rows } = await pool.query<{ venue: string; symbol: string }>(
+          `select venue, symbol from market_streams where demanded_at > now() - make_interval(secs => $1::double precision / 1000)`,
+          [idleMs],
+        );
+        const wanted = new Set(rows.map((r) => `${r.venue} ${r.symbol}`));
+        for (const s of [...streams.values()]) if (!wanted.has(s.key)) await stopStream(s);
+        for (const r of rows) if (!streams.has(`${r.venue} ${r.symbol}`)) await startStream(r.venue, r.symbol);
+        // demand arrives when a reader found no live producer: answer it with a heartbeat at once
+        if (streams.size)
+          await pool.query(
+            `update market_streams set heartbeat_at = now() where (venue || ' ' || symbol) = any($1::text[])`,
+            [[...streams.keys()]],
+          );
+      })
+      .catch((err: unknown) => logger.error({ err }, 'market stream reconcile failed'));
+    return reconciling;
+  }
+
+  listener.on('notification', (n) => {
+    if (n.channel === 'market_demand') return void reconcile();
+    if (n.channel === 'marks' && n.payload && streams.has(n.payload)) void followBook(n.payload);
+  });
+  await listener.query('listen market_demand');
+  await listener.query('listen marks');
+
+  let beats = 0;
+  const tapeTimer = setInterval(() => {
+    const now = Date.now();
+    for (const s of streams.values())
+      void replayTape(s, now).catch((err: unknown) => logger.error({ err, key: s.key }, 'tape replay failed'));
+    if (++beats % Math.round(HEARTBEAT_MS / TAPE_TICK_MS) !== 0) return;
+    void (async () => {
+      const led = [...streams.values()];
+      if (led.length) {
+        await pool.query(
+          `update market_streams set heartbeat_at = now() where (venue || ' ' || symbol) = any($1::text[])`,
+          [led.map((s) => s.key)],
+        );
+        for (const s of led) {
+          if (!s.vapDirty) continue;
+          s.vapDirty = false;
+          const levels = [...s.vap.entries()]
+            .sort(([a], [b]) => new Decimal(b).comparedTo(a))
+            .map(([price, v]) => ({ price, buyVolume: fmt(v.buy), sellVolume: fmt(v.sell) }));
+          await notify({
+            k: 'vap',
+            venue: s.venue,
+            symbol: s.symbol,
+            ts: new Date().toISOString(),
+            bucket: fmt(s.tick.times(VAP_BUCKET_TICKS)),
+            levels,
+            prints: s.vapPrints.length,
+          });
+        }
+        await pool.query(
+          `delete from market_trades t using (select venue, symbol, min(id) as keep_from from (select venue, symbol, id, row_number() over (partition by venue, symbol order by id desc) as n from market_trades) r where n <= $1 group by venue, symbol) k
+            where t.venue = k.venue and t.symbol = k.symbol and t.id < k.keep_from`,
+          [TAPE_KEEP],
+        );
+      }
+      if (beats % Math.round(5_000 / TAPE_TICK_MS) === 0) await reconcile();
+    })().catch((err: unknown) => logger.error({ err }, 'market stream heartbeat failed'));
+  }, TAPE_TICK_MS);
+
+  await reconcile();
+  logger.debug({ symbols: PAPER_SYMBOLS.length }, 'market stream producer listening');
+
+  return {
+    leading: () => [...streams.keys()],
+    async stop() {
+      stopped = true;
+      clearInterval(tapeTimer);
+      await reconciling;
+      await Promise.allSettled(
+        [...streams.values()].map((s) =>
+          pool.query('update market_streams set heartbeat_at = null where venue = $1 and symbol = $2', [
+            s.venue,
+            s.symbol,
+          ]),
+        ),
+      );
+      streams.clear();
+      await pool.query(`select pg_notify('market_demand', 'handover')`).catch(() => undefined); // another producer takes over at once
+      await listener.end();
+      await locks.end();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * Wakes resting paper orders: LISTENs on `marks`; for each changed venue symbol, finds the open
+ * working orders the new mark crosses (domain/paper/engine `crosses`) and signals their intent
+ * workflows (`markCrossed`). Signals are hints: the workflow re-checks under the account lock,
+ * so a duplicate or late signal never fills twice. Runs in every worker; duplicates are harmless.
+ */
+import pg from 'pg';
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import { Decimal } from '../../../domain/decimal.js';
+import { crosses, type PaperOrder } from '../../../domain/paper/engine.js';
+import { intentWorkflowId, markCrossedSignal } from '../../oms/workflows/intent.definitions.js';
+
+interface OpenOrderRow {
+  id: string;
+  side: string;
+  type: string;
+  qty: string;
+  filled_qty: string;
+  price: string | null;
+  trigger_price: string | null;
+  stop_limit_price: string | null;
+  reduce_only: boolean;
+  time_in_force: string;
+  triggered: boolean;
+}
+
+const toOrder = (r: OpenOrderRow): PaperOrder => ({
+  side: r.side as PaperOrder['side'],
+  type: r.type as PaperOrder['type'],
+  qty: new Decimal(r.qty).minus(r.filled_qty),
+  price: r.price == null ? undefined : new Decimal(r.price),
+  triggerPrice: r.trigger_price == null ? undefined : new Decimal(r.trigger_price),
+  stopLimitPrice: r.stop_limit_price == null ? undefined : new Decimal(r.stop_limit_price),
+  reduceOnly: r.reduce_only,
+  timeInForce: r.time_in_force as PaperOrder['timeInForce'],
+  triggered: r.triggered,
+});
+
+/** A running watcher; `stop()` closes its connection. */
+export interface TriggerWatcher {
+  stop(): Promise<void>;
+  /** Checks one venue symbol now (also what a notification does). */
+  check(venue: string, symbol: string): Promise<number>;
+}
+
+/** Starts the watcher on its own PostgreSQL connection. */
+export async function startTriggerWatcher(opts: {
+  databaseUrl: string;
+  temporal: Client;
+  logger: Logger;
+}): Promise<TriggerWatcher> {
+  const listener = new pg.Client({ connectionString: opts.databaseUrl });
+  const reader = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
+  listener.on('error', (err) => opts.logger.error({ err }, 'trigger watcher connection failed'));
+  reader.on('error', (err) => opts.logger.error({ err }, 'trigger watcher pool error'));
+  await listener.connect();
+  const running = new Map<string, Promise<number>>();
+  const again = new Set<string>();
+
+  async function check(venue: string, symbol: string): Promise<number> {
+    const { rows: marks } = await reader.query<{ mark: string; ts: Date }>(
+      'select mark, ts from marks where venue = $1 and symbol = $2',
+      [venue, symbol],
+    );
+    if (!marks[0]) return 0;
+    const mark = new Decimal(marks[0].mark);
+    const { rows } = await reader.query<OpenOrderRow>(
+      `select id, side, type, qty, filled_qty, price, trigger_price, stop_limit_price, reduce_only, time_in_force, triggered
+         from order_intents where venue = $1 and symbol = $2 and order_status = 'open'`,
+      [venue, symbol],
+    );
+    const crossing = rows.filter((r) => crosses(toOrder(r), mark));
+    await Promise.all(
+      crossing.map((r) =>
+        opts.temporal.workflow
+          .getHandle(intentWorkflowId(r.id))
+          .signal(markCrossedSignal, { mark: marks[0].mark, ts: marks[0].ts.getTime() })
+          .catch((err: unknown) => opts.logger.warn({ err, intentId: r.id }, 'markCrossed signal failed')),
+      ),
+    );
+    return crossing.length;
+  }
+
+  /** One check per symbol at a time; a notification during a check schedules exactly one more. */
+  function schedule(key: string) {
+    if (running.has(key)) return void again.add(key);
+    const [venue, symbol] = key.split(' ');
+    const p = check(venue, symbol)
+      .catch((err: unknown) => (opts.logger.error({ err, key }, 'trigger check failed'), 0))
+      .finally(() => {
+        running.delete(key);
+        if (again.delete(key)) schedule(key);
+      });
+    running.set(key, p);
+  }
+
+  listener.on('notification', (n) => n.payload && schedule(n.payload));
+  await listener.query('listen marks');
+  // Catch up on crossings that happened while no worker was listening.
+  const { rows: open } = await reader.query<{ venue: string; symbol: string }>(
+    `select distinct venue, symbol from order_intents where order_status = 'open'`,
+  );
+  for (const r of open) schedule(`${r.venue} ${r.symbol}`);
+  return {
+    check,
+    async stop() {
+      await Promise.allSettled(running.values());
+      await listener.end();
+      await reader.end();
+    },
+  };
+}

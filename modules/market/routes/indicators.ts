@@ -1,0 +1,85 @@
+/**
+ * `/api/v1/indicators` (docs/api.md §4.7): the catalogue of declarative indicator specs, and
+ * `POST /api/v1/indicators/compute` computing a list of them over the recorded candles of a pair.
+ * The catalogue and the computation are domain/indicators/registry.ts; the bars modules/market/queries/bars.ts. Errors: `400
+ * validation_failed` (detail lists every issue: unknown indicator or param, out-of-range param,
+ * duplicate id, too many bars), `400 symbol_unknown`.
+ */
+import Router from '@koa/router';
+import { ApiError } from '../../../domain/errors.js';
+import {
+  MAX_BARS,
+  SIGNIFICANT_DIGITS,
+  MAX_INDICATORS,
+  catalogue,
+  computeSeries,
+  resolveIndicators,
+} from '../../../domain/indicators/registry.js';
+import { gate } from '../../../api/middleware/auth.js';
+import type { ApiDeps, ApiState } from '../../../api/context.js';
+import type { OpenApiRegistry } from '../../../api/openapi.js';
+import { loadBars } from '../queries/bars.js';
+import { endpoint } from '../../../api/route.js';
+import { catalogueView, computeBody, computeView } from './indicators.schemas.js';
+
+/** The indicators router (docs/api.md §4.7), trader audience. */
+export function indicatorRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
+  const router = new Router<ApiState>({ prefix: '/api/v1' });
+  const tags = ['indicators'];
+  const read = gate({ audience: 'trader' });
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/indicators',
+      summary: 'The catalogue of declarative indicator specs: params (type, default, min, max), inputs, outputs',
+      tags,
+      gate: read,
+      schemas: {},
+      responses: { '200': { description: 'Catalogue', schema: catalogueView } },
+    },
+    async (ctx) => {
+      ctx.body = {
+        indicators: catalogue(),
+        significantDigits: SIGNIFICANT_DIGITS,
+        maxIndicators: MAX_INDICATORS,
+        maxBars: MAX_BARS,
+      };
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/indicators/compute',
+      summary:
+        'Computes indicator specs over the recorded candles of a pair; series aligned with the bar open times (values rounded to 8 significant digits, analytics not money)',
+      tags,
+      gate: read,
+      schemas: { body: computeBody },
+      responses: { '200': { description: 'Series', schema: computeView } },
+    },
+    async (ctx, { body }) => {
+      const { resolved, issues } = resolveIndicators(body.indicators);
+      if (issues.length) throw new ApiError('validation_failed', issues);
+      const loaded = await loadBars(deps.orm, body);
+      ctx.body = {
+        venue: body.venue,
+        symbol: body.symbol,
+        interval: body.interval,
+        source: loaded.source,
+        bars: loaded.bars.length,
+        window: loaded.window,
+        openTime: loaded.bars.map((b) => new Date(b.openTime).toISOString()),
+        close: loaded.bars.map((b) => b.close),
+        indicators: computeSeries(loaded.bars, resolved),
+      };
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,243 @@
+/**
+ * The ledger of every venue: what an execution changes on the platform's books — fills, the net
+ * position, closed round trips (trades), the venue balance, the intent's state and the `/ws/risk`
+ * events — written in ONE transaction of the intent's tenant under the account lock. The paper
+ * engine (./paper.ts) and routed dispatch (./routed.ts) both record through it.
+ *
+ * Idempotent by construction: a retried activity finds the intent already past the state it
+ * expects and returns the recorded outcome, so a fill is never recorded twice.
+ */
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { ApplicationFailure } from '@temporalio/common';
+import { Decimal, ZERO, fmt } from '../../../domain/decimal.js';
+import { applyFill, fee, type PositionState } from '../../../domain/paper/position.js';
+import { TERMINAL_STATES, type IntentState } from '../../../domain/oms/intent.js';
+import type { MarkTick } from '../../../domain/market/types.js';
+import {
+  AccountBalance,
+  Fill,
+  OrderIntent,
+  Position,
+  Tenant,
+  Trade,
+  type OrderIntentRow,
+  type PositionRow,
+} from '../../../db/entities.js';
+import { scoped, platformEm } from '../../../db/orm.js';
+import { fillView, intentToView, positionView, workingOrderView } from '../../../db/views.js';
+import { appendEvents, lockAccount, type NewEvent } from '../../../db/events.js';
+import type { DispatchOutcome } from '../../../activities/types.js';
+import type { ActivityMetrics } from '../../../activities/metrics.js';
+
+/** The venue slug of the platform's own engine (docs/api.md §1: internalised rows carry `paper`). */
+export const PAPER = 'paper';
+
+/** What the paper venue needs; `metrics` counts intents reaching a terminal state (activities/metrics.ts). */
+export interface PaperDeps {
+  orm: MikroORM;
+  markMaxAgeMs: number;
+  metrics?: ActivityMetrics;
+}
+
+const isTerminal = (state: string) => (TERMINAL_STATES as readonly string[]).includes(state);
+
+/**
+ * Runs `work` in a transaction of the intent's tenant with the account and the intent locked. Every
+ * terminal transition of an intent happens in here, so when `work` moved the intent into a terminal
+ * state, `metrics.intentTerminal` hears of it once the transaction has committed.
+ */
+export async function withLockedIntent<T>(
+  orm: MikroORM,
+  intentId: string,
+  work: (em: EntityManager, intent: OrderIntentRow) => Promise<T>,
+  metrics?: ActivityMetrics,
+): Promise<T> {
+  const head = await platformEm(orm).findOne(OrderIntent, { id: intentId }, { filters: false });
+  if (!head) throw ApplicationFailure.nonRetryable(`intent ${intentId} not found`, 'intent_not_found');
+  let reached: IntentState | undefined;
+  const result = await scoped(orm, head.tenantId).transactional(async (em) => {
+    await lockAccount(em, head.accountId);
+    const intent = await em.findOneOrFail(OrderIntent, { id: intentId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const before = intent.state;
+    const out = await work(em, intent);
+    reached = !isTerminal(before) && isTerminal(intent.state) ? (intent.state as IntentState) : undefined;
+    return out;
+  });
+  if (reached) metrics?.intentTerminal(head.venue, reached);
+  return result;
+}
+
+/** The outcome already recorded on an intent (for retries and no-op wake-ups). */
+export function outcomeOf(i: OrderIntentRow): DispatchOutcome {
+  return {
+    state: i.state as IntentState,
+    resting: i.orderStatus === 'open',
+    venueOrderId: i.venueOrderId ?? null,
+    reason: i.rejectReason ?? undefined,
+    filledQty: fmt(new Decimal(i.filledQty)),
+    avgFillPrice: i.avgFillPrice ?? null,
+  };
+}
+
+/** Marks an intent rejected before dispatch (risk), with its events. */
+export async function rejectIntent(em: EntityManager, intent: OrderIntentRow, reason: string): Promise<void> {
+  Object.assign(intent, { state: 'rejected', orderStatus: 'rejected', rejectReason: reason, lastEvent: 'rejected' });
+  await appendEvents(em, intent.tenantId, intent.accountId, [intentEvent(intent, 'intent.rejected')]);
+}
+
+/** The `Order-Intent-Update` event of an intent's change (stamps `updatedAt`). */
+export function intentEvent(intent: OrderIntentRow, kind: string): NewEvent {
+  intent.updatedAt = new Date();
+  return { kind, frameType: 'Order-Intent-Update', venue: intent.venue, data: intentToView(intent) };
+}
+
+/** The `Open-Orders-Update` event: every open working order of the account after this transaction's changes. */
+export async function openOrdersEvent(em: EntityManager, accountId: string): Promise<NewEvent> {
+  await em.flush(); // the list must see this transaction's own change of the order
+  const open = await em.find(OrderIntent, { accountId, orderStatus: 'open' }, { orderBy: { createdAt: 'asc' } });
+  return {
+    kind: 'orders.open_changed',
+    frameType: 'Open-Orders-Update',
+    venue: PAPER,
+    data: { accountId, orders: open.map(workingOrderView) },
+  };
+}
+
+/**
+ * One execution to record: price (USD), qty (contracts), liquidity; routed venues add the fee the
+ * venue charged (USD), its trade id and its execution time (epoch ms). Paper fills leave those out:
+ * the tenant's fee schedule prices them and the platform mints the ids.
+ */
+export interface ExecutionToRecord {
+  price: Decimal;
+  qty: Decimal;
+  liquidity: 'taker' | 'maker';
+  feeUsd?: Decimal;
+  venueTradeId?: string;
+  at?: number;
+}
+
+/**
+ * Records fills: Fill rows (ids `<intentId>-<n>`), the net position, closed round trips,
+ * the venue balance (realised PnL − fees); returns the Fill and Position-Changed events.
+ */
+export async function recordFills(
+  em: EntityManager,
+  intent: OrderIntentRow,
+  fills: ExecutionToRecord[],
+  posRow: PositionRow | null,
+  tick: MarkTick,
+): Promise<NewEvent[]> {
+  const ts = Date.now(); // execution time; the tick's own time is when the mark was published
+  const tenant = await em.findOneOrFail(Tenant, { id: intent.tenantId });
+  const bps = { maker: new Decimal(tenant.feeSchedule.makerBps), taker: new Decimal(tenant.feeSchedule.takerBps) };
+  const before = await em.count(Fill, { intentId: intent.id });
+  let position: PositionState = posRow
+    ? {
+        qty: new Decimal(posRow.qty),
+        avgEntryPrice: new Decimal(posRow.avgEntryPrice),
+        realizedPnl: new Decimal(posRow.realizedPnlUsd),
+        openedAt: posRow.openedAt?.getTime() ?? null,
+      }
+    : { qty: ZERO, avgEntryPrice: ZERO, realizedPnl: ZERO, openedAt: null };
+  const balance = await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
+  let cash = new Decimal(balance?.balanceUsd ?? 0);
+  /** Fees paid opening what is still open (USD); a close takes its pro-rata share into the trade. */
+  let entryFees = new Decimal(posRow?.entryFeesUsd ?? 0);
+  let filledQty = new Decimal(intent.filledQty);
+  let notional = new Decimal(intent.avgFillPrice ?? 0).times(filledQty);
+  const events: NewEvent[] = [];
+  const at = new Date(ts);
+
+  for (const [k, f] of fills.entries()) {
+    const id = `${intent.id}-${before + k + 1}`;
+    const feeUsd = f.feeUsd ?? fee(f.price, f.qty, bps[f.liquidity]);
+    /** The fee of part of this fill: the venue's fee pro rata, or the schedule's. */
+    const feeOf = (qty: Decimal) => (f.feeUsd ? f.feeUsd.times(qty).div(f.qty) : fee(f.price, qty, bps[f.liquidity]));
+    const realizedBefore = position.realizedPnl;
+    const openBefore = position.qty.abs();
+    const applied = applyFill(position, { side: intent.side as 'buy' | 'sell', qty: f.qty, price: f.price }, ts);
+    position = applied.position;
+    const realized = position.realizedPnl.minus(realizedBefore);
+    cash = cash.plus(realized).minus(feeUsd);
+    filledQty = filledQty.plus(f.qty);
+    notional = notional.plus(f.price.times(f.qty));
+    const fill = em.create(Fill, {
+      id,
+      tenantId: intent.tenantId,
+      accountId: intent.accountId,
+      intentId: intent.id,
+      venue: intent.venue,
+      symbol: intent.symbol,
+      side: intent.side,
+      qty: fmt(f.qty),
+      price: fmt(f.price),
+      feeUsd: fmt(feeUsd),
+      liquidity: f.liquidity,
+      venueOrderId: intent.venueOrderId ?? `paper-${intent.id}`,
+      venueTradeId: f.venueTradeId ?? id,
+      realizedPnlUsd: fmt(realized),
+      executedAt: f.at ? new Date(f.at) : at,
+    });
+    events.push({ kind: 'fill.executed', frameType: 'Fill', venue: intent.venue, data: fillView(fill) });
+    const closedQty = applied.closed?.qty ?? ZERO;
+    const entryShare = closedQty.isZero() || openBefore.isZero() ? ZERO : entryFees.times(closedQty).div(openBefore);
+    entryFees = position.qty.isZero() ? ZERO : entryFees.minus(entryShare).plus(feeOf(f.qty.minus(closedQty)));
+    if (applied.closed) {
+      const c = applied.closed;
+      em.create(Trade, {
+        id: `${id}-t`,
+        tenantId: intent.tenantId,
+        accountId: intent.accountId,
+        venue: intent.venue,
+        symbol: intent.symbol,
+        side: c.side,
+        qty: fmt(c.qty),
+        entryPrice: fmt(c.entryPrice),
+        exitPrice: fmt(c.exitPrice),
+        realizedPnlUsd: fmt(c.realizedPnl),
+        feesUsd: fmt(feeOf(c.qty).plus(entryShare)),
+        openedAt: new Date(c.openedAt),
+        closedAt: new Date(c.closedAt),
+        exitFillId: id,
+      });
+    }
+  }
+
+  intent.filledQty = fmt(filledQty);
+  intent.avgFillPrice = fmt(notional.div(filledQty));
+  const values = {
+    qty: fmt(position.qty),
+    avgEntryPrice: fmt(position.avgEntryPrice),
+    realizedPnlUsd: fmt(position.realizedPnl),
+    entryFeesUsd: fmt(entryFees),
+    leverage: intent.leverage,
+    openedAt: position.openedAt == null ? null : new Date(position.openedAt),
+  };
+  const saved = posRow
+    ? Object.assign(posRow, values)
+    : em.create(Position, {
+        accountId: intent.accountId,
+        venue: intent.venue,
+        symbol: intent.symbol,
+        tenantId: intent.tenantId,
+        ...values,
+      });
+  if (balance) balance.balanceUsd = fmt(cash);
+  else
+    em.create(AccountBalance, {
+      accountId: intent.accountId,
+      venue: intent.venue,
+      tenantId: intent.tenantId,
+      balanceUsd: fmt(cash),
+    });
+  saved.updatedAt = at;
+  events.push({
+    kind: 'position.changed',
+    frameType: 'Position-Changed',
+    venue: intent.venue,
+    data: positionView(saved, tick.mark),
+  });
+  return events;
+}

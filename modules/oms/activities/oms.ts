@@ -1,0 +1,142 @@
+/**
+ * OMS activities that are not venue-specific: record a composed intent, and the pre-dispatch
+ * risk check (initial margin against the venue's available margin, docs/api.md §2.5).
+ */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Decimal, ZERO } from '../../../domain/decimal.js';
+import { initialMargin, venueState } from '../../../domain/paper/account.js';
+import type { IntentView } from '../../../domain/oms/intent.js';
+import { AccountBalance, OrderIntent, Position } from '../../../db/entities.js';
+import { scoped } from '../../../db/orm.js';
+import { intentToView } from '../../../db/views.js';
+import { appendEvents, lockAccount } from '../../../db/events.js';
+import { readMark } from '../../../db/marks.js';
+import { outcomeOf, rejectIntent, withLockedIntent } from './ledger.js';
+import type { RiskVerdict } from '../../../activities/types.js';
+import type { ActivityMetrics } from '../../../activities/metrics.js';
+import { verifyTypedData, type Hex } from 'viem';
+import { Credential } from '../../../db/entities.js';
+import { paperSigningRequest } from '../../../domain/oms/signing.js';
+import type { IntentWorkflowInput } from '../workflows/intent.definitions.js';
+
+/** What the OMS activities need; `metrics` counts risk rejections as terminal states (activities/metrics.ts). */
+export interface OmsDeps {
+  orm: MikroORM;
+  markMaxAgeMs: number;
+  metrics?: ActivityMetrics;
+}
+
+export function omsActivities({ orm, markMaxAgeMs, metrics }: OmsDeps) {
+  return {
+    /**
+     * Inserts the intent in `signed_pending_dispatch` with its `composed` event; a second call
+     * for the same id returns the stored intent unchanged (idempotent).
+     */
+    async recordIntent(input: IntentWorkflowInput): Promise<IntentView> {
+      return scoped(orm, input.tenantId).transactional(async (em) => {
+        await lockAccount(em, input.accountId);
+        const existing = await em.findOne(OrderIntent, { id: input.intentId });
+        if (existing) return intentToView(existing);
+        const { intentId, signing, batchId, batchLeg, pollMs: _pollMs, ...fields } = input;
+        const intent = em.create(OrderIntent, {
+          id: intentId,
+          ...fields,
+          state: signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch',
+          orderStatus: null,
+          venueOrderId: null,
+          filledQty: '0',
+          avgFillPrice: null,
+          lastEvent: 'composed',
+          rejectReason: null,
+          triggered: false,
+          batchId: batchId ?? null,
+          batchLeg: batchLeg ?? null,
+        });
+        await em.flush();
+        const view = intentToView(intent);
+        await appendEvents(em, input.tenantId, input.accountId, [
+          { kind: 'intent.composed', frameType: 'Order-Intent-Update', venue: input.venue, data: view },
+        ]);
+        return view;
+      });
+    },
+
+    /**
+     * Verifies a self-signed intent's EIP-712 signature against the signer address registered on
+     * its credential (viem); when it matches, the intent moves to `signed_pending_dispatch`.
+     * A wrong signature changes nothing: `{ ok: false, reason: 'invalid_signature' }`.
+     */
+    async acceptSignature(intentId: string, signature: string): Promise<RiskVerdict> {
+      return withLockedIntent(orm, intentId, async (em, intent) => {
+        if (intent.state !== 'intent_pending') return { ok: true };
+        const cred = await em.findOneOrFail(Credential, { id: intent.credentialId });
+        const { typedData } = paperSigningRequest({ ...intent, intentId: intent.id });
+        const valid =
+          /^0x[0-9a-fA-F]{130}$/.test(signature) &&
+          cred.signerAddress != null &&
+          (await verifyTypedData({
+            ...typedData,
+            address: cred.signerAddress as Hex,
+            signature: signature as Hex,
+          }).catch(() => false));
+        if (!valid) return { ok: false, reason: 'invalid_signature' };
+        Object.assign(intent, { state: 'signed_pending_dispatch', lastEvent: 'signed', updatedAt: new Date() });
+        await appendEvents(em, intent.tenantId, intent.accountId, [
+          { kind: 'intent.signed', frameType: 'Order-Intent-Update', venue: intent.venue, data: intentToView(intent) },
+        ]);
+        return { ok: true };
+      });
+    },
+
+    /**
+     * Pre-dispatch risk: a fresh mark must exist (`no_mark`) and an order that can add exposure
+     * must fit the venue's available margin (`insufficient_margin`). Rejection is recorded.
+     */
+    async checkRisk(intentId: string): Promise<RiskVerdict> {
+      return withLockedIntent(
+        orm,
+        intentId,
+        async (em, intent) => {
+          if (intent.state !== 'signed_pending_dispatch') {
+            const o = outcomeOf(intent);
+            return o.state === 'rejected' ? { ok: false, reason: o.reason ?? 'rejected' } : { ok: true };
+          }
+          const tick = await readMark(em, intent.venue, intent.symbol, markMaxAgeMs);
+          if (!tick) {
+            await rejectIntent(em, intent, 'no_mark');
+            return { ok: false, reason: 'no_mark' };
+          }
+          // Routed venues hold the margin themselves: the venue refuses what the account cannot carry (422 venue_rejected).
+          if (intent.venue !== 'paper') return { ok: true };
+          const positions = await em.find(Position, { accountId: intent.accountId, venue: intent.venue });
+          const balance = await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
+          const marks = new Map<string, Decimal>([[intent.symbol, tick.mark]]);
+          for (const p of positions) {
+            if (!marks.has(p.symbol))
+              marks.set(
+                p.symbol,
+                (await readMark(em, p.venue, p.symbol, Number.MAX_SAFE_INTEGER))?.mark ?? new Decimal(p.avgEntryPrice),
+              );
+          }
+          const state = venueState(
+            new Decimal(balance?.balanceUsd ?? 0),
+            positions.map((p) => ({
+              qty: new Decimal(p.qty),
+              avgEntryPrice: new Decimal(p.avgEntryPrice),
+              mark: marks.get(p.symbol)!,
+              leverage: new Decimal(p.leverage),
+            })),
+          );
+          const price = new Decimal(intent.price ?? intent.stopLimitPrice ?? intent.triggerPrice ?? tick.mark);
+          const needed = initialMargin(new Decimal(intent.qty), price, new Decimal(intent.leverage), intent.reduceOnly);
+          if (needed.gt(state.marginAvailableUsd) && needed.gt(ZERO)) {
+            await rejectIntent(em, intent, 'insufficient_margin');
+            return { ok: false, reason: 'insufficient_margin' };
+          }
+          return { ok: true };
+        },
+        metrics,
+      );
+    },
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * The paper venue, the platform's own matching engine: run the pure engine (domain/paper) against the
+ * canonical mark and record the outcome through the ledger (./ledger.ts) — fills, position, round trips,
+ * balance, intent state and `/ws/risk` events — in ONE transaction under the account lock.
+ *
+ * Idempotent by construction: a retried activity finds the intent already past the state it
+ * expects and returns the recorded outcome, so a fill is never recorded twice.
+ */
+import { Decimal, ZERO } from '../../../domain/decimal.js';
+import { matchOnArrival, matchOnMark, type MatchResult, type PaperOrder } from '../../../domain/paper/engine.js';
+import type { IntentState, OrderStatus } from '../../../domain/oms/intent.js';
+import { Position, type OrderIntentRow } from '../../../db/entities.js';
+import { appendEvents, type NewEvent } from '../../../db/events.js';
+import { recordStateSnapshot } from '../../../db/state-snapshots.js';
+import { readMark } from '../../../db/marks.js';
+import type { DispatchOutcome } from '../../../activities/types.js';
+import {
+  intentEvent,
+  openOrdersEvent,
+  outcomeOf,
+  recordFills,
+  rejectIntent,
+  withLockedIntent,
+  type PaperDeps,
+} from './ledger.js';
+
+/** The order the engine sees: the intent's remaining quantity and its trigger state. */
+function toPaperOrder(i: OrderIntentRow): PaperOrder {
+  const d = (v: string | null | undefined) => (v == null ? undefined : new Decimal(v));
+  return {
+    side: i.side as PaperOrder['side'],
+    type: i.type as PaperOrder['type'],
+    qty: new Decimal(i.qty).minus(i.filledQty),
+    price: d(i.price),
+    triggerPrice: d(i.triggerPrice),
+    stopLimitPrice: d(i.stopLimitPrice),
+    reduceOnly: i.reduceOnly,
+    timeInForce: i.timeInForce as PaperOrder['timeInForce'],
+    triggered: i.triggered,
+  };
+}
+
+/** How each engine result moves the intent: state, venue order status and the event name. */
+const RESULT_EFFECT: Record<
+  MatchResult['kind'],
+  (filled: boolean) => { state: IntentState; orderStatus: OrderStatus; event: string }
+> = {
+  filled: () => ({ state: 'filled', orderStatus: 'filled', event: 'filled' }),
+  partial_canceled: (filled) => ({
+    state: filled ? 'filled' : 'canceled',
+    orderStatus: 'canceled',
+    event: 'remainder_canceled',
+  }),
+  resting: (filled) => ({ state: 'dispatched', orderStatus: 'open', event: filled ? 'partially_filled' : 'resting' }),
+  canceled: () => ({ state: 'canceled', orderStatus: 'canceled', event: 'canceled' }),
+  rejected: () => ({ state: 'rejected', orderStatus: 'rejected', event: 'rejected' }),
+};
+
+/**
+ * Matches an intent on the paper venue and records the result.
+ * `arrival`: the first dispatch (state must be `signed_pending_dispatch`);
+ * `mark`: a resting working order woken by a mark crossing (orderStatus must be `open`).
+ */
+export async function executePaper(
+  deps: PaperDeps,
+  intentId: string,
+  mode: 'arrival' | 'mark',
+): Promise<DispatchOutcome> {
+  return withLockedIntent(
+    deps.orm,
+    intentId,
+    async (em, intent) => {
+      if (mode === 'arrival' ? intent.state !== 'signed_pending_dispatch' : intent.orderStatus !== 'open')
+        return outcomeOf(intent);
+      const tick = await readMark(em, intent.venue, intent.symbol, deps.markMaxAgeMs);
+      if (!tick) {
+        if (mode === 'mark') return outcomeOf(intent);
+        await rejectIntent(em, intent, 'no_mark');
+        return outcomeOf(intent);
+      }
+      const posRow = await em.findOne(Position, {
+        accountId: intent.accountId,
+        venue: intent.venue,
+        symbol: intent.symbol,
+      });
+      const result = (mode === 'arrival' ? matchOnArrival : matchOnMark)(
+        toPaperOrder(intent),
+        tick,
+        posRow ? new Decimal(posRow.qty) : ZERO,
+      );
+      const wasOpen = intent.orderStatus === 'open';
+      const events: NewEvent[] = [];
+      if (mode === 'arrival') {
+        Object.assign(intent, { state: 'dispatched', venueOrderId: `paper-${intent.id}`, lastEvent: 'dispatched' });
+        events.push(intentEvent(intent, 'intent.dispatched'));
+      }
+      if (
+        result.kind === 'resting' &&
+        result.fills.length === 0 &&
+        mode === 'mark' &&
+        result.order.triggered === intent.triggered
+      ) {
+        return outcomeOf(intent); // the crossing had passed by the time we looked: nothing changes
+      }
+
+      const fills = 'fills' in result ? result.fills : [];
+      if (fills.length) events.push(...(await recordFills(em, intent, fills, posRow, tick)));
+      const filled = new Decimal(intent.filledQty).gt(0);
+      const effect = RESULT_EFFECT[result.kind](filled);
+      Object.assign(intent, {
+        state: effect.state,
+        orderStatus: effect.orderStatus,
+        lastEvent: effect.event,
+        rejectReason: 'reason' in result ? result.reason : null,
+        triggered: result.kind === 'resting' ? Boolean(result.order.triggered) : intent.triggered,
+      });
+      if (wasOpen !== (intent.orderStatus === 'open')) events.push(await openOrdersEvent(em, intent.accountId));
+      events.push(intentEvent(intent, `intent.${effect.event}`));
+      await appendEvents(em, intent.tenantId, intent.accountId, events);
+      if (fills.length)
+        await recordStateSnapshot(em, {
+          tenantId: intent.tenantId,
+          accountId: intent.accountId,
+          venue: intent.venue,
+          reason: 'fill',
+        });
+      return outcomeOf(intent);
+    },
+    deps.metrics,
+  );
+}
+
+/**
+ * Cancels the working order of an intent (docs/api.md §4.4 cancel). Only an open order can be canceled;
+ * otherwise the recorded outcome is returned unchanged (a fill that won the race stays a fill).
+ */
+export async function cancelPaper(deps: PaperDeps, intentId: string): Promise<DispatchOutcome> {
+  return withLockedIntent(
+    deps.orm,
+    intentId,
+    async (em, intent) => {
+      if (intent.orderStatus !== 'open') return outcomeOf(intent);
+      Object.assign(intent, { state: 'canceled', orderStatus: 'canceled', lastEvent: 'canceled', rejectReason: null });
+      const events = [await openOrdersEvent(em, intent.accountId), intentEvent(intent, 'intent.canceled')];
+      await appendEvents(em, intent.tenantId, intent.accountId, events);
+      return outcomeOf(intent);
+    },
+    deps.metrics,
+  );
+}

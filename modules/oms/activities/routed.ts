@@ -1,0 +1,330 @@
+/**
+ * Routed execution (docs/api.md §1): an intent on `hyperliquid`, `aster`, `polymarket` or `kalshi` is
+ * signed with the account's agent key for that venue and sent to the exchange; `venueOrderId` and
+ * `venueTradeId` are the exchange's. The venue's fills are recorded exactly like paper fills
+ * (positions, round trips, balance, `/ws/risk` events), with the venue's fee and trade id.
+ *
+ * Idempotent dispatch: the client order id is derived from the intent id
+ * (`adapter.clientOrderId`); every attempt first asks the venue for that id and only places the
+ * order when the venue has never seen it, so a lost acknowledgement followed by an activity retry
+ * never makes a second venue order. Fills are recorded once per venue trade id.
+ *
+ * Network I/O happens outside the database transaction; the recording happens inside one, under
+ * the account and intent locks (withLockedIntent), and re-reads the intent so a concurrent
+ * cancel or sync never double-applies.
+ */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
+import { Decimal, fmt } from '../../../domain/decimal.js';
+import { isRouted, type IntentState } from '../../../domain/oms/intent.js';
+import type { MarkTick } from '../../../domain/market/types.js';
+import { Fill, OrderIntent, Position, type AgentWalletRow, type OrderIntentRow } from '../../../db/entities.js';
+import { currentAgent } from '../../../db/agent-wallets.js';
+import { agentBlock } from '../../../domain/custody/agents.js';
+import { platformEm } from '../../../db/orm.js';
+import { appendEvents, type NewEvent } from '../../../db/events.js';
+import { recordStateSnapshot } from '../../../db/state-snapshots.js';
+import { nextAgentNonce } from '../../../db/agent-nonces.js';
+import { readMark } from '../../../db/marks.js';
+import { open, type KeyRing } from '../../../domain/custody/vault.js';
+import type { DispatchOutcome } from '../../../activities/types.js';
+import { timedDispatch, type ActivityMetrics } from '../../../activities/metrics.js';
+import { intentEvent, openOrdersEvent, outcomeOf, recordFills, rejectIntent, withLockedIntent } from './ledger.js';
+import { ADAPTERS, NONCE_UNIT } from '../../../venues/registry.js';
+import { inAgentLane } from './agent-lane.js';
+import {
+  VenueRejected,
+  type AgentKey,
+  type RoutedVenue,
+  type VenueContext,
+  type VenueFill,
+  type VenueOrder,
+} from '../../../venues/types.js';
+
+/** What routed execution needs: the ORM, the custody key ring, venue URLs and network, `fetch`, and the worker's metrics (activities/metrics.ts). */
+export interface RoutedDeps {
+  orm: MikroORM;
+  markMaxAgeMs: number;
+  ring: KeyRing | null;
+  venues: { urls: Record<RoutedVenue, string>; network: 'mainnet' | 'testnet' };
+  fetch?: typeof fetch;
+  metrics?: ActivityMetrics;
+}
+
+/** The sealed venue API credentials of an agent (what `submitAuthorization` returned, modules/custody/activities/agents.ts). */
+const API_CREDENTIALS = z.record(z.string(), z.string());
+
+/**
+ * The venue context of an agent: its key decrypted here, inside the activity, and dropped with
+ * the context when the call ends (never logged, never returned).
+ * @throws ApplicationFailure `custody_unconfigured` (non-retryable) without a key ring.
+ */
+export function venueContext(deps: RoutedDeps, agent: AgentWalletRow): VenueContext {
+  if (!deps.ring)
+    throw ApplicationFailure.create({
+      type: 'custody_unconfigured',
+      message: 'AGENT_KEY_ENCRYPTION_KEYS is not configured',
+      nonRetryable: true,
+    });
+  const venue = agent.venue as RoutedVenue;
+  const secret = open(deps.ring, agent.encryptedKey);
+  const key: AgentKey =
+    venue === 'kalshi'
+      ? { kind: 'rsa', keyId: agent.agentAddress, privateKeyPem: secret }
+      : { kind: 'evm', privateKey: secret as `0x${string}`, address: agent.agentAddress as `0x${string}` };
+  return {
+    baseUrl: deps.venues.urls[venue],
+    network: deps.venues.network,
+    agent: key,
+    owner: agent.owner,
+    apiCredentials: agent.encryptedApiCredentials
+      ? API_CREDENTIALS.parse(JSON.parse(open(deps.ring, agent.encryptedApiCredentials)))
+      : undefined,
+    nextNonce: (unit) => nextAgentNonce(deps.orm, agent.id, unit ?? NONCE_UNIT[venue]),
+    fetch: deps.fetch ?? fetch,
+  };
+}
+
+/** How a venue order status moves the intent (a table): state and whether it still rests. */
+const STATUS_EFFECT: Record<VenueOrder['status'], (filled: boolean) => { state: IntentState; event: string }> = {
+  open: (filled) => ({ state: 'dispatched', event: filled ? 'partially_filled' : 'resting' }),
+  triggered: (filled) => ({ state: 'dispatched', event: filled ? 'partially_filled' : 'triggered' }),
+  filled: () => ({ state: 'filled', event: 'filled' }),
+  canceled: (filled) => ({ state: filled ? 'filled' : 'canceled', event: filled ? 'remainder_canceled' : 'canceled' }),
+  expired: (filled) => ({ state: filled ? 'filled' : 'canceled', event: 'expired' }),
+  rejected: () => ({ state: 'rejected', event: 'rejected' }),
+};
+
+/** A mark tick for recording (position frames carry it); the last known mark, else the fill price. */
+async function tickFor(deps: RoutedDeps, intent: OrderIntentRow, fallback: Decimal): Promise<MarkTick> {
+  const t = await readMark(platformEm(deps.orm), intent.venue, intent.symbol, Number.MAX_SAFE_INTEGER);
+  return (
+    t ?? {
+      venue: intent.venue,
+      symbol: intent.symbol,
+      ts: Date.now(),
+      mark: fallback,
+      bid: fallback,
+      ask: fallback,
+      book: { bids: [], asks: [] },
+    }
+  );
+}
+
+/**
+ * Records what the venue reported about the intent's order: new fills (by venue trade id), the
+ * order status, the intent state, and their events, in one transaction. Returns the outcome.
+ */
+async function recordVenueState(
+  deps: RoutedDeps,
+  intentId: string,
+  order: VenueOrder,
+  fills: VenueFill[],
+  dispatching: boolean,
+): Promise<DispatchOutcome> {
+  const fallback = new Decimal(fills[0]?.price ?? order.avgFillPrice ?? order.price ?? '0');
+  const head = await platformEm(deps.orm).findOneOrFail(OrderIntent, { id: intentId }, { filters: false });
+  const tick = await tickFor(deps, head, fallback);
+  return withLockedIntent(
+    deps.orm,
+    intentId,
+    async (em, intent) => {
+      const events: NewEvent[] = [];
+      const wasOpen = intent.orderStatus === 'open';
+      if (dispatching && intent.state === 'signed_pending_dispatch') {
+        Object.assign(intent, { state: 'dispatched', venueOrderId: order.venueOrderId, lastEvent: 'dispatched' });
+        events.push(intentEvent(intent, 'intent.dispatched'));
+      }
+      if (intent.state !== 'dispatched') return outcomeOf(intent); // terminal already: nothing more to record
+      const seen = new Set(
+        (await em.find(Fill, { intentId }, { fields: ['venueTradeId'] })).map((f) => f.venueTradeId),
+      );
+      const fresh = fills
+        .filter((f) => f.venueOrderId === order.venueOrderId && !seen.has(f.venueTradeId))
+        .sort((a, b) => a.time - b.time);
+      if (fresh.length) {
+        events.push(
+          ...(await recordFills(
+            em,
+            intent,
+            fresh.map((f) => ({
+              price: new Decimal(f.price),
+              qty: new Decimal(f.qty),
+              liquidity: 'taker' as const,
+              feeUsd: new Decimal(f.feeUsd),
+              venueTradeId: f.venueTradeId,
+              at: f.time,
+            })),
+            await em.findOne(Position, { accountId: intent.accountId, venue: intent.venue, symbol: intent.symbol }),
+            tick,
+          )),
+        );
+      }
+      const filled = new Decimal(intent.filledQty).gt(0);
+      const effect = STATUS_EFFECT[order.status](filled);
+      const orderStatus = order.status === 'triggered' ? 'open' : order.status;
+      const changed = intent.orderStatus !== orderStatus || intent.state !== effect.state || fresh.length > 0;
+      Object.assign(intent, {
+        orderStatus,
+        state: effect.state,
+        rejectReason:
+          order.status === 'rejected' ? `venue_rejected: ${order.reason ?? 'rejected'}` : intent.rejectReason,
+      });
+      if (changed) {
+        intent.lastEvent = effect.event;
+        if (wasOpen !== (intent.orderStatus === 'open')) events.push(await openOrdersEvent(em, intent.accountId));
+        events.push(intentEvent(intent, `intent.${effect.event}`));
+      }
+      if (events.length) await appendEvents(em, intent.tenantId, intent.accountId, events);
+      if (fresh.length)
+        await recordStateSnapshot(em, {
+          tenantId: intent.tenantId,
+          accountId: intent.accountId,
+          venue: intent.venue,
+          reason: 'fill',
+        });
+      return outcomeOf(intent);
+    },
+    deps.metrics,
+  );
+}
+
+/** Rejects an intent before dispatch (agent, mark or venue refusal), recording why. */
+async function reject(deps: RoutedDeps, intentId: string, reason: string): Promise<DispatchOutcome> {
+  return withLockedIntent(
+    deps.orm,
+    intentId,
+    async (em, intent) => {
+      if (intent.state === 'signed_pending_dispatch') await rejectIntent(em, intent, reason);
+      return outcomeOf(intent);
+    },
+    deps.metrics,
+  );
+}
+
+/** The venue's fills of one order since the intent was created (a minute of clock skew allowed). */
+const orderFills = (ctx: VenueContext, venue: RoutedVenue, intent: OrderIntentRow, order: VenueOrder) =>
+  ADAPTERS[venue].fills(ctx, {
+    sinceMs: intent.createdAt.getTime() - 60_000,
+    symbol: intent.symbol,
+    venueOrderId: order.venueOrderId,
+  });
+
+/** The activities of routed execution (registered by activities/index.ts). */
+export function routedActivities(deps: RoutedDeps) {
+  /** The intent (platform-wide lookup) and its venue's adapter. */
+  async function load(intentId: string) {
+    const intent = await platformEm(deps.orm).findOne(
+      OrderIntent,
+      { id: intentId },
+      { filters: false, disableIdentityMap: true },
+    );
+    if (!intent)
+      throw ApplicationFailure.create({
+        type: 'intent_not_found',
+        message: `intent ${intentId} not found`,
+        nonRetryable: true,
+      });
+    if (!isRouted(intent.venue))
+      throw ApplicationFailure.create({
+        type: 'venue_not_supported',
+        message: `${intent.venue} is not a routed venue`,
+        nonRetryable: true,
+      });
+    return { intent, venue: intent.venue, adapter: ADAPTERS[intent.venue] };
+  }
+
+  /** The work of `dispatchRouted` on a loaded intent (its doc below). */
+  async function dispatch(
+    intentId: string,
+    { intent, venue, adapter }: Awaited<ReturnType<typeof load>>,
+  ): Promise<DispatchOutcome> {
+    if (intent.state !== 'signed_pending_dispatch') return outcomeOf(intent);
+    const agent = await currentAgent(deps.orm, intent.accountId, venue);
+    const blocked = agentBlock(agent);
+    if (blocked) return reject(deps, intentId, blocked);
+    const tick = await readMark(platformEm(deps.orm), venue, intent.symbol, deps.markMaxAgeMs);
+    if (!tick) return reject(deps, intentId, 'no_mark');
+    const ctx = venueContext(deps, agent!);
+    const clientOrderId = adapter.clientOrderId(intentId);
+    let order: VenueOrder | null;
+    try {
+      order = await adapter.findByClientOrderId(ctx, intent.symbol, clientOrderId);
+      order ??= await inAgentLane(agent!.id, () =>
+        adapter.place(ctx, {
+          clientOrderId,
+          symbol: intent.symbol,
+          side: intent.side as 'buy' | 'sell',
+          type: intent.type as 'market',
+          qty: fmt(new Decimal(intent.qty)),
+          price: intent.price == null ? null : fmt(new Decimal(intent.price)),
+          triggerPrice: intent.triggerPrice == null ? null : fmt(new Decimal(intent.triggerPrice)),
+          stopLimitPrice: intent.stopLimitPrice == null ? null : fmt(new Decimal(intent.stopLimitPrice)),
+          reduceOnly: intent.reduceOnly,
+          timeInForce: intent.timeInForce as 'Gtc',
+          markPrice: fmt(tick.mark),
+          leverage: fmt(new Decimal(intent.leverage)),
+        }),
+      );
+    } catch (err) {
+      if (err instanceof VenueRejected) return reject(deps, intentId, `venue_rejected: ${err.reason}`);
+      throw err;
+    }
+    await platformEm(deps.orm).nativeUpdate(
+      OrderIntent,
+      { id: intentId },
+      { venueClientOrderId: clientOrderId },
+      { filters: false },
+    );
+    const fills = order.status === 'open' && order.filledQty === '0' ? [] : await orderFills(ctx, venue, intent, order);
+    return recordVenueState(deps, intentId, order, fills, true);
+  }
+
+  return {
+    /**
+     * First dispatch of a routed intent: checks the agent (docs/api.md §7 agent codes) and the mark, then
+     * looks the client order id up on the venue and places the order only if the venue never saw
+     * it. A venue refusal rejects the intent with `venue_rejected: <the venue's reason>`; a
+     * transport failure throws (the activity retries, and the retry finds the order if it landed).
+     * Each attempt's duration goes to the dispatch latency of its venue (activities/metrics.ts).
+     */
+    async dispatchRouted(intentId: string): Promise<DispatchOutcome> {
+      const loaded = await load(intentId);
+      return timedDispatch(deps.metrics, loaded.venue, () => dispatch(intentId, loaded));
+    },
+
+    /** Reads a resting routed order back from its venue (status and new fills) and records any change. */
+    async syncRouted(intentId: string): Promise<DispatchOutcome> {
+      const { intent, venue, adapter } = await load(intentId);
+      if (intent.orderStatus !== 'open' || !intent.venueOrderId) return outcomeOf(intent);
+      const agent = await currentAgent(deps.orm, intent.accountId, venue);
+      if (!agent || agent.status === 'pending_authorization') return outcomeOf(intent);
+      const ctx = venueContext(deps, agent);
+      const order = await adapter.status(ctx, intent.symbol, intent.venueOrderId);
+      if (!order) return outcomeOf(intent);
+      return recordVenueState(deps, intentId, order, await orderFills(ctx, venue, intent, order), false);
+    },
+
+    /**
+     * Cancels a routed working order on its venue and records the final state (a fill that won
+     * the race is recorded as a fill). A venue refusal leaves the order as the venue reports it.
+     */
+    async cancelRouted(intentId: string): Promise<DispatchOutcome> {
+      const { intent, venue, adapter } = await load(intentId);
+      if (intent.orderStatus !== 'open' || !intent.venueOrderId) return outcomeOf(intent);
+      const agent = await currentAgent(deps.orm, intent.accountId, venue);
+      if (!agent || agent.status === 'pending_authorization') return outcomeOf(intent);
+      const ctx = venueContext(deps, agent);
+      let order: VenueOrder | null;
+      try {
+        order = await inAgentLane(agent.id, () => adapter.cancel(ctx, intent.symbol, intent.venueOrderId!));
+      } catch (err) {
+        if (!(err instanceof VenueRejected)) throw err;
+        order = await adapter.status(ctx, intent.symbol, intent.venueOrderId);
+        if (!order) return outcomeOf(intent);
+      }
+      return recordVenueState(deps, intentId, order, await orderFills(ctx, venue, intent, order), false);
+    },
+  };
+}

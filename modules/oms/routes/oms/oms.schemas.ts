@@ -1,0 +1,130 @@
+/** Schemas of `/api/v1/oms/*` (docs/api.md §2.6, §4.4). */
+import { z } from 'zod';
+import { intentView } from '../../../../domain/oms/intent.js';
+
+export { composeIntentBody, intentView } from '../../../../domain/oms/intent.js';
+
+export const intentParams = z.object({ id: z.string().min(1) });
+
+/** `POST /oms/intents/{id}/sign-result` (docs/api.md §3.1): the signature of the compose response's typed data. */
+export const signResultBody = z
+  .object({
+    signedPayload: z.object({
+      signature: z.string().min(1).meta({ description: '0x-prefixed 65-byte EIP-712 signature' }),
+    }),
+  })
+  .meta({ id: 'SignResultRequest' });
+export const signResultResponse = z
+  .object({
+    ok: z.boolean(),
+    intentId: z.string(),
+    venueOrderId: z.string().nullable().optional(),
+    resting: z.boolean().optional(),
+    inlineFill: z.object({ qty: z.string(), avgPrice: z.string() }).optional(),
+    error: z.string().optional(),
+    detail: z.string().optional(),
+  })
+  .meta({ id: 'SignResult' });
+export const intentList = z.object({ intents: z.array(intentView).max(50) }).meta({ id: 'IntentList' });
+
+/** `POST /oms/cancel` (docs/api.md §4.4): the venue's order id, not the intent id. */
+export const cancelBody = z.object({ venueOrderId: z.string().min(1) }).meta({ id: 'CancelOrder' });
+export const cancelResponse = z
+  .object({
+    ok: z.literal(true),
+    intentId: z.string(),
+    venueOrderId: z.string().nullable(),
+    state: z.literal('canceled'),
+  })
+  .meta({ id: 'CancelResult' });
+
+/** `POST /oms/cancel-all`: every working order of the account, optionally of one symbol (Alpaca's DELETE /orders). */
+export const cancelAllBody = z
+  .object({ accountId: z.string().min(1).optional(), symbol: z.string().min(1).optional() })
+  .meta({ id: 'CancelAll' });
+export const cancelAllResponse = z
+  .object({
+    accountId: z.string(),
+    canceled: z.array(z.object({ intentId: z.string(), venueOrderId: z.string().nullable() })),
+    failed: z.array(z.object({ intentId: z.string(), venueOrderId: z.string().nullable(), error: z.string() })),
+  })
+  .meta({ id: 'CancelAllResult' });
+
+/** `POST /oms/flatten` (liquidation and above): close every open position of the account. */
+export const flattenBody = z.object({ accountId: z.string().min(1).optional() }).meta({ id: 'Flatten' });
+/** `POST /oms/reverse` (fullTrading): close the position in `symbol` and open the same size on the other side. */
+export const reverseBody = z
+  .object({ symbol: z.string().min(1), accountId: z.string().min(1).optional() })
+  .meta({ id: 'Reverse' });
+export const batchPlanView = z
+  .object({
+    batchId: z.string(),
+    kind: z.enum(['flatten', 'reverse']),
+    accountId: z.string(),
+    legs: z.array(
+      z.object({
+        n: z.number().int(),
+        action: z.enum(['cancel', 'close', 'open']),
+        intentId: z.string(),
+        symbol: z.string(),
+        side: z.enum(['buy', 'sell']).optional(),
+        qty: z.string().optional(),
+      }),
+    ),
+  })
+  .meta({
+    id: 'BatchPlan',
+    description:
+      'Legs run in order (cancels, closes, opens); each starts when the one before is done. Outcomes arrive on /ws/risk.',
+  });
+
+const modifyNumber = z
+  .number()
+  .positive()
+  .meta({ description: 'A JSON number; a decimal string is refused (docs/api.md §4.4)' });
+/** `POST /oms/modify`: cancel-replace of a working order with new numbers. */
+export const modifyBody = z
+  .object({
+    intentId: z.string().min(1),
+    newPrice: modifyNumber.optional(),
+    newQty: modifyNumber.optional(),
+    newTriggerPrice: modifyNumber.optional(),
+    newStopLimitPrice: modifyNumber.optional(),
+  })
+  .refine((b) => [b.newPrice, b.newQty, b.newTriggerPrice, b.newStopLimitPrice].some((v) => v !== undefined), {
+    message: 'send at least one of newPrice, newQty, newTriggerPrice, newStopLimitPrice',
+  })
+  .meta({ id: 'ModifyOrder' });
+export const modifyResponse = z
+  .object({ ok: z.literal(true), replacedIntentId: z.string(), intentId: z.string(), intent: intentView })
+  .meta({ id: 'ModifyResult' });
+
+/** `POST /oms/chase`: chase a working limit order toward the touch until it fills. */
+export const chaseBody = z
+  .object({
+    intentId: z.string().min(1),
+    maxAttempts: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(20)
+      .meta({ description: 'Most cancel-replaces; the last order keeps working' }),
+    intervalMs: z
+      .number()
+      .int()
+      .min(100)
+      .max(60_000)
+      .default(500)
+      .meta({ description: 'How often the touch is looked at, ms' }),
+  })
+  .meta({ id: 'Chase' });
+export const chaseView = z
+  .object({
+    chaseId: z.string(),
+    currentIntentId: z.string(),
+    attempts: z.number(),
+    maxAttempts: z.number(),
+    state: z.enum(['chasing', 'filled', 'exhausted', 'ended']),
+  })
+  .meta({ id: 'ChaseState' });

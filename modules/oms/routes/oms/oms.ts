@@ -1,0 +1,161 @@
+/**
+ * Order operations under `/api/v1/oms` (docs/api.md §4.4): cancel, cancel-all, modify, chase, flatten,
+ * reverse. Each is an OMS write (trader gate at its tier, `Idempotency-Key`); the work is in
+ * api/commands/oms/. Intents: oms/intents.ts; brackets: oms/brackets.ts; smart routing: oms/route-intents.ts.
+ */
+import Router from '@koa/router';
+import { flatten, reverse } from '../../commands/batch.js';
+import { cancelAll, cancelOrder } from '../../commands/cancel.js';
+import { startChase } from '../../commands/chase.js';
+import { modifyIntent } from '../../commands/modify.js';
+import { writeId } from '../../commands/write-id.js';
+import type { ApiDeps, ApiState } from '../../../../api/context.js';
+import { callerOf } from '../../../../api/middleware/auth.js';
+import { omsWrite } from '../../../../api/middleware/oms-write.js';
+import type { OpenApiRegistry } from '../../../../api/openapi.js';
+import { endpoint } from '../../../../api/route.js';
+import {
+  batchPlanView,
+  cancelAllBody,
+  cancelAllResponse,
+  cancelBody,
+  cancelResponse,
+  chaseBody,
+  chaseView,
+  flattenBody,
+  modifyBody,
+  modifyResponse,
+  reverseBody,
+} from './oms.schemas.js';
+
+/** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
+export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
+  const router = new Router<ApiState>({ prefix: '/api/v1/oms' });
+  const tags = ['oms'];
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/cancel',
+      summary: "Cancel a working order by the venue's order id",
+      tags,
+      ...omsWrite(deps.orm, 'cancel'),
+      schemas: { body: cancelBody },
+      responses: {
+        '200': {
+          description:
+            'Canceled; 409 invalid_state when the order is not working (filled, canceled, not yet dispatched)',
+          schema: cancelResponse,
+        },
+      },
+    },
+    async (ctx, { body }) => {
+      ctx.body = await cancelOrder(deps, callerOf(ctx), body.venueOrderId);
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/cancel-all',
+      summary: 'Cancel every working order of the account (optionally of one symbol)',
+      tags,
+      ...omsWrite(deps.orm, 'cancel-all'),
+      schemas: { body: cancelAllBody },
+      responses: {
+        '200': {
+          description: 'What was canceled, and what could not be (e.g. filled meanwhile)',
+          schema: cancelAllResponse,
+        },
+      },
+    },
+    async (ctx, { body }) => {
+      ctx.body = await cancelAll(deps, callerOf(ctx), body);
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/modify',
+      summary: 'Cancel-replace a working order with new numbers; resolves a new intent id',
+      tags,
+      ...omsWrite(deps.orm, 'modify'),
+      schemas: { body: modifyBody },
+      responses: {
+        '200': {
+          description: 'The replacement intent; 409 invalid_state when the order is not working',
+          schema: modifyResponse,
+        },
+      },
+    },
+    async (ctx, { body }) => {
+      ctx.body = await modifyIntent(deps, callerOf(ctx), body);
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/chase',
+      summary: 'Chase a working limit order: cancel-replace it at the touch whenever the touch moves, until it fills',
+      tags,
+      ...omsWrite(deps.orm, 'chase'),
+      schemas: { body: chaseBody },
+      responses: {
+        '200': { description: 'The chase; each replace resolves a new intent id (currentIntentId)', schema: chaseView },
+      },
+    },
+    async (ctx, { body }) => {
+      ctx.body = await startChase(deps, callerOf(ctx), body);
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/flatten',
+      summary: 'Close every open position: cancel working orders, then reduce-only market closes, as one batch',
+      tags,
+      ...omsWrite(deps.orm, 'flatten'),
+      schemas: { body: flattenBody },
+      responses: { '200': { description: 'The planned batch', schema: batchPlanView } },
+    },
+    async (ctx, { body }) => {
+      const caller = callerOf(ctx);
+      ctx.body = await flatten(deps, caller, writeId('bat', ctx, caller.credentialId), body.accountId);
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/reverse',
+      summary: 'Close the position in a symbol and open the same size on the other side, as one batch',
+      tags,
+      ...omsWrite(deps.orm, 'reverse'),
+      schemas: { body: reverseBody },
+      responses: {
+        '200': { description: 'The planned batch; 409 invalid_state without a position', schema: batchPlanView },
+      },
+    },
+    async (ctx, { body }) => {
+      const caller = callerOf(ctx);
+      ctx.body = await reverse(deps, caller, writeId('bat', ctx, caller.credentialId), body);
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,179 @@
+/**
+ * The state of one intent workflow and the handlers that act on it: the `compose`, `cancel`,
+ * `modify` and `signResult` Updates, the `markCrossed` Signal and the `intentState` Query.
+ * Deterministic workflow code; the process itself reads in modules/oms/workflows/intent.ts.
+ */
+import {
+  ApplicationFailure,
+  ParentClosePolicy,
+  condition,
+  patched,
+  proxyActivities,
+  setHandler,
+  startChild,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type { Activities } from '../../../activities/index.js';
+import type { DispatchOutcome } from '../../../activities/types.js';
+import type { IntentState, IntentView } from '../../../domain/oms/intent.js';
+import { SA, searchAttributes } from '../../../workflows/shared.definitions.js';
+import {
+  cancelUpdate,
+  composeUpdate,
+  intentStateQuery,
+  intentWorkflowId,
+  markCrossedSignal,
+  modifyUpdate,
+  signResultUpdate,
+  type IntentOutcome,
+  type IntentWorkflowInput,
+  type ModifyResult,
+  type SignResult,
+} from './intent.definitions.js';
+
+/** The intent workflow's signature (modules/oms/workflows/intent.ts passes itself in: replacements are started as it). */
+type IntentWorkflow = (input: IntentWorkflowInput) => Promise<IntentOutcome>;
+
+export const activities = proxyActivities<Activities>({
+  startToCloseTimeout: '10 seconds', // short: a crashed worker's activity is retried elsewhere after this
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
+});
+const { recordIntent, acceptSignature, cancelPaper, cancelRouted } = activities;
+
+/** Patch id of routed execution (issue 4): every intent history before it is a paper one. */
+export const ROUTED_PATCH = 'routed-venues';
+/** Patch id of cancels and modifies that wait for a dispatch in flight instead of being refused. */
+export const CANCEL_AWAITS_DISPATCH_PATCH = 'cancel-awaits-dispatch';
+
+const invalid = (message: string) => ApplicationFailure.create({ type: 'invalid_state', message, nonRetryable: true });
+
+/** One intent's run: its state as the workflow knows it, and the turn-taking of fills and cancels. */
+export class IntentRun {
+  state: IntentState;
+  outcome: DispatchOutcome | undefined;
+  rejectReason: string | undefined;
+  /** Mark crossings signalled and not yet looked at. */
+  crossings = 0;
+  /** A fill attempt or a cancel is running; they take turns. */
+  busy = false;
+  private signing = false;
+  private recorded: Promise<IntentView> | undefined;
+  /** Dispatched to an exchange (not the paper engine). Only non-paper intents consult the patch, so paper histories replay unchanged. */
+  readonly routed: boolean;
+
+  constructor(readonly input: IntentWorkflowInput) {
+    this.state = input.signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch';
+    this.routed = input.venue !== 'paper' && patched(ROUTED_PATCH);
+  }
+
+  get intentId() {
+    return this.input.intentId;
+  }
+
+  /** Records the intent once (compose and the main flow share it). */
+  record = () => (this.recorded ??= recordIntent(this.input));
+
+  moveTo(next: IntentState) {
+    this.state = next;
+    upsertSearchAttributes([{ key: SA.intentState, value: next }]);
+  }
+
+  /** Risk passed or pending and the dispatch's outcome not yet applied: the order may be about to rest. */
+  private get dispatching() {
+    return this.state === 'signed_pending_dispatch' && this.outcome === undefined;
+  }
+
+  private mustBeWorking = () => {
+    if (!this.outcome?.resting) throw invalid(`intent ${this.intentId} is ${this.state}: no working order`);
+  };
+
+  /** Validator of cancel and modify: a working order, or one whose dispatch is in flight (the venue, and so PostgreSQL, may already show it open). */
+  private mayCancel = () => {
+    if (!this.dispatching) this.mustBeWorking();
+  };
+
+  /**
+   * Cancels the working order, taking turns with fill attempts; a dispatch in flight is awaited
+   * first. @throws invalid_state when no order is working (then).
+   */
+  private async cancelWorking() {
+    // Old histories never reach this with a dispatch in flight (their validator refused it), so they replay without the marker.
+    if (this.dispatching && patched(CANCEL_AWAITS_DISPATCH_PATCH)) await condition(() => !this.dispatching);
+    await condition(() => !this.busy);
+    this.mustBeWorking();
+    this.busy = true;
+    this.outcome = await (this.routed ? cancelRouted : cancelPaper)(this.intentId).finally(() => (this.busy = false));
+    if (this.outcome.state !== this.state) this.moveTo(this.outcome.state);
+    if (this.outcome.state !== 'canceled')
+      throw invalid(`intent ${this.intentId} is ${this.outcome.state}: no working order`);
+    return this.outcome;
+  }
+
+  private async modify(replacement: IntentWorkflowInput, self: IntentWorkflow): Promise<ModifyResult> {
+    await this.cancelWorking();
+    const intent = await recordIntent(replacement);
+    await startChild(self, {
+      workflowId: intentWorkflowId(replacement.intentId),
+      args: [replacement],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      typedSearchAttributes: searchAttributes(replacement, 'signed_pending_dispatch'),
+    });
+    return { replacedIntentId: this.intentId, intent };
+  }
+
+  private async signResult(signature: string): Promise<SignResult> {
+    const { intentId } = this;
+    this.signing = true;
+    const verdict = await acceptSignature(intentId, signature).finally(() => (this.signing = false));
+    if (!verdict.ok)
+      throw ApplicationFailure.create({
+        type: 'invalid_signature',
+        message: 'the signature does not recover the signer registered on this credential',
+        nonRetryable: true,
+      });
+    this.moveTo('signed_pending_dispatch');
+    await condition(() => this.outcome !== undefined || this.state === 'rejected');
+    const o = this.outcome;
+    if (!o || this.state === 'rejected')
+      return {
+        ok: false,
+        intentId,
+        error: o?.reason ?? this.rejectReason ?? 'rejected',
+        detail: `intent ${intentId} was not dispatched`,
+      };
+    const inlineFill =
+      o.filledQty && o.filledQty !== '0' && o.avgFillPrice ? { qty: o.filledQty, avgPrice: o.avgFillPrice } : undefined;
+    return {
+      ok: true,
+      intentId,
+      venueOrderId: o.venueOrderId,
+      resting: o.resting,
+      ...(inlineFill ? { inlineFill } : {}),
+    };
+  }
+
+  /** Installs every handler; `self` is the intent workflow (replacements are started as it). */
+  install(self: IntentWorkflow) {
+    setHandler(composeUpdate, this.record);
+    setHandler(intentStateQuery, () => this.state);
+    setHandler(markCrossedSignal, () => void this.crossings++);
+    setHandler(
+      cancelUpdate,
+      async () => ({
+        intentId: this.intentId,
+        venueOrderId: (await this.cancelWorking()).venueOrderId,
+        state: 'canceled' as const,
+      }),
+      { validator: this.mayCancel },
+    );
+    setHandler(modifyUpdate, (replacement: IntentWorkflowInput) => this.modify(replacement, self), {
+      validator: (_r: IntentWorkflowInput) => this.mayCancel(),
+    });
+    setHandler(signResultUpdate, ({ signature }: { signature: string }) => this.signResult(signature), {
+      validator: (_p: { signature: string }) => {
+        if (this.state !== 'intent_pending' || this.signing)
+          throw invalid(`intent ${this.intentId} is ${this.state}: only intent_pending can be signed`);
+      },
+    });
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * `/api/v1/firms/{id}/payouts*` (docs/api.md §1 custody rules, §4.8, §5.4 `firm:operate`; operator audience):
+ * the payout requests of a firm and their approval by the firm's multisig owners.
+ *
+ * - `GET /api/v1/firms/{id}/payouts?status` → `{ data }`, newest first.
+ * - `GET /api/v1/firms/{id}/payouts/{payoutId}` → the payout with `safeTx` (what the owners sign).
+ * - `POST /api/v1/firms/{id}/payouts/{payoutId}/authorization` `{ signatures }` → the payout
+ *   `authorized` (`400 payout_authorization_invalid` when the signatures do not verify on-chain
+ *   against the multisig's owners and threshold; `409 invalid_state` when not awaiting one).
+ */
+import Router from '@koa/router';
+import { Payout } from '../../../../db/entities.js';
+import { payoutQuery, payoutWorkflowId } from '../../workflows/payout.definitions.js';
+import { authorizePayout } from '../../commands/firm-payouts.js';
+import type { ApiContext, ApiDeps, ApiState } from '../../../../api/context.js';
+import { callerOf, callerEm, operatorAccess } from '../../../../api/middleware/auth.js';
+import type { OpenApiRegistry } from '../../../../api/openapi.js';
+import { toPayoutView } from '../../presenters/firms.js';
+import { firmOf, payoutOf } from '../../queries/firms.js';
+import { endpoint } from '../../../../api/route.js';
+import { firmParams } from './firms.schemas.js';
+import { authorizePayoutBody, firmPayoutParams, payoutListQuery, payoutView } from './payouts.schemas.js';
+
+/** At most this many payouts in a firm's list. */
+const MAX_PAYOUTS = 500;
+
+/** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
+export function firmPayoutRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
+  const router = new Router<ApiState>({ prefix: '/api/v1' });
+  const tags = ['firms'];
+  const { read, write, requires } = operatorAccess('firm:operate');
+  const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/firms/:id/payouts',
+      summary: 'Payout requests of the firm, newest first',
+      tags,
+      gate: read,
+      requires,
+      schemas: { params: firmParams, query: payoutListQuery },
+      responses: { '200': { description: '{ data }' } },
+    },
+    async (ctx, { params, query }) => {
+      const e = em(ctx);
+      await firmOf(e, params.id);
+      const rows = await e.find(
+        Payout,
+        { firmId: params.id, ...(query.status ? { status: query.status } : {}) },
+        { orderBy: { createdAt: 'desc', id: 'desc' }, limit: MAX_PAYOUTS },
+      );
+      ctx.body = { data: rows.map((p) => toPayoutView(p)) };
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/firms/:id/payouts/:payoutId',
+      summary: 'One payout, with the multisig transaction the owners sign',
+      tags,
+      gate: read,
+      requires,
+      schemas: { params: firmPayoutParams },
+      responses: { '200': { description: 'Payout', schema: payoutView } },
+    },
+    async (ctx, { params }) => {
+      const p = await payoutOf(em(ctx), params.id, params.payoutId);
+      const live = await deps.temporal.workflow
+        .getHandle(payoutWorkflowId(p.id))
+        .query(payoutQuery)
+        .catch(() => null);
+      ctx.body = toPayoutView(p, live);
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/firms/:id/payouts/:payoutId/authorization',
+      summary: "Authorise a payout with the owners' multisig signatures (verified on-chain)",
+      tags,
+      gate: write,
+      requires,
+      schemas: { params: firmPayoutParams, body: authorizePayoutBody },
+      responses: { '200': { description: 'Payout (authorized)', schema: payoutView } },
+    },
+    async (ctx, { params, body }) => {
+      const { row, live } = await authorizePayout(deps, callerOf(ctx), params.id, params.payoutId, body.signatures);
+      ctx.body = toPayoutView(row, live);
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,43 @@
+/** Schemas of prop accounts (docs/api.md §3.5, §4.8 `/api/v1/prop-accounts/*`, §5.4 `prop:manage`). */
+import { z } from 'zod';
+import { listPage, listQuery } from '../../../api/operator-common.schemas.js';
+
+export const propAccountParams = z.object({ id: z.string().min(1) });
+
+export const PROP_ACCOUNT_STATUSES = [
+  'pending_payment',
+  'active',
+  'passed',
+  'breached',
+  'funded',
+  'suspended',
+] as const;
+
+export const propAccountListQuery = listQuery.extend({
+  firmId: z.string().min(1).optional(),
+  status: z.enum(PROP_ACCOUNT_STATUSES).optional(),
+});
+
+export const propAccountViewSchema = z
+  .object({
+    id: z.string(),
+    firmId: z.string(),
+    templateId: z.string(),
+    accountId: z.string(),
+    ownerId: z.string(),
+    status: z.enum(PROP_ACCOUNT_STATUSES),
+    startingBalanceUsd: z.string(),
+    peakEquityUsd: z.string(),
+    tradingDays: z.number().int(),
+    breachReason: z.string().nullable(),
+    payoutCeilingUsd: z.string().nullable(),
+    paidOutUsd: z.string(),
+    attempt: z.number().int(),
+    depositTxHash: z.string().nullable(),
+    passedAt: z.string().nullable(),
+    breachedAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'PropAccount' });
+
+export const propAccountPage = listPage('PropAccountPage', propAccountViewSchema);

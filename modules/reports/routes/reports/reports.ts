@@ -1,0 +1,105 @@
+/**
+ * `/api/v1/reports/*` (docs/api.md §4.7): orders, fills, closed positions (round trips), daily realised PnL
+ * and funding payments over a window, across the caller's accounts or one of them (modules/reports/queries/reports.ts).
+ * Statement documents: reports/statements.ts.
+ */
+import Router from '@koa/router';
+import { Fill, OrderIntent, Trade } from '../../../../db/entities.js';
+import { fillView, intentToView, tradeView } from '../../../../db/views.js';
+import type { ApiContext, ApiDeps, ApiState } from '../../../../api/context.js';
+import { callerOf, gate, callerEm } from '../../../../api/middleware/auth.js';
+import type { OpenApiRegistry } from '../../../../api/openapi.js';
+import { dailyPnl, fundingPayments, reportList } from '../../queries/reports.js';
+import { endpoint } from '../../../../api/route.js';
+import { dailyPnlView, fundingReportView, reportQuery } from './reports.schemas.js';
+
+/** The row lists: path, answer key, summary, what they list and by which time. */
+const LISTS = [
+  {
+    path: '/orders',
+    key: 'orders',
+    summary: 'Orders the OMS handled in the window, newest first',
+    entity: OrderIntent,
+    field: 'createdAt',
+    view: intentToView,
+  },
+  {
+    path: '/fills',
+    key: 'fills',
+    summary: 'Fills in the window, newest first',
+    entity: Fill,
+    field: 'executedAt',
+    view: fillView,
+  },
+  {
+    path: '/positions/closed',
+    key: 'positionsClosed',
+    summary: 'Round trips closed in the window, newest first',
+    entity: Trade,
+    field: 'closedAt',
+    view: tradeView,
+  },
+];
+
+/** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
+export function reportRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
+  const router = new Router<ApiState>({ prefix: '/api/v1/reports' });
+  const tags = ['reports'];
+  const read = gate({ audience: 'trader' });
+  const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
+
+  for (const list of LISTS) {
+    endpoint(
+      router,
+      openapi,
+      {
+        method: 'get',
+        path: list.path,
+        summary: list.summary,
+        tags,
+        gate: read,
+        schemas: { query: reportQuery },
+        responses: { '200': { description: list.key } },
+      },
+      async (ctx, { query }) => {
+        ctx.body = await reportList(em(ctx), callerOf(ctx), list as never, query);
+      },
+    );
+  }
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/daily-pnl',
+      summary: 'Realised PnL per UTC day, from round trips',
+      tags,
+      gate: read,
+      schemas: { query: reportQuery },
+      responses: { '200': { description: 'Days, oldest first', schema: dailyPnlView } },
+    },
+    async (ctx, { query }) => {
+      ctx.body = await dailyPnl(em(ctx), callerOf(ctx), query);
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/funding',
+      summary: 'Funding payments in the window, newest first (key `funding`)',
+      tags,
+      gate: read,
+      schemas: { query: reportQuery },
+      responses: { '200': { description: 'Funding payments', schema: fundingReportView } },
+    },
+    async (ctx, { query }) => {
+      ctx.body = await fundingPayments(em(ctx), callerOf(ctx), query);
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,32 @@
+/**
+ * `GET /api/branding` (docs/api.md §2.4, §5.6): the branding of the tenant the request resolved to (from
+ * `X-Tenant-Slug`, Origin or Host), defaults filled; no credential, tenant-scoped (a suspended tenant
+ * answers `410 tenant_suspended`, an unknown one `404 unknown_tenant_origin`).
+ */
+import Router from '@koa/router';
+import type { ApiDeps, ApiState } from '../../../api/context.js';
+import type { OpenApiRegistry } from '../../../api/openapi.js';
+import { tenantView } from '../presenters/tenants.js';
+import { resolvedTenantRow } from '../queries/tenants.js';
+import { endpoint } from '../../../api/route.js';
+
+/** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
+export function brandingRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
+  const router = new Router<ApiState>();
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/api/branding',
+      summary: 'The resolved tenant’s branding (no credential)',
+      tags: ['tenants'],
+      schemas: {},
+      responses: { '200': { description: 'branding' } },
+    },
+    async (ctx) => {
+      ctx.body = tenantView(await resolvedTenantRow(deps, ctx)).branding;
+    },
+  );
+  return router;
+}

@@ -1,0 +1,112 @@
+/**
+ * `/api/v1/tenants/*`: tenant configuration (docs/api.md §2.4, §4.2; issue 7). Sections and defaults:
+ * domain/tenant/config.ts; the work: modules/tenants/commands/config.ts.
+ *
+ * - `GET /api/v1/tenants/me` (any credential or session of the tenant) → `{ id, slug,
+ *   displayName, origins, branding, theme, flags, venues, plan, fees }`.
+ * - `GET /api/v1/tenants/{id}/branding|theme|flags|venues|plan` → that section (any credential of
+ *   the tenant; another tenant's id: `403 forbidden`).
+ * - `PUT /api/v1/tenants/{id}/branding|theme|flags|venues|plan` → the section as stored, defaults
+ *   filled (operator with `tenant:config`; without it `403 forbidden`, a trader
+ *   `403 wrong_credential_audience`).
+ * - `PUT /api/v1/tenants/{id}/origins` `{ origins }` → the registered origins (white-label hosts:
+ *   a request whose Origin or Host is one of them resolves to this tenant, docs/api.md §5.6).
+ * The unversioned public reads `/api/branding`, `/api/theme`, `/api/features`: branding.ts, theme.ts, features.ts.
+ */
+import Router from '@koa/router';
+import { z } from 'zod';
+import { TENANT_SECTIONS, type TenantSection } from '../../../domain/tenant/config.js';
+import { replaceOrigins, replaceSection } from '../commands/config.js';
+import type { ApiDeps, ApiState } from '../../../api/context.js';
+import { callerOf, gate } from '../../../api/middleware/auth.js';
+import type { OpenApiRegistry } from '../../../api/openapi.js';
+import { tenantView } from '../presenters/tenants.js';
+import { ownTenant } from '../queries/tenants.js';
+import { endpoint } from '../../../api/route.js';
+
+const tenantParams = z.object({ id: z.string().min(1) });
+const originsBody = z
+  .object({
+    origins: z.array(z.string().min(1)).max(50).meta({ description: 'Origins such as `https://trade.acme.com`' }),
+  })
+  .meta({ id: 'TenantOrigins' });
+
+/** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
+export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
+  const router = new Router<ApiState>({ prefix: '/api/v1/tenants' });
+  const tags = ['tenants'];
+  const configure = gate({ audience: 'operator', scope: 'tenant:config', write: true });
+  const requires = 'tenant:config';
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/me',
+      summary: 'The caller’s tenant: branding, theme, flags, venues, plan, fees',
+      tags,
+      schemas: {},
+      responses: { '200': { description: 'Tenant' } },
+    },
+    async (ctx) => {
+      ctx.body = tenantView(await ownTenant(deps, callerOf(ctx)));
+    },
+  );
+
+  for (const section of Object.keys(TENANT_SECTIONS) as TenantSection[]) {
+    const schema = TENANT_SECTIONS[section];
+    endpoint(
+      router,
+      openapi,
+      {
+        method: 'get',
+        path: `/:id/${section}`,
+        summary: `The tenant’s ${section}`,
+        tags,
+        schemas: { params: tenantParams },
+        responses: { '200': { description: section, schema } },
+      },
+      async (ctx, { params }) => {
+        ctx.body = tenantView(await ownTenant(deps, callerOf(ctx), params.id))[section];
+      },
+    );
+    endpoint(
+      router,
+      openapi,
+      {
+        method: 'put',
+        path: `/:id/${section}`,
+        summary: `Replace the tenant’s ${section}`,
+        tags,
+        gate: configure,
+        requires,
+        schemas: { params: tenantParams, body: schema },
+        responses: { '200': { description: section, schema } },
+      },
+      async (ctx, { params, body }) => {
+        ctx.body = tenantView(await replaceSection(deps, callerOf(ctx), params.id, section, body))[section];
+      },
+    );
+  }
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'put',
+      path: '/:id/origins',
+      summary: 'Replace the registered origins (white-label hosts)',
+      tags,
+      gate: configure,
+      requires,
+      schemas: { params: tenantParams, body: originsBody },
+      responses: { '200': { description: '{ origins }' } },
+    },
+    async (ctx, { params, body }) => {
+      ctx.body = { origins: await replaceOrigins(deps, callerOf(ctx), params.id, body.origins) };
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,122 @@
+/**
+ * Webhook endpoints (docs/api.md §6.4; operator audience, scope `tenant:config`). Deliveries:
+ * modules/webhooks/activities/delivery.ts (body and headers), modules/webhooks/workflows/webhook.ts (retries),
+ * worker/webhook-dispatcher.ts (which events go where). Signing secrets are sealed with the custody
+ * key ring and shown once.
+ */
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiError } from '../../../domain/errors.js';
+import { seal, type KeyRing } from '../../../domain/custody/vault.js';
+import { loopbackHost } from '../../../domain/webhooks/target.js';
+import { WebhookDelivery, WebhookEndpoint, type WebhookEndpointRow } from '../../../db/entities.js';
+import { scoped } from '../../../db/orm.js';
+import { webhookWorkflowId, type WebhookInput } from '../workflows/webhook.definitions.js';
+import { webhookWorkflow } from '../workflows/webhook.js';
+import type { ApiDeps, Caller } from '../../../api/context.js';
+
+const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+
+/** The key ring that seals secrets. @throws ApiError `503 custody_unconfigured` without one. */
+function sealing(ring: KeyRing | null): KeyRing {
+  if (!ring)
+    throw new ApiError(
+      'custody_unconfigured',
+      'AGENT_KEY_ENCRYPTION_KEYS is not set: webhook secrets cannot be sealed',
+    );
+  return ring;
+}
+
+/** The tenant's endpoint `id` (`em` is tenant-scoped). @throws ApiError `404 webhook_not_found`. */
+export async function endpointOf(em: EntityManager, id: string): Promise<WebhookEndpointRow> {
+  const row = await em.findOne(WebhookEndpoint, { id });
+  if (!row) throw new ApiError('webhook_not_found', `no webhook endpoint ${id}`);
+  return row;
+}
+
+/**
+ * Registers an endpoint for the account events that happen after now; answers it with its new secret.
+ * @throws ApiError `400 webhook_target_forbidden` (a loopback `url` while WEBHOOK_ALLOW_LOOPBACK is off), `503 custody_unconfigured`.
+ */
+export async function createEndpoint(
+  deps: ApiDeps,
+  ring: KeyRing | null,
+  caller: Caller,
+  body: { url: string; events: string[]; apiKey?: string },
+) {
+  const loopback = deps.config.webhooks.allowLoopback ? null : loopbackHost(body.url);
+  if (loopback) {
+    const detail = `url ${body.url} targets the platform's own host (${loopback}); loopback targets are refused while WEBHOOK_ALLOW_LOOPBACK is off`;
+    throw new ApiError('webhook_target_forbidden', detail);
+  }
+  const r = sealing(ring);
+  const em = scoped(deps.orm, caller.tenantId);
+  const secret = newSecret();
+  const [{ max }] = await em
+    .getConnection()
+    .execute<{ max: string | null }[]>('select max(id)::text as max from account_events where tenant_id = ?', [
+      caller.tenantId,
+    ]);
+  const fields = {
+    id: `whe_${randomBytes(8).toString('hex')}`,
+    tenantId: caller.tenantId,
+    url: body.url,
+    events: body.events,
+    sealedSecret: seal(r, secret),
+  };
+  const row = em.create(
+    WebhookEndpoint,
+    { ...fields, sealedApiKey: body.apiKey ? seal(r, body.apiKey) : null, status: 'enabled', lastEventId: max ?? '0' },
+    { partial: true },
+  );
+  await em.flush();
+  return { row, secret };
+}
+
+/** Disables an endpoint (deliveries in backoff stop at their next attempt). @throws as {@link endpointOf}. */
+export async function disableEndpoint(deps: ApiDeps, caller: Caller, id: string): Promise<WebhookEndpointRow> {
+  const em = scoped(deps.orm, caller.tenantId);
+  const row = await endpointOf(em, id);
+  if (row.status === 'enabled')
+    Object.assign(row, { status: 'disabled', disabledAt: new Date(), disabledReason: 'disabled by the operator' });
+  await em.flush();
+  return row;
+}
+
+/**
+ * Re-enables an endpoint: its failed deliveries are marked pending, then each gets a fresh run of
+ * `webhook-<endpointId>-<eventId>` (a run that is just ending as `skipped` is replaced, never
+ * attached to); events that happened while disabled follow. @throws as {@link endpointOf}.
+ */
+export async function enableEndpoint(deps: ApiDeps, caller: Caller, id: string): Promise<WebhookEndpointRow> {
+  const em = scoped(deps.orm, caller.tenantId);
+  const row = await endpointOf(em, id);
+  Object.assign(row, { status: 'enabled', disabledAt: null, disabledReason: null });
+  await em.flush();
+  const failed = await em.find(WebhookDelivery, { endpointId: row.id, status: 'failed' });
+  for (const d of failed) d.status = 'pending';
+  await em.flush();
+  const { dispatchMs: _interval, ...timing } = deps.config.webhooks;
+  for (const d of failed) {
+    const input: WebhookInput = { tenantId: row.tenantId, endpointId: row.id, eventId: d.eventId, ...timing };
+    await deps.temporal.workflow.start(webhookWorkflow, {
+      workflowId: webhookWorkflowId(row.id, d.eventId),
+      taskQueue: deps.config.temporal.taskQueue,
+      args: [input],
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      workflowIdConflictPolicy: 'TERMINATE_EXISTING',
+    });
+  }
+  return row;
+}
+
+/** Replaces the signing secret; answers the endpoint and its new secret. @throws ApiError `503 custody_unconfigured`, as {@link endpointOf}. */
+export async function rotateSecret(deps: ApiDeps, ring: KeyRing | null, caller: Caller, id: string) {
+  const r = sealing(ring);
+  const em = scoped(deps.orm, caller.tenantId);
+  const row = await endpointOf(em, id);
+  const secret = newSecret();
+  Object.assign(row, { sealedSecret: seal(r, secret), secretRotatedAt: new Date() });
+  await em.flush();
+  return { row, secret };
+}
