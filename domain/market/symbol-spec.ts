@@ -34,3 +34,34 @@ export interface SymbolSpec {
   /** Highest leverage allowed on a position (initial margin ≥ notional / maxLeverage). */
   maxLeverage: number;
 }
+
+/**
+ * One perp of a venue's table, in columns: base asset, size decimals (contracts), tick size (USD, a
+ * canonical decimal string), leverage cap, and the venue's own instrument id (absent on `paper`).
+ */
+export type PerpRow = readonly [
+  base: string,
+  szDecimals: number,
+  tickSize: string,
+  maxLeverage: number,
+  venueSymbol?: string,
+];
+
+/**
+ * A venue's perps from its table of {@link PerpRow}s: symbol `<base>.<suffix>`, quoted in USD, its marks
+ * and book replayed offline from the recorded Hyperliquid coin of the same base.
+ */
+export function perpTable(venue: string, suffix: string, rows: readonly PerpRow[]): SymbolSpec[] {
+  return rows.map(([base, szDecimals, tickSize, maxLeverage, venueSymbol]) => ({
+    symbol: `${base}.${suffix}`,
+    base,
+    venue,
+    quote: 'USD',
+    sourceCoin: base,
+    assetClass: 'perp',
+    szDecimals,
+    tickSize,
+    maxLeverage,
+    ...(venueSymbol === undefined ? {} : { venueSymbol }),
+  }));
+}

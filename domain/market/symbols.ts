@@ -10,7 +10,7 @@ import { HYPERLIQUID_SYMBOLS } from './venues/hyperliquid.js';
 import { ASTER_SYMBOLS } from './venues/aster.js';
 import { POLYMARKET_SYMBOLS } from './venues/polymarket.js';
 import { KALSHI_SYMBOLS } from './venues/kalshi.js';
-import type { SymbolSpec } from './symbol-spec.js';
+import { perpTable, type SymbolSpec } from './symbol-spec.js';
 
 export type { SymbolSpec };
 
@@ -28,41 +28,11 @@ export const VENUE_SUFFIX = {
 } as const;
 
 /** The perps tradeable on venue `paper`: BTC.PAPER, ETH.PAPER, SOL.PAPER. Read-only by convention. */
-export const PAPER_SYMBOLS: SymbolSpec[] = [
-  {
-    symbol: 'BTC.PAPER',
-    base: 'BTC',
-    venue: 'paper',
-    quote: 'USD',
-    sourceCoin: 'BTC',
-    assetClass: 'perp',
-    szDecimals: 5,
-    tickSize: '1',
-    maxLeverage: 40,
-  },
-  {
-    symbol: 'ETH.PAPER',
-    base: 'ETH',
-    venue: 'paper',
-    quote: 'USD',
-    sourceCoin: 'ETH',
-    assetClass: 'perp',
-    szDecimals: 4,
-    tickSize: '0.1',
-    maxLeverage: 25,
-  },
-  {
-    symbol: 'SOL.PAPER',
-    base: 'SOL',
-    venue: 'paper',
-    quote: 'USD',
-    sourceCoin: 'SOL',
-    assetClass: 'perp',
-    szDecimals: 2,
-    tickSize: '0.01',
-    maxLeverage: 20,
-  },
-];
+export const PAPER_SYMBOLS: SymbolSpec[] = perpTable('paper', 'PAPER', [
+  ['BTC', 5, '1', 40],
+  ['ETH', 4, '0.1', 25],
+  ['SOL', 2, '0.01', 20],
+]);
 
 /**
  * The spec of a venue symbol (exact, case-sensitive match on venue slug and venue-suffixed symbol),

@@ -4,43 +4,10 @@
  * Offline the marks replay the recorded Hyperliquid data of the same coin (Aster's own prints are
  * not recorded here).
  */
-import type { SymbolSpec } from '../symbol-spec.js';
+import { perpTable, type SymbolSpec } from '../symbol-spec.js';
 
-export const ASTER_SYMBOLS: SymbolSpec[] = [
-  {
-    symbol: 'BTC.ASTER',
-    base: 'BTC',
-    venue: 'aster',
-    quote: 'USD',
-    sourceCoin: 'BTC',
-    assetClass: 'perp',
-    szDecimals: 3,
-    tickSize: '0.1',
-    maxLeverage: 100,
-    venueSymbol: 'BTCUSDT',
-  },
-  {
-    symbol: 'ETH.ASTER',
-    base: 'ETH',
-    venue: 'aster',
-    quote: 'USD',
-    sourceCoin: 'ETH',
-    assetClass: 'perp',
-    szDecimals: 3,
-    tickSize: '0.01',
-    maxLeverage: 100,
-    venueSymbol: 'ETHUSDT',
-  },
-  {
-    symbol: 'SOL.ASTER',
-    base: 'SOL',
-    venue: 'aster',
-    quote: 'USD',
-    sourceCoin: 'SOL',
-    assetClass: 'perp',
-    szDecimals: 2,
-    tickSize: '0.01',
-    maxLeverage: 50,
-    venueSymbol: 'SOLUSDT',
-  },
-];
+export const ASTER_SYMBOLS: SymbolSpec[] = perpTable('aster', 'ASTER', [
+  ['BTC', 3, '0.1', 100, 'BTCUSDT'],
+  ['ETH', 3, '0.01', 100, 'ETHUSDT'],
+  ['SOL', 2, '0.01', 50, 'SOLUSDT'],
+]);

@@ -5,43 +5,10 @@
  * `tickSize` is the finest increment at the recorded price level. Offline the marks replay the
  * recorded Hyperliquid data of the same coin.
  */
-import type { SymbolSpec } from '../symbol-spec.js';
+import { perpTable, type SymbolSpec } from '../symbol-spec.js';
 
-export const HYPERLIQUID_SYMBOLS: SymbolSpec[] = [
-  {
-    symbol: 'BTC.HL',
-    base: 'BTC',
-    venue: 'hyperliquid',
-    quote: 'USD',
-    sourceCoin: 'BTC',
-    assetClass: 'perp',
-    szDecimals: 5,
-    tickSize: '1',
-    maxLeverage: 40,
-    venueSymbol: '0',
-  },
-  {
-    symbol: 'ETH.HL',
-    base: 'ETH',
-    venue: 'hyperliquid',
-    quote: 'USD',
-    sourceCoin: 'ETH',
-    assetClass: 'perp',
-    szDecimals: 4,
-    tickSize: '0.1',
-    maxLeverage: 25,
-    venueSymbol: '1',
-  },
-  {
-    symbol: 'SOL.HL',
-    base: 'SOL',
-    venue: 'hyperliquid',
-    quote: 'USD',
-    sourceCoin: 'SOL',
-    assetClass: 'perp',
-    szDecimals: 2,
-    tickSize: '0.01',
-    maxLeverage: 20,
-    venueSymbol: '5',
-  },
-];
+export const HYPERLIQUID_SYMBOLS: SymbolSpec[] = perpTable('hyperliquid', 'HL', [
+  ['BTC', 5, '1', 40, '0'],
+  ['ETH', 4, '0.1', 25, '1'],
+  ['SOL', 2, '0.01', 20, '5'],
+]);

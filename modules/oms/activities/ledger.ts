@@ -26,6 +26,7 @@ import {
 } from '../../../db/entities.js';
 import { scoped, platformEm } from '../../../db/orm.js';
 import { fillView, intentToView, positionView, workingOrderView } from '../../../db/views.js';
+import { recordStateSnapshot } from '../../../db/state-snapshots.js';
 import { appendEvents, lockAccount, type NewEvent } from '../../../db/events.js';
 import type { DispatchOutcome } from '../../../activities/types.js';
 import type { ActivityMetrics } from '../../../activities/metrics.js';
@@ -90,6 +91,26 @@ export async function rejectIntent(em: EntityManager, intent: OrderIntentRow, re
 export function intentEvent(intent: OrderIntentRow, kind: string): NewEvent {
   intent.updatedAt = new Date();
   return { kind, frameType: 'Order-Intent-Update', venue: intent.venue, data: intentToView(intent) };
+}
+
+/**
+ * Ends an execution's transaction: appends its `/ws/risk` events (none: nothing appended) and, when it
+ * recorded fills, the account's state snapshot (reason `fill`, docs/api.md §4.3 state history).
+ */
+export async function commitExecution(
+  em: EntityManager,
+  intent: OrderIntentRow,
+  events: NewEvent[],
+  filled: boolean,
+): Promise<void> {
+  if (events.length) await appendEvents(em, intent.tenantId, intent.accountId, events);
+  if (filled)
+    await recordStateSnapshot(em, {
+      tenantId: intent.tenantId,
+      accountId: intent.accountId,
+      venue: intent.venue,
+      reason: 'fill',
+    });
 }
 
 /** The `Open-Orders-Update` event: every open working order of the account after this transaction's changes. */

@@ -10,11 +10,11 @@ import { Decimal, ZERO } from '../../../domain/decimal.js';
 import { matchOnArrival, matchOnMark, type MatchResult, type PaperOrder } from '../../../domain/paper/engine.js';
 import type { IntentState, OrderStatus } from '../../../domain/oms/intent.js';
 import { Position, type OrderIntentRow } from '../../../db/entities.js';
-import { appendEvents, type NewEvent } from '../../../db/events.js';
-import { recordStateSnapshot } from '../../../db/state-snapshots.js';
+import type { NewEvent } from '../../../db/events.js';
 import { readMark } from '../../../db/marks.js';
 import type { DispatchOutcome } from '../../../activities/types.js';
 import {
+  commitExecution,
   intentEvent,
   openOrdersEvent,
   outcomeOf,
@@ -116,14 +116,7 @@ export async function executePaper(
       });
       if (wasOpen !== (intent.orderStatus === 'open')) events.push(await openOrdersEvent(em, intent.accountId));
       events.push(intentEvent(intent, `intent.${effect.event}`));
-      await appendEvents(em, intent.tenantId, intent.accountId, events);
-      if (fills.length)
-        await recordStateSnapshot(em, {
-          tenantId: intent.tenantId,
-          accountId: intent.accountId,
-          venue: intent.venue,
-          reason: 'fill',
-        });
+      await commitExecution(em, intent, events, fills.length > 0);
       return outcomeOf(intent);
     },
     deps.metrics,
@@ -142,7 +135,7 @@ export async function cancelPaper(deps: PaperDeps, intentId: string): Promise<Di
       if (intent.orderStatus !== 'open') return outcomeOf(intent);
       Object.assign(intent, { state: 'canceled', orderStatus: 'canceled', lastEvent: 'canceled', rejectReason: null });
       const events = [await openOrdersEvent(em, intent.accountId), intentEvent(intent, 'intent.canceled')];
-      await appendEvents(em, intent.tenantId, intent.accountId, events);
+      await commitExecution(em, intent, events, false);
       return outcomeOf(intent);
     },
     deps.metrics,

@@ -23,14 +23,21 @@ import { Fill, OrderIntent, Position, type AgentWalletRow, type OrderIntentRow }
 import { currentAgent } from '../../../db/agent-wallets.js';
 import { agentBlock } from '../../../domain/custody/agents.js';
 import { platformEm } from '../../../db/orm.js';
-import { appendEvents, type NewEvent } from '../../../db/events.js';
-import { recordStateSnapshot } from '../../../db/state-snapshots.js';
+import type { NewEvent } from '../../../db/events.js';
 import { nextAgentNonce } from '../../../db/agent-nonces.js';
 import { readMark } from '../../../db/marks.js';
 import { open, type KeyRing } from '../../../domain/custody/vault.js';
 import type { DispatchOutcome } from '../../../activities/types.js';
 import { timedDispatch, type ActivityMetrics } from '../../../activities/metrics.js';
-import { intentEvent, openOrdersEvent, outcomeOf, recordFills, rejectIntent, withLockedIntent } from './ledger.js';
+import {
+  commitExecution,
+  intentEvent,
+  openOrdersEvent,
+  outcomeOf,
+  recordFills,
+  rejectIntent,
+  withLockedIntent,
+} from './ledger.js';
 import { ADAPTERS, NONCE_UNIT } from '../../../venues/registry.js';
 import { inAgentLane } from './agent-lane.js';
 import {
@@ -176,14 +183,7 @@ async function recordVenueState(
         if (wasOpen !== (intent.orderStatus === 'open')) events.push(await openOrdersEvent(em, intent.accountId));
         events.push(intentEvent(intent, `intent.${effect.event}`));
       }
-      if (events.length) await appendEvents(em, intent.tenantId, intent.accountId, events);
-      if (fresh.length)
-        await recordStateSnapshot(em, {
-          tenantId: intent.tenantId,
-          accountId: intent.accountId,
-          venue: intent.venue,
-          reason: 'fill',
-        });
+      await commitExecution(em, intent, events, fresh.length > 0);
       return outcomeOf(intent);
     },
     deps.metrics,

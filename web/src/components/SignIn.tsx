@@ -8,6 +8,7 @@ import { useState, type FormEvent } from 'react';
 import { getAddress, toHex } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import { call, describeError, firstAccount, signInWithApiKey, type Session } from '../api';
+import { ErrorLine } from './ErrorLine';
 
 /** The EIP-1193 provider the page signs in with. */
 interface Eip1193 {
@@ -96,11 +97,7 @@ export function SignIn(props: { displayName: string; onSession(s: Session): void
       >
         Connect wallet
       </button>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
     </section>
   );
 }

@@ -7,6 +7,21 @@
  */
 import { useState } from 'react';
 import { call, describeError, type Fill, type Intent, type Position, type Session } from '../api';
+import { ErrorLine } from './ErrorLine';
+
+/** A table's header row: one cell per column name, and an empty last cell for the row actions when `actions`. */
+function TableHead(props: { columns: string[]; actions?: boolean }) {
+  return (
+    <thead>
+      <tr>
+        {props.columns.map((c) => (
+          <th key={c}>{c}</th>
+        ))}
+        {props.actions && <th />}
+      </tr>
+    </thead>
+  );
+}
 
 /** Runs one write and shows its error beside the tables. */
 function useAction(session: Session) {
@@ -24,24 +39,9 @@ export function WorkingOrders(props: { session: Session; orders: Intent[] }) {
   return (
     <section className="panel" aria-label="Working orders">
       <h3>Working orders ({props.orders.length})</h3>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <table data-testid="working-orders">
-        <thead>
-          <tr>
-            <th>Symbol</th>
-            <th>Side</th>
-            <th>Type</th>
-            <th>Price</th>
-            <th>Size</th>
-            <th>Filled</th>
-            <th>Venue order</th>
-            <th />
-          </tr>
-        </thead>
+        <TableHead columns={['Symbol', 'Side', 'Type', 'Price', 'Size', 'Filled', 'Venue order']} actions />
         <tbody>
           {props.orders.map((o) => (
             <tr key={o.intentId} data-intent={o.intentId}>
@@ -96,23 +96,9 @@ export function Positions(props: { session: Session; positions: Position[] }) {
           </button>
         )}
       </h3>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <table data-testid="positions">
-        <thead>
-          <tr>
-            <th>Symbol</th>
-            <th>Side</th>
-            <th>Size</th>
-            <th>Entry</th>
-            <th>Mark</th>
-            <th>uPnL (USD)</th>
-            <th />
-          </tr>
-        </thead>
+        <TableHead columns={['Symbol', 'Side', 'Size', 'Entry', 'Mark', 'uPnL (USD)']} actions />
         <tbody>
           {props.positions.map((p) => (
             <tr key={`${p.venue}:${p.symbol}`} data-symbol={p.symbol}>
@@ -142,16 +128,7 @@ export function Fills(props: { fills: Fill[] }) {
     <section className="panel" aria-label="Fills">
       <h3>Fills</h3>
       <table data-testid="fills">
-        <thead>
-          <tr>
-            <th>Time</th>
-            <th>Symbol</th>
-            <th>Side</th>
-            <th>Size</th>
-            <th>Price</th>
-            <th>Fee (USD)</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Time', 'Symbol', 'Side', 'Size', 'Price', 'Fee (USD)']} />
         <tbody>
           {props.fills.map((f) => (
             <tr key={f.fillId} data-intent={f.intentId}>

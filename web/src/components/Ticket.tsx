@@ -7,6 +7,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { call, describeError, type Intent, type Session } from '../api';
+import { ErrorLine } from './ErrorLine';
 
 export function Ticket(props: { session: Session; venue: string; symbol: string; intents: Record<string, Intent> }) {
   const [side, setSide] = useState<'buy' | 'sell'>('buy');
@@ -114,11 +115,7 @@ export function Ticket(props: { session: Session; venue: string; symbol: string;
           {side === 'buy' ? 'Buy' : 'Sell'} {props.symbol}
         </button>
       </form>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {last && (
         <p className="intent-status" data-testid="intent-status" data-state={last.state}>
           {last.intentId}: {last.state}
