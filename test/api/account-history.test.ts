@@ -1,8 +1,8 @@
 /** Account histories (docs/api.md §4.3, §8): cursor pagination with opaque cursors, `nextCursor: null` at the end, no `hasMore`. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
+import { fillMarketOrders } from '../support/trading.js';
 import { publish, recordedTick } from '../support/marks.js';
-import { waitFor } from '../support/wait.js';
 
 describe('account histories', () => {
   let s: Stack;
@@ -12,20 +12,11 @@ describe('account histories', () => {
     await publish(s.orm, await recordedTick('SOL.PAPER', 0.5));
     t = await s.trader();
     // buy 3, sell 1, sell 2: three fills, two round trips (long closed in two parts)
-    for (const [side, qty] of [
+    await fillMarketOrders(s, t.token, 'SOL.PAPER', [
       ['buy', '3'],
       ['sell', '1'],
       ['sell', '2'],
-    ]) {
-      const r = await s.call('POST', '/api/v1/oms/intents', {
-        token: t.token,
-        body: { venue: 'paper', symbol: 'SOL.PAPER', side, type: 'market', qty },
-      });
-      await waitFor(
-        () => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token: t.token }),
-        (x) => x.body.state === 'filled',
-      );
-    }
+    ]);
   });
   afterAll(async () => s?.stop());
 

@@ -10,8 +10,8 @@ import { publishMark } from '../../modules/market/feeds/marks.js';
 import { ensureTenant, issueCredential } from '../../db/seed.js';
 import { fundingWorkflow } from '../../modules/accounts/workflows/funding.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { fillMarketOrders } from '../support/trading.js';
 import { publish, recordedTick } from '../support/marks.js';
-import { waitFor } from '../support/wait.js';
 
 type Point = {
   ts: string;
@@ -48,21 +48,12 @@ describe('state history', () => {
     t = await s.trader();
     initial = await points();
     // buy 3, sell 1, sell 2 (flat again), then buy 1 left open
-    for (const [side, qty] of [
+    await fillMarketOrders(s, t.token, 'SOL.PAPER', [
       ['buy', '3'],
       ['sell', '1'],
       ['sell', '2'],
       ['buy', '1'],
-    ]) {
-      const r = await s.call('POST', '/api/v1/oms/intents', {
-        token: t.token,
-        body: { venue: 'paper', symbol: 'SOL.PAPER', side, type: 'market', qty },
-      });
-      await waitFor(
-        () => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token: t.token }),
-        (x) => x.body.state === 'filled',
-      );
-    }
+    ]);
   });
   afterAll(async () => s?.stop());
 

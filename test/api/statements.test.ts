@@ -5,8 +5,8 @@ import { parse } from 'csv-parse/sync';
 import { Decimal } from '../../domain/decimal.js';
 import { ensureTenant, issueCredential } from '../../db/seed.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { fillMarketOrders, importManualShort } from '../support/trading.js';
 import { publish, recordedTick } from '../support/marks.js';
-import { waitFor } from '../support/wait.js';
 
 type Row = Record<string, string>;
 
@@ -25,35 +25,14 @@ describe('statements', () => {
     s = await startStack();
     await publish(s.orm, await recordedTick('SOL.PAPER', 0.5));
     t = await s.trader();
-    for (const [side, qty] of [
+    await fillMarketOrders(s, t.token, 'SOL.PAPER', [
       ['buy', '3'],
       ['sell', '1'],
       ['sell', '2'],
       ['sell', '1'],
       ['buy', '1'],
-    ]) {
-      const r = await s.call('POST', '/api/v1/oms/intents', {
-        token: t.token,
-        body: { venue: 'paper', symbol: 'SOL.PAPER', side, type: 'market', qty },
-      });
-      await waitFor(
-        () => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token: t.token }),
-        (x) => x.body.state === 'filled',
-      );
-    }
-    const manual = {
-      symbol: 'BTC.PAPER',
-      side: 'short',
-      qty: 0.5,
-      entryTime: '2025-07-21T12:00:00Z',
-      exitTime: '2025-07-21T15:30:00Z',
-      entryPrice: 118712,
-      exitPrice: 118500.5,
-      fees: 2.5,
-    };
-    expect(
-      (await s.call('POST', `/api/v1/accounts/${t.accountId}/manual-trades`, { token: t.token, body: manual })).status,
-    ).toBe(201);
+    ]);
+    await importManualShort(s, t);
   });
   afterAll(async () => s?.stop());
 
