@@ -41,6 +41,12 @@ const schema = z.object({
   WORKER_HTTP_HOST: z.string().default('127.0.0.1'),
   /** Public base URL printed and used to build `riskEngineWss.endpoint`. Defaults to http://HOST:PORT. */
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /**
+   * `on`: the api sits behind a reverse proxy it trusts, so `X-Forwarded-For`, `-Proto` and `-Host` are honoured
+   * (Koa `app.proxy`: client IP, `Secure` cookies behind TLS termination). `off` (default): they are ignored. SIWE never
+   * reads the request's host either way (docs/api.md §4.1: the message must name a registered origin or PUBLIC_BASE_URL).
+   */
+  TRUST_PROXY: z.enum(['on', 'off']).default('off'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `replay`: the worker replays the recorded Hyperliquid marks; `off`: marks come from elsewhere. */
   MARK_FEED: z.enum(['replay', 'off']).default('replay'),
@@ -82,6 +88,19 @@ const schema = z.object({
   CHAIN_POLL_MS: z.coerce.number().int().positive().default(5_000),
   /** How long an operator's scopes are cached by the api before the credential is read again (ms; docs/api.md §5.2 "cached briefly"). */
   SCOPE_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
+   * Request rate limit per credential (a cookie session: per trader) on `/api/*`, counted in PostgreSQL so it holds
+   * across api processes (docs/api.md §8 "Rate limits"): requests per one-second window. A credential's own
+   * `rate_limit_per_second` overrides it.
+   */
+  RATE_LIMIT_PER_SECOND: z.coerce.number().int().positive().default(50),
+  /** Burst allowance per credential: requests beyond RATE_LIMIT_PER_SECOND, refilled every 10 s; `rate_limit_burst` overrides it. */
+  RATE_LIMIT_BURST: z.coerce.number().int().min(0).default(200),
+  /** The same two for requests without a credential (no bearer, no session), counted per client IP. */
+  RATE_LIMIT_IP_PER_SECOND: z.coerce.number().int().positive().default(50),
+  RATE_LIMIT_IP_BURST: z.coerce.number().int().min(0).default(200),
+  /** Failed secret checks (`POST /api/auth/api-token`, bootstrap with a key) allowed per API key and per client IP per minute; then `429` before any scrypt. */
+  RATE_LIMIT_SECRET_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(10),
   /** Webhook retries: first wait, doubling up to the longest wait, after which the endpoint is disabled (ms). */
   WEBHOOK_INITIAL_BACKOFF_MS: z.coerce.number().int().positive().default(1_000),
   WEBHOOK_MAX_BACKOFF_MS: z.coerce.number().int().positive().default(86_400_000),
@@ -89,8 +108,13 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** The dispatcher's polling interval besides LISTEN account_events (ms). */
   WEBHOOK_DISPATCH_MS: z.coerce.number().int().positive().default(1_000),
-  /** `on`: webhook endpoints may target loopback (127.0.0.0/8, ::1, localhost); unset = `on` unless NODE_ENV=production. */
-  WEBHOOK_ALLOW_LOOPBACK: z.enum(['on', 'off']).optional(),
+  /**
+   * `true`: webhook endpoints may target loopback, private, link-local, multicast, unspecified and
+   * reserved addresses (domain/webhooks/target.ts), at registration and at delivery; `false` (the
+   * default): those are refused. `npm run dev` and the test stacks set `true` (their receivers are
+   * local); refused with NODE_ENV=production.
+   */
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   /** Tests only (worker/fault-injection.ts): `<before|after>:<activity>:<n>` kills the worker around the n-th run of that activity. */
   FAULT_CRASH: optionalText.refine(
     (v) => v === undefined || /^(before|after):\w+:\d+$/.test(v),
@@ -125,9 +149,8 @@ const schema = z.object({
 type Env = z.infer<typeof schema>;
 
 /** The variables after defaults, with the defaults that depend on others resolved (`--print-config` shows these). */
-type EffectiveEnv = Omit<Env, 'TEMPORAL_TLS' | 'WEBHOOK_ALLOW_LOOPBACK'> & {
+type EffectiveEnv = Omit<Env, 'TEMPORAL_TLS'> & {
   TEMPORAL_TLS: 'on' | 'off';
-  WEBHOOK_ALLOW_LOOPBACK: 'on' | 'off';
 };
 
 const TEMPORAL_KEYS = {
@@ -269,10 +292,10 @@ const NOT_FOR_PRODUCTION: { variable: keyof Env; refused: (e: EffectiveEnv) => b
       'holds a development key version (`dev1` of `npm run dev`, `test1` of the tests): use a ring of your own, e.g. `prod1:$(openssl rand -base64 32)`',
   },
   {
-    variable: 'WEBHOOK_ALLOW_LOOPBACK',
-    refused: (e) => e.WEBHOOK_ALLOW_LOOPBACK === 'on',
+    variable: 'WEBHOOK_ALLOW_PRIVATE',
+    refused: (e) => e.WEBHOOK_ALLOW_PRIVATE === 'true',
     message:
-      "is on: webhook endpoints could target the platform's own host (127.0.0.0/8, ::1, localhost); unset it or set off",
+      "is true: webhook endpoints could target the platform's own host and private networks (127.0.0.0/8, 10.0.0.0/8, 169.254.169.254, ::1, …); unset it or set false",
   },
   {
     variable: 'FAULT_CRASH',
@@ -292,8 +315,6 @@ function effectiveEnv(env: NodeJS.ProcessEnv): EffectiveEnv {
   const e: EffectiveEnv = {
     ...parsed.data,
     TEMPORAL_TLS: tlsOn(parsed.data),
-    WEBHOOK_ALLOW_LOOPBACK:
-      parsed.data.WEBHOOK_ALLOW_LOOPBACK ?? (parsed.data.NODE_ENV === 'production' ? 'off' : 'on'),
   };
   const issues = temporalIssues(parsed.data);
   if (e.NODE_ENV === 'production') {
@@ -406,6 +427,8 @@ export interface Config {
   /** Listen address of the worker's ops server (README "Health and readiness"); port 0 = any free port. */
   workerHttp: { host: string; port: number };
   publicBaseUrl: string | undefined;
+  /** `TRUST_PROXY=on`: honour `X-Forwarded-*` from the reverse proxy in front (Koa `app.proxy`). */
+  trustProxy: boolean;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   markFeed: 'replay' | 'off';
   marketStreams: 'on' | 'off';
@@ -424,13 +447,24 @@ export interface Config {
   chain: { rpcUrl: string | null; deployerKey: `0x${string}` | null; confirmations: number; pollMs: number };
   /** Operator scope cache lifetime (ms). */
   scopeCacheMs: number;
-  /** Webhook delivery timing and the dispatcher's interval (ms). */
+  /**
+   * Request rate limits (api/middleware/rate-limit.ts): per credential and per client IP (requests per second and
+   * the burst allowance refilled every 10 s), and failed secret checks per API key and per IP per minute.
+   */
+  rateLimits: {
+    perSecond: number;
+    burst: number;
+    ipPerSecond: number;
+    ipBurst: number;
+    secretFailuresPerMinute: number;
+  };
+  /** Webhook delivery timing and the dispatcher's interval (ms); `allowPrivate`: `WEBHOOK_ALLOW_PRIVATE` (non-public targets allowed). */
   webhooks: {
     initialBackoffMs: number;
     maxBackoffMs: number;
     timeoutMs: number;
     dispatchMs: number;
-    allowLoopback: boolean;
+    allowPrivate: boolean;
   };
   /** Worker crash hook of the durability tests (`FAULT_CRASH`), or null. */
   faultCrash: string | null;
@@ -463,6 +497,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     workerHttp: { host: e.WORKER_HTTP_HOST, port: e.WORKER_HTTP_PORT },
     publicBaseUrl: e.PUBLIC_BASE_URL,
+    trustProxy: e.TRUST_PROXY === 'on',
     logLevel: e.LOG_LEVEL,
     markFeed: e.MARK_FEED,
     marketStreams: e.MARKET_STREAMS,
@@ -493,6 +528,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: e.CHAIN_POLL_MS,
     },
     scopeCacheMs: e.SCOPE_CACHE_MS,
+    rateLimits: {
+      perSecond: e.RATE_LIMIT_PER_SECOND,
+      burst: e.RATE_LIMIT_BURST,
+      ipPerSecond: e.RATE_LIMIT_IP_PER_SECOND,
+      ipBurst: e.RATE_LIMIT_IP_BURST,
+      secretFailuresPerMinute: e.RATE_LIMIT_SECRET_FAILURES_PER_MINUTE,
+    },
     webDist: path.resolve(projectRoot(), e.WEB_DIST),
     signup: { operatorCredential: e.SIGNUP_OPERATOR_CREDENTIAL === 'on' },
     otel: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null, serviceName: e.OTEL_SERVICE_NAME ?? null },
@@ -502,7 +544,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBackoffMs: e.WEBHOOK_MAX_BACKOFF_MS,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       dispatchMs: e.WEBHOOK_DISPATCH_MS,
-      allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'on',
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
     },
     faultCrash: e.FAULT_CRASH ?? null,
     shutdown: { apiGraceMs: e.API_SHUTDOWN_GRACE_MS, workerGraceMs: e.WORKER_SHUTDOWN_GRACE_MS },

@@ -29,6 +29,8 @@ export interface ActivityDeps extends RoutedDeps {
   temporal: Client;
   /** The EVM chain of the prop firms (RPC URL, deployer key, confirmations). */
   chain: ChainConfig;
+  /** `WEBHOOK_ALLOW_PRIVATE`: webhook deliveries may reach non-public targets (dev and tests only). */
+  webhookAllowPrivate?: boolean;
 }
 
 export function createActivities(deps: ActivityDeps) {

@@ -1,7 +1,7 @@
 /**
  * `createApp(deps)`: the Koa app with every middleware in one place, in order:
  * (tracing on: the server span →) request metrics (api/ops/http-metrics.ts) → request log → errors → tenant gate → body parser
- * → authentication → routers → the trading page (api/web.ts); and the WebSocket channels on `app.ws`. No globals:
+ * → authentication → rate limit (api/middleware/rate-limit.ts) → routers → the trading page (api/web.ts); and the WebSocket channels on `app.ws`. No globals:
  * everything comes from `deps`.
  *
  * Where the code of a URL is (docs/architecture.md "The api"): drop `/api` and then `/v1`; the path left, without
@@ -19,9 +19,10 @@ import websockify from 'koa-websocket';
 import type { ApiDeps, ApiState } from './context.js';
 import { OpenApiRegistry } from './openapi.js';
 import { requestLog } from './middleware/request-log.js';
-import { errorHandler } from './middleware/errors.js';
+import { bodyParseError, errorHandler } from './middleware/errors.js';
 import { tenantGate } from './middleware/tenant.js';
 import { authenticate } from './middleware/auth.js';
+import { rateLimit } from './middleware/rate-limit.js';
 import type { CredentialCache } from './auth/credential-cache.js';
 import { serveQuotesSocket } from './ws/quotes.js';
 import type { QuotesHub } from './ws/quotes-hub.js';
@@ -95,7 +96,7 @@ export interface AppDeps extends ApiDeps {
 
 export function createApp(deps: AppDeps) {
   const app = websockify(new Koa<ApiState>());
-  app.proxy = true;
+  app.proxy = deps.config.trustProxy;
   const jwtKey = new TextEncoder().encode(deps.config.jwtSecret);
   const openapi = new OpenApiRegistry();
   const wsBase = () => deps.baseUrl().replace(/^http/, 'ws');
@@ -105,8 +106,10 @@ export function createApp(deps: AppDeps) {
   app.use(requestLog(deps.logger));
   app.use(errorHandler());
   app.use(tenantGate(deps.orm));
-  app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', jsonLimit: '256kb' }));
+  // JSON only, at most 256 KB after decompression; every parser failure is a 4xx (errors.ts bodyParseError).
+  app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', jsonLimit: '256kb', onError: bodyParseError }));
   app.use(authenticate(deps.orm, jwtKey, deps.credentials));
+  app.use(rateLimit(deps)); // per credential, session trader or client IP (docs/api.md §8 "Rate limits")
   const routers = [
     opsRoutes(deps, openapi),
     discoveryRoutes(openapi, deps.baseUrl),

@@ -12,12 +12,14 @@ const DECIMAL = /^\d+(\.\d+)?$/;
 /** A USD amount > 0 as a decimal string (`"100"`, `"2500.50"`). */
 export const usdAmount = z
   .string()
+  .max(64)
   .refine((v) => DECIMAL.test(v) && new Decimal(v).gt(0), 'a decimal string greater than 0, such as "100" or "2500.50"')
   .meta({ description: 'USD, decimal string', example: '100' });
 
 /** A fraction 0 < x ≤ 1 as a decimal string (`"0.08"` = 8 %). */
 export const fraction = z
   .string()
+  .max(64)
   .refine(
     (v) => DECIMAL.test(v) && new Decimal(v).gt(0) && new Decimal(v).lte(1),
     'a decimal string greater than 0 and at most 1, such as "0.08"',
@@ -38,4 +40,4 @@ export const listPage = (id: string, item: z.ZodType) =>
   z.object({ data: z.array(item), nextCursor: z.string().nullable(), hasMore: z.boolean() }).meta({ id });
 
 /** `{ id }` of one row of an operator collection (risk profiles, trading groups). */
-export const idParams = z.object({ id: z.string().min(1) });
+export const idParams = z.object({ id: z.string().min(1).max(255) });

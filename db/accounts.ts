@@ -5,11 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { DEFAULT_DEPOSIT_POLICY } from '../domain/tenant/config.js';
 import { Account, AccountBalance, AccountEvent } from './entities.js';
 import { recordStateSnapshot } from './state-snapshots.js';
 
-/** Default opening balance of a paper account, USD. */
-export const DEFAULT_PAPER_DEPOSIT_USD = '100000';
+/** Default opening balance of a paper account, USD: the platform's deposit policy default (domain/tenant/config.ts). */
+export const DEFAULT_PAPER_DEPOSIT_USD = DEFAULT_DEPOSIT_POLICY.defaultUsd;
 
 /** A new account id and human-facing number. */
 export function newAccountIds(): { id: string; accountNumber: string } {

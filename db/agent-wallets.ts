@@ -1,8 +1,11 @@
 /**
- * Reads of `agent_wallets` (docs/api.md §1 custody): the agent an account signs with on a venue.
- * Used by compose and smart routing (api) and by routed dispatch (modules/oms/activities/routed.ts).
+ * Reads of `agent_wallets` (docs/api.md §1 custody): the agent an account signs with on a venue, and
+ * which agents link their owner's wallet to the account for Sign-In with Ethereum.
+ * Used by compose and smart routing (api), routed dispatch (modules/oms/activities/routed.ts) and the
+ * SIWE session lookups (api/auth/session.ts).
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { RoutedVenue } from '../domain/oms/intent.js';
 import { AgentWallet, type AgentWalletRow } from './entities.js';
 import { platformEm } from './orm.js';
 
@@ -14,4 +17,24 @@ export async function currentAgent(orm: MikroORM, accountId: string, venue: stri
     { filters: false, orderBy: { createdAt: 'desc' }, limit: 5 },
   );
   return rows.find((r) => r.status !== 'revoked') ?? rows[0] ?? null;
+}
+
+/**
+ * Venues whose agent authorisation is signed by the owner's own wallet: an EIP-712 signature that
+ * modules/custody/commands/agents.ts `authorizeAgent` recovers to `owner` before the agent can become
+ * active (Hyperliquid `ApproveAgent`, Aster registration, Polymarket `AuthorizeSigner`). Only on these
+ * venues is `owner` a proven wallet. Kalshi is absent on purpose: its agent is an RSA API key the
+ * user registers on kalshi.com, nobody signs anything with `owner`, so a Kalshi agent's `owner` is
+ * an unproven label (any string, someone else's wallet included) and never links a wallet.
+ */
+export const OWNER_SIGNED_VENUES: readonly RoutedVenue[] = ['hyperliquid', 'aster', 'polymarket'];
+
+/**
+ * The SQL condition (on `agent_wallets` under alias `alias`) for an agent that links its owner's
+ * wallet to its account for SIWE: active, unexpired, on a venue of {@link OWNER_SIGNED_VENUES}. The
+ * caller adds the wallet match (`lower(<alias>.owner) = …`). A constant fragment: no user input.
+ */
+export function walletLinkingAgentSql(alias: string): string {
+  const venues = OWNER_SIGNED_VENUES.map((v) => `'${v}'`).join(', ');
+  return `${alias}.status = 'active' and ${alias}.expires_at > now() and ${alias}.venue in (${venues})`;
 }

@@ -19,7 +19,11 @@ export const Tenant = defineEntity({
     id: p.string().primary(),
     slug: p.string().unique(),
     displayName: p.string(),
-    /** Registered origins, e.g. `http://localhost:3000`; a Host header matches its host:port. */
+    /**
+     * Registered origins, e.g. `http://localhost:3000`; a Host header matches its host:port. A host
+     * belongs to one tenant: every write is mirrored into `tenant_origin_hosts` (primary key `host`)
+     * by a trigger, so claiming another tenant's host fails with a unique violation (migration UniqueOrigins).
+     */
     origins: p.json<string[]>(),
     suspended: p.boolean().default(false),
     /** The platform's own tenant: the default when a request carries neither Origin nor Host. */
@@ -32,6 +36,8 @@ export const Tenant = defineEntity({
     flags: p.json<Record<string, unknown>>().onCreate(() => ({})),
     venues: p.json<Record<string, unknown>>().onCreate(() => ({})),
     plan: p.json<Record<string, unknown>>().onCreate(() => ({})),
+    /** Policy of the accounts its traders open themselves: default trading group, deposit bounds. */
+    accounts: p.json<Record<string, unknown>>().onCreate(() => ({})),
     createdAt: createdAt(),
   },
 });
@@ -109,6 +115,12 @@ export const Credential = defineEntity({
     signerAddress: p.string().nullable(),
     label: p.string(),
     revokedAt: p.datetime().nullable(),
+    /**
+     * This credential's own request rate limit (docs/api.md §8 "Rate limits"): requests per second and
+     * the burst allowance on top; null = the deployment's `RATE_LIMIT_PER_SECOND` / `RATE_LIMIT_BURST`.
+     */
+    rateLimitPerSecond: p.integer().nullable(),
+    rateLimitBurst: p.integer().nullable(),
     createdAt: createdAt(),
   },
 });

@@ -77,6 +77,8 @@ export async function issueCredential(
     label?: string;
     /** A trader that signs its own intents: its EVM address (docs/api.md §3.1). */
     signerAddress?: string;
+    /** The credential's own request rate limit over the deployment's (docs/api.md §8 "Rate limits"; the benchmarks'). */
+    rateLimit?: { perSecond: number; burst: number };
   },
 ): Promise<IssuedCredential> {
   if (opts.audience === 'trader' && opts.scopes?.length) {
@@ -117,6 +119,8 @@ export async function issueCredential(
     signerAddress: opts.signerAddress ?? null,
     label: opts.label ?? `${opts.audience} credential`,
     revokedAt: null,
+    rateLimitPerSecond: opts.rateLimit?.perSecond ?? null,
+    rateLimitBurst: opts.rateLimit?.burst ?? null,
   });
   await em.flush();
   return { credentialId: cred.id, apiKey, apiSecret, ownerId, accountId };

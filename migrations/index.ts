@@ -14,6 +14,8 @@ import { Migration20261123040000PropFirm } from './Migration20261123040000PropFi
 import { Migration20261123050000Webhooks } from './Migration20261123050000Webhooks.js';
 import { Migration20261123060000TenantConfig } from './Migration20261123060000TenantConfig.js';
 import { Migration20261123090000MailDelivery } from './Migration20261123090000MailDelivery.js';
+import { Migration20261124120000UniqueOrigins } from './Migration20261124120000UniqueOrigins.js';
+import { Migration20261124130000RateLimits } from './Migration20261124130000RateLimits.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -30,4 +32,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123050000Webhooks', class: Migration20261123050000Webhooks },
   { name: 'Migration20261123060000TenantConfig', class: Migration20261123060000TenantConfig },
   { name: 'Migration20261123090000MailDelivery', class: Migration20261123090000MailDelivery },
+  { name: 'Migration20261124120000UniqueOrigins', class: Migration20261124120000UniqueOrigins },
+  { name: 'Migration20261124130000RateLimits', class: Migration20261124130000RateLimits },
 ];

@@ -207,6 +207,8 @@ async function main() {
     WORKER_HTTP_PORT: String(WORKER_HTTP_PORT),
     PUBLIC_BASE_URL: baseUrl,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    // Webhook receivers of a dev machine listen on localhost (config.ts; refused with NODE_ENV=production).
+    WEBHOOK_ALLOW_PRIVATE: process.env.WEBHOOK_ALLOW_PRIVATE ?? 'true',
     AGENT_KEY_ENCRYPTION_KEYS:
       process.env.AGENT_KEY_ENCRYPTION_KEYS ??
       `dev1:${Buffer.from(secretFile('agent-keys'), 'hex').toString('base64')}`,

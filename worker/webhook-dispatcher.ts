@@ -16,7 +16,7 @@ import { searchAttributes } from '../workflows/shared.definitions.js';
 import { webhookWorkflowId, type WebhookInput } from '../modules/webhooks/workflows/webhook.definitions.js';
 import { webhookWorkflow } from '../modules/webhooks/workflows/webhook.js';
 
-/** Durations of every delivery (ms). */
+/** Durations of every delivery (ms; webhook.definitions.ts). */
 export interface WebhookTiming {
   initialBackoffMs: number;
   maxBackoffMs: number;

@@ -104,6 +104,7 @@ export async function createWorker(opts: {
       ring: config.agentKeyEncryptionKeys ? parseKeyRing(config.agentKeyEncryptionKeys) : null,
       venues: config.venues,
       chain: config.chain,
+      webhookAllowPrivate: config.webhooks.allowPrivate,
       metrics,
     }),
     interceptors: {
@@ -113,7 +114,7 @@ export async function createWorker(opts: {
     ...(traced && { sinks: traced.sinks }),
   });
   const watcher = await startTriggerWatcher({ databaseUrl: config.databaseUrl, temporal, logger });
-  const { dispatchMs, ...timing } = config.webhooks;
+  const { dispatchMs, allowPrivate: _private, ...timing } = config.webhooks;
   const webhooks = await startWebhookDispatcher({
     databaseUrl: config.databaseUrl,
     temporal,

@@ -6,10 +6,17 @@
  * {@link checkSiwe} and {@link createSession} sets the `service_session` cookie.
  *
  * Which trader a wallet represents: the owner of the account that has an **active, unexpired agent
- * whose `owner` is the wallet address** (case-insensitive) in the same tenant — the wallet that
- * authorised the account's agent (modules/custody/routes/accounts/agents.ts) is the account holder's wallet. When several
- * accounts qualify, the most recently authorised agent's account wins. No such agent:
+ * whose `owner` is the wallet address** (case-insensitive) in the same tenant, on a venue where that
+ * owner signed the agent's authorisation (db/agent-wallets.ts `OWNER_SIGNED_VENUES`: Hyperliquid,
+ * Aster, Polymarket) — the wallet that authorised the account's agent (modules/custody/routes/accounts/agents.ts)
+ * is the account holder's wallet. A Kalshi agent's `owner` is never signed, so it links no wallet. When
+ * several accounts qualify, the most recently authorised agent's account wins. No such agent:
  * `403 wallet_not_linked`.
+ *
+ * Which site may ask for the signature: the message's `domain` and `uri` must name one of the
+ * origins the caller allows (the tenant's registered origins and the API's public base URL,
+ * modules/auth/commands/siwe.ts), never the request's own `Host` or `X-Forwarded-Host`, which a
+ * phishing site relaying a victim's signature controls.
  *
  * The cookie carries an opaque random token (32 bytes, base64url); only its SHA-256 is stored
  * (`sessions.token_hash`). A session lasts 24 h, ends at logout, and stops authenticating as soon as
@@ -22,6 +29,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { verifyMessage, type Hex } from 'viem';
 import { generateSiweNonce, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 import { ApiError } from '../../domain/errors.js';
+import { normaliseOrigin } from '../../domain/tenancy.js';
+import { walletLinkingAgentSql } from '../../db/agent-wallets.js';
 import { platformEm } from '../../db/orm.js';
 import type { Caller } from '../context.js';
 
@@ -57,30 +66,39 @@ export async function linkedTrader(
   const [row] = await conn(orm).execute<{ owner_id: string; account_id: string }[]>(
     `select a.owner_id, a.id as account_id
        from agent_wallets w join accounts a on a.id = w.account_id and a.tenant_id = w.tenant_id
-      where w.tenant_id = ? and lower(w.owner) = lower(?) and w.status = 'active' and w.expires_at > now()
+      where w.tenant_id = ? and lower(w.owner) = lower(?) and ${walletLinkingAgentSql('w')}
       order by w.authorized_at desc nulls last, w.created_at desc limit 1`,
     [tenantId, walletAddress],
   );
   return row ? { ownerId: row.owner_id, accountId: row.account_id } : null;
 }
 
-/** What {@link checkSiwe} needs: the signed message, its signature, the request's host and tenant. */
+/** What {@link checkSiwe} needs: the signed message, its signature, the origins it may name and the tenant. */
 export interface SiweAttempt {
   message: string;
   signature: string;
-  /** The request's `Host` (host[:port]); the message's `domain` must equal it. */
-  host: string;
+  /**
+   * The origins (`scheme://host[:port]`, normalised) a message may be for: its `uri`'s origin must be
+   * one of them and its `domain` the host[:port] of one. Never derived from request headers.
+   */
+  origins: readonly string[];
   tenantId: string;
   now?: Date;
 }
 
+/** The host[:port] of each origin, lower-case (the form of an EIP-4361 `domain`). */
+const hostsOf = (origins: readonly string[]) => [...new Set(origins.map((o) => new URL(o).host.toLowerCase()))];
+
 /**
  * Checks a SIWE sign-in: the message parses as EIP-4361 (version 1, inside its
- * `notBefore`/`expirationTime` window), its `domain` equals the request host, its nonce was issued
- * to this tenant and is unused and unexpired, and the signature recovers to its `address` (EOA
- * `personal_sign`; contract wallets are not supported). Any chain id. Does not consume the nonce.
+ * `notBefore`/`expirationTime` window), its `domain` is the host[:port] of one of `origins` and its
+ * `uri`'s origin is one of `origins`, its nonce was issued to this tenant and is unused and unexpired,
+ * and the signature recovers to its `address` (EOA `personal_sign`; contract wallets are not
+ * supported). Any chain id. Does not consume the nonce.
  * @returns the signing wallet address, lower-case.
- * @throws ApiError `400 siwe_message_invalid`, `401 siwe_domain_mismatch`, `401 siwe_nonce_invalid`, `401 siwe_signature_invalid`.
+ * @throws ApiError `400 siwe_message_invalid`; `401 siwe_domain_mismatch` with `{ field: 'domain' | 'uri',
+ *   expected: string[] (the allowed hosts, or origins for `uri`), actual }`; `401 siwe_nonce_invalid`,
+ *   `401 siwe_signature_invalid`.
  */
 export async function checkSiwe(orm: MikroORM, a: SiweAttempt): Promise<string> {
   const fields = parseSiweMessage(a.message);
@@ -97,11 +115,20 @@ export async function checkSiwe(orm: MikroORM, a: SiweAttempt): Promise<string> 
       'message is not a valid, current EIP-4361 message (domain, address, uri, version 1, chain id, nonce, issued/expiration times)',
     );
   }
-  if (fields.domain.toLowerCase() !== a.host.toLowerCase()) {
+  const hosts = hostsOf(a.origins);
+  if (!hosts.includes(fields.domain.toLowerCase())) {
     throw new ApiError(
       'siwe_domain_mismatch',
-      `the message is for ${fields.domain}, but this is ${a.host}: sign a message for this host`,
-      { expected: a.host, actual: fields.domain },
+      `the message is for ${fields.domain}, which is not a registered origin of this tenant nor this API's public URL: sign in from one of ${hosts.join(', ')}`,
+      { field: 'domain', expected: hosts, actual: fields.domain },
+    );
+  }
+  const uriOrigin = normaliseOrigin(fields.uri);
+  if (!uriOrigin || !a.origins.includes(uriOrigin)) {
+    throw new ApiError(
+      'siwe_domain_mismatch',
+      `the message's uri ${fields.uri} is not on a registered origin of this tenant nor this API's public URL: sign in from one of ${a.origins.join(', ')}`,
+      { field: 'uri', expected: [...a.origins], actual: fields.uri },
     );
   }
   const [nonce] = await conn(orm).execute<{ nonce: string }[]>(
@@ -155,7 +182,7 @@ export async function revokeSession(orm: MikroORM, token: string): Promise<void>
 /**
  * The caller behind a `service_session` cookie token, or null when the token is unknown, expired,
  * logged out, belongs to another tenant than the request resolved to, or its wallet no longer has an
- * active agent on the session's account (a stale cookie is ignored, not an error).
+ * active agent on the session's account that links it (module doc; a stale cookie is ignored, not an error).
  */
 export async function callerFromSession(
   orm: MikroORM,
@@ -167,7 +194,7 @@ export async function callerFromSession(
   >(
     `select s.id, s.tenant_id, s.wallet_address, s.owner_id, s.account_id, s.expires_at from sessions s
       where s.token_hash = ? and s.revoked_at is null and s.expires_at > now()
-        and exists (select 1 from agent_wallets w where w.tenant_id = s.tenant_id and w.account_id = s.account_id and lower(w.owner) = s.wallet_address and w.status = 'active' and w.expires_at > now())`,
+        and exists (select 1 from agent_wallets w where w.tenant_id = s.tenant_id and w.account_id = s.account_id and lower(w.owner) = s.wallet_address and ${walletLinkingAgentSql('w')})`,
     [sha256(token)],
   );
   if (!row || (tenantId && row.tenant_id !== tenantId)) return null;

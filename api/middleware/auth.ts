@@ -1,7 +1,8 @@
 /**
  * Authentication and gates (docs/api.md §5.2-5.5).
  * `authenticate` reads a bearer: signature, expiry and the per-token revocation list, then the
- * credential row (its tenant must equal the pinned `tid`, else `403 tenant_mismatch`).
+ * credential row (its tenant must equal the pinned `tid`, else `403 tenant_mismatch`); the caller's
+ * own tenant must be active even when the request names another one (`410 tenant_suspended`).
  * `gate(rule)` then applies the audience, tier and scope tables of domain/gates.ts; writes
  * and operator scope gates refuse a revoked credential (`401 credential_revoked`), trader reads do
  * not (docs/api.md §5.2). Operator credential rows are cached briefly (api/auth/credential-cache.ts).
@@ -19,6 +20,7 @@ import { verifyBearer } from '../auth/bearer.js';
 import { SESSION_COOKIE, callerFromSession } from '../auth/session.js';
 import type { ApiMiddleware, Caller } from '../context.js';
 import type { CredentialCache } from '../auth/credential-cache.js';
+import { assertCallerTenantActive } from './tenant.js';
 
 /**
  * Loads the caller behind a bearer token string. An operator credential's row may come from the
@@ -59,7 +61,8 @@ export const BEARER_ONLY: readonly RegExp[] = [/^\/api\/v1\/oms\/intents\/[^/]+\
 /**
  * Sets `ctx.state.caller` from an `Authorization: Bearer` header, else from a valid
  * `service_session` cookie (a stale cookie is ignored). @throws ApiError `401 bearer_required` for a
- * cookie session on a {@link BEARER_ONLY} path, and as {@link callerFromBearer}.
+ * cookie session on a {@link BEARER_ONLY} path, `410 tenant_suspended` when the caller's own tenant
+ * is suspended (api/middleware/tenant.ts `assertCallerTenantActive`), and as {@link callerFromBearer}.
  */
 export function authenticate(orm: MikroORM, key: Uint8Array, cache?: CredentialCache): ApiMiddleware {
   return async (ctx, next) => {
@@ -77,6 +80,7 @@ export function authenticate(orm: MikroORM, key: Uint8Array, cache?: CredentialC
           'this route needs Authorization: Bearer <token>; a cookie session cannot call it',
         );
     }
+    if (ctx.state.caller) await assertCallerTenantActive(orm, ctx.state.caller.tenantId, ctx.state.tenant);
     await next();
   };
 }

@@ -4,6 +4,11 @@
  * `Idempotency-Replay: true`; a different payload is `409 idempotency_key_conflict`; concurrent
  * identical requests wait for the first one's answer, so they produce one intent.
  * Stored in PostgreSQL, so every api process agrees. A 5xx answer is not stored (retry is safe).
+ *
+ * A key never stays stuck: the body was screened by validate() first (depth ≤ 32, no NUL or unpaired
+ * surrogate, 256 KB), the stored answer has any unstorable character replaced by U+FFFD, an answer that
+ * still cannot be stored releases the key (a retry runs again), and a key whose first request died
+ * with its process (`in_progress` for {@link STALE_CLAIM_MS}) is taken over by the next request.
  */
 import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -11,19 +16,27 @@ import { ApiError } from '../../domain/errors.js';
 import { platformEm } from '../../db/orm.js';
 import type { ApiMiddleware } from '../context.js';
 import { callerOf } from './auth.js';
+import { MAX_BODY_DEPTH, storable } from './validate.js';
 
 /** Replay window: 24 hours (ms). */
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const WAIT_STEP_MS = 25;
 const WAIT_LIMIT_MS = 30_000;
+/** An `in_progress` claim this old belongs to a request that died with its process: 5 minutes (ms). */
+const STALE_CLAIM_MS = 5 * 60 * 1000;
 
-/** Stable JSON (sorted keys) so that key order does not change the payload hash. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+/**
+ * Stable JSON (sorted keys) so that key order does not change the payload hash.
+ * @throws ApiError `400 body_too_deep` past {@link MAX_BODY_DEPTH} (validate() refuses such a body first).
+ */
+function canonical(v: unknown, depth = 0): string {
+  if (v && typeof v === 'object' && depth >= MAX_BODY_DEPTH)
+    throw new ApiError('body_too_deep', `objects and arrays may nest at most ${MAX_BODY_DEPTH} deep`);
+  if (Array.isArray(v)) return `[${v.map((x) => canonical(x, depth + 1)).join(',')}]`;
   if (v && typeof v === 'object')
     return `{${Object.keys(v)
       .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k], depth + 1)}`)
       .join(',')}}`;
   return JSON.stringify(v) ?? 'null';
 }
@@ -34,8 +47,13 @@ interface Stored {
   response_status: number | null;
   response_body: unknown;
   expires_at: Date;
+  stale: boolean;
 }
 
+/**
+ * The `Idempotency-Key` middleware of a write route (module doc); runs after validate().
+ * @throws ApiError `400 invalid_idempotency_key`, `409 idempotency_key_conflict`, `409 idempotency_request_in_flight`.
+ */
 export function idempotency(orm: MikroORM): ApiMiddleware {
   return async (ctx, next) => {
     const key = ctx.get('idempotency-key');
@@ -59,8 +77,9 @@ export function idempotency(orm: MikroORM): ApiMiddleware {
            on conflict (credential_id, key) do update set request_hash = excluded.request_hash, status = 'in_progress',
              response_status = null, response_body = null, expires_at = excluded.expires_at, created_at = now()
              where idempotency_records.expires_at < now()
+                or (idempotency_records.status = 'in_progress' and idempotency_records.created_at < now() - (? * interval '1 millisecond'))
            returning key`,
-          [credentialId, key, hash, IDEMPOTENCY_TTL_MS],
+          [credentialId, key, hash, IDEMPOTENCY_TTL_MS, STALE_CLAIM_MS],
         )
       ).length > 0;
 
@@ -68,10 +87,12 @@ export function idempotency(orm: MikroORM): ApiMiddleware {
       const started = Date.now();
       for (;;) {
         const [row] = await conn.execute<Stored[]>(
-          'select request_hash, status, response_status, response_body, expires_at from idempotency_records where credential_id = ? and key = ?',
-          [credentialId, key],
+          `select request_hash, status, response_status, response_body, expires_at,
+                  status = 'in_progress' and created_at < now() - (? * interval '1 millisecond') as stale
+             from idempotency_records where credential_id = ? and key = ?`,
+          [STALE_CLAIM_MS, credentialId, key],
         );
-        if (!row) {
+        if (!row || row.stale) {
           if (await claim()) break;
           continue;
         }
@@ -92,13 +113,26 @@ export function idempotency(orm: MikroORM): ApiMiddleware {
       }
     }
 
-    const store = (status: number, body: unknown) =>
-      conn.execute(
-        `update idempotency_records set status = 'done', response_status = ?, response_body = ?::jsonb where credential_id = ? and key = ?`,
-        [status, JSON.stringify(body ?? null), credentialId, key],
-      );
-    const release = () =>
-      conn.execute('delete from idempotency_records where credential_id = ? and key = ?', [credentialId, key]);
+    const release = async () => {
+      try {
+        await conn.execute('delete from idempotency_records where credential_id = ? and key = ?', [credentialId, key]);
+      } catch (err) {
+        ctx.state.log.error({ err }, 'idempotency: could not release a key (free again after the stale-claim window)');
+      }
+    };
+    /** Stores the answer for replay; an answer that cannot be stored releases the key instead. */
+    const store = async (status: number, body: unknown) => {
+      try {
+        const json = JSON.stringify(body ?? null, (_k, v: unknown) => (typeof v === 'string' ? storable(v) : v));
+        await conn.execute(
+          `update idempotency_records set status = 'done', response_status = ?, response_body = ?::jsonb where credential_id = ? and key = ?`,
+          [status, json, credentialId, key],
+        );
+      } catch (err) {
+        ctx.state.log.warn({ err }, 'idempotency: could not store the answer; the key is released');
+        await release();
+      }
+    };
     try {
       await next();
     } catch (err) {

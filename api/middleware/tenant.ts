@@ -1,6 +1,7 @@
 /**
  * The tenant gate (docs/api.md §5.6): resolves `ctx.state.tenant` before authentication, refuses a
- * suspended tenant with `410 tenant_suspended`. Exempt paths pass without a tenant.
+ * suspended tenant with `410 tenant_suspended`. Exempt paths pass without a tenant. The caller's own
+ * tenant, when it is not the one resolved, is checked after authentication ({@link assertCallerTenantActive}).
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../../domain/errors.js';
@@ -22,7 +23,10 @@ export const TENANT_EXEMPT: readonly RegExp[] = [
   /^\/metrics$/,
 ];
 
-/** Tenant lookups against PostgreSQL. */
+/**
+ * Tenant lookups against PostgreSQL. `byOrigins` finds the tenant through `tenant_origin_hosts`
+ * (one tenant per host, migration UniqueOrigins), then requires one of the exact origins.
+ */
 export function tenantLookup(orm: MikroORM): TenantLookup {
   const ref = (t: { id: string; slug: string; suspended: boolean } | null): TenantRef | null =>
     t && { id: t.id, slug: t.slug, suspended: t.suspended };
@@ -32,10 +36,11 @@ export function tenantLookup(orm: MikroORM): TenantLookup {
       const rows = await platformEm(orm)
         .getConnection()
         .execute<{ id: string; slug: string; suspended: boolean }[]>(
-          `select id, slug, suspended from tenants
-            where jsonb_exists_any(origins, array(select jsonb_array_elements_text(?::jsonb)))
-            order by is_platform desc limit 1`,
-          [JSON.stringify(origins)],
+          `select t.id, t.slug, t.suspended from tenant_origin_hosts h join tenants t on t.id = h.tenant_id
+            where h.host in (select tenant_origin_host(o) from jsonb_array_elements_text(?::jsonb) o)
+              and jsonb_exists_any(t.origins, array(select jsonb_array_elements_text(?::jsonb)))
+            limit 1`,
+          [JSON.stringify(origins), JSON.stringify(origins)],
         );
       return ref(rows[0] ?? null);
     },
@@ -50,6 +55,24 @@ export async function tenantOf(lookup: TenantLookup, get: (h: string) => string)
   return tenant;
 }
 
+/**
+ * Refuses a caller whose own tenant (its credential's or session's) is suspended, when the request
+ * resolved to another tenant (`X-Tenant-Slug`, Origin or Host naming someone else) or to none (an
+ * exempt path): the resolved tenant was already checked by {@link tenantGate}.
+ * @throws ApiError `410 tenant_suspended`.
+ */
+export async function assertCallerTenantActive(
+  orm: MikroORM,
+  callerTenantId: string,
+  resolved: ResolvedTenant | undefined,
+): Promise<void> {
+  if (resolved?.id === callerTenantId) return;
+  const own = await platformEm(orm).findOne(Tenant, { id: callerTenantId });
+  if (!own || own.suspended)
+    throw new ApiError('tenant_suspended', `tenant ${own?.slug ?? callerTenantId} is suspended`);
+}
+
+/** The tenant gate middleware: sets `ctx.state.tenant` (left unset on exempt paths). @throws as {@link tenantOf}. */
 export function tenantGate(orm: MikroORM): ApiMiddleware {
   const lookup = tenantLookup(orm);
   return async (ctx, next) => {

@@ -2,6 +2,8 @@
  * Fan-out of the account event log to sockets (docs/architecture.md): each api process LISTENs on
  * `account_events`, loads the appended row and hands it to every subscriber of its tenant and
  * account. Works with any number of api processes because the log, not memory, is the source.
+ * The same connection LISTENs on `credential_revoked` (trigger of migration PropFirm, payload: the
+ * credential id) and tells the sockets of that credential at once (docs/api.md §5.2).
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -36,6 +38,8 @@ export type Subscriber = (e: LoggedEvent) => void;
 export interface EventHub {
   /** Registers a listener for events of these accounts in this tenant; returns the unsubscribe. */
   subscribe(tenantId: string, accountIds: string[], fn: Subscriber): () => void;
+  /** Calls `fn` once `credentialId` is revoked (NOTIFY `credential_revoked`, any process); returns the unsubscribe. */
+  onRevoked(credentialId: string, fn: () => void): () => void;
   stop(): Promise<void>;
 }
 
@@ -46,12 +50,17 @@ export async function startEventHub(databaseUrl: string, logger: Logger): Promis
   reader.on('error', (err) => logger.error({ err }, 'event hub pool error'));
   await listener.connect();
   const subs = new Map<string, Set<Subscriber>>();
+  const revocations = new Map<string, Set<() => void>>();
   const keyOf = (tenantId: string, accountId: string) => `${tenantId}/${accountId}`;
   /** Deliveries keep log order even though rows are loaded asynchronously. */
   let chain = Promise.resolve();
 
   listener.on('notification', (n) => {
     if (!n.payload) return;
+    if (n.channel === 'credential_revoked') {
+      for (const fn of revocations.get(n.payload) ?? []) fn();
+      return;
+    }
     const id = n.payload;
     const load = reader.query<EventRow>(
       `select tenant_id, account_id, seq, topic, frame_type, kind, created_at, data from account_events where id = $1`,
@@ -77,12 +86,21 @@ export async function startEventHub(databaseUrl: string, logger: Logger): Promis
       .catch((err: unknown) => logger.error({ err, id }, 'event fan-out failed'));
   });
   await listener.query('listen account_events');
+  await listener.query('listen credential_revoked');
 
   return {
     subscribe(tenantId, accountIds, fn) {
       const keys = accountIds.map((a) => keyOf(tenantId, a));
       for (const k of keys) (subs.get(k) ?? subs.set(k, new Set()).get(k)!).add(fn);
       return () => keys.forEach((k) => subs.get(k)?.delete(fn));
+    },
+    onRevoked(credentialId, fn) {
+      const fns = revocations.get(credentialId) ?? revocations.set(credentialId, new Set()).get(credentialId)!;
+      fns.add(fn);
+      return () => {
+        fns.delete(fn);
+        if (!fns.size && revocations.get(credentialId) === fns) revocations.delete(credentialId);
+      };
     },
     async stop() {
       await chain;

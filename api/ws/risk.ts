@@ -3,7 +3,9 @@
  * topics, then frames from the account event log with their per-account `seq`. A browser whose
  * upgrade request carries a valid `service_session` cookie (docs/api.md §5.1) is authenticated at connect
  * (`Authenticated` arrives unasked; an `Authenticate` frame after that is answered `Authenticated`
- * again) and torn down (`session_ended`, close 4401) once the session ends.
+ * again) and torn down (`session_ended`, close 4401) once the session ends. A socket authenticated by a
+ * handshake token is torn down (`credential_revoked`, close 4401) as soon as its credential is revoked
+ * (the hub relays NOTIFY `credential_revoked`); a token whose credential was revoked in the meantime is refused so.
  * Rules: nothing is pushed before `Subscribe`; `Ping` → `Pong { serverTime }`; `Alive` →
  * `Result { ok: true }`; 60 s of inbound silence closes the socket; a per-frame rate limit exempts
  * `Ping` and `Alive`; a consumer whose send buffer passes the cap gets `Resync-Required`.
@@ -33,7 +35,11 @@ import type { FrameMeter } from './outbox.js';
 export const RISK_TOPICS = ['Order-Intent-Changed', 'Position-Changed', 'Fills', 'Funding'] as const;
 /** Idle close after this much inbound silence (docs/api.md §8). */
 export const IDLE_CLOSE_MS = 60_000;
-/** How often an authenticated socket re-reads its credential; a revoked one is torn down (docs/api.md §5.7), ms. */
+/**
+ * How often an authenticated socket re-reads its credential or cookie session; a revoked or ended one is torn
+ * down (docs/api.md §5.7), ms. A credential's revocation closes it at once (NOTIFY `credential_revoked` through
+ * the hub); this re-check backs that up should a notification be lost.
+ */
 export const REVOCATION_CHECK_MS = 5_000;
 /** Send-buffer cap past which a slow consumer is told to resync and its backlog is dropped. */
 export const MAX_BUFFERED_BYTES = 1 << 20;
@@ -84,24 +90,36 @@ export async function serveRiskSocket(
   const limiter = new FrameLimiter();
   let session: { accountIds: string[]; unsubscribe?: () => void; topics: Set<string>; cookie: boolean } | undefined;
   let revocationTimer: NodeJS.Timeout | undefined;
+  let stopRevoked: (() => void) | undefined;
+  /** Tears the socket down: access ended (docs/api.md §5.7). */
+  const end = (error: string) => {
+    fail(error, 'access ended; the socket closes');
+    ws.close(4401, error);
+  };
   /** Re-checks the credential or cookie session; when it is gone the socket is torn down (docs/api.md §5.7). */
   const watch = (stillValid: () => Promise<boolean>, error: string) => {
     clearInterval(revocationTimer);
     revocationTimer = setInterval(() => {
       stillValid()
         .then((valid) => {
-          if (valid) return;
-          fail(error, 'access ended; the socket closes');
-          ws.close(4401, error);
+          if (!valid) end(error);
         })
         .catch((err: unknown) => deps.logger.error({ err }, 'revocation check failed'));
     }, deps.revocationCheckMs ?? REVOCATION_CHECK_MS);
   };
+  /** A credential's owner and revocation; undefined when there is no such row (a cookie session's `wallet:` id). */
+  const credentialRow = async (credentialId: string) =>
+    (
+      await platformEm(deps.orm)
+        .getConnection()
+        .execute<{ owner_id: string; revoked_at: Date | null }[]>(
+          'select owner_id, revoked_at from credentials where id = ?',
+          [credentialId],
+        )
+    )[0];
   const credentialActive = async (credentialId: string) => {
-    const rows = await platformEm(deps.orm)
-      .getConnection()
-      .execute<{ revoked_at: Date | null }[]>('select revoked_at from credentials where id = ?', [credentialId]);
-    return Boolean(rows[0] && !rows[0].revoked_at);
+    const row = await credentialRow(credentialId);
+    return Boolean(row && !row.revoked_at);
   };
 
   const deliver = (e: LoggedEvent) => {
@@ -133,11 +151,13 @@ export async function serveRiskSocket(
     if (!token) return fail('token_required');
     const consumed = await consumeHandshakeToken(deps.orm, token, tenantId);
     if (!consumed) return fail('token_invalid');
-    const owner = await platformEm(deps.orm)
-      .getConnection()
-      .execute<{ owner_id: string }[]>('select owner_id from credentials where id = ?', [consumed.credentialId]);
+    // Told at once of a revocation from now on; one that came before (a token bootstrapped just ahead of it) is read.
+    stopRevoked?.();
+    stopRevoked = deps.hub.onRevoked(consumed.credentialId, () => end('credential_revoked'));
+    const cred = await credentialRow(consumed.credentialId);
+    if (cred?.revoked_at) return end('credential_revoked');
     watch(() => credentialActive(consumed.credentialId), 'credential_revoked');
-    await open(owner[0]?.owner_id ?? '', consumed.accountId, false);
+    await open(cred?.owner_id ?? '', consumed.accountId, false);
   }
 
   function subscribe(topics: string[]) {
@@ -177,6 +197,7 @@ export async function serveRiskSocket(
   ws.on('close', () => {
     clearTimeout(idle);
     clearInterval(revocationTimer);
+    stopRevoked?.();
     session?.unsubscribe?.();
   });
 }

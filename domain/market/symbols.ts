@@ -46,13 +46,16 @@ export function findSymbol(venue: string, symbol: string): SymbolSpec | undefine
  * Tradeable symbols per venue slug (docs/api.md §4.2 `GET /api/v1/symbols/{venue}`): `paper` and every
  * routed venue. Each routed venue's table lives in domain/market/venues/<venue>.ts.
  */
-export const VENUE_SYMBOLS: Record<string, readonly SymbolSpec[]> = {
-  paper: PAPER_SYMBOLS,
-  hyperliquid: HYPERLIQUID_SYMBOLS,
-  aster: ASTER_SYMBOLS,
-  polymarket: POLYMARKET_SYMBOLS,
-  kalshi: KALSHI_SYMBOLS,
-};
+export const VENUE_SYMBOLS: Readonly<Record<string, readonly SymbolSpec[]>> = Object.freeze(
+  // No prototype: a venue named `__proto__` or `constructor` (a path parameter) finds nothing.
+  Object.assign(Object.create(null) as Record<string, readonly SymbolSpec[]>, {
+    paper: PAPER_SYMBOLS,
+    hyperliquid: HYPERLIQUID_SYMBOLS,
+    aster: ASTER_SYMBOLS,
+    polymarket: POLYMARKET_SYMBOLS,
+    kalshi: KALSHI_SYMBOLS,
+  }),
+);
 
 /** The spec of a symbol by the venue's own instrument id (`venueSymbol`), or undefined. */
 export function findByVenueSymbol(venue: string, venueSymbol: string): SymbolSpec | undefined {

@@ -10,7 +10,7 @@ const DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
 /** A strictly positive decimal given as a string or a number; output: canonical decimal string. */
 export const positiveDecimal = z
-  .union([z.string().regex(DECIMAL, 'must be a plain decimal string such as "0.01"'), z.number().finite()])
+  .union([z.string().max(64).regex(DECIMAL, 'must be a plain decimal string such as "0.01"'), z.number().finite()])
   .transform((v, ctx) => {
     const d = dec(v);
     if (d.lte(0)) {

@@ -79,16 +79,21 @@ export const composeIntentBody = z
       .max(1000)
       .default(1)
       .meta({ description: 'Checked against the trading group cap for the venue' }),
-    accountId: z.string().min(1).optional().meta({ description: "Defaults to the credential's active account" }),
+    accountId: z
+      .string()
+      .min(1)
+      .max(255)
+      .optional()
+      .meta({ description: "Defaults to the credential's active account" }),
     clientOrderId: z
       .string()
       .min(1)
       .max(128)
       .optional()
       .meta({ description: 'Echoed on the response and on /ws/risk frames' }),
-    asterTimeInForce: z.string().optional(),
-    asterKind: z.string().optional(),
-    clientId: z.string().optional(),
+    asterTimeInForce: z.string().max(32).optional(),
+    asterKind: z.string().max(32).optional(),
+    clientId: z.string().max(255).optional(),
   })
   .superRefine((b, ctx) => {
     for (const field of REQUIRED_PRICES[b.type]) {

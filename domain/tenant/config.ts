@@ -1,9 +1,12 @@
 /**
- * A white-label tenant's configuration (docs/api.md §2.4): branding, theme, feature flags, enabled venues
- * and plan. Each section is a zod schema with defaults: a stored `{}` (or any missing field)
- * reads as the default, so a new tenant is complete from its first request. Pure.
+ * A white-label tenant's configuration (docs/api.md §2.4): branding, theme, feature flags, enabled venues,
+ * plan and the policy of self-opened accounts. Each section is a zod schema with defaults: a stored `{}`
+ * (or any missing field) reads as the default, so a new tenant is complete from its first request.
+ * The plan is the platform's: a tenant reads it but cannot write it (`403 plan_change_forbidden`). Pure.
  */
 import { z } from 'zod';
+import { dec } from '../decimal.js';
+import { positiveDecimal } from '../oms/decimal-input.js';
 
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a #rrggbb colour');
 const httpsUrl = z
@@ -97,6 +100,49 @@ export const planSchema = z
   })
   .meta({ id: 'TenantPlan' });
 
+/** The largest amount a tenant's deposit policy may name, USD: the platform's bound on any paper deposit. */
+export const MAX_POLICY_DEPOSIT_USD = '1000000000';
+/** The deposit policy when the tenant has set none, USD (decimal strings). */
+export const DEFAULT_DEPOSIT_POLICY = { defaultUsd: '100000', maxUsd: '1000000' } as const;
+
+/** Whether `v` is a plain decimal string (what {@link policyUsd} outputs), so comparing it cannot throw. */
+const isPlainDecimal = (v: unknown): v is string => typeof v === 'string' && /^\d+(\.\d+)?$/.test(v);
+
+const policyUsd = positiveDecimal.refine((v) => dec(v).lte(MAX_POLICY_DEPOSIT_USD), {
+  message: `at most ${MAX_POLICY_DEPOSIT_USD} USD`,
+});
+
+/**
+ * How the accounts a trader opens itself (`POST /api/v1/accounts`, `POST /api/v1/sandbox/paper-account`)
+ * are set up: the trading group they join when the trader's own account has none (leverage caps,
+ * docs/api.md §2.6), and the opening paper deposit (default, and the most a trader may ask for).
+ */
+export const accountsSchema = z
+  .object({
+    defaultTradingGroupId: z
+      .string()
+      .min(1)
+      .max(255)
+      .nullable()
+      .default(null)
+      .meta({ description: 'A trading group of the tenant; null: no group (the symbols’ own maximum leverage)' }),
+    deposit: z
+      .object({
+        defaultUsd: policyUsd
+          .default(DEFAULT_DEPOSIT_POLICY.defaultUsd)
+          .meta({ description: 'Opening deposit when the trader names none, USD' }),
+        maxUsd: policyUsd.default(DEFAULT_DEPOSIT_POLICY.maxUsd).meta({
+          description: `Largest initialDepositUsd a trader may ask for, USD (at most ${MAX_POLICY_DEPOSIT_USD})`,
+        }),
+      })
+      .refine((d) => !isPlainDecimal(d.defaultUsd) || !isPlainDecimal(d.maxUsd) || dec(d.defaultUsd).lte(d.maxUsd), {
+        message: 'defaultUsd must not exceed maxUsd',
+        path: ['defaultUsd'],
+      })
+      .default({ ...DEFAULT_DEPOSIT_POLICY }),
+  })
+  .meta({ id: 'TenantAccounts' });
+
 /** The configurable sections, their schemas. */
 export const TENANT_SECTIONS = {
   branding: brandingSchema,
@@ -104,8 +150,12 @@ export const TENANT_SECTIONS = {
   flags: flagsSchema,
   venues: venuesSchema,
   plan: planSchema,
+  accounts: accountsSchema,
 } as const;
 export type TenantSection = keyof typeof TENANT_SECTIONS;
+
+/** The sections only the platform writes: a tenant's `PUT` of one is `403 plan_change_forbidden`. */
+export const PLATFORM_SECTIONS: readonly TenantSection[] = ['plan'];
 
 /** A section as read: the stored value with every default filled in. */
 export function readSection<S extends TenantSection>(

@@ -143,9 +143,8 @@ if (process.argv.includes('--clients')) {
 async function main() {
   const { pino } = await import('pino');
   const { default: Koa } = await import('koa');
-  const { benchConfig } = await import('../lib/bench.js');
+  const { benchConfig, benchCredential } = await import('../lib/bench.js');
   const { openOrm } = await import('../../db/orm.js');
-  const { ensureTenant, issueCredential } = await import('../../db/seed.js');
   const { startApi } = await import('../../api/server.js');
   const { publishMark } = await import('../../modules/market/feeds/marks.js');
   const { loadRecordedMarket } = await import('../../modules/market/feeds/recorded.js');
@@ -253,13 +252,7 @@ async function main() {
   await new Promise((r) => wss.close(r));
 
   // 2. HTTP
-  const tenant = await ensureTenant(orm, { slug: 'bench', displayName: 'Bench', origins: [] });
-  const cred = await issueCredential(orm, {
-    tenantId: tenant.id,
-    audience: 'trader',
-    tier: 'readonly',
-    account: { depositUsd: '1000' },
-  });
+  const cred = await benchCredential(orm, { slug: 'bench', displayName: 'Bench' }, 'readonly', '1000');
   const { token } = (await (
     await fetch(`${api.baseUrl}/api/auth/api-token`, {
       method: 'POST',

@@ -24,9 +24,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { openOrm } from '../../db/orm.js';
-import { ensureTenant, issueCredential } from '../../db/seed.js';
 import { fromRoot } from '../../project-root.js';
 import { ensurePostgres, freshDatabase } from '../lib/postgres.js';
+import { benchCredential } from '../lib/bench.js';
 import { freePort, startTemporalDev } from '../lib/temporal-dev.js';
 import { killOnExit } from '../lib/children.js';
 
@@ -90,13 +90,12 @@ const pgServer = await ensurePostgres({ dataDir: fromRoot('.data/pg') });
 const fresh = await freshDatabase(pgServer.url, 'platform_bench_proc');
 const databaseUrl = fresh.url;
 const orm = await openOrm(databaseUrl);
-const tenant = await ensureTenant(orm, { slug: 'bench-proc', displayName: 'Bench processes', origins: [] });
-const cred = await issueCredential(orm, {
-  tenantId: tenant.id,
-  audience: 'trader',
-  tier: 'fullTrading',
-  account: { depositUsd: '100000000' },
-});
+const cred = await benchCredential(
+  orm,
+  { slug: 'bench-proc', displayName: 'Bench processes' },
+  'fullTrading',
+  '100000000',
+);
 await orm.close();
 const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
 db.on('error', (err) => console.error(`bench:processes: idle database connection lost: ${err.message}`));

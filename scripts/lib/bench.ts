@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Tier } from '../../domain/gates.js';
 import { pino } from 'pino';
 import WebSocket from 'ws';
 import { loadConfig } from '../../config.js';
@@ -21,9 +22,16 @@ import { freePort, startTemporalDev } from './temporal-dev.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
+ * The request rate limit of the benchmarks' credentials (`issueCredential({ rateLimit })`, docs/api.md §8
+ * "Rate limits"): far above what any bench sends, so the deployment's default limit never throttles a measurement.
+ */
+const BENCH_RATE_LIMIT = { perSecond: 1_000_000, burst: 1_000_000 };
+
+/**
  * The platform's configuration for a bench on `databaseUrl` and the Temporal server at
  * `temporalAddress`: a random JWT secret, free ports (api and worker HTTP), MARK_FEED off, silent
- * logs; `extra` (config.ts names) on top.
+ * logs, and the per-IP rate limit of unauthenticated requests at {@link BENCH_RATE_LIMIT} (the market
+ * bench's discovery floor is loaded from one address); `extra` (config.ts names) on top.
  */
 export function benchConfig(databaseUrl: string, temporalAddress: string, extra: Record<string, string> = {}) {
   const secret = randomBytes(32).toString('hex');
@@ -34,7 +42,31 @@ export function benchConfig(databaseUrl: string, temporalAddress: string, extra:
     PORT: '0',
     WORKER_HTTP_PORT: '0',
   };
-  return loadConfig({ ...base, MARK_FEED: 'off', LOG_LEVEL: 'silent', ...extra });
+  const unthrottled = {
+    RATE_LIMIT_IP_PER_SECOND: String(BENCH_RATE_LIMIT.perSecond),
+    RATE_LIMIT_IP_BURST: String(BENCH_RATE_LIMIT.burst),
+  };
+  return loadConfig({ ...base, MARK_FEED: 'off', LOG_LEVEL: 'silent', ...unthrottled, ...extra });
+}
+
+/**
+ * A trader credential of tier `tier` on tenant `tenant.slug` (created when missing, no origins) with a paper
+ * account of `depositUsd` (USD) and the {@link BENCH_RATE_LIMIT}: what every bench trades or reads with.
+ */
+export async function benchCredential(
+  orm: MikroORM,
+  tenant: { slug: string; displayName: string },
+  tier: Tier,
+  depositUsd: string,
+): Promise<IssuedCredential> {
+  const t = await ensureTenant(orm, { ...tenant, origins: [] });
+  return issueCredential(orm, {
+    tenantId: t.id,
+    audience: 'trader',
+    tier,
+    account: { depositUsd },
+    rateLimit: BENCH_RATE_LIMIT,
+  });
 }
 
 /** The running platform of an order bench. */
@@ -85,7 +117,8 @@ export interface IntentUpdate {
 }
 
 /**
- * A trader on tenant `slug` (created when missing) with a full-trading account of 100,000,000 USD:
+ * A trader on tenant `slug` (created when missing) with a full-trading account of 100,000,000 USD and
+ * the {@link BENCH_RATE_LIMIT}:
  * the credential (`prepare(cred)` runs before the session opens: the venue bench authorises agents
  * there), `call(method, path, body?)` with the trader's bearer token (the JSON answer), and a
  * /ws/risk socket subscribed to `Order-Intent-Changed` handing every `Order-Intent-Update` frame's
@@ -97,13 +130,7 @@ export async function benchTrader(
   onIntent: (data: IntentUpdate) => void,
   prepare: (cred: IssuedCredential) => Promise<unknown> = async () => undefined,
 ) {
-  const t = await ensureTenant(platform.orm, { ...tenant, origins: [] });
-  const cred = await issueCredential(platform.orm, {
-    tenantId: t.id,
-    audience: 'trader',
-    tier: 'fullTrading',
-    account: { depositUsd: '100000000' },
-  });
+  const cred = await benchCredential(platform.orm, tenant, 'fullTrading', '100000000');
   await prepare(cred);
   const request = async (
     method: string,

@@ -48,7 +48,8 @@ describe('cancel', () => {
       token: t.token,
       body: { venueOrderId: order.body.venueOrderId },
     });
-    expect(other).toMatchObject({ status: 403, body: { error: 'forbidden' } });
+    // Another trader's order is answered as an unknown one: the id does not tell that it exists.
+    expect(other).toMatchObject({ status: 404, body: { error: 'order_not_found' } });
 
     const res = await s.call('POST', '/api/v1/oms/cancel', {
       token: full.token,

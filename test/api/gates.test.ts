@@ -20,10 +20,7 @@ describe('audience and tier gates', () => {
       tokens[tier] = t.token;
       accounts[tier] = t.accountId!;
     }
-    const op = await issueCredential(s.orm, { tenantId: s.tenant.id, audience: 'operator', scopes: ['firm:operate'] });
-    tokens.operator = (
-      await s.call('POST', '/api/auth/api-token', { body: { apiKey: op.apiKey, apiSecret: op.apiSecret } })
-    ).body.token;
+    tokens.operator = (await s.operator(['firm:operate'])).token;
   });
   afterAll(async () => s?.stop());
 

@@ -5,7 +5,7 @@
  * when a credential is revoked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueCredential, revokeCredential, ensureTenant } from '../../db/seed.js';
+import { revokeCredential, ensureTenant } from '../../db/seed.js';
 import type { Scope } from '../../domain/gates.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
@@ -17,13 +17,7 @@ describe('operator surfaces', () => {
   let s: Stack;
   const tokens: Record<string, string> = {};
   let traderAccount: string;
-  const operator = async (scopes: Scope[], tenantId = s.tenant.id) => {
-    const cred = await issueCredential(s.orm, { tenantId, audience: 'operator', scopes });
-    const res = await s.call('POST', '/api/auth/api-token', {
-      body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret },
-    });
-    return { ...cred, token: res.body.token as string };
-  };
+  const operator = (scopes: Scope[], tenantId?: string) => s.operator(scopes, tenantId);
 
   beforeAll(async () => {
     s = await startStack({ env: { PROP_DEPLOYER_KEY: `0x${'11'.repeat(32)}`, CHAIN_RPC_URL: 'http://127.0.0.1:1' } });
@@ -108,14 +102,7 @@ describe('operator surfaces', () => {
   it('a stack without a deployer reports deployer_configured false and refuses a live deploy with 503; the dry run still answers', async () => {
     const bare = await startStack();
     try {
-      const cred = await issueCredential(bare.orm, {
-        tenantId: bare.tenant.id,
-        audience: 'operator',
-        scopes: ['firm:operate', 'prop:manage'],
-      });
-      const token = (
-        await bare.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })
-      ).body.token;
+      const token = (await bare.operator(['firm:operate', 'prop:manage'])).token;
       const firm = (
         await bare.call('POST', '/api/v1/firms', {
           token,
@@ -217,10 +204,7 @@ describe('operator surfaces', () => {
 
   it("another tenant's operator sees none of this tenant's firms", async () => {
     const other = await ensureTenant(s.orm, { slug: `other-${Date.now()}`, displayName: 'Other', origins: [] });
-    const cred = await issueCredential(s.orm, { tenantId: other.id, audience: 'operator', scopes: ['firm:operate'] });
-    const token = (
-      await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })
-    ).body.token;
+    const token = (await s.operator(['firm:operate'], other.id)).token;
     const headers = { 'x-tenant-slug': other.slug };
     expect(await s.call('GET', `/api/v1/firms/${firmId}`, { token, headers })).toMatchObject({
       status: 404,

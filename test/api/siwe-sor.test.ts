@@ -116,7 +116,11 @@ describe('SIWE cookie sessions and smart order routing', () => {
         body: await siwe(wallet, { domain: 'evil.example' }),
       });
       expect([foreign.status, foreign.body.error]).toEqual([401, 'siwe_domain_mismatch']);
-      expect(foreign.body).toMatchObject({ expected: host, actual: 'evil.example' });
+      expect(foreign.body).toMatchObject({
+        field: 'domain',
+        expected: [`${s.tenant.slug}.test`, host],
+        actual: 'evil.example',
+      });
 
       const forged = await s.call('POST', '/api/auth/siwe/verify', {
         body: await siwe(wallet, { signer: privateKeyToAccount(generatePrivateKey()) }),

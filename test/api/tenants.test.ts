@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { issueCredential } from '../../db/seed.js';
 import { Tenant } from '../../db/entities.js';
 import { platformEm } from '../../db/orm.js';
 import { startStack, type Stack } from '../support/stack.js';
@@ -120,22 +119,8 @@ describe('tenants', () => {
 
   it('configuration: everyone of the tenant reads it, only tenant:config writes it; public reads follow the slug or a registered host', async () => {
     const trader = await s.trader();
-    const config = await issueCredential(s.orm, {
-      tenantId: s.tenant.id,
-      audience: 'operator',
-      scopes: ['tenant:config'],
-    });
-    const op = (
-      await s.call('POST', '/api/auth/api-token', { body: { apiKey: config.apiKey, apiSecret: config.apiSecret } })
-    ).body.token;
-    const firmOnly = await issueCredential(s.orm, {
-      tenantId: s.tenant.id,
-      audience: 'operator',
-      scopes: ['firm:operate'],
-    });
-    const firmOp = (
-      await s.call('POST', '/api/auth/api-token', { body: { apiKey: firmOnly.apiKey, apiSecret: firmOnly.apiSecret } })
-    ).body.token;
+    const op = (await s.operator(['tenant:config'])).token;
+    const firmOp = (await s.operator(['firm:operate'])).token;
     const id = s.tenant.id;
     const theme = {
       light: { primary: '#ff6600' },

@@ -179,6 +179,13 @@ describe('webhooks', () => {
         20_000,
       );
       expect(disabled.body.disabledReason).toMatch(/failed 3 times/);
+      // The receiver's failure is stored as its status and a short class, never an error message.
+      const failures = (await s.call('GET', `/api/v1/webhooks/${created.id}/deliveries`, { token: op })).body.data;
+      expect(failures.length).toBeGreaterThan(0);
+      for (const d of failures) {
+        expect(['http_503', 'endpoint_disabled']).toContain(d.lastError);
+        if (d.lastError === 'http_503') expect(d.lastStatus).toBe(503);
+      }
       // More events while disabled.
       const second = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: order });
       await waitFor(

@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPublicClient, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { issueCredential } from '../../db/seed.js';
 import { readInstance } from '../../modules/prop/chain/index.js';
 import { deployMultisig, deployStablecoin } from '../../modules/prop/chain/index.js';
 import { anvilRpc as rpc, startAnvil, type Anvil } from '../../scripts/lib/anvil.js';
@@ -50,14 +49,7 @@ describe('firm deploy across restarts', () => {
     const stablecoin = await deployStablecoin(rpcUrl, setupKey);
     const owners = [generatePrivateKey(), generatePrivateKey()].map((k) => privateKeyToAccount(k).address);
     const safe = await deployMultisig(rpcUrl, setupKey, { owners, threshold: 2 });
-    const cred = await issueCredential(s.orm, {
-      tenantId: s.tenant.id,
-      audience: 'operator',
-      scopes: ['firm:operate', 'prop:manage'],
-    });
-    const token = (
-      await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })
-    ).body.token;
+    const token = (await s.operator(['firm:operate', 'prop:manage'])).token;
     const firm = (
       await s.call('POST', '/api/v1/firms', {
         token,

@@ -11,7 +11,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPublicClient, createWalletClient, erc20Abi, http, parseAbi, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { issueCredential } from '../../db/seed.js';
 import { Decimal } from '../../domain/decimal.js';
 import { usdToUnits } from '../../domain/prop/rules.js';
 import {
@@ -112,13 +111,7 @@ describe('prop firm lifecycle on anvil', () => {
       threshold: 2,
     });
     s = await startStack({ env: { CHAIN_RPC_URL: rpcUrl, PROP_DEPLOYER_KEY: deployerKey, CHAIN_POLL_MS: '100' } });
-    const cred = await issueCredential(s.orm, {
-      tenantId: s.tenant.id,
-      audience: 'operator',
-      scopes: ['firm:operate', 'prop:manage'],
-    });
-    op = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } }))
-      .body.token;
+    op = (await s.operator(['firm:operate', 'prop:manage'])).token;
   });
   afterAll(async () => {
     await s?.stop();

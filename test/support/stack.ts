@@ -15,7 +15,7 @@ import { openOrm } from '../../db/orm.js';
 import { ensureTenant, issueCredential, type IssuedCredential } from '../../db/seed.js';
 import { startApi, type RunningApi } from '../../api/server.js';
 import { createWorker, type WorkerParts } from '../../worker/worker.js';
-import type { Tier } from '../../domain/gates.js';
+import type { Scope, Tier } from '../../domain/gates.js';
 import type { Tracing } from '../../telemetry/tracing.js';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef0123456789';
@@ -38,6 +38,7 @@ export function stackEnv(config: Config): NodeJS.ProcessEnv {
     KALSHI_API_URL: config.venues.urls.kalshi,
     ROUTED_POLL_MS: String(config.venues.pollMs),
     WORKER_HTTP_PORT: '0', // the worker's ops server on any free port (several workers may run at once)
+    WEBHOOK_ALLOW_PRIVATE: String(config.webhooks.allowPrivate),
   };
 }
 
@@ -56,6 +57,8 @@ export interface Stack {
   ): Promise<{ status: number; body: any; headers: Headers }>;
   /** Issues a trader credential with a funded paper account and mints its bearer. */
   trader(tier?: Tier): Promise<IssuedCredential & { token: string }>;
+  /** Issues an operator credential with `scopes` (of the stack's tenant unless `tenantId`) and mints its bearer. */
+  operator(scopes: Scope[], tenantId?: string): Promise<IssuedCredential & { token: string }>;
   /** Starts the in-process worker (again, after stopWorker). */
   startWorker(): Promise<void>;
   stopWorker(): Promise<void>;
@@ -92,6 +95,7 @@ export async function startStack(
     AGENT_KEY_ENCRYPTION_KEYS: TEST_AGENT_KEYS,
     ROUTED_POLL_MS: '200',
     WORKER_HTTP_PORT: '0',
+    WEBHOOK_ALLOW_PRIVATE: 'true', // the tests' webhook receivers listen on 127.0.0.1; test/api/webhook-targets.test.ts sets false
     ...opts.env,
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -126,6 +130,14 @@ export async function startStack(
     },
     async trader(tier = 'fullTrading') {
       const cred = await issueCredential(orm, { tenantId: t.id, audience: 'trader', tier });
+      const res = await stack.call('POST', '/api/auth/api-token', {
+        body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret },
+      });
+      if (res.status !== 200) throw new Error(`mint failed: ${JSON.stringify(res.body)}`);
+      return { ...cred, token: res.body.token };
+    },
+    async operator(scopes, tenantId = t.id) {
+      const cred = await issueCredential(orm, { tenantId, audience: 'operator', scopes });
       const res = await stack.call('POST', '/api/auth/api-token', {
         body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret },
       });

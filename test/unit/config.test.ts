@@ -46,13 +46,13 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('NODE_ENV=production refuses development defaults', () => {
-  it('names each refused variable in one message: the dev JWT secret, a dev/test key ring, loopback webhooks, the crash hook', () => {
+  it('names each refused variable in one message: the dev JWT secret, a dev/test key ring, private webhook targets, the crash hook', () => {
     const message = refusal({
       ...BASE,
       NODE_ENV: 'production',
       JWT_SECRET: 'dev:0123456789abcdef0123456789abcdef0123456789abcdef',
       AGENT_KEY_ENCRYPTION_KEYS: `dev1:${Buffer.alloc(32, 3).toString('base64')}`,
-      WEBHOOK_ALLOW_LOOPBACK: 'on',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
       FAULT_CRASH: 'before:dispatchIntent:1',
     });
     const lines = message.split('\n');
@@ -60,7 +60,7 @@ describe('NODE_ENV=production refuses development defaults', () => {
     expect(lines.slice(1).map((l) => l.trim().split(':')[0])).toEqual([
       'JWT_SECRET',
       'AGENT_KEY_ENCRYPTION_KEYS',
-      'WEBHOOK_ALLOW_LOOPBACK',
+      'WEBHOOK_ALLOW_PRIVATE',
       'FAULT_CRASH',
     ]);
     expect(message).toContain('`npm run dev` generated');
@@ -74,17 +74,18 @@ describe('NODE_ENV=production refuses development defaults', () => {
     ).toMatch(/AGENT_KEY_ENCRYPTION_KEYS: holds a development key version/);
   });
 
-  it('the same values start in development; production with its own values starts, loopback webhooks off by default', () => {
+  it('the same values start in development; production with its own values starts; private webhook targets refused unless set', () => {
     const dev = loadConfig({
       ...BASE,
       JWT_SECRET: 'dev:0123456789abcdef0123456789abcdef',
       AGENT_KEY_ENCRYPTION_KEYS: `dev1:${Buffer.alloc(32, 3).toString('base64')}`,
     });
     expect(dev.nodeEnv).toBe('development');
-    expect(dev.webhooks.allowLoopback).toBe(true);
+    expect(dev.webhooks.allowPrivate).toBe(false);
+    expect(loadConfig({ ...BASE, WEBHOOK_ALLOW_PRIVATE: 'true' }).webhooks.allowPrivate).toBe(true);
     const prod = loadConfig({ ...BASE, NODE_ENV: 'production', AGENT_KEY_ENCRYPTION_KEYS: RING });
     expect(prod.nodeEnv).toBe('production');
-    expect(prod.webhooks.allowLoopback).toBe(false);
+    expect(prod.webhooks.allowPrivate).toBe(false);
     expect(prod.faultCrash).toBeNull();
     expect(refusal({ ...BASE, NODE_ENV: 'staging' })).toMatch(/NODE_ENV: /);
     expect(refusal({ ...BASE, FAULT_CRASH: 'sometimes' })).toMatch(
@@ -204,7 +205,7 @@ describe('--print-config', () => {
       TEMPORAL_TLS_CERT: null,
       TEMPORAL_ADDRESS: '127.0.0.1:7233',
       PORT: 3000,
-      WEBHOOK_ALLOW_LOOPBACK: 'on',
+      WEBHOOK_ALLOW_PRIVATE: 'false',
       CHAIN_RPC_URL: null,
     });
     const text = JSON.stringify(shown);

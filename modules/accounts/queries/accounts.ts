@@ -4,7 +4,7 @@
  * on the event sequence). The caller's ownership is checked by the route first.
  */
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
-import { decodeCursor, toPage } from '../../../domain/pagination.js';
+import { decodeCursor, decodeSeqCursor, toPage } from '../../../domain/pagination.js';
 import { AccountEvent } from '../../../db/entities.js';
 import { auditEventView, fundingEntryView } from '../presenters/accounts.js';
 
@@ -40,7 +40,7 @@ export async function historyPage<T extends { id: string }>(
 
 /** The events matching `where`, newest first by sequence, one page. */
 async function eventPage(em: EntityManager, where: Record<string, unknown>, query: { limit: number; cursor?: string }) {
-  if (query.cursor) where.seq = { $lt: Number(decodeCursor(query.cursor).id) };
+  if (query.cursor) where.seq = { $lt: decodeSeqCursor(query.cursor) };
   const rows = await em.find(AccountEvent, where, { orderBy: { seq: 'desc' }, limit: query.limit + 1 });
   return toPage(rows, query.limit, (r) => ({ at: r.createdAt.toISOString(), id: String(r.seq) }));
 }

@@ -9,27 +9,41 @@ import { Credential, HandshakeToken, RevokedToken, Tenant } from '../../../db/en
 import { platformEm } from '../../../db/orm.js';
 import { mintBearer, verifyBearer } from '../../../api/auth/bearer.js';
 import type { ApiDeps } from '../../../api/context.js';
+import { reserveSecretCheck } from '../../../api/middleware/rate-limit.js';
 
 /** Handshake token lifetime: 60 s, single use (docs/api.md §8). */
 const HANDSHAKE_TTL_MS = 60_000;
 /** Bootstrap hard cap per API key (docs/api.md §8). */
 const BOOTSTRAP_PER_MINUTE = 10;
 
-/** Finds a live credential by key and secret. @throws ApiError `401 invalid_credentials`, `401 credential_revoked`. */
-export async function credentialBySecret(deps: ApiDeps, apiKey: string, apiSecret: string) {
+/**
+ * Finds a live credential by key and secret, for a caller at client address `ip`. The secret's scrypt runs
+ * only within the failed-check budget of the key and of the IP (api/middleware/rate-limit.ts
+ * `reserveSecretCheck`). @throws ApiError `401 invalid_credentials`, `401 credential_revoked`,
+ * `429 rate_limited` (too many failed checks; `Retry-After`).
+ */
+export async function credentialBySecret(deps: ApiDeps, apiKey: string, apiSecret: string, ip: string) {
   const cred = await platformEm(deps.orm).findOne(Credential, { apiKey }, { filters: false });
-  if (!cred || !(await verifySecret(apiSecret, cred.secretHash)))
-    throw new ApiError('invalid_credentials', 'unknown apiKey or wrong apiSecret');
+  if (!cred) throw new ApiError('invalid_credentials', 'unknown apiKey or wrong apiSecret');
+  const settle = await reserveSecretCheck(deps, cred.id, ip);
+  const ok = await verifySecret(apiSecret, cred.secretHash);
+  await settle(ok);
+  if (!ok) throw new ApiError('invalid_credentials', 'unknown apiKey or wrong apiSecret');
   if (cred.revokedAt) throw new ApiError('credential_revoked', 'this credential was revoked');
   return cred;
 }
 
 /**
- * A bearer JWT for the credential behind `apiKey`/`apiSecret`, signed with `jwtKey` (apiTokenResponse).
- * @throws ApiError as {@link credentialBySecret}, `410 tenant_suspended`.
+ * A bearer JWT for the credential behind `apiKey`/`apiSecret`, signed with `jwtKey` (apiTokenResponse);
+ * `ip` is the caller's client address. @throws ApiError as {@link credentialBySecret}, `410 tenant_suspended`.
  */
-export async function mintApiToken(deps: ApiDeps, jwtKey: Uint8Array, body: { apiKey: string; apiSecret: string }) {
-  const cred = await credentialBySecret(deps, body.apiKey, body.apiSecret);
+export async function mintApiToken(
+  deps: ApiDeps,
+  jwtKey: Uint8Array,
+  body: { apiKey: string; apiSecret: string },
+  ip: string,
+) {
+  const cred = await credentialBySecret(deps, body.apiKey, body.apiSecret, ip);
   const tenant = await platformEm(deps.orm).findOneOrFail(Tenant, { id: cred.tenantId });
   if (tenant.suspended) throw new ApiError('tenant_suspended', `tenant ${tenant.slug} is suspended`);
   const { token, expiresAt } = await mintBearer(jwtKey, cred.id, cred.tenantId, {
@@ -64,8 +78,9 @@ export interface HandshakeOwner {
 /**
  * Issues a risk and a quotes handshake token for `owner` (60 s, single use), at most
  * {@link BOOTSTRAP_PER_MINUTE} per credential per minute; answers the bootstrap body with the
- * socket endpoints under `wsBaseUrl`.
- * @throws ApiError `429 rate_limited` with `Retry-After`.
+ * socket endpoints under `wsBaseUrl`. A credential revoked by then gets none (a cookie session's
+ * `wallet:` id has no credential row; its session was checked by authentication).
+ * @throws ApiError `401 credential_revoked`, `429 rate_limited` with `Retry-After` and `retryAfter` (s).
  */
 export async function bootstrapHandshakes(deps: ApiDeps, owner: HandshakeOwner, wsBaseUrl: string) {
   const { credentialId, tenantId, accountId } = owner;
@@ -81,6 +96,15 @@ export async function bootstrapHandshakes(deps: ApiDeps, owner: HandshakeOwner, 
       'all',
       em.getTransactionContext(),
     );
+    if (!credentialId.startsWith('wallet:')) {
+      const [cred] = await conn.execute<{ revoked_at: Date | null }[]>(
+        'select revoked_at from credentials where id = ?',
+        [credentialId],
+        'all',
+        em.getTransactionContext(),
+      );
+      if (!cred || cred.revoked_at) throw new ApiError('credential_revoked', 'this credential was revoked');
+    }
     const recent = await conn.execute<{ created_at: Date }[]>(
       `select created_at from handshake_tokens where credential_id = ? and channel = 'risk' and created_at > now() - interval '60 seconds' order by created_at asc`,
       [credentialId],
@@ -92,7 +116,7 @@ export async function bootstrapHandshakes(deps: ApiDeps, owner: HandshakeOwner, 
       throw new ApiError(
         'rate_limited',
         `at most ${BOOTSTRAP_PER_MINUTE} bootstraps per minute per API key`,
-        {},
+        { retryAfter },
         { 'Retry-After': String(retryAfter) },
       );
     }

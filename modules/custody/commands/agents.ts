@@ -51,6 +51,13 @@ export async function listAgents(deps: ApiDeps, caller: Caller, accountId: strin
 /**
  * Creates a `pending_authorization` agent on `venue` for the caller's account, valid `expiresInDays`
  * days once authorised, and answers it with the `authorization` request the owner signs.
+ *
+ * `owner` is stored as given. On Hyperliquid, Aster and Polymarket it is proven before the agent
+ * becomes active ({@link authorizeAgent} recovers the EIP-712 signature to it), and the active agent
+ * then links that wallet to this account for Sign-In with Ethereum (api/auth/session.ts). On Kalshi
+ * nobody signs with `owner` (the user registers an RSA API key on kalshi.com), so it is an unproven
+ * label, any string, possibly someone else's wallet: it is shown back but never links a wallet
+ * (db/agent-wallets.ts `OWNER_SIGNED_VENUES`).
  * @throws ApiError `503 custody_unconfigured` (no key ring), `409 agent_exists` (a live agent on that venue), as ownedAccount.
  */
 export async function createAgent(

@@ -14,16 +14,21 @@ import { barWindowFields, indicatorRequest, windowView } from './indicators.sche
 const decimal = (description: string) =>
   z
     .string()
+    .max(64)
     .regex(/^\d+(\.\d+)?$/, 'a non-negative decimal string')
     .meta({ description });
 
 const condition = z
   .object({
-    left: z.string().min(1).meta({ description: 'Operand: bar field, `<id>` / `<id>.<output>`, or decimal string' }),
+    left: z
+      .string()
+      .min(1)
+      .max(128)
+      .meta({ description: 'Operand: bar field, `<id>` / `<id>.<output>`, or decimal string' }),
     op: z.enum(OPS).meta({
       description: '`crosses_above`: left was ≤ right on the previous bar and is > right now; `crosses_below` mirrored',
     }),
-    right: z.string().min(1).meta({ description: 'Operand, as `left`' }),
+    right: z.string().min(1).max(128).meta({ description: 'Operand, as `left`' }),
   })
   .meta({ id: 'BacktestCondition' });
 

@@ -13,9 +13,9 @@ export const indicatorRequest = z
       description:
         'Series id: a letter or _, then letters, digits, _; not a bar field (open, high, low, close, volume)',
     }),
-    name: z.string().min(1).meta({ description: 'A catalogue name (GET /api/v1/indicators), e.g. `ema`' }),
+    name: z.string().min(1).max(40).meta({ description: 'A catalogue name (GET /api/v1/indicators), e.g. `ema`' }),
     params: z
-      .record(z.string(), z.number())
+      .record(z.string().max(40), z.number())
       .optional()
       .meta({ description: 'Param name → number; missing params take their default' }),
   })
@@ -23,8 +23,8 @@ export const indicatorRequest = z
 
 /** The bar window fields shared by compute and backtest bodies. */
 export const barWindowFields = {
-  venue: z.string().min(1).meta({ description: 'Venue slug, e.g. `paper`' }),
-  symbol: z.string().min(1).meta({ description: 'Venue symbol, e.g. `BTC.PAPER`' }),
+  venue: z.string().min(1).max(255).meta({ description: 'Venue slug, e.g. `paper`' }),
+  symbol: z.string().min(1).max(255).meta({ description: 'Venue symbol, e.g. `BTC.PAPER`' }),
   interval: z.enum(['1m', '1h']).meta({ description: 'Bar length' }),
   from: z.iso.datetime().optional().meta({ description: 'First bar opens at or after this time (ISO 8601)' }),
   to: z.iso.datetime().optional().meta({ description: 'Bars open before this time (exclusive, ISO 8601)' }),

@@ -1,7 +1,7 @@
 /** Request and response schemas of `/api/v1/market/*` (docs/api.md §4.6, §2.9), documented in the OpenAPI document. */
 import { z } from 'zod';
 
-export const pairParams = z.object({ venue: z.string().min(1), symbol: z.string().min(1) });
+export const pairParams = z.object({ venue: z.string().min(1).max(255), symbol: z.string().min(1).max(255) });
 export const quoteView = z
   .object({
     venue: z.string(),
@@ -75,6 +75,7 @@ export const candlesView = z
 export const groupedQuery = z.object({
   step: z
     .string()
+    .max(64)
     .regex(/^\d+(\.\d+)?$/)
     .optional()
     .meta({ description: 'Bucket size, USD decimal string, a multiple of the tick' }),

@@ -100,7 +100,7 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry, streams: M
         'Mark and 24 h statistics of a venue-suffixed ticker (e.g. BTC.PAPER): open, high, low, volume, change over the last 24 h of 1m bars',
       tags,
       gate: read,
-      schemas: { params: z.object({ ticker: z.string().min(1) }) },
+      schemas: { params: z.object({ ticker: z.string().min(1).max(255) }) },
       responses: { '200': { description: 'Stats', schema: statsView } },
     },
     async (ctx, { params }) => {

@@ -12,7 +12,7 @@ import { gate } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { endpoint } from '../../../api/route.js';
 
-const symbolParams = z.object({ venue: z.string().min(1) });
+const symbolParams = z.object({ venue: z.string().min(1).max(32) });
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function symbolRoutes(openapi: OpenApiRegistry): Router<ApiState> {

@@ -7,7 +7,7 @@ import { ApiError } from '../../../domain/errors.js';
 import { Account, OrderIntent } from '../../../db/entities.js';
 import { scoped } from '../../../db/orm.js';
 import { cancelUpdate, intentWorkflowId, type CancelResult } from '../workflows/intent.definitions.js';
-import { ownedAccount, targetAccount } from '../../../api/auth/ownership.js';
+import { targetAccount } from '../../../api/auth/ownership.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
 import { viaWorkflow } from '../../../api/temporal-errors.js';
 
@@ -21,8 +21,9 @@ function cancelIntent(deps: ApiDeps, intentId: string): Promise<CancelResult> {
 
 /**
  * Cancels the caller's working order with this venue order id. Venue order ids are unique per venue
- * only: the caller's own working order wins among equal ids, then the caller's own, then any (403).
- * @throws ApiError `404 order_not_found`, `403 forbidden`, `409 invalid_state`, `503 service_unavailable`.
+ * only: the caller's own working order wins among equal ids, then the caller's own newest. Another
+ * trader's order is answered as an unknown one (404), so an id says nothing about whether it exists.
+ * @throws ApiError `404 order_not_found`, `409 invalid_state`, `503 service_unavailable`.
  */
 export async function cancelOrder(deps: ApiDeps, caller: Caller, venueOrderId: string) {
   const em = scoped(deps.orm, caller.tenantId);
@@ -30,12 +31,9 @@ export async function cancelOrder(deps: ApiDeps, caller: Caller, venueOrderId: s
   const owned = (await em.find(Account, { id: { $in: matches.map((m) => m.accountId) }, ownerId: caller.ownerId })).map(
     (a) => a.id,
   );
-  const intent =
-    matches.find((m) => owned.includes(m.accountId) && m.orderStatus === 'open') ??
-    matches.find((m) => owned.includes(m.accountId)) ??
-    matches[0];
+  const mine = matches.filter((m) => owned.includes(m.accountId));
+  const intent = mine.find((m) => m.orderStatus === 'open') ?? mine[0];
   if (!intent) throw new ApiError('order_not_found', `no order ${venueOrderId}`);
-  await ownedAccount(em, caller, intent.accountId);
   if (intent.orderStatus !== 'open')
     throw new ApiError(
       'invalid_state',

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { listPage, listQuery } from '../../../api/operator-common.schemas.js';
 
-export const propAccountParams = z.object({ id: z.string().min(1) });
+export const propAccountParams = z.object({ id: z.string().min(1).max(255) });
 
 export const PROP_ACCOUNT_STATUSES = [
   'pending_payment',
@@ -14,7 +14,7 @@ export const PROP_ACCOUNT_STATUSES = [
 ] as const;
 
 export const propAccountListQuery = listQuery.extend({
-  firmId: z.string().min(1).optional(),
+  firmId: z.string().min(1).max(255).optional(),
   status: z.enum(PROP_ACCOUNT_STATUSES).optional(),
 });
 

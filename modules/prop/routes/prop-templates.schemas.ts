@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { fraction, listPage, listQuery, usdAmount } from '../../../api/operator-common.schemas.js';
 
-export const templateParams = z.object({ id: z.string().min(1) });
+export const templateParams = z.object({ id: z.string().min(1).max(255) });
 
 const rules = {
   name: z.string().min(1).max(120),
@@ -25,12 +25,14 @@ const rules = {
   tradingGroupId: z
     .string()
     .min(1)
+    .max(255)
     .nullable()
     .optional()
     .meta({ description: 'Per-venue leverage caps for the challenge accounts' }),
   riskProfileId: z
     .string()
     .min(1)
+    .max(255)
     .nullable()
     .optional()
     .meta({ description: 'Order and position notional limits for the challenge accounts' }),
@@ -38,7 +40,7 @@ const rules = {
 
 export const createTemplateBody = z
   .object({
-    firmId: z.string().min(1),
+    firmId: z.string().min(1).max(255),
     ...rules,
     venue: z
       .enum(['paper'])
@@ -52,7 +54,7 @@ export const patchTemplateBody = z
   .meta({ id: 'PatchPropTemplate' }) as z.ZodType<Partial<z.infer<z.ZodObject<typeof rules>>>>;
 
 export const templateListQuery = listQuery.extend({
-  firmId: z.string().min(1).optional(),
+  firmId: z.string().min(1).max(255).optional(),
   archived: z.enum(['true', 'false']).optional(),
 });
 

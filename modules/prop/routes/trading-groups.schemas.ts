@@ -5,7 +5,7 @@ import { listPage } from '../../../api/operator-common.schemas.js';
 export const tradingGroupBody = z
   .object({
     name: z.string().min(1).max(120),
-    leverageCaps: z.record(z.string().min(1), z.number().int().min(1).max(200)).meta({
+    leverageCaps: z.record(z.string().min(1).max(32), z.number().int().min(1).max(200)).meta({
       description: 'Venue slug → maximum leverage, enforced at compose (`400 leverage_above_cap`)',
       example: { paper: 10 },
     }),

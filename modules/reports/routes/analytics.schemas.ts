@@ -6,10 +6,17 @@
  */
 import { z } from 'zod';
 
+const accountId = z
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .meta({ description: 'Default: every account of the caller, combined' });
+
 /** `?accountId&from&to` (and `bucket` on the equity curve). */
 export const analyticsQuery = z
   .object({
-    accountId: z.string().min(1).optional().meta({ description: 'Default: every account of the caller, combined' }),
+    accountId,
     from: z.iso
       .datetime()
       .optional()
@@ -25,7 +32,7 @@ export const analyticsQuery = z
 /** The equity curve's query: the window plus `bucket`. */
 export const equityCurveQuery = z
   .object({
-    accountId: z.string().min(1).optional().meta({ description: 'Default: every account of the caller, combined' }),
+    accountId,
     from: z.iso.datetime().optional().meta({ description: 'Inclusive, ISO 8601 (trades by closedAt)' }),
     to: z.iso.datetime().optional().meta({ description: 'Exclusive, ISO 8601' }),
     bucket: z

@@ -4,7 +4,8 @@
  * reserved (domain/tenant/config.ts); a slug is taken by an existing tenant or by an unexpired
  * pending signup (`409 slug_taken`). Mail goes through the outbox (db/mail.ts) and is flushed at
  * once through the configured transport (infra/mail.ts: SMTP when `SMTP_URL` is set; dev: a file
- * under `MAIL_DIR`, and the link in the api's log); the workers retry what fails.
+ * under `MAIL_DIR`, whose path the api logs as the mail's `ref`); the workers retry what fails. The
+ * token is a secret: it is in the mail only, never in the log.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { ApiError } from '../../../domain/errors.js';
@@ -67,7 +68,7 @@ export function signupFlow(deps: ApiDeps, baseUrl: () => string) {
           `Verify your tenant ${body.slug}: POST ${baseUrl()}/api/public/tenants/verify with {"token":"${secret}"}\n(${link})\n` +
           `The token expires at ${expiresAt.toISOString()}.`;
         await queueMail(tx, { to: body.email, subject: `Verify ${body.slug}`, body: text });
-        deps.logger.info({ slug: body.slug, link }, 'tenant signup: verification link');
+        deps.logger.info({ slug: body.slug, signupId: id }, 'tenant signup: verification mail queued');
       });
       await flushMail();
       return {

@@ -17,6 +17,7 @@ export function tenantView(t: TenantRow) {
     flags: readSection('flags', t.flags),
     venues: readSection('venues', t.venues),
     plan: readSection('plan', t.plan),
+    accounts: readSection('accounts', t.accounts),
     fees: t.feeSchedule,
   };
 }

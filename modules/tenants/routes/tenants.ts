@@ -3,19 +3,21 @@
  * domain/tenant/config.ts; the work: modules/tenants/commands/config.ts.
  *
  * - `GET /api/v1/tenants/me` (any credential or session of the tenant) → `{ id, slug,
- *   displayName, origins, branding, theme, flags, venues, plan, fees }`.
- * - `GET /api/v1/tenants/{id}/branding|theme|flags|venues|plan` → that section (any credential of
+ *   displayName, origins, branding, theme, flags, venues, plan, accounts, fees }`.
+ * - `GET /api/v1/tenants/{id}/branding|theme|flags|venues|plan|accounts` → that section (any credential of
  *   the tenant; another tenant's id: `403 forbidden`).
- * - `PUT /api/v1/tenants/{id}/branding|theme|flags|venues|plan` → the section as stored, defaults
+ * - `PUT /api/v1/tenants/{id}/branding|theme|flags|venues|accounts` → the section as stored, defaults
  *   filled (operator with `tenant:config`; without it `403 forbidden`, a trader
  *   `403 wrong_credential_audience`).
+ * - `PUT /api/v1/tenants/{id}/plan` → always `403 plan_change_forbidden`: the plan is the platform's.
  * - `PUT /api/v1/tenants/{id}/origins` `{ origins }` → the registered origins (white-label hosts:
- *   a request whose Origin or Host is one of them resolves to this tenant, docs/api.md §5.6).
+ *   a request whose Origin or Host is one of them resolves to this tenant, docs/api.md §5.6); a host
+ *   another tenant registered: `409 origin_taken`.
  * The unversioned public reads `/api/branding`, `/api/theme`, `/api/features`: branding.ts, theme.ts, features.ts.
  */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { TENANT_SECTIONS, type TenantSection } from '../../../domain/tenant/config.js';
+import { PLATFORM_SECTIONS, TENANT_SECTIONS, type TenantSection } from '../../../domain/tenant/config.js';
 import { replaceOrigins, replaceSection } from '../commands/config.js';
 import type { ApiDeps, ApiState } from '../../../api/context.js';
 import { callerOf, gate } from '../../../api/middleware/auth.js';
@@ -24,10 +26,13 @@ import { tenantView } from '../presenters/tenants.js';
 import { ownTenant } from '../queries/tenants.js';
 import { endpoint } from '../../../api/route.js';
 
-const tenantParams = z.object({ id: z.string().min(1) });
+const tenantParams = z.object({ id: z.string().min(1).max(255) });
 const originsBody = z
   .object({
-    origins: z.array(z.string().min(1)).max(50).meta({ description: 'Origins such as `https://trade.acme.com`' }),
+    origins: z
+      .array(z.string().min(1).max(255))
+      .max(50)
+      .meta({ description: 'Origins such as `https://trade.acme.com`' }),
   })
   .meta({ id: 'TenantOrigins' });
 
@@ -56,6 +61,7 @@ export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
 
   for (const section of Object.keys(TENANT_SECTIONS) as TenantSection[]) {
     const schema = TENANT_SECTIONS[section];
+    const platformOwned = PLATFORM_SECTIONS.includes(section);
     endpoint(
       router,
       openapi,
@@ -77,15 +83,21 @@ export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
       {
         method: 'put',
         path: `/:id/${section}`,
-        summary: `Replace the tenant’s ${section}`,
+        summary: platformOwned
+          ? `Refused: the ${section} is set by the platform (403 plan_change_forbidden)`
+          : `Replace the tenant’s ${section}`,
         tags,
         gate: configure,
         requires,
-        schemas: { params: tenantParams, body: schema },
-        responses: { '200': { description: section, schema } },
+        // A platform-owned section takes no body: every write is refused before validation.
+        schemas: platformOwned ? { params: tenantParams } : { params: tenantParams, body: schema },
+        responses: platformOwned
+          ? { '403': { description: 'plan_change_forbidden' } }
+          : { '200': { description: section, schema } },
       },
-      async (ctx, { params, body }) => {
-        ctx.body = tenantView(await replaceSection(deps, callerOf(ctx), params.id, section, body))[section];
+      async (ctx, input) => {
+        const body = ('body' in input ? input.body : {}) as Record<string, unknown>;
+        ctx.body = tenantView(await replaceSection(deps, callerOf(ctx), input.params.id, section, body))[section];
       },
     );
   }

@@ -7,8 +7,10 @@
  * receivers deduplicate on it; `type` the event kind, e.g.
  * `fill.executed`; `data` the `/ws/risk` frame body). Headers: `content-type: application/json`,
  * `x-webhook-signature: sha256=<hex HMAC-SHA256 of the raw body>`, `x-webhook-event-id`, and
- * `x-api-key` when the endpoint has one. A 2xx within `timeoutMs` is delivered; anything else
- * (other status, network error, timeout) is a failed attempt, recorded with its reason.
+ * `x-api-key` when the endpoint has one, sent by receiver.ts (connect-time target check, no
+ * redirects). A 2xx within `timeoutMs` is delivered; anything else is a failed attempt, recorded as
+ * the receiver's status and a short class (`http_<status>`, or receiver.ts `deliveryErrorClass`:
+ * `forbidden_target`, `timeout`, `connect_refused`, `dns`, `tls`, …), never an error message.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { AccountEvent, WebhookDelivery, WebhookEndpoint } from '../../../db/entities.js';
@@ -17,16 +19,22 @@ import { open, type KeyRing } from '../../../domain/custody/vault.js';
 import { SIGNATURE_HEADER, signWebhook } from '../../../domain/webhooks/signature.js';
 import type { WebhookInput } from '../workflows/webhook.definitions.js';
 import type { ActivityMetrics } from '../../../activities/metrics.js';
+import { deliveryErrorClass, postToReceiver, type Resolve } from './receiver.js';
 
-/** What delivery needs; `metrics` counts attempts by outcome (activities/metrics.ts). */
+/** What delivery needs; `metrics` counts attempts by outcome (activities/metrics.ts); `resolve`: DNS of receiver names (tests; default the system's). */
 export interface WebhookDeps {
   orm: MikroORM;
   ring: KeyRing | null;
-  fetch?: typeof fetch;
+  /** `WEBHOOK_ALLOW_PRIVATE` of this worker: when true, non-public targets are delivered to (dev and tests; refused in production). */
+  webhookAllowPrivate?: boolean;
+  resolve?: Resolve;
   metrics?: ActivityMetrics;
 }
 
-/** What one attempt did. `skipped`: the endpoint is disabled (the delivery is kept `failed`) or gone; nothing was sent. */
+/**
+ * What one attempt did. `skipped`: the endpoint is disabled (the delivery is kept `failed`) or gone;
+ * nothing was sent. `status`: the receiver's HTTP status; `error`: the failure's short class (module doc).
+ */
 export type AttemptResult = { outcome: 'delivered' | 'failed' | 'skipped'; status?: number; error?: string };
 
 /** An account event's id, the same as `GET /accounts/{id}/events` shows: `<accountId>:<seq>`. */
@@ -56,7 +64,6 @@ export function webhookBody(e: {
 }
 
 export function webhookActivities(deps: WebhookDeps) {
-  const doFetch = deps.fetch ?? fetch;
   return {
     /** One delivery attempt (module doc); records it in `webhook_deliveries`. Never throws for the receiver's failure. */
     async attemptWebhook(input: WebhookInput): Promise<AttemptResult> {
@@ -69,7 +76,7 @@ export function webhookActivities(deps: WebhookDeps) {
       if (endpoint.status !== 'enabled') {
         // Kept as failed: re-enabling the endpoint starts it again.
         await em.getConnection().execute(
-          `insert into webhook_deliveries (endpoint_id, event_id, tenant_id, status, last_error) values (?, ?, ?, 'failed', 'endpoint disabled')
+          `insert into webhook_deliveries (endpoint_id, event_id, tenant_id, status, last_error) values (?, ?, ?, 'failed', 'endpoint_disabled')
            on conflict (endpoint_id, event_id) do update set status = case when webhook_deliveries.status = 'delivered' then 'delivered' else 'failed' end, last_error = excluded.last_error, updated_at = now()`,
           [input.endpointId, input.eventId, input.tenantId],
         );
@@ -87,24 +94,20 @@ export function webhookActivities(deps: WebhookDeps) {
       if (endpoint.sealedApiKey) headers['x-api-key'] = open(deps.ring, endpoint.sealedApiKey);
       let result: AttemptResult;
       try {
-        const res = await doFetch(endpoint.url, {
-          method: 'POST',
+        const status = await postToReceiver({
+          url: endpoint.url,
           headers,
           body,
-          signal: AbortSignal.timeout(input.timeoutMs),
-          redirect: 'manual',
+          timeoutMs: input.timeoutMs,
+          allowPrivate: deps.webhookAllowPrivate === true,
+          resolve: deps.resolve,
         });
-        await res.body?.cancel().catch(() => undefined);
         result =
-          res.status >= 200 && res.status < 300
-            ? { outcome: 'delivered', status: res.status }
-            : { outcome: 'failed', status: res.status, error: `HTTP ${res.status}` };
+          status >= 200 && status < 300
+            ? { outcome: 'delivered', status }
+            : { outcome: 'failed', status, error: `http_${status}` };
       } catch (err) {
-        const e = err as Error;
-        result = {
-          outcome: 'failed',
-          error: e.name === 'TimeoutError' ? `no answer within ${input.timeoutMs} ms` : String(e.message ?? e),
-        };
+        result = { outcome: 'failed', error: deliveryErrorClass(err) };
       }
       const conn = em.getConnection();
       await conn.execute(

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError } from '../../../domain/errors.js';
 import { seal, type KeyRing } from '../../../domain/custody/vault.js';
-import { loopbackHost } from '../../../domain/webhooks/target.js';
+import { forbiddenUrlTarget } from '../../../domain/webhooks/target.js';
 import { WebhookDelivery, WebhookEndpoint, type WebhookEndpointRow } from '../../../db/entities.js';
 import { scoped } from '../../../db/orm.js';
 import { webhookWorkflowId, type WebhookInput } from '../workflows/webhook.definitions.js';
@@ -35,8 +35,23 @@ export async function endpointOf(em: EntityManager, id: string): Promise<Webhook
 }
 
 /**
+ * Refuses a `url` whose host is a loopback, private, link-local, multicast, unspecified or reserved
+ * address, or a `localhost` name (domain/webhooks/target.ts), unless WEBHOOK_ALLOW_PRIVATE=true.
+ * Names are not resolved here: the delivery checks the addresses they resolve to.
+ * @throws ApiError `400 webhook_target_forbidden`, its detail naming the host and its range.
+ */
+function checkTarget(deps: ApiDeps, url: string): void {
+  const forbidden = deps.config.webhooks.allowPrivate ? null : forbiddenUrlTarget(url);
+  if (forbidden)
+    throw new ApiError(
+      'webhook_target_forbidden',
+      `url ${url} targets a ${forbidden.range} host (${forbidden.host}); loopback, private, link-local, multicast, unspecified and reserved targets are refused unless WEBHOOK_ALLOW_PRIVATE=true`,
+    );
+}
+
+/**
  * Registers an endpoint for the account events that happen after now; answers it with its new secret.
- * @throws ApiError `400 webhook_target_forbidden` (a loopback `url` while WEBHOOK_ALLOW_LOOPBACK is off), `503 custody_unconfigured`.
+ * @throws ApiError `400 webhook_target_forbidden` (a non-public `url` while WEBHOOK_ALLOW_PRIVATE is not true; nothing is written), `503 custody_unconfigured`.
  */
 export async function createEndpoint(
   deps: ApiDeps,
@@ -44,11 +59,7 @@ export async function createEndpoint(
   caller: Caller,
   body: { url: string; events: string[]; apiKey?: string },
 ) {
-  const loopback = deps.config.webhooks.allowLoopback ? null : loopbackHost(body.url);
-  if (loopback) {
-    const detail = `url ${body.url} targets the platform's own host (${loopback}); loopback targets are refused while WEBHOOK_ALLOW_LOOPBACK is off`;
-    throw new ApiError('webhook_target_forbidden', detail);
-  }
+  checkTarget(deps, body.url);
   const r = sealing(ring);
   const em = scoped(deps.orm, caller.tenantId);
   const secret = newSecret();
@@ -86,17 +97,20 @@ export async function disableEndpoint(deps: ApiDeps, caller: Caller, id: string)
 /**
  * Re-enables an endpoint: its failed deliveries are marked pending, then each gets a fresh run of
  * `webhook-<endpointId>-<eventId>` (a run that is just ending as `skipped` is replaced, never
- * attached to); events that happened while disabled follow. @throws as {@link endpointOf}.
+ * attached to); events that happened while disabled follow.
+ * @throws ApiError `400 webhook_target_forbidden` when its `url` is refused now (registered while
+ *   WEBHOOK_ALLOW_PRIVATE was true; it stays disabled), as {@link endpointOf}.
  */
 export async function enableEndpoint(deps: ApiDeps, caller: Caller, id: string): Promise<WebhookEndpointRow> {
   const em = scoped(deps.orm, caller.tenantId);
   const row = await endpointOf(em, id);
+  checkTarget(deps, row.url);
   Object.assign(row, { status: 'enabled', disabledAt: null, disabledReason: null });
   await em.flush();
   const failed = await em.find(WebhookDelivery, { endpointId: row.id, status: 'failed' });
   for (const d of failed) d.status = 'pending';
   await em.flush();
-  const { dispatchMs: _interval, ...timing } = deps.config.webhooks;
+  const { dispatchMs: _interval, allowPrivate: _private, ...timing } = deps.config.webhooks;
   for (const d of failed) {
     const input: WebhookInput = { tenantId: row.tenantId, endpointId: row.id, eventId: d.eventId, ...timing };
     await deps.temporal.workflow.start(webhookWorkflow, {

@@ -2,12 +2,13 @@
 import { z } from 'zod';
 import { listPage } from '../../../api/operator-common.schemas.js';
 
-export const endpointParams = z.object({ id: z.string().min(1) });
+export const endpointParams = z.object({ id: z.string().min(1).max(255) });
 
 export const createEndpointBody = z
   .object({
     url: z
       .string()
+      .max(2048)
       .url()
       .refine((u) => /^https?:\/\//.test(u), 'http(s) URL')
       .meta({ description: 'The receiver; it must answer 2xx within the timeout (10 s by default)' }),

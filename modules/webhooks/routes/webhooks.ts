@@ -11,8 +11,9 @@
  * - `POST /api/v1/webhooks/{id}/rotate-secret` → the endpoint with its new `secret` (shown once).
  * - `GET /api/v1/webhooks/{id}/deliveries` → `{ data }`, the latest 200.
  * `503 custody_unconfigured` without the key ring that seals secrets; `404 webhook_not_found`;
- * `400 webhook_target_forbidden` for a loopback `url` while WEBHOOK_ALLOW_LOOPBACK is off (the
- * default with NODE_ENV=production; README "Configuration checks").
+ * `400 webhook_target_forbidden` for a `url` on a loopback, private, link-local, multicast,
+ * unspecified or reserved address (or `localhost`) unless WEBHOOK_ALLOW_PRIVATE=true (refused with
+ * NODE_ENV=production; README "Configuration checks"); deliveries check resolved names again.
  */
 import Router from '@koa/router';
 import { WebhookDelivery, WebhookEndpoint } from '../../../db/entities.js';

@@ -3,12 +3,15 @@ import { z } from 'zod';
 import { pageQuery } from '../../../../domain/pagination.js';
 import { positiveDecimal } from '../../../../domain/oms/decimal-input.js';
 
-export const accountParams = z.object({ id: z.string().min(1) });
+export const accountParams = z.object({ id: z.string().min(1).max(255) });
 
 export const createAccountBody = z
   .object({
     name: z.string().min(1).max(100).default('Paper account'),
-    initialDepositUsd: positiveDecimal.optional().meta({ description: 'Opening paper balance, USD; default 100000' }),
+    initialDepositUsd: positiveDecimal.optional().meta({
+      description:
+        "Opening paper balance, USD; default and ceiling from the tenant's deposit policy (`accounts.deposit`: 100000 and 1000000 unless set)",
+    }),
   })
   .meta({ id: 'CreateAccount' });
 
@@ -22,9 +25,9 @@ export const patchAccountBody = z
           .optional()
           .meta({ description: 'Smart order routing (POST /api/v1/oms/route-intents); off unless true' }),
       })
-      .catchall(z.unknown())
+      .strict()
       .optional()
-      .meta({ description: 'Merged into the stored settings' }),
+      .meta({ description: 'Merged into the stored settings; only the keys listed here (another key: 400)' }),
   })
   .refine((b) => b.name !== undefined || b.settings !== undefined, { message: 'send name or settings' })
   .meta({ id: 'UpdateAccount' });
@@ -65,8 +68,8 @@ export const accountStateView = z
 /** Spec §8: cap 1000 on orders, trades, fills; 500 on events. */
 export const historyQuery = pageQuery(1000);
 export const eventsQuery = pageQuery(500).extend({
-  kind: z.string().optional(),
-  venue: z.string().optional(),
+  kind: z.string().max(255).optional(),
+  venue: z.string().max(255).optional(),
   from: z.iso.datetime().optional(),
   to: z.iso.datetime().optional(),
 });
@@ -74,7 +77,7 @@ export const eventsQuery = pageQuery(500).extend({
 /** `POST /accounts/{id}/manual-trades` (docs/api.md §2.10): one off-platform round trip. */
 export const manualTradeBody = z
   .object({
-    symbol: z.string().min(1).meta({ description: 'Venue-suffixed, e.g. BTC.PAPER' }),
+    symbol: z.string().min(1).max(255).meta({ description: 'Venue-suffixed, e.g. BTC.PAPER' }),
     side: z.enum(['long', 'short']).meta({ description: "The position's direction, not buy or sell" }),
     qty: z.number().positive(),
     entryTime: z.iso.datetime(),

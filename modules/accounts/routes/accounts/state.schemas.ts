@@ -4,7 +4,7 @@ import { z } from 'zod';
 /** Spec §8: `limit` default 1000, cap 5000 (above → 400 `validation_failed`). Window-based, no cursor. */
 export const stateHistoryQuery = z
   .object({
-    venue: z.string().min(1).optional().meta({ description: 'Only points of this venue (e.g. `paper`)' }),
+    venue: z.string().min(1).max(255).optional().meta({ description: 'Only points of this venue (e.g. `paper`)' }),
     from: z.iso.datetime().optional().meta({ description: 'Inclusive, ISO 8601' }),
     to: z.iso.datetime().optional().meta({ description: 'Exclusive, ISO 8601' }),
     limit: z.coerce.number().int().min(1).max(5000).default(1000).meta({ description: 'Default 1000, cap 5000' }),

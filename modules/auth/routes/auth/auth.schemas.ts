@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 export const apiTokenBody = z
-  .object({ apiKey: z.string().min(1), apiSecret: z.string().min(1) })
+  .object({ apiKey: z.string().min(1).max(255), apiSecret: z.string().min(1).max(255) })
   .meta({ id: 'ApiTokenRequest' });
 
 export const apiTokenResponse = z
@@ -18,11 +18,11 @@ export const apiTokenResponse = z
   })
   .meta({ id: 'ApiToken' });
 
-export const revokeBody = z.object({ token: z.string().min(1) }).meta({ id: 'RevokeTokenRequest' });
+export const revokeBody = z.object({ token: z.string().min(1).max(4096) }).meta({ id: 'RevokeTokenRequest' });
 export const revokeResponse = z.object({ ok: z.literal(true), revoked: z.boolean() });
 
 export const bootstrapBody = z
-  .object({ apiKey: z.string().min(1), apiSecret: z.string().min(1) })
+  .object({ apiKey: z.string().min(1).max(255), apiSecret: z.string().min(1).max(255) })
   .partial()
   .meta({ description: 'Either both fields, or an empty body with a bearer token' });
 

@@ -13,6 +13,7 @@ import {
 } from '../../commands/tokens.js';
 import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf } from '../../../../api/middleware/auth.js';
+import { assertCallerTenantActive } from '../../../../api/middleware/tenant.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { endpoint } from '../../../../api/route.js';
 import {
@@ -46,7 +47,7 @@ export function authRoutes(
       responses: { '200': { description: 'The bearer', schema: apiTokenResponse } },
     },
     async (ctx, { body }) => {
-      ctx.body = await mintApiToken(deps, jwtKey, body);
+      ctx.body = await mintApiToken(deps, jwtKey, body, ctx.ip);
     },
   );
 
@@ -82,7 +83,8 @@ export function authRoutes(
       // With a key and secret in the body the credential behind them; else the authenticated caller.
       let owner: HandshakeOwner;
       if (body.apiKey || body.apiSecret) {
-        const cred = await credentialBySecret(deps, body.apiKey ?? '', body.apiSecret ?? '');
+        const cred = await credentialBySecret(deps, body.apiKey ?? '', body.apiSecret ?? '', ctx.ip);
+        await assertCallerTenantActive(deps.orm, cred.tenantId, ctx.state.tenant);
         owner = { credentialId: cred.id, tenantId: cred.tenantId, accountId: cred.accountId ?? null };
       } else {
         const { credentialId, tenantId, accountId } = callerOf(ctx);

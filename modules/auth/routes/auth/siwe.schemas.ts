@@ -14,7 +14,7 @@ export const siweVerifyBody = z
   .object({
     message: z.string().min(1).max(4096).meta({
       description:
-        'The EIP-4361 message the wallet signed. `domain` must be this API host (host[:port]); `nonce` from POST /api/auth/siwe/nonce; any chain id; version 1.',
+        'The EIP-4361 message the wallet signed. `domain` (host[:port]) and the origin of `uri` must be one of the tenant’s registered origins or the API’s public base URL (never taken from the request’s Host); `nonce` from POST /api/auth/siwe/nonce; any chain id; version 1.',
     }),
     signature: z
       .string()
@@ -32,7 +32,8 @@ export const sessionView = z
     }),
     walletAddress: z.string().meta({ description: 'The signing wallet, lower-case' }),
     accountId: z.string().meta({
-      description: 'The account the wallet is linked to: the one with an active agent whose owner is this wallet',
+      description:
+        'The account the wallet is linked to: the one with an active agent whose owner is this wallet and signed its authorisation (Hyperliquid, Aster, Polymarket; never Kalshi)',
     }),
     tier: z.literal('fullTrading'),
     expiresAt: z.string().meta({ description: 'ISO 8601; 24 h after sign-in' }),

@@ -18,8 +18,12 @@ import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { endpoint } from '../../../../api/route.js';
 import { logoutResponse, sessionView, siweNonceResponse, siweVerifyBody } from './siwe.schemas.js';
 
-/** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
-export function siweRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
+/**
+ * The router of the endpoints listed in this module's header; each one is also registered in `openapi`.
+ * `deps.baseUrl()` is the API's public base URL (`PUBLIC_BASE_URL`, default `http://HOST:PORT`): a SIWE
+ * message may name its origin besides the tenant's registered ones (modules/auth/commands/siwe.ts).
+ */
+export function siweRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/auth/siwe' });
   const tags = ['auth'];
 
@@ -53,7 +57,7 @@ export function siweRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
       responses: {
         '200': {
           description:
-            'Signed in; the cookie acts as the trader whose account has an active agent owned by this wallet. 400 siwe_message_invalid; 401 siwe_domain_mismatch, siwe_nonce_invalid, siwe_signature_invalid; 403 wallet_not_linked',
+            'Signed in; the cookie acts as the trader whose account has an active Hyperliquid, Aster or Polymarket agent owned by this wallet (a Kalshi agent links no wallet). 400 siwe_message_invalid; 401 siwe_domain_mismatch (the message is not for a registered origin of this tenant nor the API’s public URL), siwe_nonce_invalid, siwe_signature_invalid; 403 wallet_not_linked',
           schema: sessionView,
           headers: {
             'Set-Cookie':
@@ -63,7 +67,7 @@ export function siweRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
       },
     },
     async (ctx, { body }) => {
-      const { token, view } = await signInWithEthereum(deps, resolvedTenant(ctx).id, ctx.host, body);
+      const { token, view } = await signInWithEthereum(deps, resolvedTenant(ctx).id, deps.baseUrl(), body);
       ctx.cookies.set(SESSION_COOKIE, token, {
         httpOnly: true,
         sameSite: 'lax',

@@ -5,14 +5,14 @@
 import { z } from 'zod';
 import { ROUTED_VENUES } from '../../../../domain/oms/intent.js';
 
-export const agentParams = z.object({ id: z.string().min(1), agentId: z.string().min(1) });
+export const agentParams = z.object({ id: z.string().min(1).max(255), agentId: z.string().min(1).max(255) });
 
 export const createAgentBody = z
   .object({
     venue: z.enum(ROUTED_VENUES).meta({ description: 'Routed venue the agent trades on' }),
     owner: z.string().min(1).max(128).meta({
       description:
-        "The user's account on the venue: the master wallet address (0x…, Hyperliquid, Aster, Polymarket funder) or the Kalshi member id. Reads go to it; it signs the authorisation.",
+        "The user's account on the venue: the master wallet address (0x…, Hyperliquid, Aster, Polymarket funder) or the Kalshi member id. Reads go to it; on Hyperliquid, Aster and Polymarket it signs the authorisation, and the active agent then lets that wallet sign in with Ethereum as this account's trader. Kalshi: a label nobody signs, so it never links a wallet for sign-in.",
       example: '0x5e9ee1089755c3435139848e47e6635505d5a13a',
     }),
     expiresInDays: z.number().int().min(1).max(180).default(30).meta({

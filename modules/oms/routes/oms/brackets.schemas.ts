@@ -6,27 +6,26 @@ const triggerNumber = z
   .positive()
   .meta({ description: 'Trigger price, USD, a JSON number (docs/api.md §4.4)' });
 const oneOf = (b: { tpPrice?: number; slPrice?: number }) => b.tpPrice !== undefined || b.slPrice !== undefined;
+/** The two legs' triggers (at least one is required). */
+const legs = { tpPrice: triggerNumber.optional(), slPrice: triggerNumber.optional() };
+/** An id or symbol, bounded by its column (varchar(255)). */
+const ref = z.string().min(1).max(255);
 /** `POST /oms/brackets/attach` (docs/api.md §4.4): take-profit and/or stop-loss on a parent intent's fill. */
 export const attachBracketBody = z
-  .object({ parentIntentId: z.string().min(1), tpPrice: triggerNumber.optional(), slPrice: triggerNumber.optional() })
+  .object({ parentIntentId: ref, ...legs })
   .refine(oneOf, { message: 'send tpPrice, slPrice or both' })
   .meta({ id: 'AttachBracket' });
 /** `POST /oms/brackets/attach-to-position`: the same on the open position in `symbol`. */
 export const attachToPositionBody = z
-  .object({
-    symbol: z.string().min(1),
-    accountId: z.string().min(1).optional(),
-    tpPrice: triggerNumber.optional(),
-    slPrice: triggerNumber.optional(),
-  })
+  .object({ symbol: ref, accountId: ref.optional(), ...legs })
   .refine(oneOf, { message: 'send tpPrice, slPrice or both' })
   .meta({ id: 'AttachBracketToPosition' });
 /** `POST /oms/brackets/modify`: move one or both legs. */
 export const modifyBracketBody = z
-  .object({ bracketId: z.string().min(1), tpPrice: triggerNumber.optional(), slPrice: triggerNumber.optional() })
+  .object({ bracketId: ref, ...legs })
   .refine(oneOf, { message: 'send tpPrice, slPrice or both' })
   .meta({ id: 'ModifyBracket' });
-export const bracketParams = z.object({ bracketId: z.string().min(1) });
+export const bracketParams = z.object({ bracketId: ref });
 export const bracketView = z
   .object({
     bracketId: z.string(),

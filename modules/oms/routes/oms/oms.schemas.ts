@@ -4,13 +4,13 @@ import { intentView } from '../../../../domain/oms/intent.js';
 
 export { composeIntentBody, intentView } from '../../../../domain/oms/intent.js';
 
-export const intentParams = z.object({ id: z.string().min(1) });
+export const intentParams = z.object({ id: z.string().min(1).max(255) });
 
 /** `POST /oms/intents/{id}/sign-result` (docs/api.md §3.1): the signature of the compose response's typed data. */
 export const signResultBody = z
   .object({
     signedPayload: z.object({
-      signature: z.string().min(1).meta({ description: '0x-prefixed 65-byte EIP-712 signature' }),
+      signature: z.string().min(1).max(1024).meta({ description: '0x-prefixed 65-byte EIP-712 signature' }),
     }),
   })
   .meta({ id: 'SignResultRequest' });
@@ -28,7 +28,7 @@ export const signResultResponse = z
 export const intentList = z.object({ intents: z.array(intentView).max(50) }).meta({ id: 'IntentList' });
 
 /** `POST /oms/cancel` (docs/api.md §4.4): the venue's order id, not the intent id. */
-export const cancelBody = z.object({ venueOrderId: z.string().min(1) }).meta({ id: 'CancelOrder' });
+export const cancelBody = z.object({ venueOrderId: z.string().min(1).max(255) }).meta({ id: 'CancelOrder' });
 export const cancelResponse = z
   .object({
     ok: z.literal(true),
@@ -40,7 +40,7 @@ export const cancelResponse = z
 
 /** `POST /oms/cancel-all`: every working order of the account, optionally of one symbol (Alpaca's DELETE /orders). */
 export const cancelAllBody = z
-  .object({ accountId: z.string().min(1).optional(), symbol: z.string().min(1).optional() })
+  .object({ accountId: z.string().min(1).max(255).optional(), symbol: z.string().min(1).max(255).optional() })
   .meta({ id: 'CancelAll' });
 export const cancelAllResponse = z
   .object({
@@ -51,10 +51,10 @@ export const cancelAllResponse = z
   .meta({ id: 'CancelAllResult' });
 
 /** `POST /oms/flatten` (liquidation and above): close every open position of the account. */
-export const flattenBody = z.object({ accountId: z.string().min(1).optional() }).meta({ id: 'Flatten' });
+export const flattenBody = z.object({ accountId: z.string().min(1).max(255).optional() }).meta({ id: 'Flatten' });
 /** `POST /oms/reverse` (fullTrading): close the position in `symbol` and open the same size on the other side. */
 export const reverseBody = z
-  .object({ symbol: z.string().min(1), accountId: z.string().min(1).optional() })
+  .object({ symbol: z.string().min(1).max(255), accountId: z.string().min(1).max(255).optional() })
   .meta({ id: 'Reverse' });
 export const batchPlanView = z
   .object({
@@ -85,7 +85,7 @@ const modifyNumber = z
 /** `POST /oms/modify`: cancel-replace of a working order with new numbers. */
 export const modifyBody = z
   .object({
-    intentId: z.string().min(1),
+    intentId: z.string().min(1).max(255),
     newPrice: modifyNumber.optional(),
     newQty: modifyNumber.optional(),
     newTriggerPrice: modifyNumber.optional(),
@@ -102,7 +102,7 @@ export const modifyResponse = z
 /** `POST /oms/chase`: chase a working limit order toward the touch until it fills. */
 export const chaseBody = z
   .object({
-    intentId: z.string().min(1),
+    intentId: z.string().min(1).max(255),
     maxAttempts: z
       .number()
       .int()

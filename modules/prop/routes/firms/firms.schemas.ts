@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { evmAddress, listPage } from '../../../../api/operator-common.schemas.js';
 
-export const firmParams = z.object({ id: z.string().min(1) });
+export const firmParams = z.object({ id: z.string().min(1).max(255) });
 
 export const deployBody = z
   .object({

@@ -1,7 +1,7 @@
 /** Schemas of a firm's payouts and their approval (docs/api.md §4.8, §5.4 `firm:operate`); `payoutView` is also the trader's (prop/payouts.ts). */
 import { z } from 'zod';
 
-export const firmPayoutParams = z.object({ id: z.string().min(1), payoutId: z.string().min(1) });
+export const firmPayoutParams = z.object({ id: z.string().min(1).max(255), payoutId: z.string().min(1).max(255) });
 
 export const payoutView = z
   .object({
@@ -28,10 +28,11 @@ export const authorizePayoutBody = z
   .object({
     signatures: z
       .string()
+      .max(2 + 130 * 100)
       .regex(/^0x([0-9a-fA-F]{130})+$/, 'concatenated 65-byte signatures, 0x-prefixed')
       .meta({
         description:
-          "The owners' signatures of `safeTx.typedData`, 65 bytes each, concatenated in ascending signer-address order (Safe's convention)",
+          "The owners' signatures of `safeTx.typedData`, 65 bytes each, concatenated in ascending signer-address order (Safe's convention); at most 100",
       }),
   })
   .meta({ id: 'AuthorizePayout' });

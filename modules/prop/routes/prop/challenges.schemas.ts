@@ -4,10 +4,10 @@
  */
 import { z } from 'zod';
 
-export const challengeParams = z.object({ id: z.string().min(1) });
+export const challengeParams = z.object({ id: z.string().min(1).max(255) });
 
 export const buyChallengeBody = z
-  .object({ templateId: z.string().min(1).meta({ description: 'A challenge template of a live firm' }) })
+  .object({ templateId: z.string().min(1).max(255).meta({ description: 'A challenge template of a live firm' }) })
   .meta({ id: 'BuyChallenge' });
 
 export const challengeView = z

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-export const transparencyParams = z.object({ firmId: z.string().min(1) });
+export const transparencyParams = z.object({ firmId: z.string().min(1).max(255) });
 
 export const firmBundle = z
   .object({

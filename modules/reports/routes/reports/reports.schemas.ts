@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 export const reportQuery = z
   .object({
-    accountId: z.string().min(1).optional().meta({ description: 'Default: every account of the caller' }),
+    accountId: z.string().min(1).max(255).optional().meta({ description: 'Default: every account of the caller' }),
     from: z.iso.datetime().optional().meta({ description: 'Inclusive, ISO 8601' }),
     to: z.iso.datetime().optional().meta({ description: 'Exclusive, ISO 8601' }),
     limit: z.coerce.number().int().min(1).max(1000).default(500),

@@ -2,11 +2,13 @@
 import { z } from 'zod';
 
 export const statementListQuery = z
-  .object({ accountId: z.string().min(1).optional().meta({ description: 'Default: every account of the caller' }) })
+  .object({
+    accountId: z.string().min(1).max(255).optional().meta({ description: 'Default: every account of the caller' }),
+  })
   .meta({ id: 'StatementListQuery' });
 
 export const statementParams = z.object({
-  accountId: z.string().min(1),
+  accountId: z.string().min(1).max(255),
   month: z
     .string()
     .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month YYYY-MM')

@@ -1,0 +1,48 @@
+/**
+ * The signup verification token is a secret (issue 16): it goes out in the mail only. The api's log
+ * says a verification mail was queued and where the dev mailbox wrote it, never the token or the link.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { startApi, type RunningApi } from '../../api/server.js';
+import { startStack, type Stack } from '../support/stack.js';
+
+describe('signup log', () => {
+  let s: Stack;
+  let api: RunningApi;
+  let mailDir: string;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    mailDir = await mkdtemp(path.join(tmpdir(), 'mail-'));
+    s = await startStack({ worker: false, env: { MAIL_DIR: mailDir } });
+    // A second api on the stack's configuration whose log this test reads.
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    api = await startApi({ config: s.config, orm: s.orm, logger });
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await s?.stop();
+    await rm(mailDir, { recursive: true, force: true });
+  });
+
+  it('logs the queued mail and its mailbox file, never the verification token', async () => {
+    const slug = `log-${Date.now().toString(36)}`;
+    const res = await fetch(`${api.baseUrl}/api/public/tenants/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@example.com', slug }),
+    });
+    expect(res.status).toBe(202);
+    const [file] = await readdir(mailDir);
+    const token = /"token":"([A-Za-z0-9_-]+)"/.exec(await readFile(path.join(mailDir, file), 'utf8'))?.[1];
+    expect(token).toBeTruthy();
+    const log = lines.join('');
+    expect(log).toContain('tenant signup: verification mail queued');
+    expect(log).toContain(file);
+    expect(log).not.toContain(token);
+    expect(log).not.toContain('verify?token=');
+  });
+});
