@@ -247,6 +247,13 @@ describe('tenancy hardening (issue 16: 8, 9, 10, 11, 15)', () => {
       expect(
         await s.call('POST', '/api/auth/api-token', { body: { apiKey: trader.apiKey, apiSecret: trader.apiSecret } }),
       ).toMatchObject({ status: 410, body: { error: 'tenant_suspended' } });
+      // Bootstrap with the key and secret in the body, naming the active tenant: no handshake tokens.
+      expect(
+        await s.call('POST', '/api/auth/bootstrap', {
+          headers: elsewhere,
+          body: { apiKey: trader.apiKey, apiSecret: trader.apiSecret },
+        }),
+      ).toMatchObject({ status: 410, body: { error: 'tenant_suspended' } });
     } finally {
       row.suspended = false;
       await em.flush();
