@@ -14,6 +14,14 @@ import {
 import type Koa from 'koa';
 
 /**
+ * The route template that matched the request, with its router prefix (`/api/v1/oms/intents/:id`),
+ * as @koa/router leaves it on the context; undefined when no router matched (the trading page, 404, 405).
+ */
+export function matchedRoute(ctx: object): string | undefined {
+  const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+  return typeof route === 'string' ? route : undefined;
+}
+/**
  * One SERVER span per request, active while the rest of the middleware runs (so the Temporal client
  * spans of the handler are its children). It continues the caller's trace when the request carries
  * a W3C `traceparent`. Name `<METHOD> <route template>` (OpenTelemetry HTTP semantic conventions,
@@ -43,9 +51,8 @@ export function httpServerSpans(tracer: Tracer): Koa.Middleware {
       span.setStatus({ code: SpanStatusCode.ERROR });
       throw err;
     } finally {
-      // @koa/router leaves the matched route's template (with its router prefix) on the context.
-      const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
-      if (typeof route === 'string') {
+      const route = matchedRoute(ctx);
+      if (route !== undefined) {
         span.setAttribute(ATTR_HTTP_ROUTE, route);
         span.updateName(`${ctx.method} ${route}`);
       }

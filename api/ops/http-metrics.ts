@@ -7,6 +7,7 @@
  */
 import type { ApiMiddleware } from '../context.js';
 import type { ApiMetrics } from './metrics.js';
+import { matchedRoute } from '../../telemetry/http.js';
 
 /** The `route` label of a request no router matched (the trading page, a 404, a 405). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -24,7 +25,7 @@ export function httpMetrics(metrics: ApiMetrics): ApiMiddleware {
       threw = true;
       throw err;
     } finally {
-      const route = String((ctx as { _matchedRoute?: string | RegExp })._matchedRoute ?? UNMATCHED_ROUTE);
+      const route = matchedRoute(ctx) ?? UNMATCHED_ROUTE;
       end({ method: ctx.method, route, status: String(threw ? 500 : ctx.status) });
       if (ctx.response.get('Idempotency-Replay') === 'true') metrics.idempotencyReplays.inc({ route });
       else if (ctx.method === 'POST' && route === COMPOSE_ROUTE) {
