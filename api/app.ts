@@ -61,6 +61,7 @@ import { propTemplateRoutes } from '../modules/prop/routes/prop-templates.js';
 import { riskProfileRoutes } from '../modules/prop/routes/risk-profiles.js';
 import { tradingGroupRoutes } from '../modules/prop/routes/trading-groups.js';
 import { propAccountRoutes } from '../modules/prop/routes/prop-accounts.js';
+import { offerRoutes } from '../modules/prop/routes/prop/offers.js';
 import { challengeRoutes } from '../modules/prop/routes/prop/challenges.js';
 import { payoutRoutes } from '../modules/prop/routes/prop/payouts.js';
 import { transparencyRoutes } from '../modules/prop/routes/prop/transparency.js';
@@ -142,6 +143,7 @@ export function createApp(deps: AppDeps) {
     tradingGroupRoutes(deps, openapi),
     propAccountRoutes(deps, openapi),
     suspensionRoutes(deps, openapi),
+    offerRoutes(deps, openapi),
     challengeRoutes(deps, openapi),
     payoutRoutes(deps, openapi),
     transparencyRoutes(deps, openapi),

@@ -509,7 +509,11 @@ export const PropAccount = defineEntity({
   },
 });
 
-/** A payout request and its multisig authorisation: `requested` → `authorized` → `executed` | `rejected`. */
+/**
+ * A payout request and its multisig authorisation: `requested` → `authorized` → `executed` | `rejected`, or
+ * `canceled` by the operator; back to `requested` when the Safe moves past `safeNonce` and the transaction is
+ * rebuilt (`safeTxHash`, `safeNonce`: the current build, decimal string).
+ */
 export const Payout = defineEntity({
   name: 'Payout',
   tableName: 'payouts',
@@ -522,12 +526,15 @@ export const Payout = defineEntity({
     toAddress: p.string(),
     status: p.string(),
     safeTxHash: p.string().nullable(),
+    safeNonce: p.string().nullable(),
     signatures: p.text().nullable(),
     signers: p.json<string[]>().nullable(),
     rejectReason: p.text().nullable(),
+    cancelReason: p.text().nullable(),
     authorizedAt: p.datetime().nullable(),
     executedTxHash: p.string().nullable(),
     executedAt: p.datetime().nullable(),
+    canceledAt: p.datetime().nullable(),
     createdAt: createdAt(),
   },
 });

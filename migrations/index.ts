@@ -16,6 +16,7 @@ import { Migration20261123060000TenantConfig } from './Migration20261123060000Te
 import { Migration20261123090000MailDelivery } from './Migration20261123090000MailDelivery.js';
 import { Migration20261124120000UniqueOrigins } from './Migration20261124120000UniqueOrigins.js';
 import { Migration20261124130000RateLimits } from './Migration20261124130000RateLimits.js';
+import { Migration20261124140000PayoutRebuild } from './Migration20261124140000PayoutRebuild.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -34,4 +35,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123090000MailDelivery', class: Migration20261123090000MailDelivery },
   { name: 'Migration20261124120000UniqueOrigins', class: Migration20261124120000UniqueOrigins },
   { name: 'Migration20261124130000RateLimits', class: Migration20261124130000RateLimits },
+  { name: 'Migration20261124140000PayoutRebuild', class: Migration20261124140000PayoutRebuild },
 ];

@@ -5,9 +5,10 @@
  * their operators through `PUT /api/v1/tenants/{id}/theme|branding`. One trader signs in with an
  * API key, the other with a wallet (SIWE, a real secp256k1 signature behind an injected EIP-1193
  * provider). Marks, candles, the ticket, working orders, positions and fills are checked on the
- * page as a trader sees them. Screenshots are kept in `.data/artifacts/trading-page/`.
+ * page as a trader sees them, and so is the Challenges panel: the offers of the tenant's live prop firm (deployed on
+ * anvil through the API), bought with Buy and paid on-chain as the page says. Screenshots are kept in `.data/artifacts/trading-page/`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -20,6 +21,8 @@ import { buildWeb } from '../../scripts/lib/web-build.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { addAgent } from '../support/agents.js';
 import { publish, recordedTick } from '../support/marks.js';
+import { chainEnv, draftFirm, fundedKey, goLive, STARTER_TERMS } from '../support/prop-firm.js';
+import { approveStablecoin, depositChallenge, mintStablecoin } from '../../modules/prop/chain/index.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(import.meta.dirname, '../../.data/artifacts/trading-page');
@@ -59,6 +62,7 @@ describe('branded trading page in headless Chromium', () => {
   let beta: TenantUnderTest;
   const cspViolations: string[] = [];
   const wallet = privateKeyToAccount(generatePrivateKey());
+  const rpcUrl = inject('chainRpcUrl');
 
   /** A tenant on its own host with an operator holding `tenant:config`, branded and themed through the API. */
   async function tenant(name: string, branding: object, theme: object): Promise<TenantUnderTest> {
@@ -115,7 +119,7 @@ describe('branded trading page in headless Chromium', () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     await buildWeb({ quiet: true });
-    s = await startStack();
+    s = await startStack({ env: await chainEnv(rpcUrl) });
     await loadRecordedCandles(s.config.databaseUrl);
     for (const symbol of ['BTC.PAPER', 'ETH.PAPER', 'SOL.PAPER']) await publish(s.orm, await recordedTick(symbol, 0.5));
     alpha = await tenant(
@@ -266,6 +270,67 @@ describe('branded trading page in headless Chromium', () => {
     await rows(page, 'positions').first().getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => rows(page, 'positions').count(), { timeout: 20_000 }).toBe(0);
     await expect.poll(() => rows(page, 'fills').count()).toBe(2);
+    await context.close();
+  });
+
+  it('a trader sees the challenges of the live prop firm, buys one, is shown the deposit to send, and sees it activate once paid', async () => {
+    const op = (await s.operator(['firm:operate', 'prop:manage'], alpha.id)).token;
+    const opts = { token: op, slug: alpha.slug };
+    const firm = await goLive(
+      s,
+      await draftFirm(s, { ...opts, rpcUrl, name: 'Alpha Prop', templates: [STARTER_TERMS] }),
+      opts,
+    );
+    const trader = await issueCredential(s.orm, { tenantId: alpha.id, audience: 'trader', tier: 'readonly' });
+    const { context, page } = await open(alpha);
+    await page.getByLabel('API key').fill(trader.apiKey);
+    await page.getByLabel('API secret').fill(trader.apiSecret);
+    await page.getByRole('button', { name: 'Sign in with API key' }).click();
+
+    // The offer with its terms, as GET /api/v1/prop/offers answers them (fractions shown as percentages).
+    await expect.poll(() => rows(page, 'offers').count()).toBe(1);
+    const cells = await rows(page, 'offers').first().locator('td').allTextContents();
+    expect(cells).toEqual([
+      'Alpha Prop',
+      'Starter 10k',
+      '100',
+      '10000',
+      '6 %',
+      '3 %',
+      '6 %',
+      '4',
+      '85 %',
+      'paper',
+      'Buy',
+    ]);
+
+    // Buy: the challenge waits for its price, and the page shows what the buy answered the wallet must send.
+    await rows(page, 'offers').first().getByRole('button', { name: 'Buy' }).click();
+    await expect.poll(() => rows(page, 'challenges').first().getAttribute('data-status')).toBe('pending_payment');
+    const token = (
+      await s.call('POST', '/api/auth/api-token', { body: { apiKey: trader.apiKey, apiSecret: trader.apiSecret } })
+    ).body.token;
+    const mine = await s.call('GET', '/api/v1/prop/challenges', { token, headers: { 'x-tenant-slug': alpha.slug } });
+    expect(mine.body.data).toHaveLength(1);
+    const { deposit } = mine.body.data[0];
+    expect(deposit).toMatchObject({ instance: firm.instance, stablecoin: firm.stablecoin, amountUnits: '100000000' });
+    const shown = page.getByTestId('deposit');
+    expect(await shown.locator('li').allTextContents()).toEqual(deposit.calls);
+    expect(await shown.textContent()).toContain(
+      `100 USD (100000000 units of ${firm.stablecoin}, chain ${deposit.chainId})`,
+    );
+    await shot(page, 'alpha-challenge-bought');
+
+    // Paid from a wallet exactly as shown: the challenge turns active on the page, the instructions go.
+    const payer = await fundedKey(rpcUrl);
+    const units = BigInt(deposit.amountUnits);
+    await mintStablecoin(rpcUrl, firm.funderKey, firm.stablecoin, privateKeyToAccount(payer).address, units);
+    await approveStablecoin(rpcUrl, payer, firm.stablecoin, firm.instance!, units);
+    await depositChallenge(rpcUrl, payer, firm.instance!, deposit.propAccountRef, units);
+    await expect
+      .poll(() => rows(page, 'challenges').first().getAttribute('data-status'), { timeout: 20_000 })
+      .toBe('active');
+    expect(await page.getByTestId('deposit').count()).toBe(0);
     await context.close();
   });
 

@@ -279,7 +279,7 @@ describe('recorded data loader', () => {
 
   it('a missing data directory fails with the path and how to fix it', async () => {
     await expect(loadRecordedMarket('BTC', '/nonexistent/market-data')).rejects.toThrow(
-      /\/nonexistent\/market-data\/hyperliquid_ticks\/(prices|orderbooks)_BTC\.csv.*MARKET_DATA_DIR/,
+      /\/nonexistent\/market-data\/hyperliquid_ticks\/(prices|orderbooks|trades)_BTC\.csv.*MARKET_DATA_DIR/,
     );
   });
 

@@ -3,7 +3,7 @@
  * host resolves to (docs/api.md §5.6); its branding and theme come from `GET /api/branding` and
  * `GET /api/theme` and are read again whenever the tab becomes visible, so an operator's change
  * shows without a rebuild. Signed in, it shows marks, candles, the order ticket, working orders,
- * positions and fills, all through the public API.
+ * positions, fills and the prop-firm challenges on sale (components/Challenges.tsx), all through the public API.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { call, clientOf, describeError, firstAccount, type Branding, type Session, type Theme } from './api';
@@ -14,6 +14,7 @@ import { Marks } from './components/Marks';
 import { Chart } from './components/Chart';
 import { Ticket } from './components/Ticket';
 import { Fills, Positions, WorkingOrders } from './components/Tables';
+import { Challenges } from './components/Challenges';
 
 /** The venue the page trades: the platform's own matching engine (docs/api.md §1). */
 const VENUE = 'paper';
@@ -157,6 +158,7 @@ function Trading(props: { session: Session; theme: Theme; mode: Mode }) {
       <WorkingOrders session={props.session} orders={account.workingOrders} />
       <Positions session={props.session} positions={account.positions} />
       <Fills fills={account.fills} />
+      <Challenges session={props.session} />
     </main>
   );
 }

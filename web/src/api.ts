@@ -90,6 +90,43 @@ export interface Bar {
   closed: boolean;
 }
 
+/** A challenge on sale, `GET /api/v1/prop/offers` (docs/api.md §4.8): USD amounts and fractions (`"0.08"` = 8 %) as decimal strings. */
+export interface Offer {
+  templateId: string;
+  firmId: string;
+  firmName: string;
+  name: string;
+  priceUsd: string;
+  accountSizeUsd: string;
+  profitTargetPct: string;
+  maxDailyLossPct: string;
+  maxDrawdownPct: string;
+  minTradingDays: number;
+  payoutSplitPct: string;
+  venue: string;
+  payment: { chainId: number; stablecoin: string; instance: string; amountUnits: string };
+}
+/** A bought challenge, `POST`/`GET /api/v1/prop/challenges` (docs/api.md §3.5); `deposit`: what the payer's wallet sends. */
+export interface Challenge {
+  propAccountId: string;
+  firmId: string;
+  templateId: string;
+  accountId: string;
+  status: 'pending_payment' | 'active' | 'passed' | 'breached' | 'funded' | 'suspended';
+  startingBalanceUsd: string;
+  breachReason: string | null;
+  createdAt: string;
+  deposit: {
+    chainId: number;
+    instance: string;
+    stablecoin: string;
+    amountUsd: string;
+    amountUnits: string;
+    propAccountRef: string;
+    calls: string[];
+  } | null;
+}
+
 /**
  * Sends one request. `token`: a bearer; without one, the cookie session (if any) authenticates.
  * `headers`: extra headers (e.g. `Idempotency-Key`). @throws ApiFailure with the answer's `{ error, detail }`

@@ -259,6 +259,28 @@ export async function verifySafeAuthorization(
 }
 
 /**
+ * Who signed `call`: the address each 65-byte signature in `signatures` (concatenated `r ‖ s ‖ v`, v 27/28)
+ * recovers to over the call's typed data, in order; null for a signature that recovers to nothing or is not
+ * an ECDSA typed-data one. Malformed input (not hex, not whole 65-byte signatures) answers `[]`. Pure: it reads
+ * no chain, so it tells which transaction a set was made for (e.g. the same call at another nonce), not whether
+ * the Safe would accept it (see {@link verifySafeAuthorization}).
+ */
+export async function recoverSafeTxSigners(call: SafeCall, signatures: Hex): Promise<(Address | null)[]> {
+  const body = /^0x[0-9a-fA-F]*$/.test(signatures) ? signatures.slice(2) : '';
+  if (body.length === 0 || body.length % 130 !== 0) return [];
+  const { typedData } = safeTxTypedData(call);
+  const out: (Address | null)[] = [];
+  for (let i = 0; i < body.length / 130; i++) {
+    const signature: Hex = `0x${body.slice(i * 130, (i + 1) * 130)}`;
+    const v = parseInt(signature.slice(-2), 16);
+    out.push(
+      v === 27 || v === 28 ? await recoverTypedDataAddress({ ...typedData, signature }).catch(() => null) : null,
+    );
+  }
+  return out;
+}
+
+/**
  * Executes a signed plain call through the Safe (`execTransaction` with value 0, operation 0 and
  * no refund) from `senderKey` — any account may send it, the owners' signatures authorise it and
  * the sender pays only gas. For tests and the operator's own tooling: the platform never calls it.

@@ -12,11 +12,14 @@ import { payoutWorkflowId } from '../workflows/payout.definitions.js';
 import { payoutWorkflow } from '../workflows/payout.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
 
+/** The payout statuses that hold part of the payout ceiling until they are paid (docs/api.md §3.5). */
+const PENDING_PAYOUT_STATUSES = ['requested', 'authorized'];
+
 /**
  * Requests `amountUsd` (decimal string) of the caller's challenge to `toAddress` and starts the
  * payout's workflow (without it the request is removed again).
  * @throws ApiError `404 prop_account_not_found`, `409 invalid_state` (not passed or funded),
- *   `400 payout_exceeds_ceiling` (above the ceiling less what is paid or pending).
+ *   `400 payout_exceeds_ceiling` (above the ceiling less what is paid or pending; a canceled payout is neither).
  */
 export async function requestPayout(
   deps: ApiDeps,
@@ -34,9 +37,11 @@ export async function requestPayout(
     if (!pa) throw new ApiError('prop_account_not_found', `no challenge ${body.propAccountId} of yours`);
     if (pa.status !== 'passed' && pa.status !== 'funded')
       throw new ApiError('invalid_state', `challenge ${pa.id} is ${pa.status}; payouts follow a pass`);
-    const pending = (
-      await tx.find(Payout, { propAccountId: pa.id, status: { $in: ['requested', 'authorized'] } })
-    ).reduce((s, p) => s.add(p.amountUsd), ZERO);
+    // Pending: requested or authorized. Executed payouts are in `paidOutUsd`; canceled and rejected ones count for nothing.
+    const pending = (await tx.find(Payout, { propAccountId: pa.id, status: { $in: PENDING_PAYOUT_STATUSES } })).reduce(
+      (s, p) => s.add(p.amountUsd),
+      ZERO,
+    );
     const room = new Decimal(pa.payoutCeilingUsd ?? '0').sub(pa.paidOutUsd).sub(pending);
     if (new Decimal(body.amountUsd).gt(room) || new Decimal(body.amountUsd).lte(0)) {
       const ceiling = `ceiling ${pa.payoutCeilingUsd ?? '0'}, paid ${pa.paidOutUsd}, pending ${fmt(pending)}`;

@@ -23,7 +23,10 @@ export function toFirmView(f: FirmRow) {
   };
 }
 
-/** A payout; with `live` (its workflow's status) the live status, signers and the `safeTx` the owners sign. */
+/**
+ * A payout; with `live` (its workflow's status) the live status, signers, the `safeTx` the owners sign and the
+ * Safe nonce it is built for (runs from before the payout followed the Safe only have it in `safeTx`).
+ */
 export function toPayoutView(p: PayoutRow, live?: PayoutStatus | null) {
   return {
     payoutId: p.id,
@@ -33,11 +36,14 @@ export function toPayoutView(p: PayoutRow, live?: PayoutStatus | null) {
     toAddress: p.toAddress,
     status: (live?.status ?? p.status) as 'requested',
     safeTxHash: live?.safeTxHash ?? p.safeTxHash ?? null,
+    safeNonce: live?.safeNonce ?? (live?.safeTx as { nonce?: string } | null)?.nonce ?? p.safeNonce ?? null,
     ...(live ? { safeTx: live.safeTx } : {}),
     signers: live?.signers.length ? live.signers : (p.signers ?? []),
     executedTxHash: live?.executedTxHash ?? p.executedTxHash ?? null,
     createdAt: new Date(p.createdAt).toISOString(),
     authorizedAt: p.authorizedAt?.toISOString() ?? null,
     executedAt: p.executedAt?.toISOString() ?? null,
+    cancelReason: live?.cancelReason ?? p.cancelReason ?? null,
+    canceledAt: iso(p.canceledAt),
   };
 }

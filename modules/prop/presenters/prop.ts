@@ -1,7 +1,7 @@
 /**
  * The prop firm's rows as the API shows them (docs/api.md §3.5, §4.8): challenge templates, risk profiles,
- * trading groups, prop accounts (the operator's view) and challenges (the trader's view, with the
- * deposit its wallet sends).
+ * trading groups, prop accounts (the operator's view), offers and challenges (the trader's view: what it can
+ * buy, and what it bought with the deposit its wallet sends).
  */
 import { idBytes32 } from '../../../domain/prop/commitments.js';
 import { templateRules, usdToUnits } from '../../../domain/prop/rules.js';
@@ -20,6 +20,30 @@ export function toTemplateView(t: PropTemplateRow) {
     tradingGroupId: t.tradingGroupId ?? null,
     riskProfileId: t.riskProfileId ?? null,
     archived: t.archived,
+    createdAt: new Date(t.createdAt).toISOString(),
+  };
+}
+
+/**
+ * A template of a live firm as a trader shopping for a challenge sees it (offers.schemas.ts `offerView`):
+ * its terms and where the price is paid, without the operator's fields (trading group, risk profile,
+ * archived). `firm` must be deployed (its instance and rules hash set).
+ */
+export function toOfferView(t: PropTemplateRow, firm: FirmRow) {
+  return {
+    templateId: t.id,
+    firmId: firm.id,
+    firmName: firm.name,
+    name: t.name,
+    ...templateRules(t),
+    venue: t.venue,
+    rulesHash: firm.rulesHash!,
+    payment: {
+      chainId: firm.chainId,
+      stablecoin: firm.stablecoinAddress,
+      instance: firm.instanceAddress!,
+      amountUnits: usdToUnits(t.priceUsd).toString(),
+    },
     createdAt: new Date(t.createdAt).toISOString(),
   };
 }

@@ -6,7 +6,7 @@
  * domain/prop/transparency.ts. A chain that cannot be read gives `unavailable`.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Client } from '@temporalio/client';
+import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { Decimal, ZERO, fmt } from '../../../domain/decimal.js';
 import { proveFirm, type LedgerTotals } from '../../../domain/prop/transparency.js';
 import { PropAccount, PropLedgerEntry, type FirmRow } from '../../../db/entities.js';
@@ -33,14 +33,23 @@ async function readChain(
     }));
   if (!deployed.length) return new Map();
   const windowStart = Math.floor(Date.now() / TRANSPARENCY_CACHE_MS) * TRANSPARENCY_CACHE_MS;
-  const reads = await temporal.workflow.execute(transparencyWorkflow, {
-    workflowId: transparencyWorkflowId(scope, windowStart),
-    taskQueue,
-    args: [deployed],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    workflowExecutionTimeout: '20 seconds',
-  });
+  let reads: TreasuryRead[];
+  try {
+    reads = await temporal.workflow.execute(transparencyWorkflow, {
+      workflowId: transparencyWorkflowId(scope, windowStart),
+      taskQueue,
+      args: [deployed],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      workflowExecutionTimeout: '20 seconds',
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowFailedError)) throw err;
+    // The read did not finish within its 20 s (no worker took it, or it failed): every figure it owed is `unavailable`.
+    const readAt = new Date().toISOString();
+    const error = `the on-chain read did not complete: ${err.cause?.message ?? err.message}`;
+    reads = deployed.map((f) => ({ firmId: f.firmId, ok: false as const, error, readAt }));
+  }
   return new Map(reads.map((r) => [r.firmId, r]));
 }
 

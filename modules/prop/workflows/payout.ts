@@ -4,37 +4,224 @@
  * `authorizePayout` Update: verified on-chain against the owners and threshold; a bad set is
  * refused and the payout keeps waiting), then waits for the owner to execute it on-chain and
  * records it. The platform never sends the funds itself. The `payout` Query answers the status and
- * what to sign.
+ * what to sign; the `cancelPayout` Update ends a payout that is not paid.
+ *
+ * It follows the Safe (behind the patch `payout-follows-safe`): a Safe transaction is signed for one
+ * Safe nonce, so once the Safe executes any other transaction at that nonce the payout's can never
+ * execute. While the payout is `requested` or `authorized` the workflow reads the Safe's nonce and the
+ * instance's `payoutExecuted(payoutId)` on its polling cadence (`pollMs`, doubling to 60 s, back to
+ * `pollMs` after each change): paid → recorded once, `executed`; unpaid with the Safe past the build's
+ * nonce → rebuilt at the Safe's nonce, back to `requested` with the new `safeTx` to sign, and signatures
+ * of an earlier build refused as `payout_authorization_stale`. The reads, the rebuild, the authorisation
+ * and the cancel take turns (one at a time), so a rebuild never overtakes an authorisation. When Temporal
+ * suggests a fresh history the run continues as new with its status. Runs from before the patch keep
+ * their one build and only gain the cancel.
  */
 import {
   ActivityFailure,
   ApplicationFailure,
+  allHandlersFinished,
   condition,
+  continueAsNew,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../../activities/index.js';
-import { authorizePayoutUpdate, payoutQuery, type PayoutInput, type PayoutStatus } from './payout.definitions.js';
+import type { PayoutSafeTx } from '../activities/payout.js';
+import {
+  authorizePayoutUpdate,
+  cancelPayoutUpdate,
+  payoutQuery,
+  type PayoutInput,
+  type PayoutStatus,
+} from './payout.definitions.js';
 
-const { preparePayout, authorizePayout, checkPayoutExecution } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2 },
-});
+const { preparePayout, authorizePayout, checkPayoutExecution, followPayoutSafe, cancelPayout } =
+  proxyActivities<Activities>({
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2 },
+  });
 
-/** Longest wait between two reads of the payout's on-chain execution (ms). */
+/** Longest wait between two reads of the Safe and the payout's on-chain execution (ms). */
 const MAX_POLL_MS = 60_000;
 
-export async function payoutWorkflow(input: PayoutInput): Promise<PayoutStatus> {
-  const safeTx = await preparePayout(input.tenantId, input.payoutId);
-  let status: PayoutStatus = {
-    payoutId: input.payoutId,
-    status: 'requested',
-    safeTx,
-    safeTxHash: safeTx.safeTxHash,
-    signers: [],
-    executedTxHash: null,
+/** Patch id of following the Safe (rebuild at a new nonce, continue as new); before it a payout had one build. */
+const FOLLOWS_SAFE_PATCH = 'payout-follows-safe';
+
+const pending = (s: PayoutStatus) => s.status === 'requested' || s.status === 'authorized';
+
+/** An activity's typed failure as the Update's own (the api maps the type to an error code), else `err`. */
+function typedFailure(err: unknown): unknown {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof ApplicationFailure && cause.type
+    ? ApplicationFailure.create({ type: cause.type, message: cause.message })
+    : err;
+}
+
+/** The refusal of an Update the payout's status does not take. */
+const invalidState = (s: PayoutStatus) =>
+  ApplicationFailure.create({ type: 'invalid_state', message: `payout ${s.payoutId} is ${s.status}` });
+
+/** The authorisation Update's validator: refuses unless the payout is `requested`. */
+function authorizeValidator(status: () => PayoutStatus) {
+  return (_authorization?: { signatures: string }) => {
+    if (status().status !== 'requested') throw invalidState(status());
   };
+}
+
+/** The cancel's refusal of a payout paid on-chain. */
+const alreadyExecuted = (s: PayoutStatus) =>
+  ApplicationFailure.create({
+    type: 'payout_already_executed',
+    message: `payout ${s.payoutId} was executed on-chain${s.executedTxHash ? ` in ${s.executedTxHash}` : ''}`,
+  });
+
+/** The cancel Update's validator: refuses unless the payout is `requested` or `authorized`. */
+function cancelValidator(status: () => PayoutStatus) {
+  return (_cancel?: { reason: string }) => {
+    const s = status();
+    if (s.status === 'executed') throw alreadyExecuted(s);
+    if (!pending(s)) throw invalidState(s);
+  };
+}
+
+/** A payout's status once its first Safe transaction is built: `requested`. */
+const builtStatus = (payoutId: string, safeTx: PayoutSafeTx): PayoutStatus => ({
+  payoutId,
+  status: 'requested',
+  safeTx,
+  safeTxHash: safeTx.safeTxHash,
+  signers: [],
+  executedTxHash: null,
+  safeNonce: safeTx.nonce,
+  superseded: [],
+});
+
+export async function payoutWorkflow(input: PayoutInput): Promise<PayoutStatus> {
+  if (!input.resume && !patched(FOLLOWS_SAFE_PATCH)) return payoutOneBuild(input);
+  return payoutFollowingSafe(input);
+}
+
+/** The payout following the Safe (module doc). */
+async function payoutFollowingSafe(input: PayoutInput): Promise<PayoutStatus> {
+  let status = input.resume ?? builtStatus(input.payoutId, await preparePayout(input.tenantId, input.payoutId));
+  /** Bumped at each change of `status`: wakes the polling loop and resets its interval. */
+  let changes = 0;
+  const set = (next: PayoutStatus) => {
+    status = next;
+    changes++;
+  };
+  let busy = false;
+  /** Runs `fn` once no other read, rebuild, authorisation or cancel runs. */
+  const exclusive = async <T>(fn: () => Promise<T>): Promise<T> => {
+    // A loop: every waiter whose condition holds is unblocked in the same activation; the first to run takes it.
+    while (busy) await condition(() => !busy);
+    busy = true;
+    try {
+      return await fn();
+    } finally {
+      busy = false;
+    }
+  };
+  const builtNonce = () => status.safeNonce ?? (status.safeTx as PayoutSafeTx).nonce;
+  /** One look at the Safe: records the execution, or rebuilds at the Safe's new nonce. */
+  const follow = async () => {
+    const seen = await followPayoutSafe(input.tenantId, input.payoutId, builtNonce());
+    if (seen.kind === 'executed') set({ ...status, status: 'executed', executedTxHash: seen.status.executedTxHash });
+    else if (seen.kind === 'rebuilt')
+      set({
+        ...status,
+        status: 'requested',
+        safeTx: seen.safeTx,
+        safeTxHash: seen.safeTx.safeTxHash,
+        safeNonce: seen.safeTx.nonce,
+        signers: [],
+        superseded: [...(status.superseded ?? []), { nonce: builtNonce(), safeTxHash: status.safeTxHash ?? '' }],
+      });
+  };
+
+  setHandler(payoutQuery, () => status);
+  setHandler(
+    authorizePayoutUpdate,
+    ({ signatures }) =>
+      exclusive(async () => {
+        authorizeValidator(() => status)(); // it may have changed while waiting for its turn
+        try {
+          const earlier = (status.superseded ?? []).map((s) => s.nonce);
+          const r = await authorizePayout(
+            input.tenantId,
+            input.payoutId,
+            status.safeTx as PayoutSafeTx,
+            signatures as `0x${string}`,
+            earlier,
+          );
+          set({ ...status, status: r.status, signers: r.signers });
+          return status;
+        } catch (err) {
+          const failure = typedFailure(err);
+          if (!(failure instanceof ApplicationFailure) || failure.type !== 'payout_authorization_stale') throw failure;
+          await follow(); // the Safe may have moved on since the last look: rebuild now, to name the hash to sign
+          authorizeValidator(() => status)();
+          throw ApplicationFailure.create({
+            type: 'payout_authorization_stale',
+            message: `${failure.message}; the payout was rebuilt for Safe nonce ${builtNonce()}: sign safeTxHash ${status.safeTxHash}`,
+          });
+        }
+      }),
+    { validator: authorizeValidator(() => status) },
+  );
+  setHandler(
+    cancelPayoutUpdate,
+    ({ reason }) =>
+      exclusive(async () => {
+        cancelValidator(() => status)(); // it may have changed while waiting for its turn
+        const r = await cancelPayout(input.tenantId, input.payoutId, builtNonce(), reason).catch((err: unknown) => {
+          throw typedFailure(err);
+        });
+        if (r.outcome === 'executed') {
+          set({ ...status, status: 'executed', executedTxHash: r.status.executedTxHash });
+          throw alreadyExecuted(status);
+        }
+        set({ ...status, status: 'canceled', cancelReason: reason });
+        return status;
+      }),
+    { validator: cancelValidator(() => status) },
+  );
+
+  const pollMs = input.pollMs ?? 2000;
+  let wait = pollMs;
+  while (pending(status) && !workflowInfo().continueAsNewSuggested) {
+    const before = changes;
+    await exclusive(follow);
+    if (!pending(status)) break;
+    const seen = changes;
+    const woken = await condition(() => changes !== seen, wait);
+    wait = woken || seen !== before ? pollMs : Math.min(wait * 2, MAX_POLL_MS);
+  }
+  if (pending(status)) {
+    // An Update completing in the same workflow task as the continue-as-new may reach the new run a second time
+    // (temporalio/temporal#6375): continue in a task of its own (a 1 ms timer's), once no Update is running.
+    for (;;) {
+      await sleep(1);
+      if (allHandlersFinished()) break;
+      await condition(allHandlersFinished);
+    }
+    if (pending(status)) return continueAsNew<typeof payoutWorkflow>({ ...input, resume: status });
+  }
+  await condition(allHandlersFinished);
+  return status;
+}
+
+/**
+ * A run from before `payout-follows-safe`: one build at the nonce read at request time, the execution watched
+ * only once authorised. Its commands are unchanged; the cancel Update is the only addition.
+ */
+async function payoutOneBuild(input: PayoutInput): Promise<PayoutStatus> {
+  const safeTx = await preparePayout(input.tenantId, input.payoutId);
+  let status = builtStatus(input.payoutId, safeTx);
   setHandler(payoutQuery, () => status);
   setHandler(
     authorizePayoutUpdate,
@@ -46,26 +233,31 @@ export async function payoutWorkflow(input: PayoutInput): Promise<PayoutStatus> 
         };
         return status;
       } catch (err) {
-        const cause = err instanceof ActivityFailure ? err.cause : err;
-        if (cause instanceof ApplicationFailure && cause.type)
-          throw ApplicationFailure.create({ type: cause.type, message: cause.message });
-        throw err;
+        throw typedFailure(err);
       }
     },
-    {
-      validator: (_authorization: { signatures: string }) => {
-        if (status.status !== 'requested')
-          throw ApplicationFailure.create({
-            type: 'invalid_state',
-            message: `payout ${input.payoutId} is ${status.status}`,
-          });
-      },
+    { validator: authorizeValidator(() => status) },
+  );
+  setHandler(
+    cancelPayoutUpdate,
+    async ({ reason }) => {
+      const r = await cancelPayout(input.tenantId, input.payoutId, safeTx.nonce, reason).catch((err: unknown) => {
+        throw typedFailure(err);
+      });
+      if (r.outcome === 'executed') {
+        status = { ...status, status: 'executed', executedTxHash: r.status.executedTxHash };
+        throw alreadyExecuted(status);
+      }
+      status = { ...status, status: 'canceled', cancelReason: reason };
+      return status;
     },
+    { validator: cancelValidator(() => status) },
   );
 
-  await condition(() => status.status === 'authorized');
+  await condition(() => status.status === 'authorized' || !pending(status));
   let wait = input.pollMs ?? 2000;
   for (;;) {
+    if (status.status === 'canceled') return status;
     const seen = await checkPayoutExecution(input.tenantId, input.payoutId);
     if (seen.status === 'executed') {
       status = { ...status, status: 'executed', executedTxHash: seen.executedTxHash };

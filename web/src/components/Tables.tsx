@@ -10,7 +10,7 @@ import { call, describeError, type Fill, type Intent, type Position, type Sessio
 import { ErrorLine } from './ErrorLine';
 
 /** A table's header row: one cell per column name, and an empty last cell for the row actions when `actions`. */
-function TableHead(props: { columns: string[]; actions?: boolean }) {
+export function TableHead(props: { columns: string[]; actions?: boolean }) {
   return (
     <thead>
       <tr>

@@ -1,5 +1,11 @@
-/** Schemas of a firm's payouts and their approval (docs/api.md §4.8, §5.4 `firm:operate`); `payoutView` is also the trader's (prop/payouts.ts). */
+/**
+ * Schemas of a firm's payouts, their approval and cancel (docs/api.md §3.5, §4.8, §5.4 `firm:operate`); `payoutView`
+ * is also the trader's (prop/payouts.ts).
+ */
 import { z } from 'zod';
+
+/** A payout's states (docs/api.md §3.5). */
+export const payoutStatus = z.enum(['requested', 'authorized', 'executed', 'rejected', 'canceled']);
 
 export const firmPayoutParams = z.object({ id: z.string().min(1).max(255), payoutId: z.string().min(1).max(255) });
 
@@ -10,8 +16,12 @@ export const payoutView = z
     propAccountId: z.string(),
     amountUsd: z.string(),
     toAddress: z.string(),
-    status: z.enum(['requested', 'authorized', 'executed', 'rejected']),
-    safeTxHash: z.string().nullable(),
+    status: payoutStatus,
+    safeTxHash: z.string().nullable().meta({
+      description:
+        'Hash of the Safe transaction to sign now; it changes when the Safe executes another transaction at `safeNonce` and the payout is rebuilt',
+    }),
+    safeNonce: z.string().nullable().meta({ description: 'The Safe nonce `safeTxHash` is built for (decimal)' }),
     safeTx: z.unknown().optional().meta({
       description:
         'The multisig transaction the owners sign: `{ safe, chainId, to, data, nonce, typedData, safeTxHash }` (sign `typedData` with eth_signTypedData_v4)',
@@ -21,8 +31,22 @@ export const payoutView = z
     createdAt: z.string(),
     authorizedAt: z.string().nullable(),
     executedAt: z.string().nullable(),
+    cancelReason: z.string().nullable(),
+    canceledAt: z.string().nullable(),
   })
   .meta({ id: 'Payout' });
+
+export const cancelPayoutBody = z
+  .object({
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .optional()
+      .meta({ description: 'Why the payout is canceled, stored with it (default "canceled by the operator")' }),
+  })
+  .meta({ id: 'CancelPayout' });
 
 export const authorizePayoutBody = z
   .object({
@@ -38,5 +62,5 @@ export const authorizePayoutBody = z
   .meta({ id: 'AuthorizePayout' });
 
 export const payoutListQuery = z.object({
-  status: z.enum(['requested', 'authorized', 'executed', 'rejected']).optional(),
+  status: payoutStatus.optional(),
 });

@@ -6,20 +6,32 @@
  * - `GET /api/v1/firms/{id}/payouts/{payoutId}` → the payout with `safeTx` (what the owners sign).
  * - `POST /api/v1/firms/{id}/payouts/{payoutId}/authorization` `{ signatures }` → the payout
  *   `authorized` (`400 payout_authorization_invalid` when the signatures do not verify on-chain
- *   against the multisig's owners and threshold; `409 invalid_state` when not awaiting one).
+ *   against the multisig's owners and threshold; `409 payout_authorization_stale` when they are for a
+ *   Safe nonce the payout was rebuilt away from; `409 invalid_state` when not awaiting one).
+ * - `POST /api/v1/firms/{id}/payouts/{payoutId}/cancel` `{ reason? }` → the payout `canceled`
+ *   (`409 payout_already_executed`, `409 payout_cancel_unsafe`, `409 invalid_state`).
  */
 import Router from '@koa/router';
 import { Payout } from '../../../../db/entities.js';
 import { payoutQuery, payoutWorkflowId } from '../../workflows/payout.definitions.js';
-import { authorizePayout } from '../../commands/firm-payouts.js';
+import { authorizePayout, cancelPayout } from '../../commands/firm-payouts.js';
 import type { ApiContext, ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf, callerEm, operatorAccess } from '../../../../api/middleware/auth.js';
-import type { OpenApiRegistry } from '../../../../api/openapi.js';
+import { errorBody, type OpenApiRegistry } from '../../../../api/openapi.js';
 import { toPayoutView } from '../../presenters/firms.js';
 import { firmOf, payoutOf } from '../../queries/firms.js';
 import { endpoint } from '../../../../api/route.js';
 import { firmParams } from './firms.schemas.js';
-import { authorizePayoutBody, firmPayoutParams, payoutListQuery, payoutView } from './payouts.schemas.js';
+import {
+  authorizePayoutBody,
+  cancelPayoutBody,
+  firmPayoutParams,
+  payoutListQuery,
+  payoutView,
+} from './payouts.schemas.js';
+
+/** A documented refusal of an endpoint: its codes and when, with the error body. */
+const refusal = (description: string) => ({ description, schema: errorBody });
 
 /** At most this many payouts in a firm's list. */
 const MAX_PAYOUTS = 500;
@@ -90,10 +102,40 @@ export function firmPayoutRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Route
       gate: write,
       requires,
       schemas: { params: firmPayoutParams, body: authorizePayoutBody },
-      responses: { '200': { description: 'Payout (authorized)', schema: payoutView } },
+      responses: {
+        '200': { description: 'Payout (authorized)', schema: payoutView },
+        '400': refusal('`payout_authorization_invalid`: the signatures do not verify on-chain (reason in `detail`)'),
+        '409': refusal(
+          '`payout_authorization_stale`: signed for a Safe nonce the payout was rebuilt away from (`detail` names the `safeTxHash` to sign); `invalid_state`: not awaiting an authorisation',
+        ),
+      },
     },
     async (ctx, { params, body }) => {
       const { row, live } = await authorizePayout(deps, callerOf(ctx), params.id, params.payoutId, body.signatures);
+      ctx.body = toPayoutView(row, live);
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/firms/:id/payouts/:payoutId/cancel',
+      summary: 'Cancel a payout that is not paid; it no longer counts against the payout ceiling',
+      tags,
+      gate: write,
+      requires,
+      schemas: { params: firmPayoutParams, body: cancelPayoutBody },
+      responses: {
+        '200': { description: 'Payout (canceled)', schema: payoutView },
+        '409': refusal(
+          '`payout_already_executed`: paid on-chain (recorded, not canceled); `payout_cancel_unsafe`: authorized and its signed Safe transaction can still be executed (execute another Safe transaction at its nonce first); `invalid_state`: already canceled or rejected',
+        ),
+      },
+    },
+    async (ctx, { params, body }) => {
+      const { row, live } = await cancelPayout(deps, callerOf(ctx), params.id, params.payoutId, body.reason);
       ctx.body = toPayoutView(row, live);
     },
   );

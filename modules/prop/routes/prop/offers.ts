@@ -1,0 +1,42 @@
+/**
+ * `/api/v1/prop/offers`: the challenge catalogue, what a trader can buy (docs/api.md §4.8 "Traders' side of
+ * the prop firm"; trader audience, any tier, a wallet session too; operators read templates at
+ * `/api/v1/prop-templates`).
+ *
+ * - `GET /api/v1/prop/offers?firmId&limit&cursor` → `{ data, nextCursor, hasMore }`, newest first: one offer
+ *   per challenge template (not archived) of the caller's tenant's live firms, with its terms (price,
+ *   account size, profit target, loss limits, minimum trading days, payout split, venue), the rules hash
+ *   committed on-chain and where the price is paid (chain, stablecoin, PropInstance). Its `templateId` is
+ *   what `POST /api/v1/prop/challenges` buys (prop/challenges.ts). `400 invalid_cursor`.
+ */
+import Router from '@koa/router';
+import type { ApiDeps, ApiState } from '../../../../api/context.js';
+import { callerEm, gate } from '../../../../api/middleware/auth.js';
+import type { OpenApiRegistry } from '../../../../api/openapi.js';
+import { liveOffers } from '../../queries/offers.js';
+import { endpoint } from '../../../../api/route.js';
+import { offerListQuery, offerPage } from './offers.schemas.js';
+
+/** The router of the endpoint listed in this module's header; it is also registered in `openapi`. */
+export function offerRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
+  const router = new Router<ApiState>({ prefix: '/api/v1/prop' });
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/offers',
+      summary: 'The challenges on sale: the templates of your tenant’s live firms with their terms, newest first',
+      tags: ['prop'],
+      gate: gate({ audience: 'trader' }),
+      schemas: { query: offerListQuery },
+      responses: { '200': { description: 'Page', schema: offerPage } },
+    },
+    async (ctx, { query }) => {
+      ctx.body = await liveOffers(callerEm(deps.orm, ctx), query);
+    },
+  );
+
+  return router;
+}
