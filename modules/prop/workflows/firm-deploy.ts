@@ -26,6 +26,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../../activities/index.js';
+import { readyToContinueAsNew } from '../../../workflows/continue-as-new.js';
 import {
   firmDeployQuery,
   firmStatusUpdate,
@@ -88,13 +89,7 @@ export async function firmDeployWorkflow(input: FirmDeployInput): Promise<FirmDe
   // waiting here, as it did.
   await condition(() => workflowInfo().continueAsNewSuggested && allHandlersFinished());
   if (patched(CONTINUES_PATCH)) {
-    // An Update completing in the same workflow task as the continue-as-new may reach the new run a second time
-    // (temporalio/temporal#6375): continue in a task of its own (a 1 ms timer's), once no Update is running.
-    for (;;) {
-      await sleep(1);
-      if (allHandlersFinished()) break;
-      await condition(allHandlersFinished);
-    }
+    await readyToContinueAsNew();
     return continueAsNew<typeof firmDeployWorkflow>({ ...input, deployed: status });
   }
   await condition(() => false);

@@ -18,7 +18,6 @@
  * their one build and only gain the cancel.
  */
 import {
-  ActivityFailure,
   ApplicationFailure,
   allHandlersFinished,
   condition,
@@ -26,10 +25,10 @@ import {
   patched,
   proxyActivities,
   setHandler,
-  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../../activities/index.js';
+import { readyToContinueAsNew } from '../../../workflows/continue-as-new.js';
 import type { PayoutSafeTx } from '../activities/payout.js';
 import {
   authorizePayoutUpdate,
@@ -38,67 +37,24 @@ import {
   type PayoutInput,
   type PayoutStatus,
 } from './payout.definitions.js';
+import {
+  MAX_POLL_MS,
+  alreadyExecuted,
+  authorizeValidator,
+  builtStatus,
+  cancelValidator,
+  pending,
+  typedFailure,
+} from './payout.handlers.js';
+import { payoutOneBuild } from './payout-one-build.js';
 
-const { preparePayout, authorizePayout, checkPayoutExecution, followPayoutSafe, cancelPayout } =
-  proxyActivities<Activities>({
-    startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2 },
-  });
-
-/** Longest wait between two reads of the Safe and the payout's on-chain execution (ms). */
-const MAX_POLL_MS = 60_000;
+const { preparePayout, authorizePayout, followPayoutSafe, cancelPayout } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2 },
+});
 
 /** Patch id of following the Safe (rebuild at a new nonce, continue as new); before it a payout had one build. */
 const FOLLOWS_SAFE_PATCH = 'payout-follows-safe';
-
-const pending = (s: PayoutStatus) => s.status === 'requested' || s.status === 'authorized';
-
-/** An activity's typed failure as the Update's own (the api maps the type to an error code), else `err`. */
-function typedFailure(err: unknown): unknown {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  return cause instanceof ApplicationFailure && cause.type
-    ? ApplicationFailure.create({ type: cause.type, message: cause.message })
-    : err;
-}
-
-/** The refusal of an Update the payout's status does not take. */
-const invalidState = (s: PayoutStatus) =>
-  ApplicationFailure.create({ type: 'invalid_state', message: `payout ${s.payoutId} is ${s.status}` });
-
-/** The authorisation Update's validator: refuses unless the payout is `requested`. */
-function authorizeValidator(status: () => PayoutStatus) {
-  return (_authorization?: { signatures: string }) => {
-    if (status().status !== 'requested') throw invalidState(status());
-  };
-}
-
-/** The cancel's refusal of a payout paid on-chain. */
-const alreadyExecuted = (s: PayoutStatus) =>
-  ApplicationFailure.create({
-    type: 'payout_already_executed',
-    message: `payout ${s.payoutId} was executed on-chain${s.executedTxHash ? ` in ${s.executedTxHash}` : ''}`,
-  });
-
-/** The cancel Update's validator: refuses unless the payout is `requested` or `authorized`. */
-function cancelValidator(status: () => PayoutStatus) {
-  return (_cancel?: { reason: string }) => {
-    const s = status();
-    if (s.status === 'executed') throw alreadyExecuted(s);
-    if (!pending(s)) throw invalidState(s);
-  };
-}
-
-/** A payout's status once its first Safe transaction is built: `requested`. */
-const builtStatus = (payoutId: string, safeTx: PayoutSafeTx): PayoutStatus => ({
-  payoutId,
-  status: 'requested',
-  safeTx,
-  safeTxHash: safeTx.safeTxHash,
-  signers: [],
-  executedTxHash: null,
-  safeNonce: safeTx.nonce,
-  superseded: [],
-});
 
 export async function payoutWorkflow(input: PayoutInput): Promise<PayoutStatus> {
   if (!input.resume && !patched(FOLLOWS_SAFE_PATCH)) return payoutOneBuild(input);
@@ -202,68 +158,9 @@ async function payoutFollowingSafe(input: PayoutInput): Promise<PayoutStatus> {
     wait = woken || seen !== before ? pollMs : Math.min(wait * 2, MAX_POLL_MS);
   }
   if (pending(status)) {
-    // An Update completing in the same workflow task as the continue-as-new may reach the new run a second time
-    // (temporalio/temporal#6375): continue in a task of its own (a 1 ms timer's), once no Update is running.
-    for (;;) {
-      await sleep(1);
-      if (allHandlersFinished()) break;
-      await condition(allHandlersFinished);
-    }
+    await readyToContinueAsNew();
     if (pending(status)) return continueAsNew<typeof payoutWorkflow>({ ...input, resume: status });
   }
   await condition(allHandlersFinished);
   return status;
-}
-
-/**
- * A run from before `payout-follows-safe`: one build at the nonce read at request time, the execution watched
- * only once authorised. Its commands are unchanged; the cancel Update is the only addition.
- */
-async function payoutOneBuild(input: PayoutInput): Promise<PayoutStatus> {
-  const safeTx = await preparePayout(input.tenantId, input.payoutId);
-  let status = builtStatus(input.payoutId, safeTx);
-  setHandler(payoutQuery, () => status);
-  setHandler(
-    authorizePayoutUpdate,
-    async ({ signatures }) => {
-      try {
-        status = {
-          ...(await authorizePayout(input.tenantId, input.payoutId, safeTx, signatures as `0x${string}`)),
-          safeTx,
-        };
-        return status;
-      } catch (err) {
-        throw typedFailure(err);
-      }
-    },
-    { validator: authorizeValidator(() => status) },
-  );
-  setHandler(
-    cancelPayoutUpdate,
-    async ({ reason }) => {
-      const r = await cancelPayout(input.tenantId, input.payoutId, safeTx.nonce, reason).catch((err: unknown) => {
-        throw typedFailure(err);
-      });
-      if (r.outcome === 'executed') {
-        status = { ...status, status: 'executed', executedTxHash: r.status.executedTxHash };
-        throw alreadyExecuted(status);
-      }
-      status = { ...status, status: 'canceled', cancelReason: reason };
-      return status;
-    },
-    { validator: cancelValidator(() => status) },
-  );
-
-  await condition(() => status.status === 'authorized' || !pending(status));
-  let wait = input.pollMs ?? 2000;
-  for (;;) {
-    if (status.status === 'canceled') return status;
-    const seen = await checkPayoutExecution(input.tenantId, input.payoutId);
-    if (seen.status === 'executed') {
-      status = { ...status, status: 'executed', executedTxHash: seen.executedTxHash };
-      return status;
-    }
-    await sleep(wait);
-    wait = Math.min(wait * 2, MAX_POLL_MS);
-  }
 }
