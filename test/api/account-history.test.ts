@@ -1,22 +1,13 @@
 /** Account histories (docs/api.md §4.3, §8): cursor pagination with opaque cursors, `nextCursor: null` at the end, no `hasMore`. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
-import { fillMarketOrders } from '../support/trading.js';
-import { publish, recordedTick } from '../support/marks.js';
+import { MANUAL_SHORT, stackWithRoundTrips } from '../support/trading.js';
 
 describe('account histories', () => {
   let s: Stack;
   let t: Awaited<ReturnType<Stack['trader']>>;
   beforeAll(async () => {
-    s = await startStack();
-    await publish(s.orm, await recordedTick('SOL.PAPER', 0.5));
-    t = await s.trader();
-    // buy 3, sell 1, sell 2: three fills, two round trips (long closed in two parts)
-    await fillMarketOrders(s, t.token, 'SOL.PAPER', [
-      ['buy', '3'],
-      ['sell', '1'],
-      ['sell', '2'],
-    ]);
+    ({ s, t } = await stackWithRoundTrips()); // buy 3, sell 1, sell 2: three fills, two round trips
   });
   afterAll(async () => s?.stop());
 
@@ -92,16 +83,7 @@ describe('manual trades and the funding ledger', () => {
   afterAll(async () => s?.stop());
 
   it('imports an off-platform round trip that counts in PnL and not in volume (no fill)', async () => {
-    const body = {
-      symbol: 'BTC.PAPER',
-      side: 'short',
-      qty: 0.5,
-      entryTime: '2025-07-21T12:00:00Z',
-      exitTime: '2025-07-21T15:30:00Z',
-      entryPrice: 118712,
-      exitPrice: 118500.5,
-      fees: 2.5,
-    };
+    const body = MANUAL_SHORT;
     const res = await s.call('POST', `/api/v1/accounts/${t.accountId}/manual-trades`, { token: t.token, body });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({

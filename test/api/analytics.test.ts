@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../domain/decimal.js';
 import { startStack, type Stack } from '../support/stack.js';
-import { fillMarketOrders, importManualShort } from '../support/trading.js';
-import { publish, recordedTick } from '../support/marks.js';
+import { importManualShort, stackWithRoundTrips } from '../support/trading.js';
 
 const sum = (xs: string[]) => xs.reduce((s, x) => s.plus(x), new Decimal(0));
 
@@ -23,14 +22,7 @@ describe('analytics over paper round trips and an imported trade', () => {
     closedAt: string;
   }[];
   beforeAll(async () => {
-    s = await startStack();
-    await publish(s.orm, await recordedTick('SOL.PAPER', 0.5));
-    t = await s.trader();
-    await fillMarketOrders(s, t.token, 'SOL.PAPER', [
-      ['buy', '3'],
-      ['sell', '1'],
-      ['sell', '2'],
-    ]);
+    ({ s, t } = await stackWithRoundTrips()); // buy 3, sell 1, sell 2: three fills, two round trips
     await importManualShort(s, t);
     fills = (await s.call('GET', `/api/v1/accounts/${t.accountId}/fills`, { token: t.token })).body.fills;
     trades = (await s.call('GET', `/api/v1/accounts/${t.accountId}/trades`, { token: t.token })).body.trades;

@@ -3,7 +3,8 @@
  * round trip (docs/api.md §4.3 manual trades). Sizes in contracts as decimal strings, prices in USD.
  */
 import { expect } from 'vitest';
-import type { Stack } from './stack.js';
+import { startStack, type Stack } from './stack.js';
+import { publish, recordedTick } from './marks.js';
 import { waitFor } from './wait.js';
 
 /** One market order: side and size (contracts, decimal string). */
@@ -45,4 +46,20 @@ export async function importManualShort(s: Stack, t: Awaited<ReturnType<Stack['t
     body: MANUAL_SHORT,
   });
   expect(res.status).toBe(201);
+}
+
+/**
+ * A stack whose trader holds the round trips the history tests read: a SOL.PAPER mark published, then
+ * buy 3, sell 1, sell 2 filled in turn (three fills, a long closed in two parts).
+ */
+export async function stackWithRoundTrips() {
+  const s = await startStack();
+  await publish(s.orm, await recordedTick('SOL.PAPER', 0.5));
+  const t = await s.trader();
+  await fillMarketOrders(s, t.token, 'SOL.PAPER', [
+    ['buy', '3'],
+    ['sell', '1'],
+    ['sell', '2'],
+  ]);
+  return { s, t };
 }

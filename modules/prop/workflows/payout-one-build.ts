@@ -14,6 +14,7 @@ import {
 } from './payout.definitions.js';
 import {
   MAX_POLL_MS,
+  PAYOUT_ACTIVITY_OPTIONS,
   alreadyExecuted,
   authorizeValidator,
   builtStatus,
@@ -22,10 +23,8 @@ import {
   typedFailure,
 } from './payout.handlers.js';
 
-const { preparePayout, authorizePayout, checkPayoutExecution, cancelPayout } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2 },
-});
+const { preparePayout, authorizePayout, checkPayoutExecution, cancelPayout } =
+  proxyActivities<Activities>(PAYOUT_ACTIVITY_OPTIONS);
 
 /**
  * A run from before `payout-follows-safe`: one build at the nonce read at request time, the execution watched

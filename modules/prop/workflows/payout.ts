@@ -39,6 +39,7 @@ import {
 } from './payout.definitions.js';
 import {
   MAX_POLL_MS,
+  PAYOUT_ACTIVITY_OPTIONS,
   alreadyExecuted,
   authorizeValidator,
   builtStatus,
@@ -48,10 +49,8 @@ import {
 } from './payout.handlers.js';
 import { payoutOneBuild } from './payout-one-build.js';
 
-const { preparePayout, authorizePayout, followPayoutSafe, cancelPayout } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2 },
-});
+const { preparePayout, authorizePayout, followPayoutSafe, cancelPayout } =
+  proxyActivities<Activities>(PAYOUT_ACTIVITY_OPTIONS);
 
 /** Patch id of following the Safe (rebuild at a new nonce, continue as new); before it a payout had one build. */
 const FOLLOWS_SAFE_PATCH = 'payout-follows-safe';
