@@ -2,10 +2,12 @@
  * One statement per endpoint: registers the Koa route (gate → validate → handler) and its
  * OpenAPI operation from the same zod schemas.
  */
-import type Router from '@koa/router';
+import Router from '@koa/router';
 import type { z } from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
-import type { ApiContext, ApiMiddleware, ApiState } from './context.js';
+import type { ApiContext, ApiDeps, ApiMiddleware, ApiState } from './context.js';
+import type { Scope } from '../domain/gates.js';
+import { callerEm, operatorAccess } from './middleware/auth.js';
 import type { OpenApiRegistry } from './openapi.js';
 import { validate, type Input, type RouteSchemas } from './middleware/validate.js';
 
@@ -76,4 +78,18 @@ export function endpoint<S extends RouteSchemas>(
     }));
   }
   openapi.add(def.method, `${(router.opts as { prefix?: string }).prefix ?? ''}${def.path}`, op);
+}
+
+/**
+ * The set-up every operator surface's router repeats, for the routes guarded by one `scope`: the router
+ * (prefix `/api/v1`), its OpenAPI `tags`, the gates of {@link operatorAccess} (`read`, `write`, `requires`)
+ * and `em(ctx)`, a fresh unit of work in the caller's tenant (docs/api.md §4.8).
+ */
+export function operatorSurface(deps: ApiDeps, scope: Scope, tags: string[]) {
+  return {
+    router: new Router<ApiState>({ prefix: '/api/v1' }),
+    tags,
+    ...operatorAccess(scope),
+    em: (ctx: ApiContext) => callerEm(deps.orm, ctx),
+  };
 }

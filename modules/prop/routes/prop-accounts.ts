@@ -12,12 +12,12 @@
 import Router from '@koa/router';
 import { PropAccount } from '../../../db/entities.js';
 import { promote, propAccountOf, reset } from '../commands/prop-accounts.js';
-import type { ApiContext, ApiDeps, ApiState } from '../../../api/context.js';
-import { callerOf, callerEm, operatorAccess } from '../../../api/middleware/auth.js';
+import type { ApiDeps, ApiState } from '../../../api/context.js';
+import { callerOf } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { propAccountView } from '../presenters/prop.js';
 import { newestFirst } from '../../../api/operator-list.js';
-import { endpoint } from '../../../api/route.js';
+import { endpoint, operatorSurface } from '../../../api/route.js';
 import {
   propAccountListQuery,
   propAccountPage,
@@ -27,10 +27,7 @@ import {
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function propAccountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
-  const router = new Router<ApiState>({ prefix: '/api/v1' });
-  const tags = ['prop-accounts'];
-  const { read, write: manage, requires } = operatorAccess('prop:manage');
-  const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
+  const { router, tags, read, write: manage, requires, em } = operatorSurface(deps, 'prop:manage', ['prop-accounts']);
 
   endpoint(
     router,

@@ -9,12 +9,12 @@
 import Router from '@koa/router';
 import { PropTemplate } from '../../../db/entities.js';
 import { archiveTemplate, createTemplate, templateOf, updateTemplate } from '../commands/templates.js';
-import type { ApiContext, ApiDeps, ApiState } from '../../../api/context.js';
-import { callerOf, callerEm, operatorAccess } from '../../../api/middleware/auth.js';
+import type { ApiDeps, ApiState } from '../../../api/context.js';
+import { callerOf } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { toTemplateView } from '../presenters/prop.js';
 import { newestFirst } from '../../../api/operator-list.js';
-import { endpoint } from '../../../api/route.js';
+import { endpoint, operatorSurface } from '../../../api/route.js';
 import {
   createTemplateBody,
   patchTemplateBody,
@@ -26,10 +26,7 @@ import {
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function propTemplateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
-  const router = new Router<ApiState>({ prefix: '/api/v1' });
-  const tags = ['prop-templates'];
-  const { read, write, requires } = operatorAccess('prop:manage');
-  const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
+  const { router, tags, read, write, requires, em } = operatorSurface(deps, 'prop:manage', ['prop-templates']);
 
   endpoint(
     router,

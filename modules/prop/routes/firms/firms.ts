@@ -26,14 +26,14 @@ import { ApiError } from '../../../../domain/errors.js';
 import { Firm } from '../../../../db/entities.js';
 import { deployDryRun, deployFirm, setFirmStatus } from '../../commands/firm-deploy.js';
 import { createFirm, updateFirm } from '../../commands/firms.js';
-import type { ApiContext, ApiDeps, ApiState } from '../../../../api/context.js';
-import { callerOf, callerEm, operatorAccess } from '../../../../api/middleware/auth.js';
+import type { ApiDeps, ApiState } from '../../../../api/context.js';
+import { callerOf } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { toFirmView } from '../../presenters/firms.js';
 import { deployment, firmOf, firmReadiness } from '../../queries/firms.js';
 import { newestFirst } from '../../../../api/operator-list.js';
 import { firmBundles } from '../../queries/prop-proof.js';
-import { endpoint } from '../../../../api/route.js';
+import { endpoint, operatorSurface } from '../../../../api/route.js';
 import { listQuery } from '../../../../api/operator-common.schemas.js';
 import { firmBundle } from '../prop/transparency.schemas.js';
 import {
@@ -50,10 +50,7 @@ import {
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
-  const router = new Router<ApiState>({ prefix: '/api/v1' });
-  const tags = ['firms'];
-  const { read, write, requires } = operatorAccess('firm:operate');
-  const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
+  const { router, tags, read, write, requires, em } = operatorSurface(deps, 'firm:operate', ['firms']);
 
   endpoint(
     router,

@@ -15,12 +15,12 @@ import Router from '@koa/router';
 import { Payout } from '../../../../db/entities.js';
 import { payoutQuery, payoutWorkflowId } from '../../workflows/payout.definitions.js';
 import { authorizePayout, cancelPayout } from '../../commands/firm-payouts.js';
-import type { ApiContext, ApiDeps, ApiState } from '../../../../api/context.js';
-import { callerOf, callerEm, operatorAccess } from '../../../../api/middleware/auth.js';
+import type { ApiDeps, ApiState } from '../../../../api/context.js';
+import { callerOf } from '../../../../api/middleware/auth.js';
 import { errorBody, type OpenApiRegistry } from '../../../../api/openapi.js';
 import { toPayoutView } from '../../presenters/firms.js';
 import { firmOf, payoutOf } from '../../queries/firms.js';
-import { endpoint } from '../../../../api/route.js';
+import { endpoint, operatorSurface } from '../../../../api/route.js';
 import { firmParams } from './firms.schemas.js';
 import {
   authorizePayoutBody,
@@ -38,10 +38,7 @@ const MAX_PAYOUTS = 500;
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function firmPayoutRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
-  const router = new Router<ApiState>({ prefix: '/api/v1' });
-  const tags = ['firms'];
-  const { read, write, requires } = operatorAccess('firm:operate');
-  const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
+  const { router, tags, read, write, requires, em } = operatorSurface(deps, 'firm:operate', ['firms']);
 
   endpoint(
     router,
