@@ -14,7 +14,7 @@ import path from 'node:path';
 import { SA } from '../../workflows/shared.definitions.js';
 import { WORKFLOWS_PATH } from '../../worker/workflows-path.js';
 import { WORKFLOW_TRACING_MODULES } from '../../telemetry/temporal.js';
-import { resolveTemporalBinary } from '../../scripts/lib/temporal-dev.js';
+import { loadTemporalDevConfig, resolveTemporalBinary } from '../../scripts/lib/temporal-dev.js';
 import { ensurePostgres, freshDatabase } from '../../scripts/lib/postgres.js';
 import { startAnvil, type Anvil } from '../../scripts/lib/anvil.js';
 
@@ -40,12 +40,11 @@ export default async function setup(project: TestProject) {
     server: {
       executable: { type: 'existing-path', path: resolveTemporalBinary() },
       searchAttributes: Object.values(SA),
-      extraArgs: [
+      // The dev server's dynamic configuration of temporal-dev.yml, so tests run on the settings dev and the benches use.
+      extraArgs: Object.entries(loadTemporalDevConfig().dynamicConfig).flatMap(([key, value]) => [
         '--dynamic-config-value',
-        'frontend.enableUpdateWorkflowExecution=true',
-        '--dynamic-config-value',
-        'system.forceSearchAttributesCacheRefreshOnRead=true',
-      ],
+        `${key}=${JSON.stringify(value)}`,
+      ]),
     },
   });
   const dir = await mkdtemp(path.join(tmpdir(), 'wf-bundle-'));
