@@ -138,7 +138,18 @@ export const CHANNELS: { path: string; auth: string; topics: string[]; frames: F
     description:
       'Account state, working orders, positions and fills from the account event log; seq is the account log sequence.',
     frames: [
-      ...COMMON,
+      ...COMMON.filter((f) => f.name !== 'Resync-Required'),
+      {
+        name: 'Resync-Required',
+        from: 'server',
+        fields: {
+          reason: 'slow_consumer',
+          dropped: 'frames dropped from the backlog',
+          accountIds: 'accounts whose frames were dropped',
+        },
+        description:
+          'No seq (event frames keep the account log sequence): re-fetch the REST snapshots of accountIds, then apply the frames that follow',
+      },
       { name: 'Authenticate', from: 'client', fields: { token: 'handshake token' } },
       { name: 'Authenticated', from: 'server', fields: { tenantId: '', accountId: '', accountIds: '' } },
       {

@@ -8,6 +8,9 @@
  * - when the queued bytes pass `capBytes` the whole backlog is dropped and replaced by one
  *   `Resync-Required { seq, reason: 'slow_consumer', dropped }` frame: the client drops its state,
  *   re-fetches the REST snapshot and carries on with the frames that follow.
+ *
+ * `/ws/risk` uses it unnumbered ({@link OutboxOptions.numbered} false): its frames keep the account log's
+ * `seq`, and its `Resync-Required` carries no `seq` but names what to re-read ({@link OutboxOptions.resyncFields}).
  */
 import type { WebSocket } from 'ws';
 
@@ -29,6 +32,22 @@ export interface FrameMeter {
 interface Queued {
   key?: string;
   text: string;
+  /** Scopes of the frame (or, for a queued resync, of every frame it replaced), e.g. account ids. */
+  scopes?: string[];
+}
+
+/** How an {@link Outbox} numbers frames and words its `Resync-Required`. */
+export interface OutboxOptions {
+  /**
+   * true (default): each pushed frame gets the next per-connection `seq`, the resync frame too; false: frames
+   * keep the `seq` they carry (the `/ws/risk` account log's) and the resync frame has none.
+   */
+  numbered?: boolean;
+  /**
+   * Extra fields of the `Resync-Required` frame, from the distinct scopes (the `scope` argument of
+   * {@link Outbox.push}) of the frames dropped, in first-queued order; e.g. `{ accountIds }`.
+   */
+  resyncFields?: (scopes: string[]) => Record<string, unknown>;
 }
 
 /** The send side of one socket. */
@@ -44,27 +63,40 @@ export class Outbox {
     private readonly ws: WebSocket,
     private readonly capBytes = OUTBOX_CAP_BYTES,
     private readonly meter?: FrameMeter,
+    private readonly options: OutboxOptions = {},
   ) {}
 
-  /** Queues a frame with the next `seq`; `coalesceKey` makes it replace a queued frame of the same key. */
-  push(frame: Record<string, unknown>, coalesceKey?: string): void {
+  /**
+   * Queues a frame (with the next `seq` unless the outbox is unnumbered); `coalesceKey` makes it replace a
+   * queued frame of the same key; `scope` (e.g. its account id) is named by the resync frame should it be dropped.
+   */
+  push(frame: Record<string, unknown>, coalesceKey?: string, scope?: string): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
-    const text = JSON.stringify({ ...frame, seq: ++this.seq });
+    const numbered = this.options.numbered ?? true;
+    const text = JSON.stringify(numbered ? { ...frame, seq: ++this.seq } : frame);
+    const scopes = scope === undefined ? undefined : [scope];
     const at = coalesceKey === undefined ? -1 : this.queue.findIndex((q) => q.key === coalesceKey);
     if (at >= 0) {
       this.queuedBytes += text.length - this.queue[at].text.length;
-      this.queue[at] = { key: coalesceKey, text };
+      this.queue[at] = { key: coalesceKey, text, scopes };
       this.meter?.dropped('coalesced', 1);
     } else {
-      this.queue.push({ key: coalesceKey, text });
+      this.queue.push({ key: coalesceKey, text, scopes });
       this.queuedBytes += text.length;
     }
     if (this.queuedBytes > this.capBytes) {
       const dropped = this.queue.length;
       this.resyncs++;
       this.meter?.dropped('slow_consumer', dropped);
-      const resync = JSON.stringify({ type: 'Resync-Required', seq: ++this.seq, reason: 'slow_consumer', dropped });
-      this.queue = [{ text: resync }];
+      const all = [...new Set(this.queue.flatMap((q) => q.scopes ?? []))];
+      const resync = JSON.stringify({
+        type: 'Resync-Required',
+        ...(numbered ? { seq: ++this.seq } : {}),
+        reason: 'slow_consumer',
+        dropped,
+        ...this.options.resyncFields?.(all),
+      });
+      this.queue = [{ text: resync, scopes: all }];
       this.queuedBytes = resync.length;
     }
     this.flush();

@@ -8,7 +8,11 @@
  * (the hub relays NOTIFY `credential_revoked`); a token whose credential was revoked in the meantime is refused so.
  * Rules: nothing is pushed before `Subscribe`; `Ping` → `Pong { serverTime }`; `Alive` →
  * `Result { ok: true }`; 60 s of inbound silence closes the socket; a per-frame rate limit exempts
- * `Ping` and `Alive`; a consumer whose send buffer passes the cap gets `Resync-Required`.
+ * `Ping` and `Alive`. Event frames go through a bounded send queue (api/ws/outbox.ts, unnumbered: they
+ * keep the account log's `seq`): written while the socket's buffer is under 64 KiB; past
+ * {@link OUTBOX_CAP_BYTES} queued the backlog is dropped and replaced by
+ * `Resync-Required { reason: 'slow_consumer', dropped, accountIds }` (the accounts whose frames were dropped:
+ * re-read their REST snapshots). Control frames (`Result`, `Pong`, `Authenticated`) go ahead of the queue.
  *
  * Topics: `Order-Intent-Changed` (`Order-Intent-Update`, `Open-Orders-Update`),
  * `Position-Changed` (`Position-Changed`), `Fills` (`Fill`), `Funding` (`Funding-Update`: deposits,
@@ -29,7 +33,7 @@ import { clientFrames, readFrame } from './client-frames.js';
 import { FrameLimiter } from './frame-limit.js';
 import { tenantLookup, tenantOf } from '../middleware/tenant.js';
 import type { EventHub, LoggedEvent } from './hub.js';
-import type { FrameMeter } from './outbox.js';
+import { Outbox, OUTBOX_CAP_BYTES, type FrameMeter } from './outbox.js';
 
 /** Topics a `/ws/risk` client may subscribe to. */
 export const RISK_TOPICS = ['Order-Intent-Changed', 'Position-Changed', 'Fills', 'Funding'] as const;
@@ -41,8 +45,6 @@ export const IDLE_CLOSE_MS = 60_000;
  * the hub); this re-check backs that up should a notification be lost.
  */
 export const REVOCATION_CHECK_MS = 5_000;
-/** Send-buffer cap past which a slow consumer is told to resync and its backlog is dropped. */
-export const MAX_BUFFERED_BYTES = 1 << 20;
 
 const frame = clientFrames();
 
@@ -52,6 +54,8 @@ export interface RiskSocketDeps {
   logger: Logger;
   idleCloseMs?: number;
   revocationCheckMs?: number;
+  /** Queued-bytes cap per socket before `Resync-Required`, bytes (default {@link OUTBOX_CAP_BYTES}, 1 MiB). */
+  outboxCapBytes?: number;
   /** Counts the socket's frames (api/ops/metrics.ts). */
   meter?: FrameMeter;
 }
@@ -63,11 +67,11 @@ export async function serveRiskSocket(
   deps: RiskSocketDeps,
   sessionToken?: string,
 ): Promise<void> {
-  const send = (msg: Record<string, unknown>) => {
-    if (ws.readyState !== ws.OPEN) return;
-    ws.send(JSON.stringify(msg));
-    deps.meter?.sent();
-  };
+  const out = new Outbox(ws, deps.outboxCapBytes ?? OUTBOX_CAP_BYTES, deps.meter, {
+    numbered: false,
+    resyncFields: (accountIds) => ({ accountIds }),
+  });
+  const send = (msg: Record<string, unknown>) => out.reply(msg);
   const fail = (error: string, detail?: string) =>
     send({ type: 'Result', ok: false, error, ...(detail ? { detail } : {}) });
 
@@ -124,19 +128,19 @@ export async function serveRiskSocket(
 
   const deliver = (e: LoggedEvent) => {
     if (!session?.topics.has(e.topic)) return;
-    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-      deps.meter?.dropped('slow_consumer', 1);
-      return void send({ type: 'Resync-Required', reason: 'slow_consumer', accountId: e.accountId });
-    }
-    send({
-      type: e.frameType,
-      topic: e.topic,
-      seq: e.seq,
-      accountId: e.accountId,
-      event: e.kind,
-      occurredAt: e.occurredAt,
-      data: e.data,
-    });
+    out.push(
+      {
+        type: e.frameType,
+        topic: e.topic,
+        seq: e.seq,
+        accountId: e.accountId,
+        event: e.kind,
+        occurredAt: e.occurredAt,
+        data: e.data,
+      },
+      undefined,
+      e.accountId,
+    );
   };
 
   /** Opens the session over every account of `ownerId` and says `Authenticated`. */

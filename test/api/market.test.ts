@@ -45,6 +45,23 @@ describe('market data from the canonical marks', () => {
     expect((await s.call('GET', '/api/v1/market/depth', { token })).status).toBe(404);
   });
 
+  it('labels each quote with the recording it replays: prediction symbols Polymarket, perps Hyperliquid', async () => {
+    const { VENUE_SYMBOLS } = await import('../../domain/market/symbols.js');
+    const { publishMark } = await import('../../modules/market/feeds/marks.js');
+    const { predictionTickAt } = await import('../../modules/market/feeds/prediction-marks.js');
+    for (const venue of ['polymarket', 'kalshi'] as const) {
+      const spec = VENUE_SYMBOLS[venue][0];
+      await publishMark(s.orm, predictionTickAt(spec, '0.5', Date.now()));
+      const q = await s.call('GET', `/api/v1/market/quotes/${venue}/${encodeURIComponent(spec.symbol)}`, { token });
+      expect(q.status, JSON.stringify(q.body)).toBe(200);
+      expect(q.body).toMatchObject({ venue, symbol: spec.symbol, mark: '0.5', source: 'replay:polymarket' });
+    }
+    const hl = VENUE_SYMBOLS.hyperliquid.find((x) => x.base === 'ETH')!;
+    await publish(s.orm, await recordedTick(hl.symbol, 0.5, 'hyperliquid'));
+    const q = await s.call('GET', `/api/v1/market/quotes/hyperliquid/${hl.symbol}`, { token });
+    expect(q.body).toMatchObject({ venue: 'hyperliquid', symbol: hl.symbol, source: 'replay:hyperliquid' });
+  });
+
   it('/ws/quotes pushes the current mark on subscribe, then every change with a rising seq', async () => {
     const first = await recordedTick('BTC.PAPER', 0.1);
     await publish(s.orm, first);

@@ -196,6 +196,15 @@ describe('routed venues', () => {
         expect(canceled.body).toMatchObject({ state: 'canceled', venueOrderId: open.body.venueOrderId });
         const handle = s.temporal.workflow.getHandle(intentWorkflowId(res.body.intentId));
         expect(await handle.result()).toMatchObject({ state: 'canceled' });
+        // The Open-Orders-Update of the order resting and of its cancel carry the order's venue, not `paper`.
+        const changes = await s.call('GET', `/api/v1/accounts/${t.accountId}/events?kind=orders.open_changed`, {
+          token: t.token,
+        });
+        expect(changes.status, JSON.stringify(changes.body)).toBe(200);
+        expect(changes.body.events.length).toBeGreaterThan(0);
+        expect(changes.body.events.map((e: { venue: string }) => e.venue)).toEqual(
+          changes.body.events.map(() => venue),
+        );
         await maybeSaveHistory(handle, `intent-routed-${venue}-resting-canceled`);
 
         sims[venue].rejectNext('insufficient margin for this order');

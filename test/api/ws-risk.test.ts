@@ -6,6 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { openRisk } from '../support/ws.js';
+import WebSocket from 'ws';
+import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { scoped } from '../../db/orm.js';
+import { appendEvents, lockAccount } from '../../db/events.js';
+import { LOW_WATER_BYTES, OUTBOX_CAP_BYTES } from '../../api/ws/outbox.js';
 
 describe('/ws/risk', () => {
   let s: Stack;
@@ -159,6 +165,86 @@ describe('/ws/risk', () => {
       await api.stop();
     }
   });
+
+  it('a consumer that stops reading gets Resync-Required naming its account; the server buffers stay capped', async () => {
+    const t = await s.trader();
+    const hs = await bootstrap(t.token);
+    // The server side of the connection: its bytes not yet handed to the kernel are the socket's buffer.
+    const serverSockets: Socket[] = [];
+    const onConnection = (sock: Socket) => serverSockets.push(sock);
+    s.api.server.on('connection', onConnection);
+    const ws = new WebSocket(hs.endpoint, { headers: { 'x-tenant-slug': s.tenant.slug } });
+    const frames: any[] = [];
+    ws.on('message', (raw) => frames.push(JSON.parse(String(raw))));
+    await new Promise((r) => ws.once('open', r));
+    s.api.server.off('connection', onConnection);
+    const server = serverSockets.find((x) => x.remotePort === (ws as any)._socket.localPort)!;
+    expect(server).toBeDefined();
+    const until = async (pred: () => boolean) => {
+      for (let i = 0; i < 600 && !pred(); i++) await sleep(50);
+      expect(pred()).toBe(true);
+    };
+    ws.send(JSON.stringify({ type: 'Authenticate', token: hs.token }));
+    await until(() => frames.some((f) => f.type === 'Authenticated'));
+    ws.send(JSON.stringify({ type: 'Subscribe', topics: ['Funding'] }));
+    await until(() => frames.some((f) => f.type === 'Result'));
+
+    (ws as any)._socket.pause(); // the consumer stops reading
+    let maxBuffered = 0;
+    const sampler = setInterval(() => (maxBuffered = Math.max(maxBuffered, server.writableLength)), 2);
+    // 400 events of ~64 KiB (about 26 MB): far more than the kernel's socket buffers and the 1 MiB cap.
+    const note = 'x'.repeat(64 * 1024);
+    const append = (data: Record<string, unknown>[]) =>
+      scoped(s.orm, s.tenant.id).transactional(async (tx) => {
+        await lockAccount(tx, t.accountId!);
+        await appendEvents(
+          tx,
+          s.tenant.id,
+          t.accountId!,
+          data.map((d) => ({ kind: 'funding.deposit', frameType: 'Funding-Update' as const, venue: 'paper', data: d })),
+        );
+      });
+    for (let batch = 0; batch < 20; batch++)
+      await append(
+        Array.from({ length: 20 }, (_, i) => ({ type: 'deposit', amountUsd: '1', n: batch * 20 + i, note })),
+      );
+    const dropped = async () => {
+      const text = await (await fetch(`${s.api.baseUrl}/metrics`)).text();
+      const m = /platform_ws_frames_dropped_total\{channel="risk",reason="slow_consumer"\} (\d+)/.exec(text);
+      return Number(m?.[1] ?? 0);
+    };
+    for (let i = 0; i < 600 && (await dropped()) === 0; i++) await sleep(50);
+    expect(await dropped()).toBeGreaterThan(0);
+    clearInterval(sampler);
+    // Only what the socket may hold below its low-water mark plus one frame ever waited in the server's buffer.
+    expect(maxBuffered).toBeLessThan(LOW_WATER_BYTES + 2 * note.length);
+    expect(maxBuffered).toBeLessThan(OUTBOX_CAP_BYTES);
+
+    (ws as any)._socket.resume();
+    await until(() => frames.some((f) => f.type === 'Resync-Required'));
+    const resync = frames.find((f) => f.type === 'Resync-Required');
+    expect(resync).toMatchObject({ reason: 'slow_consumer', accountIds: [t.accountId] });
+    expect(resync.dropped).toBeGreaterThan(0);
+    expect(frames.filter((f) => f.type === 'Funding-Update').length).toBeLessThan(400);
+    // After the resync the stream carries on, in order, with the account log's own seq.
+    await append([{ type: 'deposit', amountUsd: '1', n: 'after' }]);
+    await until(() => frames.some((f) => f.type === 'Funding-Update' && f.data.n === 'after'));
+    const [{ seq: lastSeq }] = await s.orm.em
+      .getConnection()
+      .execute<{ seq: number }[]>('select max(seq)::int as seq from account_events where account_id = ?', [
+        t.accountId,
+      ]);
+    const stream = frames.filter((f) => f.type === 'Funding-Update');
+    expect(stream.at(-1)).toMatchObject({
+      topic: 'Funding',
+      accountId: t.accountId,
+      seq: lastSeq,
+      data: { n: 'after' },
+    });
+    const seqs = stream.map((f) => f.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    ws.close();
+  }, 60_000);
 
   it('limits bootstraps to 10 per minute per API key, with Retry-After', async () => {
     const t = await s.trader();

@@ -12,13 +12,21 @@ import { ApiError } from '../../../domain/errors.js';
 import { Decimal, fmt } from '../../../domain/decimal.js';
 import { groupLevels } from '../../../domain/market/depth.js';
 import { findSymbol } from '../../../domain/market/symbols.js';
+import type { SymbolSpec } from '../../../domain/market/symbol-spec.js';
 import { Mark } from '../../../db/entities.js';
 import type { MarketStreams } from '../../../db/market-streams.js';
 import { platformEm } from '../../../db/orm.js';
 import { findPolymarketOutcome, loadPolymarketMarkets } from '../../../infra/recorded-polymarket.js';
 
-/** Where marks come from in this deployment (documented on every quote). */
-const MARK_SOURCE = 'replay:hyperliquid';
+/**
+ * Where a symbol's marks, book and tape come from in this deployment (the `source` of its quotes and tape):
+ * perps replay a recorded Hyperliquid coin (modules/market/feeds/mark-feed.ts, streams.ts), prediction
+ * symbols (Polymarket `*.PM`, Kalshi `*.KX`) the recorded daily prices of a Polymarket outcome token
+ * (modules/market/feeds/prediction-marks.ts).
+ */
+export function markSource(spec: Pick<SymbolSpec, 'assetClass'>): 'replay:hyperliquid' | 'replay:polymarket' {
+  return spec.assetClass === 'prediction' ? 'replay:polymarket' : 'replay:hyperliquid';
+}
 
 /** Bar length per interval, ms. */
 const INTERVAL_MS = { '1m': 60_000, '1h': 3_600_000, '1d': 86_400_000 } as const;
@@ -53,6 +61,7 @@ async function markOf(orm: MikroORM, venue: string, symbol: string) {
 /** The current canonical quote of a pair (quoteView). @throws as {@link markOf}. */
 export async function quote(orm: MikroORM, venue: string, symbol: string) {
   const m = await markOf(orm, venue, symbol);
+  const source = markSource(knownPair(venue, symbol));
   return {
     venue: m.venue,
     symbol: m.symbol,
@@ -60,7 +69,7 @@ export async function quote(orm: MikroORM, venue: string, symbol: string) {
     bid: m.bid,
     ask: m.ask,
     ts: m.ts.toISOString(),
-    source: MARK_SOURCE,
+    source,
   };
 }
 
@@ -158,7 +167,7 @@ export async function stats(orm: MikroORM, ticker: string) {
       from: agg?.from ? new Date(agg.from).toISOString() : null,
       to: agg?.to ? new Date(new Date(agg.to).getTime() + 59_999).toISOString() : null,
     },
-    source: { mark: MARK_SOURCE, bars: 'recorded:hyperliquid' },
+    source: { mark: markSource(findSymbol(venue, ticker)!), bars: 'recorded:hyperliquid' },
   };
 }
 
@@ -259,7 +268,7 @@ export async function candles(orm: MikroORM, venue: string, symbol: string, quer
 
 /** Recent prints of a pair, newest first (tapeView); keeps its stream demanded. @throws ApiError `400 symbol_unknown`, `503 cold_cache`. */
 export async function tape(streams: MarketStreams, venue: string, symbol: string, limit: number) {
-  knownPair(venue, symbol);
+  const spec = knownPair(venue, symbol);
   const live = await streams.isLive(venue, symbol);
   await streams.demand(venue, symbol, !live);
   if (!live)
@@ -269,7 +278,7 @@ export async function tape(streams: MarketStreams, venue: string, symbol: string
       {},
       { 'Retry-After': '1' },
     );
-  return { venue, symbol, trades: await streams.tape(venue, symbol, limit), source: MARK_SOURCE };
+  return { venue, symbol, trades: await streams.tape(venue, symbol, limit), source: markSource(spec) };
 }
 
 /** FX rates against USD (fxView): the pegged stablecoins (stamped now), then the configured rates. */

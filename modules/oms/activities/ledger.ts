@@ -31,9 +31,6 @@ import { appendEvents, lockAccount, type NewEvent } from '../../../db/events.js'
 import type { DispatchOutcome } from '../../../activities/types.js';
 import type { ActivityMetrics } from '../../../activities/metrics.js';
 
-/** The venue slug of the platform's own engine (docs/api.md §1: internalised rows carry `paper`). */
-export const PAPER = 'paper';
-
 /** What the paper venue needs; `metrics` counts intents reaching a terminal state (activities/metrics.ts). */
 export interface PaperDeps {
   orm: MikroORM;
@@ -113,14 +110,21 @@ export async function commitExecution(
     });
 }
 
-/** The `Open-Orders-Update` event: every open working order of the account after this transaction's changes. */
-export async function openOrdersEvent(em: EntityManager, accountId: string): Promise<NewEvent> {
+/**
+ * The `Open-Orders-Update` event of a change to `intent`'s working order: every open working order of its
+ * account after this transaction's changes; the event's `venue` is the intent's (the order that changed).
+ */
+export async function openOrdersEvent(
+  em: EntityManager,
+  intent: Pick<OrderIntentRow, 'accountId' | 'venue'>,
+): Promise<NewEvent> {
   await em.flush(); // the list must see this transaction's own change of the order
+  const { accountId } = intent;
   const open = await em.find(OrderIntent, { accountId, orderStatus: 'open' }, { orderBy: { createdAt: 'asc' } });
   return {
     kind: 'orders.open_changed',
     frameType: 'Open-Orders-Update',
-    venue: PAPER,
+    venue: intent.venue,
     data: { accountId, orders: open.map(workingOrderView) },
   };
 }

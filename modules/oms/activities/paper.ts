@@ -114,7 +114,7 @@ export async function executePaper(
         rejectReason: 'reason' in result ? result.reason : null,
         triggered: result.kind === 'resting' ? Boolean(result.order.triggered) : intent.triggered,
       });
-      if (wasOpen !== (intent.orderStatus === 'open')) events.push(await openOrdersEvent(em, intent.accountId));
+      if (wasOpen !== (intent.orderStatus === 'open')) events.push(await openOrdersEvent(em, intent));
       events.push(intentEvent(intent, `intent.${effect.event}`));
       await commitExecution(em, intent, events, fills.length > 0);
       return outcomeOf(intent);
@@ -134,7 +134,7 @@ export async function cancelPaper(deps: PaperDeps, intentId: string): Promise<Di
     async (em, intent) => {
       if (intent.orderStatus !== 'open') return outcomeOf(intent);
       Object.assign(intent, { state: 'canceled', orderStatus: 'canceled', lastEvent: 'canceled', rejectReason: null });
-      const events = [await openOrdersEvent(em, intent.accountId), intentEvent(intent, 'intent.canceled')];
+      const events = [await openOrdersEvent(em, intent), intentEvent(intent, 'intent.canceled')];
       await commitExecution(em, intent, events, false);
       return outcomeOf(intent);
     },

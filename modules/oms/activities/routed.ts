@@ -180,7 +180,7 @@ async function recordVenueState(
       });
       if (changed) {
         intent.lastEvent = effect.event;
-        if (wasOpen !== (intent.orderStatus === 'open')) events.push(await openOrdersEvent(em, intent.accountId));
+        if (wasOpen !== (intent.orderStatus === 'open')) events.push(await openOrdersEvent(em, intent));
         events.push(intentEvent(intent, `intent.${effect.event}`));
       }
       await commitExecution(em, intent, events, fresh.length > 0);
