@@ -4,16 +4,17 @@
  */
 import { z } from 'zod';
 import { isAddress } from 'viem';
-import { Decimal } from '../domain/decimal.js';
+import { Decimal, isPlainDecimal } from '../domain/decimal.js';
 import { pageQuery } from '../domain/pagination.js';
-
-const DECIMAL = /^\d+(\.\d+)?$/;
 
 /** A USD amount > 0 as a decimal string (`"100"`, `"2500.50"`). */
 export const usdAmount = z
   .string()
   .max(64)
-  .refine((v) => DECIMAL.test(v) && new Decimal(v).gt(0), 'a decimal string greater than 0, such as "100" or "2500.50"')
+  .refine(
+    (v) => isPlainDecimal(v) && new Decimal(v).gt(0),
+    'a decimal string greater than 0, such as "100" or "2500.50"',
+  )
   .meta({ description: 'USD, decimal string', example: '100' });
 
 /** A fraction 0 < x ≤ 1 as a decimal string (`"0.08"` = 8 %). */
@@ -21,7 +22,7 @@ export const fraction = z
   .string()
   .max(64)
   .refine(
-    (v) => DECIMAL.test(v) && new Decimal(v).gt(0) && new Decimal(v).lte(1),
+    (v) => isPlainDecimal(v) && new Decimal(v).gt(0) && new Decimal(v).lte(1),
     'a decimal string greater than 0 and at most 1, such as "0.08"',
   )
   .meta({ description: 'Fraction as a decimal string: "0.08" = 8 %', example: '0.08' });

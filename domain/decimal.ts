@@ -8,6 +8,12 @@ import { Decimal as DecimalJs } from 'decimal.js';
 export const Decimal = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_EVEN });
 export type Decimal = InstanceType<typeof Decimal>;
 
+/** A plain non-negative decimal string as the API's request fields take it: digits, optionally a fraction (`"2500.50"`). */
+export const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
+
+/** Whether `v` is a {@link PLAIN_DECIMAL} string, so parsing or comparing it cannot throw. */
+export const isPlainDecimal = (v: unknown): v is string => typeof v === 'string' && PLAIN_DECIMAL.test(v);
+
 /** Zero, shared. */
 export const ZERO = new Decimal(0);
 

@@ -5,7 +5,7 @@
  * The plan is the platform's: a tenant reads it but cannot write it (`403 plan_change_forbidden`). Pure.
  */
 import { z } from 'zod';
-import { dec } from '../decimal.js';
+import { dec, isPlainDecimal } from '../decimal.js';
 import { positiveDecimal } from '../oms/decimal-input.js';
 
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a #rrggbb colour');
@@ -104,9 +104,6 @@ export const planSchema = z
 export const MAX_POLICY_DEPOSIT_USD = '1000000000';
 /** The deposit policy when the tenant has set none, USD (decimal strings). */
 export const DEFAULT_DEPOSIT_POLICY = { defaultUsd: '100000', maxUsd: '1000000' } as const;
-
-/** Whether `v` is a plain decimal string (what {@link policyUsd} outputs), so comparing it cannot throw. */
-const isPlainDecimal = (v: unknown): v is string => typeof v === 'string' && /^\d+(\.\d+)?$/.test(v);
 
 const policyUsd = positiveDecimal.refine((v) => dec(v).lte(MAX_POLICY_DEPOSIT_USD), {
   message: `at most ${MAX_POLICY_DEPOSIT_USD} USD`,

@@ -10,13 +10,10 @@ import { z } from 'zod';
 import { OPS } from '../../../domain/backtest/engine.js';
 import { MAX_INDICATORS } from '../../../domain/indicators/registry.js';
 import { barWindowFields, indicatorRequest, windowView } from './indicators.schemas.js';
+import { PLAIN_DECIMAL } from '../../../domain/decimal.js';
 
 const decimal = (description: string) =>
-  z
-    .string()
-    .max(64)
-    .regex(/^\d+(\.\d+)?$/, 'a non-negative decimal string')
-    .meta({ description });
+  z.string().max(64).regex(PLAIN_DECIMAL, 'a non-negative decimal string').meta({ description });
 
 const condition = z
   .object({

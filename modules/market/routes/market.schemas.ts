@@ -1,5 +1,6 @@
 /** Request and response schemas of `/api/v1/market/*` (docs/api.md §4.6, §2.9), documented in the OpenAPI document. */
 import { z } from 'zod';
+import { PLAIN_DECIMAL } from '../../../domain/decimal.js';
 
 export const pairParams = z.object({ venue: z.string().min(1).max(255), symbol: z.string().min(1).max(255) });
 export const quoteView = z
@@ -76,7 +77,7 @@ export const groupedQuery = z.object({
   step: z
     .string()
     .max(64)
-    .regex(/^\d+(\.\d+)?$/)
+    .regex(PLAIN_DECIMAL)
     .optional()
     .meta({ description: 'Bucket size, USD decimal string, a multiple of the tick' }),
 });
