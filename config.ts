@@ -86,8 +86,12 @@ const schema = z.object({
   CHAIN_CONFIRMATIONS: z.coerce.number().int().min(1).default(1),
   /** How often the prop workflows read the chain and evaluate challenge rules (ms). */
   CHAIN_POLL_MS: z.coerce.number().int().positive().default(5_000),
-  /** How long an operator's scopes are cached by the api before the credential is read again (ms; docs/api.md §5.2 "cached briefly"). */
-  SCOPE_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
+   * How long an api process keeps a tenant, a credential row and the revoked token list it read before
+   * reading them again (ms; api/auth/auth-cache.ts). Changes reach every process at once by NOTIFY; this
+   * is only the upper bound. 0 = read PostgreSQL on every request.
+   */
+  AUTH_CACHE_MS: z.coerce.number().int().min(0).default(60_000),
   /**
    * Request rate limit per credential (a cookie session: per trader) on `/api/*`, counted in PostgreSQL so it holds
    * across api processes (docs/api.md §8 "Rate limits"): requests per one-second window. A credential's own
@@ -445,8 +449,8 @@ export interface Config {
   };
   /** The prop firms' chain: RPC URL, platform deployer key, deploy confirmations, poll interval (ms). */
   chain: { rpcUrl: string | null; deployerKey: `0x${string}` | null; confirmations: number; pollMs: number };
-  /** Operator scope cache lifetime (ms). */
-  scopeCacheMs: number;
+  /** Authentication cache lifetime (ms; 0 = off). */
+  authCacheMs: number;
   /**
    * Request rate limits (api/middleware/rate-limit.ts): per credential and per client IP (requests per second and
    * the burst allowance refilled every 10 s), and failed secret checks per API key and per IP per minute.
@@ -527,7 +531,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       confirmations: e.CHAIN_CONFIRMATIONS,
       pollMs: e.CHAIN_POLL_MS,
     },
-    scopeCacheMs: e.SCOPE_CACHE_MS,
+    authCacheMs: e.AUTH_CACHE_MS,
     rateLimits: {
       perSecond: e.RATE_LIMIT_PER_SECOND,
       burst: e.RATE_LIMIT_BURST,

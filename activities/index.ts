@@ -19,6 +19,7 @@ import { transparencyActivities } from '../modules/prop/activities/transparency.
 import type { ChainConfig } from '../modules/prop/activities/chain-deps.js';
 import { webhookActivities } from '../modules/webhooks/activities/delivery.js';
 import { timedDispatch } from './metrics.js';
+import type { DispatchOutcome, RiskVerdict } from './types.js';
 
 /**
  * What the activities need: the ORM, a Temporal client (batch legs), the mark freshness bound (ms),
@@ -34,8 +35,16 @@ export interface ActivityDeps extends RoutedDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
+  const oms = omsActivities(deps);
+  /** First dispatch of an intent to the paper engine; idempotent. A fill of a challenge account nudges its rule watch. Timed as venue `paper`. */
+  const dispatchPaper = (intentId: string) =>
+    timedDispatch(deps.metrics, 'paper', async () => {
+      const outcome = await executePaper(deps, intentId, 'arrival');
+      await nudgeChallenge(deps, intentId, outcome);
+      return outcome;
+    });
   return {
-    ...omsActivities(deps),
+    ...oms,
     ...batchActivities(deps),
     ...bracketActivities(deps),
     ...chaseActivities(deps),
@@ -48,13 +57,15 @@ export function createActivities(deps: ActivityDeps) {
     ...payoutActivities(deps),
     ...transparencyActivities(deps),
     ...webhookActivities(deps),
-    /** First dispatch of an intent to the paper engine; idempotent. A fill of a challenge account nudges its rule watch. Timed as venue `paper`. */
-    dispatchPaper: (intentId: string) =>
-      timedDispatch(deps.metrics, 'paper', async () => {
-        const outcome = await executePaper(deps, intentId, 'arrival');
-        await nudgeChallenge(deps, intentId, outcome);
-        return outcome;
-      }),
+    dispatchPaper,
+    /**
+     * The risk check, then, when it passes, the first dispatch to the paper engine: one activity, one
+     * task round trip (issue 15; intents started since patch `local-order-steps`). Idempotent as both steps.
+     */
+    checkAndDispatchPaper: async (intentId: string): Promise<{ risk: RiskVerdict; outcome?: DispatchOutcome }> => {
+      const risk = await oms.checkRisk(intentId);
+      return risk.ok ? { risk, outcome: await dispatchPaper(intentId) } : { risk };
+    },
     /** A resting paper order woken by a mark crossing: fill or trigger if the mark still crosses; idempotent. */
     fillRestingPaper: async (intentId: string) => {
       const outcome = await executePaper(deps, intentId, 'mark');

@@ -23,7 +23,6 @@ import { bodyParseError, errorHandler } from './middleware/errors.js';
 import { tenantGate } from './middleware/tenant.js';
 import { authenticate } from './middleware/auth.js';
 import { rateLimit } from './middleware/rate-limit.js';
-import type { CredentialCache } from './auth/credential-cache.js';
 import { serveQuotesSocket } from './ws/quotes.js';
 import type { QuotesHub } from './ws/quotes-hub.js';
 import type { MarketHub } from './ws/market-hub.js';
@@ -87,8 +86,6 @@ export interface AppDeps extends ApiDeps {
   streams: MarketStreams;
   /** Public base URL (http[s]://host:port), known once the server listens. */
   baseUrl: () => string;
-  /** Operator scope cache (docs/api.md §5.2), dropped on revocation. */
-  credentials?: CredentialCache;
   idleCloseMs?: number;
   revocationCheckMs?: number;
   /** Tracing on (README "Traces"): every request gets a server span, outermost. */
@@ -106,10 +103,10 @@ export function createApp(deps: AppDeps) {
   app.use(httpMetrics(deps.metrics));
   app.use(requestLog(deps.logger));
   app.use(errorHandler());
-  app.use(tenantGate(deps.orm));
+  app.use(tenantGate(deps.auth));
   // JSON only, at most 256 KB after decompression; every parser failure is a 4xx (errors.ts bodyParseError).
   app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', jsonLimit: '256kb', onError: bodyParseError }));
-  app.use(authenticate(deps.orm, jwtKey, deps.credentials));
+  app.use(authenticate(deps.orm, deps.auth, jwtKey));
   app.use(rateLimit(deps)); // per credential, session trader or client IP (docs/api.md §8 "Rate limits")
   const routers = [
     opsRoutes(deps, openapi),

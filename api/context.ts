@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import type { Audience, Tier } from '../domain/gates.js';
 import type { ApiMetrics } from './ops/metrics.js';
 import type { ReadinessReport } from '../infra/readiness.js';
+import type { AuthCache } from './auth/auth-cache.js';
 
 /** What createApp needs. */
 export interface ApiDeps {
@@ -20,6 +21,8 @@ export interface ApiDeps {
   metrics: ApiMetrics;
   /** Checks PostgreSQL and Temporal (infra/readiness.ts; `GET /readyz`); never throws. */
   readiness: () => Promise<ReadinessReport>;
+  /** Tenants, credentials and revoked tokens as authentication reads them, cached (api/auth/auth-cache.ts). */
+  auth: AuthCache;
 }
 
 /** The tenant a request resolved to (docs/api.md §5.6). */

@@ -15,7 +15,8 @@ import { createApp } from './app.js';
 import { startEventHub } from './ws/hub.js';
 import { startQuotesHub } from './ws/quotes-hub.js';
 import { startMarketHub } from './ws/market-hub.js';
-import { startCredentialCache } from './auth/credential-cache.js';
+import { startAuthCache, type AuthCache } from './auth/auth-cache.js';
+import { authSource } from './auth/auth-source.js';
 import { MarketStreams } from '../db/market-streams.js';
 import { drainer } from './shutdown.js';
 import { takeOverSignals } from '../lifecycle.js';
@@ -27,6 +28,8 @@ import { tracingClientInterceptors } from '../telemetry/temporal.js';
 export interface RunningApi {
   server: Server;
   baseUrl: string;
+  /** This process's authentication cache (api/auth/auth-cache.ts). */
+  auth: AuthCache;
   /**
    * Graceful stop (README "Graceful shutdown"): refuses new connections, closes every WebSocket with
    * 1001, lets in-flight requests finish for up to `graceMs` (default `API_SHUTDOWN_GRACE_MS`) and then
@@ -59,7 +62,7 @@ export async function startApi(opts: {
   const quotes = await startQuotesHub(config.databaseUrl, logger);
   const streams = new MarketStreams(orm);
   const market = await startMarketHub(config.databaseUrl, streams, logger);
-  const credentials = await startCredentialCache(config.databaseUrl, config.scopeCacheMs, logger);
+  const auth = await startAuthCache(config.databaseUrl, authSource(orm), config.authCacheMs, logger);
   // Operations (README "Operating it"): a metrics registry of this api's own, and the readiness probes of GET /readyz.
   const metrics = createApiMetrics();
   const postgres = postgresCheck(config.databaseUrl, logger);
@@ -75,7 +78,7 @@ export async function startApi(opts: {
     quotes,
     market,
     streams,
-    credentials,
+    auth,
     metrics,
     readiness,
     baseUrl: () => baseUrl,
@@ -96,13 +99,14 @@ export async function startApi(opts: {
   return {
     server,
     baseUrl,
+    auth,
     stop(graceMs = config.shutdown.apiGraceMs) {
       return (stopped ??= (async () => {
         await drain.drain(graceMs);
         await hub.stop();
         await quotes.stop();
         await market.stop();
-        await credentials.stop();
+        await auth.stop();
         await postgres.close();
         await temporalProbe.settled();
         await connection.close();

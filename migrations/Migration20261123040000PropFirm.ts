@@ -20,7 +20,7 @@
  *   `forfeit` (a breached challenge's deposit, kept by the firm).
  * - `accounts.suspended_at`, `accounts.suspension_reason`: account suspension (§5.4 prop:manage).
  * - trigger `credentials_revoked_notify`: NOTIFY `credential_revoked` (payload: the id) when a
- *   credential is revoked, so every api process drops it from its scope cache (§5.2).
+ *   credential is revoked, so every api process closes that credential's sockets (§5.2).
  */
 import { Migration } from '@mikro-orm/migrations';
 

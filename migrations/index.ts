@@ -17,6 +17,7 @@ import { Migration20261123090000MailDelivery } from './Migration20261123090000Ma
 import { Migration20261124120000UniqueOrigins } from './Migration20261124120000UniqueOrigins.js';
 import { Migration20261124130000RateLimits } from './Migration20261124130000RateLimits.js';
 import { Migration20261124140000PayoutRebuild } from './Migration20261124140000PayoutRebuild.js';
+import { Migration20261124150000AuthCache } from './Migration20261124150000AuthCache.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -36,4 +37,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124120000UniqueOrigins', class: Migration20261124120000UniqueOrigins },
   { name: 'Migration20261124130000RateLimits', class: Migration20261124130000RateLimits },
   { name: 'Migration20261124140000PayoutRebuild', class: Migration20261124140000PayoutRebuild },
+  { name: 'Migration20261124150000AuthCache', class: Migration20261124150000AuthCache },
 ];

@@ -68,6 +68,7 @@ export async function buildApiDocuments(baseUrl = DOCS_BASE_URL): Promise<ApiDoc
     quotes: inert('quotes'),
     market: inert('market'),
     streams: inert('streams'),
+    auth: inert('auth'),
     baseUrl: () => baseUrl,
   };
   const handle = createApp(deps).callback();

@@ -80,6 +80,16 @@ for (const e of history.events ?? []) {
   } else if (e.activityTaskFailedEventAttributes) {
     const f = e.activityTaskFailedEventAttributes;
     detail = `${scheduled.get(String(f.scheduledEventId))} failed: ${f.failure?.message}`;
+  } else if (e.markerRecordedEventAttributes) {
+    // A local activity (the order's short steps, patch local-order-steps) or a patch marker.
+    const m = e.markerRecordedEventAttributes;
+    const [data] = decode(m.details?.data) as { activity_type?: string; attempt?: number }[];
+    const [patchId] = decode(m.details?.patch_data) as { id?: string }[];
+    if (m.markerName === 'core_local_activity')
+      detail = m.failure
+        ? `local ${data?.activity_type} failed: ${m.failure.message}`
+        : `local ${data?.activity_type} → ${decode(m.details?.result).map(short).join(', ')}`;
+    else detail = `${m.markerName} ${patchId?.id ?? ''}`;
   } else if (e.workflowExecutionSignaledEventAttributes) {
     const sg = e.workflowExecutionSignaledEventAttributes;
     detail = `${sg.signalName}(${decode(sg.input).map(short).join(', ')})`;

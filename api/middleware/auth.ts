@@ -5,7 +5,8 @@
  * own tenant must be active even when the request names another one (`410 tenant_suspended`).
  * `gate(rule)` then applies the audience, tier and scope tables of domain/gates.ts; writes
  * and operator scope gates refuse a revoked credential (`401 credential_revoked`), trader reads do
- * not (docs/api.md §5.2). Operator credential rows are cached briefly (api/auth/credential-cache.ts).
+ * not (docs/api.md §5.2). The tenant, the credential row and the revoked token list are read through the
+ * process's authentication cache (api/auth/auth-cache.ts), kept current by NOTIFY.
  * Without a bearer, a valid `service_session` cookie (docs/api.md §5.1, api/auth/session.ts) makes the
  * caller the trader its wallet is linked to (`caller.session` set). Such a caller is refused on
  * {@link BEARER_ONLY} paths (`401 bearer_required`) and on operator routes
@@ -14,31 +15,22 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../../domain/errors.js';
 import { checkAudience, checkScope, checkTier, type Audience, type Scope, type Tier } from '../../domain/gates.js';
-import { Credential, RevokedToken } from '../../db/entities.js';
-import { platformEm, scoped } from '../../db/orm.js';
+import { scoped } from '../../db/orm.js';
 import { verifyBearer } from '../auth/bearer.js';
 import { SESSION_COOKIE, callerFromSession } from '../auth/session.js';
 import type { ApiMiddleware, Caller } from '../context.js';
-import type { CredentialCache } from '../auth/credential-cache.js';
+import type { AuthCache } from '../auth/auth-cache.js';
 import { assertCallerTenantActive } from './tenant.js';
 
 /**
- * Loads the caller behind a bearer token string. An operator credential's row may come from the
- * scope cache (api/auth/credential-cache.ts). @throws ApiError 401/403 codes above.
+ * Loads the caller behind a bearer token string: signature and expiry, then the revoked list and the
+ * credential row through `auth` (api/auth/auth-cache.ts). @throws ApiError 401/403 codes above.
  */
-export async function callerFromBearer(
-  orm: MikroORM,
-  key: Uint8Array,
-  token: string,
-  cache?: CredentialCache,
-): Promise<Caller> {
+export async function callerFromBearer(auth: AuthCache, key: Uint8Array, token: string): Promise<Caller> {
   const claims = await verifyBearer(key, token);
-  const em = platformEm(orm);
-  if (await em.findOne(RevokedToken, { jti: claims.jti }))
-    throw new ApiError('token_revoked', 'this bearer token was revoked');
-  const cred = cache?.get(claims.sub) ?? (await em.findOne(Credential, { id: claims.sub }, { filters: false }));
+  const [revoked, cred] = await Promise.all([auth.isRevoked(claims.jti), auth.credential(claims.sub)]);
+  if (revoked) throw new ApiError('token_revoked', 'this bearer token was revoked');
   if (!cred) throw new ApiError('unauthorized', 'credential no longer exists');
-  cache?.put(cred);
   if (cred.tenantId !== claims.tid) throw new ApiError('tenant_mismatch', 'token tenant does not match its credential');
   return {
     credentialId: cred.id,
@@ -64,14 +56,14 @@ export const BEARER_ONLY: readonly RegExp[] = [/^\/api\/v1\/oms\/intents\/[^/]+\
  * cookie session on a {@link BEARER_ONLY} path, `410 tenant_suspended` when the caller's own tenant
  * is suspended (api/middleware/tenant.ts `assertCallerTenantActive`), and as {@link callerFromBearer}.
  */
-export function authenticate(orm: MikroORM, key: Uint8Array, cache?: CredentialCache): ApiMiddleware {
+export function authenticate(orm: MikroORM, auth: AuthCache, key: Uint8Array): ApiMiddleware {
   return async (ctx, next) => {
     const header = ctx.get('authorization');
     const cookie = header ? undefined : ctx.cookies.get(SESSION_COOKIE);
     if (header) {
       const m = /^Bearer\s+(\S+)$/i.exec(header);
       if (!m) throw new ApiError('unauthorized', 'Authorization must be `Bearer <token>`');
-      ctx.state.caller = await callerFromBearer(orm, key, m[1], cache);
+      ctx.state.caller = await callerFromBearer(auth, key, m[1]);
     } else if (cookie) {
       ctx.state.caller = (await callerFromSession(orm, cookie, ctx.state.tenant?.id)) ?? undefined;
       if (ctx.state.caller && BEARER_ONLY.some((r) => r.test(ctx.path)))
@@ -80,7 +72,7 @@ export function authenticate(orm: MikroORM, key: Uint8Array, cache?: CredentialC
           'this route needs Authorization: Bearer <token>; a cookie session cannot call it',
         );
     }
-    if (ctx.state.caller) await assertCallerTenantActive(orm, ctx.state.caller.tenantId, ctx.state.tenant);
+    if (ctx.state.caller) await assertCallerTenantActive(auth.tenants, ctx.state.caller.tenantId, ctx.state.tenant);
     await next();
   };
 }

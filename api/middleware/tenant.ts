@@ -27,7 +27,7 @@ export const TENANT_EXEMPT: readonly RegExp[] = [
  * Tenant lookups against PostgreSQL. `byOrigins` finds the tenant through `tenant_origin_hosts`
  * (one tenant per host, migration UniqueOrigins), then requires one of the exact origins.
  */
-export function tenantLookup(orm: MikroORM): TenantLookup {
+export function tenantLookup(orm: MikroORM): TenantLookup & { byId(id: string): Promise<TenantRef | null> } {
   const ref = (t: { id: string; slug: string; suspended: boolean } | null): TenantRef | null =>
     t && { id: t.id, slug: t.slug, suspended: t.suspended };
   return {
@@ -45,6 +45,7 @@ export function tenantLookup(orm: MikroORM): TenantLookup {
       return ref(rows[0] ?? null);
     },
     platform: async () => ref(await platformEm(orm).findOne(Tenant, { isPlatform: true })),
+    byId: async (id) => ref(await platformEm(orm).findOne(Tenant, { id })),
   };
 }
 
@@ -62,21 +63,24 @@ export async function tenantOf(lookup: TenantLookup, get: (h: string) => string)
  * @throws ApiError `410 tenant_suspended`.
  */
 export async function assertCallerTenantActive(
-  orm: MikroORM,
+  tenants: { byId(id: string): Promise<TenantRef | null> },
   callerTenantId: string,
   resolved: ResolvedTenant | undefined,
 ): Promise<void> {
   if (resolved?.id === callerTenantId) return;
-  const own = await platformEm(orm).findOne(Tenant, { id: callerTenantId });
+  const own = await tenants.byId(callerTenantId);
   if (!own || own.suspended)
     throw new ApiError('tenant_suspended', `tenant ${own?.slug ?? callerTenantId} is suspended`);
 }
 
-/** The tenant gate middleware: sets `ctx.state.tenant` (left unset on exempt paths). @throws as {@link tenantOf}. */
-export function tenantGate(orm: MikroORM): ApiMiddleware {
-  const lookup = tenantLookup(orm);
+/**
+ * The tenant gate middleware: sets `ctx.state.tenant` (left unset on exempt paths), resolved through
+ * `lookup` (the process's authentication cache, api/auth/auth-cache.ts). @throws as {@link tenantOf}.
+ */
+export function tenantGate(auth: { tenants: TenantLookup }): ApiMiddleware {
   return async (ctx, next) => {
-    if (!TENANT_EXEMPT.some((r) => r.test(ctx.path))) ctx.state.tenant = await tenantOf(lookup, (h) => ctx.get(h));
+    if (!TENANT_EXEMPT.some((r) => r.test(ctx.path)))
+      ctx.state.tenant = await tenantOf(auth.tenants, (h) => ctx.get(h));
     await next();
   };
 }

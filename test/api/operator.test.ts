@@ -1,7 +1,7 @@
 /**
  * Operator surfaces (issue 6; docs/api.md §4.8, §5.2-5.4): the scope matrix over every prefix, firm and
  * template validation, readiness with and without a deployer, tenant isolation, account suspension
- * at compose, risk-profile limits at compose, trading groups, and the scope cache dropped at once
+ * at compose, risk-profile limits at compose, trading groups, and the authentication cache dropped at once
  * when a credential is revoked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

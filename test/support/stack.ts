@@ -49,7 +49,11 @@ export interface Stack {
   temporal: Client;
   tenant: { id: string; slug: string };
   worker?: WorkerParts;
-  /** HTTP call with `X-Tenant-Slug` of the stack's tenant (unless overridden). */
+  /**
+   * HTTP call with `X-Tenant-Slug` of the stack's tenant (unless overridden). It first lets the api's
+   * authentication cache apply the NOTIFYs of what the test wrote to PostgreSQL (a revoked credential,
+   * a suspended tenant), as another request would a few ms later (api/auth/auth-cache.ts).
+   */
   call(
     method: string,
     path: string,
@@ -117,6 +121,7 @@ export async function startStack(
     temporal,
     tenant: { id: t.id, slug: t.slug },
     async call(method, path, o = {}) {
+      await api.auth.settle();
       const headers: Record<string, string> = { 'x-tenant-slug': t.slug, ...(o.headers ?? {}) };
       if (o.token) headers.authorization = `Bearer ${o.token}`;
       if (o.body !== undefined || o.raw !== undefined) headers['content-type'] = 'application/json';

@@ -46,9 +46,9 @@ describe('worker crashes at chosen points', () => {
       body: { venue: 'paper', symbol: 'ETH.PAPER', side, type: 'market', qty },
     });
 
-  it('dies before dispatch: the next worker dispatches once', async () => {
+  it('dies before the risk check and dispatch: the next worker dispatches once', async () => {
     const t = await s.trader();
-    const dying = crashingWorker('before:dispatchPaper:1');
+    const dying = crashingWorker('before:checkAndDispatchPaper:1');
     const c = await market(t.token, 'buy', '0.3');
     expect(c.status).toBe(201);
     await exited(dying);
@@ -65,7 +65,7 @@ describe('worker crashes at chosen points', () => {
   it('dies after the fill is recorded but before Temporal hears of it: the retry fills nothing more', async () => {
     worker?.kill('SIGTERM');
     const t = await s.trader();
-    const dying = crashingWorker('after:dispatchPaper:1');
+    const dying = crashingWorker('after:checkAndDispatchPaper:1');
     const c = await market(t.token, 'sell', '0.4');
     await exited(dying);
     expect((await intent(t.token, c.body.intentId)).body.state).toBe('filled'); // committed before the crash
@@ -96,7 +96,7 @@ describe('worker crashes at chosen points', () => {
     worker!.kill('SIGTERM');
     await exited(worker!);
 
-    const dying = crashingWorker('after:dispatchPaper:1'); // the first of two close legs
+    const dying = crashingWorker('after:checkAndDispatchPaper:1'); // the first of two close legs
     const res = await s.call('POST', '/api/v1/oms/flatten', { token: t.token, body: {} });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.legs.map((l: { action: string; symbol: string }) => `${l.action} ${l.symbol}`)).toEqual([

@@ -62,10 +62,16 @@ export async function mintApiToken(
   };
 }
 
-/** Revokes one bearer token until it expires (idempotent). @throws ApiError as verifyBearer (api/auth/bearer.ts). */
+/**
+ * Revokes one bearer token until it expires (idempotent): refused at once by this api process, and by
+ * every other within the NOTIFY `token_revoked` latency (api/auth/auth-cache.ts).
+ * @throws ApiError as verifyBearer (api/auth/bearer.ts).
+ */
 export async function revokeApiToken(deps: ApiDeps, jwtKey: Uint8Array, token: string): Promise<void> {
   const claims = await verifyBearer(jwtKey, token);
-  await platformEm(deps.orm).upsert(RevokedToken, { jti: claims.jti, expiresAt: new Date(claims.exp * 1000) });
+  const expiresAt = new Date(claims.exp * 1000);
+  await platformEm(deps.orm).upsert(RevokedToken, { jti: claims.jti, expiresAt });
+  deps.auth.revoked(claims.jti, expiresAt);
 }
 
 /** Who a handshake token acts for. */

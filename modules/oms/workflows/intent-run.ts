@@ -9,12 +9,13 @@ import {
   condition,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   startChild,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../../../activities/index.js';
-import type { DispatchOutcome } from '../../../activities/types.js';
+import type { DispatchOutcome, RiskVerdict } from '../../../activities/types.js';
 import type { IntentState, IntentView } from '../../../domain/oms/intent.js';
 import { SA, searchAttributes } from '../../../workflows/shared.definitions.js';
 import {
@@ -34,16 +35,30 @@ import {
 /** The intent workflow's signature (modules/oms/workflows/intent.ts passes itself in: replacements are started as it). */
 type IntentWorkflow = (input: IntentWorkflowInput) => Promise<IntentOutcome>;
 
-export const activities = proxyActivities<Activities>({
+const STEP_OPTIONS = {
   startToCloseTimeout: '10 seconds', // short: a crashed worker's activity is retried elsewhere after this
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
-});
-const { recordIntent, acceptSignature, cancelPaper, cancelRouted } = activities;
+} as const;
+export const activities = proxyActivities<Activities>(STEP_OPTIONS);
+/**
+ * The short idempotent steps of an order that answer or wake a handler (record, the paper engine's
+ * fill on a mark crossing, its cancel) as local activities: run by the worker inside the workflow
+ * task, with no task round trip through the server (issue 15; behind {@link LOCAL_STEPS_PATCH}).
+ * The risk check and dispatch stay regular activities, so compose answers once the intent is
+ * recorded (a local activity would hold the workflow task, and so the Update's answer, open).
+ */
+const localSteps = proxyLocalActivities<Activities>(STEP_OPTIONS);
+const { acceptSignature, cancelRouted, checkRisk, dispatchPaper, checkAndDispatchPaper } = activities;
+
+/** The steps an intent runs in-task or as regular activities (see {@link IntentRun.steps}). */
+type Steps = Pick<Activities, 'recordIntent' | 'fillRestingPaper' | 'cancelPaper'>;
 
 /** Patch id of routed execution (issue 4): every intent history before it is a paper one. */
 export const ROUTED_PATCH = 'routed-venues';
 /** Patch id of cancels and modifies that wait for a dispatch in flight instead of being refused. */
 export const CANCEL_AWAITS_DISPATCH_PATCH = 'cancel-awaits-dispatch';
+/** Patch id of the order's short steps as local activities (issue 15): histories before it ran them as activities. */
+export const LOCAL_STEPS_PATCH = 'local-order-steps';
 
 const invalid = (message: string) => ApplicationFailure.create({ type: 'invalid_state', message, nonRetryable: true });
 
@@ -60,10 +75,16 @@ export class IntentRun {
   private recorded: Promise<IntentView> | undefined;
   /** Dispatched to an exchange (not the paper engine). Only non-paper intents consult the patch, so paper histories replay unchanged. */
   readonly routed: boolean;
+  /** Record and the paper engine's fill and cancel: local activities since {@link LOCAL_STEPS_PATCH}, regular ones before. */
+  readonly steps: Steps;
+  /** Since {@link LOCAL_STEPS_PATCH}: a paper intent's risk check and dispatch are one activity. */
+  private readonly oneStepDispatch: boolean;
 
   constructor(readonly input: IntentWorkflowInput) {
     this.state = input.signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch';
     this.routed = input.venue !== 'paper' && patched(ROUTED_PATCH);
+    this.oneStepDispatch = patched(LOCAL_STEPS_PATCH);
+    this.steps = this.oneStepDispatch ? localSteps : activities;
   }
 
   get intentId() {
@@ -71,7 +92,25 @@ export class IntentRun {
   }
 
   /** Records the intent once (compose and the main flow share it). */
-  record = () => (this.recorded ??= recordIntent(this.input));
+  record = () => (this.recorded ??= this.steps.recordIntent(this.input));
+
+  /** The pre-dispatch risk check; a routed intent is dispatched by the caller after it. */
+  checkRisk = () => checkRisk(this.intentId);
+
+  /**
+   * The risk check, then, when it passed, the paper engine's first dispatch (`this.outcome`): one
+   * activity since {@link LOCAL_STEPS_PATCH}, two before.
+   */
+  async checkAndDispatchPaper(): Promise<RiskVerdict> {
+    if (this.oneStepDispatch) {
+      const { risk, outcome } = await checkAndDispatchPaper(this.intentId);
+      this.outcome = outcome;
+      return risk;
+    }
+    const risk = await checkRisk(this.intentId);
+    if (risk.ok) this.outcome = await dispatchPaper(this.intentId);
+    return risk;
+  }
 
   moveTo(next: IntentState) {
     this.state = next;
@@ -102,7 +141,9 @@ export class IntentRun {
     await condition(() => !this.busy);
     this.mustBeWorking();
     this.busy = true;
-    this.outcome = await (this.routed ? cancelRouted : cancelPaper)(this.intentId).finally(() => (this.busy = false));
+    this.outcome = await (this.routed ? cancelRouted : this.steps.cancelPaper)(this.intentId).finally(
+      () => (this.busy = false),
+    );
     if (this.outcome.state !== this.state) this.moveTo(this.outcome.state);
     if (this.outcome.state !== 'canceled')
       throw invalid(`intent ${this.intentId} is ${this.outcome.state}: no working order`);
@@ -111,7 +152,7 @@ export class IntentRun {
 
   private async modify(replacement: IntentWorkflowInput, self: IntentWorkflow): Promise<ModifyResult> {
     await this.cancelWorking();
-    const intent = await recordIntent(replacement);
+    const intent = await this.steps.recordIntent(replacement);
     await startChild(self, {
       workflowId: intentWorkflowId(replacement.intentId),
       args: [replacement],

@@ -5,13 +5,15 @@
  * working order rests, a fill attempt on each mark crossing. Cancel, modify and sign-result are
  * Updates (modules/oms/workflows/intent-run.ts). Activities write every state to PostgreSQL.
  * A routed venue's intent (hyperliquid, aster, polymarket, kalshi; behind the patch
- * `routed-venues`) is dispatched to the exchange and followed by reading it back from there.
+ * `routed-venues`) is dispatched to the exchange and followed by reading it back from there. Since
+ * the patch `local-order-steps`, the intent is recorded by a local activity, one activity checks
+ * risk and dispatches to the paper engine, and its fills on a mark crossing and cancels are local.
  */
 import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { IntentOutcome, IntentWorkflowInput } from './intent.definitions.js';
 import { IntentRun, activities } from './intent-run.js';
 
-const { checkRisk, dispatchPaper, fillRestingPaper, dispatchRouted, syncRouted } = activities;
+const { dispatchRouted, syncRouted } = activities;
 
 /** A routed working order is read back from its venue at most this often (ms), backing off to {@link SLOWEST_POLL_MS} while nothing changes. */
 const SLOWEST_POLL_MS = 60_000;
@@ -45,7 +47,7 @@ export async function intentWorkflow(input: IntentWorkflowInput): Promise<Intent
   // Only self-signed intents wait here: awaiting unconditionally would reorder old histories' commands.
   if (run.state === 'intent_pending') await condition(() => run.state !== 'intent_pending');
 
-  const risk = await checkRisk(intentId);
+  const risk = run.routed ? await run.checkRisk() : await run.checkAndDispatchPaper();
   if (!risk.ok) {
     run.rejectReason = risk.reason;
     run.moveTo('rejected');
@@ -60,16 +62,16 @@ export async function intentWorkflow(input: IntentWorkflowInput): Promise<Intent
     return { intentId, state: run.state, reason: run.outcome.reason };
   }
 
-  let outcome = (run.outcome = await dispatchPaper(intentId));
+  let outcome = run.outcome!;
   run.moveTo(outcome.state);
   while (outcome.resting) {
     await condition(() => (run.crossings > 0 && !run.busy) || !run.outcome!.resting);
-    if (!run.outcome.resting) break;
+    if (!run.outcome!.resting) break;
     run.crossings = 0;
     run.busy = true;
-    outcome = run.outcome = await fillRestingPaper(intentId).finally(() => (run.busy = false));
+    outcome = run.outcome = await run.steps.fillRestingPaper(intentId).finally(() => (run.busy = false));
     if (outcome.state !== run.state) run.moveTo(outcome.state);
   }
   await condition(allHandlersFinished);
-  return { intentId, state: run.state, reason: run.outcome.reason };
+  return { intentId, state: run.state, reason: run.outcome!.reason };
 }

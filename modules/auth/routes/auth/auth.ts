@@ -84,7 +84,7 @@ export function authRoutes(
       let owner: HandshakeOwner;
       if (body.apiKey || body.apiSecret) {
         const cred = await credentialBySecret(deps, body.apiKey ?? '', body.apiSecret ?? '', ctx.ip);
-        await assertCallerTenantActive(deps.orm, cred.tenantId, ctx.state.tenant);
+        await assertCallerTenantActive(deps.auth.tenants, cred.tenantId, ctx.state.tenant);
         owner = { credentialId: cred.id, tenantId: cred.tenantId, accountId: cred.accountId ?? null };
       } else {
         const { credentialId, tenantId, accountId } = callerOf(ctx);

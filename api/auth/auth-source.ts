@@ -1,0 +1,25 @@
+/**
+ * The PostgreSQL reads behind the authentication cache (api/auth/auth-cache.ts): tenants
+ * (api/middleware/tenant.ts `tenantLookup`, and by id), credential rows and the revoked token list.
+ */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Credential, RevokedToken } from '../../db/entities.js';
+import { platformEm } from '../../db/orm.js';
+import { tenantLookup } from '../middleware/tenant.js';
+import type { AuthSource } from './auth-cache.js';
+
+/** {@link AuthSource} over `orm`, outside any tenant filter. */
+export function authSource(orm: MikroORM): AuthSource {
+  return {
+    tenants: tenantLookup(orm),
+    credential: (id) => platformEm(orm).findOne(Credential, { id }, { filters: false }),
+    isRevoked: async (jti) => (await platformEm(orm).count(RevokedToken, { jti })) > 0,
+    revokedTokens: (limit) =>
+      platformEm(orm)
+        .getConnection()
+        .execute<{ jti: string; expiresAt: Date }[]>(
+          `select jti, expires_at as "expiresAt" from revoked_tokens where expires_at > now() limit ?`,
+          [limit + 1],
+        ),
+  };
+}
