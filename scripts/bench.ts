@@ -1,9 +1,15 @@
 /**
- * `npm run bench`: compose → `filled` frame latency of N paper market orders at fixed concurrency,
- * and beside it, on the same Temporal server in the same run, the floor: an empty workflow running
- * one no-op activity. Prints p50/p99 of both and their ratio. Self-contained: its own in-memory
- * Temporal dev server, a fresh database (DATABASE_URL's server, else embedded PostgreSQL), the api
- * and the worker in this process. BENCH_N (default 200), BENCH_CONCURRENCY (default 8).
+ * `npm run bench` (first of three; README "Benchmark"): paper market orders against the floor, an
+ * empty workflow running one no-op activity, on the same Temporal server in the same run.
+ * - P1: compose → `filled` frame latency of BENCH_N (200) orders at BENCH_CONCURRENCY (8), beside
+ *   the floor's at the same concurrency; goal p50 ≤ 1.5× the floor's.
+ * - P2: orders composed by BENCH_P2_CONCURRENCY (64) loops for BENCH_P2_SECONDS (60), beside the floor
+ *   run the same way for BENCH_P2_FLOOR_SECONDS (20); goal intents/s ≥ 0.8× the floor's workflows/s,
+ *   with 0 lost (answered 201 but not filled) and 0 duplicated (filled for more than their size),
+ *   counted in PostgreSQL after the run.
+ * Prints each goal with PASS/FAIL and merges `p1`, `p2` into `.data/bench.json`. Self-contained: its
+ * own in-memory Temporal dev server, a fresh database (DATABASE_URL's server, else embedded
+ * PostgreSQL), the api and the worker in this process.
  */
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -15,10 +21,16 @@ import { tickAt } from '../domain/market/replay.js';
 import { Decimal } from '../domain/decimal.js';
 import { noopWorkflow } from './bench/noop-workflow.js';
 import { benchTrader, startBenchPlatform } from './lib/bench.js';
-import { pct, pool } from './lib/measure.js';
+import { pct, pool, sustain } from './lib/measure.js';
+import { goalLine, recordBench } from './lib/bench-report.js';
 
 const N = Number(process.env.BENCH_N ?? 200);
 const C = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const P2_C = Number(process.env.BENCH_P2_CONCURRENCY ?? 64);
+const P2_SECONDS = Number(process.env.BENCH_P2_SECONDS ?? 60);
+const P2_FLOOR_SECONDS = Number(process.env.BENCH_P2_FLOOR_SECONDS ?? 20);
+/** An order not filled this long after compose counts as lost (ms). */
+const LOST_AFTER_MS = 30_000;
 const ROOT = path.resolve(import.meta.dirname, '..');
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
@@ -33,6 +45,9 @@ await publishMark(orm, { ...tick, ts: Date.now() });
 const refresh = setInterval(() => void publishMark(orm, { ...tick, ts: Date.now() }), 1000);
 
 const filledAt = new Map<string, (t: number) => void>();
+/** `x` rounded to `places` decimals (figures for the report). */
+const round = (x: number, places = 1) => Number(x.toFixed(places));
+
 const trader = await benchTrader(platform, { slug: 'bench', displayName: 'Bench' }, (intent) => {
   if (intent.state === 'filled') filledAt.get(intent.clientOrderId)?.(performance.now());
 });
@@ -71,25 +86,83 @@ const floorWorker = await Worker.create({
 const floorRun = floorWorker.run();
 const clientConn = await Connection.connect(temporalConnectionOptions({ address: platform.temporalAddress }));
 const client = new Client({ connection: clientConn });
-await pool(C, C, async (i) =>
-  client.workflow.execute(noopWorkflow, { taskQueue: 'bench-floor', workflowId: `floor-warm-${i}` }),
-);
+const floorOnce = (id: string) => client.workflow.execute(noopWorkflow, { taskQueue: 'bench-floor', workflowId: id });
+await pool(C, C, async (i) => floorOnce(`floor-warm-${i}`));
 const f0 = performance.now();
 const floorMs = await pool(N, C, async (i) => {
   const start = performance.now();
-  await client.workflow.execute(noopWorkflow, { taskQueue: 'bench-floor', workflowId: `floor-${i}` });
+  await floorOnce(`floor-${i}`);
   return performance.now() - start;
 });
 const floorWall = performance.now() - f0;
 
 const row = (name: string, xs: number[], wall: number) =>
   `${name.padEnd(44)} p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms   p99 ${pct(xs, 99).toFixed(1).padStart(7)} ms   ${(xs.length / (wall / 1000)).toFixed(1).padStart(6)} /s`;
-console.log('');
+console.log(`\nP1, concurrency ${C}, ${N} each`);
 console.log(row('paper market order, compose → filled frame', orderMs, orderWall));
 console.log(row('floor: empty workflow + one no-op activity', floorMs, floorWall));
-console.log(
-  `${'ratio (order / floor)'.padEnd(44)} p50 ${(pct(orderMs, 50) / pct(floorMs, 50)).toFixed(2).padStart(7)} x    p99 ${(pct(orderMs, 99) / pct(floorMs, 99)).toFixed(2).padStart(7)} x`,
+const p1 = {
+  p50Ms: round(pct(orderMs, 50)),
+  p99Ms: round(pct(orderMs, 99)),
+  floorP50Ms: round(pct(floorMs, 50)),
+  ratioP50: round(pct(orderMs, 50) / pct(floorMs, 50), 2),
+};
+goalLine(
+  `P1 compose → filled p50 at concurrency ${C}`,
+  `${p1.p50Ms} ms = ${p1.ratioP50}× the floor's ${p1.floorP50Ms} ms`,
+  '≤ 1.5×',
+  p1.ratioP50 <= 1.5,
 );
+
+// P2: sustained throughput at P2_C, then the floor the same way; lost and duplicated counted in PostgreSQL.
+console.log(`\nP2, concurrency ${P2_C}: orders for ${P2_SECONDS} s, the floor for ${P2_FLOOR_SECONDS} s`);
+const composed: string[] = [];
+const p2Ms: number[] = [];
+const p2 = await sustain(P2_C, P2_SECONDS, async (i) => {
+  const clientOrderId = `p2-${i}`;
+  let filled: (t: number) => void = () => undefined;
+  const done = new Promise<number>((resolve) => filledAt.set(clientOrderId, (filled = resolve)));
+  const start = performance.now();
+  const res = await trader.call('POST', '/api/v1/oms/intents', order(i, clientOrderId));
+  if (!res.intentId) throw new Error(`compose failed: ${JSON.stringify(res)}`);
+  composed.push(res.intentId as string);
+  const timeout = setTimeout(() => filled(NaN), LOST_AFTER_MS);
+  const at = await done;
+  clearTimeout(timeout);
+  if (!Number.isNaN(at)) p2Ms.push(at - start);
+});
+const p2Floor = await sustain(P2_C, P2_FLOOR_SECONDS, async (i) => void (await floorOnce(`floor-p2-${i}`)));
+const [counted] = await orm.em
+  .fork()
+  .getConnection()
+  .execute<{ filled: number; duplicated: number }[]>(
+    `select (select count(*)::int from order_intents where id in (select jsonb_array_elements_text(?::jsonb)) and state = 'filled') as filled,
+            (select count(*)::int from (select i.id from order_intents i join fills f on f.intent_id = i.id
+               where i.id in (select jsonb_array_elements_text(?::jsonb)) group by i.id, i.qty having sum(f.qty) > i.qty) d) as duplicated`,
+    [JSON.stringify(composed), JSON.stringify(composed)],
+  );
+const p2Figures = {
+  intentsPerSec: round(composed.length / (p2.wallMs / 1000), 1),
+  floorPerSec: round(p2Floor.jobs / (p2Floor.wallMs / 1000), 1),
+  ratio: 0,
+  composed: composed.length,
+  lost: composed.length - counted.filled,
+  duplicated: counted.duplicated,
+  p50Ms: round(pct(p2Ms, 50)),
+  p99Ms: round(pct(p2Ms, 99)),
+};
+p2Figures.ratio = round(p2Figures.intentsPerSec / p2Figures.floorPerSec, 2);
+console.log(
+  `orders: ${p2Figures.composed} in ${(p2.wallMs / 1000).toFixed(1)} s = ${p2Figures.intentsPerSec} /s, compose → filled p50 ${p2Figures.p50Ms} ms p99 ${p2Figures.p99Ms} ms; floor ${p2Figures.floorPerSec} workflows/s`,
+);
+goalLine(
+  `P2 intents/s at concurrency ${P2_C} for ${P2_SECONDS} s`,
+  `${p2Figures.intentsPerSec} /s = ${p2Figures.ratio}× the floor's ${p2Figures.floorPerSec} /s, ${p2Figures.lost} lost, ${p2Figures.duplicated} duplicated`,
+  '≥ 0.8×, 0 lost, 0 duplicated',
+  p2Figures.ratio >= 0.8 && p2Figures.lost === 0 && p2Figures.duplicated === 0,
+);
+recordBench({ p1, p2: p2Figures });
+console.log('p1, p2 written to .data/bench.json');
 
 clearInterval(refresh);
 trader.close();

@@ -25,3 +25,19 @@ export async function pool<T>(n: number, c: number, job: (i: number) => Promise<
   );
   return out;
 }
+
+/**
+ * Runs `job(i)` from `c` loops at once, each starting its next job as soon as the last ends, until
+ * `seconds` have passed (jobs under way then are awaited): how many ran, over how long (ms).
+ */
+export async function sustain(c: number, seconds: number, job: (i: number) => Promise<void>) {
+  const start = performance.now();
+  const deadline = start + seconds * 1000;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: c }, async () => {
+      while (performance.now() < deadline) await job(next++);
+    }),
+  );
+  return { jobs: next, wallMs: performance.now() - start };
+}
