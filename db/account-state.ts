@@ -25,11 +25,26 @@ export async function openPositions(em: EntityManager, accountId: string) {
   return rows.map((p) => positionView(p, marks.get(`${p.venue} ${p.symbol}`) ?? null));
 }
 
-/** `{ accountId, accountNumber, perVenue }` (docs/api.md §2.5), every amount a USD decimal string. */
-export async function accountState(em: EntityManager, account: AccountRow) {
-  const balances = await em.find(AccountBalance, { accountId: account.id }, { orderBy: { venue: 'asc' } });
-  const positions = await em.find(Position, { accountId: account.id, qty: { $ne: '0' } });
-  const marks = await marksFor(em, positions);
+/**
+ * `{ accountId, accountNumber, perVenue }` (docs/api.md §2.5), every amount a USD decimal string.
+ * `account` may still be under way (its ownership check, api/auth/ownership.ts): the balances, positions
+ * and marks are read meanwhile, in parallel, and nothing is answered unless it resolves.
+ * @throws what `account` rejects with.
+ */
+export async function accountState(em: EntityManager, accountId: string, account: Promise<AccountRow>) {
+  const [balances, positions, marks, owned] = await Promise.all([
+    em.find(AccountBalance, { accountId }, { orderBy: { venue: 'asc' } }),
+    em.find(Position, { accountId, qty: { $ne: '0' } }),
+    em
+      .getConnection()
+      .execute<{ venue: string; symbol: string; mark: string }[]>(
+        `select m.venue, m.symbol, m.mark::text as mark from marks m join positions p on p.venue = m.venue and p.symbol = m.symbol
+          where p.account_id = ? and p.qty <> 0`,
+        [accountId],
+      )
+      .then((rows) => new Map(rows.map((m) => [`${m.venue} ${m.symbol}`, new Decimal(m.mark)]))),
+    account,
+  ]);
   const perVenue = balances.map((b) => {
     const held = positions.filter((p) => p.venue === b.venue);
     const s = venueState(
@@ -52,5 +67,5 @@ export async function accountState(em: EntityManager, account: AccountRow) {
       openPositions: held.length,
     };
   });
-  return { accountId: account.id, accountNumber: account.accountNumber, perVenue };
+  return { accountId: owned.id, accountNumber: owned.accountNumber, perVenue };
 }

@@ -38,7 +38,7 @@ export function accountStateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rou
     },
     async (ctx, { params }) => {
       const em = callerEm(deps.orm, ctx);
-      ctx.body = await accountState(em, await ownedAccount(em, callerOf(ctx), params.id));
+      ctx.body = await accountState(em, params.id, ownedAccount(em, callerOf(ctx), params.id));
     },
   );
 
