@@ -127,7 +127,7 @@ export function createApp(deps: AppDeps) {
     intentRoutes(deps, openapi),
     omsRoutes(deps, openapi),
     bracketRoutes(deps, openapi),
-    marketRoutes(deps, openapi, deps.streams),
+    marketRoutes(deps, openapi, deps.streams, deps.quotes),
     reportRoutes(deps, openapi),
     statementRoutes(deps, openapi),
     analyticsRoutes(deps, openapi),

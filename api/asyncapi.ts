@@ -120,14 +120,34 @@ export const CHANNELS: { path: string; auth: string; topics: string[]; frames: F
     path: '/ws/quotes',
     auth: 'none',
     topics: ['<venue>:<symbol>'],
-    description: 'The canonical mark per venue and symbol; quotes coalesce per pair (latest wins).',
+    description:
+      'The canonical mark per venue and symbol; quotes coalesce per pair for a slow socket (latest wins; a seq gap is normal).',
     frames: [
-      ...COMMON,
+      ...COMMON.filter((f) => f.name !== 'Resync-Required'),
+      {
+        name: 'Resync-Required',
+        from: 'server',
+        fields: {
+          reason: 'slow_consumer',
+          dropped: 'frames dropped from the backlog',
+          topics: 'pairs whose quotes were dropped',
+        },
+        description:
+          "No seq (quotes carry their pair's): re-fetch the REST quote of topics, then apply the frames that follow",
+      },
       { name: 'Unsubscribe', from: 'client', fields: { topics: '' } },
       {
         name: 'Quote',
         from: 'server',
-        fields: { seq: '', venue: '', symbol: '', mark: 'USD', bid: 'USD', ask: 'USD', ts: 'ISO time' },
+        fields: {
+          seq: "the pair's quote number on this api process, the same on every socket",
+          venue: '',
+          symbol: '',
+          mark: 'USD',
+          bid: 'USD',
+          ask: 'USD',
+          ts: 'ISO time',
+        },
       },
     ],
   },

@@ -1,7 +1,8 @@
 /**
  * A bounded, coalescing send queue for one WebSocket (docs/api.md §6.3 rules 2 and `Resync-Required`).
- * Frames are numbered (`seq`) when queued and written only while the socket's own buffer is below
- * {@link LOW_WATER_BYTES}, so memory per socket is bounded by the queue cap plus one low-water mark:
+ * Frames are numbered (`seq`) when pushed and written at once while the socket's own buffer is below
+ * {@link LOW_WATER_BYTES}; past it they queue, so memory per socket is bounded by the queue cap plus one
+ * low-water mark, and only a slow socket's frames are ever queued, coalesced or dropped:
  *
  * - a frame queued with a coalescing key replaces the queued frame of the same key (latest book,
  *   quote or candle wins), so its `seq` is skipped: a gap is normal and means "re-snapshot";
@@ -16,6 +17,8 @@ import type { WebSocket } from 'ws';
 
 /** Write to the socket only while its send buffer holds less than this, bytes. */
 export const LOW_WATER_BYTES = 64 * 1024;
+/** Send options: every frame is a text frame, also one handed over as UTF-8 bytes. */
+const TEXT = { binary: false };
 /** Default queued-bytes cap past which the backlog is dropped, bytes. */
 export const OUTBOX_CAP_BYTES = 1 << 20;
 
@@ -31,7 +34,8 @@ export interface FrameMeter {
 
 interface Queued {
   key?: string;
-  text: string;
+  /** The frame's JSON: text, or UTF-8 bytes (a frame serialised once for many sockets). */
+  data: string | Buffer;
   /** Scopes of the frame (or, for a queued resync, of every frame it replaced), e.g. account ids. */
   scopes?: string[];
 }
@@ -67,22 +71,30 @@ export class Outbox {
   ) {}
 
   /**
-   * Queues a frame (with the next `seq` unless the outbox is unnumbered); `coalesceKey` makes it replace a
-   * queued frame of the same key; `scope` (e.g. its account id) is named by the resync frame should it be dropped.
+   * Sends a frame (with the next `seq` unless the outbox is unnumbered): at once while the socket keeps up (nothing
+   * queued, its send buffer under {@link LOW_WATER_BYTES}), else queued; `coalesceKey` makes it replace a queued frame
+   * of the same key; `scope` (e.g. its account id or topic) is named by the resync frame should it be dropped.
+   * `frame` may be given serialised, as UTF-8 JSON bytes shared by every socket of a fan-out: it is written as is
+   * (a text frame, no per-socket work), so it carries its own `seq` and suits an unnumbered outbox.
    */
-  push(frame: Record<string, unknown>, coalesceKey?: string, scope?: string): void {
+  push(frame: Record<string, unknown> | Buffer, coalesceKey?: string, scope?: string): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
     const numbered = this.options.numbered ?? true;
-    const text = JSON.stringify(numbered ? { ...frame, seq: ++this.seq } : frame);
+    const data = Buffer.isBuffer(frame) ? frame : JSON.stringify(numbered ? { ...frame, seq: ++this.seq } : frame);
+    if (!this.queue.length && !this.waiting && this.ws.bufferedAmount + data.length < LOW_WATER_BYTES) {
+      this.ws.send(data, TEXT);
+      this.meter?.sent();
+      return;
+    }
     const scopes = scope === undefined ? undefined : [scope];
     const at = coalesceKey === undefined ? -1 : this.queue.findIndex((q) => q.key === coalesceKey);
     if (at >= 0) {
-      this.queuedBytes += text.length - this.queue[at].text.length;
-      this.queue[at] = { key: coalesceKey, text, scopes };
+      this.queuedBytes += data.length - this.queue[at].data.length;
+      this.queue[at] = { key: coalesceKey, data, scopes };
       this.meter?.dropped('coalesced', 1);
     } else {
-      this.queue.push({ key: coalesceKey, text, scopes });
-      this.queuedBytes += text.length;
+      this.queue.push({ key: coalesceKey, data, scopes });
+      this.queuedBytes += data.length;
     }
     if (this.queuedBytes > this.capBytes) {
       const dropped = this.queue.length;
@@ -96,7 +108,7 @@ export class Outbox {
         dropped,
         ...this.options.resyncFields?.(all),
       });
-      this.queue = [{ text: resync, scopes: all }];
+      this.queue = [{ data: resync, scopes: all }];
       this.queuedBytes = resync.length;
     }
     this.flush();
@@ -119,14 +131,14 @@ export class Outbox {
     if (this.waiting) return;
     while (this.queue.length && this.ws.readyState === this.ws.OPEN) {
       const q = this.queue.shift()!;
-      this.queuedBytes -= q.text.length;
+      this.queuedBytes -= q.data.length;
       this.meter?.sent();
-      if (this.ws.bufferedAmount + q.text.length < LOW_WATER_BYTES) {
-        this.ws.send(q.text);
+      if (this.ws.bufferedAmount + q.data.length < LOW_WATER_BYTES) {
+        this.ws.send(q.data, TEXT);
         continue;
       }
       this.waiting = true;
-      this.ws.send(q.text, () => {
+      this.ws.send(q.data, TEXT, () => {
         this.waiting = false;
         this.flush();
       });

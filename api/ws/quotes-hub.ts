@@ -2,6 +2,13 @@
  * Fan-out of canonical marks to `/ws/quotes` sockets: each api process LISTENs on `marks` (the
  * feed's upsert NOTIFYs `<venue> <symbol>`), reads the row and hands it to that pair's listeners.
  * Only the latest mark matters, so a pair whose read is in flight coalesces further notifications.
+ *
+ * Each mark is serialised ONCE per process, not once per socket: listeners get the `Quote` frame as
+ * UTF-8 bytes, the same Buffer for every socket (written as is, no per-socket encoding). So its `seq`
+ * is the pair's, not the socket's: it rises by one with each mark of the pair this process fans out.
+ * The pair's latest frame is kept while it has listeners, so a new subscriber gets the current quote
+ * at once, without a read and without re-sending it to every other socket of the pair; a re-read
+ * that finds the same mark sends nothing.
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -24,18 +31,47 @@ interface MarkRow {
   ts: Date;
 }
 
+/**
+ * A listener of one pair: `frame` is the UTF-8 JSON of `Quote { type, seq, venue, symbol, mark, bid, ask, ts }`
+ * (`seq`: the pair's quote number on this process), the same Buffer for every listener of the pair; not to be
+ * modified.
+ */
+export type QuoteListener = (frame: Buffer) => void;
+
 export interface QuotesHub {
-  subscribe(key: string, fn: (q: QuoteView) => void): () => void;
+  /**
+   * Listens to the pair `key` (`<venue> <symbol>`): `fn` gets its current quote soon after (never
+   * during this call), then every change; returns the unsubscribe function.
+   */
+  subscribe(key: string, fn: QuoteListener): () => void;
+  /**
+   * The pair's latest quote as this process holds it (`GET /market/quotes`, issue 15): from the first
+   * call on, the pair stays followed (a listener of its own), so later calls read memory kept current by
+   * NOTIFY `marks`. Undefined until the first read lands, and while the LISTEN connection is down (the
+   * caller reads PostgreSQL then).
+   */
+  latest(key: string): QuoteView | undefined;
   stop(): Promise<void>;
 }
 
 export async function startQuotesHub(databaseUrl: string, logger: Logger): Promise<QuotesHub> {
   const listener = new pg.Client({ connectionString: databaseUrl });
   const reader = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  listener.on('error', (err) => logger.error({ err }, 'quotes hub connection failed'));
+  let listening = true;
+  listener.on('error', (err) => {
+    listening = false;
+    logger.error({ err }, 'quotes hub connection failed');
+  });
+  listener.on('end', () => (listening = false));
   reader.on('error', (err) => logger.error({ err }, 'quotes hub pool error'));
   await listener.connect();
-  const subs = new Map<string, Set<(q: QuoteView) => void>>();
+  const subs = new Map<string, Set<QuoteListener>>();
+  /** The latest quote per pair with listeners (dropped with the pair's last listener: no reads then). */
+  const latest = new Map<string, { view: string; frame: Buffer; quote: QuoteView }>();
+  /** Pairs `latest()` follows for good. */
+  const followed = new Set<string>();
+  /** The `seq` of the pair's latest quote on this process (kept when its listeners leave: never reused). */
+  const seqs = new Map<string, number>();
   const inFlight = new Set<string>();
   const again = new Set<string>();
 
@@ -49,7 +85,8 @@ export async function startQuotesHub(databaseUrl: string, logger: Logger): Promi
         `select mark::text, bid::text, ask::text, ts from marks where venue = $1 and symbol = $2`,
         [venue, symbol],
       );
-      if (rows[0]) {
+      const fns = subs.get(key);
+      if (rows[0] && fns?.size) {
         const q: QuoteView = {
           venue,
           symbol,
@@ -58,7 +95,14 @@ export async function startQuotesHub(databaseUrl: string, logger: Logger): Promi
           ask: rows[0].ask,
           ts: new Date(rows[0].ts).toISOString(),
         };
-        for (const fn of subs.get(key) ?? []) fn(q);
+        const view = JSON.stringify(q);
+        if (view !== latest.get(key)?.view) {
+          const seq = (seqs.get(key) ?? 0) + 1;
+          seqs.set(key, seq);
+          const frame = Buffer.from(JSON.stringify({ type: 'Quote', seq, ...q }));
+          latest.set(key, { view, frame, quote: q });
+          for (const fn of fns) fn(frame);
+        }
       }
     } catch (err) {
       logger.error({ err, key }, 'quote fan-out failed');
@@ -69,15 +113,30 @@ export async function startQuotesHub(databaseUrl: string, logger: Logger): Promi
   };
   listener.on('notification', (n) => n.payload && void load(n.payload));
   await listener.query('listen marks');
-  return {
+  const hub: QuotesHub = {
+    latest(key) {
+      if (!followed.has(key)) {
+        followed.add(key);
+        hub.subscribe(key, () => undefined);
+      }
+      return listening ? latest.get(key)?.quote : undefined;
+    },
     subscribe(key, fn) {
-      (subs.get(key) ?? subs.set(key, new Set()).get(key)!).add(fn);
-      void load(key); // the current mark at once
-      return () => subs.get(key)?.delete(fn);
+      const fns = subs.get(key) ?? subs.set(key, new Set()).get(key)!;
+      fns.add(fn);
+      const current = latest.get(key);
+      // The current mark at once: the kept frame (after the caller's own reply), else a read for the pair.
+      if (current === undefined) void load(key);
+      else queueMicrotask(() => fns.has(fn) && fn(current.frame));
+      return () => {
+        fns.delete(fn);
+        if (!fns.size) latest.delete(key);
+      };
     },
     async stop() {
       await listener.end();
       await reader.end();
     },
   };
+  return hub;
 }

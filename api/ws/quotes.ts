@@ -2,14 +2,18 @@
  * `/ws/quotes` (docs/api.md §6.1): the canonical mark per venue and symbol; no authentication needed.
  * `Subscribe { topics: ['paper:BTC.PAPER', ...] }` (topic = `<venue>:<symbol>`, symbols from
  * `GET /api/v1/symbols/{venue}`) → `Result { ok, topics }`, then `Quote { seq, venue, symbol,
- * mark, bid, ask, ts }` on every mark change. Quotes coalesce per pair for a slow socket (latest
- * wins; the replaced quote's `seq` is skipped, so a gap is normal); past the 1 MiB backlog cap the
- * socket gets `Resync-Required` (api/ws/outbox.ts). `Unsubscribe { topics }`, `Ping` → `Pong
- * { serverTime }`; a per-frame rate limit exempts Ping and Alive; idle close after 60 s of silence.
+ * mark, bid, ask, ts }` at once and on every mark change. Each quote is serialised once for every socket
+ * (api/ws/quotes-hub.ts), so `seq` is the pair's quote number on this api process, the same on every
+ * socket (not a per-connection count). A socket that keeps up gets each quote at once; only one whose
+ * send buffer is past the low-water mark queues, and there quotes coalesce per pair (latest wins; the
+ * replaced quote's `seq` is skipped, so a gap is normal); past the 1 MiB backlog cap the socket gets
+ * `Resync-Required { reason, dropped, topics }` (no `seq`; `topics`: the pairs whose quotes were dropped;
+ * api/ws/outbox.ts). `Unsubscribe { topics }`, `Ping` → `Pong { serverTime }`; a per-frame rate limit
+ * exempts Ping and Alive; idle close after 60 s of silence.
  */
 import type { WebSocket } from 'ws';
 import { findSymbol } from '../../domain/market/symbols.js';
-import type { QuotesHub, QuoteView } from './quotes-hub.js';
+import type { QuotesHub } from './quotes-hub.js';
 import { IDLE_CLOSE_MS } from './risk.js';
 import { clientFrames, readFrame, UNSUBSCRIBE_FRAME } from './client-frames.js';
 import { FrameLimiter } from './frame-limit.js';
@@ -24,13 +28,17 @@ export function serveQuotesSocket(
   idleCloseMs = IDLE_CLOSE_MS,
   meter?: FrameMeter,
 ): void {
-  const out = new Outbox(ws, undefined, meter);
+  // Quotes carry their pair's seq (the hub's), so the outbox numbers nothing and its resync names the topics.
+  const out = new Outbox(ws, undefined, meter, { numbered: false, resyncFields: (topics) => ({ topics }) });
   const send = (msg: Record<string, unknown>) => out.reply(msg);
   const limiter = new FrameLimiter();
   const subs = new Map<string, () => void>();
   let idle = setTimeout(() => ws.close(1000, 'idle'), idleCloseMs);
-  /** Latest wins: a quote still queued for a slow socket is replaced by the newer one of its pair. */
-  const deliver = (q: QuoteView) => out.push({ type: 'Quote', ...q }, `${q.venue}:${q.symbol}`);
+  /**
+   * Topic `t`'s quotes, as the hub serialised them once for every socket; latest wins: a quote still queued for a
+   * slow socket is replaced by the newer one of its pair.
+   */
+  const deliver = (t: string) => (frame: Buffer) => out.push(frame, t, t);
   ws.on('message', (raw) => {
     clearTimeout(idle);
     idle = setTimeout(() => ws.close(1000, 'idle'), idleCloseMs);
@@ -55,7 +63,7 @@ export function serveQuotesSocket(
       });
     for (const t of msg.topics) {
       const key = t.replace(':', ' ');
-      if (msg.type === 'Subscribe' && !subs.has(t)) subs.set(t, hub.subscribe(key, deliver));
+      if (msg.type === 'Subscribe' && !subs.has(t)) subs.set(t, hub.subscribe(key, deliver(t)));
       if (msg.type === 'Unsubscribe') {
         subs.get(t)?.();
         subs.delete(t);

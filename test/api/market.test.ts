@@ -62,20 +62,30 @@ describe('market data from the canonical marks', () => {
     expect(q.body).toMatchObject({ venue: 'hyperliquid', symbol: hl.symbol, source: 'replay:hyperliquid' });
   });
 
-  it('/ws/quotes pushes the current mark on subscribe, then every change with a rising seq', async () => {
+  it('/ws/quotes pushes the current mark on subscribe, then every change; every socket gets the same quote and seq', async () => {
     const first = await recordedTick('BTC.PAPER', 0.1);
     await publish(s.orm, first);
-    const ws = await openRisk(`${s.api.baseUrl.replace('http', 'ws')}/ws/quotes`, {});
+    const url = `${s.api.baseUrl.replace('http', 'ws')}/ws/quotes`;
+    const ws = await openRisk(url, {});
     ws.send({ type: 'Subscribe', topics: ['paper:NOPE'] });
     expect(await ws.next((f) => f.type === 'Result')).toMatchObject({ ok: false, error: 'unknown_topic' });
     ws.send({ type: 'Subscribe', topics: ['paper:BTC.PAPER'] });
     const q1 = await ws.next((f) => f.type === 'Quote');
-    expect(q1).toMatchObject({ seq: 1, venue: 'paper', symbol: 'BTC.PAPER', mark: first.mark.toFixed() });
+    expect(q1).toMatchObject({ venue: 'paper', symbol: 'BTC.PAPER', mark: first.mark.toFixed() });
+    expect(q1.seq).toEqual(expect.any(Number));
+    // A socket subscribing later gets the same current quote (same seq), after its Result.
+    const other = await openRisk(url, {});
+    other.send({ type: 'Subscribe', topics: ['paper:BTC.PAPER'] });
+    expect(await other.next((f) => f.type === 'Quote')).toEqual(q1);
+    const types = other.frames.map((f) => f.type);
+    expect(types.indexOf('Result')).toBeLessThan(types.indexOf('Quote'));
     const second = await recordedTick('BTC.PAPER', 0.9);
     await publish(s.orm, second);
-    const q2 = await ws.next((f) => f.type === 'Quote' && f.seq === 2);
-    expect(q2.mark).toBe(second.mark.toFixed());
+    const [a, b] = await Promise.all([ws, other].map((w) => w.next((f) => f.type === 'Quote' && f.seq === q1.seq + 1)));
+    expect(a.mark).toBe(second.mark.toFixed());
+    expect(b).toEqual(a);
     ws.close();
+    other.close();
   });
 });
 

@@ -70,6 +70,29 @@ describe('Outbox', () => {
   }, 30_000);
 });
 
+describe('Outbox with frames serialised once for many sockets (the /ws/quotes fan-out)', () => {
+  it('writes the shared bytes as a text frame, numbered by nobody; a backed-up socket gets only the latest of a key', async () => {
+    const { server, client, frames } = await pair();
+    const kinds: boolean[] = [];
+    client.on('message', (_raw, isBinary) => kinds.push(isBinary));
+    const out = new Outbox(server, 64 << 20, undefined, { numbered: false });
+    const quote = (seq: number) => Buffer.from(JSON.stringify({ type: 'Quote', seq, mark: `${seq}.5` }));
+    out.push(quote(7), 'paper:BTC.PAPER');
+    await waitUntil(() => frames.length === 1);
+    expect(frames[0]).toEqual({ type: 'Quote', seq: 7, mark: '7.5' });
+    expect(kinds).toEqual([false]); // text, as a browser's WebSocket needs for JSON
+    (client as any)._socket.pause();
+    const filler = 'y'.repeat(64 * 1024);
+    for (let i = 0; i < 200; i++) out.push({ type: 'Trades', filler }); // back the socket up
+    for (let seq = 8; seq < 50; seq++) out.push(quote(seq), 'paper:BTC.PAPER');
+    (client as any)._socket.resume();
+    await waitUntil(() => frames.filter((f) => f.type === 'Trades').length === 200 && frames.length === 202);
+    await sleep(50);
+    expect(frames.filter((f) => f.type === 'Quote').map((f) => f.seq)).toEqual([7, 49]);
+    client.close();
+  }, 30_000);
+});
+
 async function waitUntil(pred: () => boolean, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!pred()) {

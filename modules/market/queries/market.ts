@@ -7,6 +7,7 @@
  * aggregates; Polymarket outcomes chart their recorded daily prices (interval `1d`). FX rates come
  * from configuration.
  */
+import type { QuoteView } from '../../../api/ws/quotes-hub.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../../../domain/errors.js';
 import { Decimal, fmt } from '../../../domain/decimal.js';
@@ -58,10 +59,21 @@ async function markOf(orm: MikroORM, venue: string, symbol: string) {
   return row;
 }
 
-/** The current canonical quote of a pair (quoteView). @throws as {@link markOf}. */
-export async function quote(orm: MikroORM, venue: string, symbol: string) {
-  const m = await markOf(orm, venue, symbol);
+/**
+ * The current canonical quote of a pair (quoteView): from this api process's memory when the quotes hub
+ * holds it (kept current by NOTIFY `marks`, api/ws/quotes-hub.ts `latest`), else read from PostgreSQL.
+ * @throws as {@link markOf}.
+ */
+export async function quote(
+  orm: MikroORM,
+  venue: string,
+  symbol: string,
+  hub: { latest(key: string): QuoteView | undefined },
+) {
   const source = markSource(knownPair(venue, symbol));
+  const held = hub.latest(`${venue} ${symbol}`);
+  if (held) return { ...held, source };
+  const m = await markOf(orm, venue, symbol);
   return {
     venue: m.venue,
     symbol: m.symbol,

@@ -7,6 +7,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { MarketStreams } from '../../../db/market-streams.js';
+import type { QuotesHub } from '../../../api/ws/quotes-hub.js';
 import type { ApiDeps, ApiState } from '../../../api/context.js';
 import { gate } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
@@ -28,7 +29,12 @@ import {
 } from './market.schemas.js';
 
 /** Market-data routes; `streams` serves depth and tape (the on-demand market streams). */
-export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry, streams: MarketStreams): Router<ApiState> {
+export function marketRoutes(
+  deps: ApiDeps,
+  openapi: OpenApiRegistry,
+  streams: MarketStreams,
+  quotes: Pick<QuotesHub, 'latest'>,
+): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1/market' });
   const tags = ['market'];
   const read = gate({ audience: 'trader' });
@@ -46,7 +52,7 @@ export function marketRoutes(deps: ApiDeps, openapi: OpenApiRegistry, streams: M
       responses: { '200': { description: 'Quote', schema: quoteView } },
     },
     async (ctx, { params }) => {
-      ctx.body = await quote(deps.orm, params.venue, params.symbol);
+      ctx.body = await quote(deps.orm, params.venue, params.symbol, quotes);
     },
   );
 
