@@ -1,7 +1,8 @@
 /**
  * Fan-out of canonical marks to `/ws/quotes` sockets: each api process LISTENs on `marks` (the
- * feed's upsert NOTIFYs `<venue> <symbol>`), reads the row and hands it to that pair's listeners.
- * Only the latest mark matters, so a pair whose read is in flight coalesces further notifications.
+ * feed's upsert NOTIFYs the new mark itself, db/mark-notice.ts) and hands it to that pair's listeners
+ * without reading the row; a quote older than the one held is ignored. The row is read only for a
+ * pair's first subscriber (one read per pair at a time; notifications meanwhile coalesce).
  *
  * Each mark is serialised ONCE per process, not once per socket: listeners get the `Quote` frame as
  * UTF-8 bytes, the same Buffer for every socket (written as is, no per-socket encoding). So its `seq`
@@ -12,6 +13,7 @@
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { parseMarkNotice } from '../../db/mark-notice.js';
 
 /** A mark as `/ws/quotes` and `GET /market/quotes` show it (decimal strings, ISO time). */
 export interface QuoteView {
@@ -75,6 +77,21 @@ export async function startQuotesHub(databaseUrl: string, logger: Logger): Promi
   const inFlight = new Set<string>();
   const again = new Set<string>();
 
+  /** Fans `q` out to the pair's listeners unless it is older than, or the same as, the quote held. */
+  const apply = (key: string, q: QuoteView) => {
+    const fns = subs.get(key);
+    const held = latest.get(key);
+    if (!fns?.size || (held && q.ts < held.quote.ts)) return;
+    const view = JSON.stringify(q);
+    if (view === held?.view) return;
+    const seq = (seqs.get(key) ?? 0) + 1;
+    seqs.set(key, seq);
+    const frame = Buffer.from(JSON.stringify({ type: 'Quote', seq, ...q }));
+    latest.set(key, { view, frame, quote: q });
+    for (const fn of fns) fn(frame);
+  };
+
+  /** Reads the pair's row (a first subscriber; a NOTIFY without the mark); one read per pair at a time. */
   const load = async (key: string) => {
     if (!subs.get(key)?.size) return;
     if (inFlight.has(key)) return void again.add(key);
@@ -85,25 +102,15 @@ export async function startQuotesHub(databaseUrl: string, logger: Logger): Promi
         `select mark::text, bid::text, ask::text, ts from marks where venue = $1 and symbol = $2`,
         [venue, symbol],
       );
-      const fns = subs.get(key);
-      if (rows[0] && fns?.size) {
-        const q: QuoteView = {
+      if (rows[0])
+        apply(key, {
           venue,
           symbol,
           mark: rows[0].mark,
           bid: rows[0].bid,
           ask: rows[0].ask,
           ts: new Date(rows[0].ts).toISOString(),
-        };
-        const view = JSON.stringify(q);
-        if (view !== latest.get(key)?.view) {
-          const seq = (seqs.get(key) ?? 0) + 1;
-          seqs.set(key, seq);
-          const frame = Buffer.from(JSON.stringify({ type: 'Quote', seq, ...q }));
-          latest.set(key, { view, frame, quote: q });
-          for (const fn of fns) fn(frame);
-        }
-      }
+        });
     } catch (err) {
       logger.error({ err, key }, 'quote fan-out failed');
     } finally {
@@ -111,7 +118,12 @@ export async function startQuotesHub(databaseUrl: string, logger: Logger): Promi
       if (again.delete(key)) void load(key);
     }
   };
-  listener.on('notification', (n) => n.payload && void load(n.payload));
+  listener.on('notification', (n) => {
+    if (!n.payload) return;
+    const { key, mark } = parseMarkNotice(n.payload);
+    if (mark) apply(key, mark);
+    else void load(key);
+  });
   await listener.query('listen marks');
   const hub: QuotesHub = {
     latest(key) {

@@ -16,6 +16,7 @@
  * Announcements go out as `NOTIFY market_stream, <json>` ({@link StreamMessage}); every api
  * process LISTENs and fans out to its sockets (api/ws/market-hub.ts).
  */
+import { parseMarkNotice } from '../../../db/mark-notice.js';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { Decimal, fmt } from '../../../domain/decimal.js';
@@ -311,7 +312,8 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
 
   listener.on('notification', (n) => {
     if (n.channel === 'market_demand') return void reconcile();
-    if (n.channel === 'marks' && n.payload && streams.has(n.payload)) void followBook(n.payload);
+    const key = n.channel === 'marks' && n.payload ? parseMarkNotice(n.payload).key : undefined;
+    if (key && streams.has(key)) void followBook(key);
   });
   await listener.query('listen market_demand');
   await listener.query('listen marks');

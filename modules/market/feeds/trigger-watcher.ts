@@ -4,6 +4,7 @@
  * workflows (`markCrossed`). Signals are hints: the workflow re-checks under the account lock,
  * so a duplicate or late signal never fills twice. Runs in every worker; duplicates are harmless.
  */
+import { parseMarkNotice } from '../../../db/mark-notice.js';
 import pg from 'pg';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
@@ -95,7 +96,7 @@ export async function startTriggerWatcher(opts: {
     running.set(key, p);
   }
 
-  listener.on('notification', (n) => n.payload && schedule(n.payload));
+  listener.on('notification', (n) => n.payload && schedule(parseMarkNotice(n.payload).key));
   await listener.query('listen marks');
   // Catch up on crossings that happened while no worker was listening.
   const { rows: open } = await reader.query<{ venue: string; symbol: string }>(
