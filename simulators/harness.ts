@@ -1,9 +1,9 @@
 /**
  * What every venue simulator shares: its options and test controls, its injectable faults (a lost
- * acknowledgement, a refusal), the count of accepted orders, and the HTTP plumbing (read the body,
- * route, answer JSON or text, map a refusal to the venue's error shape, on 127.0.0.1). Each
- * simulator keeps its own wire format, signature checks and error shapes; the matching against the
- * mark is ./matching.ts.
+ * acknowledgement, a refusal), the count of accepted orders, the time spent answering, and the HTTP
+ * plumbing (read the body, route, answer JSON or text, map a refusal to the venue's error shape, on
+ * 127.0.0.1). Each simulator keeps its own wire format, signature checks and error shapes; the
+ * matching against the mark is ./matching.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,6 +33,14 @@ export interface VenueSimulator<Injected> {
   poke(): Promise<void>;
   /** Orders ever accepted for `owner` (addresses in any case). */
   orderCount(owner: string): number;
+  /** Requests answered so far and the time spent answering them (ms, from the body read to the answer sent): the venue's own share of a round trip. */
+  served(): Served;
+}
+
+/** What a simulator has answered: requests, and the time from each body read to its answer sent, summed (ms). */
+export interface Served {
+  requests: number;
+  ms: number;
 }
 
 /** One-shot faults a test arms: the next accepted order loses its answer, or the next order is refused. */
@@ -107,7 +115,8 @@ export async function listen(opts: {
   path?: string;
   route: (req: IncomingMessage, res: ServerResponse, body: string) => Promise<unknown>;
   fail: (err: unknown) => Reply;
-}): Promise<{ url: string; close(): Promise<void> }> {
+}): Promise<{ url: string; close(): Promise<void>; served(): Served }> {
+  const served: Served = { requests: 0, ms: 0 };
   const send = (res: ServerResponse, out: unknown) => {
     if (res.destroyed || res.socket?.destroyed) return;
     const r = out instanceof Reply ? out : new Reply(200, out);
@@ -118,13 +127,18 @@ export async function listen(opts: {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const started = performance.now();
       opts
         .route(req, res, Buffer.concat(chunks).toString('utf8'))
         .then((out) => send(res, out))
-        .catch((err: unknown) => send(res, opts.fail(err)));
+        .catch((err: unknown) => send(res, opts.fail(err)))
+        .finally(() => {
+          served.requests++;
+          served.ms += performance.now() - started;
+        });
     });
   });
-  return serve(server, opts.port, opts.path);
+  return { ...(await serve(server, opts.port, opts.path)), served: () => ({ ...served }) };
 }
 
 /** Listens on 127.0.0.1:`port` (0 = any); answers the base URL (`http://127.0.0.1:<port>` + `path`) and `close()`. */
@@ -140,14 +154,15 @@ async function serve(server: Server, port = 0, path = ''): Promise<{ url: string
   };
 }
 
-/** The controls every simulator answers the same way: its URL, `close()` and the two faults. */
+/** The controls every simulator answers the same way: its URL, `close()`, the two faults and what it has served. */
 export function commonControls(
-  served: { url: string; close(): Promise<void> },
+  served: Awaited<ReturnType<typeof listen>>,
   faults: Faults,
-): Pick<VenueSimulator<unknown>, 'url' | 'close' | 'dropNextAck' | 'rejectNext'> {
+): Pick<VenueSimulator<unknown>, 'url' | 'close' | 'dropNextAck' | 'rejectNext' | 'served'> {
   return {
     url: served.url,
     close: () => served.close(),
+    served: () => served.served(),
     dropNextAck: () => faults.dropNextAck(),
     rejectNext: (reason) => faults.rejectNext(reason),
   };

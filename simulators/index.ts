@@ -53,13 +53,18 @@ export function venueUser(venue: string, privateKey: `0x${string}`): VenueUser {
   return { owner: venue === 'kalshi' ? `member-${address.slice(2, 12).toLowerCase()}` : address, privateKey };
 }
 
+/** What {@link userAuthorization} needs of the simulators: the Kalshi simulator's API-key page (its `registerKey`). */
+export interface KalshiKeyPage {
+  kalshi: { registerKey(member: string, publicKeyPem: string): string | Promise<string> };
+}
+
 /**
  * The user's answer to an authorisation request (`POST /accounts/{id}/agents` → `authorization`):
  * their wallet's EIP-712 signature of `typedData`, or on Kalshi the key id the venue's web
- * interface (here the simulator) assigns when they register `publicKeyPem`.
+ * interface (here the simulator, `sims`) assigns when they register `publicKeyPem`.
  */
 export async function userAuthorization(
-  sims: Simulators,
+  sims: KalshiKeyPage,
   user: VenueUser,
   authorization: { kind: string; typedData?: TypedDataDefinition; publicKeyPem?: string },
 ): Promise<string> {

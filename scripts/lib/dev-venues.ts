@@ -11,7 +11,13 @@ import { fmt } from '../../domain/decimal.js';
 import { platformEm } from '../../db/orm.js';
 import { readMark } from '../../db/marks.js';
 import { ROUTED_VENUES, type RoutedVenue } from '../../venues/types.js';
-import { startSimulators, userAuthorization, venueUser, type Simulators } from '../../simulators/index.js';
+import {
+  startSimulators,
+  userAuthorization,
+  venueUser,
+  type KalshiKeyPage,
+  type Simulators,
+} from '../../simulators/index.js';
 
 /** One demo agent as `.data/dev.json` lists it. */
 export interface DevAgent {
@@ -49,7 +55,7 @@ export async function authorizeDemoAgents(opts: {
   apiSecret: string;
   accountId: string;
   walletKey: `0x${string}`;
-  sims: Simulators;
+  sims: KalshiKeyPage;
 }): Promise<Record<RoutedVenue, DevAgent>> {
   const call = async (method: string, path: string, body?: unknown, token?: string) => {
     const res = await fetch(`${opts.baseUrl}${path}`, {

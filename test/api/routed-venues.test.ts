@@ -4,11 +4,13 @@
  * simulator (which verifies every signature as the venue does): custody gates at compose, the
  * owner's wallet authorising the agent, compose → signed → dispatched → filled with the venue's
  * ids and fees → /ws/risk, a resting order canceled on the venue, a lost acknowledgement that never
- * becomes a second venue order, a venue refusal as `venue_rejected`, and order history that shows
- * an order placed in the venue's own interface.
+ * becomes a second venue order (also when the dispatch runs again from its first attempt, as a
+ * worker's re-run does), a venue refusal as `venue_rejected`, and order history that shows an order
+ * placed in the venue's own interface.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { openOrm } from '../../db/orm.js';
 import { Decimal, fmt } from '../../domain/decimal.js';
 import { VENUE_SYMBOLS, type SymbolSpec } from '../../domain/market/symbols.js';
@@ -17,7 +19,10 @@ import { platformEm } from '../../db/orm.js';
 import { publishMark } from '../../modules/market/feeds/marks.js';
 import type { MarkTick } from '../../domain/market/types.js';
 import { predictionTickAt } from '../../modules/market/feeds/prediction-marks.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { startStack, TEST_AGENT_KEYS, type Stack } from '../support/stack.js';
+import { parseKeyRing } from '../../domain/custody/vault.js';
+import { omsActivities } from '../../modules/oms/activities/oms.js';
+import { routedActivities } from '../../modules/oms/activities/routed.js';
 import { recordedTick } from '../support/marks.js';
 import { openRisk } from '../support/ws.js';
 import { waitFor } from '../support/wait.js';
@@ -244,6 +249,54 @@ describe('routed venues', () => {
             .reduce((sum: Decimal, f: { qty: string }) => sum.plus(f.qty), new Decimal(0))
             .toFixed(),
         ).toBe(new Decimal(c().qty).toFixed());
+      });
+
+      it('a dispatch run again from its first attempt after its order was sent and the answer lost (a worker re-run) finds that order: exactly one venue order', async () => {
+        const t = await s.trader();
+        const { user } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
+        const deps = {
+          orm: s.orm,
+          markMaxAgeMs: 60_000,
+          ring: parseKeyRing(TEST_AGENT_KEYS),
+          venues: {
+            urls: {
+              hyperliquid: sims.hyperliquid.url,
+              aster: sims.aster.url,
+              polymarket: sims.polymarket.url,
+              kalshi: sims.kalshi.url,
+            },
+            network: 'mainnet' as const,
+          },
+        };
+        const intentId = `int_rerun_${venue}_${Date.now()}`;
+        await omsActivities(deps).recordIntent({
+          intentId,
+          tenantId: s.tenant.id,
+          accountId: t.accountId!,
+          credentialId: t.credentialId,
+          clientOrderId: null,
+          venue,
+          symbol: c().spec.symbol,
+          side: 'buy',
+          type: 'market',
+          qty: c().qty,
+          price: null,
+          triggerPrice: null,
+          stopLimitPrice: null,
+          reduceOnly: false,
+          timeInForce: 'Gtc',
+          leverage: '1',
+        });
+        const routed = routedActivities(deps);
+        const firstAttempt = () =>
+          new MockActivityEnvironment({ attempt: 1 }).run(() => routed.dispatchRouted(intentId));
+        const before = sims[venue].orderCount(user.owner);
+        sims[venue].dropNextAck();
+        await expect(firstAttempt()).rejects.toThrow();
+        expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
+        const outcome = await firstAttempt();
+        expect(outcome).toMatchObject({ state: 'filled', filledQty: new Decimal(c().qty).toFixed() });
+        expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
       });
 
       it('a cancel that arrives while the dispatch is in flight (its ack lost) waits for it and cancels the resting order', async () => {

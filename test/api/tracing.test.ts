@@ -117,9 +117,10 @@ describe('one trace per order', () => {
     // The compose Update's handler is the client span's child too.
     const update = one('HandleUpdate:compose');
     expect(update.parentSpanId).toBe(client.spanContext().spanId);
-    // Each activity runs in a span whose parent is the workflow's StartActivity span of the same
-    // activity, scheduled from the run or (the intent's record, memoised) from whichever of the run and the compose handler asked first.
-    const scheduledFrom = { recordIntent: [run, update], checkRisk: [run], dispatchPaper: [run] };
+    // Each activity runs in a span whose parent is the workflow's StartActivity span of the same activity,
+    // scheduled from the run or (the intent's record, a local activity, memoised) from whichever of the run
+    // and the compose handler asked first.
+    const scheduledFrom = { recordIntent: [run, update], checkAndDispatchPaper: [run] };
     for (const [activity, from] of Object.entries(scheduledFrom)) {
       const ran = one(`RunActivity:${activity}`);
       expect(ran.attributes.temporalWorkflowId).toBe(workflowId);
@@ -310,11 +311,11 @@ describe('tracing configuration', () => {
       service: 'platform-worker',
       parentSpanId: find('UpdateWithStartWorkflow:compose')!.spanId,
     });
-    expect(find('RunActivity:dispatchPaper')).toMatchObject({
+    expect(find('RunActivity:checkAndDispatchPaper')).toMatchObject({
       service: 'platform-worker',
-      parentSpanId: find('StartActivity:dispatchPaper')!.spanId,
+      parentSpanId: find('StartActivity:checkAndDispatchPaper')!.spanId,
     });
-    expect(find('StartActivity:dispatchPaper')!.parentSpanId).toBe(find('RunWorkflow:intentWorkflow')!.spanId);
+    expect(find('StartActivity:checkAndDispatchPaper')!.parentSpanId).toBe(find('RunWorkflow:intentWorkflow')!.spanId);
   });
 });
 

@@ -5,15 +5,18 @@
  * (positions, round trips, balance, `/ws/risk` events), with the venue's fee and trade id.
  *
  * Idempotent dispatch: the client order id is derived from the intent id
- * (`adapter.clientOrderId`); every attempt first asks the venue for that id and only places the
- * order when the venue has never seen it, so a lost acknowledgement followed by an activity retry
- * never makes a second venue order. Fills are recorded once per venue trade id.
+ * (`adapter.clientOrderId`) and written on the intent (`venueClientOrderId`) before the order is
+ * first sent. An attempt that finds it already written, and every retry, first asks the venue for
+ * that id and only places the order when the venue has never seen it, so a lost acknowledgement
+ * followed by a retry never makes a second venue order; the first attempt of a fresh intent skips
+ * that lookup (nothing can have been sent yet). Fills are recorded once per venue trade id.
  *
  * Network I/O happens outside the database transaction; the recording happens inside one, under
  * the account and intent locks (withLockedIntent), and re-reads the intent so a concurrent
  * cancel or sync never double-applies.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { Decimal, fmt } from '../../../domain/decimal.js';
@@ -103,9 +106,14 @@ const STATUS_EFFECT: Record<VenueOrder['status'], (filled: boolean) => { state: 
   rejected: () => ({ state: 'rejected', event: 'rejected' }),
 };
 
-/** A mark tick for recording (position frames carry it); the last known mark, else the fill price. */
-async function tickFor(deps: RoutedDeps, intent: OrderIntentRow, fallback: Decimal): Promise<MarkTick> {
-  const t = await readMark(platformEm(deps.orm), intent.venue, intent.symbol, Number.MAX_SAFE_INTEGER);
+/** A mark tick for recording (position frames carry it): `known` (dispatch read it already), else the last known mark, else the fill price. */
+async function tickFor(
+  deps: RoutedDeps,
+  intent: OrderIntentRow,
+  fallback: Decimal,
+  known: MarkTick | null,
+): Promise<MarkTick> {
+  const t = known ?? (await readMark(platformEm(deps.orm), intent.venue, intent.symbol, Number.MAX_SAFE_INTEGER));
   return (
     t ?? {
       venue: intent.venue,
@@ -121,31 +129,35 @@ async function tickFor(deps: RoutedDeps, intent: OrderIntentRow, fallback: Decim
 
 /**
  * Records what the venue reported about the intent's order: new fills (by venue trade id), the
- * order status, the intent state, and their events, in one transaction. Returns the outcome.
+ * order status, the intent state, and their events, in one transaction. `head` is the intent as
+ * the activity loaded it (re-read under the lock here); `tick` the mark the caller already read, if
+ * any. Returns the outcome.
  */
 async function recordVenueState(
   deps: RoutedDeps,
-  intentId: string,
+  head: OrderIntentRow,
   order: VenueOrder,
   fills: VenueFill[],
-  dispatching: boolean,
+  opts: { dispatching: boolean; tick?: MarkTick },
 ): Promise<DispatchOutcome> {
+  const intentId = head.id;
   const fallback = new Decimal(fills[0]?.price ?? order.avgFillPrice ?? order.price ?? '0');
-  const head = await platformEm(deps.orm).findOneOrFail(OrderIntent, { id: intentId }, { filters: false });
-  const tick = await tickFor(deps, head, fallback);
+  const tick = await tickFor(deps, head, fallback, opts.tick ?? null);
   return withLockedIntent(
     deps.orm,
     intentId,
     async (em, intent) => {
       const events: NewEvent[] = [];
       const wasOpen = intent.orderStatus === 'open';
-      if (dispatching && intent.state === 'signed_pending_dispatch') {
+      // Fills are only recorded once dispatched: an intent dispatched just now has none yet.
+      const first = opts.dispatching && intent.state === 'signed_pending_dispatch';
+      if (first) {
         Object.assign(intent, { state: 'dispatched', venueOrderId: order.venueOrderId, lastEvent: 'dispatched' });
         events.push(intentEvent(intent, 'intent.dispatched'));
       }
       if (intent.state !== 'dispatched') return outcomeOf(intent); // terminal already: nothing more to record
       const seen = new Set(
-        (await em.find(Fill, { intentId }, { fields: ['venueTradeId'] })).map((f) => f.venueTradeId),
+        first ? [] : (await em.find(Fill, { intentId }, { fields: ['venueTradeId'] })).map((f) => f.venueTradeId),
       );
       const fresh = fills
         .filter((f) => f.venueOrderId === order.venueOrderId && !seen.has(f.venueTradeId))
@@ -211,6 +223,15 @@ const orderFills = (ctx: VenueContext, venue: RoutedVenue, intent: OrderIntentRo
     venueOrderId: order.venueOrderId,
   });
 
+/** Whether the running activity is on its first attempt (false outside an activity: nothing is known then). */
+function firstAttempt(): boolean {
+  try {
+    return Context.current().info.attempt === 1;
+  } catch {
+    return false;
+  }
+}
+
 /** The activities of routed execution (registered by activities/index.ts). */
 export function routedActivities(deps: RoutedDeps) {
   /** The intent (platform-wide lookup) and its venue's adapter. */
@@ -235,22 +256,36 @@ export function routedActivities(deps: RoutedDeps) {
     return { intent, venue: intent.venue, adapter: ADAPTERS[intent.venue] };
   }
 
-  /** The work of `dispatchRouted` on a loaded intent (its doc below). */
+  /**
+   * The work of `dispatchRouted` on a loaded intent (its doc below). The client order id is written
+   * on the intent (beside the mark and agent reads) before the first send; when it was already there
+   * (an earlier attempt may have sent the order) or this is a retry, the venue is asked for it first.
+   */
   async function dispatch(
     intentId: string,
     { intent, venue, adapter }: Awaited<ReturnType<typeof load>>,
   ): Promise<DispatchOutcome> {
     if (intent.state !== 'signed_pending_dispatch') return outcomeOf(intent);
-    const agent = await currentAgent(deps.orm, intent.accountId, venue);
+    const clientOrderId = adapter.clientOrderId(intentId);
+    const maybeSent = intent.venueClientOrderId !== null || !firstAttempt();
+    const [tick, agent] = await Promise.all([
+      readMark(platformEm(deps.orm), venue, intent.symbol, deps.markMaxAgeMs),
+      currentAgent(deps.orm, intent.accountId, venue),
+      intent.venueClientOrderId === null &&
+        platformEm(deps.orm).nativeUpdate(
+          OrderIntent,
+          { id: intentId },
+          { venueClientOrderId: clientOrderId },
+          { filters: false },
+        ),
+    ]);
+    if (!tick) return reject(deps, intentId, 'no_mark');
     const blocked = agentBlock(agent);
     if (blocked) return reject(deps, intentId, blocked);
-    const tick = await readMark(platformEm(deps.orm), venue, intent.symbol, deps.markMaxAgeMs);
-    if (!tick) return reject(deps, intentId, 'no_mark');
     const ctx = venueContext(deps, agent!);
-    const clientOrderId = adapter.clientOrderId(intentId);
     let order: VenueOrder | null;
     try {
-      order = await adapter.findByClientOrderId(ctx, intent.symbol, clientOrderId);
+      order = maybeSent ? await adapter.findByClientOrderId(ctx, intent.symbol, clientOrderId) : null;
       order ??= await inAgentLane(agent!.id, () =>
         adapter.place(ctx, {
           clientOrderId,
@@ -271,23 +306,18 @@ export function routedActivities(deps: RoutedDeps) {
       if (err instanceof VenueRejected) return reject(deps, intentId, `venue_rejected: ${err.reason}`);
       throw err;
     }
-    await platformEm(deps.orm).nativeUpdate(
-      OrderIntent,
-      { id: intentId },
-      { venueClientOrderId: clientOrderId },
-      { filters: false },
-    );
     const fills = order.status === 'open' && order.filledQty === '0' ? [] : await orderFills(ctx, venue, intent, order);
-    return recordVenueState(deps, intentId, order, fills, true);
+    return recordVenueState(deps, intent, order, fills, { dispatching: true, tick });
   }
 
   return {
     /**
-     * First dispatch of a routed intent: checks the agent (docs/api.md §7 agent codes) and the mark, then
-     * looks the client order id up on the venue and places the order only if the venue never saw
-     * it. A venue refusal rejects the intent with `venue_rejected: <the venue's reason>`; a
-     * transport failure throws (the activity retries, and the retry finds the order if it landed).
-     * Each attempt's duration goes to the dispatch latency of its venue (activities/metrics.ts).
+     * First dispatch of a routed intent: checks the mark (`no_mark`, as checkRisk does for a routed
+     * intent) and the agent (docs/api.md §7 agent codes), then places the order, after looking the
+     * client order id up on the venue when an earlier attempt may have sent it (module doc). A venue
+     * refusal rejects the intent with `venue_rejected: <the venue's reason>`; a transport failure
+     * throws (the activity retries, and the retry finds the order if it landed). Each attempt's
+     * duration goes to the dispatch latency of its venue (activities/metrics.ts).
      */
     async dispatchRouted(intentId: string): Promise<DispatchOutcome> {
       const loaded = await load(intentId);
@@ -303,7 +333,7 @@ export function routedActivities(deps: RoutedDeps) {
       const ctx = venueContext(deps, agent);
       const order = await adapter.status(ctx, intent.symbol, intent.venueOrderId);
       if (!order) return outcomeOf(intent);
-      return recordVenueState(deps, intentId, order, await orderFills(ctx, venue, intent, order), false);
+      return recordVenueState(deps, intent, order, await orderFills(ctx, venue, intent, order), { dispatching: false });
     },
 
     /**
@@ -324,7 +354,7 @@ export function routedActivities(deps: RoutedDeps) {
         order = await adapter.status(ctx, intent.symbol, intent.venueOrderId);
         if (!order) return outcomeOf(intent);
       }
-      return recordVenueState(deps, intentId, order, await orderFills(ctx, venue, intent, order), false);
+      return recordVenueState(deps, intent, order, await orderFills(ctx, venue, intent, order), { dispatching: false });
     },
   };
 }

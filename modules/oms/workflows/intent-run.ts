@@ -59,6 +59,12 @@ export const ROUTED_PATCH = 'routed-venues';
 export const CANCEL_AWAITS_DISPATCH_PATCH = 'cancel-awaits-dispatch';
 /** Patch id of the order's short steps as local activities (issue 15): histories before it ran them as activities. */
 export const LOCAL_STEPS_PATCH = 'local-order-steps';
+/**
+ * Patch id of routed intents dispatched without a separate risk check (issue 15): `dispatchRouted`
+ * refuses an order without a fresh mark itself (`no_mark`, the same rejection), and a routed venue holds
+ * the margin, so the check was a second read of the same mark and a task round trip.
+ */
+export const ROUTED_DISPATCH_CHECKS_PATCH = 'routed-dispatch-checks';
 
 const invalid = (message: string) => ApplicationFailure.create({ type: 'invalid_state', message, nonRetryable: true });
 
@@ -79,12 +85,15 @@ export class IntentRun {
   readonly steps: Steps;
   /** Since {@link LOCAL_STEPS_PATCH}: a paper intent's risk check and dispatch are one activity. */
   private readonly oneStepDispatch: boolean;
+  /** Since {@link ROUTED_DISPATCH_CHECKS_PATCH}: a routed intent's dispatch checks the mark itself, no separate risk check. */
+  readonly checksAtDispatch: boolean;
 
   constructor(readonly input: IntentWorkflowInput) {
     this.state = input.signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch';
     this.routed = input.venue !== 'paper' && patched(ROUTED_PATCH);
     this.oneStepDispatch = patched(LOCAL_STEPS_PATCH);
     this.steps = this.oneStepDispatch ? localSteps : activities;
+    this.checksAtDispatch = this.routed && patched(ROUTED_DISPATCH_CHECKS_PATCH);
   }
 
   get intentId() {
@@ -94,7 +103,7 @@ export class IntentRun {
   /** Records the intent once (compose and the main flow share it). */
   record = () => (this.recorded ??= this.steps.recordIntent(this.input));
 
-  /** The pre-dispatch risk check; a routed intent is dispatched by the caller after it. */
+  /** The pre-dispatch risk check of a routed intent from before {@link ROUTED_DISPATCH_CHECKS_PATCH}; the caller dispatches after it. */
   checkRisk = () => checkRisk(this.intentId);
 
   /**

@@ -15,6 +15,9 @@ import { IntentRun, activities } from './intent-run.js';
 
 const { dispatchRouted, syncRouted } = activities;
 
+/** The verdict of an intent whose risk is checked by its dispatch (patch `routed-dispatch-checks`). */
+const PASSED = { ok: true } as const;
+
 /** A routed working order is read back from its venue at most this often (ms), backing off to {@link SLOWEST_POLL_MS} while nothing changes. */
 const SLOWEST_POLL_MS = 60_000;
 
@@ -47,7 +50,8 @@ export async function intentWorkflow(input: IntentWorkflowInput): Promise<Intent
   // Only self-signed intents wait here: awaiting unconditionally would reorder old histories' commands.
   if (run.state === 'intent_pending') await condition(() => run.state !== 'intent_pending');
 
-  const risk = run.routed ? await run.checkRisk() : await run.checkAndDispatchPaper();
+  // No await when nothing is checked here: dispatch is then scheduled in the same tick as before the patch.
+  const risk = run.checksAtDispatch ? PASSED : run.routed ? await run.checkRisk() : await run.checkAndDispatchPaper();
   if (!risk.ok) {
     run.rejectReason = risk.reason;
     run.moveTo('rejected');
