@@ -20,6 +20,7 @@ import { Migration20261124140000PayoutRebuild } from './Migration20261124140000P
 import { Migration20261124150000AuthCache } from './Migration20261124150000AuthCache.js';
 import { Migration20261124160000RateLimitsUnlogged } from './Migration20261124160000RateLimitsUnlogged.js';
 import { Migration20261124170000MarkNotice } from './Migration20261124170000MarkNotice.js';
+import { Migration20261124180000EventNotice } from './Migration20261124180000EventNotice.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -42,4 +43,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124150000AuthCache', class: Migration20261124150000AuthCache },
   { name: 'Migration20261124160000RateLimitsUnlogged', class: Migration20261124160000RateLimitsUnlogged },
   { name: 'Migration20261124170000MarkNotice', class: Migration20261124170000MarkNotice },
+  { name: 'Migration20261124180000EventNotice', class: Migration20261124180000EventNotice },
 ];

@@ -1,7 +1,8 @@
 /**
  * Fan-out of the account event log to sockets (docs/architecture.md): each api process LISTENs on
- * `account_events`, loads the appended row and hands it to every subscriber of its tenant and
- * account. Works with any number of api processes because the log, not memory, is the source.
+ * `account_events`, whose payload is the appended row itself (migration EventNotice; its id when the
+ * row is too long for a payload, then read here), and hands it to every subscriber of its tenant and
+ * account, in log order. Works with any number of api processes because the log, not memory, is the source.
  * The same connection LISTENs on `credential_revoked` (trigger of migration PropFirm, payload: the
  * credential id) and tells the sockets of that credential at once (docs/api.md §5.2).
  */
@@ -61,11 +62,15 @@ export async function startEventHub(databaseUrl: string, logger: Logger): Promis
       for (const fn of revocations.get(n.payload) ?? []) fn();
       return;
     }
-    const id = n.payload;
-    const load = reader.query<EventRow>(
-      `select tenant_id, account_id, seq, topic, frame_type, kind, created_at, data from account_events where id = $1`,
-      [id],
-    );
+    // The row itself (migration EventNotice), or its id when it was too long for a payload: then read it.
+    const carried = n.payload.startsWith('{');
+    const id = carried ? undefined : n.payload;
+    const load = carried
+      ? Promise.resolve({ rows: [JSON.parse(n.payload) as EventRow] })
+      : reader.query<EventRow>(
+          `select tenant_id, account_id, seq, topic, frame_type, kind, created_at, data from account_events where id = $1`,
+          [id],
+        );
     chain = chain
       .then(async () => {
         const { rows } = await load;
