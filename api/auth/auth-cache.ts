@@ -50,6 +50,8 @@ export interface AuthCache {
   tenants: AuthSource['tenants'];
   credential(id: string): Promise<CachedCredential | null>;
   isRevoked(jti: string): Promise<boolean>;
+  /** Whether reads are served from memory now: caching on and the LISTEN connection up (else from PostgreSQL). */
+  listening(): boolean;
   /** This process revoked `jti` (seen at once here; the others learn it from the NOTIFY). */
   revoked(jti: string, expiresAt: Date): void;
   /**
@@ -212,6 +214,7 @@ export async function startAuthCache(
       byId: (id) => through(tenantHits, 'tenant', `id ${id}`, () => source.tenants.byId(id)),
     },
     // A missing credential is not kept: its id may yet be written (an id never names two credentials).
+    listening: on,
     credential: (id) =>
       through(
         credentials,

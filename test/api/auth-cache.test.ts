@@ -13,6 +13,7 @@ import { revokeCredential } from '../../db/seed.js';
 import { startApi, type RunningApi } from '../../api/server.js';
 import { AUTH_CACHE_APPLICATION } from '../../api/auth/auth-cache.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { waitFor } from '../support/wait.js';
 
 /** How long a change may take to reach the other process (NOTIFY latency on a busy test machine). */
 const WITHIN_MS = 2_000;
@@ -139,14 +140,27 @@ describe('authentication cache, two api processes', () => {
   it('with its LISTEN connection cut, a process reads PostgreSQL and still refuses a revoked credential at once', async () => {
     const t = await s.trader();
     expect((await onOther(`/api/v1/accounts/${t.accountId}/state`, t.token)).status).toBe(200);
-    const cut = await platformEm(s.orm)
+    // Both processes cache (their LISTEN connections are up; another test's cut may have them reconnecting).
+    const both = () => [s.api.auth.listening(), other.auth.listening()];
+    await waitFor(
+      async () => both(),
+      (x) => x.every(Boolean),
+      40_000,
+    );
+    await platformEm(s.orm)
       .getConnection()
-      .execute<{ n: number }[]>(
-        `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where application_name = ? and datname = current_database()`,
+      .execute(
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = ? and datname = current_database()`,
         [AUTH_CACHE_APPLICATION],
       );
-    expect(cut[0].n).toBeGreaterThanOrEqual(2); // both processes' LISTEN connections
-    await new Promise((r) => setTimeout(r, 100)); // the processes see their connections close
+    // Both see their connection close and stop serving from memory.
+    expect(
+      await waitFor(
+        async () => both(),
+        (x) => !x.some(Boolean),
+        5_000,
+      ),
+    ).toEqual([false, false]);
     await revokeCredential(s.orm, s.tenant.id, t.credentialId);
     // No notification can reach the cut connection: the answer must come from PostgreSQL.
     const res = await fetch(`${other.baseUrl}/api/v1/oms/intents`, {

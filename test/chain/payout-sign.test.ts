@@ -105,8 +105,9 @@ describe('payout:sign signs what the Safe verifies', () => {
       firmId: id32('firm_sign'),
       rulesHash: rulesHash({ firmId: 'firm_sign' }),
     });
-    instance = (await waitForReceipt(rpcUrl, await broadcastDeploy(rpcUrl, deployer, data, { nonce: 0 }), 1))!
-      .contractAddress!;
+    // Anvil mines at once, but on a loaded machine the receipt may take a moment to be served: wait for it.
+    const deployTx = await broadcastDeploy(rpcUrl, deployer, data, { nonce: 0 });
+    instance = (await waitForReceipt(rpcUrl, deployTx, 1, { timeoutMs: 30_000 }))!.contractAddress!;
     await mintStablecoin(rpcUrl, funder, stablecoin, addr(funder), 1_000_000_000n);
     await approveStablecoin(rpcUrl, funder, stablecoin, instance, 1_000_000_000n);
     await depositChallenge(rpcUrl, funder, instance, id32('pa_sign'), 100_000_000n);
