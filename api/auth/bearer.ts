@@ -38,11 +38,29 @@ export async function mintBearer(
   return { token, jti, expiresAt };
 }
 
+/** Tokens kept verified per signing key (a bearer is sent on every request of a session: verify it once). */
+const VERIFIED_MAX = 10_000;
+const verified = new WeakMap<Uint8Array, Map<string, BearerClaims>>();
+
 /**
- * Verifies signature, issuer and expiry.
+ * Verifies signature, issuer and expiry. A token that verified under `key` before is answered from
+ * memory (at most {@link VERIFIED_MAX} per key, oldest dropped first) until it expires; revocation is
+ * checked by the caller on every request (api/middleware/auth.ts).
  * @throws ApiError `401 token_expired` or `401 unauthorized`.
  */
 export async function verifyBearer(key: Uint8Array, token: string): Promise<BearerClaims> {
+  const known = verified.get(key) ?? verified.set(key, new Map()).get(key)!;
+  const hit = known.get(token);
+  if (hit && hit.exp * 1000 > Date.now()) return hit;
+  if (hit) known.delete(token);
+  const claims = await verifyBearerSignature(key, token);
+  if (known.size >= VERIFIED_MAX) known.delete(known.keys().next().value!);
+  known.set(token, claims);
+  return claims;
+}
+
+/** {@link verifyBearer} without memory: jose's HS256 check. @throws as verifyBearer. */
+async function verifyBearerSignature(key: Uint8Array, token: string): Promise<BearerClaims> {
   try {
     const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'] });
     if (

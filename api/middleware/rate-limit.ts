@@ -20,6 +20,14 @@
  * counters and a changed limit starts fresh ones. A caller past its limit is also refused from this
  * process's memory until the window ends (no database round trip). Should PostgreSQL fail, each process
  * falls back to counting in its own memory (`insuranceLimiter`).
+ *
+ * Far below its limit a caller does not wait for PostgreSQL (issue 15: the counter's upsert halved the
+ * api's throughput): while the shared count as this process last saw it, plus what it admitted since,
+ * stays within {@link FAST_SHARE} of the per-second allowance, a request is admitted from memory and
+ * counted with the others of its key in one `consume(key, n)` every {@link FLUSH_MS} ms. Past that share
+ * every request is counted in PostgreSQL before it is answered (this process's batch first), exactly as
+ * the limit is documented. So with P processes a window can admit at most P × {@link FAST_SHARE} of the
+ * allowance before they see each other's counts.
  */
 import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -38,17 +46,34 @@ export const OVERRIDE_CACHE_MS = 30_000;
 /** The failed secret check window (s). */
 const SECRET_FAILURE_WINDOW_S = 60;
 
+/** Share of the per-second allowance a caller may use, as this process sees the shared count, before each request waits for PostgreSQL. */
+export const FAST_SHARE = 0.5;
+/** How often a process sends the counts it admitted from memory (ms). */
+export const FLUSH_MS = 20;
+
 /** A request rate: `perSecond` per one-second window plus `burst` more per {@link BURST_WINDOW_S} s. */
 export interface RateLimit {
   perSecond: number;
   burst: number;
 }
 
-/** A process's limiters over one ORM's pool, and the credential overrides it has read. */
+/** What one process knows of one limiter's keys: the shared count after its last batch, and what it admitted since. */
+interface Batch {
+  /** Per key: the points the window had used (PostgreSQL's answer to the last batch) and when it ends (epoch ms). */
+  seen: Map<string, { consumed: number; resetAt: number }>;
+  /** Per key: requests admitted from memory, not yet sent. */
+  pending: Map<string, number>;
+  /** Per key: requests sent and not yet answered (still counted here until `seen` includes them). */
+  sending: Map<string, number>;
+}
+
+/** A process's limiters over one ORM's pool, the credential overrides it has read, and its batches. */
 interface Store {
   pool: Pool;
   limiters: Map<string, RateLimiterPostgres>;
   overrides: Map<string, { limit: RateLimit; at: number }>;
+  batches: Map<RateLimiterPostgres, Batch>;
+  flushing?: NodeJS.Timeout;
 }
 
 const stores = new WeakMap<MikroORM, Promise<Store>>();
@@ -60,7 +85,7 @@ function storeOf(orm: MikroORM): Promise<Store> {
     store = orm.em
       .getConnection()
       .getNativeClient()
-      .then((pool) => ({ pool, limiters: new Map(), overrides: new Map() }));
+      .then((pool) => ({ pool, limiters: new Map(), overrides: new Map(), batches: new Map() }));
     store.catch(() => stores.delete(orm));
     stores.set(orm, store);
   }
@@ -88,6 +113,69 @@ function limiter(store: Store, prefix: string, points: number, durationS: number
     store.limiters.set(keyPrefix, l);
   }
   return l;
+}
+
+/** Sends `n` requests of `key` admitted from memory to `l` and keeps PostgreSQL's answer (refusals included). */
+async function send(batch: Batch, l: RateLimiterPostgres, key: string, n: number): Promise<void> {
+  const add = (d: number) => {
+    const left = (batch.sending.get(key) ?? 0) + d;
+    if (left) batch.sending.set(key, left);
+    else batch.sending.delete(key);
+  };
+  const kept = (res: RateLimiterRes) =>
+    batch.seen.set(key, { consumed: res.consumedPoints, resetAt: Date.now() + res.msBeforeNext });
+  add(n);
+  await l
+    .consume(key, n)
+    .then(kept, (err: unknown) => {
+      if (err instanceof RateLimiterRes) kept(err);
+      // Anything else: the insurance limiter counted them, or nothing could.
+    })
+    .finally(() => add(-n));
+}
+
+/** Sends every key's admitted requests of every limiter of `store` (each key's count once). */
+function flushAll(store: Store): void {
+  store.flushing = undefined;
+  for (const [l, batch] of store.batches)
+    for (const [key, n] of batch.pending) {
+      batch.pending.delete(key);
+      void send(batch, l, key, n);
+    }
+}
+
+/** The batch of `l` in `store`, made on first use. */
+const batchOf = (store: Store, l: RateLimiterPostgres): Batch =>
+  store.batches.get(l) ?? store.batches.set(l, { seen: new Map(), pending: new Map(), sending: new Map() }).get(l)!;
+
+/**
+ * Admits one request of `key` from memory when, as this process sees it, the window has used at most
+ * {@link FAST_SHARE} of `points` (module doc): its counter after the request, else null (count it in
+ * PostgreSQL now, after sending the key's batch: {@link sendPending}).
+ */
+function admitFromMemory(store: Store, l: RateLimiterPostgres, key: string, points: number): RateLimiterRes | null {
+  const batch = batchOf(store, l);
+  const now = Date.now();
+  let seen = batch.seen.get(key);
+  if (seen && now >= seen.resetAt) {
+    batch.seen.delete(key);
+    seen = undefined;
+  }
+  const pending = batch.pending.get(key) ?? 0;
+  const used = (seen?.consumed ?? 0) + (batch.sending.get(key) ?? 0) + pending + 1;
+  if (used > points * FAST_SHARE) return null;
+  batch.pending.set(key, pending + 1);
+  store.flushing ??= setTimeout(() => flushAll(store), FLUSH_MS).unref();
+  return new RateLimiterRes(points - used, seen ? seen.resetAt - now : l.duration * 1000, used, !seen);
+}
+
+/** Sends the requests of `key` admitted from memory by `l` before counting one more in PostgreSQL. */
+async function sendPending(store: Store, l: RateLimiterPostgres, key: string): Promise<void> {
+  const batch = batchOf(store, l);
+  const n = batch.pending.get(key);
+  if (!n) return;
+  batch.pending.delete(key);
+  await send(batch, l, key, n);
 }
 
 /** An IP as a counter key: as it is when it looks like an address, else its hash (a forwarded value is the client's text). */
@@ -153,10 +241,11 @@ async function count(
 ): Promise<{ limit: RateLimit; who: string; res: RateLimiterRes; refused: boolean }> {
   const store = await storeOf(orm);
   const { key, limit, who } = await subjectOf(store, caller, ip, limits);
-  const bursty = new BurstyRateLimiter(
-    limiter(store, 'rl', limit.perSecond, 1),
-    limiter(store, 'rlb', limit.burst, BURST_WINDOW_S),
-  );
+  const perSecond = limiter(store, 'rl', limit.perSecond, 1);
+  const fast = admitFromMemory(store, perSecond, key, limit.perSecond);
+  if (fast) return { limit, who, res: fast, refused: false };
+  await sendPending(store, perSecond, key);
+  const bursty = new BurstyRateLimiter(perSecond, limiter(store, 'rlb', limit.burst, BURST_WINDOW_S));
   return bursty.consume(key).then(
     (res) => ({ limit, who, res, refused: false }),
     (err: unknown) => {

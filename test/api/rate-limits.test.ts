@@ -148,6 +148,30 @@ describe('rate limits and revocation', () => {
     expect(answers[0].headers['x-ratelimit-limit']).toBe('1000');
   });
 
+  it('far below its limit a caller is answered from memory, and its requests still reach the shared count', async () => {
+    const t = await s.trader();
+    await platformEm(s.orm)
+      .getConnection()
+      .execute('update credentials set rate_limit_per_second = 1000, rate_limit_burst = 1000 where id = ?', [
+        t.credentialId,
+      ]);
+    const headers = { 'x-tenant-slug': s.tenant.slug, authorization: `Bearer ${t.token}` };
+    const answers = await burst(10, '/api/v1/accounts', headers);
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    // Each process sends its batch within FLUSH_MS: PostgreSQL's per-second counter holds all ten.
+    const counted = await waitFor(
+      () =>
+        platformEm(s.orm)
+          .getConnection()
+          .execute<{ points: number }[]>(`select points from rate_limits where key = ?`, [
+            `rl:1000/1:cred:${t.credentialId}`,
+          ]),
+      (rows) => rows[0]?.points === 10,
+      900,
+    );
+    expect(counted[0].points).toBe(10);
+  });
+
   it('counts requests without a credential per client IP', async () => {
     const from = freshAddress();
     const answers = await burst(12, '/api/v1/discovery', {}, from);
