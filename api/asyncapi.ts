@@ -12,6 +12,14 @@ interface FrameDoc {
   description?: string;
 }
 
+/** A `Resync-Required` without `seq` (api/ws/outbox.ts unnumbered): what was dropped is named by `scope`. */
+const resyncFrame = (scope: Record<string, string>, description: string): FrameDoc => ({
+  name: 'Resync-Required',
+  from: 'server',
+  fields: { reason: 'slow_consumer', dropped: 'frames dropped from the backlog', ...scope },
+  description,
+});
+
 const COMMON: FrameDoc[] = [
   { name: 'Subscribe', from: 'client', fields: { topics: 'non-empty array of topics' } },
   { name: 'Ping', from: 'client', fields: {}, description: 'Send every 30 s; exempt from the frame rate limit' },
@@ -124,17 +132,10 @@ export const CHANNELS: { path: string; auth: string; topics: string[]; frames: F
       'The canonical mark per venue and symbol; quotes coalesce per pair for a slow socket (latest wins; a seq gap is normal).',
     frames: [
       ...COMMON.filter((f) => f.name !== 'Resync-Required'),
-      {
-        name: 'Resync-Required',
-        from: 'server',
-        fields: {
-          reason: 'slow_consumer',
-          dropped: 'frames dropped from the backlog',
-          topics: 'pairs whose quotes were dropped',
-        },
-        description:
-          "No seq (quotes carry their pair's): re-fetch the REST quote of topics, then apply the frames that follow",
-      },
+      resyncFrame(
+        { topics: 'pairs whose quotes were dropped' },
+        "No seq (quotes carry their pair's): re-fetch the REST quote of topics, then apply the frames that follow",
+      ),
       { name: 'Unsubscribe', from: 'client', fields: { topics: '' } },
       {
         name: 'Quote',
@@ -159,17 +160,10 @@ export const CHANNELS: { path: string; auth: string; topics: string[]; frames: F
       'Account state, working orders, positions and fills from the account event log; seq is the account log sequence.',
     frames: [
       ...COMMON.filter((f) => f.name !== 'Resync-Required'),
-      {
-        name: 'Resync-Required',
-        from: 'server',
-        fields: {
-          reason: 'slow_consumer',
-          dropped: 'frames dropped from the backlog',
-          accountIds: 'accounts whose frames were dropped',
-        },
-        description:
-          'No seq (event frames keep the account log sequence): re-fetch the REST snapshots of accountIds, then apply the frames that follow',
-      },
+      resyncFrame(
+        { accountIds: 'accounts whose frames were dropped' },
+        'No seq (event frames keep the account log sequence): re-fetch the REST snapshots of accountIds, then apply the frames that follow',
+      ),
       { name: 'Authenticate', from: 'client', fields: { token: 'handshake token' } },
       { name: 'Authenticated', from: 'server', fields: { tenantId: '', accountId: '', accountIds: '' } },
       {

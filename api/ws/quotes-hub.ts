@@ -13,17 +13,10 @@
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { parseMarkNotice } from '../../db/mark-notice.js';
+import { parseMarkNotice, type NoticedMark } from '../../db/mark-notice.js';
 
-/** A mark as `/ws/quotes` and `GET /market/quotes` show it (decimal strings, ISO time). */
-export interface QuoteView {
-  venue: string;
-  symbol: string;
-  mark: string;
-  bid: string;
-  ask: string;
-  ts: string;
-}
+/** A mark as `/ws/quotes` and `GET /market/quotes` show it (decimal strings, ISO time): as NOTIFY `marks` carries it. */
+export type QuoteView = NoticedMark;
 
 /** A row of `select mark::text, bid::text, ask::text, ts from marks` as pg returns it (timestamptz → Date). */
 interface MarkRow {
