@@ -37,6 +37,16 @@ describe('authentication cache, two api processes', () => {
     });
     return { status: res.status, body: (await res.json()) as { error?: string } };
   };
+  const order = { venue: 'paper', symbol: 'SOL.PAPER', side: 'buy', type: 'market', qty: '1' };
+  /** A market order composed on the second api process (a write: refused for a revoked credential). */
+  const composeOnOther = async (token: string) => {
+    const r = await fetch(`${other.baseUrl}/api/v1/oms/intents`, {
+      method: 'POST',
+      headers: { 'x-tenant-slug': s.tenant.slug, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(order),
+    });
+    return { status: r.status, body: (await r.json()) as { error?: string } };
+  };
   /** Polls the second process until `done` holds (or the deadline passes); the last answer. */
   const eventually = async (
     ask: () => ReturnType<typeof onOther>,
@@ -73,26 +83,18 @@ describe('authentication cache, two api processes', () => {
 
   it('a credential revoked in PostgreSQL loses its writes on both processes', async () => {
     const t = await s.trader();
-    const order = { venue: 'paper', symbol: 'SOL.PAPER', side: 'buy', type: 'market', qty: '1' };
     expect((await onOther(`/api/v1/accounts/${t.accountId}/state`, t.token)).status).toBe(200);
     await revokeCredential(s.orm, s.tenant.id, t.credentialId);
     expect(await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: order })).toMatchObject({
       status: 401,
       body: { error: 'credential_revoked' },
     });
-    const write = async () => {
-      const r = await fetch(`${other.baseUrl}/api/v1/oms/intents`, {
-        method: 'POST',
-        headers: {
-          'x-tenant-slug': s.tenant.slug,
-          authorization: `Bearer ${t.token}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify(order),
-      });
-      return { status: r.status, body: (await r.json()) as { error?: string } };
-    };
-    expect(await eventually(write, (r) => r.status === 401)).toMatchObject({
+    expect(
+      await eventually(
+        () => composeOnOther(t.token),
+        (r) => r.status === 401,
+      ),
+    ).toMatchObject({
       status: 401,
       body: { error: 'credential_revoked' },
     });
@@ -163,16 +165,6 @@ describe('authentication cache, two api processes', () => {
     ).toEqual([false, false]);
     await revokeCredential(s.orm, s.tenant.id, t.credentialId);
     // No notification can reach the cut connection: the answer must come from PostgreSQL.
-    const res = await fetch(`${other.baseUrl}/api/v1/oms/intents`, {
-      method: 'POST',
-      headers: {
-        'x-tenant-slug': s.tenant.slug,
-        authorization: `Bearer ${t.token}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ venue: 'paper', symbol: 'SOL.PAPER', side: 'buy', type: 'market', qty: '1' }),
-    });
-    expect(res.status).toBe(401);
-    expect(((await res.json()) as { error: string }).error).toBe('credential_revoked');
+    expect(await composeOnOther(t.token)).toMatchObject({ status: 401, body: { error: 'credential_revoked' } });
   });
 });

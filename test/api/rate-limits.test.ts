@@ -98,6 +98,14 @@ describe('rate limits and revocation', () => {
     await s?.stop();
   });
 
+  /** Gives a credential its own limit of 1,000 per second and a burst of 1,000. */
+  const liftLimit = (credentialId: string) =>
+    platformEm(s.orm)
+      .getConnection()
+      .execute('update credentials set rate_limit_per_second = 1000, rate_limit_burst = 1000 where id = ?', [
+        credentialId,
+      ]);
+
   /** `n` requests at once, alternating between the two low-limit apis. */
   const burst = (n: number, path: string, headers: Record<string, string>, from = '127.0.0.1') =>
     Promise.all(
@@ -135,11 +143,7 @@ describe('rate limits and revocation', () => {
 
   it("a credential's own limit lifts the deployment's", async () => {
     const t = await s.trader();
-    await platformEm(s.orm)
-      .getConnection()
-      .execute('update credentials set rate_limit_per_second = 1000, rate_limit_burst = 1000 where id = ?', [
-        t.credentialId,
-      ]);
+    await liftLimit(t.credentialId);
     const answers = await burst(16, '/api/v1/accounts', {
       'x-tenant-slug': s.tenant.slug,
       authorization: `Bearer ${t.token}`,
@@ -150,11 +154,7 @@ describe('rate limits and revocation', () => {
 
   it('far below its limit a caller is answered from memory, and its requests still reach the shared count', async () => {
     const t = await s.trader();
-    await platformEm(s.orm)
-      .getConnection()
-      .execute('update credentials set rate_limit_per_second = 1000, rate_limit_burst = 1000 where id = ?', [
-        t.credentialId,
-      ]);
+    await liftLimit(t.credentialId);
     const headers = { 'x-tenant-slug': s.tenant.slug, authorization: `Bearer ${t.token}` };
     const answers = await burst(10, '/api/v1/accounts', headers);
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
