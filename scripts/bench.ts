@@ -7,6 +7,7 @@
  *   run the same way for BENCH_P2_FLOOR_SECONDS (20); goal intents/s ≥ 0.8× the floor's workflows/s,
  *   with 0 lost (answered 201 but not filled) and 0 duplicated (filled for more than their size),
  *   counted in PostgreSQL after the run.
+ * Orders go round robin to BENCH_ACCOUNTS (1) traders' accounts.
  * Prints each goal with PASS/FAIL and merges `p1`, `p2` into `.data/bench.json`. Self-contained: its
  * own in-memory Temporal dev server, a fresh database (DATABASE_URL's server, else embedded
  * PostgreSQL), the api and the worker in this process.
@@ -27,6 +28,7 @@ import { goalLine, recordBench } from './lib/bench-report.js';
 const N = Number(process.env.BENCH_N ?? 200);
 const C = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const P2_C = Number(process.env.BENCH_P2_CONCURRENCY ?? 64);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 1);
 const P2_SECONDS = Number(process.env.BENCH_P2_SECONDS ?? 60);
 const P2_FLOOR_SECONDS = Number(process.env.BENCH_P2_FLOOR_SECONDS ?? 20);
 /** An order not filled this long after compose counts as lost (ms). */
@@ -48,9 +50,17 @@ const filledAt = new Map<string, (t: number) => void>();
 /** `x` rounded to `places` decimals (figures for the report). */
 const round = (x: number, places = 1) => Number(x.toFixed(places));
 
-const trader = await benchTrader(platform, { slug: 'bench', displayName: 'Bench' }, (intent) => {
-  if (intent.state === 'filled') filledAt.get(intent.clientOrderId)?.(performance.now());
-});
+// BENCH_ACCOUNTS traders, one account each; order i goes to trader i mod BENCH_ACCOUNTS (one account's
+// orders take turns on its row lock, as the ledger requires; the floor's workflows share nothing).
+const traders: Awaited<ReturnType<typeof benchTrader>>[] = [];
+for (let a = 0; a < ACCOUNTS; a++)
+  traders.push(
+    await benchTrader(platform, { slug: 'bench', displayName: 'Bench' }, (intent) => {
+      if (intent.state === 'filled') filledAt.get(intent.clientOrderId)?.(performance.now());
+    }),
+  );
+const compose = (i: number, body: Record<string, unknown>) =>
+  traders[i % ACCOUNTS].call('POST', '/api/v1/oms/intents', body);
 
 // Warm-up (bundle caches, connections), not measured.
 const order = (i: number, clientOrderId: string) => ({
@@ -61,7 +71,7 @@ const order = (i: number, clientOrderId: string) => ({
   qty: '0.001',
   clientOrderId,
 });
-await pool(C, C, async (i) => trader.call('POST', '/api/v1/oms/intents', order(i, `warm-${i}`)));
+await pool(Math.max(C, ACCOUNTS), C, async (i) => compose(i, order(i, `warm-${i}`)));
 await new Promise((r) => setTimeout(r, 2000));
 
 const t0 = performance.now();
@@ -69,7 +79,7 @@ const orderMs = await pool(N, C, async (i) => {
   const clientOrderId = `bench-${i}`;
   const done = new Promise<number>((resolve) => filledAt.set(clientOrderId, resolve));
   const start = performance.now();
-  const res = await trader.call('POST', '/api/v1/oms/intents', order(i, clientOrderId));
+  const res = await compose(i, order(i, clientOrderId));
   if (!res.intentId) throw new Error(`compose failed: ${JSON.stringify(res)}`);
   return (await done) - start;
 });
@@ -123,7 +133,7 @@ const p2 = await sustain(P2_C, P2_SECONDS, async (i) => {
   let filled: (t: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => filledAt.set(clientOrderId, (filled = resolve)));
   const start = performance.now();
-  const res = await trader.call('POST', '/api/v1/oms/intents', order(i, clientOrderId));
+  const res = await compose(i, order(i, clientOrderId));
   if (!res.intentId) throw new Error(`compose failed: ${JSON.stringify(res)}`);
   composed.push(res.intentId as string);
   const timeout = setTimeout(() => filled(NaN), LOST_AFTER_MS);
@@ -165,7 +175,7 @@ recordBench({ p1, p2: p2Figures });
 console.log('p1, p2 written to .data/bench.json');
 
 clearInterval(refresh);
-trader.close();
+for (const t of traders) t.close();
 floorWorker.shutdown();
 await floorRun;
 await floorConn.close();
