@@ -18,10 +18,25 @@ export async function marksFor(
   return new Map(rows.map((m) => [`${m.venue} ${m.symbol}`, new Decimal(m.mark)]));
 }
 
+/**
+ * Current marks of the symbols an account holds an open position in, keyed `<venue> <symbol>` (one
+ * query, so it runs beside the read of the positions themselves).
+ */
+async function marksOfOpenPositions(em: EntityManager, accountId: string): Promise<Map<string, Decimal>> {
+  const rows = await em.getConnection().execute<{ venue: string; symbol: string; mark: string }[]>(
+    `select m.venue, m.symbol, m.mark::text as mark from marks m join positions p on p.venue = m.venue and p.symbol = m.symbol
+        where p.account_id = ? and p.qty <> 0`,
+    [accountId],
+  );
+  return new Map(rows.map((m) => [`${m.venue} ${m.symbol}`, new Decimal(m.mark)]));
+}
+
 /** Open positions of an account with marks and unrealised PnL. */
 export async function openPositions(em: EntityManager, accountId: string) {
-  const rows = await em.find(Position, { accountId, qty: { $ne: '0' } }, { orderBy: { venue: 'asc', symbol: 'asc' } });
-  const marks = await marksFor(em, rows);
+  const [rows, marks] = await Promise.all([
+    em.find(Position, { accountId, qty: { $ne: '0' } }, { orderBy: { venue: 'asc', symbol: 'asc' } }),
+    marksOfOpenPositions(em, accountId),
+  ]);
   return rows.map((p) => positionView(p, marks.get(`${p.venue} ${p.symbol}`) ?? null));
 }
 
@@ -35,14 +50,7 @@ export async function accountState(em: EntityManager, accountId: string, account
   const [balances, positions, marks, owned] = await Promise.all([
     em.find(AccountBalance, { accountId }, { orderBy: { venue: 'asc' } }),
     em.find(Position, { accountId, qty: { $ne: '0' } }),
-    em
-      .getConnection()
-      .execute<{ venue: string; symbol: string; mark: string }[]>(
-        `select m.venue, m.symbol, m.mark::text as mark from marks m join positions p on p.venue = m.venue and p.symbol = m.symbol
-          where p.account_id = ? and p.qty <> 0`,
-        [accountId],
-      )
-      .then((rows) => new Map(rows.map((m) => [`${m.venue} ${m.symbol}`, new Decimal(m.mark)]))),
+    marksOfOpenPositions(em, accountId),
     account,
   ]);
   const perVenue = balances.map((b) => {
