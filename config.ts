@@ -93,6 +93,12 @@ const schema = z.object({
    */
   AUTH_CACHE_MS: z.coerce.number().int().min(0).default(60_000),
   /**
+   * How long an api process keeps the rows of an account's state (account, balances, open positions) it read
+   * (ms; db/account-state-cache.ts). Every write to them drops the account at once by NOTIFY; this is only
+   * the upper bound. 0 = read PostgreSQL on every `GET /accounts/{id}/state`.
+   */
+  STATE_CACHE_MS: z.coerce.number().int().min(0).default(60_000),
+  /**
    * Request rate limit per credential (a cookie session: per trader) on `/api/*`, counted in PostgreSQL so it holds
    * across api processes (docs/api.md §8 "Rate limits"): requests per one-second window. A credential's own
    * `rate_limit_per_second` overrides it.
@@ -451,6 +457,8 @@ export interface Config {
   chain: { rpcUrl: string | null; deployerKey: `0x${string}` | null; confirmations: number; pollMs: number };
   /** Authentication cache lifetime (ms; 0 = off). */
   authCacheMs: number;
+  /** Account state cache lifetime (ms; 0 = off). */
+  stateCacheMs: number;
   /**
    * Request rate limits (api/middleware/rate-limit.ts): per credential and per client IP (requests per second and
    * the burst allowance refilled every 10 s), and failed secret checks per API key and per IP per minute.
@@ -532,6 +540,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: e.CHAIN_POLL_MS,
     },
     authCacheMs: e.AUTH_CACHE_MS,
+    stateCacheMs: e.STATE_CACHE_MS,
     rateLimits: {
       perSecond: e.RATE_LIMIT_PER_SECOND,
       burst: e.RATE_LIMIT_BURST,

@@ -118,7 +118,7 @@ export function createApp(deps: AppDeps) {
     authRoutes(deps, openapi, jwtKey, wsBase),
     accountRoutes(deps, openapi),
     sandboxRoutes(deps, openapi),
-    accountStateRoutes(deps, openapi),
+    accountStateRoutes(deps, openapi, deps.quotes),
     agentRoutes(deps, openapi),
     orderHistoryRoutes(deps, openapi),
     siweRoutes(deps, openapi),

@@ -10,6 +10,7 @@ import type { Audience, Tier } from '../domain/gates.js';
 import type { ApiMetrics } from './ops/metrics.js';
 import type { ReadinessReport } from '../infra/readiness.js';
 import type { AuthCache } from './auth/auth-cache.js';
+import type { AccountStateCache } from '../db/account-state-cache.js';
 
 /** What createApp needs. */
 export interface ApiDeps {
@@ -23,6 +24,8 @@ export interface ApiDeps {
   readiness: () => Promise<ReadinessReport>;
   /** Tenants, credentials and revoked tokens as authentication reads them, cached (api/auth/auth-cache.ts). */
   auth: AuthCache;
+  /** The rows of account state, cached (db/account-state-cache.ts). */
+  accountStates: AccountStateCache;
 }
 
 /** The tenant a request resolved to (docs/api.md §5.6). */

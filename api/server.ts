@@ -15,7 +15,9 @@ import { createApp } from './app.js';
 import { startEventHub } from './ws/hub.js';
 import { startQuotesHub } from './ws/quotes-hub.js';
 import { startMarketHub } from './ws/market-hub.js';
-import { startAuthCache, type AuthCache } from './auth/auth-cache.js';
+import { createAuthCache, type AuthCache } from './auth/auth-cache.js';
+import { createAccountStateCache } from '../db/account-state-cache.js';
+import { startNotices, type Notices } from '../db/notices.js';
 import { authSource } from './auth/auth-source.js';
 import { MarketStreams } from '../db/market-streams.js';
 import { drainer } from './shutdown.js';
@@ -30,6 +32,8 @@ export interface RunningApi {
   baseUrl: string;
   /** This process's authentication cache (api/auth/auth-cache.ts). */
   auth: AuthCache;
+  /** The LISTEN connection of this process's caches (db/notices.ts): `settle()` after a write the next request must see. */
+  notices: Notices;
   /**
    * Graceful stop (README "Graceful shutdown"): refuses new connections, closes every WebSocket with
    * 1001, lets in-flight requests finish for up to `graceMs` (default `API_SHUTDOWN_GRACE_MS`) and then
@@ -58,11 +62,14 @@ export async function startApi(opts: {
     namespace: config.temporal.namespace,
     interceptors: tracingClientInterceptors(opts.tracing),
   });
-  const hub = await startEventHub(config.databaseUrl, logger);
+  // The in-memory caches and their one LISTEN connection (db/notices.ts).
+  const auth = createAuthCache(authSource(orm), config.authCacheMs);
+  const accountStates = createAccountStateCache(config.stateCacheMs);
+  const notices = await startNotices(config.databaseUrl, [auth.subscriber, accountStates.subscriber], logger);
+  const hub = await startEventHub(config.databaseUrl, logger, accountStates.cache.forget);
   const quotes = await startQuotesHub(config.databaseUrl, logger);
   const streams = new MarketStreams(orm);
   const market = await startMarketHub(config.databaseUrl, streams, logger);
-  const auth = await startAuthCache(config.databaseUrl, authSource(orm), config.authCacheMs, logger);
   // Operations (README "Operating it"): a metrics registry of this api's own, and the readiness probes of GET /readyz.
   const metrics = createApiMetrics();
   const postgres = postgresCheck(config.databaseUrl, logger);
@@ -78,7 +85,8 @@ export async function startApi(opts: {
     quotes,
     market,
     streams,
-    auth,
+    auth: auth.cache,
+    accountStates: accountStates.cache,
     metrics,
     readiness,
     baseUrl: () => baseUrl,
@@ -99,14 +107,15 @@ export async function startApi(opts: {
   return {
     server,
     baseUrl,
-    auth,
+    auth: auth.cache,
+    notices,
     stop(graceMs = config.shutdown.apiGraceMs) {
       return (stopped ??= (async () => {
         await drain.drain(graceMs);
         await hub.stop();
         await quotes.stop();
         await market.stop();
-        await auth.stop();
+        await notices.stop();
         await postgres.close();
         await temporalProbe.settled();
         await connection.close();

@@ -5,7 +5,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Decimal, fmt } from '../domain/decimal.js';
 import { venueState } from '../domain/paper/account.js';
-import { AccountBalance, Mark, Position, type AccountRow } from './entities.js';
+import { Mark, Position } from './entities.js';
+import type { AccountStateRows } from './account-state-cache.js';
 import { positionView } from './views.js';
 
 /** Current marks of the given venue symbols (missing ones absent). */
@@ -41,18 +42,11 @@ export async function openPositions(em: EntityManager, accountId: string) {
 }
 
 /**
- * `{ accountId, accountNumber, perVenue }` (docs/api.md §2.5), every amount a USD decimal string.
- * `account` may still be under way (its ownership check, api/auth/ownership.ts): the balances, positions
- * and marks are read meanwhile, in parallel, and nothing is answered unless it resolves.
- * @throws what `account` rejects with.
+ * `{ accountId, accountNumber, perVenue }` (docs/api.md §2.5) from the account's rows (db/account-state-cache.ts)
+ * and the marks of its open positions keyed `<venue> <symbol>` (a position without one is valued at its
+ * entry price); every amount a USD decimal string.
  */
-export async function accountState(em: EntityManager, accountId: string, account: Promise<AccountRow>) {
-  const [balances, positions, marks, owned] = await Promise.all([
-    em.find(AccountBalance, { accountId }, { orderBy: { venue: 'asc' } }),
-    em.find(Position, { accountId, qty: { $ne: '0' } }),
-    marksOfOpenPositions(em, accountId),
-    account,
-  ]);
+export function accountStateOf({ account, balances, positions }: AccountStateRows, marks: Map<string, Decimal>) {
   const perVenue = balances.map((b) => {
     const held = positions.filter((p) => p.venue === b.venue);
     const s = venueState(
@@ -75,5 +69,5 @@ export async function accountState(em: EntityManager, accountId: string, account
       openPositions: held.length,
     };
   });
-  return { accountId: owned.id, accountNumber: owned.accountNumber, perVenue };
+  return { accountId: account.id, accountNumber: account.accountNumber, perVenue };
 }

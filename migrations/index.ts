@@ -21,6 +21,7 @@ import { Migration20261124150000AuthCache } from './Migration20261124150000AuthC
 import { Migration20261124160000RateLimitsUnlogged } from './Migration20261124160000RateLimitsUnlogged.js';
 import { Migration20261124170000MarkNotice } from './Migration20261124170000MarkNotice.js';
 import { Migration20261124180000EventNotice } from './Migration20261124180000EventNotice.js';
+import { Migration20261124190000AccountChanged } from './Migration20261124190000AccountChanged.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -44,4 +45,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124160000RateLimitsUnlogged', class: Migration20261124160000RateLimitsUnlogged },
   { name: 'Migration20261124170000MarkNotice', class: Migration20261124170000MarkNotice },
   { name: 'Migration20261124180000EventNotice', class: Migration20261124180000EventNotice },
+  { name: 'Migration20261124190000AccountChanged', class: Migration20261124190000AccountChanged },
 ];

@@ -69,6 +69,7 @@ export async function buildApiDocuments(baseUrl = DOCS_BASE_URL): Promise<ApiDoc
     market: inert('market'),
     streams: inert('streams'),
     auth: inert('auth'),
+    accountStates: inert('accountStates'),
     baseUrl: () => baseUrl,
   };
   const handle = createApp(deps).callback();

@@ -5,6 +5,7 @@
 import { SignJWT, jwtVerify, errors } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../domain/errors.js';
+import { BoundedMap } from '../../domain/bounded-map.js';
 
 /** Bearer lifetime: 24 hours (docs/api.md §8). */
 export const BEARER_TTL_MS = 24 * 60 * 60 * 1000;
@@ -40,7 +41,7 @@ export async function mintBearer(
 
 /** Tokens kept verified per signing key (a bearer is sent on every request of a session: verify it once). */
 const VERIFIED_MAX = 10_000;
-const verified = new WeakMap<Uint8Array, Map<string, BearerClaims>>();
+const verified = new WeakMap<Uint8Array, BoundedMap<BearerClaims>>();
 
 /**
  * Verifies signature, issuer and expiry. A token that verified under `key` before is answered from
@@ -49,13 +50,11 @@ const verified = new WeakMap<Uint8Array, Map<string, BearerClaims>>();
  * @throws ApiError `401 token_expired` or `401 unauthorized`.
  */
 export async function verifyBearer(key: Uint8Array, token: string): Promise<BearerClaims> {
-  const known = verified.get(key) ?? verified.set(key, new Map()).get(key)!;
+  const known = verified.get(key) ?? verified.set(key, new BoundedMap(VERIFIED_MAX)).get(key)!;
   const hit = known.get(token);
-  if (hit && hit.exp * 1000 > Date.now()) return hit;
-  if (hit) known.delete(token);
+  if (hit) return hit.value;
   const claims = await verifyBearerSignature(key, token);
-  if (known.size >= VERIFIED_MAX) known.delete(known.keys().next().value!);
-  known.set(token, claims);
+  known.set(token, claims, claims.exp * 1000);
   return claims;
 }
 

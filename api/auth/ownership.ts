@@ -12,8 +12,19 @@ import type { Caller } from '../context.js';
  * @throws ApiError `404 account_not_found` (absent or another tenant's), `403 forbidden` (another trader's).
  */
 export async function ownedAccount(em: EntityManager, caller: Caller, id: string): Promise<AccountRow> {
-  const account = await em.findOne(Account, { id });
-  if (!account) throw new ApiError('account_not_found', `no account ${id}`);
+  return ownedBy(caller, await em.findOne(Account, { id }), id);
+}
+
+/**
+ * `account` (read as `id`, in any tenant) when the caller may act on it.
+ * @throws ApiError `404 account_not_found` (null, or another tenant's), `403 forbidden` (another trader's).
+ */
+export function ownedBy<A extends { tenantId: string; ownerId: string }>(
+  caller: Caller,
+  account: A | null,
+  id: string,
+): A {
+  if (!account || account.tenantId !== caller.tenantId) throw new ApiError('account_not_found', `no account ${id}`);
   if (account.ownerId !== caller.ownerId) throw new ApiError('forbidden', 'this account belongs to another trader');
   return account;
 }

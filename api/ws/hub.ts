@@ -44,7 +44,15 @@ export interface EventHub {
   stop(): Promise<void>;
 }
 
-export async function startEventHub(databaseUrl: string, logger: Logger): Promise<EventHub> {
+/**
+ * Starts the hub. `arrived` is told of each event's account just before the event reaches any socket
+ * (the account state cache drops the account there: db/account-state-cache.ts).
+ */
+export async function startEventHub(
+  databaseUrl: string,
+  logger: Logger,
+  arrived: (accountId: string) => void = () => undefined,
+): Promise<EventHub> {
   const listener = new pg.Client({ connectionString: databaseUrl });
   const reader = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   listener.on('error', (err) => logger.error({ err }, 'event hub connection failed'));
@@ -86,6 +94,7 @@ export async function startEventHub(databaseUrl: string, logger: Logger): Promis
           occurredAt: new Date(r.created_at).toISOString(),
           data: r.data,
         };
+        arrived(event.accountId);
         for (const fn of subs.get(keyOf(event.tenantId, event.accountId)) ?? []) fn(event);
       })
       .catch((err: unknown) => logger.error({ err, id }, 'event fan-out failed'));

@@ -11,7 +11,7 @@ import { Credential, Tenant } from '../../db/entities.js';
 import { platformEm, scoped } from '../../db/orm.js';
 import { revokeCredential } from '../../db/seed.js';
 import { startApi, type RunningApi } from '../../api/server.js';
-import { AUTH_CACHE_APPLICATION } from '../../api/auth/auth-cache.js';
+import { NOTICES_APPLICATION } from '../../db/notices.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { waitFor } from '../support/wait.js';
 
@@ -153,7 +153,7 @@ describe('authentication cache, two api processes', () => {
       .getConnection()
       .execute(
         `select pg_terminate_backend(pid) from pg_stat_activity where application_name = ? and datname = current_database()`,
-        [AUTH_CACHE_APPLICATION],
+        [NOTICES_APPLICATION],
       );
     // Both see their connection close and stop serving from memory.
     expect(

@@ -121,7 +121,7 @@ export async function startStack(
     temporal,
     tenant: { id: t.id, slug: t.slug },
     async call(method, path, o = {}) {
-      await api.auth.settle();
+      await api.notices.settle();
       const headers: Record<string, string> = { 'x-tenant-slug': t.slug, ...(o.headers ?? {}) };
       if (o.token) headers.authorization = `Bearer ${o.token}`;
       if (o.body !== undefined || o.raw !== undefined) headers['content-type'] = 'application/json';

@@ -8,18 +8,24 @@
  * (absent or another tenant's), `403 forbidden` (another trader's account in the tenant).
  */
 import Router from '@koa/router';
-import { accountState } from '../../../../db/account-state.js';
-import { ownedAccount } from '../../../../api/auth/ownership.js';
+import { accountStateOf } from '../../../../db/account-state.js';
+import { ownedAccount, ownedBy } from '../../../../api/auth/ownership.js';
 import type { ApiDeps, ApiState } from '../../../../api/context.js';
+import type { QuotesHub } from '../../../../api/ws/quotes-hub.js';
 import { callerOf, gate, callerEm } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { statePoints } from '../../queries/state-history.js';
+import { positionMarks } from '../../queries/position-marks.js';
 import { endpoint } from '../../../../api/route.js';
 import { accountParams, accountStateView } from './accounts.schemas.js';
 import { stateHistoryQuery, stateHistoryView } from './state.schemas.js';
 
-/** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
-export function accountStateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
+/**
+ * The router of the endpoints listed in this module's header; each one is also registered in `openapi`.
+ * The state is computed from memory when it can: the account's rows from `deps.accountStates`, the marks
+ * from `quotes` (docs/api.md §2.5 "Freshness").
+ */
+export function accountStateRoutes(deps: ApiDeps, openapi: OpenApiRegistry, quotes: QuotesHub): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1' });
   const tags = ['accounts'];
   const read = gate({ audience: 'trader' });
@@ -38,7 +44,9 @@ export function accountStateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rou
     },
     async (ctx, { params }) => {
       const em = callerEm(deps.orm, ctx);
-      ctx.body = await accountState(em, params.id, ownedAccount(em, callerOf(ctx), params.id));
+      const rows = await deps.accountStates.rows(em, params.id);
+      ownedBy(callerOf(ctx), rows?.account ?? null, params.id);
+      ctx.body = accountStateOf(rows!, await positionMarks(em, quotes, rows!.positions));
     },
   );
 
