@@ -23,6 +23,7 @@ import { bodyParseError, errorHandler } from './middleware/errors.js';
 import { tenantGate } from './middleware/tenant.js';
 import { authenticate } from './middleware/auth.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import { routeBuckets } from './route-buckets.js';
 import { serveQuotesSocket } from './ws/quotes.js';
 import type { QuotesHub } from './ws/quotes-hub.js';
 import type { MarketHub } from './ws/market-hub.js';
@@ -65,6 +66,7 @@ import { challengeRoutes } from '../modules/prop/routes/prop/challenges.js';
 import { payoutRoutes } from '../modules/prop/routes/prop/payouts.js';
 import { transparencyRoutes } from '../modules/prop/routes/prop/transparency.js';
 import { webhookRoutes } from '../modules/webhooks/routes/webhooks.js';
+import { operatorCredentialRoutes } from '../modules/auth/routes/operator/credentials.js';
 import { publicTenantRoutes } from '../modules/tenants/routes/public/tenants.js';
 import { tenantRoutes } from '../modules/tenants/routes/tenants.js';
 import { brandingRoutes } from '../modules/tenants/routes/branding.js';
@@ -111,8 +113,8 @@ export function createApp(deps: AppDeps) {
   const routers = [
     opsRoutes(deps, openapi),
     discoveryRoutes(openapi, deps.baseUrl),
-    venueRoutes(openapi),
-    symbolRoutes(openapi),
+    venueRoutes(deps, openapi),
+    symbolRoutes(deps, openapi),
     openapiRoutes(openapi, deps.baseUrl),
     asyncapiRoutes(deps.baseUrl),
     authRoutes(deps, openapi, jwtKey, wsBase),
@@ -145,13 +147,14 @@ export function createApp(deps: AppDeps) {
     payoutRoutes(deps, openapi),
     transparencyRoutes(deps, openapi),
     webhookRoutes(deps, openapi),
+    operatorCredentialRoutes(deps, openapi),
     publicTenantRoutes(deps, openapi, deps.baseUrl),
     tenantRoutes(deps, openapi),
     brandingRoutes(deps, openapi),
     themeRoutes(deps, openapi),
     featuresRoutes(deps, openapi),
   ];
-  for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
+  app.use(routeBuckets(routers));
   app.use(tradingPage(deps.config.webDist));
 
   app.ws.use(async (ctx) => {

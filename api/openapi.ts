@@ -13,13 +13,45 @@ export const errorBody = z
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** Collects operations; `document()` renders them. */
+/** A Koa path (`/a/:id`) in OpenAPI form (`/a/{id}`). */
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+/**
+ * One row of the route table: an endpoint as its `endpoint()` call declared it (api/route.ts), as
+ * `GET /api/v1/discovery` lists it (docs/api.md §4.2). `auth`: the route has a gate (a caller is needed);
+ * `audience`, `tier`, `scope`: the gate's rule (`audience` null without a gate); `requires`: the
+ * requirement as documented (`x-required`), when the route names one.
+ */
+export interface RouteEntry {
+  method: string;
+  path: string;
+  summary: string;
+  tags: string[];
+  auth: boolean;
+  audience: string | null;
+  tier: string | null;
+  scope: string | null;
+  requires: string | null;
+}
+
+/** Collects operations and the route table; `document()` renders the operations, `routes()` answers the table. */
 export class OpenApiRegistry {
   private readonly paths: ZodOpenApiPathsObject = {};
+  private readonly table: RouteEntry[] = [];
+
+  /** Adds a route to the route table (`path` in Koa or OpenAPI form), in registration order. */
+  route(entry: RouteEntry): void {
+    this.table.push({ ...entry, path: openApiPath(entry.path) });
+  }
+
+  /** The route table: every endpoint registered, in registration order (the order of api/app.ts). */
+  routes(): readonly RouteEntry[] {
+    return this.table;
+  }
 
   /** Registers one operation; `path` in Koa form (`/a/:id`) is converted to OpenAPI form (`/a/{id}`). */
   add(method: Method, path: string, op: ZodOpenApiOperationObject): void {
-    const oaPath = path.replace(/:(\w+)/g, '{$1}');
+    const oaPath = openApiPath(path);
     const responses: Record<string, unknown> = { ...op.responses };
     for (const status of ['400', '401', '403', '404', '409', '410', '429', '500']) {
       responses[status] ??= { description: 'Error', content: { 'application/json': { schema: errorBody } } };

@@ -1,13 +1,13 @@
 /**
- * One statement per endpoint: registers the Koa route (gate → validate → handler) and its
- * OpenAPI operation from the same zod schemas.
+ * One statement per endpoint: registers the Koa route (gate → validate → handler), its OpenAPI
+ * operation from the same zod schemas, and its row of the route table (`GET /api/v1/discovery`).
  */
 import Router from '@koa/router';
 import type { z } from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import type { ApiContext, ApiDeps, ApiMiddleware, ApiState } from './context.js';
 import type { Scope } from '../domain/gates.js';
-import { callerEm, operatorAccess } from './middleware/auth.js';
+import { callerEm, gateRule, operatorAccess } from './middleware/auth.js';
 import type { OpenApiRegistry } from './openapi.js';
 import { validate, type Input, type RouteSchemas } from './middleware/validate.js';
 
@@ -30,7 +30,7 @@ export interface Endpoint<S extends RouteSchemas> {
   headers?: Record<string, string>;
 }
 
-/** Defines one endpoint on `router` and in `openapi`. */
+/** Defines one endpoint on `router` and in `openapi` (its operation and its route-table row). */
 export function endpoint<S extends RouteSchemas>(
   router: Router<ApiState>,
   openapi: OpenApiRegistry,
@@ -77,7 +77,20 @@ export function endpoint<S extends RouteSchemas>(
       schema: { type: 'string' },
     }));
   }
-  openapi.add(def.method, `${(router.opts as { prefix?: string }).prefix ?? ''}${def.path}`, op);
+  const path = `${(router.opts as { prefix?: string }).prefix ?? ''}${def.path}`;
+  openapi.add(def.method, path, op);
+  const rule = def.gate ? gateRule(def.gate) : undefined;
+  openapi.route({
+    method: def.method.toUpperCase(),
+    path,
+    summary: def.summary,
+    tags: def.tags,
+    auth: Boolean(def.gate),
+    audience: rule?.audience ?? null,
+    tier: rule?.tier ?? null,
+    scope: rule?.scope ?? null,
+    requires: def.requires ?? null,
+  });
 }
 
 /**

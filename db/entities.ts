@@ -6,6 +6,8 @@
  * Decimal columns are unconstrained PostgreSQL `numeric`, surfaced as decimal strings.
  */
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { RiskEnvelope } from '../domain/auth/envelope.js';
+import type { VenueSigning } from '../domain/oms/signing.js';
 
 /** An unconstrained `numeric` column carried as a decimal string (USD, contracts, prices). */
 const numeric = () => p.decimal('string').columnType('numeric');
@@ -121,6 +123,20 @@ export const Credential = defineEntity({
      */
     rateLimitPerSecond: p.integer().nullable(),
     rateLimitBurst: p.integer().nullable(),
+    /**
+     * A trader's risk envelope (domain/auth/envelope.ts `RiskEnvelope`, docs/api.md §2.1): USD decimal
+     * strings and a leverage number, each absent = no limit; `{}` for operators and unlimited traders.
+     */
+    envelope: p.json<RiskEnvelope>().onCreate(() => ({})),
+    /** Venue slugs and venue-suffixed symbols compose accepts from this trader; null = every one. */
+    allowedVenues: p.json<string[]>().nullable(),
+    allowedSymbols: p.json<string[]>().nullable(),
+    /**
+     * Bumped by every rotation of the secret (docs/api.md §5.2); a bearer carries the version it was
+     * minted under (`sv`) and is refused once it differs.
+     */
+    secretVersion: p.integer().default(1),
+    secretRotatedAt: p.datetime().nullable(),
     createdAt: createdAt(),
   },
 });
@@ -208,6 +224,8 @@ export const OrderIntent = defineEntity({
     batchLeg: p.integer().nullable(),
     /** The resting remainder's trigger state (stop/take-profit/stop-limit), as the engine left it. */
     triggered: p.boolean().default(false),
+    /** A self-signed intent on a routed venue: owner, signer, nonce, mark and (once signed) signature of its venue request (docs/api.md §3.1). */
+    venueSigning: p.json<VenueSigning>().nullable(),
     createdAt: createdAt(),
     updatedAt: p
       .datetime()
@@ -627,6 +645,7 @@ export const ENTITIES = [Tenant, RevokedToken, IdempotencyRecord, Mark, ...TENAN
 /** Row types of the entities, for code that handles rows. */
 export type TenantRow = InferEntity<typeof Tenant>;
 export type AccountRow = InferEntity<typeof Account>;
+export type CredentialRow = InferEntity<typeof Credential>;
 export type OrderIntentRow = InferEntity<typeof OrderIntent>;
 export type PositionRow = InferEntity<typeof Position>;
 export type AgentWalletRow = InferEntity<typeof AgentWallet>;

@@ -16,10 +16,20 @@ export const DEFAULT_FEES = { makerBps: '1.5', takerBps: '4.5' };
 
 const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
 
-/** Creates a tenant (idempotent by slug: an existing slug is returned as it is). */
+/**
+ * Creates a tenant (idempotent by slug: an existing slug is returned as it is). `plan` is the plan the
+ * platform provisions (domain/tenant/config.ts `planSchema`; default `{}`, the starter plan's defaults).
+ */
 export async function ensureTenant(
   orm: MikroORM,
-  opts: { slug: string; displayName: string; origins: string[]; isPlatform?: boolean; suspended?: boolean },
+  opts: {
+    slug: string;
+    displayName: string;
+    origins: string[];
+    isPlatform?: boolean;
+    suspended?: boolean;
+    plan?: Record<string, unknown>;
+  },
 ) {
   const em = platformEm(orm);
   const existing = await em.findOne(Tenant, { slug: opts.slug });
@@ -32,6 +42,7 @@ export async function ensureTenant(
     isPlatform: opts.isPlatform ?? false,
     suspended: opts.suspended ?? false,
     feeSchedule: DEFAULT_FEES,
+    plan: opts.plan ?? {},
   });
   await em.flush();
   return tenant;

@@ -13,7 +13,13 @@ export const AUDIENCES = ['trader', 'operator'] as const;
 export type Audience = (typeof AUDIENCES)[number];
 
 /** Operator scopes (docs/api.md §5.4). */
-export const SCOPES = ['prop:manage', 'firm:operate', 'tenant:config', 'accounts:intervene'] as const;
+export const SCOPES = [
+  'prop:manage',
+  'firm:operate',
+  'tenant:config',
+  'accounts:intervene',
+  'credentials:manage',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** Tier needed by each OMS write (docs/api.md §5.5); reads need no tier. */

@@ -4,7 +4,7 @@
  * tokens. Prices are probabilities (0 to 1, the USDC price of a share paying 1 USDC), parsed from
  * their JSON source text straight into decimals (never a JS float). Memoised per data directory
  * (default `MARKET_DATA_DIR`, config.ts). Read by the api (`/market/polymarket/markets`, candles) and
- * the worker's Polymarket mark feed (modules/market/feeds/prediction-marks.ts).
+ * the worker's prediction mark feed (modules/market/feeds/prediction-marks.ts).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -88,6 +88,17 @@ export function loadPolymarketMarkets(dataDir: string = loadMarketDataDir()): Pr
     p.catch(() => cache.delete(dir));
   }
   return p;
+}
+
+/**
+ * The recorded daily prices (probability units, oldest first) of an outcome token by its CLOB token id
+ * (a listed prediction symbol's `sourceCoin`); undefined when the recording has no prices for it.
+ */
+export async function tokenPrices(tokenId: string, dataDir?: string): Promise<Decimal[] | undefined> {
+  for (const market of await loadPolymarketMarkets(dataDir))
+    for (const o of market.outcomes)
+      if (o.tokenId === tokenId && o.history.length) return o.history.map((h) => h.price);
+  return undefined;
 }
 
 /** The outcome of a symbol such as `511754-YES.PM`, with its market; undefined when unknown. */

@@ -22,6 +22,9 @@ import { Migration20261124160000RateLimitsUnlogged } from './Migration2026112416
 import { Migration20261124170000MarkNotice } from './Migration20261124170000MarkNotice.js';
 import { Migration20261124180000EventNotice } from './Migration20261124180000EventNotice.js';
 import { Migration20261124190000AccountChanged } from './Migration20261124190000AccountChanged.js';
+import { Migration20261124194700CredentialEnvelope } from './Migration20261124194700CredentialEnvelope.js';
+import { Migration20261124201300IntentVenueSigning } from './Migration20261124201300IntentVenueSigning.js';
+import { Migration20261124202000PlanKeepsFirms } from './Migration20261124202000PlanKeepsFirms.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -46,4 +49,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124170000MarkNotice', class: Migration20261124170000MarkNotice },
   { name: 'Migration20261124180000EventNotice', class: Migration20261124180000EventNotice },
   { name: 'Migration20261124190000AccountChanged', class: Migration20261124190000AccountChanged },
+  { name: 'Migration20261124194700CredentialEnvelope', class: Migration20261124194700CredentialEnvelope },
+  { name: 'Migration20261124201300IntentVenueSigning', class: Migration20261124201300IntentVenueSigning },
+  { name: 'Migration20261124202000PlanKeepsFirms', class: Migration20261124202000PlanKeepsFirms },
 ];

@@ -134,6 +134,7 @@ async function main() {
   const demo = await ensureTenant(orm, {
     slug: 'demo',
     displayName: 'Demo DEX',
+    plan: { name: 'enterprise', propFirm: true },
     origins: [`http://localhost:${PORT}`, `http://127.0.0.1:${PORT}`, 'http://localhost:5173', 'http://127.0.0.1:5173'],
   });
   const devFile = path.join(DATA, 'dev.json');

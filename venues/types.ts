@@ -113,17 +113,48 @@ export interface VenueFill {
  * (Kalshi) is registered by the user in the venue's own interface, which answers with a key id.
  */
 export type AuthorizationRequest =
-  | {
-      kind: 'eip712';
-      typedData: {
-        domain: Record<string, unknown>;
-        types: Record<string, { name: string; type: string }[]>;
-        primaryType: string;
-        message: Record<string, unknown>;
-      };
-      action?: Record<string, unknown>;
-    }
+  | { kind: 'eip712'; typedData: Eip712TypedData; action?: Record<string, unknown> }
   | { kind: 'rsa_public_key'; publicKeyPem: string };
+
+/** EIP-712 typed data as `eth_signTypedData_v4` (and viem's `signTypedData`) takes it; JSON-safe (no bigint). */
+export interface Eip712TypedData {
+  domain: Record<string, unknown>;
+  types: Record<string, { name: string; type: string }[]>;
+  primaryType: string;
+  message: Record<string, unknown>;
+}
+
+/**
+ * Who signs a self-signed order (docs/api.md §3.1): `owner` is the end user's account on the venue
+ * (as {@link VenueContext.owner}), `signer` the credential's signer address, `nonce` the one
+ * allocated when the intent was composed (the venue's unit: Hyperliquid ms, Aster µs).
+ */
+export interface SelfSignedAuth {
+  owner: string;
+  signer: string;
+  nonce: bigint;
+}
+
+/**
+ * Orders signed by the credential's own key instead of the agent's (docs/api.md §3.1, self-signed
+ * routed intents): the EIP-712 typed data of the exact request the venue verifies, and that request
+ * sent with the signature. Reads and cancels of the order stay the agent's.
+ */
+export interface SelfSignedOrders {
+  /**
+   * Whose key the venue takes: `owner` the owner's own wallet (the venue applies a signed order to
+   * the signer's account, so only the owner's own key is known to be this account's), `api_wallet`
+   * a key the owner approved on the venue (the request names the owner; the venue checks the approval).
+   */
+  signer: 'owner' | 'api_wallet';
+  /** The typed data the signer signs: the venue's own EIP-712 message over `order` with `auth`. */
+  typedData(order: VenueOrderRequest, auth: SelfSignedAuth, network: 'mainnet' | 'testnet'): Eip712TypedData;
+  /**
+   * Sends `order` exactly as {@link typedData} described it, with `signature` (`0x` + 130 hex);
+   * returns the venue's view of it right after acceptance. @throws as {@link VenueAdapter.place}.
+   */
+  place(ctx: VenueContext, order: VenueOrderRequest, auth: SelfSignedAuth, signature: string): Promise<VenueOrder>;
+}
 
 /** The venue refused a request; `reason` is the venue's own message (docs/api.md §7 `422 venue_rejected`). */
 export class VenueRejected extends Error {
@@ -143,6 +174,11 @@ export interface VenueAdapter {
   clientOrderId(intentId: string): string;
   /** Places one order; returns the venue's view of it right after acceptance. */
   place(ctx: VenueContext, order: VenueOrderRequest): Promise<VenueOrder>;
+  /**
+   * Orders signed by the credential's own key; absent where the venue cannot take one (Kalshi signs
+   * requests with an RSA API key, Polymarket takes an order only from its signer's own API key).
+   */
+  selfSigned?: SelfSignedOrders;
   /** The order with this client order id, or null when the venue never saw it. */
   findByClientOrderId(ctx: VenueContext, symbol: string, clientOrderId: string): Promise<VenueOrder | null>;
   /** The order with this venue id, or null when unknown. */

@@ -7,7 +7,7 @@
  * Correctness rests on PostgreSQL NOTIFY (triggers of migration AuthCache), which every api process
  * LISTENs to on its notices connection (db/notices.ts):
  * - `credential_changed` (payload: the id) on any update or delete of a credential: its row is dropped;
- * - `tenant_changed` on any insert, update or delete of a tenant: every tenant entry is dropped;
+ * - `tenant_changed` on any insert, update or delete of a tenant: every tenant entry (and rules) is dropped;
  * - `token_revoked` (payload: `<jti> <expiry, epoch ms>`) on every revoked token: it joins this
  *   process's revoked set until it expires.
  *
@@ -22,6 +22,8 @@
 import { BoundedMap } from '../../domain/bounded-map.js';
 import type { NoticeSubscriber } from '../../db/notices.js';
 import type { TenantLookup, TenantRef } from '../../domain/tenancy.js';
+import type { TenantRules, TenantRulesReader } from '../../domain/tenant/entitlements.js';
+import type { RiskEnvelope } from '../../domain/auth/envelope.js';
 
 /** What the cache keeps of a credential (api/middleware/auth.ts builds the caller from it). */
 export interface CachedCredential {
@@ -34,10 +36,16 @@ export interface CachedCredential {
   accountId?: string | null;
   signerAddress?: string | null;
   revokedAt?: Date | null;
+  /** The secret's version: a bearer minted under another one is refused (docs/api.md §5.2 rotation). */
+  secretVersion?: number;
+  /** A trader's risk envelope and allowlists, checked at compose (modules/oms/commands/credential-envelope.ts). */
+  envelope?: RiskEnvelope;
+  allowedVenues?: string[] | null;
+  allowedSymbols?: string[] | null;
 }
 
 /** The database reads the cache stands in front of (api/middleware/tenant.ts, api/middleware/auth.ts). */
-export interface AuthSource {
+export interface AuthSource extends TenantRulesReader {
   tenants: TenantLookup & { byId(id: string): Promise<TenantRef | null> };
   credential(id: string): Promise<CachedCredential | null>;
   isRevoked(jti: string): Promise<boolean>;
@@ -46,7 +54,7 @@ export interface AuthSource {
 }
 
 /** The cached reads, with the same answers as {@link AuthSource}. */
-export interface AuthCache {
+export interface AuthCache extends TenantRulesReader {
   tenants: AuthSource['tenants'];
   credential(id: string): Promise<CachedCredential | null>;
   isRevoked(jti: string): Promise<boolean>;
@@ -73,6 +81,7 @@ export function createAuthCache(source: AuthSource, ttlMs: number): { cache: Aut
   const on = () => listening && ttlMs > 0;
   const credentials = new BoundedMap<CachedCredential | null>(MAX_ENTRIES);
   const tenantHits = new BoundedMap<TenantRef | null>(MAX_ENTRIES);
+  const rules = new BoundedMap<TenantRules>(MAX_ENTRIES);
   /** Unexpired revoked token ids → expiry (ms); null when there are too many to keep, or not loaded. */
   let revoked: Map<string, number> | null = null;
   /** Revocations notified while the set loads (kept in it once it is up). */
@@ -97,6 +106,7 @@ export function createAuthCache(source: AuthSource, ttlMs: number): { cache: Aut
       tenant_changed() {
         epoch.tenant++;
         tenantHits.clear();
+        rules.clear();
       },
       token_revoked(payload) {
         const [jti, expiresMs] = payload.split(' ');
@@ -121,6 +131,7 @@ export function createAuthCache(source: AuthSource, ttlMs: number): { cache: Aut
       epoch.tenant++;
       credentials.clear();
       tenantHits.clear();
+      rules.clear();
       revoked = loaded = arriving = null;
     },
   };
@@ -150,6 +161,7 @@ export function createAuthCache(source: AuthSource, ttlMs: number): { cache: Aut
       platform: () => through(tenantHits, 'tenant', 'platform', () => source.tenants.platform()),
       byId: (id) => through(tenantHits, 'tenant', `id ${id}`, () => source.tenants.byId(id)),
     },
+    tenantRules: (id) => through(rules, 'tenant', id, () => source.tenantRules(id)),
     // A missing credential is not kept: its id may yet be written (an id never names two credentials).
     listening: on,
     credential: (id) =>

@@ -1,9 +1,11 @@
 /**
  * The PostgreSQL reads behind the authentication cache (api/auth/auth-cache.ts): tenants
- * (api/middleware/tenant.ts `tenantLookup`, and by id), credential rows and the revoked token list.
+ * (api/middleware/tenant.ts `tenantLookup`, and by id), their rules (venues, flags, plan), credential rows
+ * and the revoked token list.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { Credential, RevokedToken } from '../../db/entities.js';
+import { Credential, RevokedToken, Tenant } from '../../db/entities.js';
+import { rulesOf } from '../../domain/tenant/entitlements.js';
 import { platformEm } from '../../db/orm.js';
 import { tenantLookup } from '../middleware/tenant.js';
 import type { AuthSource } from './auth-cache.js';
@@ -12,6 +14,7 @@ import type { AuthSource } from './auth-cache.js';
 export function authSource(orm: MikroORM): AuthSource {
   return {
     tenants: tenantLookup(orm),
+    tenantRules: async (id) => rulesOf(await platformEm(orm).findOneOrFail(Tenant, { id })),
     credential: (id) => platformEm(orm).findOne(Credential, { id }, { filters: false }),
     isRevoked: async (jti) => (await platformEm(orm).count(RevokedToken, { jti })) > 0,
     revokedTokens: (limit) =>

@@ -1,6 +1,7 @@
 /**
- * Bearer JWTs (docs/api.md §2.2, §5.1): HS256 via jose, 24 h, claims pin the credential (`sub`) and its
- * tenant (`tid`), with the audience and tier at mint time for display only (gates re-read the row).
+ * Bearer JWTs (docs/api.md §2.2, §5.1): HS256 via jose, 24 h, claims pin the credential (`sub`), its
+ * tenant (`tid`) and the version of its secret (`sv`, refused once rotated), with the audience and tier at
+ * mint time for display only (gates re-read the row).
  */
 import { SignJWT, jwtVerify, errors } from 'jose';
 import { randomUUID } from 'node:crypto';
@@ -17,6 +18,8 @@ export interface BearerClaims {
   tid: string;
   jti: string;
   exp: number;
+  /** The credential's secret version at mint (docs/api.md §5.2 rotation); 1 for a bearer minted before versions existed. */
+  sv: number;
 }
 
 /** Signs a bearer for a credential; returns the token, its id and expiry. */
@@ -70,7 +73,8 @@ async function verifyBearerSignature(key: Uint8Array, token: string): Promise<Be
     ) {
       throw new ApiError('unauthorized', 'token is missing required claims');
     }
-    return { sub: payload.sub, tid: payload.tid, jti: payload.jti, exp: payload.exp };
+    const sv = typeof payload.sv === 'number' ? payload.sv : 1;
+    return { sub: payload.sub, tid: payload.tid, jti: payload.jti, exp: payload.exp, sv };
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (err instanceof errors.JWTExpired)

@@ -1,7 +1,8 @@
 /**
  * Authentication and gates (docs/api.md §5.2-5.5).
  * `authenticate` reads a bearer: signature, expiry and the per-token revocation list, then the
- * credential row (its tenant must equal the pinned `tid`, else `403 tenant_mismatch`); the caller's
+ * credential row (its tenant must equal the pinned `tid`, else `403 tenant_mismatch`; its secret version
+ * the bearer's `sv`, else `401 token_revoked`: minted before a rotation); the caller's
  * own tenant must be active even when the request names another one (`410 tenant_suspended`).
  * `gate(rule)` then applies the audience, tier and scope tables of domain/gates.ts; writes
  * and operator scope gates refuse a revoked credential (`401 credential_revoked`), trader reads do
@@ -32,6 +33,8 @@ export async function callerFromBearer(auth: AuthCache, key: Uint8Array, token: 
   if (revoked) throw new ApiError('token_revoked', 'this bearer token was revoked');
   if (!cred) throw new ApiError('unauthorized', 'credential no longer exists');
   if (cred.tenantId !== claims.tid) throw new ApiError('tenant_mismatch', 'token tenant does not match its credential');
+  if (claims.sv !== (cred.secretVersion ?? 1))
+    throw new ApiError('token_revoked', "this bearer was minted before the credential's secret was rotated");
   return {
     credentialId: cred.id,
     tenantId: cred.tenantId,
@@ -79,7 +82,8 @@ export function authenticate(orm: MikroORM, auth: AuthCache, key: Uint8Array): A
 
 /** What a route requires of its caller. */
 export interface GateRule {
-  audience: Audience;
+  /** `any`: every caller, trader or operator (e.g. the tenant reads). */
+  audience: Audience | 'any';
   /** Minimum trader tier (trader routes only). */
   tier?: Tier;
   /** Operator scope (operator routes only). */
@@ -88,9 +92,20 @@ export interface GateRule {
   write?: boolean;
 }
 
-/** The gate for one route. @throws ApiError 401 unauthorized/credential_revoked, 403 per the tables. */
-export function gate(rule: GateRule): ApiMiddleware {
-  return async (ctx, next) => {
+/** The rule of every gate {@link gate} made: the access the route table shows (api/route.ts, `GET /api/v1/discovery`). */
+const GATE_RULES = new WeakMap<ApiMiddleware, GateRule>();
+
+/** The rule the gate `mw` was made with by {@link gate}, or undefined for any other middleware. */
+export function gateRule(mw: ApiMiddleware): GateRule | undefined {
+  return GATE_RULES.get(mw);
+}
+
+/**
+ * The gate for one route; `also`, a further check of the caller run once the rule passed (e.g. a wallet
+ * session). @throws ApiError 401 unauthorized/credential_revoked, 403 per the tables.
+ */
+export function gate(rule: GateRule, also?: ApiMiddleware): ApiMiddleware {
+  const mw: ApiMiddleware = async (ctx, next) => {
     const caller = ctx.state.caller;
     if (!caller)
       throw new ApiError(
@@ -104,15 +119,17 @@ export function gate(rule: GateRule): ApiMiddleware {
         { expected: 'operator', actual: 'trader' },
       );
     const refusal =
-      checkAudience(caller.audience, rule.audience) ??
+      (rule.audience === 'any' ? null : checkAudience(caller.audience, rule.audience)) ??
       (rule.tier ? checkTier(caller.tier ?? 'readonly', rule.tier) : null) ??
       (rule.scope ? checkScope(caller.scopes, rule.scope) : null);
     if (refusal) throw refusal;
     // Writes, and every operator scope gate (docs/api.md §5.2), refuse a revoked credential.
     if ((rule.write || rule.scope) && caller.credentialRevoked)
       throw new ApiError('credential_revoked', 'this credential was revoked');
-    await next();
+    await (also ? also(ctx, next) : next());
   };
+  GATE_RULES.set(mw, rule);
+  return mw;
 }
 
 /** The authenticated caller of a gated route. */

@@ -1,6 +1,7 @@
 /**
- * `GET /api/v1/discovery` (docs/api.md §4.2, §9): the partial endpoint catalog with each endpoint's tier,
- * the auth and WebSocket entry points and the API documents; no auth, no tenant (api/presenters/discovery.ts).
+ * `GET /api/v1/discovery` (docs/api.md §4.2, §9): the endpoint catalog, every route of the route table with
+ * its access (audience, tier, scope), the auth and WebSocket entry points and the API documents; no auth,
+ * no tenant (api/presenters/discovery.ts).
  */
 import Router from '@koa/router';
 import type { ApiState } from '../context.js';
@@ -17,13 +18,13 @@ export function discoveryRoutes(openapi: OpenApiRegistry, baseUrl: () => string)
     {
       method: 'get',
       path: '/api/v1/discovery',
-      summary: "Partial endpoint catalog with each endpoint's tier (no auth, no tenant)",
+      summary: 'Endpoint catalog: every route with its access (audience, tier, scope); no auth, no tenant',
       tags: ['discovery'],
       schemas: {},
       responses: { '200': { description: 'Catalog' } },
     },
     async (ctx) => {
-      ctx.body = discovery(baseUrl());
+      ctx.body = discovery(baseUrl(), openapi.routes());
     },
   );
   return router;

@@ -16,7 +16,8 @@ export type { SymbolSpec };
 
 /**
  * Symbol suffix per venue slug: a venue symbol is `<BASE>.<suffix>`, e.g. `BTC.PAPER`, `ETH.HL`.
- * `b3` is included because `/api/v1/venues` lists it (suffix `B3`) although compose refuses it.
+ * `b3` has a suffix for imported manual trades (`.B3`) only: no adapter and no symbol, so `/api/v1/venues`
+ * does not list it and compose refuses it.
  */
 export const VENUE_SUFFIX = {
   paper: 'PAPER',

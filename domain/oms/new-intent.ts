@@ -5,6 +5,7 @@
  * `recordIntent` (modules/oms/activities/oms.ts). Pure and deterministic, so workflow code builds bracket legs
  * with it too. Decimals are strings; the field order is fixed (it is the order of the workflow input).
  */
+import type { VenueSigning } from './signing.js';
 
 /** A new intent as its workflow receives it (validated; decimals as strings). */
 export interface IntentRecord {
@@ -31,17 +32,27 @@ export interface IntentRecord {
   /** Set on flatten and reverse legs. */
   batchId?: string;
   batchLeg?: number;
+  /** A self-signed intent on a routed venue: what its venue request is signed with (domain/oms/signing.ts). */
+  venueSigning?: VenueSigning;
 }
 
 /** The order of a new intent; an absent client order id or price is `null`. */
 export type IntentOrder = Omit<
   IntentRecord,
-  'clientOrderId' | 'price' | 'triggerPrice' | 'stopLimitPrice' | 'signing' | 'pollMs' | 'batchId' | 'batchLeg'
+  | 'clientOrderId'
+  | 'price'
+  | 'triggerPrice'
+  | 'stopLimitPrice'
+  | 'signing'
+  | 'pollMs'
+  | 'batchId'
+  | 'batchLeg'
+  | 'venueSigning'
 > &
   Partial<Pick<IntentRecord, 'clientOrderId' | 'price' | 'triggerPrice' | 'stopLimitPrice'>>;
 
-/** How the intent proceeds: who signs, how routed orders are polled, which batch leg it is. */
-export type IntentExtras = Pick<IntentRecord, 'signing' | 'pollMs' | 'batchId' | 'batchLeg'>;
+/** How the intent proceeds: who signs (and with what, on a routed venue), how routed orders are polled, which batch leg it is. */
+export type IntentExtras = Pick<IntentRecord, 'signing' | 'pollMs' | 'batchId' | 'batchLeg' | 'venueSigning'>;
 
 /** A new intent record: `order` in the record's field order (absent optional fields `null`), then `extras` as given. */
 export function newIntent(order: IntentOrder, extras: IntentExtras = {}): IntentRecord {

@@ -74,9 +74,38 @@ export const themeSchema = z
   })
   .meta({ id: 'TenantTheme' });
 
+/**
+ * The feature flags that switch something on the platform, name → what they switch (docs/api.md §2.4).
+ * Each is on unless the tenant sets it `false`. Any other flag name is the tenant's own: stored and served
+ * (`GET /api/features`, for its trading page), switching nothing here.
+ */
+export const FEATURE_FLAGS = {
+  smartRouting: 'smart order routing, `POST /api/v1/oms/route-intents`',
+  propFirm: 'the challenge catalogue and its purchase, `GET /api/v1/prop/offers` and `POST /api/v1/prop/challenges`',
+} as const;
+export type FeatureFlag = keyof typeof FEATURE_FLAGS;
+
+const FLAG_NAME = /^[a-z][a-zA-Z0-9_]{0,63}$/;
+
 export const flagsSchema = z
-  .record(z.string().regex(/^[a-z][a-zA-Z0-9_]{0,63}$/), z.boolean())
-  .meta({ id: 'TenantFlags', description: 'Feature flags, name → on/off (e.g. `smartRouting`, `propFirm`)' });
+  .object(
+    Object.fromEntries(
+      Object.entries(FEATURE_FLAGS).map(([name, what]) => [
+        name,
+        z.boolean().default(true).meta({ description: what }),
+      ]),
+    ) as Record<FeatureFlag, z.ZodDefault<z.ZodBoolean>>,
+  )
+  .catchall(z.boolean())
+  .refine((flags) => Object.keys(flags).every((name) => FLAG_NAME.test(name)), {
+    message: 'flag names are 1-64 of a-z, A-Z, 0-9 and _, starting with a lower-case letter',
+  })
+  .meta({
+    id: 'TenantFlags',
+    description: `Feature flags, name → on/off. ${Object.keys(FEATURE_FLAGS)
+      .map((f) => `\`${f}\``)
+      .join(', ')} switch features (default on); any other name switches nothing on the platform`,
+  });
 
 export const venuesSchema = z
   .object({
@@ -94,11 +123,28 @@ export const venuesSchema = z
 export const planSchema = z
   .object({
     name: z.enum(['starter', 'growth', 'enterprise']).default('starter'),
-    maxAccounts: z.number().int().positive().default(1000),
-    webhooks: z.boolean().default(true),
-    propFirm: z.boolean().default(false),
+    maxAccounts: z
+      .number()
+      .int()
+      .positive()
+      .default(1000)
+      .meta({ description: 'Accounts the tenant may hold; the next one is `409 plan_limit_reached`' }),
+    webhooks: z
+      .boolean()
+      .default(true)
+      .meta({ description: 'Webhook endpoints; without: `403 plan_feature_unavailable` on register and enable' }),
+    propFirm: z.boolean().default(false).meta({
+      description: 'A prop firm; without: `403 plan_feature_unavailable` on firm creation, offers, purchases',
+    }),
   })
-  .meta({ id: 'TenantPlan' });
+  .meta({ id: 'TenantPlan', description: 'Set by the platform; enforced (docs/api.md §2.4)' });
+
+/** The plan's switches, field → the feature it allows (docs/api.md §2.4). */
+export const PLAN_FEATURES = {
+  webhooks: 'webhook endpoints (`POST /api/v1/webhooks`, `POST /api/v1/webhooks/{id}/enable`)',
+  propFirm: 'a prop firm (`POST /api/v1/firms`; for traders `GET /api/v1/prop/offers`, `POST /api/v1/prop/challenges`)',
+} as const;
+export type PlanFeature = keyof typeof PLAN_FEATURES;
 
 /** The largest amount a tenant's deposit policy may name, USD: the platform's bound on any paper deposit. */
 export const MAX_POLICY_DEPOSIT_USD = '1000000000';

@@ -342,7 +342,15 @@ async function main() {
   await new Promise((r) => wss.close(r));
 
   // 2. HTTP (BENCH_HTTP_SECONDS=0 skips it)
-  const http: Record<string, (HttpFigures & { bodyBytes: number }) | { status: string }> = {};
+  /** Per route: the child's figures, the body size and this process's CPU time per request, µs. */
+  const http: Record<string, (HttpFigures & { bodyBytes: number; cpuUsPerRequest: number }) | { status: string }> = {};
+  /** Runs the child's autocannon on `url`, timing this process's CPU (the server's: the load runs in the child). */
+  const measureHttp = async (url: string, headers: Record<string, string>) => {
+    const cpu = process.cpuUsage();
+    const figures = await ask<HttpFigures>({ cmd: 'http', url, headers });
+    const used = process.cpuUsage(cpu);
+    return { ...figures, cpuUsPerRequest: Math.round((used.user + used.system) / Math.max(1, figures.requests)) };
+  };
   if (HTTP_SECONDS > 0) {
     const cred = await benchCredential(orm, { slug: 'bench', displayName: 'Bench' }, 'readonly', '1000');
     const { token } = (await (
@@ -369,11 +377,7 @@ async function main() {
     const helloServer = hello.listen(0, '127.0.0.1');
     await new Promise((r) => helloServer.once('listening', r));
     http.koaHelloWorld = {
-      ...(await ask<HttpFigures>({
-        cmd: 'http',
-        url: `http://127.0.0.1:${(helloServer.address() as AddressInfo).port}/`,
-        headers: {},
-      })),
+      ...(await measureHttp(`http://127.0.0.1:${(helloServer.address() as AddressInfo).port}/`, {})),
       bodyBytes: 17,
     };
     helloServer.close();
@@ -391,7 +395,7 @@ async function main() {
       }
       if (status === 404) http[k] = { status: 'route not present (404)' };
       else if (status < 200 || status > 299) http[k] = { status: `not measured: warm-up answered ${status}` };
-      else http[k] = { ...(await ask<HttpFigures>({ cmd: 'http', url: u, headers: h })), bodyBytes: bytes };
+      else http[k] = { ...(await measureHttp(u, h)), bodyBytes: bytes };
     }
   }
 
@@ -464,11 +468,21 @@ async function main() {
       `\nHTTP (autocannon, ${HTTP_C} connections, ${HTTP_SECONDS} s each; load generator in the first child process)`,
     );
     printTable(
-      ['route', 'req/s', 'p50', 'p99', 'requests', 'non-2xx', 'errors', 'body bytes'],
+      ['route', 'req/s', 'p50', 'p99', 'requests', 'non-2xx', 'errors', 'body bytes', 'server CPU/request'],
       Object.entries(http).map(([k, r]) =>
         'status' in r
-          ? [k, r.status, '', '', '', '', '', '']
-          : [k, r.reqPerSec, `${r.p50Ms} ms`, `${r.p99Ms} ms`, r.requests, r.non2xx, r.errors, r.bodyBytes],
+          ? [k, r.status, '', '', '', '', '', '', '']
+          : [
+              k,
+              r.reqPerSec,
+              `${r.p50Ms} ms`,
+              `${r.p99Ms} ms`,
+              r.requests,
+              r.non2xx,
+              r.errors,
+              r.bodyBytes,
+              `${r.cpuUsPerRequest} µs`,
+            ],
       ),
     );
   }

@@ -1,5 +1,7 @@
-/** Cancel and cancel-all (docs/api.md §4.4) through the intent workflow's `cancel` Update. */
+/** Cancel (by venue order id or intent id) and cancel-all (docs/api.md §4.4) through the intent workflow's `cancel` Update. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { issueCredential } from '../../db/seed.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { extremeTicks, publish } from '../support/marks.js';
 import { openRisk } from '../support/ws.js';
@@ -103,6 +105,48 @@ describe('cancel', () => {
     expect(
       await s.call('POST', '/api/v1/oms/cancel', { token: t.token, body: { venueOrderId: 'paper-nope' } }),
     ).toMatchObject({ status: 404, body: { error: 'order_not_found' } });
+  });
+
+  it('cancels by intent id: a never-signed intent is 409 agent_not_dispatchable, another trader’s is 404 intent_not_found', async () => {
+    const self = await issueCredential(s.orm, {
+      tenantId: s.tenant.id,
+      audience: 'trader',
+      signerAddress: privateKeyToAccount(generatePrivateKey()).address,
+    });
+    const token = (
+      await s.call('POST', '/api/auth/api-token', { body: { apiKey: self.apiKey, apiSecret: self.apiSecret } })
+    ).body.token;
+    const pending = await s.call('POST', '/api/v1/oms/intents', {
+      token,
+      body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'limit', price: '1000', qty: '0.1' },
+    });
+    expect(pending.body.state).toBe('intent_pending');
+    const never = await s.call('POST', '/api/v1/oms/cancel', { token, body: { intentId: pending.body.intentId } });
+    expect(never).toMatchObject({ status: 409, body: { error: 'agent_not_dispatchable' } });
+    expect((await s.call('GET', `/api/v1/oms/intents/${pending.body.intentId}`, { token })).body.state).toBe(
+      'intent_pending',
+    );
+
+    const t = await s.trader();
+    const order = await rest(t.token, 'by-intent');
+    const other = await s.call('POST', '/api/v1/oms/cancel', {
+      token: token,
+      body: { intentId: order.body.intentId },
+    });
+    expect(other).toMatchObject({ status: 404, body: { error: 'intent_not_found' } });
+    const both = await s.call('POST', '/api/v1/oms/cancel', {
+      token: t.token,
+      body: { intentId: order.body.intentId, venueOrderId: order.body.venueOrderId },
+    });
+    expect(both).toMatchObject({ status: 400, body: { error: 'validation_failed' } });
+    const res = await s.call('POST', '/api/v1/oms/cancel', { token: t.token, body: { intentId: order.body.intentId } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({
+      ok: true,
+      intentId: order.body.intentId,
+      venueOrderId: order.body.venueOrderId,
+      state: 'canceled',
+    });
   });
 
   it('cancel-all cancels every working order of the account', async () => {

@@ -115,10 +115,11 @@ describe('account state served from memory', () => {
       .getConnection()
       .execute(`update account_balances set balance_usd = 777 where account_id = ? and venue = 'paper'`, [t.accountId]);
     expect((await state(t.token, t.accountId!)).paper?.balanceUsd).toBe('777');
+    // Reconnects with backoff (0.5 s, doubling): on a loaded machine a first attempt may fail.
     await waitFor(
       async () => s.api.notices.up(),
       (up) => up,
-      10_000,
+      40_000,
     );
     expect((await state(t.token, t.accountId!)).paper?.balanceUsd).toBe('777');
     await s.orm.em

@@ -94,7 +94,7 @@ describe('tenants', () => {
           body: { beta: true },
         })
       ).body,
-    ).toEqual({ beta: true });
+    ).toEqual({ smartRouting: true, propFirm: true, beta: true }); // the platform's flags filled in (default on)
 
     const minted = await s.call('POST', '/api/auth/api-token', {
       body: { apiKey: verified.body.operator.apiKey, apiSecret: verified.body.operator.apiSecret },

@@ -4,8 +4,8 @@
  * (`http://<slug>.localhost:<port>`, registered origins, docs/api.md §5.6) with different themes set by
  * their operators through `PUT /api/v1/tenants/{id}/theme|branding`. One trader signs in with an
  * API key, the other with a wallet (SIWE, a real secp256k1 signature behind an injected EIP-1193
- * provider). Marks, candles, the ticket, working orders, positions and fills are checked on the
- * page as a trader sees them, and so is the Challenges panel: the offers of the tenant's live prop firm (deployed on
+ * provider). Marks, candles (one continuous series ending at the mark), the ticket, working orders,
+ * positions and fills are checked on the page as a trader sees them, and so is the Challenges panel: the offers of the tenant's live prop firm (deployed on
  * anvil through the API), bought with Buy and paid on-chain as the page says. Screenshots are kept in `.data/artifacts/trading-page/`.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -69,7 +69,7 @@ describe('branded trading page in headless Chromium', () => {
     const port = new URL(s.api.baseUrl).port;
     const slug = `${name}-${s.tenant.slug.slice(2)}`;
     const url = `http://${slug}.localhost:${port}`;
-    const row = await ensureTenant(s.orm, { slug, displayName: name, origins: [url] });
+    const row = await ensureTenant(s.orm, { slug, displayName: name, origins: [url], plan: { propFirm: true } });
     const op = await issueCredential(s.orm, { tenantId: row.id, audience: 'operator', scopes: ['tenant:config'] });
     const operatorToken = (
       await s.call('POST', '/api/auth/api-token', { body: { apiKey: op.apiKey, apiSecret: op.apiSecret } })
@@ -190,7 +190,7 @@ describe('branded trading page in headless Chromium', () => {
     await publish(s.orm, next);
     await expect.poll(() => page.getByTestId('mark-price-BTC.PAPER').textContent()).toBe(next.mark.toString());
 
-    // Candles: the recorded 1m bars are drawn.
+    // Candles: the 1m series is drawn.
     await expect
       .poll(async () => Number(await page.getByTestId('chart').getAttribute('data-bars')))
       .toBeGreaterThan(100);
@@ -234,9 +234,28 @@ describe('branded trading page in headless Chromium', () => {
     await shot(page, 'alpha-filled');
 
     // A reload keeps this tab signed in and seeds the same state from REST.
+    const seeded = page.waitForResponse((r) => r.url().includes('/api/v1/market/candles/paper/BTC.PAPER?'));
     await page.reload();
     await expect.poll(() => rows(page, 'positions').count()).toBe(1);
     expect(await rows(page, 'fills').count()).toBe(1);
+
+    // The chart is one series (docs/api.md §2.9): the recorded history on the replay clock, rebased to meet
+    // the mark's bar; one bar a minute with no gap, no cliff, and the newest bar closes at the mark shown.
+    const chart = page.getByTestId('chart');
+    await expect.poll(() => chart.getAttribute('data-last-close')).toBe(next.mark.toFixed());
+    expect(await page.getByTestId('mark-price-BTC.PAPER').textContent()).toBe(next.mark.toString());
+    const [bars, firstTime, lastTime] = await Promise.all(
+      ['data-bars', 'data-first-time', 'data-last-time'].map(async (a) => Number(await chart.getAttribute(a))),
+    );
+    expect(bars).toBe(240);
+    expect((lastTime - firstTime) / 60 + 1).toBe(bars);
+    const drawn: { open: string; close: string }[] = (await (await seeded).json()).bars;
+    expect(drawn).toHaveLength(bars);
+    const cliffs = drawn
+      .slice(1)
+      .filter((b, i) => new Decimal(b.open).minus(drawn[i].close).abs().div(drawn[i].close).gt('0.005'));
+    expect(cliffs).toEqual([]);
+    await shot(page, 'alpha-chart');
     await context.close();
   });
 

@@ -58,7 +58,12 @@ describe('the challenge catalogue', () => {
 
     // Another tenant with a live firm of its own.
     other.slug = `o-${s.tenant.slug.slice(2)}`;
-    const tenant = await ensureTenant(s.orm, { slug: other.slug, displayName: 'Other', origins: [] });
+    const tenant = await ensureTenant(s.orm, {
+      slug: other.slug,
+      displayName: 'Other',
+      origins: [],
+      plan: { propFirm: true },
+    });
     const otherOp = (await s.operator(['firm:operate', 'prop:manage'], tenant.id)).token;
     const opts = { token: otherOp, slug: other.slug };
     other.firm = await goLive(

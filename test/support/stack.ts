@@ -111,6 +111,7 @@ export async function startStack(
     slug: `t-${suffix}`,
     displayName: `Tenant ${suffix}`,
     origins: [`http://t-${suffix}.test`],
+    plan: { propFirm: true }, // the starter plan with the prop firm, which many test files run (docs/api.md §2.4)
   });
   let running: Promise<void> | undefined;
 

@@ -9,7 +9,8 @@ import { Decimal } from '../../domain/decimal.js';
 import { openOrm, platformEm } from '../../db/orm.js';
 import { readMark } from '../../db/marks.js';
 import { loadPolymarketMarkets } from '../../infra/recorded-polymarket.js';
-import { DAY_MS, predictionTick, startPredictionMarkFeed } from '../../modules/market/feeds/prediction-marks.js';
+import { predictionTick, startPredictionMarkFeed } from '../../modules/market/feeds/prediction-marks.js';
+import { DAY_MS } from '../../domain/market/prediction-replay.js';
 import { POLYMARKET_SYMBOLS } from '../../domain/market/venues/polymarket.js';
 import type { SymbolSpec } from '../../domain/market/symbols.js';
 

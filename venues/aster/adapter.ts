@@ -15,6 +15,8 @@
  * nor withdraw, and expires at `expired` (ms); {@link asterAdapter.submitAuthorization} posts it
  * unauthenticated. The nonce is µs (the request's ms nonce × 1000): Aster refuses a registration
  * whose nonce is more than 10 s from its clock, so the owner must sign promptly.
+ * Self-signed orders (docs/api.md §3.1): the same request, signed by an API wallet of the owner's
+ * own instead of the agent ({@link asterAdapter.selfSigned}).
  * Errors: `{"code":-N,"msg":"…"}` → {@link VenueRejected}(msg); 429, 418 and 5xx → plain Error (retried).
  */
 import type { Hex } from 'viem';
@@ -24,17 +26,22 @@ import { checked, fetchText, parseJson, venueUrl } from '../http.js';
 import {
   VenueRejected,
   type AuthorizationRequest,
+  type SelfSignedAuth,
   type VenueAdapter,
   type VenueContext,
   type VenueFill,
   type VenueOrder,
+  type VenueOrderRequest,
 } from '../types.js';
 import {
+  ASTER_CHAIN_ID,
   EIP712_DOMAIN_TYPE,
   REGISTRATION_CHAIN_ID,
   REGISTRATION_ORDER,
   asterDomain,
   MESSAGE_TYPES,
+  messageTypedData,
+  paramString,
   recoverSigner,
   registrationMsg,
   safeAgentName,
@@ -124,6 +131,10 @@ async function signed<S extends z.ZodType>(
   });
   return send(ctx, method, path, req.wire, schema);
 }
+
+/** The signed `msg` of a self-signed order: its parameters, then `nonce`, `user` (the owner) and `signer`, as {@link signRequest} orders them. */
+const selfSignedMsg = (order: VenueOrderRequest, auth: SelfSignedAuth) =>
+  paramString([...orderParams(order), ['nonce', auth.nonce.toString()], ['user', auth.owner], ['signer', auth.signer]]);
 
 const trades = z.array(wireTradeSchema);
 const orders = z.array(wireOrderSchema);
@@ -217,6 +228,29 @@ export const asterAdapter: VenueAdapter = {
 
   async place(ctx, order) {
     return toVenueOrder(await signed(ctx, 'POST', '/fapi/v3/order', orderParams(order), wireOrderSchema));
+  },
+
+  /**
+   * Self-signed orders: the `POST /fapi/v3/order` parameter string with the nonce allocated at
+   * compose, `user` = the owner and `signer` = the credential's signer, which must be an API wallet
+   * the owner approved on Aster (the venue refuses any other: `-2015`). Aster refuses a nonce more
+   * than 10 s from its clock, so the signature must come within 10 s of compose.
+   */
+  selfSigned: {
+    signer: 'api_wallet',
+    typedData(order, auth, network) {
+      const td = messageTypedData(selfSignedMsg(order, auth), ASTER_CHAIN_ID[network]);
+      return {
+        domain: { ...td.domain },
+        types: { Message: [...MESSAGE_TYPES.Message] },
+        primaryType: td.primaryType,
+        message: { ...td.message },
+      };
+    },
+    async place(ctx, order, auth, signature) {
+      const form = `${selfSignedMsg(order, auth)}&signature=${signature}`;
+      return toVenueOrder(await send(ctx, 'POST', '/fapi/v3/order', form, wireOrderSchema));
+    },
   },
 
   async findByClientOrderId(ctx, symbol, clientOrderId) {

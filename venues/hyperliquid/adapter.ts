@@ -14,6 +14,8 @@
  * third-party Rust SDK df-hyperliquid-core writes the same `"desk valid_until <ms>"` form and
  * caps it at 180 days) — and {@link hyperliquidAdapter.submitAuthorization} posts `approveAgent`.
  * Client order id: `cloid` = `0x` + first 32 hex of sha256(intentId) (wire.ts).
+ * Self-signed orders (docs/api.md §3.1): the same `order` action, signed by the owner's own wallet
+ * with the nonce allocated at compose ({@link hyperliquidAdapter.selfSigned}).
  * HTTP: 429 and 5xx throw a plain Error (retried by the activity); other non-2xx answers and
  * `{"status":"err"}` bodies throw VenueRejected with the venue's text.
  */
@@ -27,15 +29,19 @@ import {
   type VenueContext,
   type VenueFill,
   type VenueOrder,
+  type VenueOrderRequest,
 } from '../types.js';
 import {
+  actionHash,
   agentNameWithExpiry,
   EIP712_DOMAIN_TYPE,
   HYPERLIQUID_CHAIN,
+  l1TypedData,
   signL1Action,
   SIGNATURE_CHAIN_ID,
   splitSignature,
   userSignedTypedData,
+  type HlSignature,
 } from './signing.js';
 import {
   averagePrice,
@@ -49,6 +55,7 @@ import {
   toWire,
   wireFillSchema,
   wireOrderWithStatusSchema,
+  type OrderWire,
   type WireFill,
 } from './wire.js';
 
@@ -81,18 +88,30 @@ async function post<S extends z.ZodType>(
   return checked(schema, json, `Hyperliquid ${path}`);
 }
 
-/** Signs and posts an L1 action for the context's agent; returns the `response.data` of an ok answer (undefined when absent). */
-async function exchange(ctx: VenueContext, action: Record<string, unknown>) {
-  if (ctx.agent.kind !== 'evm') throw new Error('Hyperliquid needs an EVM agent key');
-  const nonce = await ctx.nextNonce('ms');
-  const signature = await signL1Action(ctx.agent.privateKey, action, nonce, { network: ctx.network });
+/** Posts a signed L1 action; returns the `response.data` of an ok answer (undefined when absent). */
+async function postAction(ctx: VenueContext, action: Record<string, unknown>, nonce: bigint, signature: HlSignature) {
   const body = { action, nonce: Number(nonce), signature, vaultAddress: null, expiresAfter: null };
   const json = await post(ctx, '/exchange', body, exchangeAnswerSchema);
   return json?.response?.data;
 }
 
+/** Signs and posts an L1 action for the context's agent; returns the `response.data` of an ok answer (undefined when absent). */
+async function exchange(ctx: VenueContext, action: Record<string, unknown>) {
+  if (ctx.agent.kind !== 'evm') throw new Error('Hyperliquid needs an EVM agent key');
+  const nonce = await ctx.nextNonce('ms');
+  return postAction(
+    ctx,
+    action,
+    nonce,
+    await signL1Action(ctx.agent.privateKey, action, nonce, { network: ctx.network }),
+  );
+}
+
+/** The `order` action of one order (key order as signed: type, orders, grouping). */
+const orderAction = (order: VenueOrderRequest) => ({ type: 'order', orders: [orderWire(order)], grouping: 'na' });
+
 /** The first status of an action answer's data, or undefined. */
-const firstStatus = (data: Awaited<ReturnType<typeof exchange>>) => data?.statuses?.[0];
+const firstStatus = (data: Awaited<ReturnType<typeof postAction>>) => data?.statuses?.[0];
 /** A status's error text, when it is a refusal. */
 const errorOf = (st: ReturnType<typeof firstStatus>) =>
   st && typeof st === 'object' && st.error !== undefined ? st.error : undefined;
@@ -174,6 +193,51 @@ function approveAction(request: AuthorizationRequest): Record<string, unknown> {
   };
 }
 
+/**
+ * The venue's view of an order just sent (`wire` as sent, `data` the `order` answer's data): filled
+ * or resting from its status, else read back by cloid (grouped TP/SL answer without an oid).
+ * @throws VenueRejected with the venue's text when the status is an error.
+ */
+async function placed(
+  ctx: VenueContext,
+  order: VenueOrderRequest,
+  wire: OrderWire,
+  data: Awaited<ReturnType<typeof postAction>>,
+): Promise<VenueOrder> {
+  const st = firstStatus(data);
+  const error = errorOf(st);
+  if (error !== undefined) throw new VenueRejected(error);
+  const base = {
+    clientOrderId: order.clientOrderId,
+    symbol: order.symbol,
+    side: order.side,
+    type: order.type,
+    qty: wire.s,
+    price: wire.p,
+    updatedAt: Date.now(),
+  };
+  if (typeof st === 'object' && st.filled) {
+    const { oid, totalSz, avgPx } = st.filled;
+    return {
+      ...base,
+      venueOrderId: String(oid),
+      status: 'filled',
+      filledQty: toWire(totalSz),
+      avgFillPrice: toWire(avgPx),
+    };
+  }
+  if (typeof st === 'object' && st.resting) {
+    return { ...base, venueOrderId: String(st.resting.oid), status: 'open', filledQty: '0', avgFillPrice: null };
+  }
+  // "waitingForTrigger" / "waitingForFill" (grouped TP/SL) carry no oid: read the order back by cloid.
+  const found = await orderStatus(ctx, order.clientOrderId);
+  if (!found)
+    throw new Error(
+      `Hyperliquid accepted the order without an oid (${JSON.stringify(st)}) and orderStatus does not know ${order.clientOrderId}`,
+    );
+  return found;
+}
+
 /** The Hyperliquid venue adapter (see the module comment for the wire calls). */
 export const hyperliquidAdapter: VenueAdapter = {
   venue: 'hyperliquid',
@@ -181,39 +245,30 @@ export const hyperliquidAdapter: VenueAdapter = {
   clientOrderId: cloidFromIntentId,
 
   async place(ctx, order) {
-    const wire = orderWire(order);
-    const st = firstStatus(await exchange(ctx, { type: 'order', orders: [wire], grouping: 'na' }));
-    const error = errorOf(st);
-    if (error !== undefined) throw new VenueRejected(error);
-    const base = {
-      clientOrderId: order.clientOrderId,
-      symbol: order.symbol,
-      side: order.side,
-      type: order.type,
-      qty: wire.s,
-      price: wire.p,
-      updatedAt: Date.now(),
-    };
-    if (typeof st === 'object' && st.filled) {
-      const { oid, totalSz, avgPx } = st.filled;
+    const action = orderAction(order);
+    return placed(ctx, order, action.orders[0], await exchange(ctx, action));
+  },
+
+  /**
+   * Self-signed orders: the owner's own wallet signs the `order` action as the phantom agent
+   * (`Agent { source, connectionId }` over the action hash with the nonce allocated at compose);
+   * the venue applies an L1 action to the signer's master, so only the owner's wallet may sign.
+   */
+  selfSigned: {
+    signer: 'owner',
+    typedData(order, auth, network) {
+      const td = l1TypedData(actionHash(orderAction(order), auth.nonce), network);
       return {
-        ...base,
-        venueOrderId: String(oid),
-        status: 'filled',
-        filledQty: toWire(totalSz),
-        avgFillPrice: toWire(avgPx),
+        domain: { ...td.domain },
+        types: { Agent: td.types.Agent.map((f) => ({ ...f })) },
+        primaryType: td.primaryType,
+        message: { ...td.message },
       };
-    }
-    if (typeof st === 'object' && st.resting) {
-      return { ...base, venueOrderId: String(st.resting.oid), status: 'open', filledQty: '0', avgFillPrice: null };
-    }
-    // "waitingForTrigger" / "waitingForFill" (grouped TP/SL) carry no oid: read the order back by cloid.
-    const found = await orderStatus(ctx, order.clientOrderId);
-    if (!found)
-      throw new Error(
-        `Hyperliquid accepted the order without an oid (${JSON.stringify(st)}) and orderStatus does not know ${order.clientOrderId}`,
-      );
-    return found;
+    },
+    async place(ctx, order, auth, signature) {
+      const action = orderAction(order);
+      return placed(ctx, order, action.orders[0], await postAction(ctx, action, auth.nonce, splitSignature(signature)));
+    },
   },
 
   async findByClientOrderId(ctx, _symbol, clientOrderId) {

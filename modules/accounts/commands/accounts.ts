@@ -3,7 +3,8 @@
  * `POST /sandbox/paper-account`), rename it or change its settings (`PATCH /accounts/{id}`).
  * A new account stays under the tenant's rules (issue 16): it joins the trading group of the account
  * the caller's credential acts for, else the tenant's default group, and its deposit follows the
- * tenant's deposit policy (domain/tenant/config.ts `accountsSchema`).
+ * tenant's deposit policy (domain/tenant/config.ts `accountsSchema`); the tenant's plan bounds how many
+ * accounts it holds (`maxAccounts`).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { dec } from '../../../domain/decimal.js';
@@ -14,6 +15,7 @@ import { provisionPaperAccount } from '../../../db/accounts.js';
 import { scoped } from '../../../db/orm.js';
 import { ownedAccount } from '../../../api/auth/ownership.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
+import { assertAccountRoom } from '../../tenants/queries/entitlements.js';
 
 /**
  * The trading group of a new account of `caller`: that of the account its credential acts for,
@@ -34,7 +36,8 @@ async function newAccountGroup(em: EntityManager, caller: Caller, fallback: stri
  * string, USD; default the tenant's `accounts.deposit.defaultUsd`, 100000 unless configured), in the
  * trading group {@link newAccountGroup} picks. Nothing is written when it refuses.
  * @throws ApiError `400 validation_failed` (code `deposit_above_limit`) above the tenant's
- * `accounts.deposit.maxUsd` (1000000 unless configured); `404 trading_group_not_found`.
+ * `accounts.deposit.maxUsd` (1000000 unless configured); `404 trading_group_not_found`;
+ * `409 plan_limit_reached` when the tenant holds its plan's `maxAccounts` (docs/api.md §2.4).
  */
 export async function createPaperAccount(
   deps: ApiDeps,
@@ -53,12 +56,16 @@ export async function createPaperAccount(
         code: 'deposit_above_limit',
       },
     ]);
-  return provisionPaperAccount(em, {
-    tenantId: caller.tenantId,
-    ownerId: caller.ownerId,
-    name: body.name,
-    depositUsd,
-    tradingGroupId: await newAccountGroup(em, caller, policy.defaultTradingGroupId),
+  const tradingGroupId = await newAccountGroup(em, caller, policy.defaultTradingGroupId);
+  return em.transactional(async (tx) => {
+    await assertAccountRoom(tx, caller.tenantId);
+    return provisionPaperAccount(tx, {
+      tenantId: caller.tenantId,
+      ownerId: caller.ownerId,
+      name: body.name,
+      depositUsd,
+      tradingGroupId,
+    });
   });
 }
 

@@ -49,6 +49,7 @@ export async function mintApiToken(
   const { token, expiresAt } = await mintBearer(jwtKey, cred.id, cred.tenantId, {
     aud: cred.audience,
     tier: cred.tier,
+    sv: cred.secretVersion,
   });
   return {
     token,

@@ -1,28 +1,34 @@
 /**
  * Loads the recorded Hyperliquid candles (`hyperliquid_candles/<COIN>_perp_<1m|1h>-futures.csv`)
- * into the `candles` table for every paper symbol, once: rows already there are kept. Values go
- * from CSV text to `numeric` untouched (no float on the way).
+ * into the `candles` table for every listed perp (every venue's, by its `sourceCoin`), once: rows
+ * already there are kept. Values go from CSV text to `numeric` untouched (no float on the way). The
+ * candles api places them on the replay's clock (modules/market/queries/candles.ts).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { PAPER_SYMBOLS } from '../../../domain/market/symbols.js';
+import { VENUE_SYMBOLS } from '../../../domain/market/symbols.js';
 import { marketDataDir } from './recorded.js';
 
 /** Intervals recorded on disk. */
 export const RECORDED_INTERVALS = ['1m', '1h'] as const;
 export const CANDLE_SOURCE = 'recorded:hyperliquid';
 
-/** Loads every recorded interval of every paper symbol; returns the number of rows inserted. */
+/** Every listed perp: each replays (and charts) the recorded Hyperliquid coin of its base. */
+const PERPS = Object.values(VENUE_SYMBOLS)
+  .flat()
+  .filter((s) => s.assetClass === 'perp');
+
+/** Loads every recorded interval of every listed perp; returns the number of rows inserted. */
 export async function loadRecordedCandles(databaseUrl: string, dataDir = marketDataDir()): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   let inserted = 0;
   try {
-    for (const spec of PAPER_SYMBOLS) {
+    for (const spec of PERPS) {
       for (const interval of RECORDED_INTERVALS) {
         const { rows } = await client.query<{ n: string }>(
-          'select count(*)::text as n from candles where venue = $1 and symbol = $2 and interval = $3',
+          'select count(*)::text as n from candles where venue = $1 and symbol = $2 and interval = $3 and not live',
           [spec.venue, spec.symbol, interval],
         );
         const file = path.join(dataDir, 'hyperliquid_candles', `${spec.sourceCoin}_perp_${interval}-futures.csv`);

@@ -10,9 +10,7 @@ import { Decimal, fmt } from '../../../domain/decimal.js';
 import type { TapePrint } from '../../../domain/market/replay.js';
 import type { MarkTick } from '../../../domain/market/types.js';
 import { LIVE_INTERVALS } from '../../../domain/market/stream-message.js';
-
-/** `source` of live bars. */
-export const LIVE_CANDLE_SOURCE = 'live:replay';
+import { LIVE_CANDLE_SOURCE } from '../../../domain/market/candle-series.js';
 
 /** Folds one tick (and the prints since the previous one) into the live bars of its pair. */
 export async function recordLiveBars(db: pg.Pool | pg.Client, tick: MarkTick, prints: TapePrint[]): Promise<void> {

@@ -1,12 +1,12 @@
 /**
  * The offline mark source of prediction-market symbols (Polymarket `*.PM` and Kalshi `*.KX`): each
  * symbol replays the recorded daily CLOB prices of the Polymarket outcome token in its
- * `sourceCoin` (data/recorded/polymarket_election_top20, loaded by ./polymarket.ts).
+ * `sourceCoin` (data/recorded/polymarket_election_top20, loaded by infra/recorded-polymarket.ts).
  *
- * Clock: one recorded day per {@link DAY_MS} (10 s) of wall clock, looping. The day shown at wall
- * time `t` (epoch ms) is `floor(t / 10 000) mod <number of recorded days>` — a pure function of
- * the wall time, so every process shows the same mark at the same instant, and the mark steps
- * (no interpolation) every 10 s.
+ * Clock (domain/market/prediction-replay.ts): one recorded day per `DAY_MS` (10 s) of wall clock,
+ * looping. The day shown at wall time `t` (epoch ms) is `floor(t / 10 000) mod <number of recorded
+ * days>` — a pure function of the wall time, so every process shows the same mark at the same
+ * instant, and the mark steps (no interpolation) every 10 s.
  *
  * Tick: the mark is the recorded price clamped to [tick, 1 − tick] (the CLOB's price range; a
  * resolved market's 0 or 1 stays tradeable); the book is one level each side at mark ∓ half a
@@ -16,35 +16,14 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Decimal } from '../../../domain/decimal.js';
+import { predictionDay, predictionMark } from '../../../domain/market/prediction-replay.js';
 import type { SymbolSpec } from '../../../domain/market/symbols.js';
 import type { MarkTick } from '../../../domain/market/types.js';
 import { publishMark } from './marks.js';
-import { loadPolymarketMarkets } from '../../../infra/recorded-polymarket.js';
-
-/** Wall-clock milliseconds per recorded day. */
-export const DAY_MS = 10_000;
+import { tokenPrices } from '../../../infra/recorded-polymarket.js';
 
 /** Size of the single book level each side, shares. */
 export const BOOK_DEPTH = new Decimal(1000);
-
-let byToken: Promise<Map<string, Decimal[]>> | undefined;
-
-/** Daily prices of every recorded outcome token, by token id (memoised). */
-function histories(): Promise<Map<string, Decimal[]>> {
-  byToken ??= loadPolymarketMarkets().then((markets) => {
-    const map = new Map<string, Decimal[]>();
-    for (const m of markets)
-      for (const o of m.outcomes)
-        if (o.tokenId && o.history.length)
-          map.set(
-            o.tokenId,
-            o.history.map((h) => h.price),
-          );
-    return map;
-  });
-  byToken.catch(() => (byToken = undefined));
-  return byToken;
-}
 
 /**
  * The tick of a prediction symbol at wall time `nowMs` (epoch ms): venue and symbol of `spec`,
@@ -54,10 +33,9 @@ function histories(): Promise<Map<string, Decimal[]>> {
  */
 export async function predictionTick(spec: SymbolSpec, nowMs: number): Promise<MarkTick> {
   if (spec.assetClass !== 'prediction') throw new Error(`${spec.symbol} is not a prediction-market symbol`);
-  const series = (await histories()).get(spec.sourceCoin);
+  const series = await tokenPrices(spec.sourceCoin);
   if (!series) throw new Error(`no recorded prices for token ${spec.sourceCoin} (${spec.symbol})`);
-  const day = Math.floor(nowMs / DAY_MS) % series.length;
-  return predictionTickAt(spec, series[day], nowMs);
+  return predictionTickAt(spec, series[predictionDay(nowMs, series.length)], nowMs);
 }
 
 /**
@@ -66,9 +44,8 @@ export async function predictionTick(spec: SymbolSpec, nowMs: number): Promise<M
  * shares each side. Used by {@link predictionTick}, and by tests and benchmarks that pin a mark.
  */
 export function predictionTickAt(spec: SymbolSpec, price: Decimal | string, nowMs: number): MarkTick {
-  const tick = new Decimal(spec.tickSize);
-  const half = tick.div(2);
-  const mark = Decimal.min(Decimal.max(new Decimal(price), tick), new Decimal(1).sub(tick));
+  const half = new Decimal(spec.tickSize).div(2);
+  const mark = predictionMark(spec.tickSize, price);
   const bid = mark.sub(half);
   const ask = mark.add(half);
   return {

@@ -3,7 +3,8 @@
  * `POST /api/v1/indicators/compute` computing a list of them over the recorded candles of a pair.
  * The catalogue and the computation are domain/indicators/registry.ts; the bars modules/market/queries/bars.ts. Errors: `400
  * validation_failed` (detail lists every issue: unknown indicator or param, out-of-range param,
- * duplicate id, too many bars), `400 symbol_unknown`.
+ * duplicate id, too many bars), `400 symbol_unknown`, `403 venue_not_enabled` / `403 symbol_not_enabled` (a pair
+ * the caller's tenant does not offer, docs/api.md §2.4).
  */
 import Router from '@koa/router';
 import { ApiError } from '../../../domain/errors.js';
@@ -15,11 +16,12 @@ import {
   computeSeries,
   resolveIndicators,
 } from '../../../domain/indicators/registry.js';
-import { gate } from '../../../api/middleware/auth.js';
+import { callerOf, gate } from '../../../api/middleware/auth.js';
 import type { ApiDeps, ApiState } from '../../../api/context.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { loadBars } from '../queries/bars.js';
 import { endpoint } from '../../../api/route.js';
+import { assertPairEnabled } from '../../tenants/queries/entitlements.js';
 import { catalogueView, computeBody, computeView } from './indicators.schemas.js';
 
 /** The indicators router (docs/api.md §4.7), trader audience. */
@@ -66,6 +68,7 @@ export function indicatorRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
     async (ctx, { body }) => {
       const { resolved, issues } = resolveIndicators(body.indicators);
       if (issues.length) throw new ApiError('validation_failed', issues);
+      await assertPairEnabled(deps.auth, callerOf(ctx).tenantId, body.venue, body.symbol);
       const loaded = await loadBars(deps.orm, body);
       ctx.body = {
         venue: body.venue,

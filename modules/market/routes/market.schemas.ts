@@ -32,9 +32,9 @@ export const depthView = z
   .meta({ id: 'Depth', description: 'L2 book: `[price USD, size contracts]`, bids best first, asks best first' });
 
 export const candleQuery = z.object({
-  interval: z
-    .enum(['1m', '1h', '1d'])
-    .meta({ description: 'Bar length (required): `1m`, `1h` for perps; `1d` for Polymarket outcomes' }),
+  interval: z.enum(['1m', '1h', '1d']).meta({
+    description: 'Bar length (required): `1m`, `1h` for listed symbols; `1d` for recorded Polymarket outcomes',
+  }),
   limit: z.coerce
     .number()
     .int()
@@ -64,13 +64,26 @@ export const candlesView = z
     interval: z.string(),
     bars: z.array(bar),
     source: z.string(),
+    rebase: z
+      .object({
+        shiftMs: z.number().int().meta({ description: 'Added to every recorded open time, ms' }),
+        recordedClose: z.string().meta({ description: 'Close of the newest recorded bar, as recorded' }),
+        seamPrice: z.string().meta({ description: 'Open of the first replayed bar, which the history meets' }),
+        seamTime: z.string().meta({ description: 'Open time of the first replayed bar' }),
+        decimals: z.number().int().meta({ description: 'Decimal places of the rebased prices' }),
+      })
+      .optional()
+      .meta({
+        description:
+          'Present when the answer holds recorded bars placed on the replay clock (`recorded:hyperliquid:rebased`): each such bar is the recorded one with open time + `shiftMs` and every price × `seamPrice` ÷ `recordedClose`, rounded half-even to `decimals` places; volume as recorded',
+      }),
     window: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
     truncated: z.boolean().optional(),
   })
   .meta({
     id: 'Candles',
     description:
-      'Spec §2.9. Perps: prices USD, volume contracts (base units); the recorded Hyperliquid bars (`recorded:hyperliquid`) followed by the bars the live feed aggregates from the canonical mark and the replayed tape (`live:replay`); `source` names every source in the answer, `closed: false` marks the bar still forming. Polymarket outcomes (`<marketId>-<OUTCOME>.PM`, interval `1d`): one recorded CLOB price per day in probability units (0-1, USDC per share paying 1 USDC), so open = high = low = close and volume is `0` (the history has no per-day volume); source `recorded:polymarket`. Empty `bars`: no prints in the window.',
+      "Spec §2.9. One continuous series per listed symbol, oldest first, its newest bar closing at the current mark (the mark folds into its bar by the live-bar rule). Perps (every venue's; prices USD, volume contracts): the recorded Hyperliquid bars of the coin placed on the replay clock and rebased to meet the first replayed bar (`recorded:hyperliquid:rebased`, see `rebase`), then the bars the live feed aggregates from the replayed marks and tape (`live:replay`). Prediction symbols (`*.PM`, `*.KX`; USD per share 0-1): the bars of the replayed marks, one recorded day per 10 s (`replay:polymarket`), volume `0`. `source` names every source in the answer (`none` when empty), `closed: false` marks the bar still forming. Recorded Polymarket outcomes (`<marketId>-<OUTCOME>.PM` from `/market/polymarket/markets`, interval `1d`): one recorded CLOB price per day in probability units, open = high = low = close, volume `0`; source `recorded:polymarket`.",
   });
 
 export const groupedQuery = z.object({
@@ -89,7 +102,7 @@ export const statsView = z
     open24h: z.string().nullable(),
     high24h: z.string().nullable(),
     low24h: z.string().nullable(),
-    volume24h: z.string().nullable().meta({ description: 'Contracts (base units)' }),
+    volume24h: z.string().nullable().meta({ description: 'Contracts (base units); `0` for prediction symbols' }),
     change24h: z.string().nullable().meta({ description: 'markPrice − open24h, USD' }),
     changePct24h: z.string().nullable(),
     window: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
@@ -98,7 +111,7 @@ export const statsView = z
   .meta({
     id: 'Stats',
     description:
-      'The 24 h window is the newest 24 h of recorded 1m bars in this deployment (offline data), documented in `window`.',
+      "Any listed ticker (`BTC.PAPER`, `BTC.HL`, `ETH.ASTER`, `*.PM`, `*.KX`). The 24 h window is the newest 24 h of the symbol's 1m series (the bars of `GET /market/candles/{venue}/{symbol}?interval=1m`, spec §2.9), documented in `window`; `source.bars` names their sources as the candles do.",
   });
 export const tapeQuery = z.object({
   limit: z.coerce

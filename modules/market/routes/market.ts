@@ -1,17 +1,22 @@
 /**
  * `/api/v1/market/*` (docs/api.md §4.6): quotes, depth (whole and grouped), 24 h stats, candles, tape,
  * FX rates and the recorded Polymarket markets; trader audience. The reads and their errors
- * (`400 symbol_unknown`, `503 cold_cache`, `400 validation_failed`) are modules/market/queries/market.ts.
- * The bare prefixes are 404.
+ * (`400 symbol_unknown`, `503 cold_cache`, `400 validation_failed`) are modules/market/queries/market.ts
+ * and, for candles and stats, modules/market/queries/candles.ts.
+ * A pair the caller's tenant does not offer is `403 venue_not_enabled` / `403 symbol_not_enabled`
+ * (docs/api.md §2.4; the Polymarket markets list only the outcomes it offers). The bare prefixes are 404.
  */
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { MarketStreams } from '../../../db/market-streams.js';
 import type { QuotesHub } from '../../../api/ws/quotes-hub.js';
-import type { ApiDeps, ApiState } from '../../../api/context.js';
-import { gate } from '../../../api/middleware/auth.js';
+import type { ApiDeps, ApiMiddleware, ApiState } from '../../../api/context.js';
+import { callerOf, gate } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
-import { candles, depth, fxRates, groupedDepth, polymarketMarkets, quote, stats, tape } from '../queries/market.js';
+import { depth, fxRates, groupedDepth, polymarketMarkets, quote, tape, tickerVenue } from '../queries/market.js';
+import { candles, stats } from '../queries/candles.js';
+import { assertPairEnabled } from '../../tenants/queries/entitlements.js';
+import { venueRefusal } from '../../../domain/tenant/entitlements.js';
 import { endpoint } from '../../../api/route.js';
 import {
   candleQuery,
@@ -38,6 +43,12 @@ export function marketRoutes(
   const router = new Router<ApiState>({ prefix: '/api/v1/market' });
   const tags = ['market'];
   const read = gate({ audience: 'trader' });
+  /** A `{venue}/{symbol}` route serves only a pair the caller's tenant offers (docs/api.md §2.4). */
+  const offered: ApiMiddleware = async (ctx, next) => {
+    const { venue, symbol } = (ctx.state.input as { params: { venue: string; symbol: string } }).params;
+    await assertPairEnabled(deps.auth, callerOf(ctx).tenantId, venue, symbol);
+    await next();
+  };
 
   endpoint(
     router,
@@ -49,6 +60,7 @@ export function marketRoutes(
       tags,
       gate: read,
       schemas: { params: pairParams },
+      use: [offered],
       responses: { '200': { description: 'Quote', schema: quoteView } },
     },
     async (ctx, { params }) => {
@@ -66,6 +78,7 @@ export function marketRoutes(
       tags,
       gate: read,
       schemas: { params: pairParams, query: depthQuery },
+      use: [offered],
       responses: { '200': { description: 'Depth', schema: depthView } },
     },
     async (ctx, { params, query }) => {
@@ -84,6 +97,7 @@ export function marketRoutes(
       tags,
       gate: read,
       schemas: { params: pairParams, query: groupedQuery },
+      use: [offered],
       responses: {
         '200': {
           description: 'Grouped depth',
@@ -103,13 +117,15 @@ export function marketRoutes(
       method: 'get',
       path: '/stats/:ticker',
       summary:
-        'Mark and 24 h statistics of a venue-suffixed ticker (e.g. BTC.PAPER): open, high, low, volume, change over the last 24 h of 1m bars',
+        'Mark and 24 h statistics of any listed venue-suffixed ticker (BTC.PAPER, BTC.HL, *.PM, *.KX): open, high, low, volume, change over the newest 24 h of its 1m series',
       tags,
       gate: read,
       schemas: { params: z.object({ ticker: z.string().min(1).max(255) }) },
       responses: { '200': { description: 'Stats', schema: statsView } },
     },
     async (ctx, { params }) => {
+      const venue = tickerVenue(params.ticker);
+      if (venue) await assertPairEnabled(deps.auth, callerOf(ctx).tenantId, venue, params.ticker);
       ctx.body = await stats(deps.orm, params.ticker);
     },
   );
@@ -120,10 +136,12 @@ export function marketRoutes(
     {
       method: 'get',
       path: '/candles/:venue/:symbol',
-      summary: 'OHLCV bars of a pair (docs/api.md §2.9): recorded history, then live bars',
+      summary:
+        'OHLCV bars of a pair (docs/api.md §2.9): one continuous series ending at the current mark (perps: recorded history rebased onto the replay clock, then live bars)',
       tags,
       gate: read,
       schemas: { params: pairParams, query: candleQuery },
+      use: [offered],
       responses: { '200': { description: 'Candles', schema: candlesView } },
     },
     async (ctx, { params, query }) => {
@@ -141,6 +159,7 @@ export function marketRoutes(
       tags,
       gate: read,
       schemas: { params: pairParams, query: tapeQuery },
+      use: [offered],
       responses: { '200': { description: 'Tape', schema: tapeView } },
     },
     async (ctx, { params, query }) => {
@@ -178,7 +197,10 @@ export function marketRoutes(
       responses: { '200': { description: 'Markets', schema: polymarketMarketsView } },
     },
     async (ctx) => {
-      ctx.body = await polymarketMarkets();
+      const { venues } = await deps.auth.tenantRules(callerOf(ctx).tenantId);
+      const refusal = venueRefusal(venues, 'polymarket');
+      if (refusal) throw refusal;
+      ctx.body = await polymarketMarkets(venues);
     },
   );
 

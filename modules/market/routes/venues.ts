@@ -1,13 +1,17 @@
-/** `GET /api/v1/venues` (docs/api.md §4.2): the venue adapters, their asset classes and order types; `paper` is never listed. */
+/**
+ * `GET /api/v1/venues` (docs/api.md §4.2): the venue adapters the caller's tenant offers (its `venues`,
+ * docs/api.md §2.4), each with the asset classes of its offered symbols and its order types; a venue with
+ * no offered symbol, and `paper`, are never listed (modules/market/presenters/venues.ts).
+ */
 import Router from '@koa/router';
-import type { ApiState } from '../../../api/context.js';
-import { gate } from '../../../api/middleware/auth.js';
+import type { ApiDeps, ApiState } from '../../../api/context.js';
+import { callerOf, gate } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
-import { VENUE_CATALOG } from '../../../api/presenters/discovery.js';
 import { endpoint } from '../../../api/route.js';
+import { venueCatalog } from '../presenters/venues.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
-export function venueRoutes(openapi: OpenApiRegistry): Router<ApiState> {
+export function venueRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>();
   endpoint(
     router,
@@ -15,14 +19,15 @@ export function venueRoutes(openapi: OpenApiRegistry): Router<ApiState> {
     {
       method: 'get',
       path: '/api/v1/venues',
-      summary: 'Venue adapters: slug, asset classes, order types (paper never listed)',
+      summary:
+        'Venue adapters your tenant offers: slug, asset classes of their symbols, order types (paper never listed)',
       tags: ['discovery'],
       gate: gate({ audience: 'trader' }),
       schemas: {},
       responses: { '200': { description: '{ venues }' } },
     },
     async (ctx) => {
-      ctx.body = { venues: VENUE_CATALOG };
+      ctx.body = { venues: venueCatalog((await deps.auth.tenantRules(callerOf(ctx).tenantId)).venues) };
     },
   );
   return router;

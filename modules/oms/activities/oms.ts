@@ -16,17 +16,21 @@ import type { RiskVerdict } from '../../../activities/types.js';
 import type { ActivityMetrics } from '../../../activities/metrics.js';
 import { verifyTypedData, type Hex } from 'viem';
 import { Credential } from '../../../db/entities.js';
-import { paperSigningRequest } from '../../../domain/oms/signing.js';
+import { signingRequestOf } from '../../../venues/self-signed.js';
 import type { IntentWorkflowInput } from '../workflows/intent.definitions.js';
 
-/** What the OMS activities need; `metrics` counts risk rejections as terminal states (activities/metrics.ts). */
+/**
+ * What the OMS activities need; `venues.network` is the routed venues' signing network (a self-signed
+ * routed intent's typed data depends on it); `metrics` counts risk rejections as terminal states (activities/metrics.ts).
+ */
 export interface OmsDeps {
   orm: MikroORM;
   markMaxAgeMs: number;
+  venues: { network: 'mainnet' | 'testnet' };
   metrics?: ActivityMetrics;
 }
 
-export function omsActivities({ orm, markMaxAgeMs, metrics }: OmsDeps) {
+export function omsActivities({ orm, markMaxAgeMs, venues, metrics }: OmsDeps) {
   return {
     /**
      * Inserts the intent in `signed_pending_dispatch` with its `composed` event; a second call
@@ -62,24 +66,29 @@ export function omsActivities({ orm, markMaxAgeMs, metrics }: OmsDeps) {
     },
 
     /**
-     * Verifies a self-signed intent's EIP-712 signature against the signer address registered on
-     * its credential (viem); when it matches, the intent moves to `signed_pending_dispatch`.
-     * A wrong signature changes nothing: `{ ok: false, reason: 'invalid_signature' }`.
+     * Verifies a self-signed intent's EIP-712 signature of its signing request (venues/self-signed.ts:
+     * the venue's own typed data on a routed venue, else the paper one) against the signer address
+     * registered on its credential (viem); when it matches, the intent moves to `signed_pending_dispatch`
+     * and a routed intent keeps the signature its order is sent with. A wrong signature changes
+     * nothing: `{ ok: false, reason: 'invalid_signature' }`.
      */
     async acceptSignature(intentId: string, signature: string): Promise<RiskVerdict> {
       return withLockedIntent(orm, intentId, async (em, intent) => {
         if (intent.state !== 'intent_pending') return { ok: true };
         const cred = await em.findOneOrFail(Credential, { id: intent.credentialId });
-        const { typedData } = paperSigningRequest({ ...intent, intentId: intent.id });
+        const signer = cred.signerAddress?.toLowerCase();
+        const { typedData } = signingRequestOf({ ...intent, intentId: intent.id }, venues.network);
         const valid =
           /^0x[0-9a-fA-F]{130}$/.test(signature) &&
-          cred.signerAddress != null &&
+          signer !== undefined &&
+          (!intent.venueSigning || intent.venueSigning.signer.toLowerCase() === signer) &&
           (await verifyTypedData({
-            ...typedData,
-            address: cred.signerAddress as Hex,
+            ...(typedData as unknown as Omit<Parameters<typeof verifyTypedData>[0], 'address' | 'signature'>),
+            address: signer as Hex,
             signature: signature as Hex,
           }).catch(() => false));
         if (!valid) return { ok: false, reason: 'invalid_signature' };
+        if (intent.venueSigning) intent.venueSigning = { ...intent.venueSigning, signature };
         Object.assign(intent, { state: 'signed_pending_dispatch', lastEvent: 'signed', updatedAt: new Date() });
         await appendEvents(em, intent.tenantId, intent.accountId, [
           { kind: 'intent.signed', frameType: 'Order-Intent-Update', venue: intent.venue, data: intentToView(intent) },

@@ -1,6 +1,7 @@
 /**
  * Routed execution (docs/api.md §1): an intent on `hyperliquid`, `aster`, `polymarket` or `kalshi` is
- * signed with the account's agent key for that venue and sent to the exchange; `venueOrderId` and
+ * signed with the account's agent key for that venue (a self-signed one, docs/api.md §3.1, by its
+ * credential's own signer; reads and cancels stay the agent's) and sent to the exchange; `venueOrderId` and
  * `venueTradeId` are the exchange's. The venue's fills are recorded exactly like paper fills
  * (positions, round trips, balance, `/ws/risk` events), with the venue's fee and trade id.
  *
@@ -42,6 +43,7 @@ import {
   withLockedIntent,
 } from './ledger.js';
 import { ADAPTERS, NONCE_UNIT } from '../../../venues/registry.js';
+import { selfSignedOrder, venueOrderRequest } from '../../../venues/self-signed.js';
 import { inAgentLane } from './agent-lane.js';
 import {
   VenueRejected,
@@ -257,6 +259,27 @@ export function routedActivities(deps: RoutedDeps) {
   }
 
   /**
+   * Places a loaded intent's order: a self-signed one (signed at `sign-result`, docs/api.md §3.1) as
+   * its signer signed it, priced against the mark at compose; any other signed by the agent in its
+   * lane, priced against `markPrice` (the mark at dispatch).
+   */
+  function place(
+    ctx: VenueContext,
+    intent: OrderIntentRow & { intentId: string },
+    agentId: string,
+    markPrice: string,
+  ): Promise<VenueOrder> {
+    const signed = intent.venueSigning?.signature ? intent.venueSigning : null;
+    if (signed) {
+      const { self, order, auth } = selfSignedOrder(intent, signed);
+      return self.place(ctx, order, auth, signed.signature!);
+    }
+    const adapter = ADAPTERS[intent.venue as RoutedVenue];
+    const order = venueOrderRequest(intent, adapter.clientOrderId(intent.intentId), markPrice);
+    return inAgentLane(agentId, () => adapter.place(ctx, order));
+  }
+
+  /**
    * The work of `dispatchRouted` on a loaded intent (its doc below). The client order id is written
    * on the intent (beside the mark and agent reads) before the first send; when it was already there
    * (an earlier attempt may have sent the order) or this is a retry, the venue is asked for it first.
@@ -286,22 +309,7 @@ export function routedActivities(deps: RoutedDeps) {
     let order: VenueOrder | null;
     try {
       order = maybeSent ? await adapter.findByClientOrderId(ctx, intent.symbol, clientOrderId) : null;
-      order ??= await inAgentLane(agent!.id, () =>
-        adapter.place(ctx, {
-          clientOrderId,
-          symbol: intent.symbol,
-          side: intent.side as 'buy' | 'sell',
-          type: intent.type as 'market',
-          qty: fmt(new Decimal(intent.qty)),
-          price: intent.price == null ? null : fmt(new Decimal(intent.price)),
-          triggerPrice: intent.triggerPrice == null ? null : fmt(new Decimal(intent.triggerPrice)),
-          stopLimitPrice: intent.stopLimitPrice == null ? null : fmt(new Decimal(intent.stopLimitPrice)),
-          reduceOnly: intent.reduceOnly,
-          timeInForce: intent.timeInForce as 'Gtc',
-          markPrice: fmt(tick.mark),
-          leverage: fmt(new Decimal(intent.leverage)),
-        }),
-      );
+      order ??= await place(ctx, { ...intent, intentId }, agent!.id, fmt(tick.mark));
     } catch (err) {
       if (err instanceof VenueRejected) return reject(deps, intentId, `venue_rejected: ${err.reason}`);
       throw err;
@@ -313,7 +321,8 @@ export function routedActivities(deps: RoutedDeps) {
   return {
     /**
      * First dispatch of a routed intent: checks the mark (`no_mark`, as checkRisk does for a routed
-     * intent) and the agent (docs/api.md §7 agent codes), then places the order, after looking the
+     * intent) and the agent (docs/api.md §7 agent codes), then places the order (a self-signed one
+     * with its signer's signature, any other signed by the agent), after looking the
      * client order id up on the venue when an earlier attempt may have sent it (module doc). A venue
      * refusal rejects the intent with `venue_rejected: <the venue's reason>`; a transport failure
      * throws (the activity retries, and the retry finds the order if it landed). Each attempt's

@@ -1,7 +1,7 @@
 /**
  * `POST /oms/cancel` and `POST /oms/cancel-all` (docs/api.md §4.4): cancel working orders through their
- * intents' `cancel` Update. Called once PostgreSQL shows the order open; a workflow that has not yet
- * applied that dispatch waits for it (modules/oms/workflows/intent-run.ts).
+ * intents' `cancel` Update. Called once PostgreSQL shows the order open (or, by intent id, its dispatch
+ * under way); a workflow that has not yet applied that dispatch waits for it (modules/oms/workflows/intent-run.ts).
  */
 import { ApiError } from '../../../domain/errors.js';
 import { Account, OrderIntent } from '../../../db/entities.js';
@@ -38,6 +38,31 @@ export async function cancelOrder(deps: ApiDeps, caller: Caller, venueOrderId: s
     throw new ApiError(
       'invalid_state',
       `order ${venueOrderId} is ${intent.orderStatus ?? intent.state}: nothing to cancel`,
+    );
+  return { ok: true as const, ...(await cancelIntent(deps, intent.id)) };
+}
+
+/**
+ * Cancels the working order of the caller's intent `intentId` (one of an account its owner holds, as
+ * {@link cancelOrder}); an intent whose dispatch is under way is canceled once it rests.
+ * @throws ApiError `404 intent_not_found` (unknown, or another trader's: the same answer),
+ *   `409 agent_not_dispatchable` (never signed, so never dispatched), `409 invalid_state` (no longer
+ *   working), `503 service_unavailable`.
+ */
+export async function cancelIntentOrder(deps: ApiDeps, caller: Caller, intentId: string) {
+  const em = scoped(deps.orm, caller.tenantId);
+  const intent = await em.findOne(OrderIntent, { id: intentId });
+  if (!intent || !(await em.count(Account, { id: intent.accountId, ownerId: caller.ownerId })))
+    throw new ApiError('intent_not_found', `no intent ${intentId}`);
+  if (intent.state === 'intent_pending')
+    throw new ApiError(
+      'agent_not_dispatchable',
+      `intent ${intentId} was never signed, so it was never dispatched: there is no order to cancel`,
+    );
+  if (intent.orderStatus !== 'open' && intent.state !== 'signed_pending_dispatch')
+    throw new ApiError(
+      'invalid_state',
+      `intent ${intentId} is ${intent.orderStatus ?? intent.state}: nothing to cancel`,
     );
   return { ok: true as const, ...(await cancelIntent(deps, intent.id)) };
 }

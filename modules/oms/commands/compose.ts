@@ -1,6 +1,6 @@
 /**
- * Compose (docs/api.md §2.6, §4.4): checks the account, the instrument, the leverage cap, the
- * challenge's risk profile and (routed venues) the agent, then starts `intent-<intentId>` with an
+ * Compose (docs/api.md §2.6, §4.4): checks the account, that the tenant offers the pair, the instrument, the leverage cap, the
+ * challenge's risk profile, the credential's envelope and allowlists and (routed venues) the agent, then starts `intent-<intentId>` with an
  * update-with-start that answers once the intent is recorded (the early-return shape); dispatch and
  * fills follow on /ws/risk. Shared by `POST /oms/intents` and smart order routing (`/oms/route-intents`).
  */
@@ -9,10 +9,17 @@ import { ApiError } from '../../../domain/errors.js';
 import { Decimal } from '../../../domain/decimal.js';
 import { agentBlock } from '../../../domain/custody/agents.js';
 import { findSymbol } from '../../../domain/market/symbols.js';
-import { isRouted, type ComposeIntent, type IntentView } from '../../../domain/oms/intent.js';
+import { isRouted, type ComposeIntent, type IntentView, type RoutedVenue } from '../../../domain/oms/intent.js';
 import { newIntent, type IntentRecord } from '../../../domain/oms/new-intent.js';
 import { riskLimitBreach } from '../../../domain/prop/risk.js';
-import { Position, PropAccount, PropTemplate, RiskProfile, TradingGroup } from '../../../db/entities.js';
+import {
+  Position,
+  PropAccount,
+  PropTemplate,
+  RiskProfile,
+  TradingGroup,
+  type AgentWalletRow,
+} from '../../../db/entities.js';
 import { currentAgent } from '../../../db/agent-wallets.js';
 import { readMark } from '../../../db/marks.js';
 import { scoped } from '../../../db/orm.js';
@@ -22,6 +29,9 @@ import { intentWorkflow } from '../workflows/intent.js';
 import { targetAccount } from '../../../api/auth/ownership.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
 import { viaWorkflow } from '../../../api/temporal-errors.js';
+import { selfSignedOrders, venueSigningFor } from './venue-signing.js';
+import { checkCredentialEnvelope } from './credential-envelope.js';
+import { assertPairEnabled } from '../../tenants/queries/entitlements.js';
 
 /** Decimal places of a decimal string. */
 const places = (v: string) => new Decimal(v).decimalPlaces();
@@ -76,9 +86,11 @@ const AGENT_BLOCK_DETAIL = {
  * A routed venue needs an active, unexpired agent on the account (docs/api.md §1 custody, §7).
  * @throws ApiError `403 credential_missing_agent_wallet`, `agent_authorization_revoked`, `agent_authorization_expired`.
  */
-async function checkAgent(deps: ApiDeps, accountId: string, venue: string): Promise<void> {
-  const block = agentBlock(await currentAgent(deps.orm, accountId, venue));
+async function checkAgent(deps: ApiDeps, accountId: string, venue: string): Promise<AgentWalletRow> {
+  const agent = await currentAgent(deps.orm, accountId, venue);
+  const block = agentBlock(agent);
   if (block) throw new ApiError(block, AGENT_BLOCK_DETAIL[block](venue));
+  return agent!;
 }
 
 /** The leverage cap of the account's trading group for this venue, else the symbol's maximum. */
@@ -129,8 +141,11 @@ async function checkRiskProfile(
 /**
  * Composes an intent under `intentId` (module doc) and answers the recorded intent and the
  * workflow input it started with.
- * @throws ApiError as {@link checkInstrument}, the agent codes of docs/api.md §7, `400 leverage_above_cap`,
- *   `400 risk_limit_exceeded`, `403 account_suspended`, `404 account_not_found`, `403 forbidden`,
+ * @throws ApiError `403 venue_not_enabled`, `403 symbol_not_enabled` (the tenant's venues, docs/api.md §2.4),
+ *   as {@link checkInstrument}, the agent codes of docs/api.md §7, for a self-signing credential on a
+ *   routed venue those of {@link venueSigningFor} (`400 self_signing_unsupported`, `403 signer_not_venue_owner`,
+ *   `400 no_quotes`), `400 leverage_above_cap`,
+ *   `400 risk_limit_exceeded`, the credential's envelope and allowlist codes (checkCredentialEnvelope), `403 account_suspended`, `404 account_not_found`, `403 forbidden`,
  *   `503 service_unavailable` (no workflow answer).
  */
 export async function composeIntent(
@@ -146,6 +161,7 @@ export async function composeIntent(
       'account_suspended',
       `account ${accountId} is suspended: ${account.suspensionReason ?? 'by the operator'}`,
     );
+  await assertPairEnabled(deps.auth, caller.tenantId, body.venue, body.symbol);
   const spec = checkInstrument(body);
   const cap = await leverageCap(deps, caller, account.tradingGroupId, body.venue, spec.maxLeverage);
   if (body.leverage > cap)
@@ -154,8 +170,11 @@ export async function composeIntent(
       requested: body.leverage,
     });
   await checkRiskProfile(deps, caller, accountId, body, spec.symbol);
+  await checkCredentialEnvelope(deps, caller, accountId, body, spec.symbol);
   const routed = isRouted(body.venue);
-  if (routed) await checkAgent(deps, accountId, body.venue);
+  const signer = caller.signerAddress;
+  if (routed && signer) selfSignedOrders(body.venue as RoutedVenue);
+  const agent = routed ? await checkAgent(deps, accountId, body.venue) : null;
 
   const input = newIntent(
     {
@@ -176,10 +195,11 @@ export async function composeIntent(
       timeInForce: body.timeInForce,
       leverage: String(body.leverage),
     },
-    // Routed venues are always signed by the account's agent key (docs/api.md §1 custody).
+    // A self-signing credential signs a routed order itself too: the venue's own request (docs/api.md §3.1).
     {
-      signing: caller.signerAddress && !routed ? 'self' : 'platform',
+      signing: signer ? 'self' : 'platform',
       ...(routed ? { pollMs: deps.config.venues.pollMs } : {}),
+      ...(agent && signer ? { venueSigning: await venueSigningFor(deps, agent, spec.symbol, signer) } : {}),
     },
   );
   const view: IntentView = await viaWorkflow(

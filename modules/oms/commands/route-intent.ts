@@ -1,6 +1,6 @@
 /**
  * Smart order routing, `POST /api/v1/oms/route-intents` (docs/api.md §4.4 route-intents, §2.11 decision):
- * for each of hyperliquid, aster, polymarket read the asset's symbol, the account's agent and a fresh
+ * for each of hyperliquid, aster, polymarket the tenant enables read the asset's symbol, the account's agent and a fresh
  * quote; domain/sor/decide.ts decides (cost model in domain/sor/cost.ts); the order is composed on
  * the selected venue through {@link composeIntent} (every compose check, agent included) and the
  * decision is stored in `sor_decisions`. A compose refusal answers as on `/oms/intents` and stores nothing.
@@ -11,6 +11,7 @@ import { Decimal } from '../../../domain/decimal.js';
 import { agentBlock } from '../../../domain/custody/agents.js';
 import { VENUE_SYMBOLS } from '../../../domain/market/symbols.js';
 import { SOR_VENUES } from '../../../domain/sor/cost.js';
+import { enabledSymbols, flagRefusal, venueEnabled, type TenantVenues } from '../../../domain/tenant/entitlements.js';
 import { bps4, decide, listAsset, px8, usd6, type RoutingError, type VenueInput } from '../../../domain/sor/decide.js';
 import { currentAgent } from '../../../db/agent-wallets.js';
 import { readMark } from '../../../db/marks.js';
@@ -28,16 +29,20 @@ const ROUTING_ERROR_DETAIL: Record<RoutingError, (asset: string) => string> = {
   no_eligible_venue: (asset) => `no venue can take this ${asset} order now: see each candidate's reason`,
 };
 
-/** Reads what the decision needs per candidate venue: listing, agent, fresh quote. */
+/**
+ * Reads what the decision needs per candidate venue the tenant offers (`venues`, docs/api.md §2.4: a venue
+ * it does not enable is no candidate, a symbol outside its list is not listed): listing, agent, fresh quote.
+ */
 async function readCandidates(
   orm: MikroORM,
+  venues: TenantVenues,
   accountId: string,
   asset: string,
   maxAgeMs: number,
 ): Promise<VenueInput[]> {
   return Promise.all(
-    SOR_VENUES.map(async (venue): Promise<VenueInput> => {
-      const listing = listAsset(asset, VENUE_SYMBOLS[venue] ?? []);
+    SOR_VENUES.filter((venue) => venueEnabled(venues, venue)).map(async (venue): Promise<VenueInput> => {
+      const listing = listAsset(asset, enabledSymbols(venues, venue, VENUE_SYMBOLS[venue] ?? []));
       if ('reason' in listing) return { venue, listing, agentActive: false, quote: null };
       const [agent, quote] = await Promise.all([
         currentAgent(orm, accountId, venue),
@@ -64,10 +69,14 @@ export interface RouteRequest {
  * Routes the order to the cheapest eligible venue of the caller's active account and composes it
  * there as `intentId`; answers the decision as stored (a retry with the same `Idempotency-Key`
  * reaches the same intent and answers the decision first stored for it).
- * @throws ApiError `400 routing_disabled` (account setting `smartRouting` off), `400 asset_unknown |
+ * @throws ApiError `403 feature_disabled` (the tenant's flag `smartRouting` off, docs/api.md §2.4),
+ *   `400 routing_disabled` (account setting `smartRouting` off), `400 asset_unknown |
  *   no_quotes | no_eligible_venue` with `candidates`, and every error of {@link composeIntent}.
  */
 export async function routeIntent(deps: ApiDeps, caller: Caller, body: RouteRequest, intentId: string) {
+  const rules = await deps.auth.tenantRules(caller.tenantId);
+  const off = flagRefusal(rules.flags, 'smartRouting');
+  if (off) throw off;
   const account = await targetAccount(scoped(deps.orm, caller.tenantId), caller, undefined);
   if (account.settings?.smartRouting !== true) {
     const enable = `PATCH /api/v1/accounts/${account.id} {"settings":{"smartRouting":true}}`;
@@ -77,7 +86,7 @@ export async function routeIntent(deps: ApiDeps, caller: Caller, body: RouteRequ
   const qty = new Decimal(body.qty);
   const decision = decide(
     { side: body.side, qty, leverage: body.leverage },
-    await readCandidates(deps.orm, account.id, body.asset, maxAgeMs),
+    await readCandidates(deps.orm, rules.venues, account.id, body.asset, maxAgeMs),
   );
   if (!decision.ok)
     throw new ApiError(decision.error, ROUTING_ERROR_DETAIL[decision.error](body.asset), {

@@ -17,6 +17,7 @@ import {
 import type { Activities } from '../../../activities/index.js';
 import type { DispatchOutcome, RiskVerdict } from '../../../activities/types.js';
 import type { IntentState, IntentView } from '../../../domain/oms/intent.js';
+import { signRefusal } from '../../../domain/oms/signing.js';
 import { SA, searchAttributes } from '../../../workflows/shared.definitions.js';
 import {
   cancelUpdate,
@@ -65,6 +66,11 @@ export const LOCAL_STEPS_PATCH = 'local-order-steps';
  * the margin, so the check was a second read of the same mark and a task round trip.
  */
 export const ROUTED_DISPATCH_CHECKS_PATCH = 'routed-dispatch-checks';
+/**
+ * Patch id of sign-result refusals as `{ error: <code>, detail }` (issue 17): a venue refusal answers
+ * `venue_rejected` with the venue's text as `detail`; before it `error` was the whole reject reason.
+ */
+export const SIGN_REFUSAL_CODE_PATCH = 'sign-refusal-code';
 
 const invalid = (message: string) => ApplicationFailure.create({ type: 'invalid_state', message, nonRetryable: true });
 
@@ -184,13 +190,13 @@ export class IntentRun {
     this.moveTo('signed_pending_dispatch');
     await condition(() => this.outcome !== undefined || this.state === 'rejected');
     const o = this.outcome;
-    if (!o || this.state === 'rejected')
-      return {
-        ok: false,
-        intentId,
-        error: o?.reason ?? this.rejectReason ?? 'rejected',
-        detail: `intent ${intentId} was not dispatched`,
-      };
+    if (!o || this.state === 'rejected') {
+      const reason = o?.reason ?? this.rejectReason ?? 'rejected';
+      // Only refusals consult the patch: histories of signed intents that dispatched replay without its marker.
+      return patched(SIGN_REFUSAL_CODE_PATCH)
+        ? { ok: false, intentId, ...signRefusal(intentId, reason) }
+        : { ok: false, intentId, error: reason, detail: `intent ${intentId} was not dispatched` };
+    }
     const inlineFill =
       o.filledQty && o.filledQty !== '0' && o.avgFillPrice ? { qty: o.filledQty, avgPrice: o.avgFillPrice } : undefined;
     return {

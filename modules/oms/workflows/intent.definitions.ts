@@ -67,7 +67,9 @@ export const modifyUpdate = defineUpdate<ModifyResult, [IntentWorkflowInput]>('m
 
 /**
  * What `sign-result` answers (docs/api.md §3.1): dispatched (`resting` when a working order rests,
- * `inlineFill` when it filled at once), or `ok: false` when the venue or the risk check refused it.
+ * `inlineFill` when it filled at once), or `ok: false` when the venue or the risk check refused it:
+ * `error` the refusal's code (`venue_rejected`, `insufficient_margin`, …), `detail` the venue's own
+ * text or a sentence (domain/oms/signing.ts `signRefusal`, since the patch `sign-refusal-code`).
  */
 export type SignResult =
   | {

@@ -22,13 +22,17 @@ import { searchAttributes } from '../../../workflows/shared.definitions.js';
 import { challengeWorkflowId } from '../workflows/challenge.definitions.js';
 import { challengeWorkflow } from '../workflows/challenge.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
+import { assertAccountRoom, assertPlanFeature } from '../../tenants/queries/entitlements.js';
 
 /**
  * Buys a challenge of template `templateId` for the caller and starts its workflow; without its
  * workflow, the challenge and its account are removed again (no orphan rows).
- * @throws ApiError `404 template_not_found`, `409 firm_not_live`.
+ * @throws ApiError `403 plan_feature_unavailable` (plan without `propFirm`), `403 feature_disabled` (flag
+ *   `propFirm` off), `404 template_not_found`, `409 firm_not_live`, `409 plan_limit_reached` (the plan's
+ *   `maxAccounts` held; docs/api.md §2.4).
  */
 export async function buyChallenge(deps: ApiDeps, caller: Caller, templateId: string): Promise<PropAccountRow> {
+  await assertPlanFeature(deps.auth, caller.tenantId, 'propFirm', 'propFirm');
   const em = scoped(deps.orm, caller.tenantId);
   const template = await em.findOne(PropTemplate, { id: templateId, archived: false });
   if (!template) throw new ApiError('template_not_found', `no challenge template ${templateId}`);
@@ -38,6 +42,7 @@ export async function buyChallenge(deps: ApiDeps, caller: Caller, templateId: st
   const id = `pa_${randomBytes(8).toString('hex')}`;
   const size = template.accountSizeUsd;
   const pa = await em.transactional(async (tx) => {
+    await assertAccountRoom(tx, caller.tenantId);
     const account = await provisionPaperAccount(tx, {
       tenantId: caller.tenantId,
       ownerId: caller.ownerId,

@@ -7,6 +7,7 @@ import { ApiError } from '../../../domain/errors.js';
 import { Firm, type FirmRow } from '../../../db/entities.js';
 import { scoped } from '../../../db/orm.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
+import { assertPlanFeature } from '../../tenants/queries/entitlements.js';
 import { firmOf } from '../queries/firms.js';
 
 /** The fields of a new firm (firms.schemas.ts `createFirmBody`). */
@@ -17,8 +18,12 @@ export interface NewFirm {
   chainId: number;
 }
 
-/** Creates a `draft` firm of the caller's tenant. */
+/**
+ * Creates a `draft` firm of the caller's tenant.
+ * @throws ApiError `403 plan_feature_unavailable` when the tenant's plan has no `propFirm` (docs/api.md §2.4).
+ */
 export async function createFirm(deps: ApiDeps, caller: Caller, body: NewFirm): Promise<FirmRow> {
+  await assertPlanFeature(deps.auth, caller.tenantId, 'propFirm');
   const em = scoped(deps.orm, caller.tenantId);
   const firm = em.create(
     Firm,

@@ -19,7 +19,13 @@ import type { ApiDeps } from '../../../api/context.js';
 const SIGNUP_TTL_MS = 24 * 60 * 60 * 1000;
 const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** What an accepted admin invite grants: every operator scope of the tenant. */
-const ADMIN_SCOPES = ['tenant:config', 'firm:operate', 'prop:manage', 'accounts:intervene'] as const;
+const ADMIN_SCOPES = [
+  'tenant:config',
+  'firm:operate',
+  'prop:manage',
+  'accounts:intervene',
+  'credentials:manage',
+] as const;
 /** What a verified signup's operator credential (where enabled) grants. */
 const SIGNUP_SCOPES = ['firm:operate', 'prop:manage'] as const;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');

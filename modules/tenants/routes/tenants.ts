@@ -42,6 +42,7 @@ export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
   const tags = ['tenants'];
   const configure = gate({ audience: 'operator', scope: 'tenant:config', write: true });
   const requires = 'tenant:config';
+  const anyCaller = gate({ audience: 'any' });
 
   endpoint(
     router,
@@ -51,6 +52,7 @@ export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
       path: '/me',
       summary: 'The caller’s tenant: branding, theme, flags, venues, plan, fees',
       tags,
+      gate: anyCaller,
       schemas: {},
       responses: { '200': { description: 'Tenant' } },
     },
@@ -70,6 +72,7 @@ export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
         path: `/:id/${section}`,
         summary: `The tenant’s ${section}`,
         tags,
+        gate: anyCaller,
         schemas: { params: tenantParams },
         responses: { '200': { description: section, schema } },
       },

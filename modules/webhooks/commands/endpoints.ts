@@ -14,6 +14,7 @@ import { scoped } from '../../../db/orm.js';
 import { webhookWorkflowId, type WebhookInput } from '../workflows/webhook.definitions.js';
 import { webhookWorkflow } from '../workflows/webhook.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
+import { assertPlanFeature } from '../../tenants/queries/entitlements.js';
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
@@ -51,7 +52,8 @@ function checkTarget(deps: ApiDeps, url: string): void {
 
 /**
  * Registers an endpoint for the account events that happen after now; answers it with its new secret.
- * @throws ApiError `400 webhook_target_forbidden` (a non-public `url` while WEBHOOK_ALLOW_PRIVATE is not true; nothing is written), `503 custody_unconfigured`.
+ * @throws ApiError `400 webhook_target_forbidden` (a non-public `url` while WEBHOOK_ALLOW_PRIVATE is not true; nothing is written),
+ *   `403 plan_feature_unavailable` (the tenant's plan has no `webhooks`, docs/api.md §2.4), `503 custody_unconfigured`.
  */
 export async function createEndpoint(
   deps: ApiDeps,
@@ -60,6 +62,7 @@ export async function createEndpoint(
   body: { url: string; events: string[]; apiKey?: string },
 ) {
   checkTarget(deps, body.url);
+  await assertPlanFeature(deps.auth, caller.tenantId, 'webhooks');
   const r = sealing(ring);
   const em = scoped(deps.orm, caller.tenantId);
   const secret = newSecret();
@@ -99,12 +102,14 @@ export async function disableEndpoint(deps: ApiDeps, caller: Caller, id: string)
  * `webhook-<endpointId>-<eventId>` (a run that is just ending as `skipped` is replaced, never
  * attached to); events that happened while disabled follow.
  * @throws ApiError `400 webhook_target_forbidden` when its `url` is refused now (registered while
- *   WEBHOOK_ALLOW_PRIVATE was true; it stays disabled), as {@link endpointOf}.
+ *   WEBHOOK_ALLOW_PRIVATE was true; it stays disabled), `403 plan_feature_unavailable` (the tenant's plan has
+ *   no `webhooks`; it stays disabled), as {@link endpointOf}.
  */
 export async function enableEndpoint(deps: ApiDeps, caller: Caller, id: string): Promise<WebhookEndpointRow> {
   const em = scoped(deps.orm, caller.tenantId);
   const row = await endpointOf(em, id);
   checkTarget(deps, row.url);
+  await assertPlanFeature(deps.auth, caller.tenantId, 'webhooks');
   Object.assign(row, { status: 'enabled', disabledAt: null, disabledReason: null });
   await em.flush();
   const failed = await em.find(WebhookDelivery, { endpointId: row.id, status: 'failed' });

@@ -1,9 +1,13 @@
 /**
  * Candles of one pair (docs/api.md §2.9, §6.1): seeded from `GET /api/v1/market/candles/{venue}/{symbol}`
  * (1m, the last 240 bars), then kept current by `Candle` frames of `/ws/market`
- * (`candle:<venue>:<symbol>:1m`; a bar with the same open time replaces the forming one). Drawn with
- * TradingView's lightweight-charts in the theme's colours. Prices become JS numbers only here, at
- * the canvas: nothing drawn is sent back.
+ * (`candle:<venue>:<symbol>:1m`; a bar with the same open time replaces the forming one). The API's
+ * series is continuous and ends at the current mark (recorded history rebased onto the replay clock,
+ * then live bars), so the chart draws one series with no gap and no cliff. Drawn with TradingView's
+ * lightweight-charts in the theme's colours. Prices become JS numbers only here, at the canvas: nothing
+ * drawn is sent back. The canvas element states what it draws: `data-bars`, `data-first-time` and
+ * `data-last-time` (the first and newest bar's open, UTC seconds) and `data-last-close` (the newest
+ * bar's close as the API sent it).
  */
 import { useEffect, useRef, useState } from 'react';
 import {
@@ -32,6 +36,7 @@ export function Chart(props: { venue: string; symbol: string; palette: Palette; 
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<ISeriesApi<'Candlestick'> | null>(null);
   const [bars, setBars] = useState(0);
+  const [span, setSpan] = useState<{ first: number; last: number; close: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -75,6 +80,7 @@ export function Chart(props: { venue: string; symbol: string; palette: Palette; 
         series.current?.setData(points);
         last = points.at(-1)?.time ?? 0;
         setBars(points.length);
+        setSpan(seed.length ? { first: points[0].time, last, close: seed.at(-1)!.close } : null);
         chart.current?.timeScale().fitContent();
       })
       .catch((err: Error) => live && setError(err.message));
@@ -88,6 +94,8 @@ export function Chart(props: { venue: string; symbol: string; palette: Palette; 
         series.current?.update(p);
         if (p.time > last) setBars((n) => n + 1);
         last = p.time;
+        const close = (f.bar as Bar).close;
+        setSpan((s) => ({ first: s?.first ?? p.time, last: p.time, close }));
       },
     });
     return () => {
@@ -101,7 +109,15 @@ export function Chart(props: { venue: string; symbol: string; palette: Palette; 
       <h3>
         {props.symbol} · 1m {error && <span className="error">{error}</span>}
       </h3>
-      <div ref={box} className="chart-canvas" data-testid="chart" data-bars={bars} />
+      <div
+        ref={box}
+        className="chart-canvas"
+        data-testid="chart"
+        data-bars={bars}
+        data-first-time={span?.first}
+        data-last-time={span?.last}
+        data-last-close={span?.close}
+      />
     </section>
   );
 }

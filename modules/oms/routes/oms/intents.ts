@@ -3,9 +3,9 @@
  * read one, list recent ones. Compose: modules/oms/commands/compose.ts; dispatch and fills follow on /ws/risk.
  */
 import Router from '@koa/router';
-import { paperSigningRequest } from '../../../../domain/oms/signing.js';
 import { composeIntent } from '../../commands/compose.js';
 import { signIntent } from '../../commands/sign.js';
+import { composedSigningRequest } from '../../commands/venue-signing.js';
 import { writeId } from '../../commands/write-id.js';
 import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf, gate } from '../../../../api/middleware/auth.js';
@@ -51,7 +51,10 @@ export function intentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
       const caller = callerOf(ctx);
       const { view, input } = await composeIntent(deps, caller, body, writeId('int', ctx, caller.credentialId));
       ctx.status = 201;
-      ctx.body = input.signing === 'self' ? { ...view, signingRequest: paperSigningRequest(input) } : view;
+      ctx.body =
+        input.signing === 'self'
+          ? { ...view, signingRequest: await composedSigningRequest(deps, caller, input) }
+          : view;
     },
   );
 

@@ -27,8 +27,18 @@ export const signResultResponse = z
   .meta({ id: 'SignResult' });
 export const intentList = z.object({ intents: z.array(intentView).max(50) }).meta({ id: 'IntentList' });
 
-/** `POST /oms/cancel` (docs/api.md §4.4): the venue's order id, not the intent id. */
-export const cancelBody = z.object({ venueOrderId: z.string().min(1).max(255) }).meta({ id: 'CancelOrder' });
+/** `POST /oms/cancel` (docs/api.md §4.4): the venue's order id, or the intent id (which a never-signed intent has alone). */
+export const cancelBody = z
+  .object({
+    venueOrderId: z.string().min(1).max(255).optional().meta({ description: "The venue's order id" }),
+    intentId: z.string().min(1).max(255).optional().meta({
+      description: 'The intent id, instead of venueOrderId: an intent not yet dispatched has no venue order id',
+    }),
+  })
+  .refine((b) => (b.venueOrderId === undefined) !== (b.intentId === undefined), {
+    message: 'send exactly one of venueOrderId, intentId',
+  })
+  .meta({ id: 'CancelOrder', description: 'Exactly one of venueOrderId, intentId (docs/api.md §4.4)' });
 export const cancelResponse = z
   .object({
     ok: z.literal(true),

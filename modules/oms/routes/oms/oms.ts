@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import { flatten, reverse } from '../../commands/batch.js';
-import { cancelAll, cancelOrder } from '../../commands/cancel.js';
+import { cancelAll, cancelIntentOrder, cancelOrder } from '../../commands/cancel.js';
 import { startChase } from '../../commands/chase.js';
 import { modifyIntent } from '../../commands/modify.js';
 import { writeId } from '../../commands/write-id.js';
@@ -39,20 +39,23 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
     {
       method: 'post',
       path: '/cancel',
-      summary: "Cancel a working order by the venue's order id",
+      summary: "Cancel a working order by the venue's order id or its intent id",
       tags,
       ...omsWrite(deps.orm, 'cancel'),
       schemas: { body: cancelBody },
       responses: {
         '200': {
           description:
-            'Canceled; 409 invalid_state when the order is not working (filled, canceled, not yet dispatched)',
+            'Canceled; 409 invalid_state when the order is not working (filled, canceled, not yet dispatched); 409 agent_not_dispatchable for an intent never signed',
           schema: cancelResponse,
         },
       },
     },
     async (ctx, { body }) => {
-      ctx.body = await cancelOrder(deps, callerOf(ctx), body.venueOrderId);
+      const caller = callerOf(ctx);
+      ctx.body = body.intentId
+        ? await cancelIntentOrder(deps, caller, body.intentId)
+        : await cancelOrder(deps, caller, body.venueOrderId!);
     },
   );
 

@@ -34,12 +34,7 @@ const walletSession: ApiMiddleware = async (ctx, next) => {
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function routeIntentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1/oms' });
-  const traderGate = gate({ audience: 'trader', tier: 'fullTrading', write: true });
-  const routeGate: ApiMiddleware = async (ctx, next) => {
-    await traderGate(ctx, async () => {
-      await walletSession(ctx, next);
-    });
-  };
+  const routeGate = gate({ audience: 'trader', tier: 'fullTrading', write: true }, walletSession);
 
   endpoint(
     router,

@@ -7,14 +7,16 @@
  *   per challenge template (not archived) of the caller's tenant's live firms, with its terms (price,
  *   account size, profit target, loss limits, minimum trading days, payout split, venue), the rules hash
  *   committed on-chain and where the price is paid (chain, stablecoin, PropInstance). Its `templateId` is
- *   what `POST /api/v1/prop/challenges` buys (prop/challenges.ts). `400 invalid_cursor`.
+ *   what `POST /api/v1/prop/challenges` buys (prop/challenges.ts). `400 invalid_cursor`; a tenant whose plan has no
+ *   prop firm `403 plan_feature_unavailable`, one that switched its `propFirm` flag off `403 feature_disabled`.
  */
 import Router from '@koa/router';
 import type { ApiDeps, ApiState } from '../../../../api/context.js';
-import { callerEm, gate } from '../../../../api/middleware/auth.js';
+import { callerEm, callerOf, gate } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { liveOffers } from '../../queries/offers.js';
 import { endpoint } from '../../../../api/route.js';
+import { assertPlanFeature } from '../../../tenants/queries/entitlements.js';
 import { offerListQuery, offerPage } from './offers.schemas.js';
 
 /** The router of the endpoint listed in this module's header; it is also registered in `openapi`. */
@@ -34,6 +36,7 @@ export function offerRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Api
       responses: { '200': { description: 'Page', schema: offerPage } },
     },
     async (ctx, { query }) => {
+      await assertPlanFeature(deps.auth, callerOf(ctx).tenantId, 'propFirm', 'propFirm');
       ctx.body = await liveOffers(callerEm(deps.orm, ctx), query);
     },
   );
