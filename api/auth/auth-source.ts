@@ -17,12 +17,15 @@ export function authSource(orm: MikroORM): AuthSource {
     tenantRules: async (id) => rulesOf(await platformEm(orm).findOneOrFail(Tenant, { id })),
     credential: (id) => platformEm(orm).findOne(Credential, { id }, { filters: false }),
     isRevoked: async (jti) => (await platformEm(orm).count(RevokedToken, { jti })) > 0,
-    revokedTokens: (limit) =>
-      platformEm(orm)
-        .getConnection()
-        .execute<{ jti: string; expiresAt: Date }[]>(
-          `select jti, expires_at as "expiresAt" from revoked_tokens where expires_at > now() limit ?`,
-          [limit + 1],
-        ),
+    // Raw rows carry the timestamp as text (MikroORM's execute): made a Date here.
+    revokedTokens: async (limit) =>
+      (
+        await platformEm(orm)
+          .getConnection()
+          .execute<{ jti: string; expiresAt: string | Date }[]>(
+            `select jti, expires_at as "expiresAt" from revoked_tokens where expires_at > now() limit ?`,
+            [limit + 1],
+          )
+      ).map((r) => ({ jti: r.jti, expiresAt: new Date(r.expiresAt) })),
   };
 }

@@ -12,6 +12,7 @@ import { endpoint } from '../route.js';
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function discoveryRoutes(openapi: OpenApiRegistry, baseUrl: () => string): Router<ApiState> {
   const router = new Router<ApiState>();
+  let served: { base: string; json: string } | undefined;
   endpoint(
     router,
     openapi,
@@ -24,7 +25,11 @@ export function discoveryRoutes(openapi: OpenApiRegistry, baseUrl: () => string)
       responses: { '200': { description: 'Catalog' } },
     },
     async (ctx) => {
-      ctx.body = discovery(baseUrl(), openapi.routes());
+      // The route table is complete once the app is built: the catalog is serialised once per base URL.
+      const base = baseUrl();
+      if (served?.base !== base) served = { base, json: JSON.stringify(discovery(base, openapi.routes())) };
+      ctx.type = 'application/json';
+      ctx.body = served.json;
     },
   );
   return router;

@@ -99,6 +99,9 @@ describe('account state served from memory', () => {
 
   it('with the LISTEN connection lost, reads go to PostgreSQL; caching resumes once it is back', async () => {
     const t = await s.trader();
+    // A revoked token to load again on reconnecting (its expiry comes back from PostgreSQL as text).
+    const spent = await s.trader();
+    expect((await s.call('POST', '/api/auth/api-token/revoke', { body: { token: spent.token } })).status).toBe(200);
     expect((await state(t.token, t.accountId!)).paper?.balanceUsd).toBe('100000');
     await s.orm.em
       .getConnection()
