@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { projectRoot } from './project-root.js';
+import { HISTORY_BOUND } from './workflows/shared.definitions.js';
 
 /** An optional variable where an empty value (`VAR=`, common in deploy templates) means unset. */
 const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
@@ -154,6 +155,17 @@ const schema = z.object({
   API_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /** worker shutdown (README "Graceful shutdown"): how long running activities may take after SIGTERM/SIGINT before they are cancelled (ms; Temporal `shutdownGraceTime`). */
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
+   * Events a run of a long-lived workflow (a working order, a firm's deployment, a challenge, a payout, a chase, an
+   * hourly funding run) may reach before it continues as new with its state (docs/architecture.md "History bound");
+   * read by the worker. Temporal's own suggestion (4,096 events or 4 MB on its defaults) may come first.
+   */
+  WORKFLOW_HISTORY_BOUND: z.coerce
+    .number()
+    .int()
+    .min(HISTORY_BOUND.min)
+    .max(HISTORY_BOUND.max)
+    .default(HISTORY_BOUND.default),
 });
 
 type Env = z.infer<typeof schema>;
@@ -490,6 +502,8 @@ export interface Config {
   otel: { endpoint: string | null; serviceName: string | null };
   /** Graceful shutdown (README "Graceful shutdown"): the api's grace for in-flight requests, the worker's for running activities (ms). */
   shutdown: { apiGraceMs: number; workerGraceMs: number };
+  /** `WORKFLOW_HISTORY_BOUND`: events a long-lived workflow's run may reach before it continues as new (docs/architecture.md "History bound"). */
+  historyBound: number;
 }
 
 /**
@@ -561,5 +575,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     faultCrash: e.FAULT_CRASH ?? null,
     shutdown: { apiGraceMs: e.API_SHUTDOWN_GRACE_MS, workerGraceMs: e.WORKER_SHUTDOWN_GRACE_MS },
+    historyBound: e.WORKFLOW_HISTORY_BOUND,
   };
 }

@@ -12,6 +12,7 @@ import { cancelPaper, executePaper } from '../modules/oms/activities/paper.js';
 import { routedActivities, type RoutedDeps } from '../modules/oms/activities/routed.js';
 import { custodyActivities } from '../modules/custody/activities/agents.js';
 import { venueOrderActivities } from '../modules/oms/activities/venue-orders.js';
+import { venueAccountActivities } from '../modules/accounts/activities/venue-account.js';
 import { firmDeployActivities } from '../modules/prop/activities/firm-deploy.js';
 import { challengeActivities, nudgeChallenge } from '../modules/prop/activities/challenge.js';
 import { payoutActivities } from '../modules/prop/activities/payout.js';
@@ -32,6 +33,8 @@ export interface ActivityDeps extends RoutedDeps {
   chain: ChainConfig;
   /** `WEBHOOK_ALLOW_PRIVATE`: webhook deliveries may reach non-public targets (dev and tests only). */
   webhookAllowPrivate?: boolean;
+  /** `WORKFLOW_HISTORY_BOUND`: events a long-lived workflow's run may reach before it continues as new. */
+  historyBound: number;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -52,6 +55,7 @@ export function createActivities(deps: ActivityDeps) {
     ...routedActivities(deps),
     ...custodyActivities(deps),
     ...venueOrderActivities(deps),
+    ...venueAccountActivities(deps),
     ...firmDeployActivities(deps),
     ...challengeActivities(deps),
     ...payoutActivities(deps),
@@ -74,6 +78,11 @@ export function createActivities(deps: ActivityDeps) {
     },
     /** Cancels an open paper working order; idempotent (a filled or canceled order is returned as is). */
     cancelPaper: (intentId: string) => cancelPaper(deps, intentId),
+    /**
+     * The worker's history bound (events; `WORKFLOW_HISTORY_BOUND`), read once per workflow chain as a local activity
+     * by workflows/continue-as-new.ts `HistoryBound`, so the value is in the history and a replay sees the same.
+     */
+    workflowHistoryBound: async (): Promise<number> => deps.historyBound,
   };
 }
 

@@ -67,6 +67,7 @@ import { payoutRoutes } from '../modules/prop/routes/prop/payouts.js';
 import { transparencyRoutes } from '../modules/prop/routes/prop/transparency.js';
 import { webhookRoutes } from '../modules/webhooks/routes/webhooks.js';
 import { operatorCredentialRoutes } from '../modules/auth/routes/operator/credentials.js';
+import { operatorFundingRoutes } from '../modules/accounts/routes/operator/funding.js';
 import { publicTenantRoutes } from '../modules/tenants/routes/public/tenants.js';
 import { tenantRoutes } from '../modules/tenants/routes/tenants.js';
 import { brandingRoutes } from '../modules/tenants/routes/branding.js';
@@ -148,6 +149,7 @@ export function createApp(deps: AppDeps) {
     transparencyRoutes(deps, openapi),
     webhookRoutes(deps, openapi),
     operatorCredentialRoutes(deps, openapi),
+    operatorFundingRoutes(deps, openapi),
     publicTenantRoutes(deps, openapi, deps.baseUrl),
     tenantRoutes(deps, openapi),
     brandingRoutes(deps, openapi),

@@ -193,7 +193,7 @@ export const CHANNELS: { path: string; auth: string; topics: string[]; frames: F
           topic: 'Funding',
           seq: '',
           accountId: '',
-          data: 'deposit, withdrawal or funding payment ({ type, amountUsd, ... })',
+          data: 'deposit, withdrawal, transfer (amountUsd signed per account), a funding operation held for approval (type requested) or rejected, or a funding payment ({ type, amountUsd, operationId?, ... })',
         },
       },
     ],

@@ -18,7 +18,8 @@ import type { NoticeSubscriber } from './notices.js';
 
 /** What the state is computed from; amounts are decimal strings (USD; contracts for `qty`). */
 export interface AccountStateRows {
-  account: { id: string; tenantId: string; ownerId: string; accountNumber: string };
+  /** `executionMode`: `internalised` or `routed` (a routed account's state is read from its venues instead). */
+  account: { id: string; tenantId: string; ownerId: string; accountNumber: string; executionMode: string };
   /** One per venue the account holds a balance on, by venue. */
   balances: { venue: string; balanceUsd: string }[];
   /** Open positions (qty ≠ 0), by venue and symbol. */
@@ -89,7 +90,8 @@ async function readRows(em: EntityManager, accountId: string): Promise<AccountSt
   const sql = em.getConnection();
   const [accounts, balances, positions] = await Promise.all([
     sql.execute<AccountStateRows['account'][]>(
-      `select id, tenant_id as "tenantId", owner_id as "ownerId", account_number as "accountNumber" from accounts where id = ?`,
+      `select id, tenant_id as "tenantId", owner_id as "ownerId", account_number as "accountNumber", execution_mode as "executionMode"
+         from accounts where id = ?`,
       [accountId],
     ),
     sql.execute<AccountStateRows['balances']>(

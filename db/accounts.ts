@@ -1,11 +1,14 @@
 /**
- * Account provisioning, shared by the API (`POST /accounts`, `POST /sandbox/paper-account`) and
- * the dev seed: the account row, its paper balance, the opening deposit event and the first state
- * snapshot (db/state-snapshots.ts), in one transaction.
+ * Account provisioning, shared by the API (`POST /accounts`, `POST /sandbox/paper-account`, challenge
+ * purchases, operator-issued credentials) and the dev seed: the account row in its execution mode
+ * (docs/api.md §1) and, for an internalised account, its paper balance, the opening deposit event and the
+ * first state snapshot (db/state-snapshots.ts), in one transaction. A routed account holds its money on the
+ * exchanges: it opens with no paper balance.
  */
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEFAULT_DEPOSIT_POLICY } from '../domain/tenant/config.js';
+import type { ExecutionMode } from '../domain/oms/execution.js';
 import { Account, AccountBalance, AccountEvent } from './entities.js';
 import { recordStateSnapshot } from './state-snapshots.js';
 
@@ -18,20 +21,32 @@ export function newAccountIds(): { id: string; accountNumber: string } {
   return { id: `acc_${raw}`, accountNumber: `PA-${raw.slice(0, 8).toUpperCase()}` };
 }
 
+/** How a new account executes: internalised with its opening paper deposit (USD decimal string), or routed. */
+export type NewAccountMode = { executionMode: 'internalised'; depositUsd: string } | { executionMode: 'routed' };
+
+/** The {@link NewAccountMode} of an account in `executionMode`: an internalised one opens with `depositUsd`. */
+export const accountMode = (executionMode: ExecutionMode, depositUsd: string): NewAccountMode =>
+  executionMode === 'routed' ? { executionMode } : { executionMode, depositUsd };
+
+/** The name of a new account when its opener gives none. */
+export const DEFAULT_ACCOUNT_NAME: Record<ExecutionMode, string> = {
+  internalised: 'Paper account',
+  routed: 'Routed account',
+};
+
 /**
- * Creates an internalised (venue `paper`) account funded with `depositUsd` (decimal string, USD).
- * `em` must be scoped to `tenantId`. Returns the account row.
+ * Creates an account in `opts.executionMode` (module doc): an internalised one funded with `depositUsd`
+ * on venue `paper`, a routed one without a balance. `em` must be scoped to `tenantId`. Returns the account row.
  */
-export async function provisionPaperAccount(
+export async function provisionAccount(
   em: EntityManager,
   opts: {
     tenantId: string;
     ownerId: string;
     name: string;
-    depositUsd: string;
     tradingGroupId?: string | null;
     id?: string;
-  },
+  } & NewAccountMode,
 ) {
   return em.transactional(async (tx) => {
     const ids = newAccountIds();
@@ -41,11 +56,12 @@ export async function provisionPaperAccount(
       accountNumber: ids.accountNumber,
       ownerId: opts.ownerId,
       name: opts.name,
-      executionMode: 'internalised',
+      executionMode: opts.executionMode,
       baseCurrency: 'USD',
       tradingGroupId: opts.tradingGroupId ?? null,
       settings: {},
     });
+    if (opts.executionMode === 'routed') return account;
     tx.create(AccountBalance, {
       accountId: account.id,
       venue: 'paper',

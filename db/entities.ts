@@ -557,6 +557,31 @@ export const Payout = defineEntity({
   },
 });
 
+/**
+ * A trader's deposit, withdrawal or transfer on its internalised accounts (docs/api.md §4.3 "Funding operations";
+ * migration FundingOperations documents each column): `pending` → `completed` | `rejected`, or `completed` at once.
+ */
+export const FundingOperation = defineEntity({
+  name: 'FundingOperation',
+  tableName: 'funding_operations',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    accountId: p.string(),
+    toAccountId: p.string().nullable(),
+    /** `deposit` | `withdrawal` | `transfer` (domain/funding/operations.ts). */
+    type: p.string(),
+    amountUsd: numeric(),
+    /** `pending` | `completed` | `rejected`. */
+    status: p.string(),
+    requestedBy: p.string(),
+    decidedBy: p.string().nullable(),
+    rejectReason: p.text().nullable(),
+    createdAt: createdAt(),
+    decidedAt: p.datetime().nullable(),
+  },
+});
+
 /** One money movement of a firm, USD: `pay_in`, `collateral`, `payout`, `forfeit`; `ref` unique. */
 export const PropLedgerEntry = defineEntity({
   name: 'PropLedgerEntry',
@@ -635,6 +660,7 @@ export const TENANT_OWNED = [
   PropAccount,
   Payout,
   PropLedgerEntry,
+  FundingOperation,
   WebhookEndpoint,
   WebhookDelivery,
 ];
@@ -654,3 +680,4 @@ export type PropTemplateRow = InferEntity<typeof PropTemplate>;
 export type PropAccountRow = InferEntity<typeof PropAccount>;
 export type PayoutRow = InferEntity<typeof Payout>;
 export type WebhookEndpointRow = InferEntity<typeof WebhookEndpoint>;
+export type FundingOperationRow = InferEntity<typeof FundingOperation>;

@@ -9,7 +9,8 @@ import { ApiError } from '../domain/errors.js';
 import { hashSecret, mintKeyPair } from '../domain/auth/secrets.js';
 import { Credential, Tenant, TradingGroup } from './entities.js';
 import { platformEm, scoped } from './orm.js';
-import { DEFAULT_PAPER_DEPOSIT_USD, provisionPaperAccount } from './accounts.js';
+import { accountMode, DEFAULT_ACCOUNT_NAME, DEFAULT_PAPER_DEPOSIT_USD, provisionAccount } from './accounts.js';
+import type { ExecutionMode } from '../domain/oms/execution.js';
 
 /** Hyperliquid's base-tier perp fees: 1.5 bps maker, 4.5 bps taker. */
 export const DEFAULT_FEES = { makerBps: '1.5', takerBps: '4.5' };
@@ -72,7 +73,7 @@ export interface IssuedCredential {
 
 /**
  * Issues a credential. A trader gets a tier and (unless `accountId` is given or `account: false`)
- * a funded paper account; an operator gets scopes.
+ * an account: internalised and funded unless `account.executionMode` is `routed`; an operator gets scopes.
  * @throws ApiError `400 validation_failed` when operator scopes are requested for a trader (docs/api.md §2.1).
  */
 export async function issueCredential(
@@ -84,7 +85,9 @@ export async function issueCredential(
     scopes?: Scope[];
     ownerId?: string;
     accountId?: string;
-    account?: false | { name?: string; depositUsd?: string; tradingGroupId?: string | null };
+    /** The trader's new account; `executionMode` default `internalised` (a routed one opens without a deposit). */
+    account?:
+      false | { name?: string; depositUsd?: string; tradingGroupId?: string | null; executionMode?: ExecutionMode };
     label?: string;
     /** A trader that signs its own intents: its EVM address (docs/api.md §3.1). */
     signerAddress?: string;
@@ -106,13 +109,14 @@ export async function issueCredential(
   let accountId = opts.accountId ?? null;
   if (opts.audience === 'trader' && !accountId && opts.account !== false) {
     const a = opts.account || {};
+    const mode = a.executionMode ?? 'internalised';
     accountId = (
-      await provisionPaperAccount(em, {
+      await provisionAccount(em, {
         tenantId: opts.tenantId,
         ownerId,
-        name: a.name ?? 'Paper account',
-        depositUsd: a.depositUsd ?? DEFAULT_PAPER_DEPOSIT_USD,
+        name: a.name ?? DEFAULT_ACCOUNT_NAME[mode],
         tradingGroupId: a.tradingGroupId ?? null,
+        ...accountMode(mode, a.depositUsd ?? DEFAULT_PAPER_DEPOSIT_USD),
       })
     ).id;
   }

@@ -9,6 +9,7 @@
  * - `deposit`: the opening deposit (db/accounts.ts);
  * - `fill`: an execution that filled (modules/oms/activities/ledger.ts);
  * - `funding`: a funding payment (modules/accounts/activities/funding.ts);
+ * - `withdrawal`, `transfer` (and `deposit`): a funding operation completed (modules/accounts/commands/funding-operations.ts);
  * - `hourly`: the funding run's hourly sample of every account holding positions on the venue,
  *   at most one per account, venue and funding hour (equity moves with the marks in between).
  */
@@ -19,7 +20,7 @@ import { marksFor } from './account-state.js';
 import { AccountBalance, Position } from './entities.js';
 
 /** Why a snapshot was written (the `reason` column; `backfill` is the migration's own). */
-export type SnapshotReason = 'deposit' | 'fill' | 'funding' | 'hourly';
+export type SnapshotReason = 'deposit' | 'withdrawal' | 'transfer' | 'fill' | 'funding' | 'hourly';
 
 /** What {@link recordStateSnapshot} needs. */
 export interface SnapshotInput {
@@ -44,19 +45,9 @@ export interface SnapshotInput {
  */
 export async function recordStateSnapshot(em: EntityManager, input: SnapshotInput): Promise<boolean> {
   await em.flush();
-  const balance = await em.findOne(AccountBalance, { accountId: input.accountId, venue: input.venue });
-  if (!balance) return false;
-  const positions = await em.find(Position, { accountId: input.accountId, venue: input.venue, qty: { $ne: '0' } });
-  const marks = await marksFor(em, positions);
-  const s = venueState(
-    new Decimal(balance.balanceUsd),
-    positions.map((p) => ({
-      qty: new Decimal(p.qty),
-      avgEntryPrice: new Decimal(p.avgEntryPrice),
-      mark: marks.get(`${p.venue} ${p.symbol}`) ?? new Decimal(p.avgEntryPrice),
-      leverage: new Decimal(p.leverage),
-    })),
-  );
+  const now = await stateNow(em, input.accountId, input.venue);
+  if (!now) return false;
+  const { state: s, openPositions } = now;
   const hour = input.hour ?? null;
   const params = [
     input.tenantId,
@@ -70,7 +61,7 @@ export async function recordStateSnapshot(em: EntityManager, input: SnapshotInpu
     fmt(s.unrealizedPnlUsd),
     fmt(s.marginUsedUsd),
     fmt(s.marginAvailableUsd),
-    positions.length,
+    openPositions,
   ];
   const columns = `(tenant_id, account_id, venue, ts, reason, hour, equity_usd, balance_usd, unrealized_pnl_usd, margin_used_usd, margin_available_usd, open_positions)`;
   const sql =
@@ -89,4 +80,31 @@ export async function recordStateSnapshot(em: EntityManager, input: SnapshotInpu
       em.getTransactionContext(),
     );
   return rows.length > 0;
+}
+
+/**
+ * The §2.5 state of the account on `venue` as `em` reads it now (balance row and open positions, valued at
+ * the stored canonical marks; a position without one at its average entry), with its open positions'
+ * count; null when the account holds no balance there. Reads through `em` (flush it first to include
+ * pending changes); the caller holds the account lock when it acts on the answer.
+ */
+export async function stateNow(
+  em: EntityManager,
+  accountId: string,
+  venue: string,
+): Promise<{ state: ReturnType<typeof venueState>; openPositions: number } | null> {
+  const balance = await em.findOne(AccountBalance, { accountId, venue });
+  if (!balance) return null;
+  const positions = await em.find(Position, { accountId, venue, qty: { $ne: '0' } });
+  const marks = await marksFor(em, positions);
+  const state = venueState(
+    new Decimal(balance.balanceUsd),
+    positions.map((p) => ({
+      qty: new Decimal(p.qty),
+      avgEntryPrice: new Decimal(p.avgEntryPrice),
+      mark: marks.get(`${p.venue} ${p.symbol}`) ?? new Decimal(p.avgEntryPrice),
+      leverage: new Decimal(p.leverage),
+    })),
+  );
+  return { state, openPositions: positions.length };
 }

@@ -25,6 +25,7 @@ import { Migration20261124190000AccountChanged } from './Migration20261124190000
 import { Migration20261124194700CredentialEnvelope } from './Migration20261124194700CredentialEnvelope.js';
 import { Migration20261124201300IntentVenueSigning } from './Migration20261124201300IntentVenueSigning.js';
 import { Migration20261124202000PlanKeepsFirms } from './Migration20261124202000PlanKeepsFirms.js';
+import { Migration20261124213700FundingOperations } from './Migration20261124213700FundingOperations.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -52,4 +53,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124194700CredentialEnvelope', class: Migration20261124194700CredentialEnvelope },
   { name: 'Migration20261124201300IntentVenueSigning', class: Migration20261124201300IntentVenueSigning },
   { name: 'Migration20261124202000PlanKeepsFirms', class: Migration20261124202000PlanKeepsFirms },
+  { name: 'Migration20261124213700FundingOperations', class: Migration20261124213700FundingOperations },
 ];

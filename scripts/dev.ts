@@ -8,7 +8,8 @@
  * next `npm run dev` resumes with the same data and credentials.
  *
  * Routed venues: `VENUE_MODE=sim` (default) starts the four venue simulators and authorises the
- * demo trader's agent on each (scripts/lib/dev-venues.ts; addresses in `.data/dev.json` under
+ * demo trader's agent on each for its routed account (`trader.routedAccountId`; its paper account is
+ * internalised, docs/api.md §1) (scripts/lib/dev-venues.ts; addresses in `.data/dev.json` under
  * `agents`); `VENUE_MODE=live` uses the configured venue URLs (`HYPERLIQUID_API_URL`, …) and seeds
  * no agents. Agent keys are encrypted under `.data/agent-keys` unless AGENT_KEY_ENCRYPTION_KEYS is set.
  *
@@ -23,7 +24,8 @@ import { ensurePostgres } from './lib/postgres.js';
 import { loadTemporalDevConfig, startTemporalDev } from './lib/temporal-dev.js';
 import { openOrm, migrateUp } from '../db/orm.js';
 import { Credential } from '../db/entities.js';
-import { platformEm } from '../db/orm.js';
+import { platformEm, scoped } from '../db/orm.js';
+import { provisionAccount } from '../db/accounts.js';
 import { createTradingGroup, ensureTenant, issueCredential } from '../db/seed.js';
 import { verifySecret } from '../domain/auth/secrets.js';
 import { Client, Connection } from '@temporalio/client';
@@ -52,7 +54,8 @@ export interface DevJson {
   workerUrl: string;
   temporalUiUrl: string | null;
   tenantSlug: string;
-  trader: { apiKey: string; apiSecret: string; accountId: string };
+  /** `accountId` internalised (paper, the credential's active account); `routedAccountId` the same trader's routed one. */
+  trader: { apiKey: string; apiSecret: string; accountId: string; routedAccountId?: string };
   operator: { apiKey: string; apiSecret: string };
   /** The demo trader's authorised agent per routed venue (VENUE_MODE=sim). */
   agents?: Record<string, DevAgent>;
@@ -173,6 +176,22 @@ async function main() {
     };
     log('seeded the demo tenant, a funded paper account, a fullTrading trader and an operator credential');
   }
+  if (!dev.trader.routedAccountId) {
+    // The routed venues trade from a routed account of the same trader (docs/api.md §1): its agents are authorised below.
+    const { ownerId } = await platformEm(orm).findOneOrFail(
+      Credential,
+      { apiKey: dev.trader.apiKey },
+      { filters: false },
+    );
+    const routed = await provisionAccount(scoped(orm, demo.id), {
+      tenantId: demo.id,
+      ownerId,
+      name: 'Demo routed account',
+      executionMode: 'routed',
+    });
+    dev.trader.routedAccountId = routed.id;
+    log(`opened the demo trader's routed account ${routed.id}`);
+  }
   dev = { ...dev, baseUrl, wsUrl: baseUrl.replace(/^http/, 'ws'), workerUrl, temporalUiUrl: temporal.uiUrl };
   writeFileSync(devFile, JSON.stringify(dev, null, 2));
 
@@ -254,7 +273,7 @@ async function main() {
       tenantSlug: 'demo',
       apiKey: dev.trader.apiKey,
       apiSecret: dev.trader.apiSecret,
-      accountId: dev.trader.accountId,
+      accountId: dev.trader.routedAccountId!,
       walletKey,
       sims,
     });
@@ -270,7 +289,7 @@ async function main() {
   Tenant        X-Tenant-Slug: demo
   Trader        apiKey ${dev.trader.apiKey}
                 apiSecret ${dev.trader.apiSecret}
-                account ${dev.trader.accountId}
+                account ${dev.trader.accountId} (internalised), routed ${dev.trader.routedAccountId}
   Operator      apiKey ${dev.operator.apiKey}
   Chain         ${dev.chain?.rpcUrl}  demo Safe ${dev.chain?.safe ?? '-'}  stablecoin ${dev.chain?.stablecoin ?? '-'}
   Written to    .data/dev.json        Next: npm run demo

@@ -6,9 +6,13 @@
 #   - The Temporal CLI v1.5.1: $TEMPORAL_CLI, else .tools/temporal, else `temporal` on PATH, else
 #     ~/.cache/temporal-cli/v1.5.1/temporal (outside the checkout, so a clean clone reuses it), else
 #     built there with Go. .tools/temporal is kept as a symlink to the binary used.
-#   - The Temporal server v1.32.2 (only test/temporal/mtls.test.ts needs it: the CLI's dev server has
-#     no TLS): $TEMPORAL_SERVER_BIN, else ~/.cache/temporal-server/v1.32.2/server, else built there
-#     with Go; without Go, a warning.
+#   - The Temporal server v1.32.2 (test/temporal/mtls.test.ts: the CLI's dev server has no TLS; and
+#     `npm run cluster`): $TEMPORAL_SERVER_BIN, else ~/.cache/temporal-server/v1.32.2/server, else
+#     built there with Go; without Go, a warning.
+#   - Its schema tool, temporal-sql-tool v1.32.2 (go.temporal.io/server/cmd/tools/sql; `npm run
+#     cluster` creates and upgrades the PostgreSQL persistence and visibility schemas with it; the
+#     schemas are embedded in the binary): $TEMPORAL_SQL_TOOL, else
+#     ~/.cache/temporal-server/v1.32.2/temporal-sql-tool, else built there with Go; without Go, a warning.
 #   - node_modules: `npm ci` when missing or older than package-lock.json (stamp node_modules/.setup-stamp).
 #   - Chromium for the trading page's browser test: $CHROMIUM_PATH (default /usr/bin/chromium), else
 #     Debian's `chromium` with apt-get when running as root or with passwordless sudo; otherwise a
@@ -18,7 +22,8 @@
 #   source scripts/setup.sh    set up, and export PATH (Node first) and TEMPORAL_CLI into this shell
 #
 # Environment: TEMPORAL_CLI (a Temporal CLI binary to use instead of the pinned build),
-# TEMPORAL_SERVER_BIN (a Temporal server binary to use instead of the pinned build).
+# TEMPORAL_SERVER_BIN (a Temporal server binary to use instead of the pinned build),
+# TEMPORAL_SQL_TOOL (a temporal-sql-tool binary to use instead of the pinned build).
 
 # Sourced: do the work in a child bash (so `set -e` and `exit` never reach the caller's shell) and
 # take the environment it prints.
@@ -96,7 +101,7 @@ if [ "$TEMPORAL_CLI" != "$LINK" ] && [ "$(readlink -f "$TEMPORAL_CLI")" != "$(re
 fi
 export TEMPORAL_CLI
 
-# --- Temporal server (the mTLS test) ------------------------------------------------------------
+# --- Temporal server (the mTLS test, npm run cluster) ---------------------------------------------
 TEMPORAL_SERVER_VERSION=v1.32.2
 SERVER_CACHE_DIR="$HOME/.cache/temporal-server/$TEMPORAL_SERVER_VERSION"
 if [ -n "${TEMPORAL_SERVER_BIN:-}" ]; then
@@ -108,10 +113,28 @@ elif command -v go >/dev/null 2>&1; then
   go_build "the Temporal server $TEMPORAL_SERVER_VERSION" "$SERVER_CACHE_DIR" "go.temporal.io/server/cmd/server@$TEMPORAL_SERVER_VERSION" GOTOOLCHAIN=auto
   TEMPORAL_SERVER_BIN="$SERVER_CACHE_DIR/server"
 else
-  say "warning: no Temporal server at $SERVER_CACHE_DIR/server and no Go to build it; test/temporal/mtls.test.ts will fail until Go is installed (then re-run this script) or TEMPORAL_SERVER_BIN names a server $TEMPORAL_SERVER_VERSION binary"
+  say "warning: no Temporal server at $SERVER_CACHE_DIR/server and no Go to build it; test/temporal/mtls.test.ts, test/temporal/cluster.test.ts and npm run cluster will fail until Go is installed (then re-run this script) or TEMPORAL_SERVER_BIN names a server $TEMPORAL_SERVER_VERSION binary"
   TEMPORAL_SERVER_BIN=""
 fi
 export TEMPORAL_SERVER_BIN
+
+# --- Temporal SQL schema tool (npm run cluster) ---------------------------------------------------
+# `go install` names the binary after its package directory (`sql`); it is renamed to the name the
+# Temporal docs and images use.
+if [ -n "${TEMPORAL_SQL_TOOL:-}" ]; then
+  case "$TEMPORAL_SQL_TOOL" in /*) ;; *) TEMPORAL_SQL_TOOL="$PWD/$TEMPORAL_SQL_TOOL" ;; esac
+  [ -f "$TEMPORAL_SQL_TOOL" ] && [ -x "$TEMPORAL_SQL_TOOL" ] || die "TEMPORAL_SQL_TOOL=$TEMPORAL_SQL_TOOL is not an executable file (unset it to use the pinned build)"
+elif [ -x "$SERVER_CACHE_DIR/temporal-sql-tool" ]; then
+  TEMPORAL_SQL_TOOL="$SERVER_CACHE_DIR/temporal-sql-tool"
+elif command -v go >/dev/null 2>&1; then
+  go_build "the Temporal SQL tool $TEMPORAL_SERVER_VERSION" "$SERVER_CACHE_DIR" "go.temporal.io/server/cmd/tools/sql@$TEMPORAL_SERVER_VERSION" GOTOOLCHAIN=auto
+  mv -f "$SERVER_CACHE_DIR/sql" "$SERVER_CACHE_DIR/temporal-sql-tool"
+  TEMPORAL_SQL_TOOL="$SERVER_CACHE_DIR/temporal-sql-tool"
+else
+  say "warning: no temporal-sql-tool at $SERVER_CACHE_DIR/temporal-sql-tool and no Go to build it; test/temporal/cluster.test.ts and npm run cluster will fail until Go is installed (then re-run this script) or TEMPORAL_SQL_TOOL names a temporal-sql-tool $TEMPORAL_SERVER_VERSION binary"
+  TEMPORAL_SQL_TOOL=""
+fi
+export TEMPORAL_SQL_TOOL
 
 # --- node_modules -------------------------------------------------------------------------------
 STAMP="$ROOT/node_modules/.setup-stamp"
@@ -143,4 +166,5 @@ fi
 if [ "${1:-}" = "--print-env" ]; then
   printf 'export PATH=%q\nexport TEMPORAL_CLI=%q\n' "$PATH" "$TEMPORAL_CLI"
   [ -z "$TEMPORAL_SERVER_BIN" ] || printf 'export TEMPORAL_SERVER_BIN=%q\n' "$TEMPORAL_SERVER_BIN"
+  [ -z "$TEMPORAL_SQL_TOOL" ] || printf 'export TEMPORAL_SQL_TOOL=%q\n' "$TEMPORAL_SQL_TOOL"
 fi

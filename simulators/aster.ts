@@ -6,7 +6,7 @@
  *   recover `user`; nonce rules as below; `expired` (ms) in the future; `canWithdraw=true` needs
  *   an `ipWhitelist`. Records the agent (name, expiry, permissions); answers `{"code":200,"msg":"success"}`.
  * - Signed endpoints (`POST|DELETE|GET /fapi/v3/order`, `GET /fapi/v3/openOrders`,
- *   `/fapi/v3/allOrders`, `/fapi/v3/userTrades`): the string received (body for POST/DELETE,
+ *   `/fapi/v3/allOrders`, `/fapi/v3/userTrades`, `/fapi/v3/account`): the string received (body for POST/DELETE,
  *   query for GET) minus its last `&signature=…` is the signed `msg`; the `AsterSignTransaction`
  *   signature (chainId 1666, testnet 714) must recover `signer`, else
  *   `{"code":-1022,"msg":"Signature for this request is not valid."}`; `signer` must be an approved,
@@ -25,16 +25,19 @@
  * before every read or cancel). STOP(_MARKET) triggers when buy mark ≥ stopPrice / sell mark ≤
  * stopPrice, TAKE_PROFIT(_MARKET) the other way; a triggered market order fills at the mark, a
  * triggered STOP becomes a resting limit (same orderId, status NEW). Fees: taker 0.035 %, maker
- * 0.01 % of the notional, in USDT (= USD), 8 decimals, positive = charged. Deviations, on purpose:
- * no balances, margin or positions (reduceOnly accepted as is, realizedPnl 0), one fill per order,
- * hedge mode and TRAILING_STOP_MARKET refused.
+ * 0.01 % of the notional, in USDT (= USD), 8 decimals, positive = charged. Each user's collateral (what
+ * a test funds, `fund()`) and net positions are kept (simulators/holdings.ts): trades carry their
+ * `realizedPnl`, and `GET /fapi/v3/account` values the positions at the marks, cross margin at 20×
+ * (capped at the symbol's maximum). Deviations, on purpose: no margin checks (reduceOnly accepted as
+ * is, an order beyond the collateral too), no funding payments, one fill per order, hedge mode and
+ * TRAILING_STOP_MARKET refused.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { Decimal } from '../domain/decimal.js';
-import { findByVenueSymbol, type SymbolSpec } from '../domain/market/symbols.js';
+import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../domain/market/symbols.js';
 import { ASTER_CHAIN_ID, recoverSigner, splitSigned } from '../venues/aster/signing.js';
-import type { WireOrder, WireStatus, WireTrade } from '../venues/aster/wire.js';
+import type { WireAccount, WireOrder, WireStatus, WireTrade } from '../venues/aster/wire.js';
 import {
   commonControls,
   Faults,
@@ -49,6 +52,7 @@ import {
   type VenueSimulator,
 } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders, triggerReached } from './matching.js';
+import { Holdings } from './holdings.js';
 
 /**
  * Options of {@link startAsterSimulator}: marks in USD of platform symbols (`BTC.ASTER`); `network`
@@ -92,6 +96,8 @@ const NONCE_WINDOW_US = 10_000_000n;
 const KEPT_NONCES = 100;
 const WEEK_MS = 7 * 86_400_000;
 const MIN_NOTIONAL = new Decimal(5);
+/** Leverage of a position (cross, capped at the symbol's maximum). */
+const DEFAULT_LEVERAGE = 20;
 
 interface SimOrder {
   orderId: number;
@@ -152,6 +158,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
   const orders = new Map<number, SimOrder>();
   const trades: (WireTrade & { owner: string })[] = [];
   const accepted = new Tally();
+  const holdings = new Holdings();
   let nextOrderId = 8_000_000_000 + Math.floor(Math.random() * 1_000_000);
   let nextTradeId = 500_000_000 + Math.floor(Math.random() * 1_000_000);
   const faults = new Faults();
@@ -235,6 +242,9 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     const qty = o.origQty.sub(o.executedQty);
     const notional = px.mul(qty);
     const now = Date.now();
+    const fee = notional.mul(maker ? MAKER_FEE : TAKER_FEE).toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN);
+    const side = o.side === 'BUY' ? 'buy' : 'sell';
+    const { realized } = holdings.fill(o.owner, o.spec.symbol, { side, qty, price: px, feeUsd: fee }, now);
     trades.push({
       owner: o.owner,
       id: nextTradeId++,
@@ -244,12 +254,9 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       price: px.toFixed(),
       qty: qty.toFixed(),
       quoteQty: notional.toFixed(),
-      commission: notional
-        .mul(maker ? MAKER_FEE : TAKER_FEE)
-        .toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN)
-        .toFixed(8),
+      commission: fee.toFixed(8),
       commissionAsset: 'USDT',
-      realizedPnl: '0',
+      realizedPnl: realized.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN).toFixed(),
       maker,
       buyer: o.side === 'BUY',
       positionSide: 'BOTH',
@@ -427,6 +434,55 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     return { start, end };
   }
 
+  /** `GET /fapi/v3/account` of `user` (module doc): its collateral and positions valued at the marks. */
+  async function account(user: string): Promise<WireAccount & Record<string, unknown>> {
+    const usdt = (v: Decimal) => v.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN).toFixed(8);
+    const held = await Promise.all(
+      holdings.positions(user).map(async (p) => {
+        const spec = findSymbol('aster', p.symbol)!;
+        const mark = (await markOf(spec)) ?? p.avgEntryPrice;
+        const leverage = Math.min(DEFAULT_LEVERAGE, spec.maxLeverage);
+        const notional = p.qty.mul(mark);
+        return { p, spec, mark, leverage, notional, upnl: mark.sub(p.avgEntryPrice).mul(p.qty) };
+      }),
+    );
+    const sum = (f: (h: (typeof held)[number]) => Decimal) => held.reduce((s, h) => s.add(f(h)), new Decimal(0));
+    const wallet = holdings.marginCash(user);
+    const upnl = sum((h) => h.upnl);
+    const initial = sum((h) => h.notional.abs().div(h.leverage));
+    const available = Decimal.max(0, wallet.add(upnl).sub(initial));
+    return {
+      feeTier: 0,
+      canTrade: true,
+      canDeposit: true,
+      canWithdraw: true,
+      updateTime: Date.now(),
+      totalInitialMargin: usdt(initial),
+      totalMaintMargin: usdt(initial.div(2)),
+      totalWalletBalance: usdt(wallet),
+      totalUnrealizedProfit: usdt(upnl),
+      totalMarginBalance: usdt(wallet.add(upnl)),
+      totalPositionInitialMargin: usdt(initial),
+      totalOpenOrderInitialMargin: usdt(new Decimal(0)),
+      totalCrossWalletBalance: usdt(wallet),
+      totalCrossUnPnl: usdt(upnl),
+      availableBalance: usdt(available),
+      maxWithdrawAmount: usdt(available),
+      positions: held.map((h) => ({
+        symbol: h.spec.venueSymbol!,
+        positionAmt: h.p.qty.toFixed(h.spec.szDecimals),
+        entryPrice: h.p.avgEntryPrice.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN).toFixed(),
+        markPrice: h.mark.toFixed(),
+        unRealizedProfit: usdt(h.upnl),
+        leverage: String(h.leverage),
+        notional: usdt(h.notional),
+        marginType: 'cross',
+        positionSide: 'BOTH',
+        updateTime: Date.now(),
+      })),
+    };
+  }
+
   const limitOf = (p: URLSearchParams) => Math.min(Math.max(Number(p.get('limit') ?? 500) || 500, 1), 1000);
 
   async function route(req: IncomingMessage, res: ServerResponse, body: string): Promise<unknown> {
@@ -441,6 +497,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       'GET /fapi/v3/openOrders',
       'GET /fapi/v3/allOrders',
       'GET /fapi/v3/userTrades',
+      'GET /fapi/v3/account',
     ];
     if (!known.includes(key)) return NOT_FOUND_TEXT;
     const { p, user } = await authenticate(received);
@@ -459,6 +516,8 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       }
       case 'GET /fapi/v3/order':
         return wire(findOrder(user, p));
+      case 'GET /fapi/v3/account':
+        return account(user);
       case 'GET /fapi/v3/openOrders': {
         const sym = p.get('symbol');
         const spec = sym ? specOfVenue(sym) : null;
@@ -536,6 +595,9 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     poke,
     orderCount(owner) {
       return accepted.of(lc(owner));
+    },
+    fund(owner, amountUsd) {
+      holdings.fund(lc(owner), amountUsd);
     },
     agents(owner) {
       return [...(agentsOf.get(lc(owner))?.values() ?? [])].map((a) => ({ ...a }));

@@ -33,6 +33,8 @@ export interface VenueSimulator<Injected> {
   poke(): Promise<void>;
   /** Orders ever accepted for `owner` (addresses in any case). */
   orderCount(owner: string): number;
+  /** Credits `amountUsd` (decimal string) of collateral to `owner`: a deposit on the venue (simulators/holdings.ts). */
+  fund(owner: string, amountUsd: string): void;
   /** Requests answered so far and the time spent answering them (ms, from the body read to the answer sent): the venue's own share of a round trip. */
   served(): Served;
 }

@@ -18,7 +18,7 @@
  *     `Failed to deserialize the JSON body into the target type`. Per-order refusals are
  *     `{"error":"…"}` statuses inside an ok answer, with the venue's wording.
  * - `POST /info`: `orderStatus` (oid or cloid), `historicalOrders`, `openOrders`, `userFills`,
- *   `userFillsByTime`, always by the master's address.
+ *   `userFillsByTime`, `clearinghouseState`, always by the master's address.
  *
  * Matching against `markOf(platform symbol)`: an IOC fills at once at the mark when marketable
  * (buy: mark ≤ limit; sell: mark ≥ limit), else is refused `Order could not immediately match
@@ -29,21 +29,29 @@
  * when mark ≤ trigger; tp the other way): a market trigger then fills at the mark (within its limit
  * `p`), a limit trigger becomes a resting limit with status `triggered` until it fills (the real
  * venue spawns a child order with a new oid instead). Fees: taker 0.045 %, maker 0.015 % of the
- * notional, USDC, 6 decimals. Fills carry `dir` Open Long/Open Short and `closedPnl` 0 (no
- * positions are kept). Deviations, on purpose: no balances or margin checks, no vaults/sub-accounts
- * (a non-null `vaultAddress` is refused), one fill per order.
+ * notional, USDC, 6 decimals. Each master's collateral (what a test funds, `fund()`) and net positions
+ * are kept (simulators/holdings.ts): fills carry `startPosition`, `dir` and `closedPnl`, and
+ * `clearinghouseState` values the positions at the marks, cross margin at 20× (capped at the asset's
+ * maximum). Deviations, on purpose: no margin checks (an order beyond the collateral is accepted), no
+ * funding payments, no vaults/sub-accounts (a non-null `vaultAddress` is refused), one fill per order.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { Decimal } from '../domain/decimal.js';
-import { findByVenueSymbol, type SymbolSpec } from '../domain/market/symbols.js';
+import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../domain/market/symbols.js';
 import {
   HYPERLIQUID_CHAIN,
   parseAgentName,
   recoverL1Signer,
   recoverUserSigner,
 } from '../venues/hyperliquid/signing.js';
-import { toWire, validPrice, type WireFill, type WireOrderWithStatus } from '../venues/hyperliquid/wire.js';
+import {
+  toWire,
+  validPrice,
+  type ClearinghouseState,
+  type WireFill,
+  type WireOrderWithStatus,
+} from '../venues/hyperliquid/wire.js';
 import {
   commonControls,
   Faults,
@@ -58,6 +66,7 @@ import {
   type VenueSimulator,
 } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders, triggerReached } from './matching.js';
+import { Holdings } from './holdings.js';
 
 /**
  * Options of {@link startHyperliquidSimulator}: marks in USD of platform symbols (`BTC.HL`);
@@ -90,6 +99,11 @@ const MAX_AGENT_VALIDITY_MS = 180 * DAY_MS;
 const KEPT_NONCES = 100;
 const PAGE = 2000;
 const DESERIALIZE = 'Failed to deserialize the JSON body into the target type';
+/** Leverage of a position (the venue's default cross leverage, capped at the asset's maximum). */
+const DEFAULT_LEVERAGE = 20;
+
+/** A USDC amount as the venue writes it: at most 6 decimals, half-even. */
+const usdc = (v: Decimal) => toWire(v.toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN));
 
 interface SimOrder {
   oid: number;
@@ -180,6 +194,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
   const orders = new Map<number, SimOrder>();
   const fills: (WireFill & { owner: string })[] = [];
   const accepted = new Tally();
+  const holdings = new Holdings();
   let nextOid = 9_000_000_000 + Math.floor(Math.random() * 1_000_000);
   let nextTid = 100_000_000_000_000 + Math.floor(Math.random() * 1_000_000);
   const faults = new Faults();
@@ -251,6 +266,9 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
       .mul(taker ? TAKER_FEE : MAKER_FEE)
       .toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN);
     const now = Date.now();
+    const side = o.isBuy ? 'buy' : 'sell';
+    const { before, realized } = holdings.fill(o.owner, o.spec.symbol, { side, qty: sz, price: px, feeUsd: fee }, now);
+    const opens = before.isZero() || before.isPos() === o.isBuy;
     fills.push({
       owner: o.owner,
       coin: o.spec.base,
@@ -258,9 +276,9 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
       sz: toWire(sz),
       side: o.isBuy ? 'B' : 'A',
       time: now,
-      startPosition: '0',
-      dir: o.isBuy ? 'Open Long' : 'Open Short',
-      closedPnl: '0.0',
+      startPosition: toWire(before),
+      dir: `${opens ? 'Open' : 'Close'} ${o.isBuy === opens ? 'Long' : 'Short'}`,
+      closedPnl: usdc(realized),
       hash: `0x${randomBytes(32).toString('hex')}`,
       oid: o.oid,
       crossed: taker,
@@ -467,6 +485,48 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     statusTimestamp: o.statusTimestamp,
   });
 
+  /** `clearinghouseState` of `user` (module doc): its collateral and positions valued at the marks. */
+  async function clearinghouse(user: string): Promise<ClearinghouseState & Record<string, unknown>> {
+    const held = await Promise.all(
+      holdings.positions(user).map(async (p) => {
+        const spec = findSymbol('hyperliquid', p.symbol)!;
+        const mark = (await markOf(spec)) ?? p.avgEntryPrice;
+        const leverage = Math.min(DEFAULT_LEVERAGE, spec.maxLeverage);
+        const value = p.qty.abs().mul(mark);
+        return { p, spec, leverage, value, upnl: mark.sub(p.avgEntryPrice).mul(p.qty), margin: value.div(leverage) };
+      }),
+    );
+    const sum = (f: (h: (typeof held)[number]) => Decimal) => held.reduce((s, h) => s.add(f(h)), new Decimal(0));
+    const accountValue = holdings.marginCash(user).add(sum((h) => h.upnl));
+    const used = sum((h) => h.margin);
+    const summary = {
+      accountValue: usdc(accountValue),
+      totalNtlPos: usdc(sum((h) => h.value)),
+      totalRawUsd: usdc(accountValue.sub(sum((h) => h.upnl))),
+      totalMarginUsed: usdc(used),
+    };
+    return {
+      marginSummary: summary,
+      crossMarginSummary: summary,
+      crossMaintenanceMarginUsed: usdc(used.div(2)),
+      withdrawable: usdc(Decimal.max(0, accountValue.sub(used))),
+      assetPositions: held.map((h) => ({
+        type: 'oneWay',
+        position: {
+          coin: h.spec.base,
+          szi: toWire(h.p.qty),
+          entryPx: toWire(h.p.avgEntryPrice.toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN)),
+          positionValue: usdc(h.value),
+          unrealizedPnl: usdc(h.upnl),
+          leverage: { type: 'cross', value: h.leverage },
+          marginUsed: usdc(h.margin),
+          maxLeverage: h.spec.maxLeverage,
+        },
+      })),
+      time: Date.now(),
+    };
+  }
+
   async function info(body: InfoBody): Promise<unknown> {
     if (!isAddress(body.user)) throw new BadBody(DESERIALIZE);
     const user = lc(body.user);
@@ -501,6 +561,8 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
             sz: toWire(o.origSz.sub(o.filled)),
             timestamp: o.timestamp,
           }));
+      case 'clearinghouseState':
+        return clearinghouse(user);
       case 'userFills':
         return myFills.sort((a, b) => b.time - a.time || b.tid - a.tid).slice(0, PAGE);
       case 'userFillsByTime': {
@@ -573,6 +635,9 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     poke,
     orderCount(owner) {
       return accepted.of(lc(owner));
+    },
+    fund(owner, amountUsd) {
+      holdings.fund(lc(owner), amountUsd);
     },
     agents(owner) {
       return [...(approvals.get(lc(owner)) ?? new Map<string, Agent>()).entries()].map(([name, a]) => ({

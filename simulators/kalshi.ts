@@ -2,7 +2,10 @@
  * A local Kalshi Trade API v2 simulator (node:http on 127.0.0.1) serving the REST surface the
  * adapter uses under the real base path `/trade-api/v2`, with Kalshi's paths and JSON shapes
  * (docs/venues.md §4):
- * - `GET /portfolio/balance` → `{balance, portfolio_value, updated_ts}` (cents; the authorisation proof call);
+ * - `GET /portfolio/balance` → `{balance, portfolio_value, updated_ts}` (cents: the member's free cash and
+ *   the value of its positions at the marks; the authorisation proof call);
+ * - `GET /portfolio/positions` (`limit`, `cursor`) → `{market_positions, event_positions, cursor}`: per
+ *   ticker `position` (YES contracts − NO contracts) and `market_exposure` (their cost, cents);
  * - `POST /portfolio/orders` → 201 `{order}`; `GET /portfolio/orders` (`ticker`, `event_ticker`,
  *   `min_ts`, `max_ts`, `status`, `limit` ≤ 200, `cursor`) → `{orders, cursor}` newest first;
  *   `GET /portfolio/orders/{id}` → `{order}`; `DELETE /portfolio/orders/{id}` → `{order, reduced_by}`;
@@ -29,7 +32,9 @@
  * maker when `poke()` runs or on any order/fill read once the mark has crossed. A post-only order
  * that would cross is refused. Fees: takers pay Kalshi's ⌈0.07 × C × P × (1 − P)⌉ (to the next
  * cent), makers 0. A second order with a client_order_id the member already used is 409
- * `order_already_exists`. Positions and balances are not tracked (no insufficient-balance refusals).
+ * `order_already_exists`. Each member's cash (what a test funds, `fund()`, less what buys cost, plus what
+ * sells bring, less fees) and contracts are kept (simulators/holdings.ts); there are no insufficient-balance
+ * refusals, and a YES and a NO position in one market are not netted against each other.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
@@ -61,6 +66,7 @@ import {
   type VenueSimulator,
 } from './harness.js';
 import { injectedSpec, markedOrders } from './matching.js';
+import { Holdings } from './holdings.js';
 
 /** Accepted distance between `KALSHI-ACCESS-TIMESTAMP` and the server clock, ms (either way). */
 export const DEFAULT_TIMESTAMP_WINDOW_MS = 30_000;
@@ -196,6 +202,7 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
   const orders = new Map<string, SimOrder>();
   const fills: SimFill[] = [];
   const accepted = new Tally();
+  const holdings = new Holdings();
   const faults = new Faults();
 
   const symbolOf = (ticker: string, side: KalshiSide) =>
@@ -222,6 +229,13 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     const count = o.count - o.filled;
     const fee = taker ? takerFeeCents(count, cents) : 0;
     const now = Date.now();
+    const usd = (c: number) => new Decimal(c).div(100);
+    holdings.fill(
+      o.member,
+      `${o.ticker}:${o.side}`,
+      { side: o.action, qty: new Decimal(count), price: usd(cents), feeUsd: usd(fee) },
+      now,
+    );
     const yes = o.side === 'yes' ? cents : otherSideCents(cents);
     const id = randomUUID();
     fills.push({
@@ -427,6 +441,49 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     return (ms: number) => ms >= min * 1000 && ms <= max * 1000;
   };
 
+  // --- portfolio --------------------------------------------------------------------------
+
+  /** The member's market positions (module doc; holdings keyed `<ticker>:<side>`): per ticker, YES contracts − NO contracts, and their cost. */
+  function marketPositions(member: string) {
+    const byTicker = new Map<string, { ticker: string; position: number; market_exposure: number }>();
+    for (const p of holdings.positions(member)) {
+      const m = p.symbol.match(/^(.+):(yes|no)$/)!;
+      const row = byTicker.get(m[1]) ?? { ticker: m[1], position: 0, market_exposure: 0 };
+      row.position += (m[2] === 'yes' ? 1 : -1) * p.qty.toNumber();
+      row.market_exposure += p.qty.mul(p.avgEntryPrice).mul(100).round().toNumber();
+      byTicker.set(m[1], row);
+    }
+    return [...byTicker.values()].map((r) => ({
+      ...r,
+      market_exposure_dollars: centsToDollars(r.market_exposure),
+      position_fp: r.position.toFixed(2),
+      realized_pnl: 0,
+      fees_paid: 0,
+      total_traded: 0,
+      resting_orders_count: 0,
+    }));
+  }
+
+  /** The member's balance: free cash and the value of its positions at the marks (a side's mark rounded down to a cent), cents. */
+  async function balance(member: string) {
+    let value = 0;
+    for (const p of holdings.positions(member)) {
+      const [ticker, side] = p.symbol.split(':') as [string, KalshiSide];
+      const symbol = symbolOf(ticker, side);
+      const mark = symbol ? await opts.markOf(symbol) : null;
+      value += p.qty
+        .mul(mark === null ? p.avgEntryPrice : new Decimal(mark))
+        .mul(100)
+        .floor()
+        .toNumber();
+    }
+    return {
+      balance: holdings.paidCash(member).mul(100).round().toNumber(),
+      portfolio_value: value,
+      updated_ts: Math.floor(Date.now() / 1000),
+    };
+  }
+
   // --- routing ----------------------------------------------------------------------------
 
   async function route(req: IncomingMessage, res: ServerResponse, raw: string): Promise<unknown> {
@@ -438,7 +495,13 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     const q = url.searchParams;
 
     if (method === 'GET' && path === '/portfolio/balance') {
-      return { balance: 1_000_000, portfolio_value: 0, updated_ts: Math.floor(Date.now() / 1000) };
+      await poke();
+      return balance(member);
+    }
+    if (method === 'GET' && path === '/portfolio/positions') {
+      await poke();
+      const p = page(marketPositions(member), q);
+      return { market_positions: p.items, event_positions: [], cursor: p.cursor };
     }
     if (method === 'POST' && path === '/portfolio/orders') {
       let b: unknown;
@@ -530,6 +593,9 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     poke,
     orderCount(member) {
       return accepted.of(member);
+    },
+    fund(member, amountUsd) {
+      holdings.fund(member, amountUsd);
     },
     registerKey(member, publicKeyPem, o = {}) {
       const publicKey = createPublicKey(publicKeyPem);

@@ -2,8 +2,9 @@
  * A local Polymarket CLOB V2 simulator (node:http on 127.0.0.1) serving the REST surface the
  * adapter uses, with the venue's paths and JSON shapes (docs/venues.md §3):
  * - `POST /auth/api-key`, `GET /auth/derive-api-key`: L1 auth (`ClobAuth` EIP-712 headers) → `{apiKey, secret, passphrase}`;
- * - `POST /order`, `DELETE /order`, `GET /data/order/<id>`, `GET /data/orders`, `GET /data/trades`:
- *   L2 HMAC headers verified on every call (base64url HMAC-SHA256 over ts+METHOD+path+body);
+ * - `POST /order`, `DELETE /order`, `GET /data/order/<id>`, `GET /data/orders`, `GET /data/trades`,
+ *   `GET /balance-allowance?asset_type=COLLATERAL` (the USDC, 6-decimal base units, of the funders the
+ *   caller signs for): L2 HMAC headers verified on every call (base64url HMAC-SHA256 over ts+METHOD+path+body);
  * - `POST /auth/authorize-signer` — SIMULATOR ONLY: stands in for adding the agent as an owner of
  *   the funder's wallet on chain. Body `{message:{funder,signer,expiresAt,nonce}, chainId, signature}`
  *   where `signature` is the funder's EIP-712 `AuthorizeSigner` signature (domain
@@ -21,6 +22,9 @@
  * (`live`) and fills at its limit as a maker when `poke()` runs or on any status, orders or trades
  * read after the mark crossed. Takers pay `takerFeeBps` (default 0, as on most Polymarket markets)
  * by rate × min(p, 1 − p) × size; makers pay 0. Times on the wire are epoch seconds.
+ *
+ * Each funder's USDC (what a test funds, `fund()`, less what buys cost, plus what sells bring, less fees)
+ * and shares are kept (simulators/holdings.ts); there are no insufficient-balance refusals.
  *
  * Deviations, on purpose: `GET /data/orders` lists every order of the caller's funder wallets
  * (working and terminal) and each order object also carries its `salt` (the real venue lists
@@ -43,7 +47,14 @@ import {
   SIGNATURE_TYPE,
   type PolymarketOrder,
 } from '../venues/polymarket/signing.js';
-import { END_CURSOR, INITIAL_CURSOR, type WireOrder, type WireTrade } from '../venues/polymarket/wire.js';
+import {
+  END_CURSOR,
+  INITIAL_CURSOR,
+  takerFeeUsd,
+  USDC_UNITS,
+  type WireOrder,
+  type WireTrade,
+} from '../venues/polymarket/wire.js';
 import {
   commonControls,
   Faults,
@@ -56,6 +67,7 @@ import {
   type VenueSimulator,
 } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders } from './matching.js';
+import { Holdings } from './holdings.js';
 
 /**
  * Options of {@link startPolymarketSimulator}: marks (probability units) of platform symbols
@@ -152,6 +164,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
   const orders = new Map<string, SimOrder>();
   const trades: (WireTrade & { ownerOrders: string[] })[] = [];
   const accepted = new Tally();
+  const holdings = new Holdings();
   const faults = new Faults();
 
   const marks = decimalMarks(opts.markOf);
@@ -164,6 +177,8 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
   function fill(o: SimOrder, price: Decimal, asTaker: boolean): void {
     const size = o.size.sub(o.matched);
     const id = randomUUID();
+    const feeUsd = new Decimal(asTaker ? takerFeeUsd(takerFeeBps, price.toFixed(), size.toFixed()) : 0);
+    holdings.fill(o.maker, o.symbol, { side: o.side === 'BUY' ? 'buy' : 'sell', qty: size, price, feeUsd });
     const market = POLYMARKET_TOKENS[o.tokenId]?.marketId ?? '';
     const makerLeg = (orderId: string, owner: string, maker: string, side: 'BUY' | 'SELL', fee: string) => ({
       order_id: orderId,
@@ -508,6 +523,13 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       );
       return page(list.map(wireOrder), q.get('next_cursor'));
     }
+    if (method === 'GET' && path === '/balance-allowance') {
+      if (q.get('asset_type') !== 'COLLATERAL')
+        throw new HttpError(400, 'the simulator answers asset_type=COLLATERAL only');
+      await poke();
+      const usdc = fundersOf(row.address).reduce((sum, f) => sum.add(holdings.paidCash(f)), new Decimal(0));
+      return { balance: usdc.mul(USDC_UNITS).floor().toFixed(), allowances: {} };
+    }
     if (method === 'GET' && path === '/data/trades') {
       await poke();
       const after = q.get('after') ? Number(q.get('after')) : -Infinity;
@@ -557,6 +579,9 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     poke,
     orderCount(owner) {
       return accepted.of(lc(owner));
+    },
+    fund(funder, amountUsd) {
+      holdings.fund(lc(funder), amountUsd);
     },
     authorizedSigners(funder) {
       return [...(signers.get(lc(funder)) ?? new Map<string, number>()).entries()].map(([signer, expiresAt]) => ({

@@ -106,6 +106,37 @@ export interface VenueFill {
   time: number;
 }
 
+/** One open position of the owner as the venue reports it (decimal strings; USD, contracts). */
+export interface VenuePosition {
+  /** Platform symbol (`BTC.HL`, `<ticker>-YES.KX`); the venue's own id when the platform does not list it. */
+  symbol: string;
+  /** Signed contracts (+ long, − short); prediction markets: contracts of the outcome the symbol names. */
+  qty: string;
+  avgEntryPrice: string;
+  /** The venue's own mark of the position; null when the venue reports none with it. */
+  markPrice: string | null;
+  /** The venue's unrealised PnL of the position, USD; null when it reports none. */
+  unrealizedPnlUsd: string | null;
+  /** The leverage the venue holds the position at; null where positions are fully paid (prediction markets). */
+  leverage: string | null;
+}
+
+/**
+ * The owner's money and open positions on the venue (docs/api.md §2.5 "Routed accounts"), USD as the venue
+ * values it, in the platform's terms: `balanceUsd` cash (deposits + realised PnL − fees, before unrealised
+ * PnL; on a prediction market cash plus the cost of the held contracts), `equityUsd` = balance + unrealised,
+ * `marginUsedUsd` what the positions hold (a prediction market: their value), `marginAvailableUsd` what the
+ * venue leaves free to trade or withdraw.
+ */
+export interface VenueAccount {
+  balanceUsd: string;
+  unrealizedPnlUsd: string;
+  equityUsd: string;
+  marginUsedUsd: string;
+  marginAvailableUsd: string;
+  positions: VenuePosition[];
+}
+
 /**
  * What the end user's own wallet must sign to authorise the agent (docs/api.md §1 custody): the API
  * returns it, the user signs it, and {@link VenueAdapter.submitAuthorization} hands the signed
@@ -189,6 +220,8 @@ export interface VenueAdapter {
   fills(ctx: VenueContext, opts: { sinceMs: number; symbol?: string; venueOrderId?: string }): Promise<VenueFill[]>;
   /** Every order of the owner the venue reports (open and recent), including ones placed in the venue's own interface. */
   orders(ctx: VenueContext): Promise<VenueOrder[]>;
+  /** The owner's balances and open positions on the venue (reads, signed as the venue requires). */
+  account(ctx: VenueContext): Promise<VenueAccount>;
   /**
    * What the owner signs to authorise `agentAddress` (or, for RSA venues, the public key to register)
    * until `expiresAt` (epoch ms). `nonce` is epoch ms.

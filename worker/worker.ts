@@ -105,6 +105,7 @@ export async function createWorker(opts: {
       venues: config.venues,
       chain: config.chain,
       webhookAllowPrivate: config.webhooks.allowPrivate,
+      historyBound: config.historyBound,
       metrics,
     }),
     interceptors: {

@@ -6,6 +6,7 @@ export { chaseWorkflow } from '../modules/oms/workflows/chase.js';
 export { fundingWorkflow } from '../modules/accounts/workflows/funding.js';
 export { agentAuthorizationWorkflow } from '../modules/custody/workflows/agent-authorization.js';
 export { venueOrdersSyncWorkflow } from '../modules/oms/workflows/venue-orders.js';
+export { venueAccountWorkflow } from '../modules/accounts/workflows/venue-account.js';
 export { firmDeployWorkflow } from '../modules/prop/workflows/firm-deploy.js';
 export { challengeWorkflow } from '../modules/prop/workflows/challenge.js';
 export { payoutWorkflow } from '../modules/prop/workflows/payout.js';

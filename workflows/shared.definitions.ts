@@ -30,3 +30,11 @@ export function searchAttributes(
     ...(intentState ? [{ key: SA.intentState, value: intentState }] : []),
   ];
 }
+
+/**
+ * History bound of the long-lived workflows (docs/architecture.md "History bound"): a run continues as new once its
+ * history holds this many events (`WORKFLOW_HISTORY_BOUND`, read by the worker; or `historyBound` in a workflow's
+ * input), or sooner when Temporal suggests it. The default is a fifth of Temporal's hard limit of 50,000 events; the
+ * floor leaves a continued run room to take a step before it may continue again; the ceiling keeps the room above it.
+ */
+export const HISTORY_BOUND = { default: 10_000, min: 50, max: 40_000 } as const;

@@ -16,7 +16,7 @@
  *
  * Topics: `Order-Intent-Changed` (`Order-Intent-Update`, `Open-Orders-Update`),
  * `Position-Changed` (`Position-Changed`), `Fills` (`Fill`), `Funding` (`Funding-Update`: deposits,
- * withdrawals, funding payments).
+ * withdrawals, transfers, funding operations held or rejected, funding payments).
  * Frame: `{ type, topic, seq, accountId, event, occurredAt, data }`; `data` is the intent, working
  * orders, position or fill exactly as REST shows it.
  */

@@ -58,6 +58,16 @@ export const VENUE_SYMBOLS: Readonly<Record<string, readonly SymbolSpec[]>> = Ob
   }),
 );
 
+/**
+ * The paper symbol of the same underlying as `spec`: the `paper` perp replaying the same recorded coin
+ * (`BTC.HL`, `BTC.ASTER` → `BTC.PAPER`; a paper symbol is its own twin). An internalised account's order on
+ * `spec` is matched by the platform engine on it (docs/api.md §1). Undefined when the engine lists no
+ * such symbol (prediction-market outcomes).
+ */
+export function paperTwin(spec: SymbolSpec): SymbolSpec | undefined {
+  return PAPER_SYMBOLS.find((p) => p.assetClass === spec.assetClass && p.sourceCoin === spec.sourceCoin);
+}
+
 /** The spec of a symbol by the venue's own instrument id (`venueSymbol`), or undefined. */
 export function findByVenueSymbol(venue: string, venueSymbol: string): SymbolSpec | undefined {
   return VENUE_SYMBOLS[venue]?.find((s) => s.venueSymbol === venueSymbol);

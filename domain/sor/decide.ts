@@ -3,7 +3,10 @@
  * order of `qty` of a bare asset goes to. Pure: the caller reads symbols, agents and quotes.
  *
  * Per candidate venue (in {@link SOR_VENUES} order) the first failing check is its skip reason
- * ({@link SKIP_REASONS}): listing → lot size → leverage → agent → fresh quote → depth. Eligible
+ * ({@link SKIP_REASONS}): listing → (internalised account) a paper twin → lot size → leverage → agent →
+ * fresh quote → depth. An internalised account's candidates are all internalised (docs/api.md §1): each is
+ * estimated where the platform engine would fill it — the paper twin's rules, mark and book, the tenant's
+ * taker fee, no agent — so they tie and the earliest listed venue wins. Eligible
  * candidates are ranked by the estimated all-in price ({@link estimateCost}): lowest for a buy,
  * highest for a sell; equal prices go to the earlier venue. When the venues' marks agree this is the
  * lowest `totalCostUsd`. `savingsVsNextBestUsd` = s × (next-best all-in price − selected all-in
@@ -25,6 +28,8 @@ export const SKIP_REASONS = {
     'several symbols of the venue have this base (prediction-market outcomes): send the outcome, e.g. TRUMP-INAUGURATED-YES',
   lot_size: 'qty has more decimals than the venue allows for this symbol',
   leverage_above_cap: "leverage is above the symbol's maximum on this venue",
+  not_internalised:
+    'the account is internalised and the platform engine has no symbol of this underlying (prediction-market outcomes)',
   no_agent: 'the account has no active, unexpired agent on this venue (POST /api/v1/accounts/{id}/agents)',
   no_quote: 'no fresh quote for the symbol (older than the mark age limit or validForMs)',
   insufficient_depth: 'the book does not hold enough size to fill qty',
@@ -59,14 +64,23 @@ export interface Quote {
   book: BookSnapshot;
 }
 
+/**
+ * Where the platform engine fills an internalised account's order on a candidate (docs/api.md §1): the
+ * paper symbol of the listed symbol's underlying (its lot size and leverage cap apply) and the tenant's
+ * taker fee (bps), which the engine charges; null when the engine has no such symbol (`not_internalised`).
+ */
+export type Internalised = { spec: SymbolSpec; takerFeeBps: Decimal } | null;
+
 /** What the caller read for one candidate venue. */
 export interface VenueInput {
   venue: SorVenue;
   listing: Listing;
-  /** The account has an active, unexpired agent on the venue. */
+  /** The account has an active, unexpired agent on the venue (an internalised account needs none). */
   agentActive: boolean;
-  /** A fresh quote of the listed symbol, or null. */
+  /** A fresh quote of the symbol the order would execute on (an internalised account's: the paper twin's), or null. */
   quote: Quote | null;
+  /** Present exactly for an internalised account: where the candidate's order executes. */
+  internalised?: Internalised;
 }
 
 /** The routed order. `qty` in contracts; `leverage` as on compose. */
@@ -124,11 +138,15 @@ export const bps4 = (v: Decimal) => round(v, 4);
 /** Wire form of a price (8 places). */
 export const px8 = (v: Decimal) => round(v, 8);
 
-/** The checks before the estimate, in order: the first that fails names the skip reason. */
+/**
+ * The checks before the estimate, in order: the first that fails names the skip reason. `spec` is the symbol
+ * the order executes on (an internalised account's: the paper twin).
+ */
 const CHECKS: { reason: SkipReason; fails: (spec: SymbolSpec, v: VenueInput, o: RouteOrder) => boolean }[] = [
+  { reason: 'not_internalised', fails: (_s, v) => v.internalised === null },
   { reason: 'lot_size', fails: (spec, _v, o) => o.qty.decimalPlaces() > spec.szDecimals },
   { reason: 'leverage_above_cap', fails: (spec, _v, o) => o.leverage > spec.maxLeverage },
-  { reason: 'no_agent', fails: (_s, v) => !v.agentActive },
+  { reason: 'no_agent', fails: (_s, v) => v.internalised === undefined && !v.agentActive },
   { reason: 'no_quote', fails: (_s, v) => !v.quote },
 ];
 
@@ -152,13 +170,13 @@ export function decide(order: RouteOrder, inputs: readonly VenueInput[]): Decisi
         reason,
         ...(v.quote ? { mark: px8(v.quote.mark) } : {}),
       });
-    const failed = CHECKS.find((c) => c.fails(spec, v, order));
+    const failed = CHECKS.find((c) => c.fails(v.internalised?.spec ?? spec, v, order));
     if (failed) {
       skip(failed.reason);
       continue;
     }
     const q = v.quote!;
-    const fee = new Decimal(TAKER_FEE_BPS[venue]);
+    const fee = v.internalised?.takerFeeBps ?? new Decimal(TAKER_FEE_BPS[venue]);
     const estimate = estimateCost({
       side: order.side,
       qty: order.qty,

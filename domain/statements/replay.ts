@@ -7,6 +7,8 @@
  * imported manual trades — is ignored; manual trades never move cash):
  * - `funding.deposit`     cash += amountUsd
  * - `funding.withdrawal`  cash −= |amountUsd|
+ * - `funding.transfer`    cash += amountUsd (signed: − out of the account, + into it); counted with the
+ *                         deposits when positive, with the withdrawals when negative
  * - `funding.payment`     cash += amountUsd (signed, negative = the account paid); funding += amountUsd
  * - `fill.executed`       cash += realizedPnlUsd − feeUsd; realised += realizedPnlUsd; fees += feeUsd;
  *                         the symbol's net position moves by ±qty (average entry as the paper
@@ -27,7 +29,13 @@ export interface LogEvent {
 }
 
 /** The event kinds that change cash or positions; the only ones the replay loads. */
-export const STATE_EVENT_KINDS = ['funding.deposit', 'funding.withdrawal', 'funding.payment', 'fill.executed'] as const;
+export const STATE_EVENT_KINDS = [
+  'funding.deposit',
+  'funding.withdrawal',
+  'funding.transfer',
+  'funding.payment',
+  'fill.executed',
+] as const;
 
 /** Running state of one venue of the account. */
 export interface VenueLedger {
@@ -115,6 +123,13 @@ export function applyEvent(ledger: VenueLedger, e: LogEvent): boolean {
       const a = amountOf(e.data, 'amountUsd').abs();
       ledger.cash = ledger.cash.minus(a);
       ledger.withdrawals = ledger.withdrawals.plus(a);
+      return true;
+    }
+    case 'funding.transfer': {
+      const a = amountOf(e.data, 'amountUsd');
+      ledger.cash = ledger.cash.plus(a);
+      if (a.isNeg()) ledger.withdrawals = ledger.withdrawals.plus(a.abs());
+      else ledger.deposits = ledger.deposits.plus(a);
       return true;
     }
     case 'funding.payment': {

@@ -34,7 +34,7 @@ export interface RoundTripLine {
   source: string;
 }
 
-/** A cash movement that is not a fill: deposit, withdrawal (amount positive) or funding payment (signed). */
+/** A cash movement that is not a fill: deposit or withdrawal (amount positive; a transfer in or out is one of them) or funding payment (signed). */
 export interface CashLine {
   seq: number;
   ts: string;
@@ -138,10 +138,11 @@ export function buildStatement(input: {
     if (!applyEvent(ledger(venue), e) || e.createdAt < start) continue;
     const ts = e.createdAt.toISOString();
     const amount = str(e.data.amountUsd);
-    if (e.kind === 'funding.deposit')
-      deposits.push({ seq: e.seq, ts, venue, amountUsd: fmt(new Decimal(amount || 0)) });
-    else if (e.kind === 'funding.withdrawal')
-      withdrawals.push({ seq: e.seq, ts, venue, amountUsd: fmt(new Decimal(amount || 0).abs()) });
+    const cash = new Decimal(amount || 0);
+    if (e.kind === 'funding.deposit' || (e.kind === 'funding.transfer' && !cash.isNeg()))
+      deposits.push({ seq: e.seq, ts, venue, amountUsd: fmt(cash) });
+    else if (e.kind === 'funding.withdrawal' || e.kind === 'funding.transfer')
+      withdrawals.push({ seq: e.seq, ts, venue, amountUsd: fmt(cash.abs()) });
     else if (e.kind === 'funding.payment')
       funding.push({
         seq: e.seq,

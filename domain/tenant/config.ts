@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import { dec, isPlainDecimal } from '../decimal.js';
 import { positiveDecimal } from '../oms/decimal-input.js';
+import { EXECUTION_MODE_POLICIES } from '../oms/execution.js';
+import { FUNDING_APPROVALS, type FundingPolicy } from '../funding/operations.js';
 
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a #rrggbb colour');
 const httpsUrl = z
@@ -151,17 +153,32 @@ export const MAX_POLICY_DEPOSIT_USD = '1000000000';
 /** The deposit policy when the tenant has set none, USD (decimal strings). */
 export const DEFAULT_DEPOSIT_POLICY = { defaultUsd: '100000', maxUsd: '1000000' } as const;
 
+/** The funding policy when the tenant has set none: every operation allowed, none held for approval. */
+export const DEFAULT_FUNDING_POLICY: FundingPolicy = {
+  deposits: true,
+  withdrawals: true,
+  transfers: true,
+  approval: 'none',
+  maxDepositUsd: null,
+};
+
 const policyUsd = positiveDecimal.refine((v) => dec(v).lte(MAX_POLICY_DEPOSIT_USD), {
   message: `at most ${MAX_POLICY_DEPOSIT_USD} USD`,
 });
 
 /**
  * How the accounts a trader opens itself (`POST /api/v1/accounts`, `POST /api/v1/sandbox/paper-account`)
- * are set up: the trading group they join when the trader's own account has none (leverage caps,
- * docs/api.md §2.6), and the opening paper deposit (default, and the most a trader may ask for).
+ * are set up: their execution mode (domain/oms/execution.ts; default `internalised`, as every account was
+ * before the policy existed), the trading group they join when the trader's own account has none (leverage
+ * caps, docs/api.md §2.6), the opening paper deposit of an internalised one (default, and the most a
+ * trader may ask for), and the funding operations its trader may ask for afterwards (domain/funding/operations.ts).
  */
 export const accountsSchema = z
   .object({
+    executionMode: z.enum(EXECUTION_MODE_POLICIES).default('internalised').meta({
+      description:
+        '`internalised`: every account a trader opens is matched by the platform engine; `routed`: every one goes to the exchanges; `trader_choice`: the trader names `executionMode` when opening it (default `internalised`)',
+    }),
     defaultTradingGroupId: z
       .string()
       .min(1)
@@ -183,6 +200,30 @@ export const accountsSchema = z
         path: ['defaultUsd'],
       })
       .default({ ...DEFAULT_DEPOSIT_POLICY }),
+    funding: z
+      .object({
+        deposits: z
+          .boolean()
+          .default(true)
+          .meta({ description: 'Traders may deposit (`POST /accounts/{id}/deposits`)' }),
+        withdrawals: z
+          .boolean()
+          .default(true)
+          .meta({ description: 'Traders may withdraw (`POST /accounts/{id}/withdrawals`)' }),
+        transfers: z
+          .boolean()
+          .default(true)
+          .meta({ description: 'Traders may transfer between their own accounts (`POST /accounts/{id}/transfers`)' }),
+        approval: z.enum(FUNDING_APPROVALS).default('none').meta({
+          description:
+            'Which operations wait `pending` for an operator with `accounts:intervene`: `none`, `withdrawals`, or `all` (docs/api.md §4.3)',
+        }),
+        maxDepositUsd: policyUsd
+          .nullable()
+          .default(null)
+          .meta({ description: 'Largest single deposit, USD; null: `deposit.maxUsd`' }),
+      })
+      .default({ ...DEFAULT_FUNDING_POLICY }),
   })
   .meta({ id: 'TenantAccounts' });
 

@@ -4,10 +4,10 @@
  *     venue's own pure signing function (signatures/s, one core).
  *  2. Compose → dispatched latency through each venue's simulator, beside paper compose → filled at
  *     the same concurrency in the same run: the real api, worker and Temporal (in-memory dev
- *     server), a fresh database, the four simulators, one trader with an authorised agent per
- *     venue; per venue BENCH_VENUE_N market orders (default 50) on the venue and as many on paper,
- *     at concurrency BENCH_VENUE_CONCURRENCY (default 4), paper and the venue taking turns in rounds
- *     of 10 so that both see the same machine load (the machine may be shared). Routed latency runs
+ *     server), a fresh database, the four simulators, a trader with a routed account and an authorised
+ *     agent per venue and one with an internalised account for the paper orders; per venue
+ *     BENCH_VENUE_N market orders (default 50) on the venue and as many on paper, at concurrency
+ *     BENCH_VENUE_CONCURRENCY (default 4), paper and the venue taking turns in rounds of 10 so that both see the same machine load (the machine may be shared). Routed latency runs
  *     from the compose request to the first `Order-Intent-Update` frame in `dispatched` or `filled`
  *     on /ws/risk, paper latency to the `filled` frame. Per venue it prints `routed <venue>: p50 X ms
  *     p99 Y ms (simulator's own time Z ms) vs paper p50 P ms, ratio R, goal ≤ 1.2 PASS|FAIL` (P: the
@@ -138,7 +138,11 @@ const authorize = ({ apiKey, apiSecret, accountId }: IssuedCredential) =>
     walletKey: generatePrivateKey(),
     sims,
   });
-const trader = await benchTrader(platform, tenant, onIntent, authorize);
+// A routed account trades the venues; paper orders need an internalised one (docs/api.md §1).
+const trader = await benchTrader(platform, tenant, onIntent, authorize, 'routed');
+const paperTrader = await benchTrader(platform, tenant, onIntent);
+/** The trader whose account executes on `venue`. */
+const traderOn = (venue: RoutedVenue | 'paper') => (venue === 'paper' ? paperTrader : trader);
 const temporal = new Client({
   connection: await Connection.connect(temporalConnectionOptions({ address: platform.temporalAddress })),
 });
@@ -167,7 +171,7 @@ const orderOf = (venue: RoutedVenue | 'paper', market: Market) => (i: number, cl
 
 /** C orders on `venue`, not measured (bundle caches, connections, the venue's first requests). */
 const warmUp = (venue: RoutedVenue | 'paper', market: Market, tag: string) =>
-  pool(C, C, (i) => trader.call('POST', '/api/v1/oms/intents', orderOf(venue, market)(i, `warm-${tag}-${i}`)));
+  pool(C, C, (i) => traderOn(venue).call('POST', '/api/v1/oms/intents', orderOf(venue, market)(i, `warm-${tag}-${i}`)));
 
 /**
  * Orders `from` … `from + count - 1` of a kind on `venue` at concurrency C, each timed from the compose
@@ -192,7 +196,7 @@ async function round(
     const done = new Promise<number>((resolve) => arrived.set(id, { states, resolve }));
     const startedAt = Date.now();
     const start = performance.now();
-    const res = await trader.call('POST', '/api/v1/oms/intents', order(from + j, id));
+    const res = await traderOn(venue).call('POST', '/api/v1/oms/intents', order(from + j, id));
     if (typeof res.intentId !== 'string') throw new Error(`${venue} compose failed: ${JSON.stringify(res)}`);
     into.intents.push({ intentId: res.intentId, startedAt });
     const at = await done;
@@ -328,6 +332,7 @@ console.log('routed written to .data/bench.json');
 
 clearInterval(refresh);
 trader.close();
+paperTrader.close();
 await temporal.connection.close();
 await platform.stop();
 await sims.stop();

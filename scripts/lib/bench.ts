@@ -14,6 +14,7 @@ import WebSocket from 'ws';
 import { loadConfig } from '../../config.js';
 import { openOrm } from '../../db/orm.js';
 import { ensureTenant, issueCredential, type IssuedCredential } from '../../db/seed.js';
+import type { ExecutionMode } from '../../domain/oms/execution.js';
 import { startApi } from '../../api/server.js';
 import { createWorker } from '../../worker/worker.js';
 import { ensurePostgres, freshDatabase } from './postgres.js';
@@ -51,20 +52,22 @@ export function benchConfig(databaseUrl: string, temporalAddress: string, extra:
 
 /**
  * A trader credential of tier `tier` on tenant `tenant.slug` (created when missing, no origins) with a paper
- * account of `depositUsd` (USD) and the {@link BENCH_RATE_LIMIT}: what every bench trades or reads with.
+ * account of `depositUsd` (USD), or with `executionMode: 'routed'` a routed one (no deposit), and the
+ * {@link BENCH_RATE_LIMIT}: what every bench trades or reads with.
  */
 export async function benchCredential(
   orm: MikroORM,
   tenant: { slug: string; displayName: string },
   tier: Tier,
   depositUsd: string,
+  executionMode: ExecutionMode = 'internalised',
 ): Promise<IssuedCredential> {
   const t = await ensureTenant(orm, { ...tenant, origins: [] });
   return issueCredential(orm, {
     tenantId: t.id,
     audience: 'trader',
     tier,
-    account: { depositUsd },
+    account: { depositUsd, executionMode },
     rateLimit: BENCH_RATE_LIMIT,
   });
 }
@@ -117,8 +120,8 @@ export interface IntentUpdate {
 }
 
 /**
- * A trader on tenant `slug` (created when missing) with a full-trading account of 100,000,000 USD and
- * the {@link BENCH_RATE_LIMIT}:
+ * A trader on tenant `slug` (created when missing) with a full-trading account of 100,000,000 USD (or a
+ * routed one, `executionMode`) and the {@link BENCH_RATE_LIMIT}:
  * the credential (`prepare(cred)` runs before the session opens: the venue bench authorises agents
  * there), `call(method, path, body?)` with the trader's bearer token (the JSON answer), and a
  * /ws/risk socket subscribed to `Order-Intent-Changed` handing every `Order-Intent-Update` frame's
@@ -129,8 +132,9 @@ export async function benchTrader(
   tenant: { slug: string; displayName: string },
   onIntent: (data: IntentUpdate) => void,
   prepare: (cred: IssuedCredential) => Promise<unknown> = async () => undefined,
+  executionMode: ExecutionMode = 'internalised',
 ) {
-  const cred = await benchCredential(platform.orm, tenant, 'fullTrading', '100000000');
+  const cred = await benchCredential(platform.orm, tenant, 'fullTrading', '100000000', executionMode);
   await prepare(cred);
   const request = async (
     method: string,

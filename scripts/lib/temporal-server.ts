@@ -13,12 +13,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { msToTs } from '@temporalio/common/lib/time.js';
+import { msToTs, type Duration } from '@temporalio/common/lib/time.js';
 import proto from '@temporalio/proto';
 import { stringify } from 'yaml';
 import { temporalConnectionOptions, type TemporalTarget } from '../../temporal-connection.js';
 import { executableFromEnv, freePort, isExecutableFile } from './temporal-dev.js';
-import { watchChild } from './children.js';
+import { watchChild, type WatchedChild } from './children.js';
 
 /** The pinned Temporal server version (see scripts/setup.sh). */
 export const TEMPORAL_SERVER_VERSION = 'v1.32.2';
@@ -54,6 +54,9 @@ export interface TemporalServerTls {
   serverName?: string;
 }
 
+/** A Temporal search attribute type, as the operator API names it. */
+export type SearchAttributeTypeName = 'KEYWORD' | 'TEXT' | 'INT' | 'DOUBLE' | 'BOOL' | 'DATETIME' | 'KEYWORD_LIST';
+
 /** Options of {@link startTemporalServer}. */
 export interface StartTemporalServerOptions {
   tls: TemporalServerTls;
@@ -62,7 +65,7 @@ export interface StartTemporalServerOptions {
   /** Namespace registered once the server answers (default `default`; 1-day retention). */
   namespace?: string;
   /** Custom search attributes to register on the namespace, name → type (e.g. `{ TenantId: 'KEYWORD' }`). */
-  searchAttributes?: Record<string, 'KEYWORD' | 'TEXT' | 'INT' | 'DOUBLE' | 'BOOL' | 'DATETIME' | 'KEYWORD_LIST'>;
+  searchAttributes?: Record<string, SearchAttributeTypeName>;
   /** Dynamic config values, key → value (e.g. `{ 'system.forceSearchAttributesCacheRefreshOnRead': true }`). */
   dynamicConfig?: Record<string, unknown>;
   /** Receives every line the server prints. */
@@ -180,7 +183,6 @@ export async function startTemporalServer(opts: StartTemporalServerOptions): Pro
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const server = watchChild(child, binary, { log: opts.log, reapSignal: 'SIGKILL' });
-  const { exitInfo, lastLines } = server;
   const stop = async () => {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -195,66 +197,103 @@ export async function startTemporalServer(opts: StartTemporalServerOptions): Pro
     },
     apiKey: null,
   };
-  const deadline = Date.now() + readyTimeoutMs;
-  const { IndexedValueType } = proto.temporal.api.enums.v1;
   try {
-    let connected: Connection | undefined;
-    while (!connected) {
-      if (exitInfo() !== undefined) throw new Error(`Temporal server (${binary}) ${exitInfo()}${lastLines()}`);
-      connected = await Connection.connect({ ...temporalConnectionOptions(target), connectTimeout: 1_000 }).catch(
-        () => undefined,
-      );
-      if (!connected && Date.now() > deadline)
-        throw new Error(
-          `Temporal server did not answer over TLS on ${address} within ${Math.round(readyTimeoutMs / 1000)} s${lastLines()}`,
-        );
-    }
-    const conn = connected;
-    try {
-      // Until every service has joined, calls fail with "Not enough hosts"; retry them to the deadline.
-      const retry = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
-        for (;;) {
-          try {
-            return await call();
-          } catch (err) {
-            if (exitInfo() !== undefined || Date.now() > deadline)
-              throw new Error(
-                `Temporal server on ${address}: ${what} failed: ${(err as Error).message}${lastLines()}`,
-                { cause: err },
-              );
-            await sleep(200);
-          }
-        }
-      };
-      await retry('GetSystemInfo', () => conn.workflowService.getSystemInfo({}));
-      await retry(`registering namespace ${namespace}`, () =>
-        conn.workflowService
-          .registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') })
-          .catch((err: Error) => {
-            if (!/already exists|AlreadyExists/i.test(err.message)) throw err;
-          }),
-      );
-      await retry(`describing namespace ${namespace}`, () => conn.workflowService.describeNamespace({ namespace }));
-      const wanted = Object.entries(opts.searchAttributes ?? {});
-      if (wanted.length) {
-        const searchAttributes = Object.fromEntries(
-          wanted.map(([name, type]) => [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type}`]]),
-        );
-        await retry('adding search attributes', () =>
-          conn.operatorService.addSearchAttributes({ namespace, searchAttributes }),
-        );
-        await retry('listing search attributes', async () => {
-          const { customAttributes } = await conn.operatorService.listSearchAttributes({ namespace });
-          const missing = wanted.map(([name]) => name).filter((name) => !(name in (customAttributes ?? {})));
-          if (missing.length) throw new Error(`not yet visible: ${missing.join(', ')}`);
-        });
-      }
-    } finally {
-      await conn.close();
-    }
+    await prepareNamespace({
+      target,
+      namespace,
+      searchAttributes: opts.searchAttributes,
+      deadline: Date.now() + readyTimeoutMs,
+      server: { binary, ...server },
+    });
   } catch (err) {
     await stop();
     throw err;
   }
   return { address, namespace, target, stop };
+}
+
+/**
+ * Waits until a freshly started Temporal server (the process `server` watches) answers `target`,
+ * registers `namespace` (already registered is fine) with `retention` (default 1 day), adds the
+ * custom `searchAttributes` (name → type) to it, and waits until they are listed. Calls that fail
+ * while the services are still joining ("Not enough hosts") are retried until `deadline` (epoch ms).
+ * @throws Error when the server process exits, or does not answer or accept a call by `deadline`;
+ *   the message holds its last output lines.
+ */
+export async function prepareNamespace(opts: {
+  target: TemporalTarget;
+  namespace: string;
+  retention?: Duration;
+  searchAttributes?: Record<string, SearchAttributeTypeName>;
+  deadline: number;
+  server: Pick<WatchedChild, 'exitInfo' | 'lastLines'> & { binary: string };
+}): Promise<void> {
+  const { target, namespace, deadline } = opts;
+  const { binary, exitInfo, lastLines } = opts.server;
+  const { address } = target;
+  const { IndexedValueType } = proto.temporal.api.enums.v1;
+  let connected: Connection | undefined;
+  while (!connected) {
+    if (exitInfo() !== undefined) throw new Error(`Temporal server (${binary}) ${exitInfo()}${lastLines()}`);
+    connected = await Connection.connect({ ...temporalConnectionOptions(target), connectTimeout: 1_000 }).catch(
+      () => undefined,
+    );
+    if (!connected && Date.now() > deadline)
+      throw new Error(
+        `Temporal server did not answer${target.tls ? ' over TLS' : ''} on ${address} in time${lastLines()}`,
+      );
+  }
+  const conn = connected;
+  try {
+    // Until every service has joined, calls fail with "Not enough hosts"; retry them to the deadline.
+    const retry = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
+      for (;;) {
+        try {
+          return await call();
+        } catch (err) {
+          if (exitInfo() !== undefined || Date.now() > deadline)
+            throw new Error(`Temporal server on ${address}: ${what} failed: ${(err as Error).message}${lastLines()}`, {
+              cause: err,
+            });
+          await sleep(200);
+        }
+      }
+    };
+    await retry('GetSystemInfo', () => conn.workflowService.getSystemInfo({}));
+    await retry(`registering namespace ${namespace}`, () =>
+      conn.workflowService
+        .registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs(opts.retention ?? '1 day') })
+        .catch((err: Error) => {
+          if (!/already exists|AlreadyExists/i.test(err.message)) throw err;
+        }),
+    );
+    await retry(`describing namespace ${namespace}`, () => conn.workflowService.describeNamespace({ namespace }));
+    const wanted = Object.entries(opts.searchAttributes ?? {});
+    if (wanted.length) {
+      const listed = async () =>
+        (await conn.operatorService.listSearchAttributes({ namespace })).customAttributes ?? {};
+      const missing = async () => {
+        const have = await listed();
+        return wanted.filter(([name]) => !(name in have));
+      };
+      // Only the missing ones: adding an attribute that exists fails (a cluster started again).
+      const toAdd = await retry('listing search attributes', missing);
+      if (toAdd.length) {
+        const searchAttributes = Object.fromEntries(
+          toAdd.map(([name, type]) => [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type}`]]),
+        );
+        await retry('adding search attributes', () =>
+          conn.operatorService.addSearchAttributes({ namespace, searchAttributes }).catch((err: Error) => {
+            if (!/already exists|AlreadyExists/i.test(err.message)) throw err; // an earlier try that timed out did it
+          }),
+        );
+      }
+      await retry('listing search attributes', async () => {
+        const left = await missing();
+        if (left.length) throw new Error(`not yet visible: ${left.map(([name]) => name).join(', ')}`);
+      });
+    }
+  } finally {
+    await conn.close();
+  }
 }

@@ -97,7 +97,7 @@ describe('routed venues', () => {
       const c = () => cases.find((x) => x.venue === venue)!;
 
       it('refuses compose without an authorised agent, authorises with the owner’s own signature, then fills with the venue’s ids on /ws/risk', async () => {
-        const t = await s.trader();
+        const t = await s.trader('fullTrading', { executionMode: 'routed' });
         const order = { venue, symbol: c().spec.symbol, side: 'buy', type: 'market', qty: c().qty };
         expect(await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: order })).toMatchObject({
           status: 403,
@@ -181,7 +181,7 @@ describe('routed venues', () => {
       });
 
       it('rests a limit order on the venue and cancels it there; a venue refusal is venue_rejected with the venue’s reason', async () => {
-        const t = await s.trader();
+        const t = await s.trader('fullTrading', { executionMode: 'routed' });
         await authorizeAgent(s, sims, t.token, t.accountId!, venue);
         const res = await s.call('POST', '/api/v1/oms/intents', {
           token: t.token,
@@ -226,7 +226,7 @@ describe('routed venues', () => {
       });
 
       it('a lost acknowledgement is retried by looking the client order id up: exactly one venue order', async () => {
-        const t = await s.trader();
+        const t = await s.trader('fullTrading', { executionMode: 'routed' });
         const { user } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
         const before = sims[venue].orderCount(user.owner);
         sims[venue].dropNextAck();
@@ -252,7 +252,7 @@ describe('routed venues', () => {
       });
 
       it('a dispatch run again from its first attempt after its order was sent and the answer lost (a worker re-run) finds that order: exactly one venue order', async () => {
-        const t = await s.trader();
+        const t = await s.trader('fullTrading', { executionMode: 'routed' });
         const { user } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
         const deps = {
           orm: s.orm,
@@ -300,7 +300,7 @@ describe('routed venues', () => {
       });
 
       it('a cancel that arrives while the dispatch is in flight (its ack lost) waits for it and cancels the resting order', async () => {
-        const t = await s.trader();
+        const t = await s.trader('fullTrading', { executionMode: 'routed' });
         await authorizeAgent(s, sims, t.token, t.accountId!, venue);
         sims[venue].dropNextAck(); // the dispatch retries and finds the order: a window in which the workflow has no outcome yet
         const res = await s.call('POST', '/api/v1/oms/intents', {
@@ -322,7 +322,7 @@ describe('routed venues', () => {
       });
 
       it('order history lists the platform’s orders and one placed in the venue’s own interface; an expired agent is refused at compose', async () => {
-        const t = await s.trader();
+        const t = await s.trader('fullTrading', { executionMode: 'routed' });
         const { user, agent } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
         const res = await s.call('POST', '/api/v1/oms/intents', {
           token: t.token,

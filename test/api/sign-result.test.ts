@@ -49,8 +49,14 @@ describe('sign-result', () => {
     await simOrm?.close();
   });
 
-  /** A self-signing trader credential whose signer is `address`, on a fresh account unless `of` names one; and its bearer. */
-  const selfSigning = async (address: string, of?: { ownerId: string; accountId: string }) => {
+  /**
+   * A self-signing trader credential whose signer is `address`, on a fresh internalised account unless `of` names
+   * an account or asks for a routed one; and its bearer.
+   */
+  const selfSigning = async (
+    address: string,
+    of?: { ownerId: string; accountId: string } | { account: { executionMode: 'routed' } },
+  ) => {
     const cred = await issueCredential(s.orm, {
       tenantId: s.tenant.id,
       audience: 'trader',
@@ -62,6 +68,8 @@ describe('sign-result', () => {
     });
     return { ...cred, token: res.body.token as string };
   };
+
+  const ROUTED = { account: { executionMode: 'routed' } } as const;
 
   const compose = (body: Record<string, unknown> = {}) =>
     s.call('POST', '/api/v1/oms/intents', {
@@ -205,7 +213,7 @@ describe('sign-result', () => {
   it('hyperliquid: the owner’s wallet signs the venue’s own order action; it fills on the venue and sign-result answers the fill', async () => {
     const user = venueUser('hyperliquid', generatePrivateKey());
     const owner = privateKeyToAccount(user.privateKey);
-    const t = await selfSigning(owner.address);
+    const t = await selfSigning(owner.address, ROUTED);
     await authorizeAgent(s, sims, t.token, t.accountId!, 'hyperliquid', user);
     const symbol = VENUE_SYMBOLS.hyperliquid.find((x) => x.base === 'ETH')!.symbol;
     const tick = await recordedTick(symbol, 0.5, 'hyperliquid');
@@ -276,7 +284,7 @@ describe('sign-result', () => {
   it('aster: an API wallet of the owner signs the venue’s request; before the owner approved it the venue’s refusal is 400 { ok: false, error, detail }', async () => {
     const user = venueUser('aster', generatePrivateKey());
     const apiWallet = privateKeyToAccount(generatePrivateKey());
-    const t = await selfSigning(apiWallet.address);
+    const t = await selfSigning(apiWallet.address, ROUTED);
     await authorizeAgent(s, sims, t.token, t.accountId!, 'aster', user);
     const symbol = VENUE_SYMBOLS.aster.find((x) => x.base === 'ETH')!.symbol;
     const marketOrder = async () => {
@@ -345,7 +353,7 @@ describe('sign-result', () => {
   });
 
   it('kalshi and polymarket take no self-signed order: compose is 400 self_signing_unsupported and records nothing', async () => {
-    const t = await selfSigning(signer.address);
+    const t = await selfSigning(signer.address, ROUTED);
     for (const venue of ['kalshi', 'polymarket'] as const) {
       const res = await s.call('POST', '/api/v1/oms/intents', {
         token: t.token,

@@ -40,7 +40,7 @@ describe('SIWE cookie sessions and smart order routing', () => {
       },
     });
     host = new URL(s.api.baseUrl).host;
-    trader = await s.trader();
+    trader = await s.trader('fullTrading', { executionMode: 'routed' });
   });
   afterAll(async () => {
     await s?.stop();

@@ -35,7 +35,7 @@ describe('tenant configuration obeyed', () => {
         KALSHI_API_URL: NOWHERE,
       },
     });
-    trader = await s.trader();
+    trader = await s.trader('fullTrading', { executionMode: 'routed' });
     config = (await s.operator(['tenant:config'])).token;
   });
   afterAll(async () => {

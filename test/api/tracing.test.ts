@@ -140,7 +140,7 @@ describe('one trace per order', () => {
   it('reaches the venue: the routed dispatch activity’s HTTP call to Hyperliquid is a client span in the same trace', async () => {
     const spec = VENUE_SYMBOLS.hyperliquid.find((x) => x.base === 'ETH')!;
     await publishMark(s.orm, { ...(await recordedTick(spec.symbol, 0.5, 'hyperliquid')), ts: Date.now() });
-    const t = await s.trader();
+    const t = await s.trader('fullTrading', { executionMode: 'routed' });
     await authorizeAgent(s, sims, t.token, t.accountId!, 'hyperliquid');
     const { workflowId } = await fillMarketOrder(t.token, { venue: 'hyperliquid', symbol: spec.symbol, qty: '0.01' });
     const { spans, one, chain } = await traceOf(workflowId);

@@ -190,7 +190,7 @@ describe('worker process: SIGTERM', () => {
   });
 
   it('lets the running dispatch finish on the venue, records it, exits 0; the order fills exactly once', async () => {
-    const t = await s.trader();
+    const t = await s.trader('fullTrading', { executionMode: 'routed' });
     await authorizeAgent(s, sims, t.token, t.accountId!, 'hyperliquid');
     await s.stopWorker();
     const spec = VENUE_SYMBOLS.hyperliquid.find((x) => x.base === 'ETH')!;

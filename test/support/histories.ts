@@ -12,8 +12,8 @@ import { resolveTemporalBinary } from '../../scripts/lib/temporal-dev.js';
 
 export const HISTORIES_DIR = path.resolve(import.meta.dirname, '../workflows/histories');
 
-/** Writes the workflow's history as `<name>.json` when SAVE_HISTORIES is set. */
-export async function maybeSaveHistory(handle: WorkflowHandle, name: string): Promise<void> {
+/** Writes the workflow's history as `<name>.json` when SAVE_HISTORIES is set: of its run `runId`, else of its latest run. */
+export async function maybeSaveHistory(handle: WorkflowHandle, name: string, runId?: string): Promise<void> {
   if (!process.env.SAVE_HISTORIES) return;
   const json = execFileSync(
     resolveTemporalBinary(),
@@ -22,6 +22,7 @@ export async function maybeSaveHistory(handle: WorkflowHandle, name: string): Pr
       'show',
       '--workflow-id',
       handle.workflowId,
+      ...(runId ? ['--run-id', runId] : []),
       '--address',
       inject('temporalAddress'),
       '--output',

@@ -16,6 +16,7 @@ import { ensureTenant, issueCredential, type IssuedCredential } from '../../db/s
 import { startApi, type RunningApi } from '../../api/server.js';
 import { createWorker, type WorkerParts } from '../../worker/worker.js';
 import type { Scope, Tier } from '../../domain/gates.js';
+import type { ExecutionMode } from '../../domain/oms/execution.js';
 import type { Tracing } from '../../telemetry/tracing.js';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef0123456789';
@@ -37,6 +38,7 @@ export function stackEnv(config: Config): NodeJS.ProcessEnv {
     POLYMARKET_API_URL: config.venues.urls.polymarket,
     KALSHI_API_URL: config.venues.urls.kalshi,
     ROUTED_POLL_MS: String(config.venues.pollMs),
+    WORKFLOW_HISTORY_BOUND: String(config.historyBound),
     WORKER_HTTP_PORT: '0', // the worker's ops server on any free port (several workers may run at once)
     WEBHOOK_ALLOW_PRIVATE: String(config.webhooks.allowPrivate),
   };
@@ -59,8 +61,11 @@ export interface Stack {
     path: string,
     opts?: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string },
   ): Promise<{ status: number; body: any; headers: Headers }>;
-  /** Issues a trader credential with a funded paper account and mints its bearer. */
-  trader(tier?: Tier): Promise<IssuedCredential & { token: string }>;
+  /**
+   * Issues a trader credential with an account and mints its bearer: an internalised account funded on paper,
+   * or with `executionMode: 'routed'` a routed one (docs/api.md §1).
+   */
+  trader(tier?: Tier, account?: { executionMode?: ExecutionMode }): Promise<IssuedCredential & { token: string }>;
   /** Issues an operator credential with `scopes` (of the stack's tenant unless `tenantId`) and mints its bearer. */
   operator(scopes: Scope[], tenantId?: string): Promise<IssuedCredential & { token: string }>;
   /** Starts the in-process worker (again, after stopWorker). */
@@ -134,8 +139,8 @@ export async function startStack(
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
     },
-    async trader(tier = 'fullTrading') {
-      const cred = await issueCredential(orm, { tenantId: t.id, audience: 'trader', tier });
+    async trader(tier = 'fullTrading', account = {}) {
+      const cred = await issueCredential(orm, { tenantId: t.id, audience: 'trader', tier, account });
       const res = await stack.call('POST', '/api/auth/api-token', {
         body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret },
       });

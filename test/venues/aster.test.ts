@@ -791,4 +791,48 @@ describe('adapter ↔ simulator', () => {
       ),
     ).toEqual([mine.venueOrderId]);
   });
+
+  it('account: the owner’s wallet balance (funded, less fees, plus realised PnL) and open positions at the mark', async () => {
+    const { ctx, owner } = await authorise();
+    sim.fund(owner, '10000');
+    expect(await aster.account(ctx)).toEqual({
+      balanceUsd: '10000',
+      unrealizedPnlUsd: '0',
+      equityUsd: '10000',
+      marginUsedUsd: '0',
+      marginAvailableUsd: '10000',
+      positions: [],
+    });
+    // 0.01 BTC at 100000: taker fee 0.035 % of 1000 = 0.35; cross 20×: 50 of margin.
+    await aster.place(ctx, order());
+    marks['BTC.ASTER'] = '101000';
+    try {
+      expect(await aster.account(ctx)).toEqual({
+        balanceUsd: '9999.65',
+        unrealizedPnlUsd: '10',
+        equityUsd: '10009.65',
+        marginUsedUsd: '50.5',
+        marginAvailableUsd: '9959.15',
+        positions: [
+          {
+            symbol: 'BTC.ASTER',
+            qty: '0.01',
+            avgEntryPrice: '100000',
+            markPrice: '101000',
+            unrealizedPnlUsd: '10',
+            leverage: '20',
+          },
+        ],
+      });
+      // Closing at 101000 realises the 10 and pays 0.3535 of fee.
+      await aster.place(ctx, order({ side: 'sell', markPrice: '101000' }));
+      expect(await aster.account(ctx)).toMatchObject({
+        balanceUsd: '10009.2965',
+        unrealizedPnlUsd: '0',
+        positions: [],
+      });
+    } finally {
+      marks['BTC.ASTER'] = '100000';
+    }
+  });
 });

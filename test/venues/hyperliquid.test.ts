@@ -778,4 +778,46 @@ describe('adapter ↔ simulator', () => {
     const [f] = await hl.fills(ctx, { sinceMs: 0 });
     expect(f.feeUsd).toBe(new Decimal('150').mul('0.37').mul('0.00045').toDecimalPlaces(6).toFixed());
   });
+
+  it('account (clearinghouseState): the funded collateral less fees, the position at the mark, 20× cross margin', async () => {
+    const { ctx, owner } = await authorise();
+    sim.fund(owner, '10000');
+    expect(await hl.account(ctx)).toEqual({
+      balanceUsd: '10000',
+      unrealizedPnlUsd: '0',
+      equityUsd: '10000',
+      marginUsedUsd: '0',
+      marginAvailableUsd: '10000',
+      positions: [],
+    });
+    // 0.01 BTC at 100000: taker fee 0.045 % of 1000 = 0.45; margin 1000 / 20 = 50.
+    await hl.place(ctx, order());
+    marks['BTC.HL'] = '99000';
+    try {
+      expect(await hl.account(ctx)).toEqual({
+        balanceUsd: '9999.55',
+        unrealizedPnlUsd: '-10',
+        equityUsd: '9989.55',
+        marginUsedUsd: '49.5',
+        marginAvailableUsd: '9940.05',
+        positions: [
+          {
+            symbol: 'BTC.HL',
+            qty: '0.01',
+            avgEntryPrice: '100000',
+            markPrice: '99000',
+            unrealizedPnlUsd: '-10',
+            leverage: '20',
+          },
+        ],
+      });
+      // Closing realises the loss: the fill reports it as closedPnl.
+      await hl.place(ctx, order({ side: 'sell', markPrice: '99000' }));
+      const closing = (await hl.fills(ctx, { sinceMs: 0 })).at(-1)!;
+      expect(closing).toMatchObject({ side: 'sell', price: '99000' });
+      expect(await hl.account(ctx)).toMatchObject({ balanceUsd: '9989.1045', positions: [] });
+    } finally {
+      marks['BTC.HL'] = '100000';
+    }
+  });
 });

@@ -608,4 +608,35 @@ describe('adapter ↔ simulator', () => {
     // Another member sees none of them.
     expect(await kalshiAdapter.orders((await authorised()).ctx)).toEqual([]);
   });
+
+  it('account: cash (funded, less what buys cost and fees) and the contracts held, valued as the balance reports them', async () => {
+    const { ctx, member } = await authorised();
+    sim.fund(member, '100');
+    // 10 YES at the 50-cent ask: 5.00 paid, taker fee ⌈0.07 × 10 × 0.5 × 0.5⌉ = 18 cents.
+    await kalshiAdapter.place(ctx, req({}));
+    marks.set(YES.symbol, '0.6');
+    try {
+      expect(await kalshiAdapter.account(ctx)).toEqual({
+        balanceUsd: '99.82',
+        unrealizedPnlUsd: '1',
+        equityUsd: '100.82',
+        marginUsedUsd: '6',
+        marginAvailableUsd: '94.82',
+        positions: [
+          {
+            symbol: YES.symbol,
+            qty: '10',
+            avgEntryPrice: '0.5',
+            markPrice: null,
+            unrealizedPnlUsd: null,
+            leverage: null,
+          },
+        ],
+      });
+    } finally {
+      marks.set(YES.symbol, '0.5');
+    }
+    // Another member holds nothing.
+    expect((await kalshiAdapter.account((await authorised()).ctx)).positions).toEqual([]);
+  });
 });

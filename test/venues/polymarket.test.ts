@@ -588,4 +588,28 @@ describe('adapter ↔ simulator', () => {
       VenueRejected,
     );
   });
+
+  it('account: the funder’s USDC (funded, less what buys cost and the taker fee) and its shares as the net of its trades', async () => {
+    const { ctx, owner } = await authorised();
+    sim.fund(owner, '100');
+    // 10 YES at 0.5: 5 USDC, taker fee 1 % × min(0.5, 0.5) × 10 = 0.05.
+    await polymarketAdapter.place(ctx, req({}));
+    expect(await polymarketAdapter.account(ctx)).toEqual({
+      balanceUsd: '99.95',
+      unrealizedPnlUsd: '0',
+      equityUsd: '99.95',
+      marginUsedUsd: '5',
+      marginAvailableUsd: '94.95',
+      positions: [
+        {
+          symbol: YES.symbol,
+          qty: '10',
+          avgEntryPrice: '0.5',
+          markPrice: null,
+          unrealizedPnlUsd: null,
+          leverage: null,
+        },
+      ],
+    });
+  });
 });

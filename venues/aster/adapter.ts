@@ -9,7 +9,8 @@
  *   already final answers that final state;
  * - fills → `GET /fapi/v3/userTrades` per symbol in ≤ 7-day windows from `sinceMs`, paged by `fromId`;
  * - orders → `GET /fapi/v3/openOrders` plus `GET /fapi/v3/allOrders` per listed symbol (the last
- *   7 days, which include orders placed in Aster's own web interface).
+ *   7 days, which include orders placed in Aster's own web interface);
+ * - account → `GET /fapi/v3/account` (wallet balance, unrealised PnL, margin, positions).
  * Authorisation: the owner's wallet signs the `registerAndApproveAgent` parameter string as an
  * EIP-712 `Message` with chainId = `signatureChainId` (56); the agent may trade perps, never spot
  * nor withdraw, and expires at `expired` (ms); {@link asterAdapter.submitAuthorization} posts it
@@ -54,9 +55,11 @@ import {
   clientOrderIdFromIntentId,
   orderParams,
   specOf,
+  toVenueAccount,
   toVenueFill,
   toVenueOrder,
   UNKNOWN_ORDER,
+  wireAccountSchema,
   wireOrderSchema,
   wireTradeSchema,
   type WireTrade,
@@ -305,6 +308,10 @@ export const asterAdapter: VenueAdapter = {
       for (const w of all) byId.set(String(w.orderId), toVenueOrder(w));
     }
     return [...byId.values()];
+  },
+
+  async account(ctx) {
+    return toVenueAccount(await signed(ctx, 'GET', '/fapi/v3/account', [], wireAccountSchema));
   },
 
   authorizationRequest(args) {

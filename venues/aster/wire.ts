@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { Decimal, fmt } from '../../domain/decimal.js';
 import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../../domain/market/symbols.js';
 import type { OrderStatus } from '../../domain/oms/intent.js';
-import type { VenueFill, VenueOrder, VenueOrderRequest } from '../types.js';
+import type { VenueAccount, VenueFill, VenueOrder, VenueOrderRequest } from '../types.js';
 import { decimal, int, text } from '../wire.js';
 import type { Params } from './signing.js';
 
@@ -216,6 +216,54 @@ export function toVenueFill(t: WireTrade): VenueFill {
     price: canon(t.price),
     feeUsd: canon(t.commission),
     time: t.time,
+  };
+}
+
+/**
+ * Aster's account JSON (`GET /fapi/v3/account`, USDT = USD): `totalWalletBalance` (cash),
+ * `totalUnrealizedProfit`, `totalMarginBalance` (equity), `totalInitialMargin` (margin used),
+ * `availableBalance`, and per symbol `positionAmt` (signed), `entryPrice`, `unRealizedProfit`, `leverage`,
+ * `notional` (signed size × mark) and, where the venue sends it, `markPrice`. The venue also sends
+ * `assets`, `maxWithdrawAmount`, `totalMaintMargin`, … and a position per symbol, flat ones included.
+ */
+export const wireAccountSchema = z.looseObject({
+  totalWalletBalance: decimal,
+  totalUnrealizedProfit: decimal,
+  totalMarginBalance: decimal,
+  totalInitialMargin: decimal,
+  availableBalance: decimal,
+  positions: z.array(
+    z.looseObject({
+      symbol: text,
+      positionAmt: decimal,
+      entryPrice: decimal,
+      unRealizedProfit: decimal,
+      leverage: decimal,
+      notional: decimal,
+      markPrice: decimal.optional(),
+    }),
+  ),
+});
+export type WireAccount = z.infer<typeof wireAccountSchema>;
+
+/** Aster account JSON → {@link VenueAccount}: the venue's totals, its open (non-flat) positions. */
+export function toVenueAccount(w: WireAccount): VenueAccount {
+  return {
+    balanceUsd: canon(w.totalWalletBalance),
+    unrealizedPnlUsd: canon(w.totalUnrealizedProfit),
+    equityUsd: canon(w.totalMarginBalance),
+    marginUsedUsd: canon(w.totalInitialMargin),
+    marginAvailableUsd: canon(w.availableBalance),
+    positions: w.positions
+      .filter((p) => !new Decimal(p.positionAmt).isZero())
+      .map((p) => ({
+        symbol: platformSymbol(p.symbol),
+        qty: canon(p.positionAmt),
+        avgEntryPrice: canon(p.entryPrice),
+        markPrice: canon(p.markPrice ?? new Decimal(p.notional).div(p.positionAmt).toDecimalPlaces(8).toFixed()),
+        unrealizedPnlUsd: canon(p.unRealizedProfit),
+        leverage: canon(p.leverage),
+      })),
   };
 }
 

@@ -7,7 +7,8 @@
  * - findByClientOrderId / status → `{type:"orderStatus", user, oid: cloid | oid}`;
  * - cancel → `{type:"cancel", cancels:[{a, o}]}`, then the order's final state;
  * - fills → `{type:"userFillsByTime", user, startTime}` (paged by time, 2000 per answer);
- * - orders → `{type:"historicalOrders", user}` (includes orders placed in Hyperliquid's own UI).
+ * - orders → `{type:"historicalOrders", user}` (includes orders placed in Hyperliquid's own UI);
+ * - account → `{type:"clearinghouseState", user}` (equity, margin used, withdrawable, open positions).
  * Authorisation: the owner signs `HyperliquidTransaction:ApproveAgent` (user-signed, chain id
  * `0x66eee`) naming the agent `"<agentName> valid_until <expiresAt ms>"` — the venue's convention
  * for an expiring API wallet (it reports the expiry back as `validUntil` in `extraAgents`; the
@@ -45,11 +46,13 @@ import {
 } from './signing.js';
 import {
   averagePrice,
+  clearinghouseStateSchema,
   cloidFromIntentId,
   exchangeAnswerSchema,
   orderStatusAnswerSchema,
   orderWire,
   specOf,
+  toVenueAccount,
   toVenueFill,
   toVenueOrder,
   toWire,
@@ -318,6 +321,12 @@ export const hyperliquidAdapter: VenueAdapter = {
     const withFills = list.filter((w) => toWire(w.order.origSz) !== toWire(w.order.sz));
     const fills = withFills.length ? await allFills(ctx, Math.min(...withFills.map((w) => w.order.timestamp))) : [];
     return list.map((w) => toVenueOrder(w, averagePrice(fills.filter((f) => f.oid === w.order.oid))));
+  },
+
+  async account(ctx) {
+    return toVenueAccount(
+      await post(ctx, '/info', { type: 'clearinghouseState', user: ctx.owner }, clearinghouseStateSchema),
+    );
   },
 
   authorizationRequest(args) {

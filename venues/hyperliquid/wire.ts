@@ -6,12 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { Decimal } from '../../domain/decimal.js';
+import { Decimal, fmt } from '../../domain/decimal.js';
 import type { OrderStatus } from '../../domain/oms/intent.js';
 import { findSymbol, type SymbolSpec } from '../../domain/market/symbols.js';
 import { HYPERLIQUID_SYMBOLS } from '../../domain/market/venues/hyperliquid.js';
 import { decimal, int, text } from '../wire.js';
-import type { VenueFill, VenueOrder, VenueOrderRequest } from '../types.js';
+import type { VenueAccount, VenueFill, VenueOrder, VenueOrderRequest } from '../types.js';
 
 /** Most decimals a Hyperliquid number string may carry. */
 export const MAX_WIRE_DECIMALS = 8;
@@ -296,6 +296,56 @@ export const exchangeAnswerSchema = z
 export const orderStatusAnswerSchema = z
   .looseObject({ status: text, order: wireOrderWithStatusSchema.nullish() })
   .nullable();
+
+/**
+ * `clearinghouseState` (the owner's perp account, USDC = USD): `marginSummary.accountValue` (equity),
+ * `totalMarginUsed`, `withdrawable`, and per open position `szi` (signed size), `entryPx`, `positionValue`
+ * (|size| × mark), `unrealizedPnl`, `leverage.value`. The venue also sends `crossMarginSummary`,
+ * `crossMaintenanceMarginUsed`, `time`, and per position `liquidationPx`, `marginUsed`, `cumFunding`, ….
+ */
+export const clearinghouseStateSchema = z.looseObject({
+  marginSummary: z.looseObject({ accountValue: decimal, totalMarginUsed: decimal }),
+  withdrawable: decimal,
+  assetPositions: z.array(
+    z.looseObject({
+      position: z.looseObject({
+        coin: text,
+        szi: decimal,
+        entryPx: decimal.nullish(),
+        positionValue: decimal,
+        unrealizedPnl: decimal,
+        leverage: z.looseObject({ value: int }),
+      }),
+    }),
+  ),
+});
+export type ClearinghouseState = z.infer<typeof clearinghouseStateSchema>;
+
+/** The owner's account from `clearinghouseState` (venues/types.ts `VenueAccount`): balance = equity − unrealised. */
+export function toVenueAccount(w: ClearinghouseState): VenueAccount {
+  const open = w.assetPositions.map((a) => a.position).filter((p) => !new Decimal(p.szi).isZero());
+  const unrealized = open.reduce((s, p) => s.add(p.unrealizedPnl), new Decimal(0));
+  const equity = new Decimal(w.marginSummary.accountValue);
+  return {
+    balanceUsd: fmt(equity.sub(unrealized)),
+    unrealizedPnlUsd: fmt(unrealized),
+    equityUsd: fmt(equity),
+    marginUsedUsd: fmt(new Decimal(w.marginSummary.totalMarginUsed)),
+    marginAvailableUsd: fmt(new Decimal(w.withdrawable)),
+    positions: open.map((p) => ({
+      symbol: symbolOfCoin(p.coin),
+      qty: fmt(new Decimal(p.szi)),
+      avgEntryPrice: fmt(new Decimal(p.entryPx ?? '0')),
+      markPrice: fmt(
+        new Decimal(p.positionValue)
+          .div(new Decimal(p.szi).abs())
+          .toDecimalPlaces(MAX_WIRE_DECIMALS, Decimal.ROUND_HALF_EVEN),
+      ),
+      unrealizedPnlUsd: fmt(new Decimal(p.unrealizedPnl)),
+      leverage: String(p.leverage.value),
+    })),
+  };
+}
 
 /** A venue order mapped to the platform's view; `avgFillPrice` comes from the order's fills (null when none). */
 export function toVenueOrder(w: WireOrderWithStatus, avgFillPrice: string | null): VenueOrder {

@@ -20,6 +20,9 @@
  * `yes_price` or `no_price` (the side's own price field); `count` is whole contracts (a fractional
  * size is refused locally with VenueRejected). Market orders are `immediate_or_cancel` at
  * mark ± 5 cents; `Alo` is post-only.
+ *
+ * Account: `GET /portfolio/balance` (cash, position value) and `GET /portfolio/positions` (signed contracts
+ * per market: + YES, − NO), read as fully paid positions (venues/account.ts).
  */
 import { z } from 'zod';
 import { jsonCall, type JsonRequest, type Query } from '../http.js';
@@ -34,9 +37,12 @@ import {
   protectiveCents,
   toCents,
   toCount,
+  toVenueAccount,
   toVenueFill,
   toVenueOrder,
+  wireBalanceSchema,
   wireFillSchema,
+  wireMarketPositionSchema,
   wireOrderSchema,
 } from './wire.js';
 
@@ -79,6 +85,11 @@ const fillsPage = z
   .looseObject({ fills: z.array(wireFillSchema).nullish(), cursor: z.string().nullish() })
   .nullable()
   .transform((p) => ({ items: p?.fills ?? [], cursor: p?.cursor }));
+
+const positionsPage = z
+  .looseObject({ market_positions: z.array(wireMarketPositionSchema).nullish(), cursor: z.string().nullish() })
+  .nullable()
+  .transform((p) => ({ items: p?.market_positions ?? [], cursor: p?.cursor }));
 
 /** Every page of a cursor-paged list (`limit` 200, `cursor` until empty; at most 100 pages). */
 async function allPages<T>(
@@ -216,6 +227,13 @@ export const kalshiAdapter: VenueAdapter = {
   /** Every order `GET /portfolio/orders` lists for the key's member (all pages), including ones placed on kalshi.com. */
   async orders(ctx) {
     return (await allPages(ctx, '/portfolio/orders', ordersPage, {})).map(toVenueOrder);
+  },
+
+  /** `GET /portfolio/balance` and every page of `GET /portfolio/positions` (open market positions only). */
+  async account(ctx) {
+    const balance = await request(ctx, { method: 'GET', path: '/portfolio/balance' }, wireBalanceSchema);
+    const markets = await allPages(ctx, '/portfolio/positions', positionsPage, { count_filter: 'position' });
+    return toVenueAccount(balance, markets);
   },
 
   /**

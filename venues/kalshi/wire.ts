@@ -16,7 +16,8 @@ import { Decimal } from '../../domain/decimal.js';
 import type { OrderStatus } from '../../domain/oms/intent.js';
 import { findByVenueSymbol, findSymbol } from '../../domain/market/symbols.js';
 import { int, statusReader, text } from '../wire.js';
-import { VenueRejected, type VenueFill, type VenueOrder } from '../types.js';
+import { VenueRejected, type VenueAccount, type VenueFill, type VenueOrder } from '../types.js';
+import { fullyPaidAccount } from '../account.js';
 
 /** A market side on the wire. */
 export type KalshiSide = 'yes' | 'no';
@@ -298,4 +299,47 @@ export function toVenueFill(f: WireFill): VenueFill {
     feeUsd: fee.toFixed(),
     time: Number.isFinite(time) ? time : f.ts * 1000,
   };
+}
+
+/**
+ * `GET /portfolio/balance`: the member's free cash `balance` and the current value of its positions
+ * `portfolio_value`, whole cents. The venue also sends `updated_ts`.
+ */
+export const wireBalanceSchema = z.looseObject({ balance: cents, portfolio_value: cents.optional() });
+export type WireBalance = z.infer<typeof wireBalanceSchema>;
+
+/**
+ * One market position (`GET /portfolio/positions` → `{market_positions, event_positions, cursor}`):
+ * `position` signed contracts (+ YES, − NO), `market_exposure` their cost, cents. The venue also sends
+ * `realized_pnl`, `fees_paid`, `total_traded`, `resting_orders_count` and `*_dollars` twins.
+ */
+export const wireMarketPositionSchema = z.looseObject({ ticker: text, position: count, market_exposure: cents });
+export type WireMarketPosition = z.infer<typeof wireMarketPositionSchema>;
+
+/**
+ * The member's account (venues/account.ts `fullyPaidAccount`): cash and position value from the balance,
+ * each open market position as the symbol of the side held (`position` > 0: YES, < 0: NO) with its
+ * average entry = exposure ÷ contracts (cents → USD).
+ */
+export function toVenueAccount(b: WireBalance, markets: WireMarketPosition[]): VenueAccount {
+  const positions = markets
+    .filter((m) => m.position !== 0)
+    .map((m) => ({
+      symbol: platformSymbol(m.ticker, m.position > 0 ? 'yes' : 'no'),
+      qty: String(Math.abs(m.position)),
+      avgEntryPrice: new Decimal(m.market_exposure)
+        .div(Math.abs(m.position))
+        .div(100)
+        .toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN)
+        .toFixed(),
+      markPrice: null,
+      unrealizedPnlUsd: null,
+      leverage: null,
+    }));
+  const usd = (c: number) => new Decimal(c).div(100).toFixed();
+  return fullyPaidAccount(
+    usd(b.balance),
+    positions,
+    b.portfolio_value === undefined ? undefined : usd(b.portfolio_value),
+  );
 }

@@ -30,6 +30,8 @@
  * venue's order objects do not, so there a cross-process retry can only rely on the venue's own
  * duplicate-hash refusal).
  *
+ * Account: the funder's USDC from `GET /balance-allowance` and the net of its trades ({@link polymarketAdapter.account}).
+ *
  * Prices are probability units (USD per share, 0–1), sizes shares. Fees: makers pay 0; takers pay
  * the trade's `fee_rate_bps` with Polymarket's formula rate × min(p, 1 − p) × size (0 bps on most
  * markets, and the simulator's default).
@@ -39,6 +41,8 @@ import { Decimal } from '../../domain/decimal.js';
 import { findByVenueSymbol, findSymbol } from '../../domain/market/symbols.js';
 import { POLYMARKET_TOKENS } from '../../domain/market/venues/polymarket.js';
 import { jsonCall, type JsonRequest } from '../http.js';
+import { applyFill, FLAT, type PositionState } from '../../domain/paper/position.js';
+import { fullyPaidAccount } from '../account.js';
 import {
   VenueRejected,
   type AgentKey,
@@ -73,6 +77,8 @@ import {
   platformStatus,
   protectivePrice,
   takerFeeUsd,
+  USDC_UNITS,
+  wireBalanceSchema,
   wireOrderSchema,
   wirePageSchema,
   wireTradeSchema,
@@ -378,6 +384,41 @@ export const polymarketAdapter: VenueAdapter = {
   /** Every order `GET /data/orders` reports for the agent's API key (the venue lists working orders). */
   async orders(ctx) {
     return (await allPages(ctx, '/data/orders', wireOrderSchema, {})).map(toVenueOrder);
+  },
+
+  /**
+   * The funder's USDC (`GET /balance-allowance`, collateral of its Safe) and its positions as the net of its
+   * own trades on the venue (`GET /data/trades`, average entry as the paper engine keeps it); the CLOB
+   * reports no mark with them, so they are valued at entry (venues/account.ts `fullyPaidAccount`).
+   */
+  async account(ctx) {
+    const query = { asset_type: 'COLLATERAL', signature_type: String(SIGNATURE_TYPE.POLY_GNOSIS_SAFE) };
+    const { balance } = await request(
+      ctx,
+      { method: 'GET', path: '/balance-allowance', query, auth: 'l2' },
+      wireBalanceSchema,
+    );
+    const held = new Map<string, PositionState>();
+    for (const f of await polymarketAdapter.fills(ctx, { sinceMs: 0 }))
+      held.set(
+        f.symbol,
+        applyFill(
+          held.get(f.symbol) ?? FLAT,
+          { side: f.side, qty: new Decimal(f.qty), price: new Decimal(f.price) },
+          f.time,
+        ).position,
+      );
+    const positions = [...held]
+      .filter(([, p]) => !p.qty.isZero())
+      .map(([symbol, p]) => ({
+        symbol,
+        qty: p.qty.toFixed(),
+        avgEntryPrice: p.avgEntryPrice.toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN).toFixed(),
+        markPrice: null,
+        unrealizedPnlUsd: null,
+        leverage: null,
+      }));
+    return fullyPaidAccount(new Decimal(balance).div(USDC_UNITS).toFixed(), positions);
   },
 
   /** The platform's `AuthorizeSigner` typed data: funder = owner, signer = agent, expiry and nonce in epoch ms. */

@@ -142,6 +142,15 @@ export const wirePageSchema = <T>(item: z.ZodType<T>) =>
     .nullable()
     .transform((p) => ({ data: p?.data ?? [], next_cursor: p?.next_cursor ?? null }));
 
+/**
+ * `GET /balance-allowance?asset_type=COLLATERAL`: the funder's USDC `balance` in base units (6 decimals,
+ * text). The venue also sends `allowance` (or `allowances` per exchange contract).
+ */
+export const wireBalanceSchema = z.looseObject({ balance: decimal });
+
+/** USDC base units per dollar (6 decimals). */
+export const USDC_UNITS = 1_000_000;
+
 /** Polymarket's reason in an error body (`{"error": …}` or `{"errorMsg": …}`; a non-text one as JSON), else `fallback`. */
 export function errorReason(body: unknown, fallback: string): string {
   const b = body as { error?: unknown; errorMsg?: unknown } | null;

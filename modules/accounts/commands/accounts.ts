@@ -1,17 +1,18 @@
 /**
- * A trader's own accounts (docs/api.md §4.3): create a paper account (`POST /accounts`,
- * `POST /sandbox/paper-account`), rename it or change its settings (`PATCH /accounts/{id}`).
- * A new account stays under the tenant's rules (issue 16): it joins the trading group of the account
- * the caller's credential acts for, else the tenant's default group, and its deposit follows the
- * tenant's deposit policy (domain/tenant/config.ts `accountsSchema`); the tenant's plan bounds how many
- * accounts it holds (`maxAccounts`).
+ * A trader's own accounts (docs/api.md §4.3): open one (`POST /accounts`, `POST /sandbox/paper-account`),
+ * rename it or change its settings (`PATCH /accounts/{id}`). A new account stays under the tenant's rules
+ * (issue 16, 17): its execution mode follows the tenant's policy (domain/oms/execution.ts), it joins the
+ * trading group of the account the caller's credential acts for, else the tenant's default group, and its
+ * deposit follows the tenant's deposit policy (domain/tenant/config.ts `accountsSchema`); the tenant's plan
+ * bounds how many accounts it holds (`maxAccounts`).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { dec } from '../../../domain/decimal.js';
 import { ApiError } from '../../../domain/errors.js';
 import { readSection } from '../../../domain/tenant/config.js';
+import { newAccountMode, type ExecutionMode } from '../../../domain/oms/execution.js';
 import { Account, Tenant, TradingGroup, type AccountRow } from '../../../db/entities.js';
-import { provisionPaperAccount } from '../../../db/accounts.js';
+import { accountMode, DEFAULT_ACCOUNT_NAME, provisionAccount } from '../../../db/accounts.js';
 import { scoped } from '../../../db/orm.js';
 import { ownedAccount } from '../../../api/auth/ownership.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
@@ -32,41 +33,56 @@ async function newAccountGroup(em: EntityManager, caller: Caller, fallback: stri
 }
 
 /**
- * Opens a paper (internalised) account for the caller, funded with `initialDepositUsd` (decimal
- * string, USD; default the tenant's `accounts.deposit.defaultUsd`, 100000 unless configured), in the
- * trading group {@link newAccountGroup} picks. Nothing is written when it refuses.
- * @throws ApiError `400 validation_failed` (code `deposit_above_limit`) above the tenant's
- * `accounts.deposit.maxUsd` (1000000 unless configured); `404 trading_group_not_found`;
+ * Opens an account for the caller (docs/api.md §4.3) in the execution mode the tenant's policy gives
+ * (`accounts.executionMode`; under `trader_choice` the body's `executionMode`, default `internalised`), in the
+ * trading group {@link newAccountGroup} picks. An internalised account is funded on `paper` with
+ * `initialDepositUsd` (decimal string, USD; default the tenant's `accounts.deposit.defaultUsd`, 100000 unless
+ * configured); a routed one holds its money on the exchanges and takes no deposit. Nothing is written when it refuses.
+ * @throws ApiError `403 execution_mode_not_allowed` (a mode the policy does not give); `400 validation_failed`
+ * (code `deposit_above_limit`) above the tenant's `accounts.deposit.maxUsd` (1000000 unless configured), or
+ * (code `deposit_not_applicable`) a deposit for a routed account; `404 trading_group_not_found`;
  * `409 plan_limit_reached` when the tenant holds its plan's `maxAccounts` (docs/api.md §2.4).
  */
-export async function createPaperAccount(
+export async function createAccount(
   deps: ApiDeps,
   caller: Caller,
-  body: { name: string; initialDepositUsd?: string },
+  body: { name?: string; initialDepositUsd?: string; executionMode?: ExecutionMode },
 ): Promise<AccountRow> {
   const em = scoped(deps.orm, caller.tenantId);
   const tenant = await em.findOneOrFail(Tenant, { id: caller.tenantId });
   const policy = readSection('accounts', tenant.accounts);
+  const mode = newAccountMode(policy.executionMode, body.executionMode);
   const depositUsd = body.initialDepositUsd ?? policy.deposit.defaultUsd;
-  if (dec(depositUsd).gt(policy.deposit.maxUsd))
-    throw new ApiError('validation_failed', [
-      {
-        path: 'body.initialDepositUsd',
-        message: `at most ${policy.deposit.maxUsd} USD on this tenant`,
-        code: 'deposit_above_limit',
-      },
-    ]);
+  const refusal = depositRefusal(mode, body.initialDepositUsd, policy.deposit.maxUsd);
+  if (refusal) throw new ApiError('validation_failed', [{ path: 'body.initialDepositUsd', ...refusal }]);
   const tradingGroupId = await newAccountGroup(em, caller, policy.defaultTradingGroupId);
   return em.transactional(async (tx) => {
     await assertAccountRoom(tx, caller.tenantId);
-    return provisionPaperAccount(tx, {
+    return provisionAccount(tx, {
       tenantId: caller.tenantId,
       ownerId: caller.ownerId,
-      name: body.name,
-      depositUsd,
+      name: body.name ?? DEFAULT_ACCOUNT_NAME[mode],
       tradingGroupId,
+      ...accountMode(mode, depositUsd),
     });
   });
+}
+
+/** Why the opening deposit a trader asked for is refused, as a field issue's code and message; null when it is not. */
+function depositRefusal(
+  mode: ExecutionMode,
+  initialDepositUsd: string | undefined,
+  maxUsd: string,
+): { code: string; message: string } | null {
+  if (initialDepositUsd === undefined) return null;
+  if (mode === 'routed')
+    return {
+      code: 'deposit_not_applicable',
+      message: 'a routed account holds its money on the exchanges: it takes no paper deposit',
+    };
+  if (dec(initialDepositUsd).gt(maxUsd))
+    return { code: 'deposit_above_limit', message: `at most ${maxUsd} USD on this tenant` };
+  return null;
 }
 
 /** Renames the caller's account and merges `settings` into its settings. @throws as ownedAccount (auth/ownership.ts). */

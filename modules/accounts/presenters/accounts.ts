@@ -5,6 +5,7 @@
 import type { InferEntity } from '@mikro-orm/core';
 import { Decimal, fmt } from '../../../domain/decimal.js';
 import type { AccountEvent, AccountRow, AccountStateSnapshot } from '../../../db/entities.js';
+import type { SnapshotReason } from '../../../db/state-snapshots.js';
 
 type EventRow = InferEntity<typeof AccountEvent>;
 
@@ -51,7 +52,7 @@ export function statePointView(r: InferEntity<typeof AccountStateSnapshot>) {
   return {
     ts: new Date(r.ts).toISOString(),
     venue: r.venue,
-    reason: r.reason as 'deposit' | 'fill' | 'funding' | 'hourly' | 'backfill',
+    reason: r.reason as SnapshotReason | 'backfill',
     hour: r.hour ? new Date(r.hour).toISOString() : null,
     equityUsd: fmt(new Decimal(r.equityUsd)),
     balanceUsd: fmt(new Decimal(r.balanceUsd)),

@@ -1,10 +1,11 @@
 /**
- * `POST /api/v1/sandbox/paper-account` (docs/api.md §4.3): provision a paper account, like
- * `POST /api/v1/accounts`, but only for a `fullTrading` credential (any tier below: `403 tier_insufficient`).
+ * `POST /api/v1/sandbox/paper-account` (docs/api.md §4.3): open an account exactly like
+ * `POST /api/v1/accounts` (the tenant's execution-mode policy included), but only for a `fullTrading`
+ * credential (any tier below: `403 tier_insufficient`).
  */
 import Router from '@koa/router';
 import { ApiError } from '../../../domain/errors.js';
-import { createPaperAccount } from '../commands/accounts.js';
+import { createAccount } from '../commands/accounts.js';
 import type { ApiDeps, ApiState } from '../../../api/context.js';
 import { callerOf, gate } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
@@ -36,7 +37,7 @@ export function sandboxRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
           held: caller.tier,
           needed: 'fullTrading',
         });
-      const row = await createPaperAccount(deps, caller, body);
+      const row = await createAccount(deps, caller, body);
       ctx.status = 201;
       ctx.body = toAccountView(row);
     },

@@ -15,8 +15,9 @@ import { ApiError } from '../../../domain/errors.js';
 import { hashSecret, mintKeyPair } from '../../../domain/auth/secrets.js';
 import type { RiskEnvelope } from '../../../domain/auth/envelope.js';
 import { readSection } from '../../../domain/tenant/config.js';
+import { newAccountMode } from '../../../domain/oms/execution.js';
 import { Account, Credential, Tenant, TradingGroup, type CredentialRow } from '../../../db/entities.js';
-import { provisionPaperAccount } from '../../../db/accounts.js';
+import { accountMode, DEFAULT_ACCOUNT_NAME, provisionAccount } from '../../../db/accounts.js';
 import { scoped } from '../../../db/orm.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
 import type { IssueCredentialBody, UpdateCredentialBody } from '../routes/operator/credentials.schemas.js';
@@ -74,7 +75,8 @@ const APPLY: {
 
 /**
  * Who a new trader credential acts for: the owner of `accountId` (its active account), else a new trader
- * with a paper account opened under the tenant's account policy (its default deposit and trading group).
+ * with an account opened under the tenant's account policy (its execution mode, `internalised` under
+ * `trader_choice`; its default deposit and trading group).
  * `em` is a transaction in the caller's tenant.
  * @throws ApiError `404 account_not_found`, `404 trading_group_not_found` (the tenant's default group is gone).
  */
@@ -90,12 +92,13 @@ async function traderOwner(em: EntityManager, tenantId: string, accountId: strin
   if (group && !(await em.findOne(TradingGroup, { id: group })))
     throw new ApiError('trading_group_not_found', `the tenant's default trading group ${group} no longer exists`);
   const ownerId = newId('usr');
-  const account = await provisionPaperAccount(em, {
+  const mode = newAccountMode(policy.executionMode);
+  const account = await provisionAccount(em, {
     tenantId,
     ownerId,
-    name: 'Paper account',
-    depositUsd: policy.deposit.defaultUsd,
+    name: DEFAULT_ACCOUNT_NAME[mode],
     tradingGroupId: group,
+    ...accountMode(mode, policy.deposit.defaultUsd),
   });
   return { ownerId, accountId: account.id };
 }

@@ -41,7 +41,7 @@ export function omsActivities({ orm, markMaxAgeMs, venues, metrics }: OmsDeps) {
         await lockAccount(em, input.accountId);
         const existing = await em.findOne(OrderIntent, { id: input.intentId });
         if (existing) return intentToView(existing);
-        const { intentId, signing, batchId, batchLeg, pollMs: _pollMs, ...fields } = input;
+        const { intentId, signing, batchId, batchLeg, pollMs: _p, resume: _r, historyBound: _b, ...fields } = input;
         const intent = em.create(OrderIntent, {
           id: intentId,
           ...fields,

@@ -1,5 +1,7 @@
 /**
- * Compose (docs/api.md §2.6, §4.4): checks the account, that the tenant offers the pair, the instrument, the leverage cap, the
+ * Compose (docs/api.md §2.6, §4.4): checks the account, that the tenant offers the pair, where the order executes for the
+ * account's execution mode (docs/api.md §1: an internalised account's order moves to the paper symbol of the same underlying,
+ * so the workflow sees an ordinary paper intent; a routed account's stays on its exchange), the instrument, the leverage cap, the
  * challenge's risk profile, the credential's envelope and allowlists and (routed venues) the agent, then starts `intent-<intentId>` with an
  * update-with-start that answers once the intent is recorded (the early-return shape); dispatch and
  * fills follow on /ws/risk. Shared by `POST /oms/intents` and smart order routing (`/oms/route-intents`).
@@ -8,8 +10,9 @@ import { WithStartWorkflowOperation } from '@temporalio/client';
 import { ApiError } from '../../../domain/errors.js';
 import { Decimal } from '../../../domain/decimal.js';
 import { agentBlock } from '../../../domain/custody/agents.js';
-import { findSymbol } from '../../../domain/market/symbols.js';
+import { findSymbol, type SymbolSpec } from '../../../domain/market/symbols.js';
 import { isRouted, type ComposeIntent, type IntentView, type RoutedVenue } from '../../../domain/oms/intent.js';
+import { executionModeOf, executionSymbol, type ExecutionMode } from '../../../domain/oms/execution.js';
 import { newIntent, type IntentRecord } from '../../../domain/oms/new-intent.js';
 import { riskLimitBreach } from '../../../domain/prop/risk.js';
 import {
@@ -36,13 +39,13 @@ import { assertPairEnabled } from '../../tenants/queries/entitlements.js';
 /** Decimal places of a decimal string. */
 const places = (v: string) => new Decimal(v).decimalPlaces();
 
+/** An order's instrument and the sizes and prices checked against it. */
+type OrderFields = Pick<ComposeIntent, 'venue' | 'symbol' | 'qty' | 'price' | 'triggerPrice' | 'stopLimitPrice'>;
+
 /**
- * The instrument of an order, with the lot and tick checks a trader expects at compose, as field issues.
- * @throws ApiError `400 symbol_unknown`, `400 validation_failed` (`qty_precision`, `price_tick`).
+ * The spec of the symbol an order names. @throws ApiError `400 symbol_unknown` (a field issue on `body.symbol`).
  */
-export function checkInstrument(
-  body: Pick<ComposeIntent, 'venue' | 'symbol' | 'qty' | 'price' | 'triggerPrice' | 'stopLimitPrice'>,
-) {
+function namedSymbol(body: Pick<ComposeIntent, 'venue' | 'symbol'>): SymbolSpec {
   const spec = findSymbol(body.venue, body.symbol);
   if (!spec)
     throw new ApiError('symbol_unknown', [
@@ -52,6 +55,22 @@ export function checkInstrument(
         code: 'symbol_unknown',
       },
     ]);
+  return spec;
+}
+
+/**
+ * The instrument of an order, with the lot and tick checks a trader expects at compose, as field issues.
+ * @throws ApiError `400 symbol_unknown`, `400 validation_failed` (`qty_precision`, `price_tick`).
+ */
+export function checkInstrument(body: OrderFields) {
+  return checkSizes(namedSymbol(body), body);
+}
+
+/**
+ * `spec`, once `body`'s size and prices fit its lot and tick.
+ * @throws ApiError `400 validation_failed` (`qty_precision`, `price_tick`).
+ */
+function checkSizes(spec: SymbolSpec, body: OrderFields): SymbolSpec {
   const issues = [];
   if (places(body.qty) > spec.szDecimals)
     issues.push({
@@ -139,10 +158,25 @@ async function checkRiskProfile(
 }
 
 /**
+ * The order as it executes for an account in `mode` (docs/api.md §1): an internalised account's order on any
+ * listed perp moves to the paper symbol of the same underlying; a routed account's stays where it names.
+ * The instrument checks apply to the symbol it executes on. Answers the order and that symbol's spec.
+ * @throws ApiError `400 symbol_unknown`, `400 account_routed`, `400 venue_not_internalised`,
+ *   `400 validation_failed` (`qty_precision`, `price_tick`).
+ */
+function executedOrder(mode: ExecutionMode, body: ComposeIntent): { order: ComposeIntent; spec: SymbolSpec } {
+  const spec = executionSymbol(mode, namedSymbol(body));
+  const order = { ...body, venue: spec.venue as ComposeIntent['venue'], symbol: spec.symbol };
+  return { order, spec: checkSizes(spec, order) };
+}
+
+/**
  * Composes an intent under `intentId` (module doc) and answers the recorded intent and the
- * workflow input it started with.
+ * workflow input it started with. The order executes as the account's mode decides ({@link executedOrder}):
+ * the tenant's offer and the credential's allowlists apply to the venue and symbol it names, every other
+ * check to where it executes.
  * @throws ApiError `403 venue_not_enabled`, `403 symbol_not_enabled` (the tenant's venues, docs/api.md §2.4),
- *   as {@link checkInstrument}, the agent codes of docs/api.md §7, for a self-signing credential on a
+ *   as {@link executedOrder}, the agent codes of docs/api.md §7, for a self-signing credential on a
  *   routed venue those of {@link venueSigningFor} (`400 self_signing_unsupported`, `403 signer_not_venue_owner`,
  *   `400 no_quotes`), `400 leverage_above_cap`,
  *   `400 risk_limit_exceeded`, the credential's envelope and allowlist codes (checkCredentialEnvelope), `403 account_suspended`, `404 account_not_found`, `403 forbidden`,
@@ -162,19 +196,19 @@ export async function composeIntent(
       `account ${accountId} is suspended: ${account.suspensionReason ?? 'by the operator'}`,
     );
   await assertPairEnabled(deps.auth, caller.tenantId, body.venue, body.symbol);
-  const spec = checkInstrument(body);
-  const cap = await leverageCap(deps, caller, account.tradingGroupId, body.venue, spec.maxLeverage);
-  if (body.leverage > cap)
-    throw new ApiError('leverage_above_cap', `leverage ${body.leverage} is above the cap ${cap} for ${body.venue}`, {
+  const { order, spec } = executedOrder(executionModeOf(account.executionMode), body);
+  const cap = await leverageCap(deps, caller, account.tradingGroupId, order.venue, spec.maxLeverage);
+  if (order.leverage > cap)
+    throw new ApiError('leverage_above_cap', `leverage ${order.leverage} is above the cap ${cap} for ${order.venue}`, {
       cap,
-      requested: body.leverage,
+      requested: order.leverage,
     });
-  await checkRiskProfile(deps, caller, accountId, body, spec.symbol);
-  await checkCredentialEnvelope(deps, caller, accountId, body, spec.symbol);
-  const routed = isRouted(body.venue);
+  await checkRiskProfile(deps, caller, accountId, order, spec.symbol);
+  await checkCredentialEnvelope(deps, caller, accountId, order, { venue: body.venue, symbol: body.symbol });
+  const routed = isRouted(order.venue);
   const signer = caller.signerAddress;
-  if (routed && signer) selfSignedOrders(body.venue as RoutedVenue);
-  const agent = routed ? await checkAgent(deps, accountId, body.venue) : null;
+  if (routed && signer) selfSignedOrders(order.venue as RoutedVenue);
+  const agent = routed ? await checkAgent(deps, accountId, order.venue) : null;
 
   const input = newIntent(
     {
@@ -182,18 +216,18 @@ export async function composeIntent(
       tenantId: caller.tenantId,
       accountId,
       credentialId: caller.credentialId,
-      clientOrderId: body.clientOrderId,
-      venue: body.venue,
+      clientOrderId: order.clientOrderId,
+      venue: order.venue,
       symbol: spec.symbol,
-      side: body.side,
-      type: body.type,
-      qty: body.qty,
-      price: body.price,
-      triggerPrice: body.triggerPrice,
-      stopLimitPrice: body.stopLimitPrice,
-      reduceOnly: body.reduceOnly,
-      timeInForce: body.timeInForce,
-      leverage: String(body.leverage),
+      side: order.side,
+      type: order.type,
+      qty: order.qty,
+      price: order.price,
+      triggerPrice: order.triggerPrice,
+      stopLimitPrice: order.stopLimitPrice,
+      reduceOnly: order.reduceOnly,
+      timeInForce: order.timeInForce,
+      leverage: String(order.leverage),
     },
     // A self-signing credential signs a routed order itself too: the venue's own request (docs/api.md §3.1).
     {

@@ -39,8 +39,10 @@ async function pnlToday(em: EntityManager, accountId: string): Promise<string> {
 }
 
 /**
- * Refuses an order of `caller` on `accountId` that its credential's envelope or allowlists forbid
- * (`symbol` is the venue-suffixed symbol compose resolved). A cookie session has no credential and no limits.
+ * Refuses an order of `caller` on `accountId` that its credential's envelope or allowlists forbid. `body` is
+ * the order where it executes (compose resolved it for the account's execution mode, docs/api.md §1): the
+ * position and mark of the exposure limits are read there; `named` is the venue and symbol the request named,
+ * which the allowlists check. A cookie session has no credential and no limits.
  * @throws ApiError `403 venue_not_allowed`, `403 symbol_not_allowed`, `400 envelope_leverage`,
  *   `400 envelope_order_notional`, `400 envelope_position_notional`, `403 daily_loss_limit`.
  */
@@ -49,7 +51,7 @@ export async function checkCredentialEnvelope(
   caller: Caller,
   accountId: string,
   body: ComposeIntent,
-  symbol: string,
+  named: { venue: string; symbol: string },
 ): Promise<void> {
   if (caller.session) return;
   const cred = await deps.auth.credential(caller.credentialId);
@@ -59,14 +61,14 @@ export async function checkCredentialEnvelope(
     allowedSymbols: cred?.allowedSymbols ?? null,
   };
   if (!restricts(limits)) return;
-  const refused = orderBreach(limits, { venue: body.venue, symbol, leverage: body.leverage });
+  const refused = orderBreach(limits, { ...named, leverage: body.leverage });
   if (refused) throw refused;
   const { envelope } = limits;
   if (!readsExposure(envelope)) return;
   const em = scoped(deps.orm, caller.tenantId);
   const [position, mark, pnl] = await Promise.all([
-    em.findOne(Position, { accountId, venue: body.venue, symbol }),
-    body.type === 'market' ? readMark(em, body.venue, symbol, deps.config.markMaxAgeMs) : null,
+    em.findOne(Position, { accountId, venue: body.venue, symbol: body.symbol }),
+    body.type === 'market' ? readMark(em, body.venue, body.symbol, deps.config.markMaxAgeMs) : null,
     readsPnl(envelope) ? pnlToday(em, accountId) : null,
   ]);
   const breach = exposureBreach(envelope, {

@@ -1,15 +1,19 @@
 /**
  * Smart order routing, `POST /api/v1/oms/route-intents` (docs/api.md §4.4 route-intents, §2.11 decision):
  * for each of hyperliquid, aster, polymarket the tenant enables read the asset's symbol, the account's agent and a fresh
- * quote; domain/sor/decide.ts decides (cost model in domain/sor/cost.ts); the order is composed on
- * the selected venue through {@link composeIntent} (every compose check, agent included) and the
+ * quote — for an internalised account, where the platform engine would fill it instead (docs/api.md §1);
+ * domain/sor/decide.ts decides (cost model in domain/sor/cost.ts); the order is composed on
+ * the selected venue through {@link composeIntent} (every compose check, agent included; an internalised
+ * account's order executes on paper there) and the
  * decision is stored in `sor_decisions`. A compose refusal answers as on `/oms/intents` and stores nothing.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../../../domain/errors.js';
 import { Decimal } from '../../../domain/decimal.js';
 import { agentBlock } from '../../../domain/custody/agents.js';
-import { VENUE_SYMBOLS } from '../../../domain/market/symbols.js';
+import { paperTwin, VENUE_SYMBOLS } from '../../../domain/market/symbols.js';
+import { executionModeOf, type ExecutionMode } from '../../../domain/oms/execution.js';
+import { Tenant } from '../../../db/entities.js';
 import { SOR_VENUES } from '../../../domain/sor/cost.js';
 import { enabledSymbols, flagRefusal, venueEnabled, type TenantVenues } from '../../../domain/tenant/entitlements.js';
 import { bps4, decide, listAsset, px8, usd6, type RoutingError, type VenueInput } from '../../../domain/sor/decide.js';
@@ -32,6 +36,9 @@ const ROUTING_ERROR_DETAIL: Record<RoutingError, (asset: string) => string> = {
 /**
  * Reads what the decision needs per candidate venue the tenant offers (`venues`, docs/api.md §2.4: a venue
  * it does not enable is no candidate, a symbol outside its list is not listed): listing, agent, fresh quote.
+ * An internalised account's candidates are all internalised (docs/api.md §1): each is read where the
+ * platform engine would fill it, the paper twin of the listed symbol (its fresh quote) at `paperTakerFeeBps`
+ * (the tenant's), and needs no agent; `paperTakerFeeBps` is null exactly for a routed account.
  */
 async function readCandidates(
   orm: MikroORM,
@@ -39,11 +46,18 @@ async function readCandidates(
   accountId: string,
   asset: string,
   maxAgeMs: number,
+  paperTakerFeeBps: Decimal | null,
 ): Promise<VenueInput[]> {
   return Promise.all(
     SOR_VENUES.filter((venue) => venueEnabled(venues, venue)).map(async (venue): Promise<VenueInput> => {
       const listing = listAsset(asset, enabledSymbols(venues, venue, VENUE_SYMBOLS[venue] ?? []));
       if ('reason' in listing) return { venue, listing, agentActive: false, quote: null };
+      if (paperTakerFeeBps) {
+        const twin = paperTwin(listing.spec);
+        const internalised = twin ? { spec: twin, takerFeeBps: paperTakerFeeBps } : null;
+        const quote = twin ? await readMark(platformEm(orm), 'paper', twin.symbol, maxAgeMs) : null;
+        return { venue, listing, agentActive: false, quote, internalised };
+      }
       const [agent, quote] = await Promise.all([
         currentAgent(orm, accountId, venue),
         readMark(platformEm(orm), venue, listing.spec.symbol, maxAgeMs),
@@ -51,6 +65,13 @@ async function readCandidates(
       return { venue, listing, agentActive: agentBlock(agent) === null, quote };
     }),
   );
+}
+
+/** The taker fee the platform engine charges an internalised account of the caller's tenant (bps), null for a routed account. */
+async function paperTakerFee(deps: ApiDeps, caller: Caller, mode: ExecutionMode): Promise<Decimal | null> {
+  if (mode === 'routed') return null;
+  const tenant = await scoped(deps.orm, caller.tenantId).findOneOrFail(Tenant, { id: caller.tenantId });
+  return new Decimal(tenant.feeSchedule.takerBps);
 }
 
 /** A routed market order of a bare asset (route-intents.schemas.ts `routeIntentBody`). */
@@ -86,7 +107,14 @@ export async function routeIntent(deps: ApiDeps, caller: Caller, body: RouteRequ
   const qty = new Decimal(body.qty);
   const decision = decide(
     { side: body.side, qty, leverage: body.leverage },
-    await readCandidates(deps.orm, rules.venues, account.id, body.asset, maxAgeMs),
+    await readCandidates(
+      deps.orm,
+      rules.venues,
+      account.id,
+      body.asset,
+      maxAgeMs,
+      await paperTakerFee(deps, caller, executionModeOf(account.executionMode)),
+    ),
   );
   if (!decision.ok)
     throw new ApiError(decision.error, ROUTING_ERROR_DETAIL[decision.error](body.asset), {

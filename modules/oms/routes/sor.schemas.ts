@@ -31,11 +31,13 @@ export const candidateView = z
           .map(([k, v]) => `\`${k}\` ${v}`)
           .join('; ')}`,
       }),
-    mark: price('The venue’s canonical mark at decision time, when a fresh quote was read').optional(),
-    takerFeeBps: z
-      .string()
-      .optional()
-      .meta({ description: 'The venue taker fee used (Hyperliquid 4.5, Aster 3.5, Polymarket 0)' }),
+    mark: price(
+      'The venue’s canonical mark at decision time, when a fresh quote was read (an internalised account: its paper symbol’s)',
+    ).optional(),
+    takerFeeBps: z.string().optional().meta({
+      description:
+        'The taker fee used: the venue’s (Hyperliquid 4.5, Aster 3.5, Polymarket 0), or for an internalised account the tenant’s `fees.takerBps` (the platform engine’s)',
+    }),
     vwap: price('Volume-weighted price of walking the book for qty').optional(),
     allInPrice: price('vwap ± fee per contract (+ for a buy): what the ranking compares').optional(),
     feeUsd: usd('vwap × qty × takerFeeBps / 10 000').optional(),

@@ -15,6 +15,10 @@ export interface ChaseInput {
   maxAttempts: number;
   /** How often the touch is looked at, ms. */
   intervalMs: number;
+  /** Set by the workflow when it continues as new: the chase so far, which the new run carries on. */
+  resume?: ChaseView;
+  /** Events a run's history may reach before it continues as new (workflows/continue-as-new.ts); unset: the worker's `WORKFLOW_HISTORY_BOUND`. */
+  historyBound?: number;
 }
 
 /** A chase as the API shows it. */

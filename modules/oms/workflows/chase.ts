@@ -1,9 +1,13 @@
 /**
  * A chase `chase-<intentId>` (docs/api.md §4.4): while the limit order is working and not filled, look at
  * the touch every `intervalMs`; when the touch moved away from the order's price, cancel-replace
- * the order at the touch. Stops when an order fills, ends otherwise, or after `maxAttempts`.
+ * the order at the touch. Stops when an order fills, ends otherwise, or after `maxAttempts`. Since the patch
+ * `chase-history-bound` it continues as new with its view (`resume`) once its history reaches its bound
+ * (`historyBound`, default the worker's `WORKFLOW_HISTORY_BOUND`), so a chase of an order that rests for weeks
+ * keeps a bounded history.
  */
-import { proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { HistoryBound, readyToContinueAsNew } from '../../../workflows/continue-as-new.js';
 import type { Activities } from '../../../activities/index.js';
 import { chaseQuery, chaseUpdate, type ChaseInput, type ChaseView } from './chase.definitions.js';
 
@@ -12,14 +16,18 @@ const { chaseStep, replaceWorkingOrder } = proxyActivities<Activities>({
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
 });
 
+/** Patch id of continuing as new once the history reaches its bound (issue 14); before it a chase kept one growing history. */
+const BOUND_PATCH = 'chase-history-bound';
+
 export async function chaseWorkflow(input: ChaseInput): Promise<ChaseView> {
-  const view: ChaseView = {
+  const view: ChaseView = input.resume ?? {
     chaseId: input.chaseId,
     currentIntentId: input.intentId,
     attempts: 0,
     maxAttempts: input.maxAttempts,
     state: 'chasing',
   };
+  let bound: HistoryBound | undefined;
   setHandler(chaseUpdate, () => view);
   setHandler(chaseQuery, () => view);
 
@@ -35,5 +43,10 @@ export async function chaseWorkflow(input: ChaseInput): Promise<ChaseView> {
       if (replaced) view.currentIntentId = next;
     }
     await sleep(input.intervalMs);
+    bound ??= new HistoryBound(BOUND_PATCH, input.historyBound);
+    if (bound.reached && (await bound.check())) {
+      await readyToContinueAsNew();
+      return continueAsNew<typeof chaseWorkflow>({ ...input, ...bound.carried(), resume: view });
+    }
   }
 }

@@ -6,6 +6,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { IntentState, IntentView } from '../../../domain/oms/intent.js';
 import type { IntentRecord } from '../../../domain/oms/new-intent.js';
+import type { DispatchOutcome } from '../../../activities/types.js';
 
 /** Workflow id of an order intent: `intent-<intentId>` (a business id, never random). */
 export const intentWorkflowId = (intentId: string) => `intent-${intentId}`;
@@ -14,8 +15,25 @@ export const intentWorkflowId = (intentId: string) => `intent-${intentId}`;
  * Input of the intent workflow: a composed intent as the api hands it over (validated; decimals as
  * strings), recorded by its first activity (`recordIntent`). Batch legs, bracket legs and chase
  * replacements are built in the same shape, by the one builder `newIntent()` (domain/oms/new-intent.ts).
+ * The workflow itself adds `resume` and `historyBound` when a working order's run continues as new
+ * (docs/order-lifecycle.md §5); no starter sets them.
  */
-export type IntentWorkflowInput = IntentRecord;
+export type IntentWorkflowInput = IntentRecord & {
+  /** The working order a continued run carries on with; it records, checks and dispatches nothing. */
+  resume?: IntentResume;
+  /** Events the run's history may reach before it continues as new (workflows/continue-as-new.ts); unset: the worker's. */
+  historyBound?: number;
+};
+
+/**
+ * What a working order's run hands to the run it continues as (since the patch `intent-continues-as-new`): its
+ * state, the last dispatch or read-back outcome (`resting` true) and the mark crossings not yet looked at.
+ */
+export interface IntentResume {
+  state: IntentState;
+  outcome: DispatchOutcome;
+  crossings: number;
+}
 
 /**
  * Update sent with the workflow's start (update-with-start, the early-return shape): answers

@@ -8,8 +8,11 @@
  * `routed-venues`) is dispatched to the exchange and followed by reading it back from there. Since
  * the patch `local-order-steps`, the intent is recorded by a local activity, one activity checks
  * risk and dispatches to the paper engine, and its fills on a mark crossing and cancels are local.
+ * Since the patch `intent-continues-as-new`, a working order's run continues as new with the order once its
+ * history reaches its bound (docs/order-lifecycle.md §5, docs/architecture.md "History bound").
  */
-import { allHandlersFinished, condition } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew } from '@temporalio/workflow';
+import { readyToContinueAsNew } from '../../../workflows/continue-as-new.js';
 import type { IntentOutcome, IntentWorkflowInput } from './intent.definitions.js';
 import { IntentRun, activities } from './intent-run.js';
 
@@ -24,13 +27,15 @@ const SLOWEST_POLL_MS = 60_000;
 /**
  * Follows a routed working order until it stops resting: reads it back from the venue on a
  * backing-off timer, or at once when the mark crosses its price (the trigger watcher's signal).
+ * Answers true when the run should continue as new instead (its history reached its bound).
  */
-async function followRouted(run: IntentRun): Promise<void> {
+async function followRouted(run: IntentRun): Promise<boolean> {
   let wait = run.input.pollMs ?? 1_000;
   while (run.outcome!.resting) {
     const woken = await condition(() => run.crossings > 0 || !run.outcome!.resting, wait);
+    if (run.outcome!.resting && run.historyBound.reached && (await run.historyBound.check())) return true;
     await condition(() => !run.busy);
-    if (!run.outcome!.resting) return;
+    if (!run.outcome!.resting) return false;
     run.crossings = 0;
     run.busy = true;
     const before = run.outcome!;
@@ -39,12 +44,47 @@ async function followRouted(run: IntentRun): Promise<void> {
     const changed = outcome.filledQty !== before.filledQty || outcome.state !== before.state;
     wait = woken || changed ? (run.input.pollMs ?? 1_000) : Math.min(wait * 2, SLOWEST_POLL_MS);
   }
+  return false;
+}
+
+/**
+ * Follows a paper working order until it stops resting: a fill attempt on each mark crossing, taking
+ * turns with cancels. Answers true when the run should continue as new instead (its history reached its bound).
+ */
+async function followPaper(run: IntentRun): Promise<boolean> {
+  let outcome = run.outcome!;
+  while (outcome.resting) {
+    await condition(() => (run.crossings > 0 && !run.busy) || !run.outcome!.resting);
+    if (!run.outcome!.resting) break;
+    run.crossings = 0;
+    run.busy = true;
+    outcome = run.outcome = await run.steps.fillRestingPaper(run.intentId).finally(() => (run.busy = false));
+    if (outcome.state !== run.state) run.moveTo(outcome.state);
+    if (outcome.resting && run.historyBound.reached && (await run.historyBound.check())) return true;
+  }
+  return false;
+}
+
+/**
+ * Follows the working order (if any) to its end and answers the intent's outcome, or continues the
+ * run as new with it (patch `intent-continues-as-new`): once no handler runs, a working order still
+ * resting is carried to a fresh history under the same workflow id; Updates and Signals sent by id
+ * reach the run that is current.
+ */
+async function work(run: IntentRun): Promise<IntentOutcome> {
+  if (await (run.routed ? followRouted(run) : followPaper(run))) {
+    await readyToContinueAsNew();
+    if (run.outcome!.resting) return continueAsNew<typeof intentWorkflow>(run.continued());
+  }
+  await condition(allHandlersFinished);
+  return { intentId: run.intentId, state: run.state, reason: run.outcome!.reason };
 }
 
 export async function intentWorkflow(input: IntentWorkflowInput): Promise<IntentOutcome> {
   const run = new IntentRun(input);
   run.install(intentWorkflow);
   const { intentId } = input;
+  if (run.resumed) return work(run);
 
   await run.record();
   // Only self-signed intents wait here: awaiting unconditionally would reorder old histories' commands.
@@ -59,23 +99,7 @@ export async function intentWorkflow(input: IntentWorkflowInput): Promise<Intent
     return { intentId, state: run.state, reason: risk.reason };
   }
 
-  if (run.routed) {
-    run.moveTo((run.outcome = await dispatchRouted(intentId)).state);
-    await followRouted(run);
-    await condition(allHandlersFinished);
-    return { intentId, state: run.state, reason: run.outcome.reason };
-  }
-
-  let outcome = run.outcome!;
-  run.moveTo(outcome.state);
-  while (outcome.resting) {
-    await condition(() => (run.crossings > 0 && !run.busy) || !run.outcome!.resting);
-    if (!run.outcome!.resting) break;
-    run.crossings = 0;
-    run.busy = true;
-    outcome = run.outcome = await run.steps.fillRestingPaper(intentId).finally(() => (run.busy = false));
-    if (outcome.state !== run.state) run.moveTo(outcome.state);
-  }
-  await condition(allHandlersFinished);
-  return { intentId, state: run.state, reason: run.outcome!.reason };
+  if (run.routed) run.moveTo((run.outcome = await dispatchRouted(intentId)).state);
+  else run.moveTo(run.outcome!.state);
+  return work(run);
 }

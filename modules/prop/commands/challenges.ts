@@ -16,7 +16,7 @@ import {
   PropTemplate,
   type PropAccountRow,
 } from '../../../db/entities.js';
-import { provisionPaperAccount } from '../../../db/accounts.js';
+import { provisionAccount } from '../../../db/accounts.js';
 import { scoped } from '../../../db/orm.js';
 import { searchAttributes } from '../../../workflows/shared.definitions.js';
 import { challengeWorkflowId } from '../workflows/challenge.definitions.js';
@@ -43,10 +43,13 @@ export async function buyChallenge(deps: ApiDeps, caller: Caller, templateId: st
   const size = template.accountSizeUsd;
   const pa = await em.transactional(async (tx) => {
     await assertAccountRoom(tx, caller.tenantId);
-    const account = await provisionPaperAccount(tx, {
+    // The operator's template decides where a challenge trades: its `venue` is `paper` (the only one a
+    // template takes), so a challenge account is internalised whatever the tenant's account policy.
+    const account = await provisionAccount(tx, {
       tenantId: caller.tenantId,
       ownerId: caller.ownerId,
       name: `${template.name} challenge`,
+      executionMode: 'internalised',
       depositUsd: size,
       tradingGroupId: template.tradingGroupId ?? null,
     });

@@ -7,11 +7,16 @@ import { defineQuery, defineSignal } from '@temporalio/workflow';
 /** Workflow id of a prop account's challenge: `challenge-<propAccountId>`. */
 export const challengeWorkflowId = (propAccountId: string) => `challenge-${propAccountId}`;
 
-/** Input of `challengeWorkflow`. `pollMs`: deposit and rule evaluation interval (ms; default 1000). */
+/**
+ * Input of `challengeWorkflow`. `pollMs`: deposit and rule evaluation interval (ms; default 5000).
+ * `historyBound`: events a run's history may reach before it continues as new (workflows/continue-as-new.ts;
+ * unset: the worker's `WORKFLOW_HISTORY_BOUND`; a continued run carries the value read).
+ */
 export interface ChallengeInput {
   tenantId: string;
   propAccountId: string;
   pollMs?: number;
+  historyBound?: number;
 }
 
 /** What the `challenge` Query answers. */

@@ -9,15 +9,17 @@ export const firmDeployWorkflowId = (firmId: string) => `firm-deploy-${firmId}`;
 
 /**
  * Input of `firmDeployWorkflow`. `pollMs`: receipt polling interval (ms; default 1000).
- * `deployed`: set by the workflow itself when it continues as new (Temporal suggested a fresh
- * history): the status it carries on; a run started with it deploys nothing and only takes the
- * `live` / `paused` transitions.
+ * `deployed`: set by the workflow itself when it continues as new (its history reached its bound, or
+ * Temporal suggested a fresh one): the status it carries on; a run started with it deploys nothing and
+ * only takes the `live` / `paused` transitions. `historyBound`: events a run's history may reach before
+ * it continues as new (workflows/continue-as-new.ts; unset: the worker's `WORKFLOW_HISTORY_BOUND`).
  */
 export interface FirmDeployInput {
   tenantId: string;
   firmId: string;
   pollMs?: number;
   deployed?: FirmDeployStatus;
+  historyBound?: number;
 }
 
 /** The steps of a firm deploy, in order; `live` and `paused` follow by Update. */

@@ -7,11 +7,13 @@
  * a worker or chain-node restart re-sends the same transaction and never deploys twice.
  *
  * Each transition adds about ten events to the history; when Temporal suggests a fresh history
- * (`continueAsNewSuggested`: thousands of events) the run continues as new with the status as input
- * (`deployed`; behind the patch `firm-deploy-continues`), so the history stays bounded. The workflow
- * id stays, so the api's Query and Updates reach the current run. It does not continue as new right
- * after the deploy: on Temporal Server 1.29.1 an Update reaching a fresh run while its first workflow
- * task is in flight was seen to wait 10 s (the sticky-queue timeout), just when an operator goes live.
+ * (`continueAsNewSuggested`: thousands of events) or, since the patch `firm-deploy-history-bound`, the
+ * history reaches its bound (`historyBound`, default the worker's `WORKFLOW_HISTORY_BOUND`: 10,000 events),
+ * the run continues as new with the status as input (`deployed`; behind the patch `firm-deploy-continues`),
+ * so the history stays bounded. The workflow id stays, so the api's Query and Updates reach the current run.
+ * It does not continue as new right after the deploy unless the bound is that low: on Temporal Server 1.29.1
+ * an Update reaching a fresh run while its first workflow task is in flight was seen to wait 10 s (the
+ * sticky-queue timeout), just when an operator goes live.
  */
 import {
   ActivityFailure,
@@ -26,7 +28,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../../activities/index.js';
-import { readyToContinueAsNew } from '../../../workflows/continue-as-new.js';
+import { HistoryBound, readyToContinueAsNew } from '../../../workflows/continue-as-new.js';
 import {
   firmDeployQuery,
   firmStatusUpdate,
@@ -49,6 +51,8 @@ const TRANSITIONS: Partial<Record<FirmDeployStatus['step'], ('live' | 'paused')[
 
 /** Patch id of continuing as new when Temporal suggests it; before it, a deployed firm's run kept one growing history. */
 const CONTINUES_PATCH = 'firm-deploy-continues';
+/** Patch id of continuing as new at the history bound too (issue 14; workflows/continue-as-new.ts `HistoryBound`). */
+const BOUND_PATCH = 'firm-deploy-history-bound';
 
 export async function firmDeployWorkflow(input: FirmDeployInput): Promise<FirmDeployStatus> {
   const status: FirmDeployStatus = input.deployed ?? {
@@ -84,13 +88,16 @@ export async function firmDeployWorkflow(input: FirmDeployInput): Promise<FirmDe
   );
 
   if (!input.deployed) await deploy(input, status);
-  // Deployed: the run stays to serialise the operator's live / pause transitions until Temporal suggests a fresh
-  // history, then continues as new with the status. A run from before the patch that replays past a suggestion keeps
-  // waiting here, as it did.
-  await condition(() => workflowInfo().continueAsNewSuggested && allHandlersFinished());
+  // Deployed: the run stays to serialise the operator's live / pause transitions until its history reaches its bound
+  // (since BOUND_PATCH) or Temporal suggests a fresh one, then continues as new with the status. A run from before
+  // CONTINUES_PATCH that replays past a suggestion keeps waiting here, as it did.
+  const bound = new HistoryBound(BOUND_PATCH, input.historyBound);
+  const suggested = () => workflowInfo().continueAsNewSuggested;
+  do await condition(() => (suggested() || bound.reached) && allHandlersFinished());
+  while (!suggested() && !(await bound.check()));
   if (patched(CONTINUES_PATCH)) {
     await readyToContinueAsNew();
-    return continueAsNew<typeof firmDeployWorkflow>({ ...input, deployed: status });
+    return continueAsNew<typeof firmDeployWorkflow>({ ...input, ...bound.carried(), deployed: status });
   }
   await condition(() => false);
   return status;

@@ -10,13 +10,15 @@ export const payoutWorkflowId = (payoutId: string) => `payout-${payoutId}`;
 /**
  * Input of `payoutWorkflow`. `pollMs`: interval of the Safe and execution reads (ms; default 2000, doubling to
  * 60 s, back to `pollMs` after each change). `resume`: the status a run continued as new carries on with (its
- * Safe transaction is already built).
+ * Safe transaction is already built). `historyBound`: events a run's history may reach before it continues as
+ * new (workflows/continue-as-new.ts; unset: the worker's `WORKFLOW_HISTORY_BOUND`).
  */
 export interface PayoutInput {
   tenantId: string;
   payoutId: string;
   pollMs?: number;
   resume?: PayoutStatus;
+  historyBound?: number;
 }
 
 /** A Safe transaction the payout was built for before the Safe's nonce moved past it: it can never execute. */

@@ -14,8 +14,9 @@
  * nonce → rebuilt at the Safe's nonce, back to `requested` with the new `safeTx` to sign, and signatures
  * of an earlier build refused as `payout_authorization_stale`. The reads, the rebuild, the authorisation
  * and the cancel take turns (one at a time), so a rebuild never overtakes an authorisation. When Temporal
- * suggests a fresh history the run continues as new with its status. Runs from before the patch keep
- * their one build and only gain the cancel.
+ * suggests a fresh history, or (patch `payout-history-bound`) the history reaches its bound (`historyBound`,
+ * default the worker's `WORKFLOW_HISTORY_BOUND`), the run continues as new with its status. Runs from before
+ * the patch `payout-follows-safe` keep their one build and only gain the cancel.
  */
 import {
   ApplicationFailure,
@@ -28,7 +29,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../../activities/index.js';
-import { readyToContinueAsNew } from '../../../workflows/continue-as-new.js';
+import { HistoryBound, readyToContinueAsNew } from '../../../workflows/continue-as-new.js';
 import type { PayoutSafeTx } from '../activities/payout.js';
 import {
   authorizePayoutUpdate,
@@ -54,6 +55,8 @@ const { preparePayout, authorizePayout, followPayoutSafe, cancelPayout } =
 
 /** Patch id of following the Safe (rebuild at a new nonce, continue as new); before it a payout had one build. */
 const FOLLOWS_SAFE_PATCH = 'payout-follows-safe';
+/** Patch id of continuing as new at the history bound too (issue 14); before it only when Temporal suggested it. */
+const BOUND_PATCH = 'payout-history-bound';
 
 export async function payoutWorkflow(input: PayoutInput): Promise<PayoutStatus> {
   if (!input.resume && !patched(FOLLOWS_SAFE_PATCH)) return payoutOneBuild(input);
@@ -148,7 +151,8 @@ async function payoutFollowingSafe(input: PayoutInput): Promise<PayoutStatus> {
 
   const pollMs = input.pollMs ?? 2000;
   let wait = pollMs;
-  while (pending(status) && !workflowInfo().continueAsNewSuggested) {
+  const bound = new HistoryBound(BOUND_PATCH, input.historyBound);
+  while (pending(status) && !workflowInfo().continueAsNewSuggested && !(bound.reached && (await bound.check()))) {
     const before = changes;
     await exclusive(follow);
     if (!pending(status)) break;
@@ -158,7 +162,7 @@ async function payoutFollowingSafe(input: PayoutInput): Promise<PayoutStatus> {
   }
   if (pending(status)) {
     await readyToContinueAsNew();
-    if (pending(status)) return continueAsNew<typeof payoutWorkflow>({ ...input, resume: status });
+    if (pending(status)) return continueAsNew<typeof payoutWorkflow>({ ...input, ...bound.carried(), resume: status });
   }
   await condition(allHandlersFinished);
   return status;

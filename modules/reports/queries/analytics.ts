@@ -1,7 +1,7 @@
 /**
  * What the analytics reads work on (docs/api.md §4.7, §2.8): the fills and trades of a window `[from, to)`
  * of the caller's accounts (all of them combined, or one), and the starting equity = the accounts'
- * deposits (`funding.deposit` events, minus `funding.withdrawal`) + the net PnL of trades closed
+ * deposits (`funding.deposit` events, minus `funding.withdrawal`, plus the signed `funding.transfer`) + the net PnL of trades closed
  * before `from`. The computations are domain/analytics/metrics.ts.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -53,7 +53,10 @@ export async function analyticsDataset(
     { ...inIds, ...(to ? { closedAt: { $lt: to } } : {}) },
     { orderBy: { closedAt: 'asc', id: 'asc' } },
   );
-  const funding = await em.find(AccountEvent, { ...inIds, kind: { $in: ['funding.deposit', 'funding.withdrawal'] } });
+  const funding = await em.find(AccountEvent, {
+    ...inIds,
+    kind: { $in: ['funding.deposit', 'funding.withdrawal', 'funding.transfer'] },
+  });
   const asTrade = (t: (typeof trades)[number]): TradeInput => ({
     id: t.id,
     venue: t.venue,
@@ -70,7 +73,8 @@ export async function analyticsDataset(
     if (typeof raw !== 'string' && typeof raw !== 'number')
       throw new TypeError(`event ${e.id} field amountUsd is not a decimal: ${JSON.stringify(raw)}`);
     const amount = new Decimal(String(raw));
-    return e.kind === 'funding.deposit' ? s.plus(amount) : s.minus(amount.abs());
+    // A transfer is signed per account (− out, + in): between two accounts in scope it nets to nothing.
+    return e.kind === 'funding.withdrawal' ? s.minus(amount.abs()) : s.plus(amount);
   }, ZERO);
   const inWindow: TradeInput[] = [];
   for (const t of trades) {

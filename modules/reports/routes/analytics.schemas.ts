@@ -88,7 +88,7 @@ export const equityCurveView = z
     accountIds: z.array(z.string()),
     bucket: z.enum(['trade', 'day']),
     startEquityUsd: usd(
-      'Deposits (funding.deposit − funding.withdrawal events) + net PnL of trades closed before `from`',
+      'Deposits (funding.deposit − funding.withdrawal + signed funding.transfer events) + net PnL of trades closed before `from`',
     ),
     endEquityUsd: usd('Equity after the last trade of the window'),
     points: z.array(

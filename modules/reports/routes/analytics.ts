@@ -6,7 +6,7 @@
  * - `GET /equity-curve`: starting equity + cumulative net PnL, per trade close or `?bucket=day`.
  * - `GET /risk-metrics`: daily returns, Sharpe, Sortino, max drawdown, win rate, profit factor,
  *   average win/loss, expectancy (definitions in the OpenAPI schema `RiskMetrics`).
- * Starting equity = the accounts' deposits (`funding.deposit` events, minus `funding.withdrawal`)
+ * Starting equity = the accounts' deposits (`funding.deposit` events, minus `funding.withdrawal`, plus the signed `funding.transfer`)
  * + the net PnL of trades closed before `from` (modules/reports/queries/analytics.ts). The computation is domain/analytics/metrics.ts.
  * Errors: `400 validation_failed`, `404 account_not_found`, `403 forbidden` (another trader's account).
  */

@@ -2,15 +2,28 @@
 import { z } from 'zod';
 import { pageQuery } from '../../../../domain/pagination.js';
 import { positiveDecimal } from '../../../../domain/oms/decimal-input.js';
+import { EXECUTION_MODES } from '../../../../domain/oms/execution.js';
+import { dec, fmt } from '../../../../domain/decimal.js';
+import { FUNDING_OPERATION_STATUSES, FUNDING_OPERATION_TYPES } from '../../../../domain/funding/operations.js';
+import { usdAmount } from '../../../../api/operator-common.schemas.js';
 
 export const accountParams = z.object({ id: z.string().min(1).max(255) });
 
 export const createAccountBody = z
   .object({
-    name: z.string().min(1).max(100).default('Paper account'),
+    name: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ description: '`Paper account` (internalised) or `Routed account` when absent' }),
+    executionMode: z.enum(EXECUTION_MODES).optional().meta({
+      description:
+        "Where the account's orders execute (docs/api.md §1); only under the tenant's `accounts.executionMode: trader_choice` may it differ from the tenant's mode (else `403 execution_mode_not_allowed`); default the tenant's mode, `internalised` under `trader_choice`",
+    }),
     initialDepositUsd: positiveDecimal.optional().meta({
       description:
-        "Opening paper balance, USD; default and ceiling from the tenant's deposit policy (`accounts.deposit`: 100000 and 1000000 unless set)",
+        "Opening paper balance of an internalised account, USD; default and ceiling from the tenant's deposit policy (`accounts.deposit`: 100000 and 1000000 unless set). A routed account takes none (`deposit_not_applicable`)",
     }),
   })
   .meta({ id: 'CreateAccount' });
@@ -37,7 +50,7 @@ export const accountView = z
     accountId: z.string(),
     accountNumber: z.string(),
     name: z.string(),
-    executionMode: z.enum(['internalised', 'routed']),
+    executionMode: z.enum(EXECUTION_MODES),
     baseCurrency: z.string(),
     tradingGroupId: z.string().nullable(),
     settings: z.record(z.string(), z.unknown()),
@@ -62,6 +75,10 @@ export const accountStateView = z
         openPositions: z.number(),
       }),
     ),
+    unavailable: z
+      .array(z.object({ venue: z.string(), reason: z.string() }))
+      .optional()
+      .meta({ description: 'Routed accounts only: venues that could not be read now, and why (docs/api.md §2.5)' }),
   })
   .meta({ id: 'AccountState' });
 
@@ -91,6 +108,37 @@ export const manualTradeBody = z
     path: ['exitTime'],
   })
   .meta({ id: 'ManualTrade' });
+
+/** A funding operation's amount: USD, a decimal string > 0 (never a JSON number), canonical on the way in. */
+const fundingAmount = usdAmount.transform((v) => fmt(dec(v)));
+
+/** `POST /accounts/{id}/deposits` and `/withdrawals` (docs/api.md §4.3 "Funding operations"). */
+export const fundingAmountBody = z.object({ amountUsd: fundingAmount }).meta({ id: 'FundingAmount' });
+
+/** `POST /accounts/{id}/transfers`: to another of the caller's internalised accounts. */
+export const transferBody = z
+  .object({
+    toAccountId: z.string().min(1).max(255).meta({ description: "Another of the caller's internalised accounts" }),
+    amountUsd: fundingAmount,
+  })
+  .meta({ id: 'FundingTransfer' });
+
+/** A funding operation (docs/api.md §4.3 "Funding operations"). */
+export const fundingOperationView = z
+  .object({
+    operationId: z.string(),
+    type: z.enum(FUNDING_OPERATION_TYPES),
+    status: z.enum(FUNDING_OPERATION_STATUSES).meta({
+      description: '`completed` (the balance moved), `pending` (waits for an operator), `rejected` (nothing moved)',
+    }),
+    accountId: z.string().meta({ description: "A deposit's account; a withdrawal's or transfer's source" }),
+    toAccountId: z.string().nullable().meta({ description: "A transfer's destination; null otherwise" }),
+    amountUsd: usd,
+    rejectReason: z.string().nullable(),
+    createdAt: z.string(),
+    decidedAt: z.string().nullable().meta({ description: 'When it left `pending` (at once when never held)' }),
+  })
+  .meta({ id: 'FundingOperation' });
 
 /** `GET /accounts/{id}/funding`: the deposit, withdrawal and transfer ledger (cap 1000). */
 export const fundingQuery = pageQuery(1000);

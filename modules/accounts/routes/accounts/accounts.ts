@@ -1,7 +1,7 @@
 /**
  * `/api/v1/accounts` and `/api/v1/accounts/{id}/*` (docs/api.md §4.3): every owned account, one account,
- * its positions and working orders, the cursor-paginated histories, manual trades. All reads work on
- * any tier. Sub-resources with a file of their own in this folder: `state`, `agents`,
+ * its positions and working orders, the cursor-paginated histories, manual trades, and the funding operations
+ * (deposits, withdrawals, transfers: `fullTrading`, `Idempotency-Key`). All reads work on any tier. Sub-resources with a file of their own in this folder: `state`, `agents`,
  * `order-history`, `suspension`.
  */
 import Router from '@koa/router';
@@ -9,24 +9,33 @@ import { Fill, OrderIntent, Trade } from '../../../../db/entities.js';
 import { openPositions } from '../../../../db/account-state.js';
 import { fillView, intentToView, tradeView, workingOrderView } from '../../../../db/views.js';
 import { ownAccounts, ownedAccount } from '../../../../api/auth/ownership.js';
-import { createPaperAccount, updateAccount } from '../../commands/accounts.js';
+import { createAccount, updateAccount } from '../../commands/accounts.js';
 import { importManualTrade } from '../../commands/manual-trade.js';
+import { requestFundingOperation } from '../../commands/funding-operations.js';
+import { toFundingOperationView } from '../../presenters/funding-operations.js';
+import { idempotency } from '../../../../api/middleware/idempotency.js';
+import { IDEMPOTENCY_HEADER } from '../../../../api/middleware/oms-write.js';
 import type { ApiContext, ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf, gate, callerEm } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { toAccountView } from '../../presenters/accounts.js';
 import { eventsPage, fundingPage, historyPage } from '../../queries/accounts.js';
+import { readVenueAccounts, routedPositionsView } from '../../queries/venue-account.js';
+import { executionModeOf } from '../../../../domain/oms/execution.js';
 import { endpoint } from '../../../../api/route.js';
 import {
   accountParams,
   accountView,
   createAccountBody,
   eventsQuery,
+  fundingAmountBody,
+  fundingOperationView,
   fundingQuery,
   historyQuery,
   manualTradeBody,
   pageOf,
   patchAccountBody,
+  transferBody,
 } from './accounts.schemas.js';
 
 /** The newest-first histories of an account: path, answer key, summary, and what they list. */
@@ -57,11 +66,37 @@ const HISTORIES = [
   },
 ];
 
+/**
+ * The funding operations a trader asks for on an internalised account (docs/api.md §4.3 "Funding operations";
+ * modules/accounts/commands/funding-operations.ts): path, operation, body, summary.
+ */
+const FUNDING_WRITES = [
+  {
+    path: '/accounts/:id/deposits',
+    type: 'deposit',
+    body: fundingAmountBody,
+    summary: "Deposit to an internalised account, under the tenant's funding policy",
+  },
+  {
+    path: '/accounts/:id/withdrawals',
+    type: 'withdrawal',
+    body: fundingAmountBody,
+    summary: 'Withdraw from an internalised account, at most its margin available',
+  },
+  {
+    path: '/accounts/:id/transfers',
+    type: 'transfer',
+    body: transferBody,
+    summary: "Transfer to another of the caller's internalised accounts, both balances at once",
+  },
+] as const;
+
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1' });
   const read = gate({ audience: 'trader' });
   const write = gate({ audience: 'trader', write: true });
+  const fundingWrite = gate({ audience: 'trader', tier: 'fullTrading', write: true });
   const tags = ['accounts'];
   /** A unit of work in the caller's tenant, and the caller's account `id` in it. @throws as ownedAccount. */
   const owned = async (ctx: ApiContext, id: string) => {
@@ -95,14 +130,14 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
     {
       method: 'post',
       path: '/accounts',
-      summary: 'Create a paper (internalised) account',
+      summary: "Open an account, internalised or routed as the tenant's policy decides",
       tags,
       gate: write,
       schemas: { body: createAccountBody },
       responses: { '201': { description: 'Created', schema: accountView } },
     },
     async (ctx, { body }) => {
-      const row = await createPaperAccount(deps, callerOf(ctx), body);
+      const row = await createAccount(deps, callerOf(ctx), body);
       ctx.status = 201;
       ctx.body = toAccountView(row);
     },
@@ -148,15 +183,18 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
     {
       method: 'get',
       path: '/accounts/:id/positions',
-      summary: 'Open positions across venues, whole',
+      summary: "Open positions across venues, whole (a routed account's as its venues report them)",
       tags,
       gate: read,
       schemas: { params: accountParams },
       responses: { '200': { description: 'Positions' } },
     },
     async (ctx, { params }) => {
-      const { em } = await owned(ctx, params.id);
-      ctx.body = { positions: await openPositions(em, params.id) };
+      const { em, account } = await owned(ctx, params.id);
+      ctx.body =
+        executionModeOf(account.executionMode) === 'routed'
+          ? routedPositionsView(account.id, await readVenueAccounts(deps, account))
+          : { positions: await openPositions(em, params.id) };
     },
   );
 
@@ -223,6 +261,33 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
       ctx.body = trade;
     },
   );
+
+  for (const w of FUNDING_WRITES) {
+    endpoint(
+      router,
+      openapi,
+      {
+        method: 'post',
+        path: w.path,
+        summary: w.summary,
+        tags,
+        gate: fundingWrite,
+        requires: 'fullTrading',
+        use: [idempotency(deps.orm)],
+        headers: IDEMPOTENCY_HEADER,
+        schemas: { params: accountParams, body: w.body },
+        responses: {
+          '201': { description: 'Completed: the balance moved', schema: fundingOperationView },
+          '202': { description: "Pending: waits for an operator's approval", schema: fundingOperationView },
+        },
+      },
+      async (ctx, { params, body }) => {
+        const op = await requestFundingOperation(deps, callerOf(ctx), params.id, { type: w.type, ...body });
+        ctx.status = op.status === 'pending' ? 202 : 201;
+        ctx.body = toFundingOperationView(op);
+      },
+    );
+  }
 
   endpoint(
     router,

@@ -17,9 +17,9 @@ export const statePoint = z
   .object({
     ts: z.string().meta({ description: 'When the state was sampled, ISO 8601 (the commit of the change it follows)' }),
     venue: z.string(),
-    reason: z.enum(['deposit', 'fill', 'funding', 'hourly', 'backfill']).meta({
+    reason: z.enum(['deposit', 'withdrawal', 'transfer', 'fill', 'funding', 'hourly', 'backfill']).meta({
       description:
-        '`deposit` (account opening), `fill` (an execution filled), `funding` (a funding payment), `hourly` (the funding run’s hourly sample), `backfill` (first sample of an account that existed before snapshots were kept)',
+        '`deposit` (account opening or a deposit), `withdrawal`, `transfer` (a funding operation, docs/api.md §4.3), `fill` (an execution filled), `funding` (a funding payment), `hourly` (the funding run’s hourly sample), `backfill` (first sample of an account that existed before snapshots were kept)',
     }),
     hour: z
       .string()

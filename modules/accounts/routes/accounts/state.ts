@@ -1,6 +1,7 @@
 /**
  * `/api/v1/accounts/{id}/state` and `/state/history` (docs/api.md §2.5, §4.3, §8), trader audience, any tier:
- * - `GET /accounts/{id}/state` → the account state per venue; no top-level totals.
+ * - `GET /accounts/{id}/state` → the account state per venue; no top-level totals. A routed account's is
+ *   what its venues report (modules/accounts/queries/venue-account.ts), with `unavailable` venues named.
  * - `GET /accounts/{id}/state/history` → `{ points: StatePoint[], truncated }`, oldest first (USD decimal
  *   strings; sampling described in `stateHistoryView`), read from the stored state snapshots.
  *   Window-based: `truncated`, no cursor.
@@ -15,6 +16,8 @@ import type { QuotesHub } from '../../../../api/ws/quotes-hub.js';
 import { callerOf, gate, callerEm } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { statePoints } from '../../queries/state-history.js';
+import { readVenueAccounts, routedStateView } from '../../queries/venue-account.js';
+import { executionModeOf } from '../../../../domain/oms/execution.js';
 import { positionMarks } from '../../queries/position-marks.js';
 import { endpoint } from '../../../../api/route.js';
 import { accountParams, accountStateView } from './accounts.schemas.js';
@@ -22,8 +25,9 @@ import { stateHistoryQuery, stateHistoryView } from './state.schemas.js';
 
 /**
  * The router of the endpoints listed in this module's header; each one is also registered in `openapi`.
- * The state is computed from memory when it can: the account's rows from `deps.accountStates`, the marks
- * from `quotes` (docs/api.md §2.5 "Freshness").
+ * An internalised account's state is computed from memory when it can: the account's rows from
+ * `deps.accountStates`, the marks from `quotes` (docs/api.md §2.5 "Freshness"); a routed account's is read
+ * from its venues on every request (§2.5 "Routed accounts").
  */
 export function accountStateRoutes(deps: ApiDeps, openapi: OpenApiRegistry, quotes: QuotesHub): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1' });
@@ -45,8 +49,11 @@ export function accountStateRoutes(deps: ApiDeps, openapi: OpenApiRegistry, quot
     async (ctx, { params }) => {
       const em = callerEm(deps.orm, ctx);
       const rows = await deps.accountStates.rows(em, params.id);
-      ownedBy(callerOf(ctx), rows?.account ?? null, params.id);
-      ctx.body = accountStateOf(rows!, await positionMarks(em, quotes, rows!.positions));
+      const account = ownedBy(callerOf(ctx), rows?.account ?? null, params.id);
+      ctx.body =
+        executionModeOf(account.executionMode) === 'routed'
+          ? routedStateView(account, await readVenueAccounts(deps, account))
+          : accountStateOf(rows!, await positionMarks(em, quotes, rows!.positions));
     },
   );
 
