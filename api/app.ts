@@ -28,6 +28,7 @@ import { serveQuotesSocket } from './ws/quotes.js';
 import type { QuotesHub } from './ws/quotes-hub.js';
 import type { MarketHub } from './ws/market-hub.js';
 import { serveMarketSocket } from './ws/market.js';
+import { offeredPairs } from './ws/offered.js';
 import type { MarketStreams } from '../db/market-streams.js';
 import { serveRiskSocket } from './ws/risk.js';
 import type { EventHub } from './ws/hub.js';
@@ -176,7 +177,13 @@ export function createApp(deps: AppDeps) {
         ctx.cookies.get(SESSION_COOKIE),
       );
     if (ctx.path === '/ws/quotes')
-      return serveQuotesSocket(ws, deps.quotes, deps.idleCloseMs, deps.metrics.socket(ws, 'quotes'));
+      return serveQuotesSocket(
+        ws,
+        deps.quotes,
+        offeredPairs(deps.auth, ctx.req),
+        deps.idleCloseMs,
+        deps.metrics.socket(ws, 'quotes'),
+      );
     if (ctx.path === '/ws/market')
       return serveMarketSocket(ws, ctx.req, {
         orm: deps.orm,
@@ -185,6 +192,7 @@ export function createApp(deps: AppDeps) {
         logger: deps.logger,
         idleCloseMs: deps.idleCloseMs,
         meter: deps.metrics.socket(ws, 'market'),
+        offered: offeredPairs(deps.auth, ctx.req),
       });
     ws.send(JSON.stringify({ type: 'Result', ok: false, error: 'not_found', detail: `no channel ${ctx.path}` }));
     ws.close(1008, 'not_found');

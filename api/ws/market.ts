@@ -31,6 +31,7 @@ import { findSymbol } from '../../domain/market/symbols.js';
 import type { StreamMessage } from '../../domain/market/stream-message.js';
 import type { MarketStreams } from '../../db/market-streams.js';
 import { tenantLookup, tenantOf } from '../middleware/tenant.js';
+import { notOffered, type OfferCheck } from './offered.js';
 import { clientFrames, readFrame, UNSUBSCRIBE_FRAME } from './client-frames.js';
 import { FRAME_RATE, FrameLimiter } from './frame-limit.js';
 import { consumeHandshakeToken } from './handshake.js';
@@ -106,6 +107,8 @@ export interface MarketSocketDeps {
   outboxCapBytes?: number;
   /** Counts the socket's frames (api/ops/metrics.ts). */
   meter?: FrameMeter;
+  /** Refuses the pairs the socket's tenant does not offer (api/ws/offered.ts). */
+  offered: OfferCheck;
 }
 
 /** Serves one `/ws/market` connection. */
@@ -137,6 +140,10 @@ export function serveMarketSocket(ws: WebSocket, req: IncomingMessage, deps: Mar
     const parsed = list.map((t) => [t, parseMarketTopic(t)] as const);
     const bad = parsed.filter(([, p]) => 'error' in p).map(([t, p]) => `${t}: ${(p as { error: string }).error}`);
     if (bad.length) return fail('unknown_topic', bad.join('; '));
+    const refused = await deps.offered(
+      parsed.flatMap(([topic, p]) => ('error' in p ? [] : [{ topic, venue: p.venue, symbol: p.symbol }])),
+    );
+    if (refused.length) return out.reply(notOffered(refused));
     for (const [t, p] of parsed) {
       if (topics.has(t) || 'error' in p) continue;
       topics.add(t);

@@ -18,13 +18,18 @@ import { IDLE_CLOSE_MS } from './risk.js';
 import { clientFrames, readFrame, UNSUBSCRIBE_FRAME } from './client-frames.js';
 import { FrameLimiter } from './frame-limit.js';
 import { Outbox, type FrameMeter } from './outbox.js';
+import { notOffered, type OfferCheck } from './offered.js';
 
 const frame = clientFrames(UNSUBSCRIBE_FRAME);
 
-/** Serves one `/ws/quotes` connection; `meter` counts its frames (api/ops/metrics.ts). */
+/**
+ * Serves one `/ws/quotes` connection; `meter` counts its frames (api/ops/metrics.ts); `offered` refuses the
+ * pairs its tenant does not offer (api/ws/offered.ts).
+ */
 export function serveQuotesSocket(
   ws: WebSocket,
   hub: QuotesHub,
+  offered: OfferCheck,
   idleCloseMs = IDLE_CLOSE_MS,
   meter?: FrameMeter,
 ): void {
@@ -33,6 +38,11 @@ export function serveQuotesSocket(
   const send = (msg: Record<string, unknown>) => out.reply(msg);
   const limiter = new FrameLimiter();
   const subs = new Map<string, () => void>();
+  let pending = Promise.resolve();
+  const pairOf = (t: string) => {
+    const [venue = '', symbol = ''] = t.split(':');
+    return { venue, symbol };
+  };
   let idle = setTimeout(() => ws.close(1000, 'idle'), idleCloseMs);
   /**
    * Topic `t`'s quotes, as the hub serialised them once for every socket; latest wins: a quote still queued for a
@@ -51,8 +61,8 @@ export function serveQuotesSocket(
     if (msg.type === 'Authenticate') return void send({ type: 'Result', ok: true });
     if (!msg.topics.length) return void send({ type: 'Result', ok: false, error: 'topics_required' });
     const unknown = msg.topics.filter((t) => {
-      const [venue, symbol] = t.split(':');
-      return !findSymbol(venue ?? '', symbol ?? '');
+      const { venue, symbol } = pairOf(t);
+      return !findSymbol(venue, symbol);
     });
     if (unknown.length)
       return void send({
@@ -61,15 +71,24 @@ export function serveQuotesSocket(
         error: 'unknown_topic',
         detail: `unknown: ${unknown.join(', ')}; topics are <venue>:<symbol>, e.g. paper:BTC.PAPER`,
       });
-    for (const t of msg.topics) {
-      const key = t.replace(':', ' ');
-      if (msg.type === 'Subscribe' && !subs.has(t)) subs.set(t, hub.subscribe(key, deliver(t)));
-      if (msg.type === 'Unsubscribe') {
-        subs.get(t)?.();
-        subs.delete(t);
+    // In arrival order: a Subscribe waits for its tenant's rules (read once per socket).
+    const topics = msg.topics;
+    const apply = async () => {
+      if (msg.type === 'Subscribe') {
+        const refused = await offered(topics.map((t) => ({ topic: t, ...pairOf(t) })));
+        if (refused.length) return send(notOffered(refused));
       }
-    }
-    send({ type: 'Result', ok: true, topics: [...subs.keys()] });
+      for (const t of topics) {
+        if (msg.type === 'Subscribe' && !subs.has(t) && ws.readyState === ws.OPEN)
+          subs.set(t, hub.subscribe(t.replace(':', ' '), deliver(t)));
+        if (msg.type === 'Unsubscribe') {
+          subs.get(t)?.();
+          subs.delete(t);
+        }
+      }
+      send({ type: 'Result', ok: true, topics: [...subs.keys()] });
+    };
+    pending = pending.then(apply, apply);
   });
   ws.on('close', () => {
     clearTimeout(idle);

@@ -17,6 +17,7 @@ import { publishMark } from '../../modules/market/feeds/marks.js';
 import { addAgent } from '../support/agents.js';
 import { recordedTick } from '../support/marks.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { openRisk } from '../support/ws.js';
 
 /** A port fetch refuses (`bad port`): routed dispatches here fail at once and never reach a venue. */
 const NOWHERE = 'http://127.0.0.1:9';
@@ -120,6 +121,25 @@ describe('tenant configuration obeyed', () => {
       expect(markets.flatMap((m: { outcomes: { symbol: string }[] }) => m.outcomes.map((o) => o.symbol))).toEqual([
         '511754-YES.PM',
       ]);
+    });
+
+    it('/ws/quotes and /ws/market on the tenant refuse a pair it does not offer; without a tenant every pair is served', async () => {
+      const wsBase = s.api.baseUrl.replace('http', 'ws');
+      const ask = async (channel: string, headers: Record<string, string>, topics: string[]) => {
+        const ws = await openRisk(`${wsBase}/ws/${channel}`, headers);
+        ws.send({ type: 'Subscribe', topics });
+        const result = await ws.next((f) => f.type === 'Result');
+        ws.close();
+        return [result.ok, result.error ?? result.topics];
+      };
+      const tenant = { 'x-tenant-slug': s.tenant.slug };
+      expect(await ask('quotes', tenant, ['paper:BTC.PAPER', 'aster:BTC.ASTER'])).toEqual([false, 'venue_not_enabled']);
+      expect(await ask('quotes', tenant, ['hyperliquid:SOL.HL'])).toEqual([false, 'symbol_not_enabled']);
+      expect(await ask('quotes', tenant, ['hyperliquid:BTC.HL'])).toEqual([true, ['hyperliquid:BTC.HL']]);
+      expect(await ask('market', tenant, ['trades:hyperliquid:SOL.HL'])).toEqual([false, 'symbol_not_enabled']);
+      expect(await ask('market', tenant, ['trades:hyperliquid:ETH.HL'])).toEqual([true, ['trades:hyperliquid:ETH.HL']]);
+      // No tenant named: the platform tenant, which offers every venue.
+      expect(await ask('quotes', {}, ['aster:BTC.ASTER'])).toEqual([true, ['aster:BTC.ASTER']]);
     });
   });
 
