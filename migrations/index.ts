@@ -26,6 +26,7 @@ import { Migration20261124194700CredentialEnvelope } from './Migration2026112419
 import { Migration20261124201300IntentVenueSigning } from './Migration20261124201300IntentVenueSigning.js';
 import { Migration20261124202000PlanKeepsFirms } from './Migration20261124202000PlanKeepsFirms.js';
 import { Migration20261124213700FundingOperations } from './Migration20261124213700FundingOperations.js';
+import { Migration20261124220000LiveCandlesIndex } from './Migration20261124220000LiveCandlesIndex.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -54,4 +55,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124201300IntentVenueSigning', class: Migration20261124201300IntentVenueSigning },
   { name: 'Migration20261124202000PlanKeepsFirms', class: Migration20261124202000PlanKeepsFirms },
   { name: 'Migration20261124213700FundingOperations', class: Migration20261124213700FundingOperations },
+  { name: 'Migration20261124220000LiveCandlesIndex', class: Migration20261124220000LiveCandlesIndex },
 ];
