@@ -39,6 +39,7 @@ import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../domain/market
 import { ASTER_CHAIN_ID, recoverSigner, splitSigned } from '../venues/aster/signing.js';
 import type { WireAccount, WireOrder, WireStatus, WireTrade } from '../venues/aster/wire.js';
 import {
+  addressControls,
   commonControls,
   Faults,
   isAddress,
@@ -593,12 +594,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       return { venueOrderId: String(order.orderId) };
     },
     poke,
-    orderCount(owner) {
-      return accepted.of(lc(owner));
-    },
-    fund(owner, amountUsd) {
-      holdings.fund(lc(owner), amountUsd);
-    },
+    ...addressControls(accepted, holdings),
     agents(owner) {
       return [...(agentsOf.get(lc(owner))?.values() ?? [])].map((a) => ({ ...a }));
     },

@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Holdings } from './holdings.js';
 
 /** Options every simulator takes. */
 export interface SimulatorOptions {
@@ -167,6 +168,21 @@ export function commonControls(
     served: () => served.served(),
     dropNextAck: () => faults.dropNextAck(),
     rejectNext: (reason) => faults.rejectNext(reason),
+  };
+}
+
+/**
+ * The per-owner test controls of a simulator whose owners are addresses (Hyperliquid, Aster, Polymarket):
+ * `orderCount` reads the orders `accepted` counted under the lower-case address, `fund` credits the
+ * lower-case address in `holdings` (simulators/holdings.ts), so a test may pass an address in any case.
+ */
+export function addressControls(
+  accepted: Tally,
+  holdings: Pick<Holdings, 'fund'>,
+): Pick<VenueSimulator<unknown>, 'orderCount' | 'fund'> {
+  return {
+    orderCount: (owner) => accepted.of(lc(owner)),
+    fund: (owner, amountUsd) => holdings.fund(lc(owner), amountUsd),
   };
 }
 

@@ -53,6 +53,7 @@ import {
   type WireOrderWithStatus,
 } from '../venues/hyperliquid/wire.js';
 import {
+  addressControls,
   commonControls,
   Faults,
   isAddress,
@@ -633,12 +634,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
       return { venueOrderId: String(order.oid) };
     },
     poke,
-    orderCount(owner) {
-      return accepted.of(lc(owner));
-    },
-    fund(owner, amountUsd) {
-      holdings.fund(lc(owner), amountUsd);
-    },
+    ...addressControls(accepted, holdings),
     agents(owner) {
       return [...(approvals.get(lc(owner)) ?? new Map<string, Agent>()).entries()].map(([name, a]) => ({
         name,

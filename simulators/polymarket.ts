@@ -56,6 +56,7 @@ import {
   type WireTrade,
 } from '../venues/polymarket/wire.js';
 import {
+  addressControls,
   commonControls,
   Faults,
   lc,
@@ -577,12 +578,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       return { venueOrderId: id };
     },
     poke,
-    orderCount(owner) {
-      return accepted.of(lc(owner));
-    },
-    fund(funder, amountUsd) {
-      holdings.fund(lc(funder), amountUsd);
-    },
+    ...addressControls(accepted, holdings),
     authorizedSigners(funder) {
       return [...(signers.get(lc(funder)) ?? new Map<string, number>()).entries()].map(([signer, expiresAt]) => ({
         signer,

@@ -106,15 +106,7 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
   for (;;) {
     if (spawnError) throw new Error(`anvil could not start: ${(spawnError as Error).message}`);
     if (child.exitCode !== null) throw new Error(`anvil exited with ${child.exitCode}: ${stderr.trim()}`);
-    const ok = await fetch(rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-    }).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
+    if (await anvilAnswers(rpcUrl)) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`anvil did not answer on ${rpcUrl} within ${opts.readyTimeoutS ?? 20} s: ${stderr.trim()}`);
@@ -132,6 +124,21 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * Whether a chain node answers at `rpcUrl`: an `eth_chainId` call gets an HTTP 2xx. Never throws: a
+ * refused connection or any other network error is `false`.
+ */
+export async function anvilAnswers(rpcUrl: string): Promise<boolean> {
+  return fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+  }).then(
+    (r) => r.ok,
+    () => false,
+  );
 }
 
 /** One JSON-RPC call, anvil's own methods included (`anvil_setBalance`, `anvil_mine`, `evm_setAutomine`, …). */

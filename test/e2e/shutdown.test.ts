@@ -23,7 +23,7 @@ import { Fill } from '../../db/entities.js';
 import { publishMark } from '../../modules/market/feeds/marks.js';
 import { VENUE_SYMBOLS } from '../../domain/market/symbols.js';
 import { intentWorkflowId } from '../../modules/oms/workflows/intent.definitions.js';
-import { freeLocalPort } from '../../scripts/lib/anvil.js';
+import { anvilAnswers, freeLocalPort } from '../../scripts/lib/anvil.js';
 import { startStack, stackEnv, type Stack } from '../support/stack.js';
 import { exited } from '../support/worker-process.js';
 import { authorizeAgent, startSimulators, type Simulators } from '../support/venues.js';
@@ -244,16 +244,6 @@ describe('worker process: SIGTERM', () => {
 });
 
 describe("npm run dev's chain: the node process alone is signalled, crashes or is killed", () => {
-  const answers = (rpcUrl: string) =>
-    fetch(rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-    }).then(
-      (r) => r.ok,
-      () => false,
-    );
-
   // SIGINT runs the Supervisor's ordered stop; SIGUSR2 makes that process throw (an uncaught error); SIGKILL leaves it no say (the kernel's parent-death signal).
   for (const [mode, signal, code] of [
     ['signalled', 'SIGINT', 0],
@@ -268,11 +258,11 @@ describe("npm run dev's chain: the node process alone is signalled, crashes or i
       const dev = spawnTs('test/support/dev-chain-process.ts', [dir, mode], env);
       try {
         const { rpcUrl } = JSON.parse(await lineOf(dev, (l) => l.startsWith('{'))) as { rpcUrl: string };
-        expect(await answers(rpcUrl)).toBe(true);
+        expect(await anvilAnswers(rpcUrl)).toBe(true);
         dev.kill(signal); // that process only, as a supervisor sends it; anvil is not signalled by us
         expect(await exitOf(dev)).toBe(code);
         await waitFor(
-          () => answers(rpcUrl),
+          () => anvilAnswers(rpcUrl),
           (ok) => !ok,
           10_000,
           100,

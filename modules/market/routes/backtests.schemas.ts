@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { OPS } from '../../../domain/backtest/engine.js';
 import { MAX_INDICATORS } from '../../../domain/indicators/registry.js';
-import { barWindowFields, indicatorRequest, windowView } from './indicators.schemas.js';
+import { barSeriesFields, barWindowFields, indicatorRequest } from './indicators.schemas.js';
 import { PLAIN_DECIMAL } from '../../../domain/decimal.js';
 
 const decimal = (description: string) =>
@@ -72,12 +72,7 @@ const trade = z.object({
 
 export const backtestView = z
   .object({
-    venue: z.string(),
-    symbol: z.string(),
-    interval: z.string(),
-    source: z.string(),
-    bars: z.number().int(),
-    window: windowView,
+    ...barSeriesFields,
     trades: z.array(trade),
     equityCurve: z
       .array(z.object({ at: z.string(), equityUsd: z.string(), pnlUsd: z.string() }))

@@ -93,16 +93,25 @@ const seriesView = z.object({
 });
 
 /** The window actually covered: first bar open to last bar close. */
-export const windowView = z.object({ from: z.string().nullable(), to: z.string().nullable() });
+const windowView = z.object({ from: z.string().nullable(), to: z.string().nullable() });
+
+/**
+ * The fields every answer over a bar series opens with (spread into `IndicatorSeries` and
+ * `BacktestResult`): the pair, the bar length, where the bars came from (`source`), how many bars
+ * and the window they actually cover.
+ */
+export const barSeriesFields = {
+  venue: z.string(),
+  symbol: z.string(),
+  interval: z.string(),
+  source: z.string(),
+  bars: z.number().int(),
+  window: windowView,
+};
 
 export const computeView = z
   .object({
-    venue: z.string(),
-    symbol: z.string(),
-    interval: z.string(),
-    source: z.string(),
-    bars: z.number().int(),
-    window: windowView,
+    ...barSeriesFields,
     openTime: z.array(z.string()).meta({ description: 'Bar open times (ISO 8601), oldest first' }),
     close: z.array(z.string()).meta({ description: 'Bar closes, USD' }),
     indicators: z.array(seriesView),

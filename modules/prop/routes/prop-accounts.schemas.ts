@@ -18,6 +18,20 @@ export const propAccountListQuery = listQuery.extend({
   status: z.enum(PROP_ACCOUNT_STATUSES).optional(),
 });
 
+/**
+ * The record fields a prop account answers with, as the operator (`PropAccount`) and the trader
+ * (`Challenge`, challenges.schemas.ts) both see them: USD paid out so far, the attempt number, the
+ * deposit's transaction hash, when it passed / breached (ISO 8601, null until then) and when it was created.
+ */
+export const propAccountRecordFields = {
+  paidOutUsd: z.string(),
+  attempt: z.number().int(),
+  depositTxHash: z.string().nullable(),
+  passedAt: z.string().nullable(),
+  breachedAt: z.string().nullable(),
+  createdAt: z.string(),
+};
+
 export const propAccountViewSchema = z
   .object({
     id: z.string(),
@@ -31,12 +45,7 @@ export const propAccountViewSchema = z
     tradingDays: z.number().int(),
     breachReason: z.string().nullable(),
     payoutCeilingUsd: z.string().nullable(),
-    paidOutUsd: z.string(),
-    attempt: z.number().int(),
-    depositTxHash: z.string().nullable(),
-    passedAt: z.string().nullable(),
-    breachedAt: z.string().nullable(),
-    createdAt: z.string(),
+    ...propAccountRecordFields,
   })
   .meta({ id: 'PropAccount' });
 

@@ -3,6 +3,7 @@
  * payouts.schemas.ts.
  */
 import { z } from 'zod';
+import { PROP_ACCOUNT_STATUSES, propAccountRecordFields } from '../prop-accounts.schemas.js';
 
 export const challengeParams = z.object({ id: z.string().min(1).max(255) });
 
@@ -18,18 +19,13 @@ export const challengeView = z
     accountId: z
       .string()
       .meta({ description: 'The challenge’s own trading account (paper venue), funded with the account size' }),
-    status: z.enum(['pending_payment', 'active', 'passed', 'breached', 'funded', 'suspended']),
+    status: z.enum(PROP_ACCOUNT_STATUSES),
     startingBalanceUsd: z.string(),
     peakEquityUsd: z.string(),
     tradingDays: z.number().int(),
     breachReason: z.string().nullable(),
     payoutCeilingUsd: z.string().nullable().meta({ description: 'Recorded at a pass: profit × payout split, USD' }),
-    paidOutUsd: z.string(),
-    attempt: z.number().int(),
-    depositTxHash: z.string().nullable(),
-    passedAt: z.string().nullable(),
-    breachedAt: z.string().nullable(),
-    createdAt: z.string(),
+    ...propAccountRecordFields,
     deposit: z
       .object({
         chainId: z.number().int(),
