@@ -14,7 +14,7 @@ export const errorBody = z
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** A Koa path (`/a/:id`) in OpenAPI form (`/a/{id}`). */
-const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 /**
  * One row of the route table: an endpoint as its `endpoint()` call declared it (api/route.ts), as
@@ -38,6 +38,7 @@ export interface RouteEntry {
 export class OpenApiRegistry {
   private readonly paths: ZodOpenApiPathsObject = {};
   private readonly table: RouteEntry[] = [];
+  private readonly operationIds = new Set<string>();
 
   /** Adds a route to the route table (`path` in Koa or OpenAPI form), in registration order. */
   route(entry: RouteEntry): void {
@@ -49,9 +50,14 @@ export class OpenApiRegistry {
     return this.table;
   }
 
-  /** Registers one operation; `path` in Koa form (`/a/:id`) is converted to OpenAPI form (`/a/{id}`). */
+  /** Registers one operation (@throws Error on a duplicate `operationId`); `path` in Koa form (`/a/:id`) is converted to OpenAPI form (`/a/{id}`). */
   add(method: Method, path: string, op: ZodOpenApiOperationObject): void {
     const oaPath = openApiPath(path);
+    if (op.operationId) {
+      if (this.operationIds.has(op.operationId))
+        throw new Error(`duplicate operationId ${op.operationId} (${method} ${oaPath})`);
+      this.operationIds.add(op.operationId);
+    }
     const responses: Record<string, unknown> = { ...op.responses };
     for (const status of ['400', '401', '403', '404', '409', '410', '429', '500']) {
       responses[status] ??= { description: 'Error', content: { 'application/json': { schema: errorBody } } };
@@ -75,9 +81,23 @@ export class OpenApiRegistry {
       },
       servers: serverUrl ? [{ url: serverUrl }] : [],
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'service_session',
+            description: 'The SIWE session cookie (docs/api.md §5.1), used when no bearer is sent',
+          },
+          tenant: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Tenant-Slug',
+            description: 'Names the tenant; optional when the call comes from a registered origin',
+          },
+        },
       },
-      security: [{ bearer: [] }],
+      security: [{ bearer: [] }, { session: [] }],
       paths: this.paths,
     });
   }

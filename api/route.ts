@@ -8,7 +8,8 @@ import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import type { ApiContext, ApiDeps, ApiMiddleware, ApiState } from './context.js';
 import type { Scope } from '../domain/gates.js';
 import { callerEm, gateRule, operatorAccess } from './middleware/auth.js';
-import type { OpenApiRegistry } from './openapi.js';
+import { openApiPath, type OpenApiRegistry } from './openapi.js';
+import { operationIdOf } from './operation-id.js';
 import { validate, type Input, type RouteSchemas } from './middleware/validate.js';
 
 /** An endpoint's definition. */
@@ -16,6 +17,8 @@ export interface Endpoint<S extends RouteSchemas> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   summary: string;
+  /** The stable OpenAPI `operationId`; derived from method and path when absent (api/operation-id.ts). */
+  operationId?: string;
   tags: string[];
   /** Access rule middleware (from `gate()`), or none for public routes. */
   gate?: ApiMiddleware;
@@ -42,7 +45,9 @@ export function endpoint<S extends RouteSchemas>(
     handler(ctx, ctx.state.input as Input<S>),
   );
 
+  const path = `${(router.opts as { prefix?: string }).prefix ?? ''}${def.path}`;
   const op: ZodOpenApiOperationObject = {
+    operationId: def.operationId ?? operationIdOf(def.method, openApiPath(path)),
     summary: def.summary,
     tags: def.tags,
     ...(def.requires ? { 'x-required': def.requires } : {}),
@@ -77,7 +82,6 @@ export function endpoint<S extends RouteSchemas>(
       schema: { type: 'string' },
     }));
   }
-  const path = `${(router.opts as { prefix?: string }).prefix ?? ''}${def.path}`;
   openapi.add(def.method, path, op);
   const rule = def.gate ? gateRule(def.gate) : undefined;
   openapi.route({

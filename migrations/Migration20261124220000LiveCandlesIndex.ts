@@ -8,7 +8,9 @@ import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261124220000LiveCandlesIndex extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create index "candles_live_idx" on "candles" ("venue", "symbol", "interval", "open_time") where "live"`);
+    this.addSql(
+      `create index "candles_live_idx" on "candles" ("venue", "symbol", "interval", "open_time") where "live"`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -37,4 +37,22 @@ describe('committed API documents', () => {
         .sort(),
     ).toEqual(['/ws/market', '/ws/quotes', '/ws/risk']);
   });
+
+  it('every operation has a unique operationId, in the trader vocabulary for the OMS', () => {
+    const openapi = JSON.parse(served.openapi);
+    const ids = Object.values(openapi.paths).flatMap((ops: any) => Object.values(ops).map((op: any) => op.operationId));
+    expect(ids.length).toBeGreaterThan(100);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(openapi.paths['/api/v1/oms/intents'].post.operationId).toBe('composeIntent');
+    expect(openapi.paths['/api/v1/accounts/{id}/state'].get.operationId).toBe('getAccountState');
+  });
+
+  it('the OpenAPI document declares the bearer, session cookie and tenant header schemes', () => {
+    const openapi = JSON.parse(served.openapi);
+    expect(Object.keys(openapi.components.securitySchemes).sort()).toEqual(['bearer', 'session', 'tenant']);
+    expect(openapi.components.securitySchemes.session).toMatchObject({ in: 'cookie', name: 'service_session' });
+    expect(openapi.security).toEqual([{ bearer: [] }, { session: [] }]);
+    expect(openapi.paths['/healthz'].get.security).toEqual([]);
+  });
 });
