@@ -41,6 +41,31 @@ export async function openPositions(em: EntityManager, accountId: string) {
   return rows.map((p) => positionView(p, marks.get(`${p.venue} ${p.symbol}`) ?? null));
 }
 
+/** A position as valued: decimal strings (contracts for `qty`, USD for the price). */
+interface HeldPosition {
+  venue: string;
+  symbol: string;
+  qty: string;
+  avgEntryPrice: string;
+  leverage: string;
+}
+
+/**
+ * The §2.5 figures of one venue: `balanceUsd` (decimal string) and its open positions, each valued at its
+ * mark in `marks` (keyed `<venue> <symbol>`), else at its average entry price.
+ */
+export function valueVenue(balanceUsd: string, positions: HeldPosition[], marks: Map<string, Decimal>) {
+  return venueState(
+    new Decimal(balanceUsd),
+    positions.map((p) => ({
+      qty: new Decimal(p.qty),
+      avgEntryPrice: new Decimal(p.avgEntryPrice),
+      mark: marks.get(`${p.venue} ${p.symbol}`) ?? new Decimal(p.avgEntryPrice),
+      leverage: new Decimal(p.leverage),
+    })),
+  );
+}
+
 /**
  * `{ accountId, accountNumber, perVenue }` (docs/api.md §2.5) from the account's rows (db/account-state-cache.ts)
  * and the marks of its open positions keyed `<venue> <symbol>` (a position without one is valued at its
@@ -49,15 +74,7 @@ export async function openPositions(em: EntityManager, accountId: string) {
 export function accountStateOf({ account, balances, positions }: AccountStateRows, marks: Map<string, Decimal>) {
   const perVenue = balances.map((b) => {
     const held = positions.filter((p) => p.venue === b.venue);
-    const s = venueState(
-      new Decimal(b.balanceUsd),
-      held.map((p) => ({
-        qty: new Decimal(p.qty),
-        avgEntryPrice: new Decimal(p.avgEntryPrice),
-        mark: marks.get(`${p.venue} ${p.symbol}`) ?? new Decimal(p.avgEntryPrice),
-        leverage: new Decimal(p.leverage),
-      })),
-    );
+    const s = valueVenue(b.balanceUsd, held, marks);
     return {
       venue: b.venue,
       exchange: b.venue === 'paper' ? 'platform' : b.venue,

@@ -14,9 +14,9 @@
  *   at most one per account, venue and funding hour (equity moves with the marks in between).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Decimal, fmt } from '../domain/decimal.js';
+import { fmt } from '../domain/decimal.js';
 import { venueState } from '../domain/paper/account.js';
-import { marksFor } from './account-state.js';
+import { marksFor, valueVenue } from './account-state.js';
 import { AccountBalance, Position } from './entities.js';
 
 /** Why a snapshot was written (the `reason` column; `backfill` is the migration's own). */
@@ -97,14 +97,6 @@ export async function stateNow(
   if (!balance) return null;
   const positions = await em.find(Position, { accountId, venue, qty: { $ne: '0' } });
   const marks = await marksFor(em, positions);
-  const state = venueState(
-    new Decimal(balance.balanceUsd),
-    positions.map((p) => ({
-      qty: new Decimal(p.qty),
-      avgEntryPrice: new Decimal(p.avgEntryPrice),
-      mark: marks.get(`${p.venue} ${p.symbol}`) ?? new Decimal(p.avgEntryPrice),
-      leverage: new Decimal(p.leverage),
-    })),
-  );
+  const state = valueVenue(balance.balanceUsd, positions, marks);
   return { state, openPositions: positions.length };
 }
