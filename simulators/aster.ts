@@ -38,20 +38,8 @@ import { Decimal } from '../domain/decimal.js';
 import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../domain/market/symbols.js';
 import { ASTER_CHAIN_ID, recoverSigner, splitSigned } from '../venues/aster/signing.js';
 import type { WireAccount, WireOrder, WireStatus, WireTrade } from '../venues/aster/wire.js';
-import {
-  addressControls,
-  commonControls,
-  Faults,
-  isAddress,
-  lc,
-  listen,
-  messageOf,
-  NOT_FOUND_TEXT,
-  Reply,
-  Tally,
-  type SimulatorOptions,
-  type VenueSimulator,
-} from './harness.js';
+import { addressControls, Faults, isAddress, lc, listen, messageOf, NOT_FOUND_TEXT, Reply, Tally } from './harness.js';
+import type { SimulatorOptions, VenueSimulator } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders, triggerReached } from './matching.js';
 import { Holdings } from './holdings.js';
 
@@ -570,10 +558,10 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     err instanceof AsterFail
       ? new Reply(err.http, { code: err.code, msg: err.message })
       : new Reply(500, { code: -1000, msg: messageOf(err) });
-  const served = await listen({ port: opts.port, route, fail });
+  const common = await listen({ port: opts.port, route, fail, faults });
 
   return {
-    ...commonControls(served, faults),
+    ...common,
     async injectOrder(owner, o) {
       const spec = injectedSpec('aster', o.symbol);
       const order = newOrder({

@@ -111,14 +111,16 @@ export const messageOf = (err: unknown): string => String((err as Error | undefi
  * Serves `route` on 127.0.0.1:`port` (0 = any). `route` gets the request, the response (to destroy
  * its socket for a lost ack) and the body text; it answers a JSON value (200), a {@link Reply}, or
  * anything once the socket is destroyed (nothing is sent then). A throw is answered with
- * `fail(err)`. Resolves with the base URL (`http://127.0.0.1:<port>` + `path`) and `close()`.
+ * `fail(err)`. Resolves with the controls every simulator answers the same way: the base URL
+ * (`http://127.0.0.1:<port>` + `path`), `close()`, what it has served, and the two `faults` to arm.
  */
 export async function listen(opts: {
   port?: number;
   path?: string;
   route: (req: IncomingMessage, res: ServerResponse, body: string) => Promise<unknown>;
   fail: (err: unknown) => Reply;
-}): Promise<{ url: string; close(): Promise<void>; served(): Served }> {
+  faults: Faults;
+}): Promise<Pick<VenueSimulator<unknown>, 'url' | 'close' | 'dropNextAck' | 'rejectNext' | 'served'>> {
   const served: Served = { requests: 0, ms: 0 };
   const send = (res: ServerResponse, out: unknown) => {
     if (res.destroyed || res.socket?.destroyed) return;
@@ -141,7 +143,14 @@ export async function listen(opts: {
         });
     });
   });
-  return { ...(await serve(server, opts.port, opts.path)), served: () => ({ ...served }) };
+  const bound = await serve(server, opts.port, opts.path);
+  return {
+    url: bound.url,
+    close: () => bound.close(),
+    served: () => ({ ...served }),
+    dropNextAck: () => opts.faults.dropNextAck(),
+    rejectNext: (reason) => opts.faults.rejectNext(reason),
+  };
 }
 
 /** Listens on 127.0.0.1:`port` (0 = any); answers the base URL (`http://127.0.0.1:<port>` + `path`) and `close()`. */
@@ -154,20 +163,6 @@ async function serve(server: Server, port = 0, path = ''): Promise<{ url: string
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
-  };
-}
-
-/** The controls every simulator answers the same way: its URL, `close()`, the two faults and what it has served. */
-export function commonControls(
-  served: Awaited<ReturnType<typeof listen>>,
-  faults: Faults,
-): Pick<VenueSimulator<unknown>, 'url' | 'close' | 'dropNextAck' | 'rejectNext' | 'served'> {
-  return {
-    url: served.url,
-    close: () => served.close(),
-    served: () => served.served(),
-    dropNextAck: () => faults.dropNextAck(),
-    rejectNext: (reason) => faults.rejectNext(reason),
   };
 }
 

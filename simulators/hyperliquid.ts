@@ -52,20 +52,8 @@ import {
   type WireFill,
   type WireOrderWithStatus,
 } from '../venues/hyperliquid/wire.js';
-import {
-  addressControls,
-  commonControls,
-  Faults,
-  isAddress,
-  lc,
-  listen,
-  messageOf,
-  NOT_FOUND_TEXT,
-  Reply,
-  Tally,
-  type SimulatorOptions,
-  type VenueSimulator,
-} from './harness.js';
+import { addressControls, Faults, isAddress, lc, listen, messageOf, NOT_FOUND_TEXT, Reply, Tally } from './harness.js';
+import type { SimulatorOptions, VenueSimulator } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders, triggerReached } from './matching.js';
 import { Holdings } from './holdings.js';
 
@@ -610,10 +598,10 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     if (err instanceof Refused) return new Reply(200, { status: 'err', response: err.message });
     return err instanceof BadBody ? new Reply(422, err.message, true) : new Reply(500, messageOf(err), true);
   };
-  const served = await listen({ port: opts.port, route, fail });
+  const common = await listen({ port: opts.port, route, fail, faults });
 
   return {
-    ...commonControls(served, faults),
+    ...common,
     async injectOrder(owner, o) {
       const spec = injectedSpec('hyperliquid', o.symbol);
       const order = newOrder({

@@ -55,16 +55,8 @@ import {
   type WireFill,
   type WireOrder,
 } from '../venues/kalshi/wire.js';
-import {
-  commonControls,
-  Faults,
-  listen,
-  messageOf,
-  Reply,
-  Tally,
-  type SimulatorOptions,
-  type VenueSimulator,
-} from './harness.js';
+import { Faults, listen, messageOf, Reply, Tally } from './harness.js';
+import type { SimulatorOptions, VenueSimulator } from './harness.js';
 import { injectedSpec, markedOrders } from './matching.js';
 import { Holdings } from './holdings.js';
 
@@ -566,10 +558,10 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     const e = err instanceof HttpError ? err : new HttpError(500, 'internal_server_error', messageOf(err));
     return new Reply(e.status, e.body());
   };
-  const served = await listen({ port: opts.port, path: TRADE_API_PREFIX, route, fail });
+  const common = await listen({ port: opts.port, path: TRADE_API_PREFIX, route, fail, faults });
 
   return {
-    ...commonControls(served, faults),
+    ...common,
     async injectOrder(member, o) {
       const m = injectedSpec('kalshi', o.symbol).venueSymbol.match(/^(.+):(yes|no)$/);
       if (!m) throw new Error(`unknown symbol ${o.symbol}`);

@@ -55,18 +55,8 @@ import {
   type WireOrder,
   type WireTrade,
 } from '../venues/polymarket/wire.js';
-import {
-  addressControls,
-  commonControls,
-  Faults,
-  lc,
-  listen,
-  messageOf,
-  Reply,
-  Tally,
-  type SimulatorOptions,
-  type VenueSimulator,
-} from './harness.js';
+import { addressControls, Faults, lc, listen, messageOf, Reply, Tally } from './harness.js';
+import type { SimulatorOptions, VenueSimulator } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders } from './matching.js';
 import { Holdings } from './holdings.js';
 
@@ -552,10 +542,10 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
 
   const fail = (err: unknown) =>
     err instanceof HttpError ? new Reply(err.status, { error: err.error }) : new Reply(500, { error: messageOf(err) });
-  const served = await listen({ port: opts.port, route, fail });
+  const common = await listen({ port: opts.port, route, fail, faults });
 
   return {
-    ...commonControls(served, faults),
+    ...common,
     async injectOrder(owner, o) {
       const spec = injectedSpec('polymarket', o.symbol);
       const maker = lc(owner);

@@ -23,14 +23,14 @@
 import { recoverTypedDataAddress, type Hex } from 'viem';
 import { z } from 'zod';
 import { checked, fetchText, parseJson, venueUrl } from '../http.js';
-import {
-  VenueRejected,
-  type AuthorizationRequest,
-  type VenueAdapter,
-  type VenueContext,
-  type VenueFill,
-  type VenueOrder,
-  type VenueOrderRequest,
+import { VenueRejected } from '../types.js';
+import type {
+  AuthorizationRequest,
+  VenueAdapter,
+  VenueContext,
+  VenueFill,
+  VenueOrder,
+  VenueOrderRequest,
 } from '../types.js';
 import {
   actionHash,

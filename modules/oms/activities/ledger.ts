@@ -114,7 +114,7 @@ export async function commitExecution(
  * The `Open-Orders-Update` event of a change to `intent`'s working order: every open working order of its
  * account after this transaction's changes; the event's `venue` is the intent's (the order that changed).
  */
-export async function openOrdersEvent(
+async function openOrdersEvent(
   em: EntityManager,
   intent: Pick<OrderIntentRow, 'accountId' | 'venue'>,
 ): Promise<NewEvent> {
@@ -127,6 +127,20 @@ export async function openOrdersEvent(
     venue: intent.venue,
     data: { accountId, orders: open.map(workingOrderView) },
   };
+}
+
+/**
+ * The `/ws/risk` events of `intent`'s move to `event` (already applied to the row): the {@link openOrdersEvent}
+ * when its working order opened or closed (`wasOpen`: open before the move), then `intent.<event>`.
+ */
+export async function transitionEvents(
+  em: EntityManager,
+  intent: OrderIntentRow,
+  wasOpen: boolean,
+  event: string,
+): Promise<NewEvent[]> {
+  const openOrders = wasOpen !== (intent.orderStatus === 'open') ? [await openOrdersEvent(em, intent)] : [];
+  return [...openOrders, intentEvent(intent, `intent.${event}`)];
 }
 
 /**

@@ -13,16 +13,7 @@ import { Position, type OrderIntentRow } from '../../../db/entities.js';
 import type { NewEvent } from '../../../db/events.js';
 import { readMark } from '../../../db/marks.js';
 import type { DispatchOutcome } from '../../../activities/types.js';
-import {
-  commitExecution,
-  intentEvent,
-  openOrdersEvent,
-  outcomeOf,
-  recordFills,
-  rejectIntent,
-  withLockedIntent,
-  type PaperDeps,
-} from './ledger.js';
+import * as ledger from './ledger.js';
 
 /** The order the engine sees: the intent's remaining quantity and its trigger state. */
 function toPaperOrder(i: OrderIntentRow): PaperOrder {
@@ -62,21 +53,21 @@ const RESULT_EFFECT: Record<
  * `mark`: a resting working order woken by a mark crossing (orderStatus must be `open`).
  */
 export async function executePaper(
-  deps: PaperDeps,
+  deps: ledger.PaperDeps,
   intentId: string,
   mode: 'arrival' | 'mark',
 ): Promise<DispatchOutcome> {
-  return withLockedIntent(
+  return ledger.withLockedIntent(
     deps.orm,
     intentId,
     async (em, intent) => {
       if (mode === 'arrival' ? intent.state !== 'signed_pending_dispatch' : intent.orderStatus !== 'open')
-        return outcomeOf(intent);
+        return ledger.outcomeOf(intent);
       const tick = await readMark(em, intent.venue, intent.symbol, deps.markMaxAgeMs);
       if (!tick) {
-        if (mode === 'mark') return outcomeOf(intent);
-        await rejectIntent(em, intent, 'no_mark');
-        return outcomeOf(intent);
+        if (mode === 'mark') return ledger.outcomeOf(intent);
+        await ledger.rejectIntent(em, intent, 'no_mark');
+        return ledger.outcomeOf(intent);
       }
       const posRow = await em.findOne(Position, {
         accountId: intent.accountId,
@@ -92,7 +83,7 @@ export async function executePaper(
       const events: NewEvent[] = [];
       if (mode === 'arrival') {
         Object.assign(intent, { state: 'dispatched', venueOrderId: `paper-${intent.id}`, lastEvent: 'dispatched' });
-        events.push(intentEvent(intent, 'intent.dispatched'));
+        events.push(ledger.intentEvent(intent, 'intent.dispatched'));
       }
       if (
         result.kind === 'resting' &&
@@ -100,11 +91,11 @@ export async function executePaper(
         mode === 'mark' &&
         result.order.triggered === intent.triggered
       ) {
-        return outcomeOf(intent); // the crossing had passed by the time we looked: nothing changes
+        return ledger.outcomeOf(intent); // the crossing had passed by the time we looked: nothing changes
       }
 
       const fills = 'fills' in result ? result.fills : [];
-      if (fills.length) events.push(...(await recordFills(em, intent, fills, posRow, tick)));
+      if (fills.length) events.push(...(await ledger.recordFills(em, intent, fills, posRow, tick)));
       const filled = new Decimal(intent.filledQty).gt(0);
       const effect = RESULT_EFFECT[result.kind](filled);
       Object.assign(intent, {
@@ -114,10 +105,9 @@ export async function executePaper(
         rejectReason: 'reason' in result ? result.reason : null,
         triggered: result.kind === 'resting' ? Boolean(result.order.triggered) : intent.triggered,
       });
-      if (wasOpen !== (intent.orderStatus === 'open')) events.push(await openOrdersEvent(em, intent));
-      events.push(intentEvent(intent, `intent.${effect.event}`));
-      await commitExecution(em, intent, events, fills.length > 0);
-      return outcomeOf(intent);
+      events.push(...(await ledger.transitionEvents(em, intent, wasOpen, effect.event)));
+      await ledger.commitExecution(em, intent, events, fills.length > 0);
+      return ledger.outcomeOf(intent);
     },
     deps.metrics,
   );
@@ -127,16 +117,15 @@ export async function executePaper(
  * Cancels the working order of an intent (docs/api.md §4.4 cancel). Only an open order can be canceled;
  * otherwise the recorded outcome is returned unchanged (a fill that won the race stays a fill).
  */
-export async function cancelPaper(deps: PaperDeps, intentId: string): Promise<DispatchOutcome> {
-  return withLockedIntent(
+export async function cancelPaper(deps: ledger.PaperDeps, intentId: string): Promise<DispatchOutcome> {
+  return ledger.withLockedIntent(
     deps.orm,
     intentId,
     async (em, intent) => {
-      if (intent.orderStatus !== 'open') return outcomeOf(intent);
+      if (intent.orderStatus !== 'open') return ledger.outcomeOf(intent);
       Object.assign(intent, { state: 'canceled', orderStatus: 'canceled', lastEvent: 'canceled', rejectReason: null });
-      const events = [await openOrdersEvent(em, intent), intentEvent(intent, 'intent.canceled')];
-      await commitExecution(em, intent, events, false);
-      return outcomeOf(intent);
+      await ledger.commitExecution(em, intent, await ledger.transitionEvents(em, intent, true, 'canceled'), false);
+      return ledger.outcomeOf(intent);
     },
     deps.metrics,
   );

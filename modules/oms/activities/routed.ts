@@ -36,10 +36,10 @@ import { timedDispatch, type ActivityMetrics } from '../../../activities/metrics
 import {
   commitExecution,
   intentEvent,
-  openOrdersEvent,
   outcomeOf,
   recordFills,
   rejectIntent,
+  transitionEvents,
   withLockedIntent,
 } from './ledger.js';
 import { ADAPTERS, NONCE_UNIT } from '../../../venues/registry.js';
@@ -194,8 +194,7 @@ async function recordVenueState(
       });
       if (changed) {
         intent.lastEvent = effect.event;
-        if (wasOpen !== (intent.orderStatus === 'open')) events.push(await openOrdersEvent(em, intent));
-        events.push(intentEvent(intent, `intent.${effect.event}`));
+        events.push(...(await transitionEvents(em, intent, wasOpen, effect.event)));
       }
       await commitExecution(em, intent, events, fresh.length > 0);
       return outcomeOf(intent);

@@ -3,28 +3,12 @@
  * transaction at the nonce read at request time, the execution watched only once authorised. Its
  * commands are unchanged so its histories replay; the cancel Update is its only addition.
  */
-import { condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
-import type { Activities } from '../../../activities/index.js';
-import {
-  authorizePayoutUpdate,
-  cancelPayoutUpdate,
-  payoutQuery,
-  type PayoutInput,
-  type PayoutStatus,
-} from './payout.definitions.js';
-import {
-  MAX_POLL_MS,
-  PAYOUT_ACTIVITY_OPTIONS,
-  alreadyExecuted,
-  authorizeValidator,
-  builtStatus,
-  cancelValidator,
-  pending,
-  typedFailure,
-} from './payout.handlers.js';
+import { condition, setHandler, sleep } from '@temporalio/workflow';
+import { authorizePayoutUpdate, cancelPayoutUpdate, payoutQuery } from './payout.definitions.js';
+import type { PayoutInput, PayoutStatus } from './payout.definitions.js';
+import * as shared from './payout.handlers.js';
 
-const { preparePayout, authorizePayout, checkPayoutExecution, cancelPayout } =
-  proxyActivities<Activities>(PAYOUT_ACTIVITY_OPTIONS);
+const { preparePayout, authorizePayout, checkPayoutExecution, cancelPayout } = shared.payoutActivities;
 
 /**
  * A run from before `payout-follows-safe`: one build at the nonce read at request time, the execution watched
@@ -32,7 +16,7 @@ const { preparePayout, authorizePayout, checkPayoutExecution, cancelPayout } =
  */
 export async function payoutOneBuild(input: PayoutInput): Promise<PayoutStatus> {
   const safeTx = await preparePayout(input.tenantId, input.payoutId);
-  let status = builtStatus(input.payoutId, safeTx);
+  let status = shared.builtStatus(input.payoutId, safeTx);
   setHandler(payoutQuery, () => status);
   setHandler(
     authorizePayoutUpdate,
@@ -44,28 +28,28 @@ export async function payoutOneBuild(input: PayoutInput): Promise<PayoutStatus> 
         };
         return status;
       } catch (err) {
-        throw typedFailure(err);
+        throw shared.typedFailure(err);
       }
     },
-    { validator: authorizeValidator(() => status) },
+    { validator: shared.authorizeValidator(() => status) },
   );
   setHandler(
     cancelPayoutUpdate,
     async ({ reason }) => {
       const r = await cancelPayout(input.tenantId, input.payoutId, safeTx.nonce, reason).catch((err: unknown) => {
-        throw typedFailure(err);
+        throw shared.typedFailure(err);
       });
       if (r.outcome === 'executed') {
         status = { ...status, status: 'executed', executedTxHash: r.status.executedTxHash };
-        throw alreadyExecuted(status);
+        throw shared.alreadyExecuted(status);
       }
       status = { ...status, status: 'canceled', cancelReason: reason };
       return status;
     },
-    { validator: cancelValidator(() => status) },
+    { validator: shared.cancelValidator(() => status) },
   );
 
-  await condition(() => status.status === 'authorized' || !pending(status));
+  await condition(() => status.status === 'authorized' || !shared.pending(status));
   let wait = input.pollMs ?? 2000;
   for (;;) {
     if (status.status === 'canceled') return status;
@@ -75,6 +59,6 @@ export async function payoutOneBuild(input: PayoutInput): Promise<PayoutStatus> 
       return status;
     }
     await sleep(wait);
-    wait = Math.min(wait * 2, MAX_POLL_MS);
+    wait = Math.min(wait * 2, shared.MAX_POLL_MS);
   }
 }

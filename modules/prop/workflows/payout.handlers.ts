@@ -1,20 +1,21 @@
 /**
  * The payout workflow's pieces shared by its two runs (./payout.ts, following the Safe; ./payout-one-build.ts,
- * from before the patch): the Update validators, the typed refusals and the first status. Workflow code:
+ * from before the patch): their activities, the Update validators, the typed refusals and the first status. Workflow code:
  * deterministic, no I/O.
  */
-import { ActivityFailure, ApplicationFailure, type ActivityOptions } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../../../activities/index.js';
 import type { PayoutSafeTx } from '../activities/payout.js';
 import type { PayoutStatus } from './payout.definitions.js';
 
 /** Longest wait between two reads of the Safe and the payout's on-chain execution (ms). */
 export const MAX_POLL_MS = 60_000;
 
-/** The payout activities' options: 30 s each, retried from 500 ms doubling to 30 s. */
-export const PAYOUT_ACTIVITY_OPTIONS: ActivityOptions = {
+/** The activities both payout runs call: 30 s each, retried from 500 ms doubling to 30 s. */
+export const payoutActivities = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2 },
-};
+});
 
 /** Whether the payout still awaits its payment: `requested` or `authorized`. */
 export const pending = (s: PayoutStatus) => s.status === 'requested' || s.status === 'authorized';

@@ -24,11 +24,9 @@ import {
   condition,
   continueAsNew,
   patched,
-  proxyActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Activities } from '../../../activities/index.js';
 import { HistoryBound, readyToContinueAsNew } from '../../../workflows/continue-as-new.js';
 import type { PayoutSafeTx } from '../activities/payout.js';
 import {
@@ -40,18 +38,17 @@ import {
 } from './payout.definitions.js';
 import {
   MAX_POLL_MS,
-  PAYOUT_ACTIVITY_OPTIONS,
   alreadyExecuted,
   authorizeValidator,
   builtStatus,
   cancelValidator,
+  payoutActivities,
   pending,
   typedFailure,
 } from './payout.handlers.js';
 import { payoutOneBuild } from './payout-one-build.js';
 
-const { preparePayout, authorizePayout, followPayoutSafe, cancelPayout } =
-  proxyActivities<Activities>(PAYOUT_ACTIVITY_OPTIONS);
+const { preparePayout, authorizePayout, followPayoutSafe, cancelPayout } = payoutActivities;
 
 /** Patch id of following the Safe (rebuild at a new nonce, continue as new); before it a payout had one build. */
 const FOLLOWS_SAFE_PATCH = 'payout-follows-safe';

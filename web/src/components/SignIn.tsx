@@ -9,6 +9,7 @@ import { getAddress, toHex } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import { call, describeError, firstAccount, signInWithApiKey, type Session } from '../api';
 import { ErrorLine } from './ErrorLine';
+import { TextField } from './TextField';
 
 /** The EIP-1193 provider the page signs in with. */
 interface Eip1193 {
@@ -63,27 +64,15 @@ export function SignIn(props: { displayName: string; onSession(s: Session): void
     <section className="panel signin" aria-label="Sign in">
       <h2>Sign in to {props.displayName}</h2>
       <form onSubmit={submit}>
-        <label>
-          API key
-          <input
-            name="apiKey"
-            autoComplete="username"
-            value={apiKey}
-            onChange={(e) => setApiKey(e.target.value)}
-            required
-          />
-        </label>
-        <label>
-          API secret
-          <input
-            name="apiSecret"
-            type="password"
-            autoComplete="current-password"
-            value={apiSecret}
-            onChange={(e) => setApiSecret(e.target.value)}
-            required
-          />
-        </label>
+        <TextField label="API key" name="apiKey" autoComplete="username" value={apiKey} onChange={setApiKey} />
+        <TextField
+          label="API secret"
+          name="apiSecret"
+          type="password"
+          autoComplete="current-password"
+          value={apiSecret}
+          onChange={setApiSecret}
+        />
         <button type="submit" className="primary" disabled={busy}>
           Sign in with API key
         </button>

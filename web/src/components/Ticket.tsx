@@ -8,6 +8,7 @@
 import { useState, type FormEvent } from 'react';
 import { call, describeError, type Intent, type Session } from '../api';
 import { ErrorLine } from './ErrorLine';
+import { TextField } from './TextField';
 
 export function Ticket(props: { session: Session; venue: string; symbol: string; intents: Record<string, Intent> }) {
   const [side, setSide] = useState<'buy' | 'sell'>('buy');
@@ -76,22 +77,10 @@ export function Ticket(props: { session: Session; venue: string; symbol: string;
             <option value="limit">Limit</option>
           </select>
         </label>
-        <label>
-          Size (contracts)
-          <input name="qty" inputMode="decimal" value={qty} onChange={(e) => setQty(e.target.value)} required />
-        </label>
+        <TextField label="Size (contracts)" name="qty" inputMode="decimal" value={qty} onChange={setQty} />
         {type === 'limit' && (
           <>
-            <label>
-              Limit price (USD)
-              <input
-                name="price"
-                inputMode="decimal"
-                value={price}
-                onChange={(e) => setPrice(e.target.value)}
-                required
-              />
-            </label>
+            <TextField label="Limit price (USD)" name="price" inputMode="decimal" value={price} onChange={setPrice} />
             <label>
               Time in force
               <select name="timeInForce" value={tif} onChange={(e) => setTif(e.target.value as 'Gtc' | 'Ioc' | 'Alo')}>
