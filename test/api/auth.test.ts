@@ -4,14 +4,13 @@ import { SignJWT } from 'jose';
 import { Credential } from '../../db/entities.js';
 import { platformEm } from '../../db/orm.js';
 import { ensureTenant, revokeCredential } from '../../db/seed.js';
-import { startStack, TEST_JWT_SECRET, type Stack } from '../support/stack.js';
-import { publish, recordedTick } from '../support/marks.js';
+import { TEST_JWT_SECRET, type Stack } from '../support/stack.js';
+import { startStackWithMark } from '../support/trading.js';
 
 describe('bearer tokens and revocation', () => {
   let s: Stack;
   beforeAll(async () => {
-    s = await startStack({ worker: false });
-    await publish(s.orm, await recordedTick('SOL.PAPER', 0.7));
+    s = await startStackWithMark('SOL.PAPER', 0.7, { worker: false });
   });
   afterAll(async () => s?.stop());
   const order = { venue: 'paper', symbol: 'SOL.PAPER', side: 'buy', type: 'market', qty: '1' };
@@ -107,8 +106,7 @@ describe('bearer tokens and revocation', () => {
 describe('no worker running', () => {
   let s: Stack;
   beforeAll(async () => {
-    s = await startStack({ worker: false });
-    await publish(s.orm, await recordedTick('BTC.PAPER', 0.2));
+    s = await startStackWithMark('BTC.PAPER', 0.2, { worker: false });
   });
   afterAll(async () => s?.stop());
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueCredential } from '../../db/seed.js';
 import { batchWorkflowId } from '../../modules/oms/workflows/batch.definitions.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { startStack, bearerOf, type Stack } from '../support/stack.js';
 import { extremeTicks, publish, recordedTick } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
 import { maybeSaveHistory } from '../support/histories.js';
@@ -52,9 +52,7 @@ describe('flatten and reverse batches', () => {
       ownerId: t.ownerId,
       accountId: t.accountId!,
     });
-    const liqToken = (
-      await s.call('POST', '/api/auth/api-token', { body: { apiKey: liq.apiKey, apiSecret: liq.apiSecret } })
-    ).body.token;
+    const liqToken = await bearerOf(s, liq);
     const res = await s.call('POST', '/api/v1/oms/flatten', {
       token: liqToken,
       body: {},

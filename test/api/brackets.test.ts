@@ -1,20 +1,17 @@
 /** Brackets (docs/api.md §3.3, §4.4): staged until the parent fills, legs arm on fill, one leg filling cancels the other. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../support/stack.js';
-import { extremeTicks, publish } from '../support/marks.js';
+import type { MarkTick } from '../../domain/market/types.js';
+import type { Stack } from '../support/stack.js';
+import { publish } from '../support/marks.js';
+import { fillMarketOrder, startStackAtHigh } from '../support/trading.js';
 import { waitFor } from '../support/wait.js';
 import { bracketWorkflowId } from '../../modules/oms/workflows/bracket.definitions.js';
 import { maybeSaveHistory } from '../support/histories.js';
 
 describe('brackets', () => {
   let s: Stack;
-  let low: Awaited<ReturnType<typeof extremeTicks>>['low'];
-  let high: Awaited<ReturnType<typeof extremeTicks>>['high'];
-  beforeAll(async () => {
-    s = await startStack();
-    ({ low, high } = await extremeTicks('ETH.PAPER'));
-    await publish(s.orm, high);
-  });
+  let ticks: { low: MarkTick; high: MarkTick };
+  beforeAll(async () => ({ s, ticks } = await startStackAtHigh('ETH.PAPER')));
   afterAll(async () => s?.stop());
 
   const bracket = (token: string, id: string) => s.call('GET', `/api/v1/oms/brackets/${id}`, { token });
@@ -23,7 +20,7 @@ describe('brackets', () => {
 
   it('stages on an unfilled parent, arms on its fill, and take-profit filling cancels the stop (OCO)', async () => {
     const t = await s.trader();
-    const entry = low.mark.toDecimalPlaces(1, 2); // a buy limit the low mark reaches (rounded up)
+    const entry = ticks.low.mark.toDecimalPlaces(1, 2); // a buy limit the low mark reaches (rounded up)
     const parent = await s.call('POST', '/api/v1/oms/intents', {
       token: t.token,
       body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'limit', price: entry.toFixed(), qty: '0.5' },
@@ -32,7 +29,7 @@ describe('brackets', () => {
       () => s.call('GET', `/api/v1/oms/intents/${parent.body.intentId}`, { token: t.token }),
       (x) => x.body.orderStatus === 'open',
     );
-    const tpPrice = Number(high.mark.toDecimalPlaces(1, 1).minus('0.1').toFixed()); // the high mark reaches it
+    const tpPrice = Number(ticks.high.mark.toDecimalPlaces(1, 1).minus('0.1').toFixed()); // the high mark reaches it
     const slPrice = Number(entry.minus(50).toFixed());
 
     const wrong = await s.call('POST', '/api/v1/oms/brackets/attach', {
@@ -62,7 +59,7 @@ describe('brackets', () => {
       ).body.error,
     ).toBe('invalid_state');
 
-    await publish(s.orm, low); // the parent fills; the legs arm
+    await publish(s.orm, ticks.low); // the parent fills; the legs arm
     const armed = await waitFor(
       () => bracket(t.token, att.body.bracketId),
       (x) => x.body.state === 'armed' && x.body.legs.sl !== null,
@@ -79,7 +76,7 @@ describe('brackets', () => {
       (x) => x.body.orderStatus === 'open',
     );
 
-    await publish(s.orm, high); // take-profit triggers
+    await publish(s.orm, ticks.high); // take-profit triggers
     const closed = await waitFor(
       () => bracket(t.token, att.body.bracketId),
       (x) => x.body.state === 'closed',
@@ -91,16 +88,9 @@ describe('brackets', () => {
   });
 
   it('attach-to-position arms at once; modify moves the stop, which then fills', async () => {
-    await publish(s.orm, high);
+    await publish(s.orm, ticks.high);
     const t = await s.trader();
-    const buy = await s.call('POST', '/api/v1/oms/intents', {
-      token: t.token,
-      body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '0.2' },
-    });
-    const filled = await waitFor(
-      () => s.call('GET', `/api/v1/oms/intents/${buy.body.intentId}`, { token: t.token }),
-      (x) => x.body.state === 'filled',
-    );
+    const filled = await fillMarketOrder(s, t.token, 'ETH.PAPER', ['buy', '0.2']);
     const entry = filled.body.avgFillPrice;
     const att = await s.call('POST', '/api/v1/oms/brackets/attach-to-position', {
       token: t.token,
@@ -113,7 +103,7 @@ describe('brackets', () => {
     );
     expect(armed.body).toMatchObject({ state: 'armed', staged: false, parentIntentId: null, legs: { tp: null } });
 
-    const newSl = Number(high.mark.toDecimalPlaces(1, 1).minus(1).toFixed()); // the low mark reaches it
+    const newSl = Number(ticks.high.mark.toDecimalPlaces(1, 1).minus(1).toFixed()); // the low mark reaches it
     const moved = await s.call('POST', '/api/v1/oms/brackets/modify', {
       token: t.token,
       body: { bracketId: att.body.bracketId, slPrice: newSl },
@@ -129,7 +119,7 @@ describe('brackets', () => {
       (x) => x.body.orderStatus === 'open',
     );
 
-    await publish(s.orm, low);
+    await publish(s.orm, ticks.low);
     const closed = await waitFor(
       () => bracket(t.token, att.body.bracketId),
       (x) => x.body.state === 'closed',
@@ -144,7 +134,7 @@ describe('brackets', () => {
         })
       ).body.error,
     ).toBe('invalid_state');
-    await publish(s.orm, high);
+    await publish(s.orm, ticks.high);
   });
 
   it('a staged bracket ends canceled when its parent is canceled unfilled', async () => {

@@ -2,27 +2,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { issueCredential } from '../../db/seed.js';
-import { startStack, type Stack } from '../support/stack.js';
-import { extremeTicks, publish } from '../support/marks.js';
-import { openRisk } from '../support/ws.js';
+import type { MarkTick } from '../../domain/market/types.js';
+import { bearerOf, type Stack } from '../support/stack.js';
+import { publish } from '../support/marks.js';
+import { fillMarketOrder, startStackAtHigh } from '../support/trading.js';
+import { riskSocket } from '../support/ws.js';
 import { waitFor } from '../support/wait.js';
 import { intentWorkflowId } from '../../modules/oms/workflows/intent.definitions.js';
 import { maybeSaveHistory } from '../support/histories.js';
 
 describe('cancel', () => {
   let s: Stack;
-  let low: Awaited<ReturnType<typeof extremeTicks>>['low'];
-  let high: Awaited<ReturnType<typeof extremeTicks>>['high'];
-  beforeAll(async () => {
-    s = await startStack();
-    ({ low, high } = await extremeTicks('ETH.PAPER'));
-    await publish(s.orm, high);
-  });
+  let ticks: { low: MarkTick; high: MarkTick };
+  beforeAll(async () => ({ s, ticks } = await startStackAtHigh('ETH.PAPER')));
   afterAll(async () => s?.stop());
 
   /** A buy limit below the market: it rests. */
   const rest = async (token: string, clientOrderId: string) => {
-    const price = low.mark.minus(50).toDecimalPlaces(1).toFixed();
+    const price = ticks.low.mark.minus(50).toDecimalPlaces(1).toFixed();
     const r = await s.call('POST', '/api/v1/oms/intents', {
       token,
       body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'limit', price, qty: '0.1', clientOrderId },
@@ -34,17 +31,20 @@ describe('cancel', () => {
     );
   };
 
+  /** The answer of a successful cancel of the resting `order` (what {@link rest} returned). */
+  const canceledAnswer = (order: Awaited<ReturnType<typeof rest>>) => ({
+    ok: true,
+    intentId: order.body.intentId,
+    venueOrderId: order.body.venueOrderId,
+    state: 'canceled',
+  });
+
   it('cancels a working order by venueOrderId; the socket sees it leave the open orders', async () => {
     const t = await s.trader('liquidation');
     const full = await s.trader();
     // A liquidation credential cancels orders of its owner's account: issue a sibling credential.
     const order = await rest(full.token, 'to-cancel');
-    const hs = (await s.call('POST', '/api/auth/bootstrap', { token: full.token })).body.data.riskEngineWss;
-    const ws = await openRisk(hs.endpoint, { 'x-tenant-slug': s.tenant.slug });
-    ws.send({ type: 'Authenticate', token: hs.token });
-    await ws.next((f) => f.type === 'Authenticated');
-    ws.send({ type: 'Subscribe', topics: ['Order-Intent-Changed'] });
-    await ws.next((f) => f.type === 'Result');
+    const ws = await riskSocket(s, full.token, { topics: ['Order-Intent-Changed'] });
 
     const other = await s.call('POST', '/api/v1/oms/cancel', {
       token: t.token,
@@ -58,12 +58,7 @@ describe('cancel', () => {
       body: { venueOrderId: order.body.venueOrderId },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({
-      ok: true,
-      intentId: order.body.intentId,
-      venueOrderId: order.body.venueOrderId,
-      state: 'canceled',
-    });
+    expect(res.body).toEqual(canceledAnswer(order));
     const openOrders = await ws.next((f) => f.type === 'Open-Orders-Update');
     expect(openOrders.data.orders.map((o: { intentId: string }) => o.intentId)).not.toContain(order.body.intentId);
     expect(await ws.next((f) => f.type === 'Order-Intent-Update' && f.data.state === 'canceled')).toMatchObject({
@@ -81,24 +76,17 @@ describe('cancel', () => {
     await maybeSaveHistory(handle, 'intent-resting-limit-canceled');
 
     // A canceled order does not fill when the mark later crosses.
-    await publish(s.orm, low);
+    await publish(s.orm, ticks.low);
     await new Promise((r) => setTimeout(r, 500));
     expect(
       (await s.call('GET', `/api/v1/oms/intents/${order.body.intentId}`, { token: full.token })).body,
     ).toMatchObject({ state: 'canceled', filledQty: '0' });
-    await publish(s.orm, high);
+    await publish(s.orm, ticks.high);
   });
 
   it('refuses to cancel a filled order and an unknown order id', async () => {
     const t = await s.trader();
-    const m = await s.call('POST', '/api/v1/oms/intents', {
-      token: t.token,
-      body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '0.1' },
-    });
-    const filled = await waitFor(
-      () => s.call('GET', `/api/v1/oms/intents/${m.body.intentId}`, { token: t.token }),
-      (x) => x.body.state === 'filled',
-    );
+    const filled = await fillMarketOrder(s, t.token, 'ETH.PAPER', ['buy', '0.1']);
     expect(
       await s.call('POST', '/api/v1/oms/cancel', { token: t.token, body: { venueOrderId: filled.body.venueOrderId } }),
     ).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
@@ -113,9 +101,7 @@ describe('cancel', () => {
       audience: 'trader',
       signerAddress: privateKeyToAccount(generatePrivateKey()).address,
     });
-    const token = (
-      await s.call('POST', '/api/auth/api-token', { body: { apiKey: self.apiKey, apiSecret: self.apiSecret } })
-    ).body.token;
+    const token = await bearerOf(s, self);
     const pending = await s.call('POST', '/api/v1/oms/intents', {
       token,
       body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'limit', price: '1000', qty: '0.1' },
@@ -141,12 +127,7 @@ describe('cancel', () => {
     expect(both).toMatchObject({ status: 400, body: { error: 'validation_failed' } });
     const res = await s.call('POST', '/api/v1/oms/cancel', { token: t.token, body: { intentId: order.body.intentId } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({
-      ok: true,
-      intentId: order.body.intentId,
-      venueOrderId: order.body.venueOrderId,
-      state: 'canceled',
-    });
+    expect(res.body).toEqual(canceledAnswer(order));
   });
 
   it('cancel-all cancels every working order of the account', async () => {

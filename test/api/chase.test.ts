@@ -1,19 +1,17 @@
 /** Chase (docs/api.md §4.4): cancel-replace toward the touch until filled, with a bound on attempts. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../support/stack.js';
-import { extremeTicks, publish } from '../support/marks.js';
+import type { Stack } from '../support/stack.js';
+import type { MarkTick } from '../../domain/market/types.js';
+import { publish } from '../support/marks.js';
+import { fillMarketOrder, startStackAtHigh } from '../support/trading.js';
 import { waitFor } from '../support/wait.js';
 import { chaseWorkflowId } from '../../modules/oms/workflows/chase.definitions.js';
 import { maybeSaveHistory } from '../support/histories.js';
 
 describe('chase', () => {
   let s: Stack;
-  let ticks: Awaited<ReturnType<typeof extremeTicks>>;
-  beforeAll(async () => {
-    s = await startStack();
-    ticks = await extremeTicks('BTC.PAPER');
-    await publish(s.orm, ticks.high);
-  });
+  let ticks: { low: MarkTick; high: MarkTick };
+  beforeAll(async () => ({ s, ticks } = await startStackAtHigh('BTC.PAPER')));
   afterAll(async () => s?.stop());
 
   it('moves a resting buy to the best bid, and it fills when the market comes to it', async () => {
@@ -62,14 +60,7 @@ describe('chase', () => {
 
   it('refuses what is not a working limit order', async () => {
     const t = await s.trader();
-    const m = await s.call('POST', '/api/v1/oms/intents', {
-      token: t.token,
-      body: { venue: 'paper', symbol: 'BTC.PAPER', side: 'buy', type: 'market', qty: '0.001' },
-    });
-    await waitFor(
-      () => s.call('GET', `/api/v1/oms/intents/${m.body.intentId}`, { token: t.token }),
-      (x) => x.body.state === 'filled',
-    );
+    const m = await fillMarketOrder(s, t.token, 'BTC.PAPER', ['buy', '0.001']);
     expect(
       await s.call('POST', '/api/v1/oms/chase', { token: t.token, body: { intentId: m.body.intentId } }),
     ).toMatchObject({ status: 409, body: { error: 'invalid_state' } });

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderIntent } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
 import { createTradingGroup, issueCredential } from '../../db/seed.js';
-import { startStack, type Stack } from '../support/stack.js';
-import { publish, recordedTick } from '../support/marks.js';
+import { bearerOf, type Stack } from '../support/stack.js';
+import { startStackWithMark } from '../support/trading.js';
 import { waitFor } from '../support/wait.js';
 
 describe('compose validation', () => {
@@ -15,11 +15,8 @@ describe('compose validation', () => {
   let token: string;
   let credentialId: string;
   beforeAll(async () => {
-    s = await startStack();
-    await publish(s.orm, await recordedTick('BTC.PAPER', 0.3));
-    const t = await s.trader();
-    token = t.token;
-    credentialId = t.credentialId;
+    s = await startStackWithMark('BTC.PAPER', 0.3);
+    ({ token, credentialId } = await s.trader());
   });
   afterAll(async () => s?.stop());
 
@@ -78,8 +75,7 @@ describe('compose validation', () => {
       audience: 'trader',
       account: { tradingGroupId: group.id },
     });
-    const tk = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: t.apiKey, apiSecret: t.apiSecret } }))
-      .body.token;
+    const tk = await bearerOf(s, t);
     const refused = await compose({ ...base, leverage: 6 }, tk);
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ error: 'leverage_above_cap', cap: 5, requested: 6 });

@@ -9,7 +9,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
 import { Decimal } from '../../domain/decimal.js';
 import type { MarkTick } from '../../domain/market/types.js';
 import { Account, AccountBalance, OrderIntent } from '../../db/entities.js';
@@ -17,6 +16,7 @@ import { openOrm, scoped } from '../../db/orm.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { addAgent } from '../support/agents.js';
+import { signInWithSmartRouting } from '../support/siwe.js';
 import { waitFor } from '../support/wait.js';
 import { authorizeAgent, startSimulators, type Simulators } from '../support/venues.js';
 
@@ -154,31 +154,7 @@ describe('execution mode follows the account', () => {
       trader = await s.trader();
       // The wallet signs in through a Hyperliquid agent; the account has none on Aster.
       await addAgent(s.orm, s.tenant.id, trader.accountId!, 'hyperliquid', wallet.address);
-      const nonce = (await s.call('POST', '/api/auth/siwe/nonce')).body.nonce;
-      const message = createSiweMessage({
-        domain: new URL(s.api.baseUrl).host,
-        address: wallet.address,
-        statement: 'Sign in to trade',
-        uri: s.api.baseUrl,
-        version: '1',
-        chainId: 42161,
-        nonce,
-      });
-      const verified = await s.call('POST', '/api/auth/siwe/verify', {
-        body: { message, signature: await wallet.signMessage({ message }) },
-      });
-      expect(verified.status, JSON.stringify(verified.body)).toBe(200);
-      cookie = {
-        cookie: verified.headers
-          .getSetCookie()
-          .find((c) => c.startsWith('service_session='))!
-          .split(';')[0],
-      };
-      const on = await s.call('PATCH', `/api/v1/accounts/${trader.accountId}`, {
-        headers: cookie,
-        body: { settings: { smartRouting: true } },
-      });
-      expect(on.status).toBe(200);
+      cookie = await signInWithSmartRouting(s, wallet, trader.accountId!);
     });
 
     it('estimates every candidate at the paper mark and the tenant’s fee, needs no agent, and fills on paper', async () => {

@@ -18,7 +18,7 @@ import { openOrm } from '../../db/orm.js';
 import { publishMark } from '../../modules/market/feeds/marks.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
-import { openRisk } from '../support/ws.js';
+import { riskSocket } from '../support/ws.js';
 import { waitFor } from '../support/wait.js';
 import { authorizeAgent, startSimulators, type Simulators } from '../support/venues.js';
 
@@ -85,12 +85,7 @@ describe('funding operations', () => {
 
   it('deposits: the balance and the state move, /ws/risk and a webhook see it; a replayed key answers the same', async () => {
     const t = await s.trader();
-    const hs = (await s.call('POST', '/api/auth/bootstrap', { token: t.token })).body.data.riskEngineWss;
-    const ws = await openRisk(hs.endpoint, { 'x-tenant-slug': s.tenant.slug });
-    ws.send({ type: 'Authenticate', token: hs.token });
-    await ws.next((f) => f.type === 'Authenticated');
-    ws.send({ type: 'Subscribe', topics: ['Funding'] });
-    await ws.next((f) => f.type === 'Result');
+    const ws = await riskSocket(s, t.token, { topics: ['Funding'] });
 
     const path = `/api/v1/accounts/${t.accountId}/deposits`;
     // Amounts are decimal strings: a JSON number is refused, and so is nothing at all.

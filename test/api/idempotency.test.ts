@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderIntent } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
-import { startStack, type Stack } from '../support/stack.js';
-import { publish, recordedTick } from '../support/marks.js';
+import type { Stack } from '../support/stack.js';
+import { startStackWithMark } from '../support/trading.js';
 
 describe('idempotency keys', () => {
   let s: Stack;
@@ -11,11 +11,8 @@ describe('idempotency keys', () => {
   let credentialId: string;
   const order = { venue: 'paper', symbol: 'SOL.PAPER', side: 'buy', type: 'market', qty: '1.5', clientOrderId: 'idem' };
   beforeAll(async () => {
-    s = await startStack();
-    await publish(s.orm, await recordedTick('SOL.PAPER', 0.25));
-    const t = await s.trader();
-    token = t.token;
-    credentialId = t.credentialId;
+    s = await startStackWithMark('SOL.PAPER', 0.25);
+    ({ token, credentialId } = await s.trader());
   });
   afterAll(async () => s?.stop());
   const compose = (key: string, body: unknown = order) =>

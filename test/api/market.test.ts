@@ -20,15 +20,19 @@ import { publishMark } from '../../modules/market/feeds/marks.js';
 import { recordLiveBars } from '../../modules/market/feeds/live-candles.js';
 import { predictionTick } from '../../modules/market/feeds/prediction-marks.js';
 
+/** A stack without a worker, a read-only trader's bearer, and a market stream producer on its database. */
+async function startMarketStack() {
+  const s = await startStack({ worker: false });
+  const token = (await s.trader('readonly')).token;
+  const producer = await startStreamProducer({ databaseUrl: s.config.databaseUrl, logger: pino({ level: 'silent' }) });
+  return { s, token, producer };
+}
+
 describe('market data from the canonical marks', () => {
   let s: Stack;
   let token: string;
   let producer: StreamProducer;
-  beforeAll(async () => {
-    s = await startStack({ worker: false });
-    token = (await s.trader('readonly')).token;
-    producer = await startStreamProducer({ databaseUrl: s.config.databaseUrl, logger: pino({ level: 'silent' }) });
-  });
+  beforeAll(async () => ({ s, token, producer } = await startMarketStack()));
   afterAll(async () => (await producer?.stop(), await s?.stop()));
 
   it('answers 503 cold_cache before the first mark, then the quote and the depth', async () => {
@@ -375,9 +379,7 @@ describe('grouped depth and 24 h stats', () => {
   let token: string;
   let producer: StreamProducer;
   beforeAll(async () => {
-    s = await startStack({ worker: false });
-    token = (await s.trader('readonly')).token;
-    producer = await startStreamProducer({ databaseUrl: s.config.databaseUrl, logger: pino({ level: 'silent' }) });
+    ({ s, token, producer } = await startMarketStack());
     const { loadRecordedCandles } = await import('../../modules/market/feeds/candles.js');
     await loadRecordedCandles(s.config.databaseUrl);
     await publish(s.orm, await recordedTick('BTC.PAPER', 0.3));

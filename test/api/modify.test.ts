@@ -1,19 +1,17 @@
 /** Modify (docs/api.md §4.4): cancel-replace with numbers only, resolving a new intent id. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../support/stack.js';
-import { extremeTicks, publish } from '../support/marks.js';
+import type { Stack } from '../support/stack.js';
+import type { MarkTick } from '../../domain/market/types.js';
+import { publish } from '../support/marks.js';
+import { startStackAtHigh } from '../support/trading.js';
 import { waitFor } from '../support/wait.js';
 import { intentWorkflowId } from '../../modules/oms/workflows/intent.definitions.js';
 import { maybeSaveHistory } from '../support/histories.js';
 
 describe('modify', () => {
   let s: Stack;
-  let ticks: Awaited<ReturnType<typeof extremeTicks>>;
-  beforeAll(async () => {
-    s = await startStack();
-    ticks = await extremeTicks('SOL.PAPER');
-    await publish(s.orm, ticks.high);
-  });
+  let ticks: { low: MarkTick; high: MarkTick };
+  beforeAll(async () => ({ s, ticks } = await startStackAtHigh('SOL.PAPER')));
   afterAll(async () => s?.stop());
 
   it('replaces a resting limit with a new price and size; the replacement rests, then fills at its new price', async () => {

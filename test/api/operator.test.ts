@@ -9,6 +9,7 @@ import { revokeCredential, ensureTenant } from '../../db/seed.js';
 import type { Scope } from '../../domain/gates.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
+import { STANDARD_TERMS } from '../support/prop-firm.js';
 
 const SAFE = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const TOKEN = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
@@ -165,13 +166,7 @@ describe('operator surfaces', () => {
         body: {
           firmId,
           name: 'x',
-          priceUsd: '100',
-          accountSizeUsd: '10000',
-          profitTargetPct: '0.08',
-          maxDailyLossPct: '0.05',
-          maxDrawdownPct: '0.1',
-          minTradingDays: 1,
-          payoutSplitPct: '0.8',
+          ...STANDARD_TERMS,
           riskProfileId: 'rp_missing',
         },
       }),
@@ -181,13 +176,7 @@ describe('operator surfaces', () => {
       body: {
         firmId,
         name: 'Standard',
-        priceUsd: '100',
-        accountSizeUsd: '10000',
-        profitTargetPct: '0.08',
-        maxDailyLossPct: '0.05',
-        maxDrawdownPct: '0.1',
-        minTradingDays: 1,
-        payoutSplitPct: '0.8',
+        ...STANDARD_TERMS,
       },
     });
     expect(ok).toMatchObject({ status: 201, body: { venue: 'paper', archived: false, profitTargetPct: '0.08' } });
@@ -269,13 +258,7 @@ describe('operator surfaces', () => {
       body: {
         firmId,
         name: 'Grouped',
-        priceUsd: '100',
-        accountSizeUsd: '10000',
-        profitTargetPct: '0.08',
-        maxDailyLossPct: '0.05',
-        maxDrawdownPct: '0.1',
-        minTradingDays: 1,
-        payoutSplitPct: '0.8',
+        ...STANDARD_TERMS,
         tradingGroupId: tg.body.id,
         riskProfileId: rp.body.id,
       },

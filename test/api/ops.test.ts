@@ -10,13 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AddressInfo } from 'node:net';
+import type { Config } from '../../config.js';
 import { startApi } from '../../api/server.js';
 import { createApiMetrics } from '../../api/ops/metrics.js';
 import { Outbox } from '../../api/ws/outbox.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { openRisk } from '../support/ws.js';
-import { startTcpProxy } from '../support/tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor } from '../support/wait.js';
 
 /** The value of the sample `name{labels}` (exactly these labels) in Prometheus text, or undefined. */
@@ -142,56 +143,55 @@ describe('operations: health, readiness, metrics', () => {
     expect(await get(`${opsUrl}/nope`)).toMatchObject({ status: 404, body: { error: 'not_found' } });
   });
 
-  it('answers 503 naming temporal when this api can no longer reach Temporal', async () => {
-    const proxy = await startTcpProxy(s.config.temporal.address);
-    const api = await startApi({
-      config: { ...s.config, temporal: { ...s.config.temporal, address: proxy.address } },
-      orm: s.orm,
-      logger: pino({ level: 'silent' }),
-    });
+  /**
+   * Starts a second api that reaches `dep` through a TCP proxy; checks it is ready (200), cuts the proxy and
+   * checks `/readyz` answers 503 `not_ready` naming `dep` down and the other dependency up, with a detail
+   * starting `<dep> down: `; then runs `after` with the api's base URL and the proxy, and stops both.
+   */
+  async function withDependencyCut(
+    dep: 'postgres' | 'temporal',
+    after: (baseUrl: string, proxy: TcpProxy) => Promise<void>,
+  ) {
+    let proxy: TcpProxy;
+    let config: Config;
+    if (dep === 'temporal') {
+      proxy = await startTcpProxy(s.config.temporal.address);
+      config = { ...s.config, temporal: { ...s.config.temporal, address: proxy.address } };
+    } else {
+      const url = new URL(s.config.databaseUrl);
+      proxy = await startTcpProxy(`${url.hostname}:${url.port || 5432}`);
+      Object.assign(url, { hostname: '127.0.0.1', port: String(proxy.port) });
+      config = { ...s.config, databaseUrl: url.toString() };
+    }
+    const api = await startApi({ config, orm: s.orm, logger: pino({ level: 'silent' }) });
     try {
       expect((await get(`${api.baseUrl}/readyz`)).status).toBe(200);
       await proxy.cut();
       const down = await get(`${api.baseUrl}/readyz`);
-      expect(down).toMatchObject({
-        status: 503,
-        body: { error: 'not_ready', checks: { postgres: 'up', temporal: 'down' } },
-      });
-      expect(down.body.detail).toMatch(/^temporal down: /);
-      expect((await get(`${api.baseUrl}/healthz`)).status).toBe(200); // alive all the same
+      const checks = dep === 'temporal' ? { postgres: 'up', temporal: 'down' } : { postgres: 'down', temporal: 'up' };
+      expect(down).toMatchObject({ status: 503, body: { error: 'not_ready', checks } });
+      expect(down.body.detail).toMatch(new RegExp(`^${dep} down: `));
+      await after(api.baseUrl, proxy);
     } finally {
       await api.stop();
       await proxy.stop();
     }
+  }
+
+  it('answers 503 naming temporal when this api can no longer reach Temporal', async () => {
+    await withDependencyCut('temporal', async (baseUrl) => {
+      expect((await get(`${baseUrl}/healthz`)).status).toBe(200); // alive all the same
+    });
   });
 
   it('answers 503 naming postgres when this api can no longer reach PostgreSQL, and 200 once it can again', async () => {
-    const url = new URL(s.config.databaseUrl);
-    const proxy = await startTcpProxy(`${url.hostname}:${url.port || 5432}`);
-    Object.assign(url, { hostname: '127.0.0.1', port: String(proxy.port) });
-    const api = await startApi({
-      config: { ...s.config, databaseUrl: url.toString() },
-      orm: s.orm,
-      logger: pino({ level: 'silent' }),
-    });
-    try {
-      expect((await get(`${api.baseUrl}/readyz`)).status).toBe(200);
-      await proxy.cut();
-      const down = await get(`${api.baseUrl}/readyz`);
-      expect(down).toMatchObject({
-        status: 503,
-        body: { error: 'not_ready', checks: { postgres: 'down', temporal: 'up' } },
-      });
-      expect(down.body.detail).toMatch(/^postgres down: /);
+    await withDependencyCut('postgres', async (baseUrl, proxy) => {
       await proxy.restore();
-      expect(await get(`${api.baseUrl}/readyz`)).toMatchObject({
+      expect(await get(`${baseUrl}/readyz`)).toMatchObject({
         status: 200,
         body: { checks: { postgres: 'up', temporal: 'up' } },
       });
-    } finally {
-      await api.stop();
-      await proxy.stop();
-    }
+    });
   });
 });
 

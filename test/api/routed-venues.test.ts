@@ -24,7 +24,7 @@ import { parseKeyRing } from '../../domain/custody/vault.js';
 import { omsActivities } from '../../modules/oms/activities/oms.js';
 import { routedActivities } from '../../modules/oms/activities/routed.js';
 import { recordedTick } from '../support/marks.js';
-import { openRisk } from '../support/ws.js';
+import { riskSocket } from '../support/ws.js';
 import { waitFor } from '../support/wait.js';
 import { authorizeAgent, startSimulators, type Simulators } from '../support/venues.js';
 import { maybeSaveHistory } from '../support/histories.js';
@@ -135,12 +135,7 @@ describe('routed venues', () => {
           `agent-authorize-${venue}`,
         );
 
-        const hs = (await s.call('POST', '/api/auth/bootstrap', { token: t.token })).body.data.riskEngineWss;
-        const ws = await openRisk(hs.endpoint, { 'x-tenant-slug': s.tenant.slug });
-        ws.send({ type: 'Authenticate', token: hs.token });
-        await ws.next((f) => f.type === 'Authenticated');
-        ws.send({ type: 'Subscribe', topics: ['Order-Intent-Changed', 'Position-Changed', 'Fills'] });
-        await ws.next((f) => f.type === 'Result');
+        const ws = await riskSocket(s, t.token, { topics: ['Order-Intent-Changed', 'Position-Changed', 'Fills'] });
 
         const res = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: order });
         expect(res.status, JSON.stringify(res.body)).toBe(201);

@@ -15,7 +15,7 @@ import { issueCredential } from '../../db/seed.js';
 import { VENUE_SYMBOLS } from '../../domain/market/symbols.js';
 import { venueUser } from '../../simulators/index.js';
 import { asterAdapter } from '../../venues/aster/adapter.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { startStack, bearerOf, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { intentWorkflowId } from '../../modules/oms/workflows/intent.definitions.js';
 import { maybeSaveHistory } from '../support/histories.js';
@@ -40,8 +40,7 @@ describe('sign-result', () => {
       audience: 'trader',
       signerAddress: signer.address,
     });
-    token = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } }))
-      .body.token;
+    token = await bearerOf(s, cred);
   });
   afterAll(async () => {
     await s?.stop();
@@ -160,9 +159,7 @@ describe('sign-result', () => {
       audience: 'trader',
       signerAddress: signer.address,
     });
-    const selfToken = (
-      await s.call('POST', '/api/auth/api-token', { body: { apiKey: self.apiKey, apiSecret: self.apiSecret } })
-    ).body.token;
+    const selfToken = await bearerOf(s, self);
     // positions opened through a platform-signed credential of the same trader and account
     const helper = await issueCredential(s.orm, {
       tenantId: s.tenant.id,
@@ -170,9 +167,7 @@ describe('sign-result', () => {
       ownerId: self.ownerId,
       accountId: self.accountId!,
     });
-    const helperToken = (
-      await s.call('POST', '/api/auth/api-token', { body: { apiKey: helper.apiKey, apiSecret: helper.apiSecret } })
-    ).body.token;
+    const helperToken = await bearerOf(s, helper);
     await publish(s.orm, await recordedTick('SOL.PAPER', 0.8));
     for (const body of [
       { symbol: 'ETH.PAPER', qty: '0.5' },

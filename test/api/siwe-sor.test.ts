@@ -6,22 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { Decimal } from '../../domain/decimal.js';
-import type { MarkTick } from '../../domain/market/types.js';
 import { Fill, OrderIntent } from '../../db/entities.js';
 import { platformEm, scoped } from '../../db/orm.js';
-import { publishMark } from '../../modules/market/feeds/marks.js';
 import { callerFromSession } from '../../api/auth/session.js';
 import { gate } from '../../api/middleware/auth.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { startStack, UNREACHABLE_VENUES, type Stack } from '../support/stack.js';
 import { addAgent as addAgentRow } from '../support/agents.js';
 import { openRisk } from '../support/ws.js';
-import { recordedTick } from '../support/marks.js';
-
-/** A port fetch refuses to use (`bad port`): routed dispatches of these tests fail at once and never reach a real venue. */
-const NOWHERE = 'http://127.0.0.1:9';
+import { publishQuote } from '../support/marks.js';
+import { sessionCookieOf, siwe, signIn, withCookie } from '../support/siwe.js';
 
 describe('SIWE cookie sessions and smart order routing', () => {
   let s: Stack;
@@ -31,14 +26,8 @@ describe('SIWE cookie sessions and smart order routing', () => {
   const startedAt = new Date(Date.now() - 1000);
 
   beforeAll(async () => {
-    s = await startStack({
-      env: {
-        HYPERLIQUID_API_URL: NOWHERE,
-        ASTER_API_URL: NOWHERE,
-        POLYMARKET_API_URL: NOWHERE,
-        KALSHI_API_URL: NOWHERE,
-      },
-    });
+    // Routed dispatches of these tests fail at once and never reach a real venue.
+    s = await startStack({ env: UNREACHABLE_VENUES });
     host = new URL(s.api.baseUrl).host;
     trader = await s.trader('fullTrading', { executionMode: 'routed' });
   });
@@ -49,33 +38,11 @@ describe('SIWE cookie sessions and smart order routing', () => {
   const addAgent = (accountId: string, venue: string, owner: string) =>
     addAgentRow(s.orm, s.tenant.id, accountId, venue, owner);
 
-  /** A signed EIP-4361 message for this API host (or `domain`) with a fresh nonce (or `nonce`). */
-  async function siwe(
-    account: PrivateKeyAccount,
-    o: { domain?: string; nonce?: string; signer?: PrivateKeyAccount } = {},
-  ) {
-    const nonce = o.nonce ?? (await s.call('POST', '/api/auth/siwe/nonce')).body.nonce;
-    const message = createSiweMessage({
-      domain: o.domain ?? host,
-      address: account.address,
-      statement: 'Sign in to trade',
-      uri: s.api.baseUrl,
-      version: '1',
-      chainId: 42161,
-      nonce,
-    });
-    const signature = await (o.signer ?? account).signMessage({ message });
-    return { message, signature };
-  }
-
-  const cookieOf = (headers: Headers) => headers.getSetCookie().find((c) => c.startsWith('service_session='))!;
-  const withCookie = (cookie: string) => ({ cookie: cookie.split(';')[0] });
-
   describe('sign-in', () => {
     let cookie: string;
 
     it('refuses a wallet that authorised no agent, telling it what to do', async () => {
-      const res = await s.call('POST', '/api/auth/siwe/verify', { body: await siwe(wallet) });
+      const res = await s.call('POST', '/api/auth/siwe/verify', { body: await siwe(s, wallet) });
       expect(res.status).toBe(403);
       expect(res.body.error).toBe('wallet_not_linked');
       expect(res.body.detail).toMatch(/authorise an agent/);
@@ -88,7 +55,7 @@ describe('SIWE cookie sessions and smart order routing', () => {
       expect(nonce.body.nonce).toMatch(/^[A-Za-z0-9]{8,}$/);
 
       const res = await s.call('POST', '/api/auth/siwe/verify', {
-        body: await siwe(wallet, { nonce: nonce.body.nonce }),
+        body: await siwe(s, wallet, { nonce: nonce.body.nonce }),
       });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
@@ -96,7 +63,7 @@ describe('SIWE cookie sessions and smart order routing', () => {
         accountId: trader.accountId,
         tier: 'fullTrading',
       });
-      cookie = cookieOf(res.headers);
+      cookie = sessionCookieOf(res.headers);
       expect(cookie).toMatch(/httponly/i);
       expect(cookie).toMatch(/samesite=lax/i);
       expect(cookie).not.toMatch(/secure/i); // plain http here; Secure over https
@@ -107,13 +74,13 @@ describe('SIWE cookie sessions and smart order routing', () => {
     });
 
     it('a reused nonce, another host’s message and a signature by another key are refused', async () => {
-      const used = await siwe(wallet);
+      const used = await siwe(s, wallet);
       expect((await s.call('POST', '/api/auth/siwe/verify', { body: used })).status).toBe(200);
       const again = await s.call('POST', '/api/auth/siwe/verify', { body: used });
       expect([again.status, again.body.error]).toEqual([401, 'siwe_nonce_invalid']);
 
       const foreign = await s.call('POST', '/api/auth/siwe/verify', {
-        body: await siwe(wallet, { domain: 'evil.example' }),
+        body: await siwe(s, wallet, { domain: 'evil.example' }),
       });
       expect([foreign.status, foreign.body.error]).toEqual([401, 'siwe_domain_mismatch']);
       expect(foreign.body).toMatchObject({
@@ -123,7 +90,7 @@ describe('SIWE cookie sessions and smart order routing', () => {
       });
 
       const forged = await s.call('POST', '/api/auth/siwe/verify', {
-        body: await siwe(wallet, { signer: privateKeyToAccount(generatePrivateKey()) }),
+        body: await siwe(s, wallet, { signer: privateKeyToAccount(generatePrivateKey()) }),
       });
       expect([forged.status, forged.body.error]).toEqual([401, 'siwe_signature_invalid']);
 
@@ -156,8 +123,8 @@ describe('SIWE cookie sessions and smart order routing', () => {
     });
 
     it('authenticates /ws/risk at connect (docs/api.md §6.2), and logout ends the session and tears the socket down', async () => {
-      const { headers } = await s.call('POST', '/api/auth/siwe/verify', { body: await siwe(wallet) });
-      const mine = cookieOf(headers);
+      const { headers } = await s.call('POST', '/api/auth/siwe/verify', { body: await siwe(s, wallet) });
+      const mine = sessionCookieOf(headers);
       const ws = await openRisk(`${s.api.baseUrl.replace(/^http/, 'ws')}/ws/risk`, {
         'x-tenant-slug': s.tenant.slug,
         ...withCookie(mine),
@@ -196,22 +163,13 @@ describe('SIWE cookie sessions and smart order routing', () => {
     const reasons = (candidates: { venue: string; reason?: string }[]) =>
       Object.fromEntries(candidates.map((c) => [c.venue, c.reason ?? 'eligible']));
 
-    /** The recorded tick of `base` on `venue`, optionally with every ask moved up by `askMarkup` (a wider, dearer book). */
-    async function quote(venue: 'hyperliquid' | 'aster', symbol: string, askMarkup = '0') {
-      const t: MarkTick = await recordedTick(symbol, 0.5, venue);
-      const up = (p: Decimal) => p.times(new Decimal(1).plus(askMarkup)).toDecimalPlaces(2);
-      await publishMark(s.orm, {
-        ...t,
-        ts: Date.now(),
-        ask: up(t.ask),
-        book: { bids: t.book.bids, asks: t.book.asks.map((l) => ({ price: up(l.price), size: l.size })) },
-      });
-    }
+    /** The recorded tick of `symbol` on `venue`, optionally with every ask moved up by `askMarkup` (a wider, dearer book). */
+    const quote = (venue: 'hyperliquid' | 'aster', symbol: string, askMarkup = '0') =>
+      publishQuote(s.orm, venue, symbol, askMarkup);
 
     beforeAll(async () => {
       await addAgent(trader.accountId!, 'aster', wallet.address);
-      const { headers } = await s.call('POST', '/api/auth/siwe/verify', { body: await siwe(wallet) });
-      cookie = withCookie(cookieOf(headers));
+      cookie = await signIn(s, wallet);
       // Marks are shared by the run: start from none on the candidate venues.
       await platformEm(s.orm)
         .getConnection()

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
-import { openRisk, type RiskClient } from '../support/ws.js';
+import { riskSocket, type RiskClient } from '../support/ws.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { waitFor } from '../support/wait.js';
 import { NOTICES_APPLICATION } from '../../db/notices.js';
@@ -36,15 +36,7 @@ describe('account state served from memory', () => {
     const body = (await res.json()) as { perVenue: VenueState[]; error?: string };
     return { status: res.status, body, paper: body.perVenue?.find((v) => v.venue === 'paper') };
   };
-  const socket = async (token: string): Promise<RiskClient> => {
-    const hs = (await s.call('POST', '/api/auth/bootstrap', { token })).body.data.riskEngineWss;
-    const ws = await openRisk(hs.endpoint, { 'x-tenant-slug': s.tenant.slug });
-    ws.send({ type: 'Authenticate', token: hs.token });
-    await ws.next((f) => f.type === 'Authenticated');
-    ws.send({ type: 'Subscribe', topics: ['Order-Intent-Changed'] });
-    await ws.next((f) => f.type === 'Result');
-    return ws;
-  };
+  const socket = (token: string): Promise<RiskClient> => riskSocket(s, token, { topics: ['Order-Intent-Changed'] });
 
   it('a read right after each `filled` frame shows that fill', async () => {
     const t = await s.trader();

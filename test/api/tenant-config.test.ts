@@ -7,20 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
-import { Decimal } from '../../domain/decimal.js';
-import type { MarkTick } from '../../domain/market/types.js';
 import { Account, OrderIntent, WebhookEndpoint } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
 import { ensureTenant, issueCredential } from '../../db/seed.js';
-import { publishMark } from '../../modules/market/feeds/marks.js';
 import { addAgent } from '../support/agents.js';
-import { recordedTick } from '../support/marks.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { publishQuote } from '../support/marks.js';
+import { signInWithSmartRouting } from '../support/siwe.js';
+import { startStack, UNREACHABLE_VENUES, type Stack } from '../support/stack.js';
 import { openRisk } from '../support/ws.js';
-
-/** A port fetch refuses (`bad port`): routed dispatches here fail at once and never reach a venue. */
-const NOWHERE = 'http://127.0.0.1:9';
 
 describe('tenant configuration obeyed', () => {
   let s: Stack;
@@ -28,14 +22,8 @@ describe('tenant configuration obeyed', () => {
   let config: string;
 
   beforeAll(async () => {
-    s = await startStack({
-      env: {
-        HYPERLIQUID_API_URL: NOWHERE,
-        ASTER_API_URL: NOWHERE,
-        POLYMARKET_API_URL: NOWHERE,
-        KALSHI_API_URL: NOWHERE,
-      },
-    });
+    // Routed dispatches fail at once and never reach a venue.
+    s = await startStack({ env: UNREACHABLE_VENUES });
     trader = await s.trader('fullTrading', { executionMode: 'routed' });
     config = (await s.operator(['tenant:config'])).token;
   });
@@ -148,16 +136,8 @@ describe('tenant configuration obeyed', () => {
     let cookie: Record<string, string>;
 
     /** The recorded tick of `symbol` on `venue`, every ask moved up by `askMarkup` (a dearer book), stamped now. */
-    async function quote(venue: 'hyperliquid' | 'aster', symbol: string, askMarkup = '0') {
-      const t: MarkTick = await recordedTick(symbol, 0.5, venue);
-      const up = (p: Decimal) => p.times(new Decimal(1).plus(askMarkup)).toDecimalPlaces(2);
-      await publishMark(s.orm, {
-        ...t,
-        ts: Date.now(),
-        ask: up(t.ask),
-        book: { bids: t.book.bids, asks: t.book.asks.map((l) => ({ price: up(l.price), size: l.size })) },
-      });
-    }
+    const quote = (venue: 'hyperliquid' | 'aster', symbol: string, askMarkup = '0') =>
+      publishQuote(s.orm, venue, symbol, askMarkup);
     const route = async () => {
       // Hyperliquid's asks 0.5 % dearer: wherever Aster is a candidate, it is the cheaper venue.
       await quote('hyperliquid', 'BTC.HL', '0.005');
@@ -172,27 +152,7 @@ describe('tenant configuration obeyed', () => {
     beforeAll(async () => {
       for (const venue of ['hyperliquid', 'aster'])
         await addAgent(s.orm, s.tenant.id, trader.accountId!, venue, wallet.address);
-      const nonce = (await s.call('POST', '/api/auth/siwe/nonce')).body.nonce;
-      const message = createSiweMessage({
-        domain: new URL(s.api.baseUrl).host,
-        address: wallet.address,
-        statement: 'Sign in to trade',
-        uri: s.api.baseUrl,
-        version: '1',
-        chainId: 42161,
-        nonce,
-      });
-      const verified = await s.call('POST', '/api/auth/siwe/verify', {
-        body: { message, signature: await wallet.signMessage({ message }) },
-      });
-      expect(verified.status, JSON.stringify(verified.body)).toBe(200);
-      const set = verified.headers.getSetCookie().find((c) => c.startsWith('service_session='))!;
-      cookie = { cookie: set.split(';')[0] };
-      const on = await s.call('PATCH', `/api/v1/accounts/${trader.accountId}`, {
-        headers: cookie,
-        body: { settings: { smartRouting: true } },
-      });
-      expect(on.status).toBe(200);
+      cookie = await signInWithSmartRouting(s, wallet, trader.accountId!);
     });
 
     it('ignores a venue the tenant does not enable, and routes to it once enabled', async () => {

@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { issueCredential } from '../../db/seed.js';
 import { verifyWebhook } from '../../domain/webhooks/signature.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
@@ -58,13 +57,7 @@ describe('webhooks', () => {
 
   beforeAll(async () => {
     s = await startStack({ env: TIMING });
-    const cred = await issueCredential(s.orm, {
-      tenantId: s.tenant.id,
-      audience: 'operator',
-      scopes: ['tenant:config'],
-    });
-    op = (await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } }))
-      .body.token;
+    op = (await s.operator(['tenant:config'])).token;
     await publish(s.orm, await recordedTick('ETH.PAPER', 0.5));
   });
   afterAll(async () => s?.stop());
@@ -79,14 +72,7 @@ describe('webhooks', () => {
     ).length;
 
   it('registers an endpoint (secret shown once) only with tenant:config', async () => {
-    const other = await issueCredential(s.orm, {
-      tenantId: s.tenant.id,
-      audience: 'operator',
-      scopes: ['firm:operate'],
-    });
-    const otherToken = (
-      await s.call('POST', '/api/auth/api-token', { body: { apiKey: other.apiKey, apiSecret: other.apiSecret } })
-    ).body.token;
+    const otherToken = (await s.operator(['firm:operate'])).token;
     expect(
       await s.call('POST', '/api/v1/webhooks', { token: otherToken, body: { url: 'http://127.0.0.1:1/x' } }),
     ).toMatchObject({ status: 403, body: { error: 'forbidden' } });
@@ -228,14 +214,7 @@ describe('webhooks across a worker restart', () => {
     let up = false;
     const r = await receiver(() => (up ? 200 : 500));
     try {
-      const cred = await issueCredential(s.orm, {
-        tenantId: s.tenant.id,
-        audience: 'operator',
-        scopes: ['tenant:config'],
-      });
-      const op = (
-        await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } })
-      ).body.token;
+      const op = (await s.operator(['tenant:config'])).token;
       await s.call('POST', '/api/v1/webhooks', { token: op, body: { url: r.url, events: ['fill.executed'] } });
       await publish(s.orm, await recordedTick('ETH.PAPER', 0.5));
       const t = await s.trader();

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
-import { openRisk } from '../support/ws.js';
+import { openRisk, riskSocket } from '../support/ws.js';
 import WebSocket from 'ws';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,6 +24,23 @@ describe('/ws/risk', () => {
   const bootstrap = async (token: string) =>
     (await s.call('POST', '/api/auth/bootstrap', { token })).body.data.riskEngineWss;
   const connect = async (endpoint: string) => openRisk(endpoint, { 'x-tenant-slug': s.tenant.slug });
+  /**
+   * Runs `body` with the `/ws/risk` URL of a second api process on the stack's config and database, started
+   * with `opts` (its idle close and revocation check periods, ms) and stopped afterwards.
+   */
+  async function withSecondApi(
+    opts: { idleCloseMs?: number; revocationCheckMs?: number },
+    body: (wsRiskUrl: string) => Promise<void>,
+  ) {
+    const { startApi } = await import('../../api/server.js');
+    const { pino } = await import('pino');
+    const api = await startApi({ config: s.config, orm: s.orm, logger: pino({ level: 'silent' }), ...opts });
+    try {
+      await body(`${api.baseUrl.replace('http', 'ws')}/ws/risk`);
+    } finally {
+      await api.stop();
+    }
+  }
 
   it('streams a filled market order: intent updates, fill, position, with consecutive seq', async () => {
     const t = await s.trader();
@@ -108,22 +125,9 @@ describe('/ws/risk', () => {
   });
 
   it('fans out across api processes: compose on one, frames on a socket of another', async () => {
-    const { startApi } = await import('../../api/server.js');
-    const { pino } = await import('pino');
-    const second = await startApi({
-      config: s.config,
-      orm: s.orm,
-      logger: pino({ level: 'silent' }),
-      idleCloseMs: 2000,
-    });
-    try {
+    await withSecondApi({ idleCloseMs: 2000 }, async (endpoint) => {
       const t = await s.trader();
-      const hs = await bootstrap(t.token);
-      const ws = await openRisk(`${second.baseUrl.replace('http', 'ws')}/ws/risk`, { 'x-tenant-slug': s.tenant.slug });
-      ws.send({ type: 'Authenticate', token: hs.token });
-      await ws.next((f) => f.type === 'Authenticated');
-      ws.send({ type: 'Subscribe', topics: ['Order-Intent-Changed'] });
-      await ws.next((f) => f.type === 'Result');
+      const ws = await riskSocket(s, t.token, { endpoint, topics: ['Order-Intent-Changed'] });
       const composed = await s.call('POST', '/api/v1/oms/intents', {
         token: t.token,
         body: { venue: 'paper', symbol: 'ETH.PAPER', side: 'buy', type: 'market', qty: '0.1' },
@@ -133,27 +137,14 @@ describe('/ws/risk', () => {
       expect(ws.frames.some((f) => f.topic === 'Fills')).toBe(false); // only subscribed topics arrive
       // This api closes sockets after 2 s of inbound silence.
       expect((await ws.closed).code).toBe(1000);
-    } finally {
-      await second.stop();
-    }
+    });
   });
 
   it('tears the socket down when its credential is revoked (docs/api.md §5.7)', async () => {
-    const { startApi } = await import('../../api/server.js');
-    const { pino } = await import('pino');
     const { revokeCredential } = await import('../../db/seed.js');
-    const api = await startApi({
-      config: s.config,
-      orm: s.orm,
-      logger: pino({ level: 'silent' }),
-      revocationCheckMs: 100,
-    });
-    try {
+    await withSecondApi({ revocationCheckMs: 100 }, async (endpoint) => {
       const t = await s.trader();
-      const hs = await bootstrap(t.token);
-      const ws = await openRisk(`${api.baseUrl.replace('http', 'ws')}/ws/risk`, { 'x-tenant-slug': s.tenant.slug });
-      ws.send({ type: 'Authenticate', token: hs.token });
-      await ws.next((f) => f.type === 'Authenticated');
+      const ws = await riskSocket(s, t.token, { endpoint });
       await new Promise((r) => setTimeout(r, 300));
       expect(ws.frames.some((f) => f.error === 'credential_revoked')).toBe(false);
       await revokeCredential(s.orm, s.tenant.id, t.credentialId);
@@ -161,9 +152,7 @@ describe('/ws/risk', () => {
         error: 'credential_revoked',
       });
       expect((await ws.closed).code).toBe(4401);
-    } finally {
-      await api.stop();
-    }
+    });
   });
 
   it('a consumer that stops reading gets Resync-Required naming its account; the server buffers stay capped', async () => {

@@ -115,6 +115,9 @@ describe('branded trading page in headless Chromium', () => {
   const shot = (page: Page, name: string) =>
     page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
   const rows = (page: Page, table: string) => page.getByTestId(table).locator('tbody tr');
+  /** A fullTrading trader credential of tenant `t` with a paper account `name` funded with `depositUsd` (USD). */
+  const fullTrader = (t: TenantUnderTest, name: string, depositUsd: string) =>
+    issueCredential(s.orm, { tenantId: t.id, audience: 'trader', tier: 'fullTrading', account: { name, depositUsd } });
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -171,12 +174,7 @@ describe('branded trading page in headless Chromium', () => {
   });
 
   it('an API-key trader sees live marks and candles, works and cancels a limit order, and fills a market order', async () => {
-    const trader = await issueCredential(s.orm, {
-      tenantId: alpha.id,
-      audience: 'trader',
-      tier: 'fullTrading',
-      account: { name: 'Alpha paper', depositUsd: '100000' },
-    });
+    const trader = await fullTrader(alpha, 'Alpha paper', '100000');
     const { context, page } = await open(alpha);
     await page.getByLabel('API key').fill(trader.apiKey);
     await page.getByLabel('API secret').fill(trader.apiSecret);
@@ -260,12 +258,7 @@ describe('branded trading page in headless Chromium', () => {
   });
 
   it('a wallet trader signs in with SIWE and trades through the cookie session, fills live over /ws/risk', async () => {
-    const trader = await issueCredential(s.orm, {
-      tenantId: beta.id,
-      audience: 'trader',
-      tier: 'fullTrading',
-      account: { name: 'Beta paper', depositUsd: '50000' },
-    });
+    const trader = await fullTrader(beta, 'Beta paper', '50000');
     await addAgent(s.orm, beta.id, trader.accountId!, 'hyperliquid', wallet.address);
     const { context, page } = await open(beta, { wallet: true });
     await page.getByRole('button', { name: 'Connect wallet' }).click();

@@ -12,10 +12,10 @@ import path from 'node:path';
 import { createPublicClient, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { readInstance } from '../../modules/prop/chain/index.js';
-import { deployMultisig, deployStablecoin } from '../../modules/prop/chain/index.js';
 import { anvilRpc as rpc, startAnvil, type Anvil } from '../../scripts/lib/anvil.js';
 import { freePort } from '../../scripts/lib/temporal-dev.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { draftFirm, STANDARD_TERMS } from '../support/prop-firm.js';
 import { waitFor } from '../support/wait.js';
 
 describe('firm deploy across restarts', () => {
@@ -44,37 +44,18 @@ describe('firm deploy across restarts', () => {
   });
 
   it('resumes after the worker and the chain node restart, and deploys exactly once', async () => {
-    const setupKey = generatePrivateKey();
-    await fund(setupKey);
-    const stablecoin = await deployStablecoin(rpcUrl, setupKey);
-    const owners = [generatePrivateKey(), generatePrivateKey()].map((k) => privateKeyToAccount(k).address);
-    const safe = await deployMultisig(rpcUrl, setupKey, { owners, threshold: 2 });
     const token = (await s.operator(['firm:operate', 'prop:manage'])).token;
-    const firm = (
-      await s.call('POST', '/api/v1/firms', {
-        token,
-        body: { name: 'Restart Capital', ownerAddress: safe, stablecoinAddress: stablecoin, chainId: 31337 },
-      })
-    ).body;
-    await s.call('POST', '/api/v1/prop-templates', {
+    const { firmId, safe } = await draftFirm(s, {
       token,
-      body: {
-        firmId: firm.id,
-        name: 'T',
-        priceUsd: '100',
-        accountSizeUsd: '10000',
-        profitTargetPct: '0.08',
-        maxDailyLossPct: '0.05',
-        maxDrawdownPct: '0.1',
-        minTradingDays: 1,
-        payoutSplitPct: '0.8',
-      },
+      rpcUrl,
+      name: 'Restart Capital',
+      templates: [{ name: 'T', ...STANDARD_TERMS }],
     });
 
     await rpc(rpcUrl, 'evm_setAutomine', [false]);
-    expect((await s.call('POST', `/api/v1/firms/${firm.id}/deploy`, { token, body: {} })).status).toBe(202);
+    expect((await s.call('POST', `/api/v1/firms/${firmId}/deploy`, { token, body: {} })).status).toBe(202);
     const pending = await waitFor(
-      () => s.call('GET', `/api/v1/firms/${firm.id}/deployment`, { token }),
+      () => s.call('GET', `/api/v1/firms/${firmId}/deployment`, { token }),
       (r) => r.body.step === 'confirming',
     );
     const txHash = pending.body.txHashes.deploy as Hex;
@@ -97,7 +78,7 @@ describe('firm deploy across restarts', () => {
     );
     await rpc(rpcUrl, 'anvil_mine', ['0x2']);
     const done = await waitFor(
-      () => s.call('GET', `/api/v1/firms/${firm.id}/deployment`, { token }),
+      () => s.call('GET', `/api/v1/firms/${firmId}/deployment`, { token }),
       (r) => r.body.step === 'deployed' || r.body.step === 'failed',
       20_000,
     );

@@ -22,7 +22,8 @@ import {
   signSafeTx,
 } from '../../modules/prop/chain/index.js';
 import { startStack, type Stack } from '../support/stack.js';
-import { publish, recordedTick } from '../support/marks.js';
+import { movedTick, publish, recordedTick } from '../support/marks.js';
+import { btcMarketBuy, buyBtcFilled } from '../support/trading.js';
 import { waitFor } from '../support/wait.js';
 import { maybeSaveHistory } from '../support/histories.js';
 import { challengeWorkflowId } from '../../modules/prop/workflows/challenge.definitions.js';
@@ -203,37 +204,8 @@ describe('prop firm lifecycle on anvil', () => {
     expect((await readInstance(rpcUrl, instance)).treasury - before.treasury).toBe(usdToUnits('100'));
     const tick = await recordedTick('BTC.PAPER', 0.5);
     await publish(s.orm, tick);
-    const buy = await call(
-      'POST',
-      '/api/v1/oms/intents',
-      {
-        accountId: passed.challenge.accountId,
-        venue: 'paper',
-        symbol: 'BTC.PAPER',
-        side: 'buy',
-        type: 'market',
-        qty: '0.1',
-        leverage: 5,
-      },
-      passed.t.token,
-    );
-    expect(buy.status, JSON.stringify(buy.body)).toBe(201);
-    await waitFor(
-      () => call('GET', `/api/v1/oms/intents/${buy.body.intentId}`, undefined, passed.t.token),
-      (r) => r.body.state === 'filled',
-    );
-    // +3 % on 0.1 BTC is well above the 1 % (100 USD) target.
-    const up = tick.mark.mul('1.03').toDecimalPlaces(0);
-    await publish(s.orm, {
-      ...tick,
-      mark: up,
-      bid: up.sub(1),
-      ask: up.add(1),
-      book: {
-        bids: [{ price: up.sub(1), size: new Decimal(10) }],
-        asks: [{ price: up.add(1), size: new Decimal(10) }],
-      },
-    });
+    await buyBtcFilled(s, passed.t.token, passed.challenge.accountId, '0.1', 5);
+    await publish(s.orm, movedTick(tick, '1.03')); // +3 % on 0.1 BTC is well above the 1 % (100 USD) target.
     const done = await waitFor(
       () => call('GET', `/api/v1/prop/challenges/${passed.challenge.propAccountId}`, undefined, passed.t.token),
       (r) => r.body.status !== 'active',
@@ -252,36 +224,8 @@ describe('prop firm lifecycle on anvil', () => {
     const { t, challenge } = await activeChallenge();
     const tick = await recordedTick('BTC.PAPER', 0.5);
     await publish(s.orm, tick);
-    const buy = await call(
-      'POST',
-      '/api/v1/oms/intents',
-      {
-        accountId: challenge.accountId,
-        venue: 'paper',
-        symbol: 'BTC.PAPER',
-        side: 'buy',
-        type: 'market',
-        qty: '0.2',
-        leverage: 10,
-      },
-      t.token,
-    );
-    expect(buy.status, JSON.stringify(buy.body)).toBe(201);
-    await waitFor(
-      () => call('GET', `/api/v1/oms/intents/${buy.body.intentId}`, undefined, t.token),
-      (r) => r.body.state === 'filled',
-    );
-    const down = tick.mark.mul('0.95').toDecimalPlaces(0); // −5 % on 0.2 BTC: far past the 500 USD daily loss
-    await publish(s.orm, {
-      ...tick,
-      mark: down,
-      bid: down.sub(1),
-      ask: down.add(1),
-      book: {
-        bids: [{ price: down.sub(1), size: new Decimal(10) }],
-        asks: [{ price: down.add(1), size: new Decimal(10) }],
-      },
-    });
+    await buyBtcFilled(s, t.token, challenge.accountId, '0.2', 10);
+    await publish(s.orm, movedTick(tick, '0.95')); // −5 % on 0.2 BTC: far past the 500 USD daily loss
     const done = await waitFor(
       () => call('GET', `/api/v1/prop/challenges/${challenge.propAccountId}`, undefined, t.token),
       (r) => r.body.status !== 'active',
@@ -294,21 +238,9 @@ describe('prop firm lifecycle on anvil', () => {
       (r) => r.body.positions.length === 0,
       20_000,
     );
-    expect(
-      await call(
-        'POST',
-        '/api/v1/oms/intents',
-        {
-          accountId: challenge.accountId,
-          venue: 'paper',
-          symbol: 'BTC.PAPER',
-          side: 'buy',
-          type: 'market',
-          qty: '0.01',
-        },
-        t.token,
-      ),
-    ).toMatchObject({ status: 403, body: { error: 'account_suspended' } });
+    expect(await call('POST', '/api/v1/oms/intents', btcMarketBuy(challenge.accountId, '0.01'), t.token)).toMatchObject(
+      { status: 403, body: { error: 'account_suspended' } },
+    );
     await maybeSaveHistory(
       s.temporal.workflow.getHandle(challengeWorkflowId(challenge.propAccountId)),
       'challenge-breached',
@@ -327,23 +259,9 @@ describe('prop firm lifecycle on anvil', () => {
         .balanceUsd,
     ).toBe('10000');
     await publish(s.orm, tick);
-    expect(
-      (
-        await call(
-          'POST',
-          '/api/v1/oms/intents',
-          {
-            accountId: challenge.accountId,
-            venue: 'paper',
-            symbol: 'BTC.PAPER',
-            side: 'buy',
-            type: 'market',
-            qty: '0.01',
-          },
-          t.token,
-        )
-      ).status,
-    ).toBe(201);
+    expect((await call('POST', '/api/v1/oms/intents', btcMarketBuy(challenge.accountId, '0.01'), t.token)).status).toBe(
+      201,
+    );
     expect(await call('POST', `/api/v1/prop-accounts/${challenge.propAccountId}/promote`)).toMatchObject({
       status: 409,
       body: { error: 'invalid_state' },

@@ -29,7 +29,8 @@ import {
 } from '../../modules/prop/chain/index.js';
 import { payoutWorkflowId, type PayoutStatus } from '../../modules/prop/workflows/payout.definitions.js';
 import { startStack, type Stack } from '../support/stack.js';
-import { publish, recordedTick } from '../support/marks.js';
+import { movedTick, publish, recordedTick } from '../support/marks.js';
+import { buyBtcFilled } from '../support/trading.js';
 import { waitFor } from '../support/wait.js';
 import { maybeSaveHistory } from '../support/histories.js';
 import { chainEnv, fundedKey, goLive, STARTER_TERMS } from '../support/prop-firm.js';
@@ -160,19 +161,8 @@ describe('payouts follow the Safe and the operator cancels them', () => {
     );
     const tick = await recordedTick('BTC.PAPER', 0.5);
     await publish(s.orm, tick);
-    const order = { venue: 'paper', symbol: 'BTC.PAPER', side: 'buy', type: 'market', qty: '0.1', leverage: 5 };
-    const buy = await call('POST', '/api/v1/oms/intents', { accountId: active.body.accountId, ...order }, trader.token);
-    expect(buy.status, JSON.stringify(buy.body)).toBe(201);
-    await waitFor(
-      () => call('GET', `/api/v1/oms/intents/${buy.body.intentId}`, undefined, trader.token),
-      (r) => r.body.state === 'filled',
-    );
-    const up = tick.mark.mul('1.03').toDecimalPlaces(0); // +3 % on 0.1 BTC: well above the 1 % target
-    const book = {
-      bids: [{ price: up.sub(1), size: new Decimal(10) }],
-      asks: [{ price: up.add(1), size: new Decimal(10) }],
-    };
-    await publish(s.orm, { ...tick, mark: up, bid: up.sub(1), ask: up.add(1), book });
+    await buyBtcFilled(s, trader.token, active.body.accountId, '0.1', 5);
+    await publish(s.orm, movedTick(tick, '1.03')); // +3 % on 0.1 BTC: well above the 1 % target
     const passed = await waitFor(
       () => call('GET', challenge, undefined, trader.token),
       (r) => r.body.status !== 'active',

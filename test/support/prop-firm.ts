@@ -39,6 +39,20 @@ export const STARTER_TERMS = {
   payoutSplitPct: '0.85',
 };
 
+/**
+ * A template's terms without `firmId` and `name`: $100 for a $10k account, 8 % to pass, 5 % daily loss,
+ * 10 % drawdown, 1 trading day, 80 % of the profit to the trader.
+ */
+export const STANDARD_TERMS = {
+  priceUsd: '100',
+  accountSizeUsd: '10000',
+  profitTargetPct: '0.08',
+  maxDailyLossPct: '0.05',
+  maxDrawdownPct: '0.1',
+  minTradingDays: 1,
+  payoutSplitPct: '0.8',
+};
+
 /** A firm created through the API, its template ids in the order given, and (once live) its chain addresses. */
 export interface TestFirm {
   firmId: string;

@@ -80,6 +80,17 @@ let runtimeInstalled = false;
 export const TEST_AGENT_KEYS = `test1:${Buffer.alloc(32, 7).toString('base64')}`;
 
 /**
+ * Configuration pointing every venue at a port fetch refuses (`bad port`, 127.0.0.1:9): a routed dispatch
+ * fails at once and never reaches a real venue. For `startStack({ env: UNREACHABLE_VENUES })`.
+ */
+export const UNREACHABLE_VENUES: Record<string, string> = {
+  HYPERLIQUID_API_URL: 'http://127.0.0.1:9',
+  ASTER_API_URL: 'http://127.0.0.1:9',
+  POLYMARKET_API_URL: 'http://127.0.0.1:9',
+  KALSHI_API_URL: 'http://127.0.0.1:9',
+};
+
+/**
  * Starts a stack. `env` adds configuration (e.g. the venue simulators' URLs from
  * test/support/venues.ts). `tracing` (a started telemetry/tracing.ts SDK) traces the api and the
  * in-process worker, which then runs the workflow bundle built with the tracing interceptors.
@@ -179,4 +190,15 @@ export async function startStack(
   };
   if (opts.worker !== false) await stack.startWorker();
   return stack;
+}
+
+/**
+ * Mints the bearer of a credential issued straight into the database (db/seed.ts `issueCredential`) through
+ * `POST /api/auth/api-token`, as its holder would; answers the token.
+ * @throws Error when the API refuses to mint it.
+ */
+export async function bearerOf(s: Stack, cred: { apiKey: string; apiSecret: string }): Promise<string> {
+  const res = await s.call('POST', '/api/auth/api-token', { body: { apiKey: cred.apiKey, apiSecret: cred.apiSecret } });
+  if (res.status !== 200) throw new Error(`mint failed: ${JSON.stringify(res.body)}`);
+  return res.body.token;
 }

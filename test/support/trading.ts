@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import { startStack, type Stack } from './stack.js';
-import { publish, recordedTick } from './marks.js';
+import { extremeTicks, publish, recordedTick } from './marks.js';
 import { waitFor } from './wait.js';
 
 /** One market order: side and size (contracts, decimal string). */
@@ -15,16 +15,23 @@ export type MarketLeg = readonly ['buy' | 'sell', string];
  * to be `filled` before the next (so fills, positions and round trips come in this order).
  */
 export async function fillMarketOrders(s: Stack, token: string, symbol: string, legs: readonly MarketLeg[]) {
-  for (const [side, qty] of legs) {
-    const r = await s.call('POST', '/api/v1/oms/intents', {
-      token,
-      body: { venue: 'paper', symbol, side, type: 'market', qty },
-    });
-    await waitFor(
-      () => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token }),
-      (x) => x.body.state === 'filled',
-    );
-  }
+  for (const leg of legs) await fillMarketOrder(s, token, symbol, leg);
+}
+
+/**
+ * Places one paper market order (`[side, qty]`, qty in contracts as a decimal string) on `symbol` for the trader
+ * holding `token` and waits until it is `filled` (10 s); returns the intent as `GET /api/v1/oms/intents/{id}`
+ * answers then (`body.intentId`, `body.venueOrderId`, `body.avgFillPrice`…).
+ */
+export async function fillMarketOrder(s: Stack, token: string, symbol: string, [side, qty]: MarketLeg) {
+  const r = await s.call('POST', '/api/v1/oms/intents', {
+    token,
+    body: { venue: 'paper', symbol, side, type: 'market', qty },
+  });
+  return waitFor(
+    () => s.call('GET', `/api/v1/oms/intents/${r.body.intentId}`, { token }),
+    (x) => x.body.state === 'filled',
+  );
 }
 
 /** A closed BTC.PAPER short of 0.5 on 2025-07-21 (118,712 → 118,500.5 USD, 2.5 USD fees), as a manual trade body. */
@@ -62,4 +69,72 @@ export async function stackWithRoundTrips() {
     ['sell', '2'],
   ]);
   return { s, t };
+}
+
+/**
+ * A stack whose `symbol` (a paper symbol) stands at the highest mark of its recording, with both extreme
+ * ticks ({@link extremeTicks}): a buy limit at or above `ticks.low.mark` rests until the test publishes
+ * `ticks.low`.
+ */
+export async function startStackAtHigh(symbol: string) {
+  const s = await startStack();
+  const ticks = await extremeTicks(symbol);
+  await publish(s.orm, ticks.high);
+  return { s, ticks };
+}
+
+/**
+ * The body of a paper market buy of `qty` BTC.PAPER (BTC, decimal string) on the account `accountId`, at
+ * `leverage` (a multiple of the margin) when given: what `POST /api/v1/oms/intents` takes.
+ */
+export const btcMarketBuy = (accountId: string, qty: string, leverage?: number) => ({
+  accountId,
+  venue: 'paper',
+  symbol: 'BTC.PAPER',
+  side: 'buy',
+  type: 'market',
+  qty,
+  ...(leverage === undefined ? {} : { leverage }),
+});
+
+/**
+ * Places {@link btcMarketBuy} for the trader holding `token`, expects `201` and waits until the intent is
+ * `filled` (10 s). Returns the answer of the compose call.
+ */
+export async function buyBtcFilled(s: Stack, token: string, accountId: string, qty: string, leverage?: number) {
+  const buy = await s.call('POST', '/api/v1/oms/intents', { token, body: btcMarketBuy(accountId, qty, leverage) });
+  expect(buy.status, JSON.stringify(buy.body)).toBe(201);
+  await waitFor(
+    () => s.call('GET', `/api/v1/oms/intents/${buy.body.intentId}`, { token }),
+    (r) => r.body.state === 'filled',
+  );
+  return buy.body;
+}
+
+/**
+ * The body of a paper buy limit of `qty` BTC.PAPER (BTC, decimal string) at `price` (USD, decimal string) under
+ * the caller's `clientOrderId`: what `POST /api/v1/oms/intents` takes.
+ */
+export const btcLimitBuy = (price: string, qty: string, clientOrderId: string) => ({
+  venue: 'paper',
+  symbol: 'BTC.PAPER',
+  side: 'buy',
+  type: 'limit',
+  price,
+  qty,
+  clientOrderId,
+});
+
+/**
+ * Starts a stack (options as for {@link startStack}) and publishes the recorded tick of the paper `symbol` at
+ * `fraction` (0..1) of its recording as the current mark.
+ */
+export async function startStackWithMark(
+  symbol: string,
+  fraction: number,
+  opts: Parameters<typeof startStack>[0] = {},
+) {
+  const s = await startStack(opts);
+  await publish(s.orm, await recordedTick(symbol, fraction));
+  return s;
 }

@@ -1,5 +1,6 @@
 /** A /ws/risk test client that buffers every frame and waits for the ones a test needs. */
 import WebSocket from 'ws';
+import type { Stack } from './stack.js';
 
 export interface RiskClient {
   frames: any[];
@@ -10,6 +11,7 @@ export interface RiskClient {
   close(): void;
 }
 
+/** Opens a raw `/ws/risk` socket at `wsUrl` with upgrade `headers` (no handshake frames sent). */
 export async function openRisk(wsUrl: string, headers: Record<string, string>): Promise<RiskClient> {
   const ws = new WebSocket(wsUrl, { headers });
   const frames: any[] = [];
@@ -44,4 +46,25 @@ export async function openRisk(wsUrl: string, headers: Record<string, string>): 
     },
     close: () => ws.close(),
   };
+}
+
+/**
+ * A `/ws/risk` socket of the trader holding `token`, ready for updates: the bootstrap's endpoint (or
+ * `endpoint`, e.g. another api process of the stack), `Authenticate` answered by `Authenticated`, then, when
+ * `topics` are given, `Subscribe` to them answered by a `Result`. The frames of the handshake stay buffered.
+ */
+export async function riskSocket(
+  s: Stack,
+  token: string,
+  o: { topics?: string[]; endpoint?: string } = {},
+): Promise<RiskClient> {
+  const hs = (await s.call('POST', '/api/auth/bootstrap', { token })).body.data.riskEngineWss;
+  const ws = await openRisk(o.endpoint ?? hs.endpoint, { 'x-tenant-slug': s.tenant.slug });
+  ws.send({ type: 'Authenticate', token: hs.token });
+  await ws.next((f) => f.type === 'Authenticated');
+  if (o.topics) {
+    ws.send({ type: 'Subscribe', topics: o.topics });
+    await ws.next((f) => f.type === 'Result');
+  }
+  return ws;
 }

@@ -21,7 +21,8 @@ import { openOrm } from '../../db/orm.js';
 import { ensureTenant, issueCredential } from '../../db/seed.js';
 import { intentWorkflowId } from '../../modules/oms/workflows/intent.definitions.js';
 import { TEST_AGENT_KEYS, TEST_JWT_SECRET } from '../support/stack.js';
-import { extremeTicks, publish, recordedTick } from '../support/marks.js';
+import { publish, recordedTick, restingBuyPrice } from '../support/marks.js';
+import { btcLimitBuy } from '../support/trading.js';
 import { waitFor } from '../support/wait.js';
 
 describe('the cluster (Temporal server on PostgreSQL, 2 apis, 2 workers)', () => {
@@ -165,20 +166,9 @@ describe('the cluster (Temporal server on PostgreSQL, 2 apis, 2 workers)', () =>
   it('after SIGKILL of the worker that ran a resting limit order, the surviving worker cancels it and fills another', async () => {
     const c = cluster!;
     const [a, b] = c.apis;
-    const { low, high } = await extremeTicks('BTC.PAPER');
-    const price = low.mark.ceil(); // a buy limit that the lowest recorded mark reaches and the highest does not
-    expect(high.mark.gt(price)).toBe(true);
-    await publish(orm, high);
+    const { price, low } = await restingBuyPrice(orm, 'BTC.PAPER');
     const rest = async (via: ClusterProcess, clientOrderId: string) => {
-      const res = await call(via, 'POST', '/api/v1/oms/intents', {
-        venue: 'paper',
-        symbol: 'BTC.PAPER',
-        side: 'buy',
-        type: 'limit',
-        price: price.toFixed(),
-        qty: '0.002',
-        clientOrderId,
-      });
+      const res = await call(via, 'POST', '/api/v1/oms/intents', btcLimitBuy(price.toFixed(), '0.002', clientOrderId));
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       await waitFor(
         () => intent(via, res.body.intentId),

@@ -31,19 +31,26 @@ describe('backtest engine', () => {
   // below at bar 6 (11 < 12.67), above again at bar 9 (12 > 10) and stays above to the end.
   const series = bars(10, 10, 10, 12, 14, 13, 11, 9, 9, 12, 13);
   const indicators = ind([{ id: 'ma', name: 'sma', params: { period: 3 } }]);
-
-  it('a price/SMA crossover long: enters and exits at the next bar’s open, exact PnL and fees', () => {
-    const r = runBacktest({
+  /**
+   * A backtest of `series` (hourly bars) with the SMA(3) `indicators`: long on the close crossing above the
+   * SMA and out on it crossing below, 1 contract, no fees, 1 USD of equity, unless `o` says otherwise.
+   */
+  const backtest = (o: Partial<Parameters<typeof runBacktest>[0]> = {}) =>
+    runBacktest({
       bars: series,
       intervalMs: H,
       indicators,
       entry: cross('close', 'crosses_above', 'ma'),
       exit: cross('close', 'crosses_below', 'ma'),
       side: 'long',
-      qty: new Decimal('2'),
-      feeBps: new Decimal('10'),
-      initialEquity: new Decimal('1000'),
+      qty: new Decimal(1),
+      feeBps: new Decimal(0),
+      initialEquity: new Decimal(1),
+      ...o,
     });
+
+  it('a price/SMA crossover long: enters and exits at the next bar’s open, exact PnL and fees', () => {
+    const r = backtest({ qty: new Decimal('2'), feeBps: new Decimal('10'), initialEquity: new Decimal('1000') });
     expect(r.bars).toBe(11);
     expect(r.trades).toEqual([
       // signal at bar 3 close → entry at bar 4 open 12.5; signal at bar 6 close → exit at bar 7 open 11.5
@@ -88,15 +95,10 @@ describe('backtest engine', () => {
   });
 
   it('a short profits from the same crossovers reversed, with no fees', () => {
-    const r = runBacktest({
-      bars: series,
-      intervalMs: H,
-      indicators,
+    const r = backtest({
       entry: cross('close', 'crosses_below', 'ma'),
       exit: cross('close', 'crosses_above', 'ma'),
       side: 'short',
-      qty: new Decimal('1'),
-      feeBps: new Decimal(0),
       initialEquity: new Decimal('1000'),
     });
     // signal bar 6 → short at bar 7 open 11.5; cover signal bar 9 → bar 10 open 12.5: −1
@@ -106,16 +108,8 @@ describe('backtest engine', () => {
   });
 
   it('combines conditions with all/any and decimal literals; a signal on the last bar is dropped', () => {
-    const base = {
-      bars: series,
-      intervalMs: H,
-      indicators,
-      side: 'long' as const,
-      qty: new Decimal(1),
-      feeBps: new Decimal(0),
-      initialEquity: new Decimal(100),
-    };
-    const all = runBacktest({
+    const base = { initialEquity: new Decimal(100) };
+    const all = backtest({
       ...base,
       entry: {
         all: [
@@ -134,7 +128,7 @@ describe('backtest engine', () => {
     expect(all.trades.map((t) => [t.entryTime, t.entryPrice, t.exitTime, t.exitPrice, t.netPnlUsd])).toEqual([
       [iso(5), '14.5', iso(8), '9.5', '-5'],
     ]);
-    const last = runBacktest({
+    const last = backtest({
       ...base,
       entry: {
         all: [
@@ -153,7 +147,7 @@ describe('backtest engine', () => {
       netPnlUsd: '-1.5',
       exitReason: 'end_of_data',
     });
-    const onlyLast = runBacktest({
+    const onlyLast = backtest({
       ...base,
       entry: {
         all: [
@@ -195,20 +189,7 @@ describe('backtest engine', () => {
 
   it('stops with 422 backtest_too_large when the time budget runs out', () => {
     let t = 0;
-    const run = () =>
-      runBacktest({
-        bars: series,
-        intervalMs: H,
-        indicators,
-        entry: cross('close', 'crosses_above', 'ma'),
-        exit: cross('close', 'crosses_below', 'ma'),
-        side: 'long',
-        qty: new Decimal(1),
-        feeBps: new Decimal(0),
-        initialEquity: new Decimal(1),
-        budgetMs: 5,
-        now: () => (t += 1),
-      });
+    const run = () => backtest({ budgetMs: 5, now: () => (t += 1) });
     expect(run).toThrow(expect.objectContaining({ code: 'backtest_too_large', status: 422 }));
   });
 });

@@ -44,6 +44,8 @@ const order = (o: Partial<PaperOrder> & Pick<PaperOrder, 'side' | 'type'>): Pape
 const fills = (r: ReturnType<typeof matchOnArrival>) =>
   'fills' in r ? r.fills.map((f) => `${f.qty.toFixed()}@${f.price.toFixed()}/${f.liquidity}`) : [];
 const FLAT = ZERO;
+/** How the engine answers `o` (see `order`) arriving on the recorded book of `tick()` with no position. */
+const arrive = (o: Parameters<typeof order>[0]) => matchOnArrival(order(o), tick(), FLAT);
 
 describe('paper engine on recorded BTC depth', () => {
   it('reads the recorded snapshot it is tested on', () => {
@@ -57,7 +59,7 @@ describe('paper engine on recorded BTC depth', () => {
   });
 
   it('a market buy larger than the top ask walks to the next level at the exact size-weighted price', () => {
-    const r = matchOnArrival(order({ side: 'buy', type: 'market', qty: new Decimal('0.0037') }), tick(), FLAT);
+    const r = arrive({ side: 'buy', type: 'market', qty: new Decimal('0.0037') });
     expect(r.kind).toBe('filled');
     expect(fills(r)).toEqual(['0.0036@111039/taker', '0.0001@111040/taker']);
     if (r.kind !== 'filled') return;
@@ -67,14 +69,14 @@ describe('paper engine on recorded BTC depth', () => {
   });
 
   it('a market sell of exactly the best bid size fills at one level', () => {
-    const r = matchOnArrival(order({ side: 'sell', type: 'market', qty: new Decimal('8.84885') }), tick(), FLAT);
+    const r = arrive({ side: 'sell', type: 'market', qty: new Decimal('8.84885') });
     expect(r).toMatchObject({ kind: 'filled' });
     expect(fills(r)).toEqual(['8.84885@111038/taker']);
   });
 
   it('a market order beyond all 20 recorded levels fills them all and cancels the exact remainder', () => {
     const depth = book.asks.reduce((s, l) => s.plus(l.size), ZERO);
-    const r = matchOnArrival(order({ side: 'buy', type: 'market', qty: depth.plus('1') }), tick(), FLAT);
+    const r = arrive({ side: 'buy', type: 'market', qty: depth.plus('1') });
     expect(r.kind).toBe('partial_canceled');
     if (r.kind !== 'partial_canceled') return;
     expect(r.fills).toHaveLength(20);
@@ -84,52 +86,34 @@ describe('paper engine on recorded BTC depth', () => {
   });
 
   it('Alo that would cross is rejected; Alo below the ask rests', () => {
-    expect(
-      matchOnArrival(
-        order({ side: 'buy', type: 'limit', price: new Decimal('111039'), timeInForce: 'Alo' }),
-        tick(),
-        FLAT,
-      ),
-    ).toEqual({ kind: 'rejected', reason: 'alo_would_cross' });
-    expect(
-      matchOnArrival(
-        order({ side: 'buy', type: 'limit', price: new Decimal('111038'), timeInForce: 'Alo' }),
-        tick(),
-        FLAT,
-      ).kind,
-    ).toBe('resting');
+    expect(arrive({ side: 'buy', type: 'limit', price: new Decimal('111039'), timeInForce: 'Alo' })).toEqual({
+      kind: 'rejected',
+      reason: 'alo_would_cross',
+    });
+    expect(arrive({ side: 'buy', type: 'limit', price: new Decimal('111038'), timeInForce: 'Alo' }).kind).toBe(
+      'resting',
+    );
   });
 
   it('Ioc: no cross cancels; a partial cross cancels the remainder', () => {
-    expect(
-      matchOnArrival(
-        order({ side: 'buy', type: 'limit', price: new Decimal('111038'), timeInForce: 'Ioc' }),
-        tick(),
-        FLAT,
-      ),
-    ).toEqual({ kind: 'canceled', reason: 'ioc_no_cross' });
-    const r = matchOnArrival(
-      order({
-        side: 'buy',
-        type: 'limit',
-        price: new Decimal('111040'),
-        timeInForce: 'Ioc',
-        qty: new Decimal('0.005'),
-      }),
-      tick(),
-      FLAT,
-    );
+    expect(arrive({ side: 'buy', type: 'limit', price: new Decimal('111038'), timeInForce: 'Ioc' })).toEqual({
+      kind: 'canceled',
+      reason: 'ioc_no_cross',
+    });
+    const r = arrive({
+      side: 'buy',
+      type: 'limit',
+      price: new Decimal('111040'),
+      timeInForce: 'Ioc',
+      qty: new Decimal('0.005'),
+    });
     expect(r).toMatchObject({ kind: 'partial_canceled', reason: 'ioc_remainder' });
     expect(fills(r)).toEqual(['0.0036@111039/taker', '0.00011@111040/taker']);
     if (r.kind === 'partial_canceled') expect(r.canceledQty.toFixed()).toBe('0.00129');
   });
 
   it('a Gtc limit takes the levels at or better than its price and rests the remainder', () => {
-    const r = matchOnArrival(
-      order({ side: 'buy', type: 'limit', price: new Decimal('111040'), qty: new Decimal('0.005') }),
-      tick(),
-      FLAT,
-    );
+    const r = arrive({ side: 'buy', type: 'limit', price: new Decimal('111040'), qty: new Decimal('0.005') });
     expect(r.kind).toBe('resting');
     expect(fills(r)).toEqual(['0.0036@111039/taker', '0.00011@111040/taker']);
     if (r.kind !== 'resting') return;
@@ -198,7 +182,7 @@ describe('paper engine on recorded BTC depth', () => {
     expect(
       matchOnArrival(order({ side: 'buy', type: 'market', reduceOnly: true }), tick(), new Decimal('0.002')),
     ).toEqual({ kind: 'rejected', reason: 'reduce_only_would_increase' });
-    expect(matchOnArrival(order({ side: 'sell', type: 'market', reduceOnly: true }), tick(), FLAT)).toEqual({
+    expect(arrive({ side: 'sell', type: 'market', reduceOnly: true })).toEqual({
       kind: 'rejected',
       reason: 'reduce_only_would_increase',
     });

@@ -13,6 +13,7 @@ import { openOrm } from '../../db/orm.js';
 import { nextAgentNonce } from '../../db/agent-nonces.js';
 import { hyperliquidAdapter as hl } from '../../venues/hyperliquid/adapter.js';
 import type { VenueContext } from '../../venues/types.js';
+import { orderRequest } from '../support/adapters.js';
 import { inAgentLane } from '../../modules/oms/activities/agent-lane.js';
 import { startHyperliquidSimulator, type HyperliquidSimulator } from '../../simulators/hyperliquid.js';
 
@@ -52,25 +53,20 @@ describe('1,000 concurrent orders through one agent key', () => {
     };
     await hl.submitAuthorization(ctx, { request, signature });
 
+    /** The `i`-th order: a Gtc buy limit of 0.01 ETH.HL at 2150, half the 4300 mark (it rests). */
+    const limitBuy = (i: number) =>
+      orderRequest(
+        {
+          clientOrderId: hl.clientOrderId(`int_conc_${i}`),
+          symbol: 'ETH.HL',
+          qty: '0.01',
+          markPrice: '4300',
+          leverage: '1',
+        },
+        { type: 'limit', price: '2150' },
+      );
     const results = await Promise.allSettled(
-      Array.from({ length: 1000 }, (_, i) =>
-        inAgentLane(agentId, () =>
-          hl.place(ctx, {
-            clientOrderId: hl.clientOrderId(`int_conc_${i}`),
-            symbol: 'ETH.HL',
-            side: 'buy',
-            type: 'limit',
-            qty: '0.01',
-            price: '2150',
-            triggerPrice: null,
-            stopLimitPrice: null,
-            reduceOnly: false,
-            timeInForce: 'Gtc',
-            markPrice: '4300',
-            leverage: '1',
-          }),
-        ),
-      ),
+      Array.from({ length: 1000 }, (_, i) => inAgentLane(agentId, () => hl.place(ctx, limitBuy(i)))),
     );
     const refused = results.filter((r) => r.status === 'rejected').map((r) => String(r.reason));
     expect(refused.slice(0, 3)).toEqual([]);

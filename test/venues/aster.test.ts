@@ -34,6 +34,13 @@ import {
   toVenueFill,
   toVenueOrder,
 } from '../../venues/aster/wire.js';
+import {
+  authoriseEvmAgent,
+  emptyAccount,
+  expectRejected,
+  orderRequest,
+  perpOrderRequest,
+} from '../support/adapters.js';
 import { VenueRejected, type AgentKey, type VenueContext, type VenueOrderRequest } from '../../venues/types.js';
 import { startAsterSimulator, type AsterSimulator } from '../../simulators/aster.js';
 
@@ -195,20 +202,16 @@ describe('wire rules', () => {
     expect(clientOrderIdFromIntentId('abc')).toBe('mv-ba7816bf8f01cfea414140de5dae2223');
   });
 
-  const base: VenueOrderRequest = {
-    clientOrderId: 'mv-00000000000000000000000000000001',
-    symbol: 'ETH.ASTER',
-    side: 'buy',
-    type: 'limit',
-    qty: '1.23456',
-    price: '2500.456',
-    triggerPrice: null,
-    stopLimitPrice: null,
-    reduceOnly: false,
-    timeInForce: 'Alo',
-    markPrice: '2500',
-    leverage: '5',
-  };
+  const base = orderRequest(
+    {
+      clientOrderId: 'mv-00000000000000000000000000000001',
+      symbol: 'ETH.ASTER',
+      qty: '1.23456',
+      markPrice: '2500',
+      leverage: '5',
+    },
+    { type: 'limit', price: '2500.456', timeInForce: 'Alo' },
+  );
   const str = (o: VenueOrderRequest) => paramString(orderParams(o));
   it('order parameters per type, in sending order', () => {
     expect(str(base)).toBe(
@@ -347,40 +350,9 @@ describe('adapter ↔ simulator', () => {
   });
 
   /** A user with their own wallet who registers a fresh agent until `expiresAt`. */
-  async function authorise(opts: { expiresAt?: number; name?: string } = {}) {
-    const ownerKey = generatePrivateKey();
-    const agentKey = generatePrivateKey();
-    const owner = privateKeyToAccount(ownerKey).address;
-    const request = aster.authorizationRequest({
-      owner,
-      agentAddress: privateKeyToAccount(agentKey).address,
-      agentName: opts.name ?? 'mv-test',
-      expiresAt: opts.expiresAt ?? Date.now() + 7 * 86_400_000,
-      nonce: Date.now(),
-      network: 'mainnet',
-    });
-    if (request.kind !== 'eip712') throw new Error('expected eip712');
-    const signature = await privateKeyToAccount(ownerKey).signTypedData(request.typedData);
-    const ctx = ctxOf(agentKey, owner);
-    await aster.submitAuthorization(ctx, { request, signature });
-    return { ownerKey, agentKey, owner, ctx, request, signature };
-  }
+  const authorise = (opts: { expiresAt?: number; name?: string } = {}) => authoriseEvmAgent(aster, ctxOf, opts);
 
-  const order = (o: Partial<VenueOrderRequest> = {}): VenueOrderRequest => ({
-    clientOrderId: aster.clientOrderId(`int_${Math.random()}`),
-    symbol: 'BTC.ASTER',
-    side: 'buy',
-    type: 'market',
-    qty: '0.01',
-    price: null,
-    triggerPrice: null,
-    stopLimitPrice: null,
-    reduceOnly: false,
-    timeInForce: 'Gtc',
-    markPrice: marks['BTC.ASTER'],
-    leverage: '3',
-    ...o,
-  });
+  const order = (o: Partial<VenueOrderRequest> = {}) => perpOrderRequest(aster, 'BTC.ASTER', marks['BTC.ASTER'], o);
 
   /** Sends a raw form string; the answer's status and JSON. */
   async function raw(method: 'GET' | 'POST' | 'DELETE', path: string, form: string) {
@@ -610,9 +582,7 @@ describe('adapter ↔ simulator', () => {
     );
     sim.rejectNext('insufficient margin for this order');
     const before = sim.orderCount(owner);
-    const err = await aster.place(ctx, order()).catch((e) => e);
-    expect(err).toBeInstanceOf(VenueRejected);
-    expect(err.reason).toBe('insufficient margin for this order');
+    await expectRejected(aster.place(ctx, order()), 'insufficient margin for this order');
     expect(sim.orderCount(owner)).toBe(before);
     expect(await aster.place(ctx, order())).toMatchObject({ status: 'filled' }); // only the next one
     const signed = await signRequest(
@@ -795,14 +765,7 @@ describe('adapter ↔ simulator', () => {
   it('account: the owner’s wallet balance (funded, less fees, plus realised PnL) and open positions at the mark', async () => {
     const { ctx, owner } = await authorise();
     sim.fund(owner, '10000');
-    expect(await aster.account(ctx)).toEqual({
-      balanceUsd: '10000',
-      unrealizedPnlUsd: '0',
-      equityUsd: '10000',
-      marginUsedUsd: '0',
-      marginAvailableUsd: '10000',
-      positions: [],
-    });
+    expect(await aster.account(ctx)).toEqual(emptyAccount('10000'));
     // 0.01 BTC at 100000: taker fee 0.035 % of 1000 = 0.35; cross 20×: 50 of margin.
     await aster.place(ctx, order());
     marks['BTC.ASTER'] = '101000';

@@ -28,6 +28,14 @@ import {
   toWire,
   validPrice,
 } from '../../venues/hyperliquid/wire.js';
+import {
+  authoriseEvmAgent,
+  emptyAccount,
+  expectRejected,
+  nonceSource,
+  orderRequest,
+  perpOrderRequest,
+} from '../support/adapters.js';
 import { VenueRejected, type AgentKey, type VenueContext, type VenueOrderRequest } from '../../venues/types.js';
 import { startHyperliquidSimulator, type HyperliquidSimulator } from '../../simulators/hyperliquid.js';
 
@@ -35,6 +43,12 @@ import { startHyperliquidSimulator, type HyperliquidSimulator } from '../../simu
 const VECTOR_KEY = '0x0123456789012345678901234567890123456789012345678901234567890123' as const;
 
 type Rsv = [string, string, number];
+/** The vectors' order action: a buy of 100 at 100 on asset 1 with order type `t` (fields in wire order, then `extra`). */
+const orderAction = (t: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  type: 'order',
+  orders: [{ a: 1, b: true, p: '100', s: '100', r: false, t, ...extra }],
+  grouping: 'na',
+});
 const L1_VECTORS: { t: string; action: Record<string, unknown>; vault?: string; main: Rsv; test: Rsv }[] = [
   {
     t: 'dummy',
@@ -52,11 +66,7 @@ const L1_VECTORS: { t: string; action: Record<string, unknown>; vault?: string; 
   },
   {
     t: 'order Gtc',
-    action: {
-      type: 'order',
-      orders: [{ a: 1, b: true, p: '100', s: '100', r: false, t: { limit: { tif: 'Gtc' } } }],
-      grouping: 'na',
-    },
+    action: orderAction({ limit: { tif: 'Gtc' } }),
     main: [
       '0xd65369825a9df5d80099e513cce430311d7d26ddf477f5b3a33d2806b100d78e',
       '0x2b54116ff64054968aa237c20ca9ff68000f977c93289157748a3162b6ea940e',
@@ -70,21 +80,7 @@ const L1_VECTORS: { t: string; action: Record<string, unknown>; vault?: string; 
   },
   {
     t: 'order Gtc + cloid',
-    action: {
-      type: 'order',
-      orders: [
-        {
-          a: 1,
-          b: true,
-          p: '100',
-          s: '100',
-          r: false,
-          t: { limit: { tif: 'Gtc' } },
-          c: '0x00000000000000000000000000000001',
-        },
-      ],
-      grouping: 'na',
-    },
+    action: orderAction({ limit: { tif: 'Gtc' } }, { c: '0x00000000000000000000000000000001' }),
     main: [
       '0x41ae18e8239a56cacbc5dad94d45d0b747e5da11ad564077fcac71277a946e3',
       '0x3c61f667e747404fe7eea8f90ab0e76cc12ce60270438b2058324681a00116da',
@@ -113,20 +109,7 @@ const L1_VECTORS: { t: string; action: Record<string, unknown>; vault?: string; 
   },
   {
     t: 'trigger sl',
-    action: {
-      type: 'order',
-      orders: [
-        {
-          a: 1,
-          b: true,
-          p: '100',
-          s: '100',
-          r: false,
-          t: { trigger: { isMarket: true, triggerPx: '103', tpsl: 'sl' } },
-        },
-      ],
-      grouping: 'na',
-    },
+    action: orderAction({ trigger: { isMarket: true, triggerPx: '103', tpsl: 'sl' } }),
     main: [
       '0x98343f2b5ae8e26bb2587daad3863bc70d8792b09af1841b6fdd530a2065a3f9',
       '0x6b5bb6bb0633b710aa22b721dd9dee6d083646a5f8e581a20b545be6c1feb405',
@@ -251,27 +234,25 @@ describe('official vectors (hyperliquid-python-sdk tests/signing_test.py)', () =
     amount: '1',
     time: 1687816341423,
   };
-  it('user-signed UsdSend (testnet, 0x66eee)', async () => {
-    const sig = await signUserSignedAction(VECTOR_KEY, 'HyperliquidTransaction:UsdSend', {
-      type: 'usdSend',
-      ...message,
-    });
-    expect(asInts(sig)).toEqual([
-      BigInt('0x637b37dd731507cdd24f46532ca8ba6eec616952c56218baeff04144e4a77073'),
-      BigInt('0x11a6a24900e6e314136d2592e2f8d502cd89b7c15b198e1bee043c9589f9fad7'),
+  // [primary type, action type, r, s, v] of the SDK's expected signatures.
+  it.each([
+    [
+      'UsdSend',
+      'usdSend',
+      '0x637b37dd731507cdd24f46532ca8ba6eec616952c56218baeff04144e4a77073',
+      '0x11a6a24900e6e314136d2592e2f8d502cd89b7c15b198e1bee043c9589f9fad7',
       27,
-    ]);
-  });
-  it('user-signed Withdraw (testnet, 0x66eee)', async () => {
-    const sig = await signUserSignedAction(VECTOR_KEY, 'HyperliquidTransaction:Withdraw', {
-      type: 'withdraw3',
-      ...message,
-    });
-    expect(asInts(sig)).toEqual([
-      BigInt('0x8363524c799e90ce9bc41022f7c39b4e9bdba786e5f9c72b20e43e1462c37cf9'),
-      BigInt('0x58b1411a775938b83e29182e8ef74975f9054c8e97ebf5ec2dc8d51bfc893881'),
+    ],
+    [
+      'Withdraw',
+      'withdraw3',
+      '0x8363524c799e90ce9bc41022f7c39b4e9bdba786e5f9c72b20e43e1462c37cf9',
+      '0x58b1411a775938b83e29182e8ef74975f9054c8e97ebf5ec2dc8d51bfc893881',
       28,
-    ]);
+    ],
+  ] as const)('user-signed %s (testnet, 0x66eee)', async (primaryType, type, r, s, v) => {
+    const sig = await signUserSignedAction(VECTOR_KEY, `HyperliquidTransaction:${primaryType}`, { type, ...message });
+    expect(asInts(sig)).toEqual([BigInt(r), BigInt(s), v]);
   });
 
   it.each([
@@ -335,20 +316,16 @@ describe('wire rules', () => {
     expect(hl.clientOrderId('abc')).toBe('0xba7816bf8f01cfea414140de5dae2223');
   });
 
-  const base: VenueOrderRequest = {
-    clientOrderId: '0x00000000000000000000000000000001',
-    symbol: 'ETH.HL',
-    side: 'buy',
-    type: 'limit',
-    qty: '1.23456',
-    price: '2500.5',
-    triggerPrice: null,
-    stopLimitPrice: null,
-    reduceOnly: false,
-    timeInForce: 'Alo',
-    markPrice: '2500',
-    leverage: '5',
-  };
+  const base = orderRequest(
+    {
+      clientOrderId: '0x00000000000000000000000000000001',
+      symbol: 'ETH.HL',
+      qty: '1.23456',
+      markPrice: '2500',
+      leverage: '5',
+    },
+    { type: 'limit', price: '2500.5', timeInForce: 'Alo' },
+  );
   it('order wire: keys a b p s r t c in order, TIF 1:1, triggers for stop / take_profit / stop_limit', () => {
     const w = orderWire(base);
     expect(JSON.stringify(w)).toBe(
@@ -400,8 +377,7 @@ describe('wire rules', () => {
 describe('adapter ↔ simulator', () => {
   const marks: Record<string, string> = { 'BTC.HL': '100000', 'ETH.HL': '2500', 'SOL.HL': '150' };
   let sim: HyperliquidSimulator;
-  let nonce = BigInt(Date.now());
-  const nextNonce = async () => ++nonce;
+  const nextNonce = nonceSource();
 
   const evm = (pk: `0x${string}`): AgentKey => ({
     kind: 'evm',
@@ -425,42 +401,11 @@ describe('adapter ↔ simulator', () => {
   });
 
   /** A user with their own wallet who authorises a fresh agent until `expiresAt`. */
-  async function authorise(
+  const authorise = (
     opts: { ownerKey?: `0x${string}`; agentKey?: `0x${string}`; expiresAt?: number; name?: string } = {},
-  ) {
-    const ownerKey = opts.ownerKey ?? generatePrivateKey();
-    const agentKey = opts.agentKey ?? generatePrivateKey();
-    const owner = privateKeyToAccount(ownerKey).address;
-    const request = hl.authorizationRequest({
-      owner,
-      agentAddress: privateKeyToAccount(agentKey).address,
-      agentName: opts.name ?? 'mv-test',
-      expiresAt: opts.expiresAt ?? Date.now() + 7 * 86_400_000,
-      nonce: Date.now(),
-      network: 'mainnet',
-    });
-    if (request.kind !== 'eip712') throw new Error('expected eip712');
-    const signature = await privateKeyToAccount(ownerKey).signTypedData(request.typedData);
-    const ctx = ctxOf(agentKey, owner);
-    await hl.submitAuthorization(ctx, { request, signature });
-    return { ownerKey, agentKey, owner, ctx, request, signature };
-  }
+  ) => authoriseEvmAgent(hl, (agentKey, owner) => ctxOf(agentKey, owner), opts);
 
-  const order = (o: Partial<VenueOrderRequest> = {}): VenueOrderRequest => ({
-    clientOrderId: hl.clientOrderId(`int_${Math.random()}`),
-    symbol: 'BTC.HL',
-    side: 'buy',
-    type: 'market',
-    qty: '0.01',
-    price: null,
-    triggerPrice: null,
-    stopLimitPrice: null,
-    reduceOnly: false,
-    timeInForce: 'Gtc',
-    markPrice: marks['BTC.HL'],
-    leverage: '3',
-    ...o,
-  });
+  const order = (o: Partial<VenueOrderRequest> = {}) => perpOrderRequest(hl, 'BTC.HL', marks['BTC.HL'], o);
 
   async function rawExchange(body: unknown) {
     const res = await fetch(`${sim.url}/exchange`, {
@@ -737,9 +682,7 @@ describe('adapter ↔ simulator', () => {
   it('rejectNext surfaces as VenueRejected with the reason', async () => {
     const { ctx, owner } = await authorise();
     sim.rejectNext('Insufficient margin to place order. asset=0');
-    const err = await hl.place(ctx, order()).catch((e) => e);
-    expect(err).toBeInstanceOf(VenueRejected);
-    expect(err.reason).toBe('Insufficient margin to place order. asset=0');
+    await expectRejected(hl.place(ctx, order()), 'Insufficient margin to place order. asset=0');
     expect(sim.orderCount(owner)).toBe(0);
   });
 
@@ -782,14 +725,7 @@ describe('adapter ↔ simulator', () => {
   it('account (clearinghouseState): the funded collateral less fees, the position at the mark, 20× cross margin', async () => {
     const { ctx, owner } = await authorise();
     sim.fund(owner, '10000');
-    expect(await hl.account(ctx)).toEqual({
-      balanceUsd: '10000',
-      unrealizedPnlUsd: '0',
-      equityUsd: '10000',
-      marginUsedUsd: '0',
-      marginAvailableUsd: '10000',
-      positions: [],
-    });
+    expect(await hl.account(ctx)).toEqual(emptyAccount('10000'));
     // 0.01 BTC at 100000: taker fee 0.045 % of 1000 = 0.45; margin 1000 / 20 = 50.
     await hl.place(ctx, order());
     marks['BTC.HL'] = '99000';

@@ -35,6 +35,8 @@ import {
 } from '../../venues/kalshi/wire.js';
 import { VenueRejected, type VenueContext, type VenueOrderRequest } from '../../venues/types.js';
 import { startKalshiSimulator, type KalshiSimulator } from '../../simulators/kalshi.js';
+import { expectRejected, nonceSource, orderEcho, orderRequest, placeWithLostAck } from '../support/adapters.js';
+import { evenMarks, injectedOpenOrder, predictionHolding } from '../support/prediction-venues.js';
 
 /** Verifies with salt length exactly 32 (what RSA_PSS_SALTLEN_DIGEST means for SHA-256), not AUTO. */
 const verifySalt = (publicKeyPem: string, message: string, sigB64: string, saltLength: number) =>
@@ -111,30 +113,16 @@ describe('official vectors and signing', () => {
           '-sigopt',
           'rsa_mgf1_md:sha256',
         ];
+        /** `openssl dgst -sha256` with the PSS options, then `args`, over the message file; its output. */
+        const dgst = (...args: string[]) =>
+          execFileSync('openssl', ['dgst', '-sha256', ...pss, ...args, path.join(dir, 'msg')]).toString();
         // ours → OpenSSL verifies
         writeFileSync(path.join(dir, 'ours.sig'), Buffer.from(signPss(key.privateKeyPem, msg), 'base64'));
-        const out = execFileSync('openssl', [
-          'dgst',
-          '-sha256',
-          ...pss,
-          '-verify',
-          path.join(dir, 'pub.pem'),
-          '-signature',
-          path.join(dir, 'ours.sig'),
-          path.join(dir, 'msg'),
-        ]).toString();
-        expect(out).toMatch(/Verified OK/);
+        expect(dgst('-verify', path.join(dir, 'pub.pem'), '-signature', path.join(dir, 'ours.sig'))).toMatch(
+          /Verified OK/,
+        );
         // OpenSSL signs → ours verifies (and a tampered message does not)
-        execFileSync('openssl', [
-          'dgst',
-          '-sha256',
-          ...pss,
-          '-sign',
-          path.join(dir, 'key.pem'),
-          '-out',
-          path.join(dir, 'theirs.sig'),
-          path.join(dir, 'msg'),
-        ]);
+        dgst('-sign', path.join(dir, 'key.pem'), '-out', path.join(dir, 'theirs.sig'));
         const theirs = readFileSync(path.join(dir, 'theirs.sig')).toString('base64');
         expect(verifyKalshiSignature(key.publicKeyPem, msg, theirs)).toBe(true);
         expect(verifyKalshiSignature(key.publicKeyPem, `${msg}?limit=5`, theirs)).toBe(false);
@@ -257,13 +245,9 @@ describe('symbol table', () => {
 describe('adapter ↔ simulator', () => {
   const YES = KALSHI_SYMBOLS[0]; // PRES-2024-DJT-YES.KX
   const NO = KALSHI_SYMBOLS[1]; // PRES-2024-DJT-NO.KX
-  const marks = new Map<string, string>([
-    [YES.symbol, '0.5'],
-    [NO.symbol, '0.5'],
-  ]);
+  const marks = evenMarks(YES, NO);
   let sim: KalshiSimulator;
-  let nonce = BigInt(Date.now());
-  const nextNonce = async () => ++nonce;
+  const nextNonce = nonceSource();
 
   beforeAll(async () => {
     sim = await startKalshiSimulator({ markOf: async (s) => marks.get(s) ?? null });
@@ -297,21 +281,17 @@ describe('adapter ↔ simulator', () => {
   }
 
   let seq = 0;
-  const req = (o: Partial<VenueOrderRequest>): VenueOrderRequest => ({
-    clientOrderId: kalshiAdapter.clientOrderId(`int_TEST${Date.now()}${++seq}`),
-    symbol: YES.symbol,
-    side: 'buy',
-    type: 'market',
-    qty: '10',
-    price: null,
-    triggerPrice: null,
-    stopLimitPrice: null,
-    reduceOnly: false,
-    timeInForce: 'Gtc',
-    markPrice: marks.get(o.symbol ?? YES.symbol)!,
-    leverage: '1',
-    ...o,
-  });
+  const req = (o: Partial<VenueOrderRequest>): VenueOrderRequest =>
+    orderRequest(
+      {
+        clientOrderId: kalshiAdapter.clientOrderId(`int_TEST${Date.now()}${++seq}`),
+        symbol: YES.symbol,
+        qty: '10',
+        markPrice: marks.get(o.symbol ?? YES.symbol)!,
+        leverage: '1',
+      },
+      o,
+    );
 
   /** A raw signed request; `sign` picks the path/timestamp that goes into the signature. */
   async function raw(
@@ -354,11 +334,10 @@ describe('adapter ↔ simulator', () => {
     ).rejects.toThrow('authentication_error: NOT_FOUND');
     // A real key id, but registered with someone else's public key: our signature does not verify.
     const otherId = sim.registerKey('member-other', generateKalshiAgentKey().publicKeyPem);
-    const err = await kalshiAdapter
-      .submitAuthorization(a.ctx, { request: a.request, signature: otherId })
-      .catch((e) => e);
-    expect(err).toBeInstanceOf(VenueRejected);
-    expect(err.reason).toBe('authentication_error: INVALID_SIGNATURE');
+    await expectRejected(
+      kalshiAdapter.submitAuthorization(a.ctx, { request: a.request, signature: otherId }),
+      'authentication_error: INVALID_SIGNATURE',
+    );
     await expect(
       kalshiAdapter.submitAuthorization(a.ctx, { request: a.request, signature: 'not-a-key-id' }),
     ).rejects.toThrow(VenueRejected);
@@ -368,12 +347,9 @@ describe('adapter ↔ simulator', () => {
     const { ctx } = await authorised();
     const r = req({});
     const placed = await kalshiAdapter.place(ctx, r);
-    // protective limit 55¢; fills at the 50¢ ask
+    // r: YES, buy 10; protective limit 55¢; fills at the 50¢ ask
     expect(placed).toMatchObject({
-      clientOrderId: r.clientOrderId,
-      symbol: YES.symbol,
-      side: 'buy',
-      qty: '10',
+      ...orderEcho(r),
       price: '0.55',
       status: 'filled',
       filledQty: '10',
@@ -384,10 +360,7 @@ describe('adapter ↔ simulator', () => {
     expect(await kalshiAdapter.fills(ctx, { sinceMs: Date.now() - 60_000 })).toEqual([
       expect.objectContaining({
         venueOrderId: placed.venueOrderId,
-        clientOrderId: r.clientOrderId,
-        symbol: YES.symbol,
-        side: 'buy',
-        qty: '10',
+        ...orderEcho(r),
         price: '0.5',
         feeUsd: '0.18',
       }),
@@ -544,9 +517,7 @@ describe('adapter ↔ simulator', () => {
 
     // Revoked: every later request fails, with the adapter surfacing VenueRejected.
     sim.revokeKey(keyId);
-    const revoked = await kalshiAdapter.place(ctx, req({})).catch((e) => e);
-    expect(revoked).toBeInstanceOf(VenueRejected);
-    expect(revoked.reason).toBe('authentication_error: NOT_FOUND');
+    await expectRejected(kalshiAdapter.place(ctx, req({})), 'authentication_error: NOT_FOUND');
     expect(sim.orderCount(member)).toBe(0);
 
     // Expired.
@@ -558,19 +529,14 @@ describe('adapter ↔ simulator', () => {
     // Read-only key: reads work, writes are 403.
     const ro = await authorised({ scopes: ['read'] });
     expect(await kalshiAdapter.orders(ro.ctx)).toEqual([]);
-    const denied = await kalshiAdapter.place(ro.ctx, req({})).catch((e) => e);
-    expect(denied).toBeInstanceOf(VenueRejected);
-    expect(denied.reason).toBe('API key does not have the write scope');
+    await expectRejected(kalshiAdapter.place(ro.ctx, req({})), 'API key does not have the write scope');
     expect(sim.orderCount(ro.member)).toBe(0);
   });
 
   it('a lost acknowledgement: findByClientOrderId finds exactly one venue order; placing it again is order_already_exists', async () => {
     const { ctx, member } = await authorised();
     const r = req({ type: 'limit', price: '0.2' });
-    sim.dropNextAck();
-    await expect(kalshiAdapter.place(ctx, r)).rejects.toThrow();
-    expect(sim.orderCount(member)).toBe(1);
-    const found = await kalshiAdapter.findByClientOrderId(ctx, r.symbol, r.clientOrderId);
+    const found = await placeWithLostAck(kalshiAdapter, sim, ctx, member, r);
     expect(found).toMatchObject({ clientOrderId: r.clientOrderId, status: 'open', price: '0.2', qty: '10' });
     expect(
       await kalshiAdapter.findByClientOrderId(ctx, r.symbol, kalshiAdapter.clientOrderId('int_NEVER_SENT')),
@@ -583,22 +549,11 @@ describe('adapter ↔ simulator', () => {
   it('rejectNext surfaces as VenueRejected with the reason; injected web orders show in orders() across pages', async () => {
     const { ctx, member } = await authorised();
     sim.rejectNext('insufficient balance');
-    const err = await kalshiAdapter.place(ctx, req({})).catch((e) => e);
-    expect(err).toBeInstanceOf(VenueRejected);
-    expect(err.reason).toBe('insufficient balance');
+    await expectRejected(kalshiAdapter.place(ctx, req({})), 'insufficient balance');
     expect(sim.orderCount(member)).toBe(0);
-    const { venueOrderId } = await sim.injectOrder(member, { symbol: NO.symbol, side: 'buy', qty: '3', price: '0.1' });
-    expect(await kalshiAdapter.orders(ctx)).toEqual([
-      expect.objectContaining({
-        venueOrderId,
-        symbol: NO.symbol,
-        status: 'open',
-        qty: '3',
-        price: '0.1',
-        side: 'buy',
-        clientOrderId: expect.any(String),
-      }),
-    ]);
+    const injected = { symbol: NO.symbol, side: 'buy', qty: '3', price: '0.1' } as const;
+    const { venueOrderId } = await sim.injectOrder(member, injected);
+    expect(await kalshiAdapter.orders(ctx)).toEqual([injectedOpenOrder(venueOrderId, injected)]);
     // More than one page (limit 200): every order comes back once.
     for (let i = 0; i < 204; i++)
       await sim.injectOrder(member, { symbol: YES.symbol, side: 'buy', qty: '1', price: '0.05' });
@@ -622,16 +577,7 @@ describe('adapter ↔ simulator', () => {
         equityUsd: '100.82',
         marginUsedUsd: '6',
         marginAvailableUsd: '94.82',
-        positions: [
-          {
-            symbol: YES.symbol,
-            qty: '10',
-            avgEntryPrice: '0.5',
-            markPrice: null,
-            unrealizedPnlUsd: null,
-            leverage: null,
-          },
-        ],
+        positions: [predictionHolding(YES.symbol, '10', '0.5')],
       });
     } finally {
       marks.set(YES.symbol, '0.5');

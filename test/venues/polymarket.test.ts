@@ -27,6 +27,8 @@ import {
 import { protectivePrice, platformStatus } from '../../venues/polymarket/wire.js';
 import { VenueRejected, type VenueContext, type VenueOrderRequest } from '../../venues/types.js';
 import { startPolymarketSimulator, type PolymarketSimulator } from '../../simulators/polymarket.js';
+import { expectRejected, nonceSource, orderEcho, orderRequest, placeWithLostAck } from '../support/adapters.js';
+import { evenMarks, injectedOpenOrder, predictionHolding } from '../support/prediction-venues.js';
 
 // Publicly known dev-chain key used by the official clients' tests.
 const VECTOR_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const;
@@ -267,13 +269,9 @@ describe('symbol table', () => {
 describe('adapter ↔ simulator', () => {
   const YES = POLYMARKET_SYMBOLS[0];
   const NO = POLYMARKET_SYMBOLS[1];
-  const marks = new Map<string, string>([
-    [YES.symbol, '0.5'],
-    [NO.symbol, '0.5'],
-  ]);
+  const marks = evenMarks(YES, NO);
   let sim: PolymarketSimulator;
-  let nonce = BigInt(Date.now());
-  const nextNonce = async () => ++nonce;
+  const nextNonce = nonceSource();
 
   beforeAll(async () => {
     sim = await startPolymarketSimulator({ markOf: async (s) => marks.get(s) ?? null, takerFeeBps: 100 });
@@ -310,21 +308,17 @@ describe('adapter ↔ simulator', () => {
   }
 
   let seq = 0;
-  const req = (o: Partial<VenueOrderRequest>): VenueOrderRequest => ({
-    clientOrderId: polymarketAdapter.clientOrderId(`int_TEST${Date.now()}${++seq}`),
-    symbol: YES.symbol,
-    side: 'buy',
-    type: 'market',
-    qty: '10',
-    price: null,
-    triggerPrice: null,
-    stopLimitPrice: null,
-    reduceOnly: false,
-    timeInForce: 'Gtc',
-    markPrice: marks.get(YES.symbol)!,
-    leverage: '1',
-    ...o,
-  });
+  const req = (o: Partial<VenueOrderRequest>): VenueOrderRequest =>
+    orderRequest(
+      {
+        clientOrderId: polymarketAdapter.clientOrderId(`int_TEST${Date.now()}${++seq}`),
+        symbol: YES.symbol,
+        qty: '10',
+        markPrice: marks.get(YES.symbol)!,
+        leverage: '1',
+      },
+      o,
+    );
 
   it('authorisation: the owner’s signature verifies locally, a stranger’s does not; submitting yields L2 credentials and registers the signer', async () => {
     const a = await authorised();
@@ -356,25 +350,14 @@ describe('adapter ↔ simulator', () => {
     const { ctx } = await authorised();
     const r = req({});
     const placed = await polymarketAdapter.place(ctx, r);
-    expect(placed).toMatchObject({
-      clientOrderId: r.clientOrderId,
-      symbol: YES.symbol,
-      side: 'buy',
-      qty: '10',
-      price: '0.55',
-      status: 'filled',
-      filledQty: '10',
-    });
+    expect(placed).toMatchObject({ ...orderEcho(r), price: '0.55', status: 'filled', filledQty: '10' }); // r: YES, buy 10
     expect(placed.venueOrderId).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await polymarketAdapter.status(ctx, YES.symbol, placed.venueOrderId)).toMatchObject({ status: 'filled' });
     const fills = await polymarketAdapter.fills(ctx, { sinceMs: Date.now() - 60_000 });
     expect(fills).toEqual([
       expect.objectContaining({
         venueOrderId: placed.venueOrderId,
-        clientOrderId: r.clientOrderId,
-        symbol: YES.symbol,
-        side: 'buy',
-        qty: '10',
+        ...orderEcho(r),
         price: '0.5',
         feeUsd: '0.05',
       }),
@@ -416,19 +399,18 @@ describe('adapter ↔ simulator', () => {
     expect(await polymarketAdapter.cancel(ctx, YES.symbol, resting.venueOrderId)).toMatchObject({ status: 'filled' });
   });
 
-  it('post-only limit that would cross is refused; an off-tick price is refused by the venue', async () => {
-    const { ctx } = await authorised();
-    await expect(
-      polymarketAdapter.place(ctx, req({ type: 'limit', timeInForce: 'Alo', price: '0.6' })),
-    ).rejects.toThrow('invalid post-only order: order crosses book');
-    // Send an order whose amounts encode 0.555 directly (the adapter would have rounded it).
+  /**
+   * An unsigned BUY of 10 YES shares (takerAmount 10,000,000) for `makerAmount` USDC units (6 decimals) with
+   * `salt`, built by hand as the adapter would (maker the owner, signer the agent `a`, signature type 2).
+   */
+  async function handBuiltBuy(ctx: VenueContext, salt: string, makerAmount: string) {
     const a = ctx.agent as { privateKey: Hex; address: Hex };
     const o: PolymarketOrder = {
-      salt: '77',
+      salt,
       maker: ctx.owner as Hex,
       signer: a.address,
       tokenId: YES.venueSymbol!,
-      makerAmount: '5550000',
+      makerAmount,
       takerAmount: '10000000',
       side: 'BUY',
       signatureType: 2,
@@ -436,6 +418,16 @@ describe('adapter ↔ simulator', () => {
       metadata: BYTES32_ZERO,
       builder: BYTES32_ZERO,
     };
+    return { a, o };
+  }
+
+  it('post-only limit that would cross is refused; an off-tick price is refused by the venue', async () => {
+    const { ctx } = await authorised();
+    await expect(
+      polymarketAdapter.place(ctx, req({ type: 'limit', timeInForce: 'Alo', price: '0.6' })),
+    ).rejects.toThrow('invalid post-only order: order crosses book');
+    // Send an order whose amounts encode 0.555 directly (the adapter would have rounded it).
+    const { a, o } = await handBuiltBuy(ctx, '77', '5550000');
     const res = await post(ctx, o, await signOrder(a.privateKey, o, 'mainnet', false));
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toMatch(/breaks minimum tick size rule: 0.01/);
@@ -469,20 +461,7 @@ describe('adapter ↔ simulator', () => {
 
   it('refuses a tampered order with {"error":"invalid signature"}, a replayed order as a duplicate, and a bad HMAC as unauthorized', async () => {
     const { ctx } = await authorised();
-    const a = ctx.agent as { privateKey: Hex; address: Hex };
-    const o: PolymarketOrder = {
-      salt: '12345',
-      maker: ctx.owner as Hex,
-      signer: a.address,
-      tokenId: YES.venueSymbol!,
-      makerAmount: '2000000',
-      takerAmount: '10000000',
-      side: 'BUY',
-      signatureType: 2,
-      timestamp: String(await nextNonce()),
-      metadata: BYTES32_ZERO,
-      builder: BYTES32_ZERO,
-    };
+    const { a, o } = await handBuiltBuy(ctx, '12345', '2000000');
     const sig = await signOrder(a.privateKey, o, 'mainnet', false);
     const tampered = await post(ctx, o, sig, (b) => (b.order.makerAmount = '3000000'));
     expect(tampered.status).toBe(400);
@@ -532,19 +511,17 @@ describe('adapter ↔ simulator', () => {
 
     const short = await authorised(1500);
     await new Promise((r) => setTimeout(r, 1600));
-    const err = await polymarketAdapter.place(short.ctx, req({})).catch((e) => e);
-    expect(err).toBeInstanceOf(VenueRejected);
-    expect(err.reason).toBe("the order signer's authorization for the maker wallet has expired");
+    await expectRejected(
+      polymarketAdapter.place(short.ctx, req({})),
+      "the order signer's authorization for the maker wallet has expired",
+    );
     expect(sim.orderCount(short.owner)).toBe(0);
   });
 
   it('a lost acknowledgement: findByClientOrderId finds exactly one venue order, by remembered hash and after a restart by salt', async () => {
     const { ctx, owner } = await authorised();
     const r = req({ type: 'limit', price: '0.2' });
-    sim.dropNextAck();
-    await expect(polymarketAdapter.place(ctx, r)).rejects.toThrow();
-    expect(sim.orderCount(owner)).toBe(1);
-    const found = await polymarketAdapter.findByClientOrderId(ctx, r.symbol, r.clientOrderId);
+    const found = await placeWithLostAck(polymarketAdapter, sim, ctx, owner, r);
     expect(found).toMatchObject({ clientOrderId: r.clientOrderId, status: 'open', price: '0.2' });
     forgetSignedOrders();
     expect(await polymarketAdapter.findByClientOrderId(ctx, r.symbol, r.clientOrderId)).toMatchObject({
@@ -559,22 +536,11 @@ describe('adapter ↔ simulator', () => {
   it('rejectNext surfaces as VenueRejected with the reason; an injected web order shows in orders()', async () => {
     const { ctx, owner } = await authorised();
     sim.rejectNext('not enough balance / allowance');
-    const err = await polymarketAdapter.place(ctx, req({})).catch((e) => e);
-    expect(err).toBeInstanceOf(VenueRejected);
-    expect(err.reason).toBe('not enough balance / allowance');
+    await expectRejected(polymarketAdapter.place(ctx, req({})), 'not enough balance / allowance');
     expect(sim.orderCount(owner)).toBe(0);
-    const { venueOrderId } = await sim.injectOrder(owner, { symbol: NO.symbol, side: 'buy', qty: '3', price: '0.1' });
-    expect(await polymarketAdapter.orders(ctx)).toEqual([
-      expect.objectContaining({
-        venueOrderId,
-        symbol: NO.symbol,
-        status: 'open',
-        qty: '3',
-        price: '0.1',
-        side: 'buy',
-        clientOrderId: expect.any(String),
-      }),
-    ]);
+    const injected = { symbol: NO.symbol, side: 'buy', qty: '3', price: '0.1' } as const;
+    const { venueOrderId } = await sim.injectOrder(owner, injected);
+    expect(await polymarketAdapter.orders(ctx)).toEqual([injectedOpenOrder(venueOrderId, injected)]);
   });
 
   it('a FAK market order that cannot fill is killed with the venue’s message; stops are refused before signing', async () => {
@@ -600,16 +566,7 @@ describe('adapter ↔ simulator', () => {
       equityUsd: '99.95',
       marginUsedUsd: '5',
       marginAvailableUsd: '94.95',
-      positions: [
-        {
-          symbol: YES.symbol,
-          qty: '10',
-          avgEntryPrice: '0.5',
-          markPrice: null,
-          unrealizedPnlUsd: null,
-          leverage: null,
-        },
-      ],
+      positions: [predictionHolding(YES.symbol, '10', '0.5')],
     });
   });
 });

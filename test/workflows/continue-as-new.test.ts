@@ -33,7 +33,8 @@ import { fundingWorkflow } from '../../modules/accounts/workflows/funding.js';
 import { rateForHour } from '../../domain/market/funding.js';
 import { loadFundingRates } from '../../modules/market/feeds/funding-rates.js';
 import { startStack, type Stack } from '../support/stack.js';
-import { recordedTick } from '../support/marks.js';
+import { movedTick, publish, recordedTick } from '../support/marks.js';
+import { buyBtcFilled } from '../support/trading.js';
 import { waitFor } from '../support/wait.js';
 import { authorizeAgent, startSimulators, type Simulators } from '../support/venues.js';
 import { chainEnv, draftFirm, fundedKey, goLive, STARTER_TERMS, type TestFirm } from '../support/prop-firm.js';
@@ -380,29 +381,8 @@ describe('long-lived workflows continue as new at the history bound', () => {
       const active = await c.pay();
       const btc = await recordedTick('BTC.PAPER', 0.5);
       await publishMark(s.orm, { ...btc, ts: Date.now() });
-      const buy = await s.call('POST', '/api/v1/oms/intents', {
-        token: c.t.token,
-        body: {
-          accountId: active.body.accountId,
-          venue: 'paper',
-          symbol: 'BTC.PAPER',
-          side: 'buy',
-          type: 'market',
-          qty: '0.1',
-          leverage: 5,
-        },
-      });
-      expect(buy.status, JSON.stringify(buy.body)).toBe(201);
-      await waitFor(
-        () => intent(c.t.token, buy.body.intentId),
-        (r) => r.body.state === 'filled',
-      );
-      const up = btc.mark.mul('1.03').toDecimalPlaces(0); // +3 % on 0.1 BTC: well above the 1 % target
-      const book = {
-        bids: [{ price: up.sub(1), size: new Decimal(10) }],
-        asks: [{ price: up.add(1), size: new Decimal(10) }],
-      };
-      await publishMark(s.orm, { ...btc, mark: up, bid: up.sub(1), ask: up.add(1), book, ts: Date.now() });
+      await buyBtcFilled(s, c.t.token, active.body.accountId, '0.1', 5);
+      await publish(s.orm, movedTick(btc, '1.03')); // +3 % on 0.1 BTC: well above the 1 % target
       expect((await waitFor(c.view, (r) => r.body.status !== 'active', 20_000)).body.status).toBe('passed');
       await publishMark(s.orm, { ...btc, ts: Date.now() });
 

@@ -11,7 +11,8 @@ import { scoped } from '../../db/orm.js';
 import { intentWorkflowId } from '../../modules/oms/workflows/intent.definitions.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { exited, spawnWorker } from '../support/worker-process.js';
-import { extremeTicks, publish } from '../support/marks.js';
+import { publish, restingBuyPrice } from '../support/marks.js';
+import { btcLimitBuy } from '../support/trading.js';
 import { waitFor } from '../support/wait.js';
 import { maybeSaveHistory } from '../support/histories.js';
 
@@ -27,24 +28,13 @@ describe('a resting limit order across a worker restart', () => {
   });
 
   it('rests, survives SIGKILL of its worker, and fills exactly once when the mark crosses', async () => {
-    const { low, high } = await extremeTicks('BTC.PAPER');
-    const price = low.mark.ceil(); // a buy limit that the lowest recorded mark reaches and the highest does not
-    expect(high.mark.gt(price)).toBe(true);
-    await publish(s.orm, high);
+    const { price, low } = await restingBuyPrice(s.orm, 'BTC.PAPER');
     const t = await s.trader();
 
     worker = spawnWorker(s);
     const res = await s.call('POST', '/api/v1/oms/intents', {
       token: t.token,
-      body: {
-        venue: 'paper',
-        symbol: 'BTC.PAPER',
-        side: 'buy',
-        type: 'limit',
-        price: price.toFixed(),
-        qty: '0.002',
-        clientOrderId: 'restart-1',
-      },
+      body: btcLimitBuy(price.toFixed(), '0.002', 'restart-1'),
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const intentId = res.body.intentId;
