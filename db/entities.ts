@@ -312,6 +312,8 @@ export const Trade = defineEntity({
 /**
  * The append-only account event log (docs/architecture.md): backs `/accounts/{id}/events`, `/ws/risk`
  * frames (their `seq`) and webhooks. `seq` is per account, gap-free, assigned under the account lock.
+ * The table also has `xact_id` (the writing transaction, `pg_current_xact_id()` by default; migration
+ * EventCommitOrder), read only by the webhook dispatcher in SQL.
  */
 export const AccountEvent = defineEntity({
   name: 'AccountEvent',
@@ -613,6 +615,8 @@ export const WebhookEndpoint = defineEntity({
     status: p.string().default('enabled'),
     disabledReason: p.text().nullable(),
     disabledAt: p.datetime().nullable(),
+    /** The dispatcher's cursor: the last event dispatched, by its transaction (`xid8` as text) and id (worker/webhook-dispatcher.ts). */
+    lastXactId: p.string().columnType('xid8').default('0'),
     lastEventId: p.bigint('string').default('0'),
     secretRotatedAt: p.datetime().nullable(),
     createdAt: createdAt(),

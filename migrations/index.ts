@@ -27,6 +27,7 @@ import { Migration20261124201300IntentVenueSigning } from './Migration2026112420
 import { Migration20261124202000PlanKeepsFirms } from './Migration20261124202000PlanKeepsFirms.js';
 import { Migration20261124213700FundingOperations } from './Migration20261124213700FundingOperations.js';
 import { Migration20261124220000LiveCandlesIndex } from './Migration20261124220000LiveCandlesIndex.js';
+import { Migration20261127060000EventCommitOrder } from './Migration20261127060000EventCommitOrder.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -56,4 +57,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124202000PlanKeepsFirms', class: Migration20261124202000PlanKeepsFirms },
   { name: 'Migration20261124213700FundingOperations', class: Migration20261124213700FundingOperations },
   { name: 'Migration20261124220000LiveCandlesIndex', class: Migration20261124220000LiveCandlesIndex },
+  { name: 'Migration20261127060000EventCommitOrder', class: Migration20261127060000EventCommitOrder },
 ];

@@ -4,7 +4,10 @@
  * (`*` takes all). It runs in every worker process, woken by `LISTEN account_events` and at least
  * every `intervalMs`. Each round locks the enabled endpoints (`for update skip locked`, so two
  * workers never take the same endpoint at once), starts the workflows of up to 500 events past
- * each endpoint's `last_event_id`, and moves that cursor in the same transaction. A start that
+ * each endpoint's cursor `(last_xact_id, last_event_id)`, and moves that cursor in the same
+ * transaction. Events are read in `(xact_id, id)` order and only from transactions older than every
+ * one still running (`pg_snapshot_xmin`), so an event whose transaction took a lower id but commits
+ * later is never passed over (migration EventCommitOrder); it waits for the next round. A start that
  * finds the workflow id already used is skipped (at-least-once, never twice from here). A disabled
  * endpoint's cursor stays: re-enabled, it receives what happened meanwhile.
  */
@@ -54,13 +57,22 @@ export async function startWebhookDispatcher(opts: {
         tenant_id: string;
         events: string[];
         last_event_id: string;
+        last_xact_id: string;
       }>(
-        `select id, tenant_id, events, last_event_id from webhook_endpoints where status = 'enabled' order by id for update skip locked`,
+        `select id, tenant_id, events, last_event_id, last_xact_id::text from webhook_endpoints where status = 'enabled' order by id for update skip locked`,
       );
       for (const ep of endpoints) {
-        const { rows: events } = await db.query<{ id: string; kind: string; account_id: string; seq: number }>(
-          `select id::text, kind, account_id, seq from account_events where tenant_id = $1 and id > $2 order by id limit 500`,
-          [ep.tenant_id, ep.last_event_id],
+        const { rows: events } = await db.query<{
+          id: string;
+          kind: string;
+          account_id: string;
+          seq: number;
+          xact_id: string;
+        }>(
+          `select id::text, kind, account_id, seq, xact_id::text from account_events
+            where tenant_id = $1 and (xact_id, id) > ($2::xid8, $3::bigint) and xact_id < pg_snapshot_xmin(pg_current_snapshot())
+            order by xact_id, id limit 500`,
+          [ep.tenant_id, ep.last_xact_id, ep.last_event_id],
         );
         if (!events.length) continue;
         for (const e of events) {
@@ -83,9 +95,11 @@ export async function startWebhookDispatcher(opts: {
               if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
             });
         }
-        await db.query(`update webhook_endpoints set last_event_id = $2 where id = $1`, [
+        const last = events[events.length - 1];
+        await db.query(`update webhook_endpoints set last_xact_id = $2, last_event_id = $3 where id = $1`, [
           ep.id,
-          events[events.length - 1].id,
+          last.xact_id,
+          last.id,
         ]);
       }
       await db.query('commit');

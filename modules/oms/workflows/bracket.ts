@@ -43,6 +43,12 @@ const { recordIntent } = proxyActivities<Activities>({
  */
 export const RECORD_LEGS_FIRST_PATCH = 'bracket-record-legs-first';
 
+/**
+ * Patch: when a leg ends unfilled, the bracket cancels the other, still working leg before it ends (found by
+ * `npm run chaos`: a flatten canceled the take-profit, and the stop stayed open with its workflow terminated).
+ */
+export const CANCEL_LIVE_LEG_PATCH = 'bracket-cancels-live-leg';
+
 type Leg = 'tp' | 'sl';
 /** Leg order type per leg: a take-profit takes profit, a stop limits loss; both market on trigger. */
 const LEG_TYPE = { tp: 'take_profit', sl: 'stop' } as const;
@@ -123,22 +129,32 @@ export async function bracketWorkflow(input: BracketInput): Promise<BracketView>
   );
 
   exposure = await exposureOf(input.parentIntentId, input.accountId, input.symbol);
-  if (!exposure) return { ...view, state: 'canceled', staged: false };
+  if (!exposure) {
+    // The parent ended without a fill. The view itself changes (not a copy): a query of the closed workflow, which is
+    // what GET /oms/brackets/{id} reads, answers from it. No command changes, so replays of old histories agree.
+    Object.assign(view, { state: 'canceled', staged: false });
+    return view;
+  }
   Object.assign(view, { state: 'armed', staged: false });
   await arm('tp');
   await arm('sl');
 
   // OCO: wait until a current leg fills; legs replaced by a move end canceled and are ignored.
+  let endedLeg: Leg | null = null;
   while (!view.filledLeg) {
     const ended = await Promise.race(
       (['tp', 'sl'] as const).filter((l) => handles[l]).map((l) => handles[l]!.result().then((r) => ({ leg: l, r }))),
     );
     if (ended.r.state === 'filled' && view.legs[ended.leg] === ended.r.intentId) view.filledLeg = ended.leg;
-    else if (view.legs[ended.leg] === ended.r.intentId)
-      break; // the live leg ended unfilled (e.g. canceled by hand)
-    else await condition(() => view.legs[ended.leg] !== null);
+    else if (view.legs[ended.leg] === ended.r.intentId) {
+      endedLeg = ended.leg; // the live leg ended unfilled (e.g. canceled by hand, or by a flatten)
+      break;
+    } else await condition(() => view.legs[ended.leg] !== null);
   }
-  const other = view.filledLeg === 'tp' ? 'sl' : 'tp';
+  // The leg still working is canceled before the bracket ends (its workflow, a child, would otherwise be
+  // terminated with the bracket and leave its order open). Before the patch, a leg that ended unfilled
+  // made the bracket cancel that same leg again and leave the other one working.
+  const other = (patched(CANCEL_LIVE_LEG_PATCH) ? (view.filledLeg ?? endedLeg) : view.filledLeg) === 'tp' ? 'sl' : 'tp';
   if (view.legs[other]) await cancelWorkingOrder(view.legs[other]);
   Object.assign(view, { state: view.filledLeg ? 'closed' : 'canceled' });
   return view;

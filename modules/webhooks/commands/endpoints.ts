@@ -66,11 +66,11 @@ export async function createEndpoint(
   const r = sealing(ring);
   const em = scoped(deps.orm, caller.tenantId);
   const secret = newSecret();
-  const [{ max }] = await em
+  // The dispatcher's cursor starts at the oldest transaction still running: events committed before are not
+  // delivered, every later one (and one whose transaction is still open) is (worker/webhook-dispatcher.ts).
+  const [{ xmin }] = await em
     .getConnection()
-    .execute<{ max: string | null }[]>('select max(id)::text as max from account_events where tenant_id = ?', [
-      caller.tenantId,
-    ]);
+    .execute<{ xmin: string }[]>('select pg_snapshot_xmin(pg_current_snapshot())::text as xmin');
   const fields = {
     id: `whe_${randomBytes(8).toString('hex')}`,
     tenantId: caller.tenantId,
@@ -80,7 +80,13 @@ export async function createEndpoint(
   };
   const row = em.create(
     WebhookEndpoint,
-    { ...fields, sealedApiKey: body.apiKey ? seal(r, body.apiKey) : null, status: 'enabled', lastEventId: max ?? '0' },
+    {
+      ...fields,
+      sealedApiKey: body.apiKey ? seal(r, body.apiKey) : null,
+      status: 'enabled',
+      lastXactId: xmin,
+      lastEventId: '0',
+    },
     { partial: true },
   );
   await em.flush();
