@@ -157,5 +157,46 @@ describe('brackets', () => {
       state: 'canceled',
       legs: { tp: null, sl: null },
     });
+    // What the trader reads afterwards says so too (not `staged` forever).
+    expect((await bracket(t.token, att.body.bracketId)).body).toMatchObject({ state: 'canceled', staged: false });
+  });
+
+  it('a leg canceled by hand cancels the other leg: the bracket ends and no order stays open', async () => {
+    await publish(s.orm, ticks.high);
+    const t = await s.trader();
+    await fillMarketOrder(s, t.token, 'ETH.PAPER', ['buy', '0.2']);
+    const mark = ticks.high.mark;
+    const att = await s.call('POST', '/api/v1/oms/brackets/attach-to-position', {
+      token: t.token,
+      body: {
+        symbol: 'ETH.PAPER',
+        tpPrice: Number(mark.times(2).toDecimalPlaces(1).toFixed()),
+        slPrice: Number(mark.div(2).toDecimalPlaces(1).toFixed()),
+      },
+    });
+    expect(att.status, JSON.stringify(att.body)).toBe(200);
+    const { legs } = (
+      await waitFor(
+        () => bracket(t.token, att.body.bracketId),
+        (x) => x.body.legs.tp !== null && x.body.legs.sl !== null,
+      )
+    ).body;
+    await waitFor(
+      () => s.call('GET', `/api/v1/oms/intents/${legs.sl}`, { token: t.token }),
+      (x) => x.body.orderStatus === 'open',
+    );
+    const canceled = await s.call('POST', '/api/v1/oms/cancel', { token: t.token, body: { intentId: legs.tp } });
+    expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
+
+    const handle = s.temporal.workflow.getHandle(bracketWorkflowId(att.body.bracketId));
+    expect(await handle.result()).toMatchObject({ state: 'canceled', filledLeg: null });
+    expect((await s.call('GET', `/api/v1/oms/intents/${legs.sl}`, { token: t.token })).body).toMatchObject({
+      state: 'canceled',
+      orderStatus: 'canceled',
+    });
+    const open = await s.call('GET', `/api/v1/accounts/${t.accountId}/open-orders`, { token: t.token });
+    expect(open.status).toBe(200);
+    expect(open.body.orders).toEqual([]);
+    await maybeSaveHistory(handle, 'bracket-leg-canceled');
   });
 });
