@@ -143,4 +143,30 @@ describe('cancel', () => {
     const orders = await s.call('GET', `/api/v1/accounts/${t.accountId}/orders`, { token: t.token });
     expect(orders.body.orders.map((o: { orderStatus: string }) => o.orderStatus)).toEqual(['canceled', 'canceled']);
   });
+
+  it('a cancel whose Update was lost after the row was written is applied when retried: the workflow ends', async () => {
+    // What a Temporal server restart can leave (npm run chaos found it): the workflow's cancel wrote the row, the
+    // Update was never accepted, and the workflow still rests. The trader's retry must reach the workflow.
+    const t = await s.trader();
+    const order = await rest(t.token, 'lost-cancel');
+    await s.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update order_intents set state = 'canceled', order_status = 'canceled' where id = ?`, [
+        order.body.intentId,
+      ]);
+    const handle = s.temporal.workflow.getHandle(intentWorkflowId(order.body.intentId));
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+
+    const res = await s.call('POST', '/api/v1/oms/cancel', { token: t.token, body: { intentId: order.body.intentId } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual(canceledAnswer(order));
+    expect(await handle.result()).toMatchObject({ state: 'canceled' });
+    // Once the workflow has ended, a cancel is refused as before.
+    const again = await s.call('POST', '/api/v1/oms/cancel', {
+      token: t.token,
+      body: { intentId: order.body.intentId },
+    });
+    expect(again).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
+  });
 });

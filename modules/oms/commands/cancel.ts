@@ -20,6 +20,20 @@ function cancelIntent(deps: ApiDeps, intentId: string): Promise<CancelResult> {
 }
 
 /**
+ * Whether the intent's workflow still runs although PostgreSQL no longer shows its order working: a cancel
+ * whose Update was lost (the Temporal server restarted after the workflow had written the cancel, before the
+ * Update was accepted; found by `npm run chaos`) left the row canceled and the workflow resting. The retried
+ * cancel goes to the workflow, which applies it idempotently and ends.
+ */
+async function workflowStillRuns(deps: ApiDeps, intentId: string): Promise<boolean> {
+  const described = await deps.temporal.workflow
+    .getHandle(intentWorkflowId(intentId))
+    .describe()
+    .catch(() => null);
+  return described?.status.name === 'RUNNING';
+}
+
+/**
  * Cancels the caller's working order with this venue order id. Venue order ids are unique per venue
  * only: the caller's own working order wins among equal ids, then the caller's own newest. Another
  * trader's order is answered as an unknown one (404), so an id says nothing about whether it exists.
@@ -34,7 +48,7 @@ export async function cancelOrder(deps: ApiDeps, caller: Caller, venueOrderId: s
   const mine = matches.filter((m) => owned.includes(m.accountId));
   const intent = mine.find((m) => m.orderStatus === 'open') ?? mine[0];
   if (!intent) throw new ApiError('order_not_found', `no order ${venueOrderId}`);
-  if (intent.orderStatus !== 'open')
+  if (intent.orderStatus !== 'open' && !(await workflowStillRuns(deps, intent.id)))
     throw new ApiError(
       'invalid_state',
       `order ${venueOrderId} is ${intent.orderStatus ?? intent.state}: nothing to cancel`,
@@ -59,7 +73,11 @@ export async function cancelIntentOrder(deps: ApiDeps, caller: Caller, intentId:
       'agent_not_dispatchable',
       `intent ${intentId} was never signed, so it was never dispatched: there is no order to cancel`,
     );
-  if (intent.orderStatus !== 'open' && intent.state !== 'signed_pending_dispatch')
+  if (
+    intent.orderStatus !== 'open' &&
+    intent.state !== 'signed_pending_dispatch' &&
+    !(await workflowStillRuns(deps, intent.id))
+  )
     throw new ApiError(
       'invalid_state',
       `intent ${intentId} is ${intent.orderStatus ?? intent.state}: nothing to cancel`,
