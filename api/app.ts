@@ -9,8 +9,8 @@
  * → `modules/oms/routes/oms/brackets.ts`, `/api/v1/accounts/{id}/agents` → `modules/custody/routes/accounts/agents.ts`;
  * a folder's namesake file holds the rest: `/api/v1/oms/cancel` → `modules/oms/routes/oms/oms.ts`). Each route file
  * keeps its `*.schemas.ts` beside it, imports no other route file, and calls its context's commands/ (writes),
- * queries/ (reads) and presenters/ (row → wire). The API's own documents are in api/routes/; outside the API:
- * `/healthz`, `/readyz`, `/metrics` (api/ops/routes.ts), `/ws/<channel>` (api/ws/<channel>.ts), the trading page (api/web.ts).
+ * queries/ (reads) and presenters/ (row → wire). The API's own documents are in api/routes/, and so is their reference site (`/docs`,
+ * api/routes/docs-site.ts); outside the API: `/healthz`, `/readyz`, `/metrics` (api/ops/routes.ts), `/ws/<channel>` (api/ws/<channel>.ts), the trading page (api/web.ts).
  * The order below is the order of the OpenAPI document (docs/openapi.json).
  */
 import Koa from 'koa';
@@ -37,6 +37,7 @@ import { venueRoutes } from '../modules/market/routes/venues.js';
 import { symbolRoutes } from '../modules/market/routes/symbols.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { asyncapiRoutes } from './routes/asyncapi.js';
+import { docsSiteRoutes } from './routes/docs-site.js';
 import { authRoutes } from '../modules/auth/routes/auth/auth.js';
 import { siweRoutes } from '../modules/auth/routes/auth/siwe.js';
 import { accountRoutes } from '../modules/accounts/routes/accounts/accounts.js';
@@ -119,6 +120,7 @@ export function createApp(deps: AppDeps) {
     symbolRoutes(deps, openapi),
     openapiRoutes(openapi, deps.baseUrl),
     asyncapiRoutes(deps.baseUrl),
+    docsSiteRoutes(deps.baseUrl),
     authRoutes(deps, openapi, jwtKey, wsBase),
     accountRoutes(deps, openapi),
     sandboxRoutes(deps, openapi),

@@ -10,7 +10,7 @@ import { Tenant } from '../../db/entities.js';
 import { platformEm } from '../../db/orm.js';
 import type { ApiMiddleware, ResolvedTenant } from '../context.js';
 
-/** Paths that need no tenant (docs/api.md §5.6): token mint and revoke, discovery, signup, transparency, docs, and the operations routes (api/ops/routes.ts). */
+/** Paths that need no tenant (docs/api.md §5.6): token mint and revoke, discovery, signup, transparency, docs (the documents and their reference site, api/routes/docs-site.ts), and the operations routes (api/ops/routes.ts). */
 export const TENANT_EXEMPT: readonly RegExp[] = [
   /^\/api\/auth\/api-token(\/revoke)?$/,
   /^\/api\/v1\/discovery$/,
@@ -18,6 +18,7 @@ export const TENANT_EXEMPT: readonly RegExp[] = [
   /^\/api\/prop\/transparency(\/.*)?$/,
   /^\/api\/v1\/openapi\.json$/,
   /^\/api\/v1\/asyncapi\.json$/,
+  /^\/docs(\/.*)?$/,
   /^\/healthz$/,
   /^\/readyz$/,
   /^\/metrics$/,

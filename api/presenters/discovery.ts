@@ -1,6 +1,6 @@
 /**
  * What `GET /api/v1/discovery` shows (docs/api.md §4.2, §9): the bearer and bootstrap URLs, the WebSocket
- * channels, the API documents and every endpoint of the route table (api/route.ts: each `endpoint()` call
+ * channels, the API documents and their reference pages (`docs`, api/routes/docs-site.ts) and every endpoint of the route table (api/route.ts: each `endpoint()` call
  * adds its row, so the catalog cannot drift from the routes served).
  */
 import { CHANNELS } from '../asyncapi.js';
@@ -27,6 +27,7 @@ export function discovery(baseUrl: string, routes: readonly RouteEntry[]) {
     })),
     openapi: `${baseUrl}/api/v1/openapi.json`,
     asyncapi: `${baseUrl}/api/v1/asyncapi.json`,
+    docs: { openapi: `${baseUrl}/docs`, asyncapi: `${baseUrl}/docs/asyncapi` },
     endpoints: routes.map(({ summary, ...r }) => ({
       method: r.method,
       path: r.path,
