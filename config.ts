@@ -166,6 +166,12 @@ const schema = z.object({
     .min(HISTORY_BOUND.min)
     .max(HISTORY_BOUND.max)
     .default(HISTORY_BOUND.default),
+  /**
+   * A prebuilt workflow bundle file (`bundleWorkflowCode`'s code, e.g. `dist/workflows-bundle.js` of `npm run build`) the
+   * worker runs instead of bundling the sources at start; unset = the compiled worker's prebuilt bundle, else the sources.
+   * Many workers started from the sources (`npm run chaos`) bundle once instead of once each.
+   */
+  WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
 });
 
 type Env = z.infer<typeof schema>;
@@ -504,6 +510,8 @@ export interface Config {
   shutdown: { apiGraceMs: number; workerGraceMs: number };
   /** `WORKFLOW_HISTORY_BOUND`: events a long-lived workflow's run may reach before it continues as new (docs/architecture.md "History bound"). */
   historyBound: number;
+  /** `WORKFLOW_BUNDLE_PATH`: the prebuilt workflow bundle the worker runs, or null (module doc of worker/worker.ts). */
+  workflowBundlePath: string | null;
 }
 
 /**
@@ -576,5 +584,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     faultCrash: e.FAULT_CRASH ?? null,
     shutdown: { apiGraceMs: e.API_SHUTDOWN_GRACE_MS, workerGraceMs: e.WORKER_SHUTDOWN_GRACE_MS },
     historyBound: e.WORKFLOW_HISTORY_BOUND,
+    workflowBundlePath: e.WORKFLOW_BUNDLE_PATH ?? null,
   };
 }

@@ -21,7 +21,7 @@ import { loadRecordedMarket } from '../modules/market/feeds/recorded.js';
 import { tickAt } from '../domain/market/replay.js';
 import { Decimal } from '../domain/decimal.js';
 import { noopWorkflow } from './bench/noop-workflow.js';
-import { benchTrader, startBenchPlatform } from './lib/bench.js';
+import { benchTrader, paperMarketOrder, startBenchPlatform } from './lib/bench.js';
 import { pct, pool, sustain } from './lib/measure.js';
 import { goalLine, recordBench } from './lib/bench-report.js';
 
@@ -63,14 +63,7 @@ const compose = (i: number, body: Record<string, unknown>) =>
   traders[i % ACCOUNTS].call('POST', '/api/v1/oms/intents', body);
 
 // Warm-up (bundle caches, connections), not measured.
-const order = (i: number, clientOrderId: string) => ({
-  venue: 'paper',
-  symbol: 'BTC.PAPER',
-  side: i % 2 ? 'sell' : 'buy',
-  type: 'market',
-  qty: '0.001',
-  clientOrderId,
-});
+const order = paperMarketOrder;
 await pool(Math.max(C, ACCOUNTS), C, async (i) => compose(i, order(i, `warm-${i}`)));
 await new Promise((r) => setTimeout(r, 2000));
 

@@ -128,7 +128,7 @@ export interface IntentUpdate {
  * `data` to `onIntent`. `close()` closes the socket.
  */
 export async function benchTrader(
-  platform: Pick<BenchPlatform, 'orm' | 'api'>,
+  platform: Pick<BenchPlatform, 'orm'> & { api: { baseUrl: string } },
   tenant: { slug: string; displayName: string },
   onIntent: (data: IntentUpdate) => void,
   prepare: (cred: IssuedCredential) => Promise<unknown> = async () => undefined,
@@ -178,3 +178,13 @@ export async function benchTrader(
     close: () => ws.close(),
   };
 }
+
+/** The benches' order `i`: a paper market order of 0.001 BTC.PAPER, buy on even `i` and sell on odd, with `clientOrderId`. */
+export const paperMarketOrder = (i: number, clientOrderId: string) => ({
+  venue: 'paper',
+  symbol: 'BTC.PAPER',
+  side: i % 2 ? 'sell' : 'buy',
+  type: 'market',
+  qty: '0.001',
+  clientOrderId,
+});

