@@ -50,6 +50,10 @@ export async function startWebhookDispatcher(opts: {
 
   async function round(): Promise<void> {
     const db = await pool.connect();
+    // A checked-out client has no 'error' listener of the pool's: a connection lost mid-round (PostgreSQL
+    // restarting) would be an unhandled 'error' event, a crash; the round's query rejects instead.
+    const lost = (err: Error) => opts.logger.warn({ err }, 'webhook dispatch connection lost');
+    db.on('error', lost);
     try {
       await db.query('begin');
       const { rows: endpoints } = await db.query<{
@@ -107,6 +111,7 @@ export async function startWebhookDispatcher(opts: {
       await db.query('rollback').catch(() => undefined);
       throw err;
     } finally {
+      db.off('error', lost);
       db.release();
     }
   }

@@ -60,11 +60,35 @@ const PREDICTION = Object.values(VENUE_SYMBOLS)
   .flat()
   .filter((s) => s.assetClass === 'prediction');
 
-/** Where Worker.create takes the workflow code from: the given bundle, the prebuilt `dist/workflows-bundle.js`, else the sources. */
+/** Attempts of the recorded candle load at start, 1 s apart, doubling (PostgreSQL restarting meanwhile). */
+const CANDLE_LOAD_ATTEMPTS = 5;
+
+/**
+ * {@link loadRecordedCandles}, again after a failure (it is idempotent): a connection lost during a start
+ * (PostgreSQL restarting) costs a retry, not the process.
+ * @throws the last attempt's Error after {@link CANDLE_LOAD_ATTEMPTS} failures.
+ */
+async function loadCandlesRetrying(databaseUrl: string, logger: Logger): Promise<number> {
+  for (let attempt = 1, waitMs = 1_000; ; attempt++, waitMs *= 2) {
+    try {
+      return await loadRecordedCandles(databaseUrl);
+    } catch (err) {
+      if (attempt >= CANDLE_LOAD_ATTEMPTS) throw err;
+      logger.warn({ err, attempt }, 'recorded candle load failed; retrying');
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+}
+
+/**
+ * Where Worker.create takes the workflow code from: the given bundle, `WORKFLOW_BUNDLE_PATH` (`configured`), the
+ * prebuilt `dist/workflows-bundle.js`, else the sources.
+ */
 function workflowCode(
-  given?: WorkflowBundleOption,
+  given: WorkflowBundleOption | undefined,
+  configured: string | null,
 ): { workflowBundle: WorkflowBundleOption } | { workflowsPath: string } {
-  const prebuilt = prebuiltBundlePath();
+  const prebuilt = configured ?? prebuiltBundlePath();
   const bundle = given ?? (prebuilt ? { codePath: prebuilt } : undefined);
   return bundle ? { workflowBundle: bundle } : { workflowsPath: WORKFLOWS_PATH };
 }
@@ -93,7 +117,9 @@ export async function createWorker(opts: {
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     // Given bundle (tests), else the one `npm run build` prebuilt (compiled worker), else bundle the sources at start.
-    ...(traced && !opts.workflowBundle ? { workflowsPath: WORKFLOWS_PATH } : workflowCode(opts.workflowBundle)),
+    ...(traced && !opts.workflowBundle
+      ? { workflowsPath: WORKFLOWS_PATH }
+      : workflowCode(opts.workflowBundle, config.workflowBundlePath)),
     // SIGTERM/SIGINT: running activities get this long to finish, then are cancelled; 5 s later the worker gives up on them (README "Graceful shutdown").
     shutdownGraceTime: config.shutdown.workerGraceMs,
     shutdownForceTime: config.shutdown.workerGraceMs + 5_000,
@@ -150,11 +176,12 @@ export async function createWorker(opts: {
   const streams: StreamProducer | undefined =
     config.marketStreams === 'on' ? await startStreamProducer({ databaseUrl: config.databaseUrl, logger }) : undefined;
   if (config.markFeed === 'replay') {
-    const loaded = await loadRecordedCandles(config.databaseUrl);
+    const loaded = await loadCandlesRetrying(config.databaseUrl, logger);
     if (loaded) logger.info({ rows: loaded }, 'recorded candles loaded');
     leadership = await contendFeedLocks(
       config.databaseUrl,
       [...REPLAYED, ...PREDICTION].map((s) => `${s.venue} ${s.symbol}`),
+      logger,
     );
     const lead = leadership;
     const pool = (candlePool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 }));

@@ -10,10 +10,15 @@
  * The pair's latest frame is kept while it has listeners, so a new subscriber gets the current quote
  * at once, without a read and without re-sending it to every other socket of the pair; a re-read
  * that finds the same mark sends nothing.
+ *
+ * The LISTEN connection reconnects by itself (db/notices.ts): while it is down `latest()` says nothing
+ * (callers read PostgreSQL); once it LISTENs again every followed pair is read afresh (a mark published
+ * meanwhile reaches its sockets) before `latest()` serves memory again.
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { parseMarkNotice, type NoticedMark } from '../../db/mark-notice.js';
+import { startNotices } from '../../db/notices.js';
 
 /** A mark as `/ws/quotes` and `GET /market/quotes` show it (decimal strings, ISO time): as NOTIFY `marks` carries it. */
 export type QuoteView = NoticedMark;
@@ -33,6 +38,10 @@ interface MarkRow {
  */
 export type QuoteListener = (frame: Buffer) => void;
 
+/** The `application_name` of the quotes hub's LISTEN connection (pg_stat_activity). */
+export const QUOTES_HUB_APPLICATION = 'platform-quotes-hub';
+
+/** The quotes hub of one api process. */
 export interface QuotesHub {
   /**
    * Listens to the pair `key` (`<venue> <symbol>`): `fn` gets its current quote soon after (never
@@ -46,20 +55,19 @@ export interface QuotesHub {
    * caller reads PostgreSQL then).
    */
   latest(key: string): QuoteView | undefined;
+  /** Closes its connections. */
   stop(): Promise<void>;
 }
 
+/**
+ * Starts the hub: a LISTEN connection (reconnecting) and a pool of 2 for its reads. Resolves once it
+ * LISTENs (or once a first connection attempt failed: it keeps reconnecting with backoff); never rejects.
+ */
 export async function startQuotesHub(databaseUrl: string, logger: Logger): Promise<QuotesHub> {
-  const listener = new pg.Client({ connectionString: databaseUrl });
   const reader = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  let listening = true;
-  listener.on('error', (err) => {
-    listening = false;
-    logger.error({ err }, 'quotes hub connection failed');
-  });
-  listener.on('end', () => (listening = false));
+  /** Whether the LISTEN connection is up (and the followed pairs were read after it came up). */
+  let listening = false;
   reader.on('error', (err) => logger.error({ err }, 'quotes hub pool error'));
-  await listener.connect();
   const subs = new Map<string, Set<QuoteListener>>();
   /** The latest quote per pair with listeners (dropped with the pair's last listener: no reads then). */
   const latest = new Map<string, { view: string; frame: Buffer; quote: QuoteView }>();
@@ -111,13 +119,27 @@ export async function startQuotesHub(databaseUrl: string, logger: Logger): Promi
       if (again.delete(key)) void load(key);
     }
   };
-  listener.on('notification', (n) => {
-    if (!n.payload) return;
-    const { key, mark } = parseMarkNotice(n.payload);
-    if (mark) apply(key, mark);
-    else void load(key);
-  });
-  await listener.query('listen marks');
+  const listener = await startNotices(
+    databaseUrl,
+    [
+      {
+        channels: {
+          marks: (payload) => {
+            if (!payload) return;
+            const { key, mark } = parseMarkNotice(payload);
+            if (mark) apply(key, mark);
+            else void load(key);
+          },
+        },
+        // What was published while nothing was notified here: every pair with listeners is read again.
+        ready: async () => void (await Promise.all([...subs.keys()].map(load))),
+        up: () => (listening = true),
+        lost: () => (listening = false),
+      },
+    ],
+    logger,
+    { application: QUOTES_HUB_APPLICATION, name: 'quotes hub' },
+  );
   const hub: QuotesHub = {
     latest(key) {
       if (!followed.has(key)) {
@@ -139,7 +161,7 @@ export async function startQuotesHub(databaseUrl: string, logger: Logger): Promi
       };
     },
     async stop() {
-      await listener.end();
+      await listener.stop();
       await reader.end();
     },
   };

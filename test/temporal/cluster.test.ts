@@ -24,6 +24,7 @@ import { TEST_AGENT_KEYS, TEST_JWT_SECRET } from '../support/stack.js';
 import { publish, recordedTick, restingBuyPrice } from '../support/marks.js';
 import { btcLimitBuy } from '../support/trading.js';
 import { waitFor } from '../support/wait.js';
+import { processCaller } from '../support/http.js';
 
 describe('the cluster (Temporal server on PostgreSQL, 2 apis, 2 workers)', () => {
   const suffix = `${process.pid}_${Date.now()}`;
@@ -38,20 +39,12 @@ describe('the cluster (Temporal server on PostgreSQL, 2 apis, 2 workers)', () =>
   let tenantId: string;
   let token: string;
 
+  const send = processCaller(
+    () => slug,
+    () => token,
+  );
   /** HTTP call to one api process of the cluster, as the tenant's trader. */
-  const call = async (api: ClusterProcess, method: string, url: string, body?: unknown) => {
-    const res = await fetch(`${api.url}${url}`, {
-      method,
-      headers: {
-        'x-tenant-slug': slug,
-        ...(token && { authorization: `Bearer ${token}` }),
-        ...(body !== undefined && { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const call = (api: ClusterProcess, method: string, url: string, body?: unknown) => send(api.url, method, url, body);
   const intent = (api: ClusterProcess, intentId: string) => call(api, 'GET', `/api/v1/oms/intents/${intentId}`);
 
   /** The pids of the workers that completed the workflow's tasks, in history order (identity `<pid>@<host>`). */

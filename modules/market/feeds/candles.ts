@@ -12,6 +12,7 @@ import { marketDataDir } from './recorded.js';
 
 /** Intervals recorded on disk. */
 export const RECORDED_INTERVALS = ['1m', '1h'] as const;
+/** `candles.source` of the rows loaded here. */
 export const CANDLE_SOURCE = 'recorded:hyperliquid';
 
 /** Every listed perp: each replays (and charts) the recorded Hyperliquid coin of its base. */
@@ -19,9 +20,17 @@ const PERPS = Object.values(VENUE_SYMBOLS)
   .flat()
   .filter((s) => s.assetClass === 'perp');
 
-/** Loads every recorded interval of every listed perp; returns the number of rows inserted. */
+/**
+ * Loads every recorded interval of every listed perp; returns the number of rows inserted. Idempotent, so
+ * a load that failed part way may simply be run again.
+ * @throws Error when a CSV file cannot be read, or from PostgreSQL (unreachable, or the connection lost
+ *   during the load, e.g. `57P01` when the server restarts: the load rejects, it never crashes the process).
+ */
 export async function loadRecordedCandles(databaseUrl: string, dataDir = marketDataDir()): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
+  // Without a listener a connection lost between two queries is an unhandled 'error' event (a crash); the
+  // next query rejects instead.
+  client.on('error', () => undefined);
   await client.connect();
   let inserted = 0;
   try {
@@ -50,7 +59,7 @@ export async function loadRecordedCandles(databaseUrl: string, dataDir = marketD
       }
     }
   } finally {
-    await client.end();
+    await client.end().catch(() => undefined);
   }
   return inserted;
 }

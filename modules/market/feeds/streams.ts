@@ -15,8 +15,13 @@
  *
  * Announcements go out as `NOTIFY market_stream, <json>` ({@link StreamMessage}); every api
  * process LISTENs and fans out to its sockets (api/ws/market-hub.ts).
+ *
+ * The LISTEN and the locks share one connection, which reconnects by itself (db/notices.ts): when it is
+ * lost the locks are gone with it, so the producer stops streaming every pair at once (another worker may
+ * take them over); once it is back it reconciles: contends again for the demanded pairs and resumes them.
  */
 import { parseMarkNotice } from '../../../db/mark-notice.js';
+import { startNotices, type NoticeQuery } from '../../../db/notices.js';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { Decimal, fmt } from '../../../domain/decimal.js';
@@ -72,8 +77,12 @@ export interface StreamProducerOptions {
 export interface StreamProducer {
   /** Pairs this process streams now (`<venue> <symbol>`). */
   leading(): string[];
+  /** Stops streaming (clearing the heartbeats of its pairs, waking the other producers) and closes its connections. */
   stop(): Promise<void>;
 }
+
+/** The `application_name` of the producer's LISTEN and locks connection (pg_stat_activity). */
+export const STREAM_PRODUCER_APPLICATION = 'platform-market-streams';
 
 /** A `marks` row as {@link startStreamProducer} selects it (prices as decimal text; `book` is the jsonb the mark writer stores). */
 interface MarkRow {
@@ -98,26 +107,27 @@ const printToWire = (p: TapePrint): WirePrint => ({
 
 /**
  * Starts the producer: LISTENs `market_demand` and `marks`, contends for the locks of demanded
- * pairs and streams the ones it wins. Rejects when PostgreSQL is unreachable.
+ * pairs and streams the ones it wins. Resolves once it listens and has reconciled (or once a first
+ * connection attempt failed: it keeps reconnecting with backoff); never rejects.
  */
 export async function startStreamProducer(opts: StreamProducerOptions): Promise<StreamProducer> {
   const { logger } = opts;
   const idleMs = opts.idleMs ?? STREAM_IDLE_MS;
   const anchorMs = opts.anchorMs ?? 0;
-  const listener = new pg.Client({ connectionString: opts.databaseUrl });
-  const locks = new pg.Client({ connectionString: opts.databaseUrl });
   const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 3 });
-  const onError = (err: Error) => logger.error({ err }, 'market stream connection error');
-  listener.on('error', onError);
-  locks.on('error', onError);
-  pool.on('error', onError);
-  await Promise.all([listener.connect(), locks.connect()]);
+  pool.on('error', (err: Error) => logger.error({ err }, 'market stream connection error'));
 
   const streams = new Map<string, Stream>();
   const bookInFlight = new Set<string>();
   const bookAgain = new Set<string>();
   let stopped = false;
   let reconciling: Promise<void> = Promise.resolve();
+  /** Queries on the LISTEN connection, which holds the locks; undefined while it is down. */
+  let locks: NoticeQuery | undefined;
+  /** Bumped when the connection (and with it every lock) is lost: a stream starting across it is dropped. */
+  let generation = 0;
+  const lockQuery: NoticeQuery = (text, values) =>
+    locks ? locks(text, values) : Promise.reject(new Error('market stream locks connection is down'));
 
   const notify = (msg: StreamMessage) => pool.query('select pg_notify($1, $2)', ['market_stream', JSON.stringify(msg)]);
 
@@ -221,7 +231,8 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
     const key = `${venue} ${symbol}`;
     const spec = findSymbol(venue, symbol);
     if (!spec) return;
-    const { rows } = await locks.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [
+    const started = generation;
+    const { rows } = await lockQuery<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [
       `marketstream:${key}`,
     ]);
     if (!rows[0].ok) return;
@@ -268,6 +279,7 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
     for (let w = from; w < now; w += TAPE_BACKFILL_STEP_MS)
       backfill.push(...tradesBetween(recorded, w, Math.min(w + TAPE_BACKFILL_STEP_MS, now), anchorMs));
     await storePrints(s, backfill.slice(-TAPE_KEEP));
+    if (generation !== started) return; // the lock went with the connection meanwhile
     streams.set(key, s);
     logger.info({ venue, symbol, backfilled: Math.min(backfill.length, TAPE_KEEP) }, 'market stream started');
     await followBook(key);
@@ -283,7 +295,7 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
       s.venue,
       s.symbol,
     ]);
-    await locks.query('select pg_advisory_unlock(hashtext($1))', [`marketstream:${s.key}`]);
+    await lockQuery('select pg_advisory_unlock(hashtext($1))', [`marketstream:${s.key}`]);
     logger.info({ venue: s.venue, symbol: s.symbol }, 'market stream stopped (no demand)');
   }
 
@@ -291,7 +303,7 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
   function reconcile(): Promise<void> {
     reconciling = reconciling
       .then(async () => {
-        if (stopped) return;
+        if (stopped || !locks) return; // no locks without the connection: its `ready` reconciles
         const { rows } = await pool.query<{ venue: string; symbol: string }>(
           `select venue, symbol from market_streams where demanded_at > now() - make_interval(secs => $1::double precision / 1000)`,
           [idleMs],
@@ -310,13 +322,36 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
     return reconciling;
   }
 
-  listener.on('notification', (n) => {
-    if (n.channel === 'market_demand') return void reconcile();
-    const key = n.channel === 'marks' && n.payload ? parseMarkNotice(n.payload).key : undefined;
-    if (key && streams.has(key)) void followBook(key);
-  });
-  await listener.query('listen market_demand');
-  await listener.query('listen marks');
+  const listener = await startNotices(
+    opts.databaseUrl,
+    [
+      {
+        channels: {
+          market_demand: () => void reconcile(),
+          marks: (payload) => {
+            const key = payload ? parseMarkNotice(payload).key : undefined;
+            if (key && streams.has(key)) void followBook(key);
+          },
+        },
+        // (Re)connected: contend again for what is demanded (the first time too).
+        async ready(query) {
+          locks = query;
+          await reconcile();
+        },
+        up: () => undefined,
+        lost() {
+          // The locks are gone with the connection: another producer may stream these pairs now.
+          generation++;
+          locks = undefined;
+          if (streams.size && !stopped)
+            logger.warn({ pairs: [...streams.keys()] }, 'market stream locks lost with the connection');
+          streams.clear();
+        },
+      },
+    ],
+    logger,
+    { application: STREAM_PRODUCER_APPLICATION, name: 'market stream producer' },
+  );
 
   let beats = 0;
   const tapeTimer = setInterval(() => {
@@ -357,7 +392,6 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
     })().catch((err: unknown) => logger.error({ err }, 'market stream heartbeat failed'));
   }, TAPE_TICK_MS);
 
-  await reconcile();
   logger.debug({ symbols: PAPER_SYMBOLS.length }, 'market stream producer listening');
 
   return {
@@ -376,8 +410,7 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
       );
       streams.clear();
       await pool.query(`select pg_notify('market_demand', 'handover')`).catch(() => undefined); // another producer takes over at once
-      await listener.end();
-      await locks.end();
+      await listener.stop();
       await pool.end();
     },
   };

@@ -3,8 +3,13 @@
  * working orders the new mark crosses (domain/paper/engine `crosses`) and signals their intent
  * workflows (`markCrossed`). Signals are hints: the workflow re-checks under the account lock,
  * so a duplicate or late signal never fills twice. Runs in every worker; duplicates are harmless.
+ *
+ * The LISTEN connection reconnects by itself (db/notices.ts): after every (re)connect every venue symbol
+ * with open orders is checked once, which catches the crossings of marks published while it was down
+ * (or while no worker ran).
  */
 import { parseMarkNotice } from '../../../db/mark-notice.js';
+import { startNotices } from '../../../db/notices.js';
 import pg from 'pg';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
@@ -38,24 +43,29 @@ const toOrder = (r: OpenOrderRow): PaperOrder => ({
   triggered: r.triggered,
 });
 
-/** A running watcher; `stop()` closes its connection. */
+/** The `application_name` of the watcher's LISTEN connection (pg_stat_activity). */
+export const TRIGGER_WATCHER_APPLICATION = 'platform-trigger-watcher';
+
+/** A running watcher. */
 export interface TriggerWatcher {
+  /** Waits for the checks under way, then closes its connections. */
   stop(): Promise<void>;
   /** Checks one venue symbol now (also what a notification does). */
   check(venue: string, symbol: string): Promise<number>;
 }
 
-/** Starts the watcher on its own PostgreSQL connection. */
+/**
+ * Starts the watcher on a LISTEN connection of its own (reconnecting) and a pool of 2 for its reads.
+ * Resolves once it listens and the catch-up checks are scheduled (or once a first connection attempt
+ * failed: it keeps reconnecting with backoff); never rejects.
+ */
 export async function startTriggerWatcher(opts: {
   databaseUrl: string;
   temporal: Client;
   logger: Logger;
 }): Promise<TriggerWatcher> {
-  const listener = new pg.Client({ connectionString: opts.databaseUrl });
   const reader = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
-  listener.on('error', (err) => opts.logger.error({ err }, 'trigger watcher connection failed'));
   reader.on('error', (err) => opts.logger.error({ err }, 'trigger watcher pool error'));
-  await listener.connect();
   const running = new Map<string, Promise<number>>();
   const again = new Set<string>();
 
@@ -96,18 +106,30 @@ export async function startTriggerWatcher(opts: {
     running.set(key, p);
   }
 
-  listener.on('notification', (n) => n.payload && schedule(parseMarkNotice(n.payload).key));
-  await listener.query('listen marks');
-  // Catch up on crossings that happened while no worker was listening.
-  const { rows: open } = await reader.query<{ venue: string; symbol: string }>(
-    `select distinct venue, symbol from order_intents where order_status = 'open'`,
+  const listener = await startNotices(
+    opts.databaseUrl,
+    [
+      {
+        channels: { marks: (payload) => payload && schedule(parseMarkNotice(payload).key) },
+        // Catch up on crossings that happened while this connection (or every worker) was not listening.
+        async ready() {
+          const { rows: open } = await reader.query<{ venue: string; symbol: string }>(
+            `select distinct venue, symbol from order_intents where order_status = 'open'`,
+          );
+          for (const r of open) schedule(`${r.venue} ${r.symbol}`);
+        },
+        up: () => undefined,
+        lost: () => undefined,
+      },
+    ],
+    opts.logger,
+    { application: TRIGGER_WATCHER_APPLICATION, name: 'trigger watcher' },
   );
-  for (const r of open) schedule(`${r.venue} ${r.symbol}`);
   return {
     check,
     async stop() {
       await Promise.allSettled(running.values());
-      await listener.end();
+      await listener.stop();
       await reader.end();
     },
   };

@@ -1,0 +1,38 @@
+/**
+ * HTTP calls to api processes a test started itself (the cluster, the PostgreSQL-restart test): as the trader of
+ * the tenant `slug()` holding `token()` (read at each call: tests set them in `beforeAll`).
+ */
+
+/** An api answer: status (0 when the request failed before any answer, `body` then says why) and the JSON body. */
+export interface ProcessAnswer {
+  status: number;
+  body: any; // the api's JSON, read field by field by tests
+}
+
+/** A `call(baseUrl, method, path, body?, headers?)` with `X-Tenant-Slug` and the bearer; JSON in and out. */
+export function processCaller(slug: () => string, token: () => string | undefined) {
+  return async (
+    baseUrl: string,
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ProcessAnswer> => {
+    try {
+      const res = await fetch(`${baseUrl}${url}`, {
+        method,
+        headers: {
+          ...headers,
+          'x-tenant-slug': slug(),
+          ...(token() && { authorization: `Bearer ${token()}` }),
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    } catch (err) {
+      return { status: 0, body: String(err) };
+    }
+  };
+}
