@@ -36,7 +36,7 @@ const report = await runChaos({
 });
 const { reconciliation: r, driver } = report;
 log(
-  `chaos: ${report.kills} worker kills, ${report.temporalRestarts} Temporal restart, ${report.postgresRestarts} PostgreSQL restart`,
+  `chaos: ${report.kills} worker kills, ${report.workerCrashes} workers exited by themselves, ${report.temporalRestarts} Temporal restart, ${report.postgresRestarts} PostgreSQL restart`,
 );
 log(
   `chaos: ${report.intents} intents (${driver.composed} composed by the driver, ${driver.unanswered} never answered), ${report.batches} batches, ${driver.brackets} brackets, ${r.fills} fills, ${r.events} account events`,
