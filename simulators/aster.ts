@@ -147,6 +147,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
   const orders = new Map<number, SimOrder>();
   const trades: (WireTrade & { owner: string })[] = [];
   const accepted = new Tally();
+  const byClientId = new Tally();
   const holdings = new Holdings();
   let nextOrderId = 8_000_000_000 + Math.floor(Math.random() * 1_000_000);
   let nextTradeId = 500_000_000 + Math.floor(Math.random() * 1_000_000);
@@ -283,6 +284,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
   function record(o: SimOrder): void {
     orders.set(o.orderId, o);
     accepted.add(o.owner);
+    byClientId.add(String(o.clientOrderId));
   }
 
   const specOfVenue = (venueSymbol: string | null) => {
@@ -562,6 +564,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
 
   return {
     ...common,
+    clientOrderIds: () => byClientId.all(),
     async injectOrder(owner, o) {
       const spec = injectedSpec('aster', o.symbol);
       const order = newOrder({

@@ -34,6 +34,11 @@ export interface VenueSimulator<Injected> {
   poke(): Promise<void>;
   /** Orders ever accepted for `owner` (addresses in any case). */
   orderCount(owner: string): number;
+  /**
+   * Orders ever accepted per client order id, the venue's own field (Hyperliquid `cloid`, Aster `newClientOrderId`,
+   * Kalshi `client_order_id`, Polymarket the order's `salt`): more than one under an id is a duplicate order.
+   */
+  clientOrderIds(): ReadonlyMap<string, number>;
   /** Credits `amountUsd` (decimal string) of collateral to `owner`: a deposit on the venue (simulators/holdings.ts). */
   fund(owner: string, amountUsd: string): void;
   /** Requests answered so far and the time spent answering them (ms, from the body read to the answer sent): the venue's own share of a round trip. */
@@ -89,6 +94,11 @@ export class Tally {
   /** The count of `key` (0 when never added). */
   of(key: string): number {
     return this.counts.get(key) ?? 0;
+  }
+
+  /** Every key with its count. */
+  all(): ReadonlyMap<string, number> {
+    return this.counts;
   }
 }
 

@@ -183,6 +183,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
   const orders = new Map<number, SimOrder>();
   const fills: (WireFill & { owner: string })[] = [];
   const accepted = new Tally();
+  const byClientId = new Tally();
   const holdings = new Holdings();
   let nextOid = 9_000_000_000 + Math.floor(Math.random() * 1_000_000);
   let nextTid = 100_000_000_000_000 + Math.floor(Math.random() * 1_000_000);
@@ -316,6 +317,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
   function record(o: SimOrder): void {
     orders.set(o.oid, o);
     accepted.add(o.owner);
+    if (o.cloid !== null) byClientId.add(o.cloid);
   }
 
   /** One order of an `order` action for `owner`: its status object. */
@@ -602,6 +604,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
 
   return {
     ...common,
+    clientOrderIds: () => byClientId.all(),
     async injectOrder(owner, o) {
       const spec = injectedSpec('hyperliquid', o.symbol);
       const order = newOrder({

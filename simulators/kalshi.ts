@@ -194,6 +194,7 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
   const orders = new Map<string, SimOrder>();
   const fills: SimFill[] = [];
   const accepted = new Tally();
+  const byClientId = new Tally();
   const holdings = new Holdings();
   const faults = new Faults();
 
@@ -317,6 +318,7 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
   function record(o: SimOrder): void {
     orders.set(o.id, o);
     accepted.add(o.member);
+    byClientId.add(String(o.clientOrderId));
   }
 
   // --- authentication ---------------------------------------------------------------------
@@ -562,6 +564,7 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
 
   return {
     ...common,
+    clientOrderIds: () => byClientId.all(),
     async injectOrder(member, o) {
       const m = injectedSpec('kalshi', o.symbol).venueSymbol.match(/^(.+):(yes|no)$/);
       if (!m) throw new Error(`unknown symbol ${o.symbol}`);

@@ -155,6 +155,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
   const orders = new Map<string, SimOrder>();
   const trades: (WireTrade & { ownerOrders: string[] })[] = [];
   const accepted = new Tally();
+  const byClientId = new Tally();
   const holdings = new Holdings();
   const faults = new Faults();
 
@@ -249,6 +250,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
   function record(o: SimOrder): void {
     orders.set(o.id, o);
     accepted.add(o.maker);
+    byClientId.add(String(o.salt));
   }
 
   const wireOrder = (o: SimOrder): WireOrder => ({
@@ -546,6 +548,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
 
   return {
     ...common,
+    clientOrderIds: () => byClientId.all(),
     async injectOrder(owner, o) {
       const spec = injectedSpec('polymarket', o.symbol);
       const maker = lc(owner);

@@ -7,7 +7,8 @@
  *
  * A key never stays stuck: the body was screened by validate() first (depth ≤ 32, no NUL or unpaired
  * surrogate, 256 KB), the stored answer has any unstorable character replaced by U+FFFD, an answer that
- * still cannot be stored releases the key (a retry runs again), and a key whose first request died
+ * still cannot be stored releases the key (a retry runs again), a release that fails (PostgreSQL
+ * restarting) is tried again in the background for about a minute, and a key whose first request died
  * with its process (`in_progress` for {@link STALE_CLAIM_MS}) is taken over by the next request.
  */
 import { createHash } from 'node:crypto';
@@ -24,6 +25,22 @@ const WAIT_STEP_MS = 25;
 const WAIT_LIMIT_MS = 30_000;
 /** An `in_progress` claim this old belongs to a request that died with its process: 5 minutes (ms). */
 const STALE_CLAIM_MS = 5 * 60 * 1000;
+
+/** Background attempts to release a key whose first release failed: 0.5 s apart, doubling, for about a minute. */
+const RELEASE_RETRIES = 7;
+
+/** Calls `drop` until it succeeds, {@link RELEASE_RETRIES} times at most; `gaveUp` gets the last error. */
+async function releaseLater(drop: () => Promise<unknown>, gaveUp: (err: unknown) => void): Promise<void> {
+  for (let attempt = 1, waitMs = 500; ; attempt++, waitMs *= 2) {
+    await new Promise((r) => setTimeout(r, waitMs));
+    try {
+      await drop();
+      return;
+    } catch (err) {
+      if (attempt >= RELEASE_RETRIES) return gaveUp(err);
+    }
+  }
+}
 
 /**
  * Stable JSON (sorted keys) so that key order does not change the payload hash.
@@ -114,10 +131,17 @@ export function idempotency(orm: MikroORM): ApiMiddleware {
     }
 
     const release = async () => {
+      const drop = () =>
+        conn.execute('delete from idempotency_records where credential_id = ? and key = ?', [credentialId, key]);
       try {
-        await conn.execute('delete from idempotency_records where credential_id = ? and key = ?', [credentialId, key]);
+        await drop();
       } catch (err) {
-        ctx.state.log.error({ err }, 'idempotency: could not release a key (free again after the stale-claim window)');
+        // PostgreSQL unreachable (a restart: `npm run chaos` found retries refused 409 for the whole stale-claim
+        // window). Tried again in the background, so the key is free soon after PostgreSQL is back.
+        ctx.state.log.warn({ err }, 'idempotency: could not release a key; retrying in the background');
+        void releaseLater(drop, (e) =>
+          ctx.state.log.error({ err: e }, 'idempotency: could not release a key (free after the stale-claim window)'),
+        );
       }
     };
     /** Stores the answer for replay; an answer that cannot be stored releases the key instead. */

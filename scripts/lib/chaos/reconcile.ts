@@ -3,11 +3,11 @@
  * Temporal hold, checked against one another and against what the driver was answered
  * (scripts/lib/chaos/workload.ts). Every finding is a line in one of three lists:
  * - `lost`: an intent the api answered 201 for that has no row; a venue order the platform recorded that the
- *   simulator never accepted; a paper position that is not the sum of its fills; a gap in an account's event
+ *   simulator does not hold, or one the simulator holds that its intent has no venue order id for; a paper position that is not the sum of its fills; a gap in an account's event
  *   log, an intent whose last event does not show its state, a fill without its `fill.executed` event; an
  *   account event the webhook receiver never got (after deduplication by event id).
  * - `duplicated`: two intents with one client order id (a retried compose that made a second order); a
- *   simulator holding more orders for an owner than the platform dispatched; an intent filled beyond its
+ *   simulator holding two orders under one client order id, or one no intent names; an intent filled beyond its
  *   size or its `filledQty`; a batch leg run twice.
  * - `stuck`: an intent neither terminal nor working; a running intent workflow whose order is not working,
  *   or a working order without its workflow; a batch that has not finished; a bracket whose workflow and
@@ -16,7 +16,7 @@
 import type pg from 'pg';
 import type { Client } from '@temporalio/client';
 import { Decimal } from '../../../domain/decimal.js';
-import type { RoutedVenue } from '../../../domain/oms/intent.js';
+import { ROUTED_VENUES, type RoutedVenue } from '../../../domain/oms/intent.js';
 import { batchWorkflowId } from '../../../modules/oms/workflows/batch.definitions.js';
 import type { BatchOutcome } from '../../../modules/oms/workflows/batch.definitions.js';
 import { bracketWorkflowId } from '../../../modules/oms/workflows/bracket.definitions.js';
@@ -28,11 +28,11 @@ export interface ReconcileInput {
   /** A connection to the platform's database. */
   db: pg.Client;
   tenantId: string;
-  /** The run's accounts; a routed one with its owner (the user's venue account) per venue. */
-  accounts: (ChaosAccount & { owners?: Partial<Record<RoutedVenue, string>> })[];
+  /** The run's accounts. */
+  accounts: ChaosAccount[];
   log: WorkLog;
-  /** Orders each simulator ever accepted for an owner. */
-  venueOrderCount: (venue: RoutedVenue, owner: string) => number;
+  /** Orders each simulator ever accepted, per client order id (simulators/harness.ts `clientOrderIds`). */
+  venueOrders: (venue: RoutedVenue) => ReadonlyMap<string, number>;
   temporal: Client;
   /** The webhook endpoint registered before the run and what its receiver got: event id → deliveries. */
   webhook: { endpointId: string; received: Map<string, number> };
@@ -63,6 +63,7 @@ interface IntentRow {
   order_status: string | null;
   venue_order_id: string | null;
   client_order_id: string | null;
+  venue_client_order_id: string | null;
   batch_id: string | null;
   qty: string;
   filled_qty: string;
@@ -95,7 +96,7 @@ export async function reconcile(input: ReconcileInput): Promise<Reconciliation> 
   const q = async <T>(sql: string, params: unknown[] = [tenantId]) => (await db.query(sql, params)).rows as T[];
 
   const intents = await q<IntentRow>(
-    `select id, account_id, venue, type, state, order_status, venue_order_id, client_order_id, batch_id, qty::text, filled_qty::text
+    `select id, account_id, venue, type, state, order_status, venue_order_id, client_order_id, venue_client_order_id, batch_id, qty::text, filled_qty::text
        from order_intents where tenant_id = $1`,
   );
   const byId = new Map(intents.map((i) => [i.id, i]));
@@ -180,18 +181,22 @@ export async function reconcile(input: ReconcileInput): Promise<Reconciliation> 
     if (!h.eq(f)) lost.push(`paper position ${k}: ${h.toFixed()} held, fills sum to ${f.toFixed()}`);
   }
 
-  // Venue simulators: exactly the orders the platform dispatched, per owner and venue.
-  for (const a of input.accounts)
-    for (const [venue, owner] of Object.entries(a.owners ?? {}) as [RoutedVenue, string][]) {
-      const platform = intents.filter(
-        (i) => i.account_id === a.accountId && i.venue === venue && i.venue_order_id,
-      ).length;
-      const venueSide = input.venueOrderCount(venue, owner);
-      if (venueSide > platform)
-        duplicated.push(`${venue} ${owner}: ${venueSide} venue orders for ${platform} dispatched intents`);
-      if (venueSide < platform)
-        lost.push(`${venue} ${owner}: ${venueSide} venue orders for ${platform} dispatched intents`);
+  // Venue simulators: exactly one venue order per client order id, and each one the platform's.
+  for (const venue of ROUTED_VENUES) {
+    const atVenue = input.venueOrders(venue);
+    const platform = new Map(
+      intents.filter((i) => i.venue === venue && i.venue_client_order_id).map((i) => [i.venue_client_order_id!, i]),
+    );
+    for (const [coid, n] of atVenue) {
+      if (n > 1) duplicated.push(`${venue}: ${n} venue orders under client order id ${coid}`);
+      if (!platform.has(coid)) duplicated.push(`${venue}: a venue order under ${coid}, which no intent names`);
+      else if (!platform.get(coid)!.venue_order_id)
+        lost.push(`${venue}: intent ${platform.get(coid)!.id} has no venue order id, the venue holds ${coid}`);
     }
+    for (const [coid, i] of platform)
+      if (i.venue_order_id && !atVenue.has(coid))
+        lost.push(`${venue}: intent ${i.id}'s order ${coid} is not at the venue`);
+  }
 
   // The event log: gap-free per account; each intent's last event shows its state; each fill has its event.
   for (const [account, es] of groupBy(events, (e) => e.account_id))

@@ -18,7 +18,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { generatePrivateKey } from 'viem/accounts';
 import { openOrm } from '../../../db/orm.js';
 import { ensureTenant, issueCredential } from '../../../db/seed.js';
-import { ROUTED_VENUES, type RoutedVenue } from '../../../domain/oms/intent.js';
+import type { RoutedVenue } from '../../../domain/oms/intent.js';
 import { WORKFLOWS_PATH } from '../../../worker/workflows-path.js';
 import { startCluster, type Cluster, type ClusterProcess } from '../cluster.js';
 import { authorizeDemoAgents, startDevSimulators } from '../dev-venues.js';
@@ -289,10 +289,9 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 
     log(`chaos: opening ${opts.accounts.paper} paper and ${opts.accounts.routed} routed accounts`);
     const paper = await openAccounts(orm, tenant.id, 'paper', opts.accounts.paper, mint);
-    const routedAccounts = await openAccounts(orm, tenant.id, 'routed', opts.accounts.routed, mint);
-    const routed = [];
-    for (const a of routedAccounts) {
-      const agents = await authorizeDemoAgents({
+    const routed = await openAccounts(orm, tenant.id, 'routed', opts.accounts.routed, mint);
+    for (const a of routed)
+      await authorizeDemoAgents({
         baseUrl: cluster.apis[0].url,
         tenantSlug: tenant.slug,
         apiKey: a.apiKey,
@@ -301,8 +300,6 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         walletKey: generatePrivateKey(),
         sims,
       });
-      routed.push({ ...a, owners: Object.fromEntries(ROUTED_VENUES.map((v) => [v, agents[v].owner])) });
-    }
     const accounts = [...paper, ...routed];
 
     log('chaos: waiting for the replay feed to publish marks');
@@ -331,7 +328,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       tenantId: tenant.id,
       accounts,
       log: workLog,
-      venueOrderCount: (venue: RoutedVenue, owner: string) => sims[venue].orderCount(owner),
+      venueOrders: (venue: RoutedVenue) => sims[venue].clientOrderIds(),
       temporal,
       webhook: { endpointId: hook.body.id, received: receiver.received },
       call,
