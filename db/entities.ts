@@ -615,8 +615,8 @@ export const WebhookEndpoint = defineEntity({
     status: p.string().default('enabled'),
     disabledReason: p.text().nullable(),
     disabledAt: p.datetime().nullable(),
-    /** The dispatcher's cursor: the last event dispatched, by its transaction (`xid8` as text) and id (worker/webhook-dispatcher.ts). */
-    lastXactId: p.string().columnType('xid8').default('0'),
+    /** The dispatcher's cursor: the last event dispatched, by its transaction id and event id (worker/webhook-dispatcher.ts). */
+    lastXactId: p.bigint('string').default('0'),
     lastEventId: p.bigint('string').default('0'),
     secretRotatedAt: p.datetime().nullable(),
     createdAt: createdAt(),

@@ -74,7 +74,8 @@ export async function startWebhookDispatcher(opts: {
           xact_id: string;
         }>(
           `select id::text, kind, account_id, seq, xact_id::text from account_events
-            where tenant_id = $1 and (xact_id, id) > ($2::xid8, $3::bigint) and xact_id < pg_snapshot_xmin(pg_current_snapshot())
+            where tenant_id = $1 and (xact_id, id) > ($2::bigint, $3::bigint)
+              and xact_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
             order by xact_id, id limit 500`,
           [ep.tenant_id, ep.last_xact_id, ep.last_event_id],
         );
