@@ -11,18 +11,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { CHANNELS } from '../../api/asyncapi.js';
 import { REDOC_BUNDLE_PATH } from '../../api/routes/docs-site.js';
 import { startStack, type Stack } from '../support/stack.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** The flags this machine's closed network needs (no background calls home), headless, as root. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.js';
 
 /** A GET without any tenant header or credential, as a browser opening the page sends it. */
 async function get(url: string, headers: Record<string, string> = {}) {

@@ -23,20 +23,11 @@ import { addAgent } from '../support/agents.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { chainEnv, draftFirm, fundedKey, goLive, STARTER_TERMS } from '../support/prop-firm.js';
 import { approveStablecoin, depositChallenge, mintStablecoin } from '../../modules/prop/chain/index.js';
+import { CHROMIUM, CHROMIUM_ARGS as BASE_ARGS } from '../support/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(import.meta.dirname, '../../.data/artifacts/trading-page');
-/** The flags this machine's closed network needs (no background calls home), headless, as root. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--host-resolver-rules=MAP *.localhost 127.0.0.1',
-];
+/** The shared flags, and `*.localhost` (the tenants' hosts) resolved to this machine. */
+const CHROMIUM_ARGS = [...BASE_ARGS, '--host-resolver-rules=MAP *.localhost 127.0.0.1'];
 
 /** An injected EIP-1193 provider for one account; `personal_sign` calls the test's `__walletSign` binding. */
 const WALLET_PROVIDER = `window.ethereum = {
