@@ -29,8 +29,6 @@ export interface WorkLog {
   unanswered: number;
   /** Why calls went unanswered: `<method> <path>: <last status and body, or error>` → count. */
   unansweredWhy: Record<string, number>;
-  /** Every client order id (= Idempotency-Key) a compose was sent with, answered or not. */
-  sent: Set<string>;
   /** Batches started (`POST /oms/flatten`, `/oms/reverse`): their plan as the api answered it. */
   batches: { batchId: string; accountId: string; kind: string; legs: { n: number; intentId: string }[] }[];
   /** Brackets attached: id and whether it was staged on a resting parent. */
@@ -48,7 +46,6 @@ export const newWorkLog = (): WorkLog => ({
   intents: new Map(),
   unanswered: 0,
   unansweredWhy: {},
-  sent: new Set(),
   batches: [],
   brackets: [],
   steps: {},
@@ -163,7 +160,6 @@ async function compose(ctx: StepContext, spec: SymbolSpec, order: Record<string,
     clientOrderId: key, // the reconciliation counts intents per client order id: a retry must not make a second
     ...order,
   };
-  ctx.log.sent.add(key);
   const a = await ctx.call('POST', '/api/v1/oms/intents', ctx.account.token, body, key);
   if (a.status === 201)
     ctx.log.intents.set(a.body.intentId, { accountId: ctx.account.accountId, venue: spec.venue, key });
