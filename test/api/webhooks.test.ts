@@ -204,6 +204,51 @@ describe('webhooks', () => {
       await r.close();
     }
   });
+
+  it('delivers events whose transaction ids gain a digit, more than one chunk of them (numeric cursor order)', async () => {
+    // The chaos run lost every event of a window where transaction ids went from 4 to 5 digits: the
+    // dispatcher ordered by the text of the ids ('10000' before '9999') and moved its cursor past the rest.
+    const r = await receiver(() => 200);
+    try {
+      const conn = s.orm.em.getConnection();
+      // The endpoints of the tests above would get these events too (their receivers are closed).
+      await conn.execute(`update webhook_endpoints set status = 'disabled' where tenant_id = ?`, [s.tenant.id]);
+      const [{ xmin }] = await conn.execute<{ xmin: string }[]>(
+        'select pg_snapshot_xmin(pg_current_snapshot())::text as xmin',
+      );
+      let digitStep = 10n ** BigInt(xmin.length - 1); // the largest power of ten at or below xmin…
+      if (digitStep + 2n >= BigInt(xmin)) digitStep /= 10n; // …with room above it for the second transaction id
+      const accountId = `acc_xact_${Date.now()}`;
+      // 105 events of an older transaction (one digit fewer), then 105 of the next: more than a chunk of each.
+      const rows = Array.from({ length: 210 }, (_, i) => [
+        String(i < 105 ? digitStep - 1n : digitStep),
+        accountId,
+        i + 1,
+      ]);
+      await conn.execute(
+        `insert into account_events (tenant_id, account_id, seq, kind, topic, frame_type, data, created_at, xact_id)
+         select ?, r->>1, (r->>2)::int, 'test.xact-order', 'Test', 'Test', '{}'::jsonb, now(), (r->>0)::bigint
+           from jsonb_array_elements(?::jsonb) r`,
+        [s.tenant.id, JSON.stringify(rows)],
+      );
+      const created = (await s.call('POST', '/api/v1/webhooks', { token: op, body: { url: r.url } })).body;
+      // Its cursor is moved back to just before the two transactions (registration starts it at now).
+      await conn.execute('update webhook_endpoints set last_xact_id = ?, last_event_id = 0 where id = ?', [
+        String(digitStep - 2n),
+        created.id,
+      ]);
+      const ours = () => [...r.delivered()].filter((id) => id.startsWith(`${accountId}:`)).length;
+      await waitFor(
+        async () => ours(),
+        (n) => n === 210,
+        60_000,
+      );
+      expect(ours()).toBe(210);
+      await s.call('POST', `/api/v1/webhooks/${created.id}/disable`, { token: op });
+    } finally {
+      await r.close();
+    }
+  });
 });
 
 describe('webhooks across a worker restart', () => {

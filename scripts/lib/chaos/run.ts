@@ -242,7 +242,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         JWT_SECRET: randomBytes(32).toString('hex'),
         AGENT_KEY_ENCRYPTION_KEYS: `chaos1:${randomBytes(32).toString('base64')}`,
         ...sims.env,
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? 'warn',
         WORKFLOW_BUNDLE_PATH: bundlePath,
         WEBHOOK_ALLOW_PRIVATE: 'true',
         ROUTED_POLL_MS: '500',
