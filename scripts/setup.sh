@@ -138,12 +138,22 @@ export TEMPORAL_SQL_TOOL
 
 # --- node_modules -------------------------------------------------------------------------------
 STAMP="$ROOT/node_modules/.setup-stamp"
-if [ ! -d "$ROOT/node_modules" ] || [ ! -f "$STAMP" ] || [ "$ROOT/package-lock.json" -nt "$STAMP" ]; then
+needs_install() { [ ! -d "$ROOT/node_modules" ] || [ ! -f "$STAMP" ] || [ "$ROOT/package-lock.json" -nt "$STAMP" ]; }
+if needs_install; then
   command -v npm >/dev/null 2>&1 || die "npm is needed to install node_modules (npm ci) and is not on PATH"
-  say "installing node_modules: npm ci (npm $(npm --version) on Node.js $(node --version))"
-  (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >&2) ||
-    die "npm ci failed (see above). If it says 'Missing: <package>@ from lock file', the lock was written against a registry without other platforms' optional packages: run 'node scripts/lock-platforms.mjs' and commit package-lock.json"
-  touch "$STAMP"
+  # One install at a time: two commands started together (two terminals, parallel test runs) would each
+  # empty node_modules under the other. The second waits, then finds the install done.
+  mkdir -p "$ROOT/.tools"
+  exec 9>"$ROOT/.tools/npm-install.lock"
+  flock 9
+  if needs_install; then
+    say "installing node_modules: npm ci (npm $(npm --version) on Node.js $(node --version))"
+    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >&2) ||
+      die "npm ci failed (see above). If it says 'Missing: <package>@ from lock file', the lock was written against a registry without other platforms' optional packages: run 'node scripts/lock-platforms.mjs' and commit package-lock.json"
+    touch "$STAMP"
+  fi
+  flock -u 9
+  exec 9>&-
 fi
 
 # --- Chromium (the trading page's end-to-end test) ----------------------------------------------
