@@ -11,8 +11,8 @@ import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261127060000EventCommitOrder extends Migration {
   override async up(): Promise<void> {
-    // bigint, not xid8: PostgreSQL sorts xid8 in ORDER BY and row comparisons as it does not compare it with `<`
-    // ('10008' sorts before '4106'; seen on 15 and 18), which made the dispatcher skip a range of events.
+    // bigint, not xid8: the cursor is bound and compared as a plain integer. (xid8 was blamed here for a range of
+    // skipped events; the cause was the dispatcher ordering by its select list's text casts, since fixed.)
     this.addSql(
       `alter table "account_events" add column "xact_id" bigint not null default (pg_current_xact_id()::text::bigint)`,
     );
