@@ -103,6 +103,31 @@ module.exports = {
       to: { path: '^(scripts|test)/' },
     },
     {
+      name: 'client-imports-only-its-own',
+      comment:
+        'The TypeScript client (clients/typescript/, its own npm package) holds its generated types and its hand-written ' +
+        'layer and imports packages only: nothing of the server tree, scripts or tests, so it builds and ships alone.',
+      severity: 'error',
+      from: { path: '^clients/typescript/' },
+      to: oursExcept('^clients/typescript/'),
+    },
+    {
+      name: 'examples-use-the-client',
+      comment:
+        "The examples (examples/) show the API from the outside: they import the client package and each other, never the server's code.",
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: oursExcept('^(examples|clients/typescript)/'),
+    },
+    {
+      name: 'product-imports-no-client',
+      comment:
+        'The client is for callers of the API: the shipped code never imports it (scripts, tests and examples may).',
+      severity: 'error',
+      from: { pathNot: '^(scripts|test|examples|clients)/' },
+      to: { path: '^clients/' },
+    },
+    {
       name: 'no-circular',
       comment: 'No import cycle with a runtime edge in it: module initialisation order would decide what is undefined.',
       severity: 'error',

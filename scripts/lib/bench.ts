@@ -2,15 +2,15 @@
  * What the benchmarks share (scripts/bench.ts, scripts/bench/venues.ts; scripts/bench/market.ts its
  * configuration): the self-contained platform an order bench runs against (an in-memory Temporal
  * dev server, a fresh database on DATABASE_URL's server or embedded PostgreSQL, the api and the
- * worker in this process) and a trader session on it (REST calls with the trader's bearer token,
- * /ws/risk subscribed to `Order-Intent-Changed`).
+ * worker in this process) and a trader session on it through the TypeScript client (clients/typescript/: REST
+ * calls with the trader's bearer, /ws/risk subscribed to `Order-Intent-Changed`).
  */
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Tier } from '../../domain/gates.js';
 import { pino } from 'pino';
-import WebSocket from 'ws';
+import { createClient } from '@multivenue/client';
 import { loadConfig } from '../../config.js';
 import { openOrm } from '../../db/orm.js';
 import { ensureTenant, issueCredential, type IssuedCredential } from '../../db/seed.js';
@@ -123,9 +123,9 @@ export interface IntentUpdate {
  * A trader on tenant `slug` (created when missing) with a full-trading account of 100,000,000 USD (or a
  * routed one, `executionMode`) and the {@link BENCH_RATE_LIMIT}:
  * the credential (`prepare(cred)` runs before the session opens: the venue bench authorises agents
- * there), `call(method, path, body?)` with the trader's bearer token (the JSON answer), and a
- * /ws/risk socket subscribed to `Order-Intent-Changed` handing every `Order-Intent-Update` frame's
- * `data` to `onIntent`. `close()` closes the socket.
+ * there), its `client` (@multivenue/client), `call(method, path, body?)` with the trader's bearer (the JSON
+ * answer, whatever the status), and a /ws/risk socket subscribed to `Order-Intent-Changed` handing every
+ * `Order-Intent-Update` frame's `data` to `onIntent`. `close()` closes the socket.
  */
 export async function benchTrader(
   platform: Pick<BenchPlatform, 'orm'> & { api: { baseUrl: string } },
@@ -136,46 +136,37 @@ export async function benchTrader(
 ) {
   const cred = await benchCredential(platform.orm, tenant, 'fullTrading', '100000000', executionMode);
   await prepare(cred);
-  const request = async (
-    method: string,
-    p: string,
-    token?: string,
-    body?: unknown,
-  ): Promise<Record<string, unknown>> => {
-    const headers = {
-      'x-tenant-slug': tenant.slug,
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    };
-    const res = await fetch(`${platform.api.baseUrl}${p}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await res.json()) as Record<string, unknown>;
-  };
-  const minted = await request('POST', '/api/auth/api-token', undefined, {
+  // The TypeScript client (clients/typescript/); no automatic Idempotency-Key, so a compose measures the same
+  // request as before the client (a key adds the idempotency bookkeeping to every write).
+  const client = createClient({
+    baseUrl: platform.api.baseUrl,
+    tenantSlug: tenant.slug,
     apiKey: cred.apiKey,
     apiSecret: cred.apiSecret,
+    idempotencyKey: false,
   });
-  const token = minted.token as string;
-  const boot = (await request('POST', '/api/auth/bootstrap', token)) as {
-    data: { riskEngineWss: { endpoint: string; token: string } };
-  };
-  const ws = new WebSocket(boot.data.riskEngineWss.endpoint, { headers: { 'x-tenant-slug': tenant.slug } });
-  await new Promise((r) => ws.once('open', r));
-  ws.on('message', (raw) => {
-    const f = JSON.parse(String(raw)) as { type: string; data: IntentUpdate };
-    if (f.type === 'Order-Intent-Update') onIntent(f.data);
+  await client.tokens.mint();
+  const risk = client.risk({ topics: ['Order-Intent-Changed'] });
+  risk.on('frame', (f) => {
+    if (f.type !== 'Order-Intent-Update') return;
+    const { state, clientOrderId, rejectReason } = f.data;
+    onIntent({ state, clientOrderId: clientOrderId ?? '', rejectReason: rejectReason ?? undefined });
   });
-  ws.send(JSON.stringify({ type: 'Authenticate', token: boot.data.riskEngineWss.token }));
-  await new Promise((r) => setTimeout(r, 200));
-  ws.send(JSON.stringify({ type: 'Subscribe', topics: ['Order-Intent-Changed'] }));
-  await new Promise((r) => setTimeout(r, 200));
+  await risk.ready;
+  /** Any route by method and path, its JSON answer whatever the status (the benches check the fields they need). */
+  const request = client.api.request as unknown as (
+    method: string,
+    path: string,
+    init: { body?: unknown },
+  ) => Promise<{ data?: unknown; error?: unknown }>;
   return {
     cred,
-    call: (method: string, p: string, body?: unknown) => request(method, p, token, body),
-    close: () => ws.close(),
+    client,
+    call: async (method: string, p: string, body?: unknown) => {
+      const { data, error } = await request(method.toLowerCase(), p, body === undefined ? {} : { body });
+      return (data ?? error) as Record<string, unknown>;
+    },
+    close: () => void risk.close(),
   };
 }
 
