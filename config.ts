@@ -126,6 +126,12 @@ const schema = z.object({
    * local); refused with NODE_ENV=production.
    */
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  /**
+   * `true`: OpenID providers of the tenants' social sign-in (docs/api.md §5.1) may be reached over plain http
+   * (openid-client `allowInsecureRequests`): the local provider of `npm run dev` and of the tests. `false` (the
+   * default): https only. Refused with NODE_ENV=production.
+   */
+  OIDC_ALLOW_INSECURE: z.enum(['true', 'false']).default('false'),
   /** Tests only (worker/fault-injection.ts): `<before|after>:<activity>:<n>` kills the worker around the n-th run of that activity. */
   FAULT_CRASH: optionalText.refine(
     (v) => v === undefined || /^(before|after):\w+:\d+$/.test(v),
@@ -326,6 +332,11 @@ const NOT_FOR_PRODUCTION: { variable: keyof Env; refused: (e: EffectiveEnv) => b
       "is true: webhook endpoints could target the platform's own host and private networks (127.0.0.0/8, 10.0.0.0/8, 169.254.169.254, ::1, …); unset it or set false",
   },
   {
+    variable: 'OIDC_ALLOW_INSECURE',
+    refused: (e) => e.OIDC_ALLOW_INSECURE === 'true',
+    message: 'is true: OpenID sign-in would fetch discovery, keys and tokens over plain http; unset it or set false',
+  },
+  {
     variable: 'FAULT_CRASH',
     refused: (e) => e.FAULT_CRASH !== undefined,
     message: 'is set: it kills the worker on purpose (durability tests only); unset it',
@@ -496,6 +507,8 @@ export interface Config {
     dispatchMs: number;
     allowPrivate: boolean;
   };
+  /** Social sign-in (docs/api.md §5.1): `allowInsecure` is `OIDC_ALLOW_INSECURE` (OpenID providers over http). */
+  oidc: { allowInsecure: boolean };
   /** Worker crash hook of the durability tests (`FAULT_CRASH`), or null. */
   faultCrash: string | null;
   /** Signup: the dev mailbox directory and whether verification issues an operator credential. */
@@ -581,6 +594,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dispatchMs: e.WEBHOOK_DISPATCH_MS,
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
     },
+    oidc: { allowInsecure: e.OIDC_ALLOW_INSECURE === 'true' },
     faultCrash: e.FAULT_CRASH ?? null,
     shutdown: { apiGraceMs: e.API_SHUTDOWN_GRACE_MS, workerGraceMs: e.WORKER_SHUTDOWN_GRACE_MS },
     historyBound: e.WORKFLOW_HISTORY_BOUND,

@@ -40,6 +40,8 @@ import { asyncapiRoutes } from './routes/asyncapi.js';
 import { docsSiteRoutes } from './routes/docs-site.js';
 import { authRoutes } from '../modules/auth/routes/auth/auth.js';
 import { siweRoutes } from '../modules/auth/routes/auth/siwe.js';
+import { oidcRoutes } from '../modules/auth/routes/auth/oidc.js';
+import { signinProviderRoutes } from '../modules/auth/routes/operator/signin-providers.js';
 import { accountRoutes } from '../modules/accounts/routes/accounts/accounts.js';
 import { accountStateRoutes } from '../modules/accounts/routes/accounts/state.js';
 import { agentRoutes } from '../modules/custody/routes/accounts/agents.js';
@@ -128,6 +130,7 @@ export function createApp(deps: AppDeps) {
     agentRoutes(deps, openapi),
     orderHistoryRoutes(deps, openapi),
     siweRoutes(deps, openapi),
+    oidcRoutes(deps, openapi),
     routeIntentRoutes(deps, openapi),
     sorRoutes(deps, openapi),
     intentRoutes(deps, openapi),
@@ -152,6 +155,7 @@ export function createApp(deps: AppDeps) {
     transparencyRoutes(deps, openapi),
     webhookRoutes(deps, openapi),
     operatorCredentialRoutes(deps, openapi),
+    signinProviderRoutes(deps, openapi),
     operatorFundingRoutes(deps, openapi),
     publicTenantRoutes(deps, openapi, deps.baseUrl),
     tenantRoutes(deps, openapi),

@@ -53,10 +53,12 @@ export interface Caller {
   tokenExpiresAt: Date;
   /**
    * Set when the caller is a `service_session` cookie session (docs/api.md §5.1), not a bearer: the wallet
-   * that signed in (lower-case 0x address). Such a caller acts as the trader the wallet is linked to
-   * (api/auth/session.ts); `credentialId` is `wallet:<address>` (lower-case), so every session of one wallet sees the intents it composed.
+   * that signed in (lower-case 0x address), or null for a social or email sign-in, and the linked identity it signed
+   * in with (`trader_identities.id`), or null for a wallet linked by its agent. Such a caller acts as the trader the
+   * wallet or identity is linked to (api/auth/session.ts); `credentialId` is `wallet:<address>` (lower-case) when
+   * there is a wallet, so every session of one wallet sees the intents it composed, else `identity:<id>`.
    */
-  session?: { walletAddress: string };
+  session?: { walletAddress: string | null; identityId: string | null };
 }
 
 /** Koa state for every request. */

@@ -644,6 +644,56 @@ export const WebhookDelivery = defineEntity({
   },
 });
 
+/**
+ * A tenant's sign-in provider for the branded page (docs/api.md §5.1; migration SocialSignIn documents each column):
+ * an OpenID provider (`kind` `oidc`; the client secret sealed with the custody key ring) or the email magic link
+ * (`kind` `email`), with the policy of a first sign-in (`joinPolicy`, `emailDomains`).
+ */
+export const SigninProvider = defineEntity({
+  name: 'SigninProvider',
+  tableName: 'signin_providers',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    slug: p.string(),
+    kind: p.string(),
+    displayName: p.string(),
+    issuer: p.text().nullable(),
+    clientId: p.text().nullable(),
+    sealedClientSecret: p.text().nullable().hidden(),
+    scopes: p.json<string[]>(),
+    joinPolicy: p.string(),
+    emailDomains: p.json<string[]>(),
+    enabled: p.boolean().default(true),
+    createdAt: createdAt(),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+});
+
+/**
+ * An identity a trader (`ownerId`) signs in with (docs/api.md §5.1; migration SocialSignIn): an OpenID subject
+ * (`issuer` + `subject`), an email (`issuer` `email`) or a wallet (`issuer` `siwe`). Unique per tenant.
+ */
+export const TraderIdentity = defineEntity({
+  name: 'TraderIdentity',
+  tableName: 'trader_identities',
+  properties: {
+    id: p.string().primary(),
+    tenantId: p.string().index(),
+    ownerId: p.string(),
+    kind: p.string(),
+    providerId: p.string().nullable(),
+    issuer: p.text(),
+    subject: p.text(),
+    email: p.text().nullable(),
+    createdAt: createdAt(),
+    lastSignInAt: p.datetime().nullable(),
+  },
+});
+
 /** Entities whose rows belong to one tenant: covered by the default `tenant` filter. */
 export const TENANT_OWNED = [
   TradingGroup,
@@ -667,6 +717,8 @@ export const TENANT_OWNED = [
   FundingOperation,
   WebhookEndpoint,
   WebhookDelivery,
+  SigninProvider,
+  TraderIdentity,
 ];
 
 /** Every entity, for the ORM config. */
@@ -685,3 +737,5 @@ export type PropAccountRow = InferEntity<typeof PropAccount>;
 export type PayoutRow = InferEntity<typeof Payout>;
 export type WebhookEndpointRow = InferEntity<typeof WebhookEndpoint>;
 export type FundingOperationRow = InferEntity<typeof FundingOperation>;
+export type SigninProviderRow = InferEntity<typeof SigninProvider>;
+export type TraderIdentityRow = InferEntity<typeof TraderIdentity>;

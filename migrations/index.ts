@@ -28,6 +28,7 @@ import { Migration20261124202000PlanKeepsFirms } from './Migration20261124202000
 import { Migration20261124213700FundingOperations } from './Migration20261124213700FundingOperations.js';
 import { Migration20261124220000LiveCandlesIndex } from './Migration20261124220000LiveCandlesIndex.js';
 import { Migration20261127060000EventCommitOrder } from './Migration20261127060000EventCommitOrder.js';
+import { Migration20261127100000SocialSignIn } from './Migration20261127100000SocialSignIn.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -58,4 +59,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124213700FundingOperations', class: Migration20261124213700FundingOperations },
   { name: 'Migration20261124220000LiveCandlesIndex', class: Migration20261124220000LiveCandlesIndex },
   { name: 'Migration20261127060000EventCommitOrder', class: Migration20261127060000EventCommitOrder },
+  { name: 'Migration20261127100000SocialSignIn', class: Migration20261127100000SocialSignIn },
 ];

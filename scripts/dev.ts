@@ -13,6 +13,9 @@
  * `agents`); `VENUE_MODE=live` uses the configured venue URLs (`HYPERLIQUID_API_URL`, …) and seeds
  * no agents. Agent keys are encrypted under `.data/agent-keys` unless AGENT_KEY_ENCRYPTION_KEYS is set.
  *
+ * Social sign-in: a local OpenID provider (simulators/oidc.ts) on `OIDC_DEV_PORT` (default 3010) with demo users,
+ * configured as the demo tenant's "Demo ID" provider, plus the email magic link (scripts/lib/dev-oidc.ts).
+ *
  * Prop firms: `CHAIN_RPC_URL`, else anvil with its state in `.data/` and a demo stablecoin and 2-of-3
  * Safe (scripts/lib/dev-chain.ts; `.data/dev.json` under `chain`).
  */
@@ -34,6 +37,7 @@ import { temporalConnectionOptions } from '../temporal-connection.js';
 import { ensureSchedules } from '../worker/schedules.js';
 import { authorizeDemoAgents, startDevSimulators, type DevAgent } from './lib/dev-venues.js';
 import { startDevChain, type DevChain } from './lib/dev-chain.js';
+import { startDevOidc } from './lib/dev-oidc.js';
 import { buildWeb } from './lib/web-build.js';
 import { killOnExit } from './lib/children.js';
 import { Supervisor } from './lib/supervisor.js';
@@ -232,8 +236,21 @@ async function main() {
     AGENT_KEY_ENCRYPTION_KEYS:
       process.env.AGENT_KEY_ENCRYPTION_KEYS ??
       `dev1:${Buffer.from(secretFile('agent-keys'), 'hex').toString('base64')}`,
+    // The local OpenID provider of the demo's social sign-in is on http (config.ts; refused with NODE_ENV=production).
+    OIDC_ALLOW_INSECURE: process.env.OIDC_ALLOW_INSECURE ?? 'true',
     ...(sims?.env ?? {}),
   };
+  const oidc = await startDevOidc({
+    orm,
+    tenantId: demo.id,
+    origins: demo.origins,
+    ringSpec: env.AGENT_KEY_ENCRYPTION_KEYS,
+    port: Number(process.env.OIDC_DEV_PORT ?? 3010),
+  });
+  supervisor.add('OpenID provider', () => oidc.stop());
+  log(
+    `OpenID provider ${oidc.issuer} (the demo tenant's "Sign in with Demo ID"; users ${Object.keys(oidc.users).join(', ')})`,
+  );
   {
     // The platform's Temporal Schedules (hourly funding); idempotent, the worker ensures them too.
     const connection = await Connection.connect(temporalConnectionOptions({ address: temporal.address }));
@@ -282,7 +299,8 @@ async function main() {
   }
   console.log(`
   API           ${baseUrl}            (OpenAPI: ${baseUrl}/api/v1/openapi.json)
-  Trading page  ${baseUrl}/           (the demo tenant's branded page; sign in with the trader key below)
+  Trading page  ${baseUrl}/           (the demo tenant's branded page; sign in with the trader key below, Demo ID or email)
+  OpenID        ${oidc.issuer}  (Demo ID: the local provider; magic-link mail in .data/mail)
   WebSocket     ${dev.wsUrl}/ws/risk
   Worker        ${workerUrl}/readyz   (and /healthz, /metrics; the api's are ${baseUrl}/readyz and /metrics)
   Temporal UI   ${temporal.uiUrl}

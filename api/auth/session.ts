@@ -18,6 +18,10 @@
  * modules/auth/commands/siwe.ts), never the request's own `Host` or `X-Forwarded-Host`, which a
  * phishing site relaying a victim's signature controls.
  *
+ * Social and email sign-in (modules/auth/commands/oidc.ts, magic-link.ts) open the same session for the trader an
+ * identity is linked to (`trader_identities`); such a session has no wallet unless the identity is one (a wallet
+ * linked by SIWE, modules/auth/commands/identities.ts), and ends as soon as the identity is removed.
+ *
  * The cookie carries an opaque random token (32 bytes, base64url); only its SHA-256 is stored
  * (`sessions.token_hash`). A session lasts 24 h, ends at logout, and stops authenticating as soon as
  * the wallet no longer has an active, unexpired agent on the session's account. A cookie session
@@ -157,17 +161,40 @@ export async function consumeNonce(orm: MikroORM, tenantId: string, nonce: strin
   return rows.length > 0;
 }
 
-/** Creates a session row; returns the cookie token (secret, shown once), the session id and expiry. */
+/**
+ * What a session is opened for: the trader (`ownerId`) and the account it acts on, and how it signed in — a wallet
+ * (`walletAddress`, lower-cased here) and/or a linked identity (`identityId`, modules/auth/commands/identities.ts).
+ * At least one of the two; an identity session lives as long as its identity stays linked, a wallet session without
+ * one as long as the wallet's agent links it (module doc).
+ */
+export interface NewSession {
+  tenantId: string;
+  ownerId: string;
+  accountId: string;
+  walletAddress?: string | null;
+  identityId?: string | null;
+}
+
+/** Creates a session row; returns the cookie token (secret, shown once), the session id and expiry (24 h). */
 export async function createSession(
   orm: MikroORM,
-  s: { tenantId: string; walletAddress: string; ownerId: string; accountId: string },
+  s: NewSession,
 ): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const sessionId = `ses_${randomBytes(10).toString('hex')}`;
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
   await conn(orm).execute(
-    `insert into sessions (id, token_hash, tenant_id, wallet_address, owner_id, account_id, expires_at) values (?, ?, ?, ?, ?, ?, ?)`,
-    [sessionId, sha256(token), s.tenantId, s.walletAddress.toLowerCase(), s.ownerId, s.accountId, expiresAt],
+    `insert into sessions (id, token_hash, tenant_id, wallet_address, identity_id, owner_id, account_id, expires_at) values (?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      sessionId,
+      sha256(token),
+      s.tenantId,
+      s.walletAddress?.toLowerCase() ?? null,
+      s.identityId ?? null,
+      s.ownerId,
+      s.accountId,
+      expiresAt,
+    ],
   );
   return { token, sessionId, expiresAt };
 }
@@ -181,8 +208,11 @@ export async function revokeSession(orm: MikroORM, token: string): Promise<void>
 
 /**
  * The caller behind a `service_session` cookie token, or null when the token is unknown, expired,
- * logged out, belongs to another tenant than the request resolved to, or its wallet no longer has an
- * active agent on the session's account that links it (module doc; a stale cookie is ignored, not an error).
+ * logged out, belongs to another tenant than the request resolved to, or what it signed in with no longer
+ * links the trader: an identity session's identity was removed (or moved to another trader), a wallet
+ * session's wallet no longer has an active agent on the session's account that links it (module doc; a stale
+ * cookie is ignored, not an error). `credentialId`: `wallet:<address>` for a session with a wallet, else
+ * `identity:<identityId>`.
  */
 export async function callerFromSession(
   orm: MikroORM,
@@ -190,16 +220,27 @@ export async function callerFromSession(
   tenantId: string | undefined,
 ): Promise<Caller | null> {
   const [row] = await conn(orm).execute<
-    { id: string; tenant_id: string; wallet_address: string; owner_id: string; account_id: string; expires_at: Date }[]
+    {
+      id: string;
+      tenant_id: string;
+      wallet_address: string | null;
+      identity_id: string | null;
+      owner_id: string;
+      account_id: string;
+      expires_at: Date;
+    }[]
   >(
-    `select s.id, s.tenant_id, s.wallet_address, s.owner_id, s.account_id, s.expires_at from sessions s
+    `select s.id, s.tenant_id, s.wallet_address, s.identity_id, s.owner_id, s.account_id, s.expires_at from sessions s
       where s.token_hash = ? and s.revoked_at is null and s.expires_at > now()
-        and exists (select 1 from agent_wallets w where w.tenant_id = s.tenant_id and w.account_id = s.account_id and lower(w.owner) = s.wallet_address and ${walletLinkingAgentSql('w')})`,
+        and case when s.identity_id is not null
+          then exists (select 1 from trader_identities i where i.id = s.identity_id and i.tenant_id = s.tenant_id and i.owner_id = s.owner_id)
+          else exists (select 1 from agent_wallets w where w.tenant_id = s.tenant_id and w.account_id = s.account_id and lower(w.owner) = s.wallet_address and ${walletLinkingAgentSql('w')})
+        end`,
     [sha256(token)],
   );
   if (!row || (tenantId && row.tenant_id !== tenantId)) return null;
   return {
-    credentialId: `wallet:${row.wallet_address}`,
+    credentialId: row.wallet_address ? `wallet:${row.wallet_address}` : `identity:${row.identity_id}`,
     tenantId: row.tenant_id,
     ownerId: row.owner_id,
     audience: 'trader',
@@ -210,6 +251,6 @@ export async function callerFromSession(
     credentialRevoked: false,
     jti: `session:${row.id}`,
     tokenExpiresAt: new Date(row.expires_at),
-    session: { walletAddress: row.wallet_address },
+    session: { walletAddress: row.wallet_address, identityId: row.identity_id },
   };
 }

@@ -15,12 +15,13 @@ import { Tenant } from '../../../db/entities.js';
 import { platformEm } from '../../../db/orm.js';
 import { checkSiwe, consumeNonce, createSession, linkedTrader } from '../../../api/auth/session.js';
 import type { ApiDeps } from '../../../api/context.js';
+import { walletIdentity } from './identities.js';
 
 /**
  * The origins a SIWE message of `tenantId` may name (`scheme://host[:port]`, normalised, no duplicates):
  * the tenant's registered origins, then the origin of `publicBaseUrl`. Malformed entries are skipped.
  */
-async function siweOrigins(deps: ApiDeps, tenantId: string, publicBaseUrl: string): Promise<string[]> {
+export async function siweOrigins(deps: ApiDeps, tenantId: string, publicBaseUrl: string): Promise<string[]> {
   const tenant = await platformEm(deps.orm).findOneOrFail(Tenant, { id: tenantId });
   const origins = [...tenant.origins, publicBaseUrl].map((o) => normaliseOrigin(o));
   return [...new Set(origins.filter((o): o is string => o !== null))];
@@ -28,7 +29,8 @@ async function siweOrigins(deps: ApiDeps, tenantId: string, publicBaseUrl: strin
 
 /**
  * Verifies the message (domain and uri on an origin of {@link siweOrigins}, nonce, signature), finds
- * the linked trader, uses the nonce once and opens a 24-hour session; answers its token (for the
+ * the linked trader (by its agent, api/auth/session.ts `linkedTrader`, else a wallet identity linked with
+ * `POST /api/auth/identities/wallet`, identities.ts), uses the nonce once and opens a 24-hour session; answers its token (for the
  * cookie) and its view. `publicBaseUrl` is the API's public base URL (never a request header). A
  * refused attempt writes nothing (the nonce stays usable).
  * @throws ApiError `400 siwe_message_invalid`, `401 siwe_domain_mismatch` (`field`: `domain` or `uri`,
@@ -48,13 +50,14 @@ export async function signInWithEthereum(
     origins,
     tenantId,
   });
-  const linked = await linkedTrader(deps.orm, tenantId, walletAddress);
+  const linked =
+    (await linkedTrader(deps.orm, tenantId, walletAddress)) ?? (await walletIdentity(deps, tenantId, walletAddress));
   if (!linked) {
     throw new ApiError(
       'wallet_not_linked',
       `wallet ${walletAddress} is not linked to an account here: authorise an agent on Hyperliquid, Aster or ` +
         'Polymarket with this wallet as its owner first (POST /api/v1/accounts/{id}/agents, then sign its ' +
-        'authorization; a Kalshi agent links no wallet), then sign in again',
+        'authorization; a Kalshi agent links no wallet), or link it to your trader while signed in (POST /api/auth/identities/wallet), then sign in again',
     );
   }
   if (!(await consumeNonce(deps.orm, tenantId, parseSiweMessage(body.message).nonce!)))

@@ -2,9 +2,11 @@
  * Sign in (docs/api.md §5.1): an API key and secret (minted into a 24 h bearer), or a wallet through
  * Sign-In with Ethereum (EIP-4361; `POST /api/auth/siwe/nonce`, the wallet's `personal_sign`,
  * `POST /api/auth/siwe/verify` sets the `service_session` cookie). The wallet is the browser's
- * EIP-1193 provider (`window.ethereum`).
+ * EIP-1193 provider (`window.ethereum`). Or the tenant's social sign-in (`GET /api/auth/providers`): a
+ * "Sign in with <provider>" button per OpenID provider (the browser goes to its start route and comes back with the
+ * cookie), and the email magic link (`POST /api/auth/email/start`; the mailed link signs in).
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { getAddress, toHex } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import { call, describeError, firstAccount, signInWithApiKey, type Session } from '../api';
@@ -36,6 +38,68 @@ async function signInWithWallet(displayName: string): Promise<Session> {
   const signature = (await eth.request({ method: 'personal_sign', params: [toHex(message), address] })) as string;
   await call('POST', '/api/auth/siwe/verify', { body: { message, signature } });
   return { kind: 'wallet', label: address, account: await firstAccount() };
+}
+
+/** A sign-in provider of the tenant, as `GET /api/auth/providers` lists it. */
+interface SigninOption {
+  slug: string;
+  kind: 'oidc' | 'email';
+  displayName: string;
+  startPath: string;
+}
+
+/** The tenant's social and email sign-in: one button per OpenID provider, and the magic-link form. */
+function SocialSignIn(props: { busy: boolean; onError(e: string | null): void }) {
+  const [options, setOptions] = useState<SigninOption[]>([]);
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState<string | null>(null);
+  useEffect(() => {
+    call<{ providers: SigninOption[] }>('GET', '/api/auth/providers').then(
+      (r) => setOptions(r.providers),
+      () => setOptions([]),
+    );
+  }, []);
+  const mailLink = (e: FormEvent, startPath: string) => {
+    e.preventDefault();
+    props.onError(null);
+    call<{ expiresAt: string }>('POST', startPath, { body: { email: email.trim(), returnTo: location.pathname } }).then(
+      () => setSent(email.trim()),
+      (err) => props.onError(describeError(err)),
+    );
+  };
+  if (!options.length) return null;
+  return (
+    <>
+      <div className="or">or</div>
+      {options
+        .filter((o) => o.kind === 'oidc')
+        .map((o) => (
+          <button
+            key={o.slug}
+            type="button"
+            className="secondary"
+            disabled={props.busy}
+            onClick={() => location.assign(`${o.startPath}?returnTo=${encodeURIComponent(location.pathname)}`)}
+          >
+            Sign in with {o.displayName}
+          </button>
+        ))}
+      {options
+        .filter((o) => o.kind === 'email')
+        .map((o) =>
+          sent ? (
+            <p key={o.slug}>Check {sent}: the link signs you in once, within 15 minutes.</p>
+          ) : (
+            <form key={o.slug} onSubmit={(e) => mailLink(e, o.startPath)}>
+              <TextField label="Email" name="email" autoComplete="email" value={email} onChange={setEmail} />
+              <button type="submit" className="secondary" disabled={props.busy || !email.trim()}>
+                Email me a sign-in link
+              </button>
+            </form>
+          ),
+        )}
+    </>
+  );
 }
 
 export function SignIn(props: { displayName: string; onSession(s: Session): void }) {
@@ -86,6 +150,7 @@ export function SignIn(props: { displayName: string; onSession(s: Session): void
       >
         Connect wallet
       </button>
+      <SocialSignIn busy={busy} onError={setError} />
       <ErrorLine error={error} />
     </section>
   );

@@ -1,0 +1,363 @@
+/**
+ * Social and email sign-in for the branded page, and the identities linked to a trader (docs/api.md §5.1 "Social
+ * sign-in"; issue 22). Tenant-gated: providers, logins and sessions belong to the tenant the request resolved to.
+ * Each ends in the same `service_session` cookie as SIWE (api/auth/session.ts), with the same powers and limits.
+ *
+ * - `GET /api/auth/providers` → `{ providers }`, the tenant's enabled providers for the sign-in buttons.
+ * - `GET /api/auth/oidc/{provider}/start?returnTo&link` → `302` to the provider (authorisation code, PKCE S256, `state`,
+ *   `nonce`) and `Set-Cookie: service_oidc_state` (the state, bound to this browser, 10 min). `link=true` with a cookie
+ *   session links the identity to its trader instead.
+ * - `GET /api/auth/oidc/{provider}/callback?code&state` → `302` to `returnTo` with the `service_session` cookie (24 h;
+ *   none when linking). Errors: modules/auth/commands/oidc.ts `finishOidcSignIn`.
+ * - `POST /api/auth/oidc/logout` → `{ ok: true }`: ends the cookie's session (any sign-in) and clears the cookie.
+ * - `POST /api/auth/email/start` `{ email, returnTo?, link? }` → `202 { sent, expiresAt }`: mails a magic link (single
+ *   use, 15 min; modules/auth/commands/magic-link.ts).
+ * - `GET /api/auth/email/verify?token` → `302` to `returnTo` with the session cookie (none when linking).
+ * - `GET /api/auth/identities` (trader: cookie or bearer) → `{ identities }`; `POST /api/auth/identities/wallet`
+ *   `{ message, signature }` (SIWE) → `201` the wallet linked; `DELETE /api/auth/identities/{identityId}` → `{ ok }`.
+ */
+import Router from '@koa/router';
+import { ApiError } from '../../../../domain/errors.js';
+import { SigninProvider } from '../../../../db/entities.js';
+import { scoped } from '../../../../db/orm.js';
+import { SESSION_COOKIE, SESSION_TTL_MS, createSession, revokeSession } from '../../../../api/auth/session.js';
+import type { ApiContext, ApiDeps, ApiState, Caller } from '../../../../api/context.js';
+import { callerOf, gate } from '../../../../api/middleware/auth.js';
+import { resolvedTenant } from '../../../../api/middleware/tenant.js';
+import type { OpenApiRegistry } from '../../../../api/openapi.js';
+import { endpoint } from '../../../../api/route.js';
+import {
+  LOGIN_TTL_MS,
+  finishOidcSignIn,
+  pageOrigin,
+  startOidcSignIn,
+  type FinishedLogin,
+} from '../../commands/oidc.js';
+import { magicLinks } from '../../commands/magic-link.js';
+import { identitiesOf, linkWallet, removeIdentity } from '../../commands/identities.js';
+import { siweOrigins } from '../../commands/siwe.js';
+import { toIdentityView, toSigninOption } from '../../presenters/signin.js';
+import { siweVerifyBody } from './siwe.schemas.js';
+import {
+  emailStartBody,
+  emailStartResponse,
+  emailVerifyQuery,
+  identityList,
+  identityParams,
+  linkedIdentity,
+  oidcCallbackQuery,
+  oidcStartQuery,
+  okResponse,
+  providerParams,
+  signinOptions,
+} from './oidc.schemas.js';
+
+/** The cookie binding a started OpenID login to the browser that started it (its `state`). */
+const STATE_COOKIE = 'service_oidc_state';
+
+const COOKIE_LINE = 'service_session=<opaque>; HttpOnly; SameSite=Lax; Path=/; Max-Age=86400 (+ Secure over https)';
+
+/** Answers `302` to `location` with no body. */
+function redirect(ctx: ApiContext, location: string): void {
+  ctx.status = 302;
+  ctx.set('Location', location);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = '';
+}
+
+/** Sets the session cookie of a finished sign-in (not for a link) and redirects the browser to its page. */
+async function landSignIn(deps: ApiDeps, ctx: ApiContext, done: FinishedLogin): Promise<void> {
+  if (!done.linked) {
+    const session = await createSession(deps.orm, {
+      tenantId: done.identity.tenantId,
+      ownerId: done.ownerId,
+      accountId: done.accountId,
+      identityId: done.identity.id,
+    });
+    ctx.cookies.set(SESSION_COOKIE, session.token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: ctx.secure,
+      path: '/',
+      maxAge: SESSION_TTL_MS,
+      overwrite: true,
+    });
+  }
+  redirect(ctx, done.returnTo);
+}
+
+/**
+ * The trader a `link` request links to: the caller's owner. @throws ApiError `401 unauthorized` without a session or
+ * bearer, `403 wrong_credential_audience` for an operator.
+ */
+function linkingTrader(ctx: ApiContext): Caller {
+  const caller = ctx.state.caller;
+  if (!caller) throw new ApiError('unauthorized', 'linking an identity needs a signed-in trader (the session cookie)');
+  if (caller.audience !== 'trader')
+    throw new ApiError('wrong_credential_audience', 'identities are linked to traders', {
+      expected: 'trader',
+      actual: caller.audience,
+    });
+  return caller;
+}
+
+/**
+ * The router of the endpoints listed in this module's header; each one is also registered in `openapi`.
+ * `deps.baseUrl()` is the API's public base URL (`PUBLIC_BASE_URL`): where a sign-in comes back when the browser is not
+ * on one of the tenant's registered origins (modules/auth/commands/oidc.ts `pageOrigin`).
+ */
+export function oidcRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: OpenApiRegistry): Router<ApiState> {
+  const router = new Router<ApiState>({ prefix: '/api/auth' });
+  const tags = ['auth'];
+  const mail = magicLinks(deps);
+  const traderRead = gate({ audience: 'trader' });
+  const traderWrite = gate({ audience: 'trader', write: true });
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/providers',
+      summary: 'The sign-in providers of this tenant (social and email), for the sign-in buttons',
+      tags,
+      schemas: {},
+      responses: { '200': { description: 'The enabled providers', schema: signinOptions } },
+    },
+    async (ctx) => {
+      const rows = await scoped(deps.orm, resolvedTenant(ctx).id).find(
+        SigninProvider,
+        { enabled: true },
+        { orderBy: { createdAt: 'asc', id: 'asc' } },
+      );
+      ctx.body = { providers: rows.map(toSigninOption) };
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/oidc/:provider/start',
+      summary: 'Start an OpenID Connect sign-in (authorisation code with PKCE): a redirect to the provider',
+      tags,
+      schemas: { params: providerParams, query: oidcStartQuery },
+      responses: {
+        '302': {
+          description:
+            'To the provider’s authorisation endpoint with `state`, `nonce` and a S256 `code_challenge`; the state is bound to this browser by the `service_oidc_state` cookie (10 minutes). 400 validation_failed (returnTo not a path of this site); 401 unauthorized (link=true without a session); 404 signin_provider_not_found',
+          headers: {
+            Location: 'The provider’s authorisation URL',
+            'Set-Cookie': 'service_oidc_state=<state>; HttpOnly; SameSite=Lax; Path=/api/auth/oidc; Max-Age=600',
+          },
+        },
+        '502': { description: 'oidc_provider_unavailable: the provider’s discovery document could not be read' },
+        '503': { description: 'custody_unconfigured: the client secret cannot be unsealed' },
+      },
+    },
+    async (ctx, { params, query }) => {
+      const link = query.link === 'true' ? linkingTrader(ctx) : null;
+      const started = await startOidcSignIn(deps, {
+        tenantId: resolvedTenant(ctx).id,
+        slug: params.provider,
+        returnTo: query.returnTo ?? '/',
+        requestOrigin: ctx.origin,
+        publicBaseUrl: deps.baseUrl(),
+        linkOwnerId: link?.ownerId ?? null,
+      });
+      ctx.cookies.set(STATE_COOKIE, started.state, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: ctx.secure,
+        path: '/api/auth/oidc',
+        maxAge: LOGIN_TTL_MS,
+        overwrite: true,
+      });
+      redirect(ctx, started.authorizationUrl);
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/oidc/:provider/callback',
+      summary:
+        'The provider’s redirect back: checks state, code, the ID token and the join policy; sets the session cookie',
+      tags,
+      schemas: { params: providerParams, query: oidcCallbackQuery },
+      responses: {
+        '302': {
+          description:
+            'Signed in (or, for a link, linked): to the `returnTo` page. 401 oidc_state_invalid (forged, replayed, expired or another browser’s state), oidc_authorization_denied (the provider answered an error), oidc_code_invalid (the provider refused the code: replayed, expired, PKCE mismatch), oidc_id_token_invalid (signature, issuer, audience, expiry or nonce); 403 signin_not_allowed (the join policy: invite-only, email domains); 404 signin_provider_not_found; 409 identity_linked_elsewhere, plan_limit_reached',
+          headers: { Location: 'The `returnTo` page', 'Set-Cookie': COOKIE_LINE },
+        },
+        '502': {
+          description: 'oidc_provider_unavailable: the provider did not answer (discovery, keys or token endpoint)',
+        },
+        '503': { description: 'custody_unconfigured: the client secret cannot be unsealed' },
+      },
+    },
+    async (ctx, { params }) => {
+      const cookieState = ctx.cookies.get(STATE_COOKIE);
+      ctx.cookies.set(STATE_COOKIE, null, { httpOnly: true, sameSite: 'lax', path: '/api/auth/oidc', overwrite: true });
+      const done = await finishOidcSignIn(deps, {
+        tenantId: resolvedTenant(ctx).id,
+        slug: params.provider,
+        callbackUrl: new URL(ctx.href),
+        cookieState,
+      });
+      await landSignIn(deps, ctx, done);
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/oidc/logout',
+      summary: "End the cookie's session, whatever it signed in with, and clear the cookie (no session: still ok)",
+      tags,
+      schemas: {},
+      responses: { '200': { description: 'Signed out', schema: okResponse } },
+    },
+    async (ctx) => {
+      const token = ctx.cookies.get(SESSION_COOKIE);
+      if (token) await revokeSession(deps.orm, token);
+      ctx.cookies.set(SESSION_COOKIE, null, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: ctx.secure,
+        path: '/',
+        overwrite: true,
+      });
+      ctx.body = { ok: true };
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/email/start',
+      summary: 'Mail a single-use sign-in link (15 minutes) through the outbox',
+      tags,
+      schemas: { body: emailStartBody },
+      responses: {
+        '202': {
+          description:
+            'The link is queued (the answer is the same whether or not the address may sign in). 401 unauthorized (link without a signed-in trader); 404 signin_provider_not_found (no email sign-in here)',
+          schema: emailStartResponse,
+        },
+      },
+    },
+    async (ctx, { body }) => {
+      const link = body.link ? linkingTrader(ctx) : null;
+      const tenantId = resolvedTenant(ctx).id;
+      const { expiresAt } = await mail.start({
+        tenantId,
+        email: body.email,
+        returnTo: body.returnTo ?? '/',
+        linkOwnerId: link?.ownerId ?? null,
+        origin: await pageOrigin(deps, tenantId, ctx.get('origin') || ctx.origin, deps.baseUrl()),
+      });
+      ctx.status = 202;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { sent: true, expiresAt: expiresAt.toISOString() };
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/email/verify',
+      summary: 'Use a mailed sign-in link once: sets the session cookie and goes to the page',
+      tags,
+      schemas: { query: emailVerifyQuery },
+      responses: {
+        '302': {
+          description:
+            'Signed in (or linked): to the page the link was asked from. 401 magic_link_invalid (unknown, used or expired); 403 signin_not_allowed (the join policy); 409 identity_linked_elsewhere, plan_limit_reached',
+          headers: { Location: 'The `returnTo` page', 'Set-Cookie': COOKIE_LINE },
+        },
+      },
+    },
+    async (ctx, { query }) => {
+      await landSignIn(deps, ctx, await mail.verify(resolvedTenant(ctx).id, query.token));
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/identities',
+      summary: 'The identities the signed-in trader signs in with (providers, emails, wallets)',
+      tags,
+      gate: traderRead,
+      schemas: {},
+      responses: { '200': { description: 'Oldest first', schema: identityList } },
+    },
+    async (ctx) => {
+      ctx.body = { identities: (await identitiesOf(deps, callerOf(ctx))).map(toIdentityView) };
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/identities/wallet',
+      summary: 'Link a wallet to the signed-in trader by a SIWE message (nonce from POST /api/auth/siwe/nonce)',
+      tags,
+      gate: traderWrite,
+      schemas: { body: siweVerifyBody },
+      responses: {
+        '201': {
+          description:
+            'Linked (an already linked wallet of this trader is answered as it is); the wallet then signs in with SIWE as this trader. 400 siwe_message_invalid; 401 siwe_domain_mismatch, siwe_nonce_invalid, siwe_signature_invalid; 409 identity_linked_elsewhere',
+          schema: linkedIdentity,
+        },
+      },
+    },
+    async (ctx, { body }) => {
+      const caller = callerOf(ctx);
+      const origins = await siweOrigins(deps, caller.tenantId, deps.baseUrl());
+      ctx.status = 201;
+      ctx.body = toIdentityView(await linkWallet(deps, caller, origins, body));
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'delete',
+      path: '/identities/:identityId',
+      summary: 'Remove one of the signed-in trader’s identities; sessions opened with it end',
+      tags,
+      gate: traderWrite,
+      schemas: { params: identityParams },
+      responses: {
+        '200': {
+          description: 'Removed. 404 identity_not_found; 409 identity_last (the only way this trader signs in)',
+          schema: okResponse,
+        },
+      },
+    },
+    async (ctx, { params }) => {
+      await removeIdentity(deps, callerOf(ctx), params.identityId);
+      ctx.body = { ok: true };
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,157 @@
+/**
+ * `/api/v1/sign-in/*` (docs/api.md §5.1 "Social sign-in"; operator audience, scope `tenant:config`): the sign-in
+ * providers of the tenant's branded page and the invitations of an `invite_only` one. The work:
+ * modules/auth/commands/signin-providers.ts.
+ *
+ * - `POST /api/v1/sign-in/providers` `{ slug, kind, displayName, issuer?, clientId?, clientSecret?, scopes?,
+ *   joinPolicy, emailDomains?, enabled? }` → 201 the provider (the secret sealed, never shown).
+ * - `GET /api/v1/sign-in/providers` → `{ data }`; `PATCH …/{providerId}` (name, secret, scopes, policy, domains,
+ *   enabled); `DELETE …/{providerId}` → `{ id, deleted: true }`.
+ * - `POST /api/v1/sign-in/invites` `{ email, ownerId? }` → 201 the invitation.
+ * `400 validation_failed`; `404 signin_provider_not_found`; `409 signin_provider_exists`; `503 custody_unconfigured`.
+ */
+import type Router from '@koa/router';
+import type { ApiDeps, ApiState } from '../../../../api/context.js';
+import { callerOf } from '../../../../api/middleware/auth.js';
+import type { OpenApiRegistry } from '../../../../api/openapi.js';
+import { endpoint, operatorSurface } from '../../../../api/route.js';
+import {
+  createProvider,
+  deleteProvider,
+  inviteEmail,
+  listProviders,
+  updateProvider,
+} from '../../commands/signin-providers.js';
+import { toProviderView } from '../../presenters/signin.js';
+import {
+  createProviderBody,
+  deletedProvider,
+  inviteBody,
+  inviteView,
+  providerIdParams,
+  providerList,
+  providerView,
+  updateProviderBody,
+} from './signin-providers.schemas.js';
+
+/** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
+export function signinProviderRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
+  const { router, tags, read, write, requires } = operatorSurface(deps, 'tenant:config', ['sign-in']);
+  const unsealable = {
+    '503': { description: 'custody_unconfigured: a client secret and no AGENT_KEY_ENCRYPTION_KEYS' },
+  };
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/sign-in/providers',
+      summary: 'Add a sign-in provider (OpenID Connect or the email magic link) to the branded page',
+      tags,
+      gate: write,
+      requires,
+      schemas: { body: createProviderBody },
+      responses: {
+        '201': {
+          description:
+            'The provider. 400 validation_failed (an oidc provider without issuer or client id, an http issuer, scopes without openid, email_domains without domains); 409 signin_provider_exists (the slug, or a second email provider)',
+          schema: providerView,
+        },
+        ...unsealable,
+      },
+    },
+    async (ctx, { body }) => {
+      ctx.status = 201;
+      ctx.body = toProviderView(await createProvider(deps, callerOf(ctx), body));
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'get',
+      path: '/sign-in/providers',
+      summary: 'The sign-in providers of the tenant, oldest first (never a secret)',
+      tags,
+      gate: read,
+      requires,
+      schemas: {},
+      responses: { '200': { description: 'Providers', schema: providerList } },
+    },
+    async (ctx) => {
+      ctx.body = { data: (await listProviders(deps, callerOf(ctx))).map(toProviderView) };
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'patch',
+      path: '/sign-in/providers/:providerId',
+      summary: 'Change a sign-in provider’s name, secret, scopes or join policy, or switch it off or on',
+      tags,
+      gate: write,
+      requires,
+      schemas: { params: providerIdParams, body: updateProviderBody },
+      responses: {
+        '200': {
+          description: 'The provider. 400 validation_failed; 404 signin_provider_not_found',
+          schema: providerView,
+        },
+        ...unsealable,
+      },
+    },
+    async (ctx, { params, body }) => {
+      ctx.body = toProviderView(await updateProvider(deps, callerOf(ctx), params.providerId, body));
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'delete',
+      path: '/sign-in/providers/:providerId',
+      summary: 'Remove a sign-in provider; the identities it linked stay',
+      tags,
+      gate: write,
+      requires,
+      schemas: { params: providerIdParams },
+      responses: { '200': { description: 'Removed. 404 signin_provider_not_found', schema: deletedProvider } },
+    },
+    async (ctx, { params }) => {
+      await deleteProvider(deps, callerOf(ctx), params.providerId);
+      ctx.body = { id: params.providerId, deleted: true };
+    },
+  );
+
+  endpoint(
+    router,
+    openapi,
+    {
+      method: 'post',
+      path: '/sign-in/invites',
+      summary: 'Invite an email to an invite-only sign-in (as a new trader, or as an existing one)',
+      tags,
+      gate: write,
+      requires,
+      schemas: { body: inviteBody },
+      responses: {
+        '201': {
+          description: 'The open invitation of that email. 404 not_found (ownerId has no account here)',
+          schema: inviteView,
+        },
+      },
+    },
+    async (ctx, { body }) => {
+      const invite = await inviteEmail(deps, callerOf(ctx), body);
+      ctx.status = 201;
+      ctx.body = { ...invite, createdAt: invite.createdAt.toISOString() };
+    },
+  );
+
+  return router;
+}
