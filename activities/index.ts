@@ -3,12 +3,13 @@
  * (Temporal samples' pattern). Workflows import only the *type* of this object.
  */
 import type { Client } from '@temporalio/client';
-import { omsActivities } from '../modules/oms/activities/oms.js';
+import { omsActivities, riskInLock } from '../modules/oms/activities/oms.js';
 import { batchActivities } from '../modules/oms/activities/batch.js';
 import { bracketActivities } from '../modules/oms/activities/bracket.js';
 import { chaseActivities } from '../modules/oms/activities/chase.js';
 import { fundingActivities } from '../modules/accounts/activities/funding.js';
-import { cancelPaper, executePaper } from '../modules/oms/activities/paper.js';
+import { cancelPaper, executeInLock, executePaper } from '../modules/oms/activities/paper.js';
+import { withLockedIntent } from '../modules/oms/activities/ledger.js';
 import { routedActivities, type RoutedDeps } from '../modules/oms/activities/routed.js';
 import { custodyActivities } from '../modules/custody/activities/agents.js';
 import { venueOrderActivities } from '../modules/oms/activities/venue-orders.js';
@@ -64,12 +65,23 @@ export function createActivities(deps: ActivityDeps) {
     dispatchPaper,
     /**
      * The risk check, then, when it passes, the first dispatch to the paper engine: one activity, one
-     * task round trip (issue 15; intents started since patch `local-order-steps`). Idempotent as both steps.
+     * task round trip (issue 15; intents started since patch `local-order-steps`), and one transaction under
+     * the account lock, so nothing changes the account between the check and the fill. Idempotent as both steps.
      */
-    checkAndDispatchPaper: async (intentId: string): Promise<{ risk: RiskVerdict; outcome?: DispatchOutcome }> => {
-      const risk = await oms.checkRisk(intentId);
-      return risk.ok ? { risk, outcome: await dispatchPaper(intentId) } : { risk };
-    },
+    checkAndDispatchPaper: (intentId: string): Promise<{ risk: RiskVerdict; outcome?: DispatchOutcome }> =>
+      timedDispatch(deps.metrics, 'paper', async () => {
+        const checked = await withLockedIntent(
+          deps.orm,
+          intentId,
+          async (em, intent) => {
+            const risk = await riskInLock(em, intent, deps.markMaxAgeMs);
+            return risk.ok ? { risk, outcome: await executeInLock(deps, em, intent, 'arrival') } : { risk };
+          },
+          deps.metrics,
+        );
+        if (checked.outcome) await nudgeChallenge(deps, intentId, checked.outcome);
+        return checked;
+      }),
     /** A resting paper order woken by a mark crossing: fill or trigger if the mark still crosses; idempotent. */
     fillRestingPaper: async (intentId: string) => {
       const outcome = await executePaper(deps, intentId, 'mark');

@@ -2,11 +2,11 @@
  * OMS activities that are not venue-specific: record a composed intent, and the pre-dispatch
  * risk check (initial margin against the venue's available margin, docs/api.md §2.5).
  */
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Decimal, ZERO } from '../../../domain/decimal.js';
 import { initialMargin, venueState } from '../../../domain/paper/account.js';
 import type { IntentView } from '../../../domain/oms/intent.js';
-import { AccountBalance, OrderIntent, Position } from '../../../db/entities.js';
+import { AccountBalance, OrderIntent, Position, type OrderIntentRow } from '../../../db/entities.js';
 import { scoped } from '../../../db/orm.js';
 import { intentToView } from '../../../db/views.js';
 import { appendEvents, lockAccount } from '../../../db/events.js';
@@ -98,54 +98,60 @@ export function omsActivities({ orm, markMaxAgeMs, venues, metrics }: OmsDeps) {
     },
 
     /**
-     * Pre-dispatch risk: a fresh mark must exist (`no_mark`) and an order that can add exposure
-     * must fit the venue's available margin (`insufficient_margin`). Rejection is recorded.
+     * Pre-dispatch risk (see {@link riskInLock}) in its own transaction under the account lock. Rejection is recorded.
      */
     async checkRisk(intentId: string): Promise<RiskVerdict> {
-      return withLockedIntent(
-        orm,
-        intentId,
-        async (em, intent) => {
-          if (intent.state !== 'signed_pending_dispatch') {
-            const o = outcomeOf(intent);
-            return o.state === 'rejected' ? { ok: false, reason: o.reason ?? 'rejected' } : { ok: true };
-          }
-          const tick = await readMark(em, intent.venue, intent.symbol, markMaxAgeMs);
-          if (!tick) {
-            await rejectIntent(em, intent, 'no_mark');
-            return { ok: false, reason: 'no_mark' };
-          }
-          // Routed venues hold the margin themselves: the venue refuses what the account cannot carry (422 venue_rejected).
-          if (intent.venue !== 'paper') return { ok: true };
-          const positions = await em.find(Position, { accountId: intent.accountId, venue: intent.venue });
-          const balance = await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
-          const marks = new Map<string, Decimal>([[intent.symbol, tick.mark]]);
-          for (const p of positions) {
-            if (!marks.has(p.symbol))
-              marks.set(
-                p.symbol,
-                (await readMark(em, p.venue, p.symbol, Number.MAX_SAFE_INTEGER))?.mark ?? new Decimal(p.avgEntryPrice),
-              );
-          }
-          const state = venueState(
-            new Decimal(balance?.balanceUsd ?? 0),
-            positions.map((p) => ({
-              qty: new Decimal(p.qty),
-              avgEntryPrice: new Decimal(p.avgEntryPrice),
-              mark: marks.get(p.symbol)!,
-              leverage: new Decimal(p.leverage),
-            })),
-          );
-          const price = new Decimal(intent.price ?? intent.stopLimitPrice ?? intent.triggerPrice ?? tick.mark);
-          const needed = initialMargin(new Decimal(intent.qty), price, new Decimal(intent.leverage), intent.reduceOnly);
-          if (needed.gt(state.marginAvailableUsd) && needed.gt(ZERO)) {
-            await rejectIntent(em, intent, 'insufficient_margin');
-            return { ok: false, reason: 'insufficient_margin' };
-          }
-          return { ok: true };
-        },
-        metrics,
-      );
+      return withLockedIntent(orm, intentId, (em, intent) => riskInLock(em, intent, markMaxAgeMs), metrics);
     },
   };
+}
+
+/**
+ * Pre-dispatch risk of `intent`, run inside {@link withLockedIntent}'s transaction (account and intent locked):
+ * a fresh mark (at most `markMaxAgeMs` old) must exist (`no_mark`) and a paper order that can add exposure must fit
+ * the venue's available margin, USD (`insufficient_margin`). A rejection is recorded on the intent. An intent
+ * already past `signed_pending_dispatch` answers what was decided then (a retry).
+ */
+export async function riskInLock(
+  em: EntityManager,
+  intent: OrderIntentRow,
+  markMaxAgeMs: number,
+): Promise<RiskVerdict> {
+  if (intent.state !== 'signed_pending_dispatch') {
+    const o = outcomeOf(intent);
+    return o.state === 'rejected' ? { ok: false, reason: o.reason ?? 'rejected' } : { ok: true };
+  }
+  const tick = await readMark(em, intent.venue, intent.symbol, markMaxAgeMs);
+  if (!tick) {
+    await rejectIntent(em, intent, 'no_mark');
+    return { ok: false, reason: 'no_mark' };
+  }
+  // Routed venues hold the margin themselves: the venue refuses what the account cannot carry (422 venue_rejected).
+  if (intent.venue !== 'paper') return { ok: true };
+  const positions = await em.find(Position, { accountId: intent.accountId, venue: intent.venue });
+  const balance = await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
+  const marks = new Map<string, Decimal>([[intent.symbol, tick.mark]]);
+  for (const p of positions) {
+    if (!marks.has(p.symbol))
+      marks.set(
+        p.symbol,
+        (await readMark(em, p.venue, p.symbol, Number.MAX_SAFE_INTEGER))?.mark ?? new Decimal(p.avgEntryPrice),
+      );
+  }
+  const state = venueState(
+    new Decimal(balance?.balanceUsd ?? 0),
+    positions.map((p) => ({
+      qty: new Decimal(p.qty),
+      avgEntryPrice: new Decimal(p.avgEntryPrice),
+      mark: marks.get(p.symbol)!,
+      leverage: new Decimal(p.leverage),
+    })),
+  );
+  const price = new Decimal(intent.price ?? intent.stopLimitPrice ?? intent.triggerPrice ?? tick.mark);
+  const needed = initialMargin(new Decimal(intent.qty), price, new Decimal(intent.leverage), intent.reduceOnly);
+  if (needed.gt(state.marginAvailableUsd) && needed.gt(ZERO)) {
+    await rejectIntent(em, intent, 'insufficient_margin');
+    return { ok: false, reason: 'insufficient_margin' };
+  }
+  return { ok: true };
 }

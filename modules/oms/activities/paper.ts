@@ -9,6 +9,7 @@
 import { Decimal, ZERO } from '../../../domain/decimal.js';
 import { matchOnArrival, matchOnMark, type MatchResult, type PaperOrder } from '../../../domain/paper/engine.js';
 import type { IntentState, OrderStatus } from '../../../domain/oms/intent.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Position, type OrderIntentRow } from '../../../db/entities.js';
 import type { NewEvent } from '../../../db/events.js';
 import { readMark } from '../../../db/marks.js';
@@ -48,9 +49,9 @@ const RESULT_EFFECT: Record<
 };
 
 /**
- * Matches an intent on the paper venue and records the result.
- * `arrival`: the first dispatch (state must be `signed_pending_dispatch`);
- * `mark`: a resting working order woken by a mark crossing (orderStatus must be `open`).
+ * Matches an intent on the paper venue and records the result, in its own transaction under the account lock
+ * ({@link executeInLock}). `arrival`: the first dispatch (state must be `signed_pending_dispatch`); `mark`: a
+ * resting working order woken by a mark crossing (orderStatus must be `open`).
  */
 export async function executePaper(
   deps: ledger.PaperDeps,
@@ -60,57 +61,69 @@ export async function executePaper(
   return ledger.withLockedIntent(
     deps.orm,
     intentId,
-    async (em, intent) => {
-      if (mode === 'arrival' ? intent.state !== 'signed_pending_dispatch' : intent.orderStatus !== 'open')
-        return ledger.outcomeOf(intent);
-      const tick = await readMark(em, intent.venue, intent.symbol, deps.markMaxAgeMs);
-      if (!tick) {
-        if (mode === 'mark') return ledger.outcomeOf(intent);
-        await ledger.rejectIntent(em, intent, 'no_mark');
-        return ledger.outcomeOf(intent);
-      }
-      const posRow = await em.findOne(Position, {
-        accountId: intent.accountId,
-        venue: intent.venue,
-        symbol: intent.symbol,
-      });
-      const result = (mode === 'arrival' ? matchOnArrival : matchOnMark)(
-        toPaperOrder(intent),
-        tick,
-        posRow ? new Decimal(posRow.qty) : ZERO,
-      );
-      const wasOpen = intent.orderStatus === 'open';
-      const events: NewEvent[] = [];
-      if (mode === 'arrival') {
-        Object.assign(intent, { state: 'dispatched', venueOrderId: `paper-${intent.id}`, lastEvent: 'dispatched' });
-        events.push(ledger.intentEvent(intent, 'intent.dispatched'));
-      }
-      if (
-        result.kind === 'resting' &&
-        result.fills.length === 0 &&
-        mode === 'mark' &&
-        result.order.triggered === intent.triggered
-      ) {
-        return ledger.outcomeOf(intent); // the crossing had passed by the time we looked: nothing changes
-      }
-
-      const fills = 'fills' in result ? result.fills : [];
-      if (fills.length) events.push(...(await ledger.recordFills(em, intent, fills, posRow, tick)));
-      const filled = new Decimal(intent.filledQty).gt(0);
-      const effect = RESULT_EFFECT[result.kind](filled);
-      Object.assign(intent, {
-        state: effect.state,
-        orderStatus: effect.orderStatus,
-        lastEvent: effect.event,
-        rejectReason: 'reason' in result ? result.reason : null,
-        triggered: result.kind === 'resting' ? Boolean(result.order.triggered) : intent.triggered,
-      });
-      events.push(...(await ledger.transitionEvents(em, intent, wasOpen, effect.event)));
-      await ledger.commitExecution(em, intent, events, fills.length > 0);
-      return ledger.outcomeOf(intent);
-    },
+    (em, intent) => executeInLock(deps, em, intent, mode),
     deps.metrics,
   );
+}
+
+/**
+ * The paper engine's match of `intent` and its recording through the ledger, inside
+ * {@link ledger.withLockedIntent}'s transaction (account and intent locked); see {@link executePaper} for `mode`.
+ * An intent not in the state `mode` expects answers its recorded outcome (a retry, or a crossing that passed).
+ */
+export async function executeInLock(
+  deps: ledger.PaperDeps,
+  em: EntityManager,
+  intent: OrderIntentRow,
+  mode: 'arrival' | 'mark',
+): Promise<DispatchOutcome> {
+  if (mode === 'arrival' ? intent.state !== 'signed_pending_dispatch' : intent.orderStatus !== 'open')
+    return ledger.outcomeOf(intent);
+  const tick = await readMark(em, intent.venue, intent.symbol, deps.markMaxAgeMs);
+  if (!tick) {
+    if (mode === 'mark') return ledger.outcomeOf(intent);
+    await ledger.rejectIntent(em, intent, 'no_mark');
+    return ledger.outcomeOf(intent);
+  }
+  const posRow = await em.findOne(Position, {
+    accountId: intent.accountId,
+    venue: intent.venue,
+    symbol: intent.symbol,
+  });
+  const result = (mode === 'arrival' ? matchOnArrival : matchOnMark)(
+    toPaperOrder(intent),
+    tick,
+    posRow ? new Decimal(posRow.qty) : ZERO,
+  );
+  const wasOpen = intent.orderStatus === 'open';
+  const events: NewEvent[] = [];
+  if (mode === 'arrival') {
+    Object.assign(intent, { state: 'dispatched', venueOrderId: `paper-${intent.id}`, lastEvent: 'dispatched' });
+    events.push(ledger.intentEvent(intent, 'intent.dispatched'));
+  }
+  if (
+    result.kind === 'resting' &&
+    result.fills.length === 0 &&
+    mode === 'mark' &&
+    result.order.triggered === intent.triggered
+  ) {
+    return ledger.outcomeOf(intent); // the crossing had passed by the time we looked: nothing changes
+  }
+
+  const fills = 'fills' in result ? result.fills : [];
+  if (fills.length) events.push(...(await ledger.recordFills(em, intent, fills, posRow, tick)));
+  const filled = new Decimal(intent.filledQty).gt(0);
+  const effect = RESULT_EFFECT[result.kind](filled);
+  Object.assign(intent, {
+    state: effect.state,
+    orderStatus: effect.orderStatus,
+    lastEvent: effect.event,
+    rejectReason: 'reason' in result ? result.reason : null,
+    triggered: result.kind === 'resting' ? Boolean(result.order.triggered) : intent.triggered,
+  });
+  events.push(...(await ledger.transitionEvents(em, intent, wasOpen, effect.event)));
+  await ledger.commitExecution(em, intent, events, fills.length > 0);
+  return ledger.outcomeOf(intent);
 }
 
 /**
