@@ -1,9 +1,10 @@
 /**
  * Kalshi Trade API v2: the documented signing vectors (message format from Kalshi's quick start;
  * RSA-PSS parameters checked by verifying with a fixed 32-byte salt and by OpenSSL's own CLI both
- * ways), wire rules (cents, protective price, fee formula, client order id, error envelope), the
- * symbol table against the recording, and adapter ↔ simulator round trips with every refusal the
- * simulator must make.
+ * ways), wire rules (fixed-point YES prices and counts, bid/ask direction, protective price, fee
+ * formula, client order id, error envelope), the symbol table against the recording, and adapter ↔
+ * simulator round trips on the current routes (fixed-point fields only, netted positions) with every
+ * refusal the simulator must make. Kalshi's own client against the simulator: kalshi-conformance.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -25,13 +26,14 @@ import {
   verifyKalshiSignature,
 } from '../../venues/kalshi/signing.js';
 import {
+  BOOK_SIDE,
   clientOrderIdOf,
   errorReason,
   platformStatus,
-  protectiveCents,
-  takerFeeCents,
-  toCents,
+  protectivePrice,
+  takerFee,
   toCount,
+  toYesPrice,
 } from '../../venues/kalshi/wire.js';
 import { VenueRejected, type VenueContext, type VenueOrderRequest } from '../../venues/types.js';
 import { startKalshiSimulator, type KalshiSimulator } from '../../simulators/kalshi.js';
@@ -157,25 +159,28 @@ describe('official vectors and signing', () => {
 });
 
 describe('wire rules', () => {
-  it('prices are whole cents 1–99; counts whole contracts; market orders protect at mark ± 5 cents', () => {
-    expect(toCents('0.56')).toBe(56);
-    expect(toCents('0.01')).toBe(1);
-    for (const bad of ['0.555', '0', '1', '0.995']) expect(() => toCents(bad)).toThrow(VenueRejected);
-    expect(toCount('10')).toBe(10);
+  it('prices go out as the YES price in fixed-point dollars on the cent grid; counts as fixed-point whole contracts; market orders protect at mark ± 5 cents', () => {
+    expect(toYesPrice('yes', '0.56')).toBe('0.5600');
+    expect(toYesPrice('no', '0.17')).toBe('0.8300'); // a NO price p is the YES price 1 − p
+    expect(toYesPrice('yes', '0.01')).toBe('0.0100');
+    for (const bad of ['0.555', '0', '1', '0.995']) expect(() => toYesPrice('yes', bad)).toThrow(VenueRejected);
+    expect(toCount('10')).toBe('10.00');
     expect(() => toCount('1.5')).toThrow(/count must be a whole number of contracts/);
     expect(() => toCount('0')).toThrow(VenueRejected);
-    expect(protectiveCents('buy', '0.115')).toBe(17); // 11.5 + 5 = 16.5 → 17
-    expect(protectiveCents('sell', '0.115')).toBe(6); // 11.5 − 5 = 6.5 → 6
-    expect(protectiveCents('buy', '0.97')).toBe(99);
-    expect(protectiveCents('sell', '0.03')).toBe(1);
+    expect(protectivePrice('buy', '0.115')).toBe('0.17'); // 0.115 + 0.05 = 0.165 → 0.17
+    expect(protectivePrice('sell', '0.115')).toBe('0.06'); // 0.115 − 0.05 = 0.065 → 0.06
+    expect(protectivePrice('buy', '0.97')).toBe('0.99');
+    expect(protectivePrice('sell', '0.03')).toBe('0.01');
+    // Kalshi's single YES book: buy YES / sell NO bid, sell YES / buy NO ask.
+    expect(BOOK_SIDE).toEqual({ 'yes:buy': 'bid', 'no:sell': 'bid', 'yes:sell': 'ask', 'no:buy': 'ask' });
   });
 
   it('taker fee = ⌈0.07 × C × P × (1 − P)⌉ to the cent (Kalshi fee schedule: 100 contracts at 50¢ pay $1.75)', () => {
-    expect(takerFeeCents(100, 50)).toBe(175);
-    expect(takerFeeCents(10, 50)).toBe(18); // 0.175 → 0.18
-    expect(takerFeeCents(1, 1)).toBe(1); // 0.000693 → 0.01
-    expect(takerFeeCents(10, 90)).toBe(takerFeeCents(10, 10)); // symmetric in YES/NO
-    expect(takerFeeCents(10, 90)).toBe(7); // 0.063 → 0.07
+    expect(takerFee('100', '0.5').toFixed()).toBe('1.75');
+    expect(takerFee('10', '0.5').toFixed()).toBe('0.18'); // 0.175 → 0.18
+    expect(takerFee('1', '0.01').toFixed()).toBe('0.01'); // 0.000693 → 0.01
+    expect(takerFee('10', '0.9').toFixed()).toBe(takerFee('10', '0.1').toFixed()); // symmetric in YES/NO
+    expect(takerFee('10', '0.9').toFixed()).toBe('0.07'); // 0.063 → 0.07
   });
 
   it('client order id: the intent id when Kalshi accepts it, else a deterministic UUID', () => {
@@ -204,12 +209,7 @@ describe('wire rules', () => {
     ).toBe('market closed');
     expect(errorReason({ error: 'plain text' }, 'x')).toBe('plain text');
     expect(errorReason(null, 'HTTP 400')).toBe('HTTP 400');
-    expect(['resting', 'executed', 'canceled', 'pending'].map(platformStatus)).toEqual([
-      'open',
-      'filled',
-      'canceled',
-      'open',
-    ]);
+    expect(['resting', 'executed', 'canceled'].map(platformStatus)).toEqual(['open', 'filled', 'canceled']);
     expect(() => platformStatus('exploded')).toThrow(/unknown Kalshi order status/);
   });
 });
@@ -343,7 +343,7 @@ describe('adapter ↔ simulator', () => {
     ).rejects.toThrow(VenueRejected);
   });
 
-  it('market buy of YES fills at the ask with Kalshi’s taker fee; a NO market buy goes out as no_price; status, fills and orders agree', async () => {
+  it('market buy of YES fills at the ask with Kalshi’s taker fee; a NO market buy goes out as an ask at the YES price; status, fills and orders agree', async () => {
     const { ctx } = await authorised();
     const r = req({});
     const placed = await kalshiAdapter.place(ctx, r);
@@ -361,6 +361,7 @@ describe('adapter ↔ simulator', () => {
       expect.objectContaining({
         venueOrderId: placed.venueOrderId,
         ...orderEcho(r),
+        clientOrderId: null, // a Kalshi fill names its order, not the client order id
         price: '0.5',
         feeUsd: '0.18',
       }),
@@ -379,16 +380,27 @@ describe('adapter ↔ simulator', () => {
     const wire = (await raw(ctx, 'GET', `/portfolio/orders/${no.venueOrderId}`)).body.order;
     expect(wire).toMatchObject({
       ticker: 'PRES-2024-DJT',
-      side: 'no',
-      action: 'buy',
-      no_price: 17,
-      yes_price: 83,
-      fill_count: 3,
+      book_side: 'ask',
+      outcome_side: 'no',
+      no_price_dollars: '0.1700',
+      yes_price_dollars: '0.8300',
+      fill_count_fp: '3.00',
+      initial_count_fp: '3.00',
+      remaining_count_fp: '0.00',
+      taker_fill_cost_dollars: '0.3600', // 3 NO at 0.12
+      taker_fees_dollars: '0.0300',
       status: 'executed',
     });
+    // The fields Kalshi retired (integer counts and cents) and the deprecated direction are not sent.
+    for (const gone of ['count', 'fill_count', 'yes_price', 'no_price', 'taker_fill_cost', 'side', 'action'])
+      expect(wire).not.toHaveProperty(gone);
     const noFill = await kalshiAdapter.fills(ctx, { sinceMs: Date.now() - 60_000, venueOrderId: no.venueOrderId });
     expect(noFill).toEqual([expect.objectContaining({ symbol: NO.symbol, price: '0.12', qty: '3', feeUsd: '0.03' })]); // ⌈0.07×3×0.12×0.88⌉ = ⌈0.0222⌉
-    expect(await kalshiAdapter.fills(ctx, { sinceMs: Date.now() - 60_000, symbol: YES.symbol })).toHaveLength(1);
+    // Both symbols of a market share its fills: read as YES, the NO buy is a sell of YES at 1 − 0.12.
+    expect(await kalshiAdapter.fills(ctx, { sinceMs: Date.now() - 60_000, symbol: YES.symbol })).toEqual([
+      expect.objectContaining({ venueOrderId: placed.venueOrderId, side: 'buy', price: '0.5', qty: '10' }),
+      expect.objectContaining({ venueOrderId: no.venueOrderId, side: 'sell', price: '0.88', qty: '3' }),
+    ]);
     marks.set(NO.symbol, '0.5');
   });
 
@@ -398,7 +410,7 @@ describe('adapter ↔ simulator', () => {
     expect(resting).toMatchObject({ status: 'open', filledQty: '0', price: '0.3', avgFillPrice: null });
     const other = await kalshiAdapter.place(
       ctx,
-      req({ type: 'limit', price: '0.7', side: 'sell', symbol: NO.symbol, qty: '5' }),
+      req({ type: 'limit', price: '0.8', side: 'sell', symbol: NO.symbol, qty: '5' }),
     );
     expect(other).toMatchObject({ status: 'open', side: 'sell', symbol: NO.symbol, qty: '5' });
     expect((await kalshiAdapter.orders(ctx)).map((o) => o.venueOrderId).sort()).toEqual(
@@ -445,18 +457,39 @@ describe('adapter ↔ simulator', () => {
     await expect(kalshiAdapter.place(ctx, req({ type: 'limit', price: '0.555' }))).rejects.toThrow(VenueRejected);
     await expect(kalshiAdapter.place(ctx, req({ type: 'stop', triggerPrice: '0.4' }))).rejects.toThrow(VenueRejected);
     expect(sim.orderCount(member)).toBe(2);
-    // The venue itself refuses a fractional count and an out-of-range price (invalid_parameters).
-    const frac = await raw(ctx, 'POST', '/portfolio/orders', {
-      body: { ticker: 'PRES-2024-DJT', side: 'yes', action: 'buy', count: 1.5, yes_price: 50 },
-    });
-    expect(frac).toMatchObject({
+    // The venue itself refuses a fractional count, a count given as a bare number (the retired integer
+    // field), an off-grid or out-of-range price and a missing self-trade prevention type (invalid_parameters);
+    // the retired create route is gone.
+    const order = {
+      ticker: 'PRES-2024-DJT',
+      side: 'bid',
+      count: '1',
+      price: '0.4000',
+      time_in_force: 'good_till_canceled',
+      self_trade_prevention_type: 'taker_at_cross',
+    };
+    const invalidParameters = {
       status: 400,
       body: { error: { code: 'invalid_parameters', message: 'invalid parameters' } },
+    };
+    for (const bad of [
+      { count: '1.5' },
+      { count: 1 },
+      { price: '1.0000' },
+      { price: '0.405' },
+      { side: 'yes' },
+      { self_trade_prevention_type: undefined },
+    ])
+      expect(await raw(ctx, 'POST', '/portfolio/events/orders', { body: { ...order, ...bad } })).toMatchObject(
+        invalidParameters,
+      );
+    expect(sim.orderCount(member)).toBe(2);
+    const legacy = await raw(ctx, 'POST', '/portfolio/orders', {
+      body: { ticker: 'PRES-2024-DJT', side: 'yes', action: 'buy', count: 1, yes_price: 40 },
     });
-    const price = await raw(ctx, 'POST', '/portfolio/orders', {
-      body: { ticker: 'PRES-2024-DJT', side: 'yes', action: 'buy', count: 1, yes_price: 100 },
-    });
-    expect(price.status).toBe(400);
+    expect(legacy.status).toBe(404);
+    expect((await raw(ctx, 'POST', '/portfolio/events/orders', { body: order })).status).toBe(201);
+    expect(sim.orderCount(member)).toBe(3);
   });
 
   it('the simulator verifies every signature as Kalshi does: tampered, query-signed, prefix-less, stale, replayed, unknown, revoked and expired keys are 401; a read-only key cannot trade (403)', async () => {
@@ -483,7 +516,7 @@ describe('adapter ↔ simulator', () => {
       auth401('INVALID_SIGNATURE'),
     );
     expect(
-      await raw(ctx, 'DELETE', `/portfolio/orders/${randomUUID()}`, {
+      await raw(ctx, 'DELETE', `/portfolio/events/orders/${randomUUID()}`, {
         ts,
         signed: `${ts}GET/trade-api/v2/portfolio/orders`,
       }),
@@ -584,5 +617,40 @@ describe('adapter ↔ simulator', () => {
     }
     // Another member holds nothing.
     expect((await kalshiAdapter.account((await authorised()).ctx)).positions).toEqual([]);
+  });
+
+  it('positions net as on Kalshi: a sell of YES goes out as an ask, closes YES contracts and reads back as a sell of YES (as a buy of NO without the symbol)', async () => {
+    const { ctx, member } = await authorised();
+    sim.fund(member, '100');
+    await kalshiAdapter.place(ctx, req({})); // 10 YES at 0.50, fee 0.18
+    const sold = await kalshiAdapter.place(ctx, req({ side: 'sell', qty: '4' }));
+    // protective limit 0.45; the YES bid is 1 − the NO ask (0.50): fills 4 at 0.50, fee ⌈0.07 × 4 × 0.25⌉ = 0.07
+    expect(sold).toMatchObject({
+      side: 'sell',
+      symbol: YES.symbol,
+      price: '0.45',
+      status: 'filled',
+      avgFillPrice: '0.5',
+    });
+    expect(await kalshiAdapter.status(ctx, YES.symbol, sold.venueOrderId)).toMatchObject({
+      side: 'sell',
+      symbol: YES.symbol,
+      price: '0.45',
+      filledQty: '4',
+      avgFillPrice: '0.5',
+    });
+    const since = Date.now() - 60_000;
+    expect(
+      await kalshiAdapter.fills(ctx, { sinceMs: since, symbol: YES.symbol, venueOrderId: sold.venueOrderId }),
+    ).toEqual([expect.objectContaining({ symbol: YES.symbol, side: 'sell', qty: '4', price: '0.5', feeUsd: '0.07' })]);
+    expect(await kalshiAdapter.fills(ctx, { sinceMs: since, venueOrderId: sold.venueOrderId })).toEqual([
+      expect.objectContaining({ symbol: NO.symbol, side: 'buy', qty: '4', price: '0.5', feeUsd: '0.07' }),
+    ]);
+    // 100 − 5.00 − 0.18 + 2.00 − 0.07; 6 YES left at 0.50
+    expect(await kalshiAdapter.account(ctx)).toMatchObject({
+      balanceUsd: '99.75',
+      marginAvailableUsd: '96.75',
+      positions: [predictionHolding(YES.symbol, '6', '0.5')],
+    });
   });
 });

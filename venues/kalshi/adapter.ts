@@ -15,36 +15,46 @@
  * PSS signatures are randomized, so every request is unique anyway. Idempotency is the
  * `client_order_id` ({@link clientOrderIdOf}): the intent id itself.
  *
- * Orders: platform side buy/sell is Kalshi's `action`; the symbol picks the market and side
- * (`PRES-2024-DJT-NO.KX` → ticker `PRES-2024-DJT`, side `no`); the price goes in whole cents in
- * `yes_price` or `no_price` (the side's own price field); `count` is whole contracts (a fractional
- * size is refused locally with VenueRejected). Market orders are `immediate_or_cancel` at
- * mark ± 5 cents; `Alo` is post-only.
+ * Orders go to `POST /portfolio/events/orders` (the current create route; the legacy
+ * `POST /portfolio/orders` is retired) in Kalshi's single YES book: the symbol picks the market and
+ * side (`PRES-2024-DJT-NO.KX` → ticker `PRES-2024-DJT`, side `no`), the platform action on that side
+ * picks `bid` or `ask` (./wire.ts `BOOK_SIDE`), the price goes out as the YES price in fixed-point
+ * dollars (`"0.8300"` for a NO price of 0.17) and the size as a fixed-point count (`"10.00"`; a
+ * fractional size is refused locally with VenueRejected). Market orders are `immediate_or_cancel` at
+ * mark ± 5 cents; `Alo` is post-only. Cancels are `DELETE /portfolio/events/orders/{id}`, whose
+ * answer is not an order: the order is read back. Reads (./shapes.ts) use only the fixed-point
+ * `*_fp` / `*_dollars` fields and `book_side`.
  *
- * Account: `GET /portfolio/balance` (cash, position value) and `GET /portfolio/positions` (signed contracts
- * per market: + YES, − NO), read as fully paid positions (venues/account.ts).
+ * Account: `GET /portfolio/balance` (`balance_dollars`, `portfolio_value`) and `GET /portfolio/positions`
+ * (`position_fp` signed contracts per market: + YES, − NO), read as fully paid positions (venues/account.ts).
  */
 import { z } from 'zod';
 import { jsonCall, type JsonRequest, type Query } from '../http.js';
 import { VenueRejected, type AgentKey, type VenueAdapter, type VenueContext, type VenueOrder } from '../types.js';
 import { KALSHI_KEY_ID_RE, kalshiAuthHeaders } from './signing.js';
 import {
+  BOOK_SIDE,
   ORDER_TYPE,
   PAGE_LIMIT,
   clientOrderIdOf,
   errorReason,
   marketSide,
-  protectiveCents,
-  toCents,
+  protectivePrice,
   toCount,
+  toYesPrice,
+  type KalshiSide,
+} from './wire.js';
+import {
+  createdOrder,
   toVenueAccount,
   toVenueFill,
   toVenueOrder,
   wireBalanceSchema,
+  wireCreatedSchema,
   wireFillSchema,
   wireMarketPositionSchema,
   wireOrderSchema,
-} from './wire.js';
+} from './shapes.js';
 
 export { generateKalshiAgentKey } from './signing.js';
 
@@ -73,8 +83,11 @@ async function request<S extends z.ZodType>(ctx: Ctx, req: KalshiRequest, schema
   return jsonCall(ctx, 'kalshi', { ...req, headers }, schema, errorReason);
 }
 
-/** `{order}` as order reads, writes and cancels answer it (an absent order is tolerated: the caller reads back). */
-const orderAnswer = z.looseObject({ order: wireOrderSchema.nullish() }).nullable();
+/** `{order}` as `GET /portfolio/orders/{order_id}` answers it (null on 404). */
+const orderAnswer = z.looseObject({ order: wireOrderSchema }).nullable();
+
+/** `DELETE /portfolio/events/orders/{order_id}` → `{order_id, client_order_id, reduced_by, ts_ms}` (not an order: read back). */
+const canceledAnswer = z.looseObject({ order_id: z.string(), reduced_by: z.string() });
 
 /** A page of `GET /portfolio/orders` or `GET /portfolio/fills`, read as `{ items, cursor }` (missing lists read empty). */
 const ordersPage = z
@@ -109,13 +122,14 @@ async function allPages<T>(
   return out;
 }
 
-async function orderById(ctx: Ctx, orderId: string): Promise<VenueOrder | null> {
+/** `GET /portfolio/orders/{order_id}` read as side `as` of its market; null on 404. */
+async function orderById(ctx: Ctx, orderId: string, as: KalshiSide): Promise<VenueOrder | null> {
   const json = await request(
     ctx,
     { method: 'GET', path: `/portfolio/orders/${encodeURIComponent(orderId)}`, allow404: true },
     orderAnswer,
   );
-  return json?.order ? toVenueOrder(json.order) : null;
+  return json ? toVenueOrder(json.order, as) : null;
 }
 
 /** The Kalshi adapter (see the module docstring). */
@@ -128,12 +142,14 @@ export const kalshiAdapter: VenueAdapter = {
   },
 
   /**
-   * `POST /portfolio/orders` → 201 `{order}`. Body: `ticker`, `side` (yes|no from the symbol),
-   * `action` (buy|sell), `count`, `yes_price` or `no_price` (cents, the side's own field),
-   * `client_order_id`, `time_in_force`, `post_only`, `reduce_only` (`type` is left to its
-   * default, `limit`).
+   * `POST /portfolio/events/orders` → 201 `{order_id, fill_count, remaining_count, average_fill_price, ts_ms}`.
+   * Body: `ticker`, `client_order_id`, `side` (`bid`|`ask` from the symbol's side and the action),
+   * `count` (fixed-point contracts), `price` (the YES price, fixed-point dollars), `time_in_force`,
+   * `post_only`, `reduce_only`, `self_trade_prevention_type: taker_at_cross` (required by the venue:
+   * an order that would trade against the member's own resting order is canceled, the resting one
+   * kept). The answer is read as the order sent (./shapes.ts `createdOrder`).
    * @throws VenueRejected for stop/take-profit types, a fractional size, a price off the cent grid
-   *   or outside 1–99 cents, and every refusal of the venue (its message verbatim).
+   *   or outside 0.01–0.99, and every refusal of the venue (its message verbatim).
    */
   async place(ctx, order) {
     const wireType = ORDER_TYPE[`${order.type}:${order.timeInForce}`];
@@ -141,61 +157,70 @@ export const kalshiAdapter: VenueAdapter = {
       throw new VenueRejected(`order type ${order.type} is not supported by Kalshi (market and limit only)`);
     const { ticker, side } = marketSide(order.symbol);
     const count = toCount(order.qty);
-    let cents: number;
-    if (order.type === 'market') cents = protectiveCents(order.side, order.markPrice);
+    let price: string;
+    if (order.type === 'market') price = protectivePrice(order.side, order.markPrice);
     else if (order.price == null) throw new VenueRejected('a limit order needs a price');
-    else cents = toCents(order.price);
+    else price = order.price;
     const body = {
       ticker,
       client_order_id: order.clientOrderId,
-      side,
-      action: order.side,
+      side: BOOK_SIDE[`${side}:${order.side}`],
       count,
-      [side === 'yes' ? 'yes_price' : 'no_price']: cents,
+      price: toYesPrice(side, price),
       time_in_force: wireType.time_in_force,
       post_only: wireType.post_only,
       reduce_only: order.reduceOnly,
+      self_trade_prevention_type: 'taker_at_cross',
     };
-    const json = await request(ctx, { method: 'POST', path: '/portfolio/orders', body }, orderAnswer);
-    if (!json?.order) throw new Error('kalshi: order accepted without an order object');
-    return toVenueOrder(json.order);
+    const created = await request(ctx, { method: 'POST', path: '/portfolio/events/orders', body }, wireCreatedSchema);
+    return createdOrder(
+      { ...created, client_order_id: created.client_order_id ?? order.clientOrderId },
+      { symbol: order.symbol, side, action: order.side, type: order.type, qty: order.qty, price },
+    );
   },
 
   /**
    * Kalshi's `GET /portfolio/orders` has no client_order_id filter (filters: ticker, event_ticker,
-   * min_ts, max_ts, status): lists the market's orders (all pages) and matches `client_order_id`.
+   * min_ts, max_ts, status): lists the market's orders (all pages) and matches `client_order_id`,
+   * read as `symbol`'s side.
    */
   async findByClientOrderId(ctx, symbol, clientOrderId) {
-    const { ticker } = marketSide(symbol);
+    const { ticker, side } = marketSide(symbol);
     const listed = await allPages(ctx, '/portfolio/orders', ordersPage, { ticker });
     const hit = listed.find((o) => o.client_order_id === clientOrderId);
-    return hit ? toVenueOrder(hit) : null;
+    return hit ? toVenueOrder(hit, side) : null;
   },
 
-  /** `GET /portfolio/orders/{order_id}` → `{order}`; null on 404. */
-  async status(ctx, _symbol, venueOrderId) {
-    return orderById(ctx, venueOrderId);
+  /** `GET /portfolio/orders/{order_id}` → `{order}` read as `symbol`'s side; null on 404. */
+  async status(ctx, symbol, venueOrderId) {
+    return orderById(ctx, venueOrderId, marketSide(symbol).side);
   },
 
   /**
-   * `DELETE /portfolio/orders/{order_id}` → `{order, reduced_by}`. On 404 (unknown, or no longer
-   * resting) the order is read back: a filled or canceled order is returned as such.
+   * `DELETE /portfolio/events/orders/{order_id}?market_ticker=<ticker>` (the ticker lets Kalshi route
+   * the cancel to the market's exchange shard) → `{order_id, reduced_by}`, then the order is read back
+   * (`GET /portfolio/orders/{order_id}`). On 404 (unknown, or no longer resting) the read back decides:
+   * a filled or canceled order is returned as such.
    * @throws VenueRejected `not_found` when the venue does not know the order.
    */
-  async cancel(ctx, _symbol, venueOrderId) {
+  async cancel(ctx, symbol, venueOrderId) {
+    const { ticker, side } = marketSide(symbol);
     let refusal: VenueRejected | null = null;
     try {
-      const json = await request(
+      await request(
         ctx,
-        { method: 'DELETE', path: `/portfolio/orders/${encodeURIComponent(venueOrderId)}` },
-        orderAnswer,
+        {
+          method: 'DELETE',
+          path: `/portfolio/events/orders/${encodeURIComponent(venueOrderId)}`,
+          query: { market_ticker: ticker },
+        },
+        canceledAnswer,
       );
-      if (json?.order) return toVenueOrder(json.order);
     } catch (err) {
       if (!(err instanceof VenueRejected)) throw err;
       refusal = err;
     }
-    const after = await orderById(ctx, venueOrderId);
+    const after = await orderById(ctx, venueOrderId, side);
     if (!after) throw refusal ?? new VenueRejected(`not_found: order ${venueOrderId}`);
     if (after.status === 'open') throw refusal ?? new VenueRejected(`order ${venueOrderId} could not be canceled`);
     return after;
@@ -203,30 +228,32 @@ export const kalshiAdapter: VenueAdapter = {
 
   /**
    * `GET /portfolio/fills` (all pages; `min_ts` = sinceMs in whole seconds, `ticker`, `order_id`),
-   * kept from the start of `sinceMs`'s second, oldest first.
+   * kept from the start of `sinceMs`'s second, oldest first; read as `symbol`'s side when given (both
+   * symbols of a market share its fills), else as buys of the outcome each fill left the member long.
    */
   async fills(ctx, opts) {
-    const ticker = opts.symbol ? marketSide(opts.symbol).ticker : undefined;
+    const market = opts.symbol ? marketSide(opts.symbol) : undefined;
     const minTs = Math.floor(opts.sinceMs / 1000);
     const fills = await allPages(ctx, '/portfolio/fills', fillsPage, {
-      ticker,
+      ticker: market?.ticker,
       order_id: opts.venueOrderId,
       min_ts: minTs,
     });
     return fills
-      .map(toVenueFill)
       .filter(
-        (f) =>
-          f.time >= minTs * 1000 &&
-          (!opts.symbol || f.symbol === opts.symbol) &&
-          (!opts.venueOrderId || f.venueOrderId === opts.venueOrderId),
+        (f) => (!market || f.ticker === market.ticker) && (!opts.venueOrderId || f.order_id === opts.venueOrderId),
       )
+      .map((f) => toVenueFill(f, market?.side))
+      .filter((f) => f.time >= minTs * 1000)
       .sort((a, b) => a.time - b.time);
   },
 
-  /** Every order `GET /portfolio/orders` lists for the key's member (all pages), including ones placed on kalshi.com. */
+  /**
+   * Every order `GET /portfolio/orders` lists for the key's member (all pages), including ones placed
+   * on kalshi.com, each read as a buy of the outcome it leaves the member long (./shapes.ts).
+   */
   async orders(ctx) {
-    return (await allPages(ctx, '/portfolio/orders', ordersPage, {})).map(toVenueOrder);
+    return (await allPages(ctx, '/portfolio/orders', ordersPage, {})).map((o) => toVenueOrder(o));
   },
 
   /** `GET /portfolio/balance` and every page of `GET /portfolio/positions` (open market positions only). */

@@ -1,86 +1,129 @@
 /**
- * Kalshi Trade API v2 wire vocabulary ↔ the platform's (docs/venues.md §4.2): cents ↔
- * probability prices, the protective price of a market order, time in force, the order-status
- * table, the client order id, Kalshi's taker fee, the error envelope, symbol ↔ (ticker, side), and
- * the JSON shapes of orders and fills. Pure tables and arithmetic on decimal strings (no I/O).
+ * Kalshi Trade API v2 wire vocabulary ↔ the platform's (docs/venues.md §4.2): the single YES book
+ * (`bid`/`ask`) ↔ a platform side and action, fixed-point prices (`*_dollars`) and contract counts
+ * (`*_fp`), the protective price of a market order, time in force, the order-status table, the
+ * client order id, Kalshi's taker fee, the error envelope and symbol ↔ (ticker, side). Pure tables
+ * and arithmetic on decimal strings (no I/O); the JSON shapes are ./shapes.ts.
  *
  * A platform symbol is ONE side of a Kalshi market: `PRES-2024-DJT-YES.KX` trades the YES contracts
  * of market `PRES-2024-DJT`, `PRES-2024-DJT-NO.KX` its NO contracts (`venueSymbol`
- * `PRES-2024-DJT:yes` / `:no`). A platform price is that side's price in USD per contract (0–1);
- * on the wire it is whole cents 1–99 in `yes_price` or `no_price` (NO = 100 − YES). Platform
- * `buy`/`sell` is Kalshi's `action`.
+ * `PRES-2024-DJT:yes` / `:no`). A platform price is that side's price in USD per contract (0–1).
+ *
+ * Kalshi quotes every order from the YES side: `bid` buys YES, `ask` sells YES (which is buying NO
+ * at 1 − price), and `price` is always the YES price. So a platform buy of YES or sell of NO is a
+ * `bid`, a sell of YES or buy of NO an `ask`, and a NO price p goes out as the YES price 1 − p.
+ * Orders and fills report the direction as `book_side` (`bid`/`ask`) and, equivalently,
+ * `outcome_side` (`yes`/`no`: the outcome the member ends up long): `bid` ≡ `yes`, `ask` ≡ `no`.
  */
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 import { Decimal } from '../../domain/decimal.js';
 import type { OrderStatus } from '../../domain/oms/intent.js';
 import { findByVenueSymbol, findSymbol } from '../../domain/market/symbols.js';
-import { int, statusReader, text } from '../wire.js';
-import { VenueRejected, type VenueAccount, type VenueFill, type VenueOrder } from '../types.js';
-import { fullyPaidAccount } from '../account.js';
+import { statusReader } from '../wire.js';
+import { VenueRejected } from '../types.js';
 
-/** A market side on the wire. */
+/** An outcome (a market side) on the wire: `outcome_side`, and the side a platform symbol trades. */
 export type KalshiSide = 'yes' | 'no';
+/** A side of Kalshi's single YES book: `bid` buys YES (long yes), `ask` sells YES (long no). */
+export type BookSide = 'bid' | 'ask';
+/** A platform action. */
+export type Action = 'buy' | 'sell';
 /** Kalshi's time-in-force values (long form, as the Trade API v2 takes them). */
 export type KalshiTif = 'good_till_canceled' | 'immediate_or_cancel' | 'fill_or_kill';
 
-/** Lowest and highest price of a contract, cents. */
-export const MIN_CENTS = 1;
-export const MAX_CENTS = 99;
+/** A decimal amount: a decimal string or a Decimal (never a JS float). */
+export type Amount = string | Decimal;
 
-/** Cents between the mark and a market order's protective limit price. */
-export const PROTECTIVE_CENTS = 5;
+/** Lowest and highest price of a contract on the 1-cent grid of the markets modelled here, USD. */
+export const MIN_PRICE = new Decimal('0.01');
+export const MAX_PRICE = new Decimal('0.99');
+/** The price grid step of a `linear_cent` market, USD. */
+export const PRICE_STEP = new Decimal('0.01');
+
+/** USD between the mark and a market order's protective limit price (5 cents). */
+export const PROTECTIVE_USD = new Decimal('0.05');
 
 /** Most results a Kalshi list endpoint returns per page (`limit` ≤ 200). */
 export const PAGE_LIMIT = 200;
 
 // ---------------------------------------------------------------------------------------------
-// Prices
+// Direction
+
+/** The book side of a platform action on a symbol side: buy YES / sell NO bid, sell YES / buy NO ask. */
+export const BOOK_SIDE: Record<`${KalshiSide}:${Action}`, BookSide> = {
+  'yes:buy': 'bid',
+  'yes:sell': 'ask',
+  'no:buy': 'ask',
+  'no:sell': 'bid',
+};
+
+/** The platform action of a book side read as a symbol side: on YES a bid buys, on NO an ask buys. */
+export const ACTION_OF: Record<`${KalshiSide}:${BookSide}`, Action> = {
+  'yes:bid': 'buy',
+  'yes:ask': 'sell',
+  'no:ask': 'buy',
+  'no:bid': 'sell',
+};
+
+/** The outcome a book side leaves the member long: `bid` ≡ `yes`, `ask` ≡ `no`. */
+export const OUTCOME_OF: Record<BookSide, KalshiSide> = { bid: 'yes', ask: 'no' };
+
+// ---------------------------------------------------------------------------------------------
+// Fixed-point prices and counts
+
+/** A USD amount or price as Kalshi writes it: a fixed-point dollar string with 4 decimals (`"0.5600"`). */
+export const toDollars = (v: Amount): string => new Decimal(v).toFixed(4);
+
+/** A contract count as Kalshi writes it: a fixed-point string with 2 decimals (`"10.00"`). */
+export const toFp = (v: Amount): string => new Decimal(v).toFixed(2);
+
+/** A fixed-point string (`"0.5600"`, `"10.00"`) in the platform's canonical form (`"0.56"`, `"10"`). */
+export const plain = (v: Amount): string => new Decimal(v).toFixed();
+
+/** The other side's price of a contract (NO = 1 − YES), as a Decimal. */
+export const otherSide = (price: Amount): Decimal => new Decimal(1).minus(price);
+
+/** A side's price from the YES price (`side` yes: itself; no: 1 − it). */
+export const sidePrice = (side: KalshiSide, yesPrice: Amount): Decimal =>
+  side === 'yes' ? new Decimal(yesPrice) : otherSide(yesPrice);
 
 /**
- * A probability price (USD per contract, decimal string) as whole cents.
- * @throws VenueRejected when the price is not a whole number of cents in 1–99 (Kalshi refuses it).
+ * A platform price of `side` (USD per contract, decimal string) as the YES price Kalshi takes
+ * (`"0.5600"`; a NO price p is 1 − p).
+ * @throws VenueRejected when the price is not a whole number of cents in 0.01–0.99 (Kalshi refuses it).
  */
-export function toCents(price: string): number {
-  const cents = new Decimal(price).mul(100);
-  if (!cents.isInteger() || cents.lt(MIN_CENTS) || cents.gt(MAX_CENTS))
+export function toYesPrice(side: KalshiSide, price: string): string {
+  const p = new Decimal(price);
+  if (!p.mod(PRICE_STEP).isZero() || p.lt(MIN_PRICE) || p.gt(MAX_PRICE))
     throw new VenueRejected(`invalid_parameters: price ${price} must be a whole number of cents between 0.01 and 0.99`);
-  return cents.toNumber();
+  return toDollars(sidePrice(side, p));
 }
 
-/** Whole cents → probability price string (`56` → `"0.56"`). */
-export const centsToPrice = (cents: number): string => new Decimal(cents).div(100).toFixed();
-
-/** Whole cents → Kalshi's fixed-point dollar string with 4 decimals (`56` → `"0.5600"`). */
-export const centsToDollars = (cents: number | Decimal): string => new Decimal(cents).div(100).toFixed(4);
-
-/** A fixed-point dollar string (`"0.5600"`) → whole cents, rounded half-up. */
-export const dollarsToCents = (dollars: string): number =>
-  new Decimal(dollars).mul(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
-
-/** The other side's price of a contract, cents (NO = 100 − YES). */
-export const otherSideCents = (cents: number): number => 100 - cents;
-
-const clampCents = (c: Decimal): number => Decimal.min(Decimal.max(c, MIN_CENTS), MAX_CENTS).toNumber();
+/** A price clamped to the grid's 0.01–0.99. */
+const clampPrice = (p: Decimal): Decimal => Decimal.min(Decimal.max(p, MIN_PRICE), MAX_PRICE);
 
 /**
- * The limit price of a market order, cents: mark + 5 cents rounded up (buy) or mark − 5 cents
- * rounded down (sell), clamped to 1–99. `mark` is the side's probability price (decimal string).
+ * The limit price of a market order on a symbol side, USD (decimal string): mark + 5 cents rounded
+ * up to the cent (buy) or mark − 5 cents rounded down (sell), clamped to 0.01–0.99. `mark` is the
+ * side's probability price (decimal string).
  */
-export function protectiveCents(side: 'buy' | 'sell', mark: string): number {
-  const m = new Decimal(mark).mul(100);
-  return side === 'buy' ? clampCents(m.add(PROTECTIVE_CENTS).ceil()) : clampCents(m.sub(PROTECTIVE_CENTS).floor());
+export function protectivePrice(action: Action, mark: string): string {
+  const m = new Decimal(mark);
+  const raw = action === 'buy' ? m.plus(PROTECTIVE_USD) : m.minus(PROTECTIVE_USD);
+  const cents = raw.mul(100).toDecimalPlaces(0, action === 'buy' ? Decimal.ROUND_CEIL : Decimal.ROUND_FLOOR);
+  return clampPrice(cents.div(100)).toFixed();
 }
 
 /**
- * A contract count from a platform size (decimal string).
- * @throws VenueRejected when the size is not a whole number ≥ 1 (Kalshi trades whole contracts).
+ * A contract count from a platform size (decimal string), as Kalshi's fixed-point `count` (`"10.00"`).
+ * @throws VenueRejected when the size is not a whole number ≥ 1 (fractional trading is not enabled
+ *   on the markets the platform lists: their `szDecimals` is 0).
  */
-export function toCount(qty: string): number {
+export function toCount(qty: string): string {
   const d = new Decimal(qty);
   if (!d.isInteger() || d.lt(1))
     throw new VenueRejected(`invalid_parameters: count must be a whole number of contracts ≥ 1 (got ${qty})`);
-  return d.toNumber();
+  return toFp(d);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -102,14 +145,12 @@ export const ORDER_TYPE: Record<string, { time_in_force: KalshiTif; post_only: b
 
 /**
  * Kalshi order status → spec status: `resting` works, `executed` is fully filled, `canceled`
- * (including an IOC's unfilled remainder) is canceled, `pending` (accepted, not yet on the book) works.
+ * (including an IOC's unfilled remainder) is canceled.
  */
 export const STATUS: Record<string, OrderStatus> = {
   resting: 'open',
-  pending: 'open',
   executed: 'filled',
   canceled: 'canceled',
-  cancelled: 'canceled',
 };
 
 /** Spec status of a Kalshi status. @throws Error on a status the table does not know. */
@@ -140,13 +181,13 @@ export function clientOrderIdOf(intentId: string): string {
 export const TAKER_FEE_RATE = new Decimal('0.07');
 
 /**
- * Kalshi's taker fee of a fill of `count` contracts at `priceCents`, in whole cents:
- * ceil(0.07 × C × P × (1 − P) × 100) with P in dollars (symmetric in YES/NO). Makers pay 0 on the
- * markets modelled here. E.g. 10 contracts at 50¢ → 0.175 USD → 18 cents.
+ * Kalshi's taker fee of a fill of `count` contracts at price `price` (USD, either side's: the
+ * formula is symmetric), USD rounded UP to the cent: ⌈0.07 × C × P × (1 − P)⌉. Makers pay 0 on the
+ * markets modelled here. E.g. 10 contracts at 0.50 → 0.175 → 0.18.
  */
-export function takerFeeCents(count: number, priceCents: number): number {
-  const p = new Decimal(priceCents).div(100);
-  return TAKER_FEE_RATE.mul(count).mul(p).mul(new Decimal(1).sub(p)).mul(100).ceil().toNumber();
+export function takerFee(count: Amount, price: Amount): Decimal {
+  const p = new Decimal(price);
+  return TAKER_FEE_RATE.mul(count).mul(p).mul(otherSide(p)).toDecimalPlaces(2, Decimal.ROUND_CEIL);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,7 +203,7 @@ export interface KalshiError {
 
 /**
  * The venue's reason from an error body: Kalshi answers `{"error":{code,message,details?,service?}}`
- * (seen in the wild) and documents the bare `{code,message,details,service}`; both are read, and a
+ * (seen in the wild) and documents the bare `{code,message,details}`; both are read, and a
  * plain `{"error":"text"}` too. Reason = `message` (else `code`), with `: details` appended when
  * the venue gave details; `fallback` when the body has none of these.
  */
@@ -189,157 +230,4 @@ export function marketSide(symbol: string): { ticker: string; side: KalshiSide }
 /** The platform symbol of a (ticker, side), or `<ticker>:<side>` when the platform does not list it. */
 export function platformSymbol(ticker: string, side: KalshiSide): string {
   return findByVenueSymbol('kalshi', `${ticker}:${side}`)?.symbol ?? `${ticker}:${side}`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// JSON shapes: the fields the adapter reads; the rest of each documented object (the simulator
-// writes it in full) passes through unchecked. Prices and costs are whole cents, counts whole
-// contracts, times ISO 8601 text (fills also carry `ts`, epoch seconds).
-
-const side = z.enum(['yes', 'no']);
-const action = z.enum(['buy', 'sell']);
-const cents = int;
-const count = int;
-const time = z.string().nullish();
-
-/**
- * A Kalshi order (`GET /portfolio/orders/{id}` → `{order}`). The venue also sends `user_id`,
- * `*_dollars` twins of the cent fields, `taker_fees`, `maker_fees`, `queue_position`,
- * `expiration_time`, `self_trade_prevention_type`, `order_group_id`, `cancel_order_on_pause`.
- */
-export const wireOrderSchema = z.looseObject({
-  order_id: text,
-  client_order_id: text.optional(),
-  ticker: text,
-  side,
-  action,
-  type: z.enum(['limit', 'market']).optional(),
-  status: text,
-  yes_price: cents,
-  no_price: cents,
-  fill_count: count,
-  remaining_count: count,
-  initial_count: count.optional(),
-  taker_fill_cost: cents.optional(),
-  maker_fill_cost: cents.optional(),
-  created_time: time,
-  last_update_time: time,
-});
-export type WireOrder = z.infer<typeof wireOrderSchema>;
-
-/**
- * A Kalshi fill (`GET /portfolio/fills` → `{fills, cursor}`). `fee_cost` is fixed-point dollars
- * (text). The venue also sends `count_fp`, `yes_price_fixed`, `no_price_fixed`.
- */
-export const wireFillSchema = z.looseObject({
-  fill_id: text,
-  trade_id: text,
-  order_id: text,
-  client_order_id: text.optional(),
-  ticker: text,
-  market_ticker: text,
-  side,
-  action,
-  count,
-  yes_price: cents,
-  no_price: cents,
-  is_taker: z.boolean(),
-  fee_cost: text.optional(),
-  created_time: text,
-  ts: z.number(),
-});
-export type WireFill = z.infer<typeof wireFillSchema>;
-
-/** A side's price of an order or fill, cents. */
-export const sideCents = (w: { side: KalshiSide; yes_price: number; no_price: number }): number =>
-  w.side === 'yes' ? w.yes_price : w.no_price;
-
-/**
- * A Kalshi order in the platform's vocabulary: the symbol of its side, the side's price, filled
- * count, the average fill price ((taker + maker fill cost) / fill count, cents → USD) and the
- * status from {@link STATUS}.
- */
-export function toVenueOrder(w: WireOrder): VenueOrder {
-  const cost = (w.taker_fill_cost ?? 0) + (w.maker_fill_cost ?? 0);
-  const updated = Date.parse(w.last_update_time ?? w.created_time ?? '');
-  return {
-    venueOrderId: w.order_id,
-    clientOrderId: w.client_order_id || null,
-    symbol: platformSymbol(w.ticker, w.side),
-    side: w.action,
-    type: w.type ?? 'limit',
-    qty: String(w.initial_count ?? w.fill_count + w.remaining_count),
-    price: centsToPrice(sideCents(w)),
-    status: platformStatus(w.status),
-    filledQty: String(w.fill_count),
-    avgFillPrice: w.fill_count > 0 ? new Decimal(cost).div(w.fill_count).div(100).toFixed() : null,
-    updatedAt: Number.isFinite(updated) ? updated : Date.now(),
-  };
-}
-
-/**
- * A Kalshi fill in the platform's vocabulary. Fee: the fill's `fee_cost` (dollars) when the venue
- * reports it; otherwise Kalshi's taker formula for a taker fill and 0 for a maker fill.
- */
-export function toVenueFill(f: WireFill): VenueFill {
-  const cents = sideCents(f);
-  const fee =
-    f.fee_cost !== undefined
-      ? new Decimal(f.fee_cost)
-      : new Decimal(f.is_taker ? takerFeeCents(f.count, cents) : 0).div(100);
-  const time = Date.parse(f.created_time);
-  return {
-    venueTradeId: f.fill_id || f.trade_id,
-    venueOrderId: f.order_id,
-    clientOrderId: f.client_order_id || null,
-    symbol: platformSymbol(f.ticker || f.market_ticker, f.side),
-    side: f.action,
-    qty: String(f.count),
-    price: centsToPrice(cents),
-    feeUsd: fee.toFixed(),
-    time: Number.isFinite(time) ? time : f.ts * 1000,
-  };
-}
-
-/**
- * `GET /portfolio/balance`: the member's free cash `balance` and the current value of its positions
- * `portfolio_value`, whole cents. The venue also sends `updated_ts`.
- */
-export const wireBalanceSchema = z.looseObject({ balance: cents, portfolio_value: cents.optional() });
-export type WireBalance = z.infer<typeof wireBalanceSchema>;
-
-/**
- * One market position (`GET /portfolio/positions` → `{market_positions, event_positions, cursor}`):
- * `position` signed contracts (+ YES, − NO), `market_exposure` their cost, cents. The venue also sends
- * `realized_pnl`, `fees_paid`, `total_traded`, `resting_orders_count` and `*_dollars` twins.
- */
-export const wireMarketPositionSchema = z.looseObject({ ticker: text, position: count, market_exposure: cents });
-export type WireMarketPosition = z.infer<typeof wireMarketPositionSchema>;
-
-/**
- * The member's account (venues/account.ts `fullyPaidAccount`): cash and position value from the balance,
- * each open market position as the symbol of the side held (`position` > 0: YES, < 0: NO) with its
- * average entry = exposure ÷ contracts (cents → USD).
- */
-export function toVenueAccount(b: WireBalance, markets: WireMarketPosition[]): VenueAccount {
-  const positions = markets
-    .filter((m) => m.position !== 0)
-    .map((m) => ({
-      symbol: platformSymbol(m.ticker, m.position > 0 ? 'yes' : 'no'),
-      qty: String(Math.abs(m.position)),
-      avgEntryPrice: new Decimal(m.market_exposure)
-        .div(Math.abs(m.position))
-        .div(100)
-        .toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN)
-        .toFixed(),
-      markPrice: null,
-      unrealizedPnlUsd: null,
-      leverage: null,
-    }));
-  const usd = (c: number) => new Decimal(c).div(100).toFixed();
-  return fullyPaidAccount(
-    usd(b.balance),
-    positions,
-    b.portfolio_value === undefined ? undefined : usd(b.portfolio_value),
-  );
 }
