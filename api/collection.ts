@@ -19,7 +19,7 @@ import { callerOf, gate, callerEm } from './middleware/auth.js';
 import type { OpenApiRegistry } from './openapi.js';
 import { newestFirst } from './operator-list.js';
 import { endpoint } from './route.js';
-import { idParams, listQuery } from './operator-common.schemas.js';
+import { deletedView, idParams, listQuery } from './operator-common.schemas.js';
 
 /** One collection: its path under `/api/v1`, OpenAPI tag, schemas and row view, with its data operations. */
 export interface Collection<B extends z.ZodType> extends CollectionData<z.infer<B>> {
@@ -127,7 +127,7 @@ export function collectionEndpoints<B extends z.ZodType>(
       gate: write,
       requires,
       schemas: { params: idParams },
-      responses: { '200': { description: '{ id, deleted: true }' } },
+      responses: { '200': { description: '{ id, deleted: true }', schema: deletedView } },
     },
     async (ctx, { params }) => {
       ctx.body = await deleteRow(deps, callerOf(ctx), c, params.id);

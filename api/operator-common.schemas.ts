@@ -33,6 +33,9 @@ export const evmAddress = z
   .refine((v) => isAddress(v), 'an EVM address (0x + 40 hex, EIP-55 checksum when mixed-case)')
   .meta({ description: 'EVM address', example: '0x5FbDB2315678afecb367f032d93F642f64180aa3' });
 
+/** The answer of a `DELETE` of a collection row (api/collection.ts): `{ id, deleted: true }`. */
+export const deletedView = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'Deleted' });
+
 /** `?limit=&cursor=` (default 100, cap 500), newest first. */
 export const listQuery = pageQuery(500);
 

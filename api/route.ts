@@ -3,12 +3,12 @@
  * operation from the same zod schemas, and its row of the route table (`GET /api/v1/discovery`).
  */
 import Router from '@koa/router';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import type { ApiContext, ApiDeps, ApiMiddleware, ApiState } from './context.js';
 import type { Scope } from '../domain/gates.js';
 import { callerEm, gateRule, operatorAccess } from './middleware/auth.js';
-import { openApiPath, type OpenApiRegistry } from './openapi.js';
+import { errorBody, openApiPath, type OpenApiRegistry } from './openapi.js';
 import { operationIdOf } from './operation-id.js';
 import { validate, type Input, type RouteSchemas } from './middleware/validate.js';
 
@@ -23,8 +23,14 @@ export interface Endpoint<S extends RouteSchemas> {
   /** Access rule middleware (from `gate()`), or none for public routes. */
   gate?: ApiMiddleware;
   schemas: S;
-  /** Success responses: status → schema (documented only). */
-  responses: Record<string, { description: string; schema?: z.ZodType; headers?: Record<string, string> }>;
+  /**
+   * Responses: status → description and JSON body (documented only). An error status (4xx, 5xx) without a `schema`
+   * has the error body `{ error, detail? }`; `types` lists the media types of a body that is not JSON (a CSV, a PDF).
+   */
+  responses: Record<
+    string,
+    { description: string; schema?: z.ZodType; types?: string[]; headers?: Record<string, string> }
+  >;
   /** Extra middleware after validation (e.g. idempotency). */
   use?: ApiMiddleware[];
   /** The tier or scope, for the docs (`x-required-tier`). */
@@ -62,7 +68,7 @@ export function endpoint<S extends RouteSchemas>(
         status,
         {
           description: r.description,
-          ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}),
+          ...content(status, r),
           ...(r.headers
             ? {
                 headers: Object.fromEntries(
@@ -95,6 +101,16 @@ export function endpoint<S extends RouteSchemas>(
     scope: rule?.scope ?? null,
     requires: def.requires ?? null,
   });
+}
+
+/** The `content` of one documented response (see {@link Endpoint.responses}). */
+function content(status: string, r: Endpoint<RouteSchemas>['responses'][string]) {
+  const json = r.schema ?? (Number(status) >= 400 ? errorBody : undefined);
+  const types = [
+    ...(json ? ([['application/json', json]] as const) : []),
+    ...(r.types ?? []).map((t) => [t, z.string()] as const),
+  ];
+  return types.length ? { content: Object.fromEntries(types.map(([t, schema]) => [t, { schema }])) } : {};
 }
 
 /**

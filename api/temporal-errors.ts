@@ -9,6 +9,12 @@ import { ApiError, ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
 /** How long an Update may take to answer before the api gives up with 503 (the work goes on), ms. */
 export const WORKFLOW_ANSWER_MS = 15_000;
 
+/** The documented `503` of a route that waits on a workflow through {@link viaWorkflow}. */
+export const WORKFLOW_UNAVAILABLE = {
+  description:
+    '`service_unavailable`: the workflow did not answer within 15 s (no worker running?) or is recovering from a failed task; the request is not lost: retry with the same Idempotency-Key',
+};
+
 /**
  * Whether `err` (or an error in its `cause` chain) is the Temporal server refusing an Update, or an
  * Update-with-Start, because the workflow's last task failed or timed out and is being retried (a worker died
@@ -16,7 +22,8 @@ export const WORKFLOW_ANSWER_MS = 15_000;
  * retrying. The server gives this refusal no code of its own (gRPC FAILED_PRECONDITION), only its message.
  */
 export function isWorkflowTaskRecovering(err: unknown): boolean {
-  for (let e = err; e instanceof Error; e = e.cause) if (e.message.includes('Workflow Task in failed state')) return true;
+  for (let e = err; e instanceof Error; e = e.cause)
+    if (e.message.includes('Workflow Task in failed state')) return true;
   return false;
 }
 

@@ -72,7 +72,7 @@ export function opsRoutes(deps: Pick<ApiDeps, 'metrics' | 'readiness'>, openapi:
       summary: 'Prometheus metrics of this api process (text format 0.0.4); keep it off the public internet',
       tags,
       schemas: {},
-      responses: { '200': { description: 'Prometheus text exposition' } },
+      responses: { '200': { description: 'Prometheus text exposition', types: ['text/plain'] } },
     },
     async (ctx) => {
       ctx.set('Content-Type', deps.metrics.registry.contentType);

@@ -8,6 +8,7 @@ import type { ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
 import { discovery } from '../presenters/discovery.js';
 import { endpoint } from '../route.js';
+import { discoveryView } from './discovery.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function discoveryRoutes(openapi: OpenApiRegistry, baseUrl: () => string): Router<ApiState> {
@@ -22,7 +23,7 @@ export function discoveryRoutes(openapi: OpenApiRegistry, baseUrl: () => string)
       summary: 'Endpoint catalog: every route with its access (audience, tier, scope); no auth, no tenant',
       tags: ['discovery'],
       schemas: {},
-      responses: { '200': { description: 'Catalog' } },
+      responses: { '200': { description: 'Catalog', schema: discoveryView } },
     },
     async (ctx) => {
       // The route table is complete once the app is built: the catalog is serialised once per base URL.

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { openRisk, riskSocket } from '../support/ws.js';
+import { checkFrame } from '../support/contract.js';
 import WebSocket from 'ws';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -164,7 +165,7 @@ describe('/ws/risk', () => {
     s.api.server.on('connection', onConnection);
     const ws = new WebSocket(hs.endpoint, { headers: { 'x-tenant-slug': s.tenant.slug } });
     const frames: any[] = [];
-    ws.on('message', (raw) => frames.push(JSON.parse(String(raw))));
+    ws.on('message', (raw) => frames.push(checkFrame('/ws/risk', JSON.parse(String(raw)))));
     await new Promise((r) => ws.once('open', r));
     s.api.server.off('connection', onConnection);
     const server = serverSockets.find((x) => x.remotePort === (ws as any)._socket.localPort)!;

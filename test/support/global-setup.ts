@@ -3,12 +3,13 @@
  * (`DATABASE_URL`'s server, else embedded PostgreSQL), one real Temporal dev server
  * (`TestWorkflowEnvironment.createLocal` on the pinned CLI binary), the workflow bundle, and an
  * EVM chain for the prop-firm tests (`CHAIN_RPC_URL`, else anvil from the npm package).
- * A missing component fails the run with a message saying how to get it; nothing is skipped.
+ * A missing component fails the run with a message saying how to get it; nothing is skipped. At the end it
+ * prints how many answers and frames the test processes checked against the API documents (test/support/contract.ts).
  */
 import type { TestProject } from 'vitest/node';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SA } from '../../workflows/shared.definitions.js';
@@ -27,6 +28,8 @@ declare module 'vitest' {
     tracedWorkflowBundlePath: string;
     /** The EVM chain of the prop-firm tests: CHAIN_RPC_URL, else an anvil started for the run. */
     chainRpcUrl: string;
+    /** The folder where each test process writes what it checked against the API documents (test/support/contract.ts). */
+    contractTally: string;
   }
 }
 
@@ -67,12 +70,32 @@ export default async function setup(project: TestProject) {
   project.provide('temporalAddress', env.address);
   project.provide('workflowBundlePath', workflowBundlePath);
   project.provide('tracedWorkflowBundlePath', tracedWorkflowBundlePath);
+  const contractTally = path.join(dir, 'contract');
+  await mkdir(contractTally);
+  project.provide('contractTally', contractTally);
 
   return async () => {
+    const tallies = (await readdir(contractTally)).filter((f) => f.endsWith('.json'));
+    console.log(contractSummary(await Promise.all(tallies.map((f) => readFile(path.join(contractTally, f), 'utf8')))));
     await anvil?.stop();
     await env.teardown();
     await rm(dir, { recursive: true, force: true });
     await database.drop();
     await pgServer.stop();
   };
+}
+
+/** The run's line about the API documents: what the test processes checked (their JSON tallies). */
+function contractSummary(tallies: string[]): string {
+  const total = { responses: 0, frames: 0, skipped: 0 };
+  for (const line of tallies) {
+    const t = JSON.parse(line) as typeof total;
+    total.responses += t.responses;
+    total.frames += t.frames;
+    total.skipped += t.skipped;
+  }
+  return (
+    `contract: ${total.responses} answers checked against the OpenAPI document, ${total.frames} frames against ` +
+    `the AsyncAPI document (${total.skipped} answers of undocumented paths skipped)`
+  );
 }

@@ -18,6 +18,7 @@ import { createWorker, type WorkerParts } from '../../worker/worker.js';
 import type { Scope, Tier } from '../../domain/gates.js';
 import type { ExecutionMode } from '../../domain/oms/execution.js';
 import type { Tracing } from '../../telemetry/tracing.js';
+import { checkResponse } from './contract.js';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef0123456789';
 
@@ -54,12 +55,15 @@ export interface Stack {
   /**
    * HTTP call with `X-Tenant-Slug` of the stack's tenant (unless overridden). It first lets the api's
    * authentication cache apply the NOTIFYs of what the test wrote to PostgreSQL (a revoked credential,
-   * a suspended tenant), as another request would a few ms later (api/auth/auth-cache.ts).
+   * a suspended tenant), as another request would a few ms later (api/auth/auth-cache.ts). The answer is checked
+   * against the OpenAPI document (test/support/contract.ts) unless `unchecked` says why not (a test that sends
+   * garbage on purpose and reads the raw answer). `body` is the parsed JSON of a JSON answer, else its text.
+   * @throws ContractViolation when the answer is not what the document says.
    */
   call(
     method: string,
     path: string,
-    opts?: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string },
+    opts?: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string; unchecked?: string },
   ): Promise<{ status: number; body: any; headers: Headers }>;
   /**
    * Issues a trader credential with an account and mints its bearer: an internalised account funded on paper,
@@ -148,7 +152,10 @@ export async function startStack(
         body: o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body)),
       });
       const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+      const contentType = res.headers.get('content-type');
+      const body = !text ? undefined : /[/+]json\b/.test(contentType ?? '') ? JSON.parse(text) : text;
+      if (o.unchecked === undefined) await checkResponse({ method, path, status: res.status, contentType, body });
+      return { status: res.status, body, headers: res.headers };
     },
     async trader(tier = 'fullTrading', account = {}) {
       const cred = await issueCredential(orm, { tenantId: t.id, audience: 'trader', tier, account });

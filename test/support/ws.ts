@@ -1,23 +1,47 @@
-/** A /ws/risk test client that buffers every frame and waits for the ones a test needs. */
+/**
+ * A WebSocket test client (`/ws/risk`, `/ws/quotes`, `/ws/market`) that buffers every frame and waits for the ones
+ * a test needs. Every frame received is checked against the AsyncAPI document (test/support/contract.ts).
+ */
 import WebSocket from 'ws';
 import type { Stack } from './stack.js';
+import { checkFrame, ContractViolation } from './contract.js';
 
 export interface RiskClient {
+  /** The frames received that the AsyncAPI document describes, in order. */
   frames: any[];
   send(msg: unknown): void;
-  /** Resolves with the first buffered or future frame matching `pred` (10 s). */
+  /**
+   * Resolves with the first buffered or future frame matching `pred` (10 s); rejects with the contract violation
+   * once a frame received is not one the AsyncAPI document describes.
+   */
   next(pred: (f: any) => boolean, timeoutMs?: number): Promise<any>;
   closed: Promise<{ code: number; reason: string }>;
   close(): void;
 }
 
-/** Opens a raw `/ws/risk` socket at `wsUrl` with upgrade `headers` (no handshake frames sent). */
+/**
+ * Opens a raw socket at `wsUrl` (any channel; its path names the channel whose frames are checked) with upgrade
+ * `headers` (no handshake frames sent). A frame the AsyncAPI document does not describe is kept out of `frames`,
+ * rejects every waiter and later `next()`, and is thrown (an uncaught error fails the run) so no test passes over it.
+ */
 export async function openRisk(wsUrl: string, headers: Record<string, string>): Promise<RiskClient> {
   const ws = new WebSocket(wsUrl, { headers });
+  const channel = new URL(wsUrl).pathname;
   const frames: any[] = [];
-  const waiters: { pred: (f: any) => boolean; resolve: (f: any) => void }[] = [];
+  const waiters: { pred: (f: any) => boolean; resolve: (f: any) => void; reject: (err: Error) => void }[] = [];
+  let violation: ContractViolation | undefined;
   ws.on('message', (raw) => {
     const f = JSON.parse(String(raw));
+    try {
+      checkFrame(channel, f);
+    } catch (err) {
+      if (!(err instanceof ContractViolation)) throw err;
+      const first = !violation;
+      violation ??= err;
+      waiters.splice(0).forEach((w) => w.reject(err));
+      if (first) throw err;
+      return;
+    }
     frames.push(f);
     for (const w of [...waiters]) {
       if (!w.pred(f)) continue;
@@ -34,6 +58,7 @@ export async function openRisk(wsUrl: string, headers: Record<string, string>): 
     closed,
     send: (msg) => ws.send(JSON.stringify(msg)),
     next(pred, timeoutMs = 10_000) {
+      if (violation) return Promise.reject(violation);
       const hit = frames.find(pred);
       if (hit) return Promise.resolve(hit);
       return new Promise((resolve, reject) => {
@@ -41,7 +66,11 @@ export async function openRisk(wsUrl: string, headers: Record<string, string>): 
           () => reject(new Error(`no matching frame in ${timeoutMs} ms; got ${JSON.stringify(frames)}`)),
           timeoutMs,
         );
-        waiters.push({ pred, resolve: (f) => (clearTimeout(t), resolve(f)) });
+        waiters.push({
+          pred,
+          resolve: (f) => (clearTimeout(t), resolve(f)),
+          reject: (err) => (clearTimeout(t), reject(err)),
+        });
       });
     },
     close: () => ws.close(),

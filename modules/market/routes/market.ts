@@ -33,6 +33,12 @@ import {
   tapeView,
 } from './market.schemas.js';
 
+/** The `503` of a read that needs a mark or a streamed pair not there yet (modules/market/queries/market.ts). */
+const COLD_CACHE = {
+  description: '`cold_cache`: no mark yet, or the pair’s stream is opening (about 500 ms); retry after `Retry-After`',
+  headers: { 'Retry-After': 'Seconds to wait' },
+};
+
 /** Market-data routes; `streams` serves depth and tape (the on-demand market streams). */
 export function marketRoutes(
   deps: ApiDeps,
@@ -61,7 +67,7 @@ export function marketRoutes(
       gate: read,
       schemas: { params: pairParams },
       use: [offered],
-      responses: { '200': { description: 'Quote', schema: quoteView } },
+      responses: { '200': { description: 'Quote', schema: quoteView }, '503': COLD_CACHE },
     },
     async (ctx, { params }) => {
       ctx.body = await quote(deps.orm, params.venue, params.symbol, quotes);
@@ -79,7 +85,7 @@ export function marketRoutes(
       gate: read,
       schemas: { params: pairParams, query: depthQuery },
       use: [offered],
-      responses: { '200': { description: 'Depth', schema: depthView } },
+      responses: { '200': { description: 'Depth', schema: depthView }, '503': COLD_CACHE },
     },
     async (ctx, { params, query }) => {
       ctx.body = await depth(streams, params.venue, params.symbol, query.levels);
@@ -103,6 +109,7 @@ export function marketRoutes(
           description: 'Grouped depth',
           schema: depthView.extend({ step: z.string() }).meta({ id: 'GroupedDepth' }),
         },
+        '503': COLD_CACHE,
       },
     },
     async (ctx, { params, query }) => {
@@ -121,7 +128,7 @@ export function marketRoutes(
       tags,
       gate: read,
       schemas: { params: z.object({ ticker: z.string().min(1).max(255) }) },
-      responses: { '200': { description: 'Stats', schema: statsView } },
+      responses: { '200': { description: 'Stats', schema: statsView }, '503': COLD_CACHE },
     },
     async (ctx, { params }) => {
       const venue = tickerVenue(params.ticker);
@@ -160,7 +167,7 @@ export function marketRoutes(
       gate: read,
       schemas: { params: pairParams, query: tapeQuery },
       use: [offered],
-      responses: { '200': { description: 'Tape', schema: tapeView } },
+      responses: { '200': { description: 'Tape', schema: tapeView }, '503': COLD_CACHE },
     },
     async (ctx, { params, query }) => {
       ctx.body = await tape(streams, params.venue, params.symbol, query.limit);

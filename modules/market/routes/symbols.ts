@@ -15,6 +15,7 @@ import { callerOf, gate } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { endpoint } from '../../../api/route.js';
 import { symbolView } from '../presenters/venues.js';
+import { symbolListView } from './venues.schemas.js';
 
 const symbolParams = z.object({ venue: z.string().min(1).max(32) });
 
@@ -31,7 +32,7 @@ export function symbolRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
       tags: ['discovery'],
       gate: gate({ audience: 'trader' }),
       schemas: { params: symbolParams },
-      responses: { '200': { description: '{ venue, symbols }' } },
+      responses: { '200': { description: '{ venue, symbols }', schema: symbolListView } },
     },
     async (ctx, { params }) => {
       const list = VENUE_SYMBOLS[params.venue];

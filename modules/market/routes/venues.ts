@@ -9,6 +9,7 @@ import { callerOf, gate } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { endpoint } from '../../../api/route.js';
 import { venueCatalog } from '../presenters/venues.js';
+import { venueListView } from './venues.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function venueRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -24,7 +25,7 @@ export function venueRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Api
       tags: ['discovery'],
       gate: gate({ audience: 'trader' }),
       schemas: {},
-      responses: { '200': { description: '{ venues }' } },
+      responses: { '200': { description: '{ venues }', schema: venueListView } },
     },
     async (ctx) => {
       ctx.body = { venues: venueCatalog((await deps.auth.tenantRules(callerOf(ctx).tenantId)).venues) };

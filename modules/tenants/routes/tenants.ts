@@ -16,7 +16,6 @@
  * The unversioned public reads `/api/branding`, `/api/theme`, `/api/features`: branding.ts, theme.ts, features.ts.
  */
 import Router from '@koa/router';
-import { z } from 'zod';
 import { PLATFORM_SECTIONS, TENANT_SECTIONS, type TenantSection } from '../../../domain/tenant/config.js';
 import { replaceOrigins, replaceSection } from '../commands/config.js';
 import type { ApiDeps, ApiState } from '../../../api/context.js';
@@ -25,16 +24,7 @@ import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { tenantView } from '../presenters/tenants.js';
 import { ownTenant } from '../queries/tenants.js';
 import { endpoint } from '../../../api/route.js';
-
-const tenantParams = z.object({ id: z.string().min(1).max(255) });
-const originsBody = z
-  .object({
-    origins: z
-      .array(z.string().min(1).max(255))
-      .max(50)
-      .meta({ description: 'Origins such as `https://trade.acme.com`' }),
-  })
-  .meta({ id: 'TenantOrigins' });
+import { originsBody, originsView, tenantParams, tenantView as tenantSchema } from './tenants.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -54,7 +44,7 @@ export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
       tags,
       gate: anyCaller,
       schemas: {},
-      responses: { '200': { description: 'Tenant' } },
+      responses: { '200': { description: 'Tenant', schema: tenantSchema } },
     },
     async (ctx) => {
       ctx.body = tenantView(await ownTenant(deps, callerOf(ctx)));
@@ -116,7 +106,7 @@ export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
       gate: configure,
       requires,
       schemas: { params: tenantParams, body: originsBody },
-      responses: { '200': { description: '{ origins }' } },
+      responses: { '200': { description: '{ origins }', schema: originsView } },
     },
     async (ctx, { params, body }) => {
       ctx.body = { origins: await replaceOrigins(deps, callerOf(ctx), params.id, body.origins) };

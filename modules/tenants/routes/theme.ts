@@ -9,6 +9,7 @@ import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { tenantView } from '../presenters/tenants.js';
 import { resolvedTenantRow } from '../queries/tenants.js';
 import { endpoint } from '../../../api/route.js';
+import { themeSchema } from '../../../domain/tenant/config.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function themeRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -22,7 +23,7 @@ export function themeRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Api
       summary: 'The resolved tenant’s theme (no credential)',
       tags: ['tenants'],
       schemas: {},
-      responses: { '200': { description: 'theme' } },
+      responses: { '200': { description: 'theme', schema: themeSchema } },
     },
     async (ctx) => {
       ctx.body = tenantView(await resolvedTenantRow(deps, ctx)).theme;

@@ -45,7 +45,7 @@ export const endpointWithSecret = endpointView
 
 export const endpointPage = listPage('WebhookEndpointPage', endpointView);
 
-export const deliveryView = z
+const deliveryView = z
   .object({
     eventId: z.string(),
     status: z.enum(['pending', 'delivered', 'failed']),
@@ -56,3 +56,6 @@ export const deliveryView = z
     updatedAt: z.string(),
   })
   .meta({ id: 'WebhookDelivery' });
+
+/** `GET /webhooks/{id}/deliveries`: the latest deliveries, newest first. */
+export const deliveryList = z.object({ data: z.array(deliveryView) });

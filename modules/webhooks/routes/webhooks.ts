@@ -28,7 +28,7 @@ import { endpoint } from '../../../api/route.js';
 import { listQuery } from '../../../api/operator-common.schemas.js';
 import {
   createEndpointBody,
-  deliveryView,
+  deliveryList,
   endpointPage,
   endpointParams,
   endpointView,
@@ -159,7 +159,7 @@ export function webhookRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
       gate: read,
       requires,
       schemas: { params: endpointParams },
-      responses: { '200': { description: '{ data }', schema: deliveryView.array() } },
+      responses: { '200': { description: '{ data }', schema: deliveryList } },
     },
     async (ctx, { params }) => {
       const e = em(ctx);

@@ -6,6 +6,7 @@ import { EXECUTION_MODES } from '../../../../domain/oms/execution.js';
 import { dec, fmt } from '../../../../domain/decimal.js';
 import { FUNDING_OPERATION_STATUSES, FUNDING_OPERATION_TYPES } from '../../../../domain/funding/operations.js';
 import { usdAmount } from '../../../../api/operator-common.schemas.js';
+import { positionSchema, workingOrderSchema } from '../../../../api/views.schemas.js';
 
 export const accountParams = z.object({ id: z.string().min(1).max(255) });
 
@@ -81,6 +82,18 @@ export const accountStateView = z
       .meta({ description: 'Routed accounts only: venues that could not be read now, and why (docs/api.md §2.5)' }),
   })
   .meta({ id: 'AccountState' });
+
+/** `GET /accounts/{id}/positions`: the open positions (a routed account's as its venues report them). */
+export const positionListView = z.object({
+  positions: z.array(positionSchema),
+  unavailable: z
+    .array(z.object({ venue: z.string(), reason: z.string() }))
+    .optional()
+    .meta({ description: 'Routed accounts only: venues that could not be read now, and why (docs/api.md §2.5)' }),
+});
+
+/** `GET /accounts/{id}/open-orders`: the working orders, oldest first. */
+export const openOrdersView = z.object({ orders: z.array(workingOrderSchema) });
 
 /** Spec §8: cap 1000 on orders, trades, fills; 500 on events. */
 export const historyQuery = pageQuery(1000);

@@ -22,6 +22,8 @@ import { toAccountView } from '../../presenters/accounts.js';
 import { eventsPage, fundingPage, historyPage } from '../../queries/accounts.js';
 import { readVenueAccounts, routedPositionsView } from '../../queries/venue-account.js';
 import { executionModeOf } from '../../../../domain/oms/execution.js';
+import { intentView } from '../../../../domain/oms/intent.js';
+import { fillSchema, tradeSchema } from '../../../../api/views.schemas.js';
 import { endpoint } from '../../../../api/route.js';
 import {
   accountParams,
@@ -33,12 +35,14 @@ import {
   fundingQuery,
   historyQuery,
   manualTradeBody,
+  openOrdersView,
   pageOf,
+  positionListView,
   patchAccountBody,
   transferBody,
 } from './accounts.schemas.js';
 
-/** The newest-first histories of an account: path, answer key, summary, and what they list. */
+/** The newest-first histories of an account: path, answer key, summary, what they list and its schema. */
 const HISTORIES = [
   {
     path: '/accounts/:id/orders',
@@ -47,6 +51,7 @@ const HISTORIES = [
     entity: OrderIntent,
     timeField: 'createdAt',
     view: intentToView,
+    item: intentView,
   },
   {
     path: '/accounts/:id/fills',
@@ -55,6 +60,7 @@ const HISTORIES = [
     entity: Fill,
     timeField: 'executedAt',
     view: fillView,
+    item: fillSchema,
   },
   {
     path: '/accounts/:id/trades',
@@ -63,6 +69,7 @@ const HISTORIES = [
     entity: Trade,
     timeField: 'closedAt',
     view: tradeView,
+    item: tradeSchema,
   },
 ];
 
@@ -187,7 +194,7 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
       tags,
       gate: read,
       schemas: { params: accountParams },
-      responses: { '200': { description: 'Positions' } },
+      responses: { '200': { description: 'Positions', schema: positionListView } },
     },
     async (ctx, { params }) => {
       const { em, account } = await owned(ctx, params.id);
@@ -209,7 +216,12 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
       tags,
       gate: read,
       schemas: { params: accountParams },
-      responses: { '200': { description: '{ orders }: intents with `remainingQty` (contracts)' } },
+      responses: {
+        '200': {
+          description: '{ orders }: intents with `remainingQty` (contracts)',
+          schema: openOrdersView,
+        },
+      },
     },
     async (ctx, { params }) => {
       const { em } = await owned(ctx, params.id);
@@ -223,7 +235,7 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   );
 
   for (const history of HISTORIES) {
-    const { path, key, summary } = history;
+    const { path, key, summary, item } = history;
     endpoint(
       router,
       openapi,
@@ -234,7 +246,7 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
         tags,
         gate: read,
         schemas: { params: accountParams, query: historyQuery },
-        responses: { '200': { description: key, schema: pageOf(key) } },
+        responses: { '200': { description: key, schema: pageOf(key, item) } },
       },
       async (ctx, { params, query }) => {
         const { em } = await owned(ctx, params.id);
@@ -253,7 +265,7 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
       tags,
       gate: write,
       schemas: { params: accountParams, body: manualTradeBody },
-      responses: { '201': { description: 'The imported trade (`source: manual`)' } },
+      responses: { '201': { description: 'The imported trade (`source: manual`)', schema: tradeSchema } },
     },
     async (ctx, { params, body }) => {
       const trade = await importManualTrade(deps, callerOf(ctx), params.id, body);

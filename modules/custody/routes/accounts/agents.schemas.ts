@@ -72,3 +72,6 @@ export const createdAgentView = agentView
     }),
   })
   .meta({ id: 'CreatedAgent' });
+
+/** `GET /accounts/{id}/agents`. */
+export const agentListView = z.object({ agents: z.array(agentView) });

@@ -17,7 +17,15 @@ import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { toAgentView } from '../../presenters/custody.js';
 import { endpoint } from '../../../../api/route.js';
 import { accountParams } from '../../../accounts/routes/accounts/accounts.schemas.js';
-import { agentParams, agentView, authorizeAgentBody, createAgentBody, createdAgentView } from './agents.schemas.js';
+import {
+  agentListView,
+  agentParams,
+  agentView,
+  authorizeAgentBody,
+  createAgentBody,
+  createdAgentView,
+} from './agents.schemas.js';
+import { WORKFLOW_UNAVAILABLE } from '../../../../api/temporal-errors.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function agentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -36,7 +44,7 @@ export function agentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Api
       tags,
       gate: gate({ audience: 'trader' }),
       schemas: { params: accountParams },
-      responses: { '200': { description: '{ agents }' } },
+      responses: { '200': { description: '{ agents }', schema: agentListView } },
     },
     async (ctx, { params }) => {
       ctx.body = { agents: (await listAgents(deps, callerOf(ctx), params.id)).map(toAgentView) };
@@ -80,6 +88,7 @@ export function agentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Api
         '200': { description: 'The agent, `active`', schema: agentView },
         '400': { description: '`invalid_signature`: it does not recover the owner' },
         '422': { description: '`venue_rejected`: the venue refused the authorisation' },
+        '503': WORKFLOW_UNAVAILABLE,
       },
     },
     async (ctx, { params, body }) => {

@@ -17,6 +17,7 @@ import {
   bracketView,
   modifyBracketBody,
 } from './brackets.schemas.js';
+import { WORKFLOW_UNAVAILABLE } from '../../../../api/temporal-errors.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function bracketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -35,6 +36,7 @@ export function bracketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
       schemas: { body: attachBracketBody },
       responses: {
         '200': { description: 'The bracket (`staged: true` while the parent is unfilled)', schema: bracketView },
+        '503': WORKFLOW_UNAVAILABLE,
       },
     },
     async (ctx, { body }) => {
@@ -52,7 +54,7 @@ export function bracketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
       tags,
       ...omsWrite(deps.orm, 'brackets/attach-to-position'),
       schemas: { body: attachToPositionBody },
-      responses: { '200': { description: 'The armed bracket', schema: bracketView } },
+      responses: { '200': { description: 'The armed bracket', schema: bracketView }, '503': WORKFLOW_UNAVAILABLE },
     },
     async (ctx, { body }) => {
       ctx.body = await attachToPosition(deps, callerOf(ctx), body);
@@ -69,7 +71,10 @@ export function bracketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
       tags,
       ...omsWrite(deps.orm, 'brackets/modify'),
       schemas: { body: modifyBracketBody },
-      responses: { '200': { description: 'The bracket after the move', schema: bracketView } },
+      responses: {
+        '200': { description: 'The bracket after the move', schema: bracketView },
+        '503': WORKFLOW_UNAVAILABLE,
+      },
     },
     async (ctx, { body }) => {
       ctx.body = await moveBracket(deps, callerOf(ctx), body);
@@ -86,7 +91,7 @@ export function bracketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
       tags,
       gate: gate({ audience: 'trader' }),
       schemas: { params: bracketParams },
-      responses: { '200': { description: 'The bracket', schema: bracketView } },
+      responses: { '200': { description: 'The bracket', schema: bracketView }, '503': WORKFLOW_UNAVAILABLE },
     },
     async (ctx, { params }) => {
       ctx.body = await ownedBracket(deps, callerOf(ctx), params.bracketId);

@@ -16,12 +16,15 @@ import { ownIntent, recentIntents } from '../../queries/oms.js';
 import { endpoint } from '../../../../api/route.js';
 import {
   composeIntentBody,
+  composedIntentView,
   intentList,
   intentParams,
   intentView,
   signResultBody,
+  signResultRefusal,
   signResultResponse,
 } from './oms.schemas.js';
+import { WORKFLOW_UNAVAILABLE } from '../../../../api/temporal-errors.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function intentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -42,9 +45,10 @@ export function intentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
       responses: {
         '201': {
           description: 'Composed; `intentId` and the echoed `clientOrderId`',
-          schema: intentView,
+          schema: composedIntentView,
           headers: { 'Idempotency-Replay': '`true` on a replayed response' },
         },
+        '503': WORKFLOW_UNAVAILABLE,
       },
     },
     async (ctx, { body }) => {
@@ -78,8 +82,9 @@ export function intentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
         },
         '400': {
           description: '`{ ok: false, error, detail }` when dispatch was refused; `invalid_signature`',
-          schema: signResultResponse,
+          schema: signResultRefusal,
         },
+        '503': WORKFLOW_UNAVAILABLE,
       },
     },
     async (ctx, { params, body }) => {

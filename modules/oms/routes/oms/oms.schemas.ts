@@ -1,6 +1,7 @@
 /** Schemas of `/api/v1/oms/*` (docs/api.md §2.6, §4.4). */
 import { z } from 'zod';
 import { intentView } from '../../../../domain/oms/intent.js';
+import { errorBody } from '../../../../api/openapi.js';
 
 export { composeIntentBody, intentView } from '../../../../domain/oms/intent.js';
 
@@ -25,6 +26,41 @@ export const signResultResponse = z
     detail: z.string().optional(),
   })
   .meta({ id: 'SignResult' });
+/** `sign-result`'s `400`: a dispatch refusal (`{ ok: false, error, detail }`) or another refusal (`invalid_signature`). */
+export const signResultRefusal = z.union([signResultResponse, errorBody]);
+
+/** EIP-712 typed data as `eth_signTypedData_v4` takes it (venues/types.ts `Eip712TypedData`). */
+const eip712TypedData = z
+  .object({
+    domain: z
+      .object({
+        name: z.string(),
+        version: z.string(),
+        chainId: z.number().int().optional(),
+        verifyingContract: z.string().optional(),
+      })
+      .meta({ description: 'The EIP-712 domain' }),
+    types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+    primaryType: z.string(),
+    message: z
+      .record(z.string(), z.unknown())
+      .meta({ description: 'The values of `types[primaryType]`, field by field' }),
+  })
+  .meta({ id: 'Eip712TypedData' });
+
+/** The compose answer: the intent, and for a self-signing credential what it signs (docs/api.md §3.1). */
+export const composedIntentView = intentView
+  .extend({
+    signingRequest: z
+      .object({ kind: z.literal('eip712'), typedData: eip712TypedData })
+      .optional()
+      .meta({
+        description:
+          'Self-signing credentials only: sign `typedData` with eth_signTypedData_v4 and send it to `POST /oms/intents/{id}/sign-result`',
+      }),
+  })
+  .meta({ id: 'ComposedIntent' });
+
 export const intentList = z.object({ intents: z.array(intentView).max(50) }).meta({ id: 'IntentList' });
 
 /** `POST /oms/cancel` (docs/api.md §4.4): the venue's order id, or the intent id (which a never-signed intent has alone). */

@@ -27,6 +27,7 @@ import {
   modifyResponse,
   reverseBody,
 } from './oms.schemas.js';
+import { WORKFLOW_UNAVAILABLE } from '../../../../api/temporal-errors.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -49,6 +50,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
             'Canceled; 409 invalid_state when the order is not working (filled, canceled, not yet dispatched); 409 agent_not_dispatchable for an intent never signed',
           schema: cancelResponse,
         },
+        '503': WORKFLOW_UNAVAILABLE,
       },
     },
     async (ctx, { body }) => {
@@ -74,6 +76,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
           description: 'What was canceled, and what could not be (e.g. filled meanwhile)',
           schema: cancelAllResponse,
         },
+        '503': WORKFLOW_UNAVAILABLE,
       },
     },
     async (ctx, { body }) => {
@@ -96,6 +99,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
           description: 'The replacement intent; 409 invalid_state when the order is not working',
           schema: modifyResponse,
         },
+        '503': WORKFLOW_UNAVAILABLE,
       },
     },
     async (ctx, { body }) => {
@@ -115,6 +119,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       schemas: { body: chaseBody },
       responses: {
         '200': { description: 'The chase; each replace resolves a new intent id (currentIntentId)', schema: chaseView },
+        '503': WORKFLOW_UNAVAILABLE,
       },
     },
     async (ctx, { body }) => {
@@ -132,7 +137,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       tags,
       ...omsWrite(deps.orm, 'flatten'),
       schemas: { body: flattenBody },
-      responses: { '200': { description: 'The planned batch', schema: batchPlanView } },
+      responses: { '200': { description: 'The planned batch', schema: batchPlanView }, '503': WORKFLOW_UNAVAILABLE },
     },
     async (ctx, { body }) => {
       const caller = callerOf(ctx);
@@ -152,6 +157,7 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
       schemas: { body: reverseBody },
       responses: {
         '200': { description: 'The planned batch; 409 invalid_state without a position', schema: batchPlanView },
+        '503': WORKFLOW_UNAVAILABLE,
       },
     },
     async (ctx, { body }) => {

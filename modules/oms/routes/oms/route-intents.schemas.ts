@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { positiveDecimal } from '../../../../domain/oms/decimal-input.js';
 import { candidateView, decisionView } from '../sor.schemas.js';
+import { errorBody } from '../../../../api/openapi.js';
 
 /** `POST /api/v1/oms/route-intents` (docs/api.md §4.4). */
 export const routeIntentBody = z
@@ -41,7 +42,7 @@ export const routeIntentResponse = z
   .object({ intentId: z.string(), decision: decisionView })
   .meta({ id: 'RoutedIntent' });
 
-export const routingErrorView = z
+const routingErrorView = z
   .object({
     error: z.enum(['asset_unknown', 'no_quotes', 'no_eligible_venue']).meta({
       description:
@@ -51,3 +52,6 @@ export const routingErrorView = z
     candidates: z.array(candidateView),
   })
   .meta({ id: 'RoutingError' });
+
+/** The `400` of a route-intent: a routing refusal with its candidates, or another refusal (`routing_disabled`, `validation_failed`). */
+export const routingRefusalView = z.union([routingErrorView, errorBody]);

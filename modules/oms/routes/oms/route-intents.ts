@@ -17,7 +17,8 @@ import { idempotency } from '../../../../api/middleware/idempotency.js';
 import { IDEMPOTENCY_HEADER } from '../../../../api/middleware/oms-write.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { endpoint } from '../../../../api/route.js';
-import { routeIntentBody, routeIntentResponse, routingErrorView } from './route-intents.schemas.js';
+import { routeIntentBody, routeIntentResponse, routingRefusalView } from './route-intents.schemas.js';
+import { WORKFLOW_UNAVAILABLE } from '../../../../api/temporal-errors.js';
 
 /** Only a wallet-linked cookie session routes (docs/api.md §4.4). @throws ApiError `403 wallet_session_required`. */
 const walletSession: ApiMiddleware = async (ctx, next) => {
@@ -59,8 +60,9 @@ export function routeIntentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rout
         '400': {
           description:
             '`routing_disabled` (account setting smartRouting off); `asset_unknown`, `no_quotes`, `no_eligible_venue` with `candidates`; `validation_failed`',
-          schema: routingErrorView,
+          schema: routingRefusalView,
         },
+        '503': WORKFLOW_UNAVAILABLE,
       },
     },
     async (ctx, { body }) => {

@@ -47,6 +47,7 @@ import {
   patchFirmBody,
   readinessView,
 } from './firms.schemas.js';
+import { WORKFLOW_UNAVAILABLE } from '../../../../api/temporal-errors.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -160,6 +161,9 @@ export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
       responses: {
         '200': { description: 'Dry run', schema: dryRunView },
         '202': { description: 'Deployment started (or already running)', schema: deploymentView },
+        '503': {
+          description: `\`deployer_unconfigured\`: no platform deployer key (PROP_DEPLOYER_KEY); ${WORKFLOW_UNAVAILABLE.description}`,
+        },
       },
     },
     async (ctx, { params, body }) => {
@@ -184,7 +188,7 @@ export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
       gate: read,
       requires,
       schemas: { params: firmParams },
-      responses: { '200': { description: 'Deployment', schema: deploymentView } },
+      responses: { '200': { description: 'Deployment', schema: deploymentView }, '503': WORKFLOW_UNAVAILABLE },
     },
     async (ctx, { params }) => {
       const firm = await firmOf(em(ctx), params.id);

@@ -64,3 +64,6 @@ export const authorizePayoutBody = z
 export const payoutListQuery = z.object({
   status: payoutStatus.optional(),
 });
+
+/** `GET /firms/{id}/payouts`: the firm's payout requests, newest first. */
+export const payoutListView = z.object({ data: z.array(payoutView) });

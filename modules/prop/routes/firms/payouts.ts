@@ -27,8 +27,10 @@ import {
   cancelPayoutBody,
   firmPayoutParams,
   payoutListQuery,
+  payoutListView,
   payoutView,
 } from './payouts.schemas.js';
+import { WORKFLOW_UNAVAILABLE } from '../../../../api/temporal-errors.js';
 
 /** A documented refusal of an endpoint: its codes and when, with the error body. */
 const refusal = (description: string) => ({ description, schema: errorBody });
@@ -51,7 +53,7 @@ export function firmPayoutRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Route
       gate: read,
       requires,
       schemas: { params: firmParams, query: payoutListQuery },
-      responses: { '200': { description: '{ data }' } },
+      responses: { '200': { description: '{ data }', schema: payoutListView } },
     },
     async (ctx, { params, query }) => {
       const e = em(ctx);
@@ -105,6 +107,7 @@ export function firmPayoutRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Route
         '409': refusal(
           '`payout_authorization_stale`: signed for a Safe nonce the payout was rebuilt away from (`detail` names the `safeTxHash` to sign); `invalid_state`: not awaiting an authorisation',
         ),
+        '503': WORKFLOW_UNAVAILABLE,
       },
     },
     async (ctx, { params, body }) => {
@@ -129,6 +132,7 @@ export function firmPayoutRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Route
         '409': refusal(
           '`payout_already_executed`: paid on-chain (recorded, not canceled); `payout_cancel_unsafe`: authorized and its signed Safe transaction can still be executed (execute another Safe transaction at its nonce first); `invalid_state`: already canceled or rejected',
         ),
+        '503': WORKFLOW_UNAVAILABLE,
       },
     },
     async (ctx, { params, body }) => {

@@ -41,3 +41,6 @@ export const challengeView = z
       .nullable(),
   })
   .meta({ id: 'Challenge' });
+
+/** `GET /prop/challenges`: the caller's challenges, newest first. */
+export const challengeListView = z.object({ data: z.array(challengeView) });

@@ -14,7 +14,12 @@ import { callerOf, gate, callerEm } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { challengeView, myChallenge, myChallenges } from '../../queries/prop.js';
 import { endpoint } from '../../../../api/route.js';
-import { buyChallengeBody, challengeParams, challengeView as challengeSchema } from './challenges.schemas.js';
+import {
+  buyChallengeBody,
+  challengeListView,
+  challengeParams,
+  challengeView as challengeSchema,
+} from './challenges.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function challengeRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
@@ -52,7 +57,7 @@ export function challengeRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
       tags,
       gate: read,
       schemas: {},
-      responses: { '200': { description: '{ data }' } },
+      responses: { '200': { description: '{ data }', schema: challengeListView } },
     },
     async (ctx) => {
       ctx.body = await myChallenges(em(ctx), callerOf(ctx));

@@ -10,6 +10,9 @@ export const reportQuery = z
   })
   .meta({ id: 'ReportWindow' });
 
+/** A row list of the window, newest first: `{ [key]: item[] }` (orders, fills, closed positions). */
+export const reportListView = (key: string, item: z.ZodType) => z.object({ [key]: z.array(item) });
+
 export const dailyPnlView = z
   .object({
     days: z.array(

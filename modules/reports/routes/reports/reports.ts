@@ -11,9 +11,11 @@ import { callerOf, gate, callerEm } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { dailyPnl, fundingPayments, reportList } from '../../queries/reports.js';
 import { endpoint } from '../../../../api/route.js';
-import { dailyPnlView, fundingReportView, reportQuery } from './reports.schemas.js';
+import { dailyPnlView, fundingReportView, reportListView, reportQuery } from './reports.schemas.js';
+import { intentView } from '../../../../domain/oms/intent.js';
+import { fillSchema, tradeSchema } from '../../../../api/views.schemas.js';
 
-/** The row lists: path, answer key, summary, what they list and by which time. */
+/** The row lists: path, answer key, summary, what they list, by which time, and the schema of a row. */
 const LISTS = [
   {
     path: '/orders',
@@ -22,6 +24,7 @@ const LISTS = [
     entity: OrderIntent,
     field: 'createdAt',
     view: intentToView,
+    item: intentView,
   },
   {
     path: '/fills',
@@ -30,6 +33,7 @@ const LISTS = [
     entity: Fill,
     field: 'executedAt',
     view: fillView,
+    item: fillSchema,
   },
   {
     path: '/positions/closed',
@@ -38,6 +42,7 @@ const LISTS = [
     entity: Trade,
     field: 'closedAt',
     view: tradeView,
+    item: tradeSchema,
   },
 ];
 
@@ -59,7 +64,7 @@ export function reportRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
         tags,
         gate: read,
         schemas: { query: reportQuery },
-        responses: { '200': { description: list.key } },
+        responses: { '200': { description: list.key, schema: reportListView(list.key, list.item) } },
       },
       async (ctx, { query }) => {
         ctx.body = await reportList(em(ctx), callerOf(ctx), list as never, query);

@@ -60,6 +60,7 @@ export function statementRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
         '200': {
           description:
             '`text/csv` or `application/pdf`. Months are UTC; an event belongs to the month it was logged in. Realised PnL and fees are those of the month’s fills (the cash they moved); round trips closed in the month are listed for reference, and manual (imported) round trips never move cash so they stay out of the reconciliation. CSV columns: section,time,venue,symbol,side,qty,price,exitPrice,amountUsd,feeUsd,realizedPnlUsd,reference,detail (see domain/statements/csv.ts).',
+          types: ['text/csv', 'application/pdf'],
           headers: {
             'Content-Type': '`text/csv; charset=utf-8` or `application/pdf`',
             'Content-Disposition': '`attachment; filename=statement-<accountId>-<month>.<csv|pdf>`',
