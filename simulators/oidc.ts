@@ -3,7 +3,8 @@
  * (test/support/oidc.ts): `oidc-provider` with its own RSA signing key (real signed ID tokens, a real JWKS at
  * `/jwks`, discovery at `/.well-known/openid-configuration`), authorisation code with PKCE required for every client,
  * and a sign-in page of its own at `/interaction/{uid}` that lists the demo users as buttons (no password: a
- * development provider). Choosing a user logs them in and grants the scopes asked for in one step.
+ * development provider). Choosing a user logs them in and grants the scopes asked for in one step; Cancel sends the
+ * browser back to the client with `error=access_denied`, as a person declining at Google or Apple would.
  *
  * For the tests' hostile cases {@link RunningOidcProvider.tamper} rewrites the claims of the next ID tokens the token
  * endpoint issues and signs them again — with this provider's key, or with a foreign key (`signWith: 'foreign'`):
@@ -54,7 +55,7 @@ function signingKey(): { jwk: Record<string, unknown>; key: KeyObject; kid: stri
   return { jwk: { ...privateKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' }, key: privateKey, kid };
 }
 
-/** The sign-in page of an interaction: one button per user. */
+/** The sign-in page of an interaction: one button per user, and Cancel. */
 function loginPage(issuer: string, uid: string, client: string, users: Record<string, OidcUser>): string {
   const esc = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const buttons = Object.entries(users)
@@ -65,7 +66,8 @@ function loginPage(issuer: string, uid: string, client: string, users: Record<st
     .join('\n');
   return `<!doctype html><html><head><meta charset="utf-8"><title>Demo ID: sign in</title></head><body>
 <h1>Demo ID</h1><p>${esc(client)} asks you to sign in (${esc(issuer)}).</p>
-<form method="post" action="/interaction/${esc(uid)}/login">${buttons}</form></body></html>`;
+<form method="post" action="/interaction/${esc(uid)}/login">${buttons}</form>
+<form method="post" action="/interaction/${esc(uid)}/abort"><button type="submit">Cancel</button></form></body></html>`;
 }
 
 /** Reads an `application/x-www-form-urlencoded` request body (at most 16 KiB). */
@@ -132,12 +134,22 @@ export async function startOidcProvider(opts: {
 
   // The sign-in page, and the tests' ID token rewriting (module doc).
   provider.use(async (ctx, next) => {
-    const page = /^\/interaction\/([\w-]+)(\/login)?$/.exec(ctx.path);
+    const page = /^\/interaction\/([\w-]+)(\/login|\/abort)?$/.exec(ctx.path);
     if (page && ctx.method === 'GET' && !page[2]) {
       const details = await provider.interactionDetails(ctx.req, ctx.res);
       ctx.type = 'html';
       ctx.set('Cache-Control', 'no-store');
       ctx.body = loginPage(issuer, details.uid, details.params.client_id, users);
+      return;
+    }
+    if (page && ctx.method === 'POST' && page[2] === '/abort') {
+      ctx.respond = false;
+      await provider.interactionFinished(
+        ctx.req,
+        ctx.res,
+        { error: 'access_denied', error_description: 'the user cancelled the sign-in' },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     if (page && ctx.method === 'POST' && page[2]) {

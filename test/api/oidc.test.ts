@@ -4,7 +4,9 @@
  * (test/support/oidc.ts): the start redirect (PKCE S256, state, nonce), the provider's sign-in page, the callback and
  * the `service_session` cookie; the hostile cases — a forged state, a state from another browser, a replayed callback,
  * a replayed code, a wrong nonce, an expired ID token, a token of another issuer, a foreign signature, a provider
- * that is down — each refused with its code and nothing written; the join policies; the email magic link (single
+ * that is down, a person cancelling at the provider — each refused with its code and nothing written: a state no
+ * login started as the JSON error, any other refusal as a redirect back to the page with `?signin_error=<code>` (what
+ * a person in a browser sees); the join policies; the email magic link (single
  * use, 15 minutes, through the mail outbox); linking a wallet (SIWE) and an email to a trader, listing and removing
  * identities.
  */
@@ -16,7 +18,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { platformEm } from '../../db/orm.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { siwe } from '../support/siwe.js';
-import { TestBrowser, addProvider, startTestProvider, TEST_CLIENT } from '../support/oidc.js';
+import { TestBrowser, addProvider, startTestProvider, TEST_CLIENT, type Hop } from '../support/oidc.js';
 import type { RunningOidcProvider } from '../../simulators/oidc.js';
 
 describe('OpenID Connect sign-in per tenant', () => {
@@ -143,9 +145,17 @@ describe('OpenID Connect sign-in per tenant', () => {
     expect(await count('trader_identities', 'tenant_id = ? and subject = ?', [s.tenant.id, user])).toBe(0);
   }
 
-  it('a forged state, a state of another browser and a replayed callback are refused (401 oidc_state_invalid)', async () => {
+  /** A refused browser sign-in: `302` back to `page` (the login's `returnTo`) with `signin_error=<code>`. */
+  function backWithError(hop: Hop, page: string, code: string) {
+    expect([hop.status, hop.location], JSON.stringify(hop.body)).toEqual([
+      302,
+      `${s.api.baseUrl}${page}?signin_error=${code}`,
+    ]);
+  }
+
+  it('a forged state answers 401 oidc_state_invalid; a state of another browser and a replayed callback go back to the page with it', async () => {
     const b = new TestBrowser(s);
-    const callback = new URL(await b.authorize('demo', 'eve'));
+    const callback = new URL(await b.authorize('demo', 'eve', '?returnTo=/trade'));
     const forged = new URL(callback);
     forged.searchParams.set('state', 'forged-state-value');
     const r1 = await b.request('GET', forged.href);
@@ -153,8 +163,7 @@ describe('OpenID Connect sign-in per tenant', () => {
     await nothingWritten(b, 'eve');
 
     const other = new TestBrowser(s); // a victim's browser handed the attacker's callback: no state cookie
-    const r2 = await other.request('GET', callback.href);
-    expect([r2.status, r2.body.error]).toEqual([401, 'oidc_state_invalid']);
+    backWithError(await other.request('GET', callback.href), '/trade', 'oidc_state_invalid');
     await nothingWritten(other, 'eve');
 
     const b2 = new TestBrowser(s);
@@ -162,11 +171,21 @@ describe('OpenID Connect sign-in per tenant', () => {
     const state = new URL(ok).searchParams.get('state')!;
     expect((await b2.request('GET', ok)).status).toBe(302);
     b2.setCookie(s.api.baseUrl, 'service_oidc_state', state);
-    const replay = await b2.request('GET', ok);
-    expect([replay.status, replay.body.error]).toEqual([401, 'oidc_state_invalid']);
+    b2.setCookie(s.api.baseUrl, 'service_session', undefined);
+    backWithError(await b2.request('GET', ok), '/', 'oidc_state_invalid');
+    expect(b2.cookie(s.api.baseUrl, 'service_session')).toBeUndefined();
   });
 
-  it('a replayed code is refused by the provider (401 oidc_code_invalid)', async () => {
+  it('a person who cancels at the provider goes back to the page with oidc_authorization_denied', async () => {
+    const b = new TestBrowser(s);
+    const callback = new URL(await b.cancel('demo', '?returnTo=/trade'));
+    expect(callback.searchParams.get('error')).toBe('access_denied');
+    backWithError(await b.request('GET', callback.href), '/trade', 'oidc_authorization_denied');
+    expect(b.cookie(s.api.baseUrl, 'service_session')).toBeUndefined();
+    expect(b.cookie(s.api.baseUrl, 'service_oidc_state')).toBeUndefined();
+  });
+
+  it('a replayed code is refused by the provider (oidc_code_invalid)', async () => {
     const b = new TestBrowser(s);
     const first = new URL(await b.authorize('demo', 'carol'));
     expect((await b.request('GET', first.href)).status).toBe(302);
@@ -175,8 +194,7 @@ describe('OpenID Connect sign-in per tenant', () => {
     const attacker = new TestBrowser(s);
     const fresh = new URL(await attacker.authorize('demo', 'eve'));
     fresh.searchParams.set('code', first.searchParams.get('code')!);
-    const replay = await attacker.request('GET', fresh.href);
-    expect([replay.status, replay.body.error]).toEqual([401, 'oidc_code_invalid']);
+    backWithError(await attacker.request('GET', fresh.href), '/', 'oidc_code_invalid');
     expect(await count('sessions', 'tenant_id = ?', [s.tenant.id])).toBe(sessions);
   });
 
@@ -192,20 +210,19 @@ describe('OpenID Connect sign-in per tenant', () => {
     ['another audience', { claims: (c) => ({ ...c, aud: 'some-other-client' }) }],
     ['a signature by a key the provider does not publish', { claims: (c) => c, signWith: 'foreign' }],
   ];
-  it.each(hostile)('%s is refused (401 oidc_id_token_invalid) and nothing is written', async (_, tamper) => {
+  it.each(hostile)('%s is refused (oidc_id_token_invalid) and nothing is written', async (_, tamper) => {
     const b = new TestBrowser(s);
     const callback = await b.authorize('demo', 'eve');
     idp.tamper(tamper);
     try {
-      const res = await b.request('GET', callback);
-      expect([res.status, res.body.error]).toEqual([401, 'oidc_id_token_invalid']);
+      backWithError(await b.request('GET', callback), '/', 'oidc_id_token_invalid');
     } finally {
       idp.tamper(null);
     }
     await nothingWritten(b, 'eve');
   });
 
-  it('a provider that is down answers 502 oidc_provider_unavailable, at start and at the callback', async () => {
+  it('a provider that is down answers 502 oidc_provider_unavailable at start; at the callback the page is told', async () => {
     await addProvider(s, op, { slug: 'nowhere', issuer: 'http://127.0.0.1:9' });
     const b = new TestBrowser(s);
     const res = await b.request('GET', `${s.api.baseUrl}/api/auth/oidc/nowhere/start`);
@@ -222,8 +239,7 @@ describe('OpenID Connect sign-in per tenant', () => {
     await addProvider(s, op, { slug: 'down-later', issuer: later.issuer });
     const callback = await b.authorize('down-later', 'eve');
     await later.stop();
-    const down = await b.request('GET', callback);
-    expect([down.status, down.body.error]).toEqual([502, 'oidc_provider_unavailable']);
+    backWithError(await b.request('GET', callback), '/', 'oidc_provider_unavailable');
     await nothingWritten(b, 'eve');
   });
 
@@ -235,19 +251,12 @@ describe('OpenID Connect sign-in per tenant', () => {
       emailDomains: ['partner.test'],
     });
     const grace = new TestBrowser(s);
-    const refused = await grace.signIn('partner', 'grace');
-    expect([refused.status, refused.body.error, refused.body.policy]).toEqual([
-      403,
-      'signin_not_allowed',
-      'email_domains',
-    ]);
+    backWithError(await grace.signIn('partner', 'grace', '?returnTo=/trade'), '/trade', 'signin_not_allowed');
     await nothingWritten(grace, 'grace');
-    const unverified = await new TestBrowser(s).signIn('partner', 'mallory');
-    expect([unverified.status, unverified.body.error]).toEqual([403, 'signin_not_allowed']);
+    backWithError(await new TestBrowser(s).signIn('partner', 'mallory'), '/', 'signin_not_allowed');
 
     await addProvider(s, op, { slug: 'invite', issuer: idp.issuer, joinPolicy: 'invite_only' });
-    const uninvited = await new TestBrowser(s).signIn('invite', 'grace');
-    expect([uninvited.status, uninvited.body.error]).toEqual([403, 'signin_not_allowed']);
+    backWithError(await new TestBrowser(s).signIn('invite', 'grace'), '/', 'signin_not_allowed');
     const existing = await s.trader();
     const invite = await s.call('POST', '/api/v1/sign-in/invites', {
       token: op,
@@ -276,14 +285,20 @@ describe('OpenID Connect sign-in per tenant', () => {
     const used = await b.request('GET', link);
     expect([used.status, used.location]).toEqual([302, `${s.api.baseUrl}/trade`]);
     expect((await s.call('GET', '/api/v1/accounts', { headers: b.sessionHeaders() })).body.accounts).toHaveLength(1);
-    const again = await new TestBrowser(s).request('GET', link);
-    expect([again.status, again.body.error]).toEqual([401, 'magic_link_invalid']);
+    const again = new TestBrowser(s);
+    backWithError(await again.request('GET', link), '/trade', 'magic_link_invalid');
+    expect(again.cookie(s.api.baseUrl, 'service_session')).toBeUndefined();
 
     await b.request('POST', `${s.api.baseUrl}/api/auth/email/start`, { json: { email: 'dana@mail.test' } });
     const late = await mailedLink('dana@mail.test');
     await conn().execute(`update magic_links set expires_at = now() - interval '1 second' where used_at is null`);
-    const expired = await new TestBrowser(s).request('GET', late);
-    expect([expired.status, expired.body.error]).toEqual([401, 'magic_link_invalid']);
+    backWithError(await new TestBrowser(s).request('GET', late), '/', 'magic_link_invalid');
+
+    // A token no link was mailed with has no page to go back to: the JSON error.
+    const forged = new URL(late);
+    forged.searchParams.set('token', 'not-a-mailed-token');
+    const unknown = await new TestBrowser(s).request('GET', forged.href);
+    expect([unknown.status, unknown.body.error]).toEqual([401, 'magic_link_invalid']);
   });
 
   /** The newest link mailed to `to` (from the outbox). */

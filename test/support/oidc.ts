@@ -27,29 +27,47 @@ export const TEST_USERS: Record<string, OidcUser> = {
 /** The callback URL the API gives a provider `slug` on the stack's public base URL. */
 export const callbackUrlOf = (s: Stack, slug: string) => `${s.api.baseUrl}/api/auth/oidc/${slug}/callback`;
 
-/** Starts a dev provider whose client redirects to the stack's callbacks of `slugs`. */
-export function startTestProvider(s: Stack, slugs: string[], users = TEST_USERS): Promise<RunningOidcProvider> {
+/**
+ * Starts a dev provider whose client redirects to the callbacks of `slugs` on `origin`: the stack's public base URL by
+ * default, a tenant's registered origin for a browser on that tenant's host (the API picks the origin the browser
+ * started from, modules/auth/commands/oidc.ts `pageOrigin`).
+ */
+export function startTestProvider(
+  s: Stack,
+  slugs: string[],
+  users = TEST_USERS,
+  origin = s.api.baseUrl,
+): Promise<RunningOidcProvider> {
   return startOidcProvider({
-    clients: [{ ...TEST_CLIENT, redirectUris: slugs.map((slug) => callbackUrlOf(s, slug)) }],
+    clients: [{ ...TEST_CLIENT, redirectUris: slugs.map((slug) => `${origin}/api/auth/oidc/${slug}/callback`) }],
     users,
   });
 }
 
 /**
- * Adds an `oidc` provider `slug` at `issuer` to the stack's tenant through `POST /api/v1/sign-in/providers` with the
- * operator bearer `operatorToken`; expects `201` and answers the provider view.
+ * Adds an `oidc` provider `slug` at `issuer` to the stack's tenant (or the tenant `tenantSlug`) through
+ * `POST /api/v1/sign-in/providers` with the operator bearer `operatorToken`; expects `201` and answers the provider
+ * view. `displayName` defaults to `Provider <slug>`.
  */
 export async function addProvider(
   s: Stack,
   operatorToken: string,
-  p: { slug: string; issuer: string; joinPolicy?: string; emailDomains?: string[] },
+  p: {
+    slug: string;
+    issuer: string;
+    joinPolicy?: string;
+    emailDomains?: string[];
+    displayName?: string;
+    tenantSlug?: string;
+  },
 ) {
   const res = await s.call('POST', '/api/v1/sign-in/providers', {
     token: operatorToken,
+    ...(p.tenantSlug ? { headers: { 'x-tenant-slug': p.tenantSlug } } : {}),
     body: {
       slug: p.slug,
       kind: 'oidc',
-      displayName: `Provider ${p.slug}`,
+      displayName: p.displayName ?? `Provider ${p.slug}`,
       issuer: p.issuer,
       clientId: TEST_CLIENT.clientId,
       clientSecret: TEST_CLIENT.clientSecret,
@@ -156,15 +174,37 @@ export class TestBrowser {
    * @throws Error when a step answers what a provider never should.
    */
   async authorize(slug: string, user: string, query = ''): Promise<string> {
+    return this.atProvider(slug, query, (uid, pageUrl) =>
+      this.request('POST', new URL(`/interaction/${uid}/login`, pageUrl).href, { form: { user } }),
+    );
+  }
+
+  /**
+   * Starts a sign-in with provider `slug` and presses Cancel on the provider's sign-in page; answers the URL the
+   * provider sends the browser back to (the API's callback with `error=access_denied` and the state, not yet requested).
+   */
+  async cancel(slug: string, query = ''): Promise<string> {
+    return this.atProvider(slug, query, (uid, pageUrl) =>
+      this.request('POST', new URL(`/interaction/${uid}/abort`, pageUrl).href),
+    );
+  }
+
+  /**
+   * Starts a sign-in with provider `slug`, follows it to the provider's sign-in page, answers it with `choose` (the
+   * page's interaction uid and URL → the provider's `303`), and answers the callback URL the provider sends back to.
+   */
+  private async atProvider(
+    slug: string,
+    query: string,
+    choose: (uid: string, pageUrl: string) => Promise<Hop>,
+  ): Promise<string> {
     const start = await this.request('GET', `${this.s.api.baseUrl}/api/auth/oidc/${slug}/start${query}`);
     expect(start.status, JSON.stringify(start.body)).toBe(302);
     const callback = callbackUrlOf(this.s, slug);
     const page = await this.follow(start.location!, callback);
     expect(page.status, String(page.body)).toBe(200);
     const uid = /action="\/interaction\/([\w-]+)\/login"/.exec(String(page.body))![1];
-    const login = await this.request('POST', new URL(`/interaction/${uid}/login`, page.url).href, {
-      form: { user },
-    });
+    const login = await choose(uid, page.url);
     expect(login.status).toBe(303);
     const back = login.location!.startsWith(callback) ? login : await this.follow(login.location!, callback);
     expect(back.location, String(back.body)).toMatch(new RegExp(`^${callback.replace(/[.?]/g, '\\$&')}\\?`));

@@ -39,7 +39,26 @@ function useTenantLook() {
   return { look, error };
 }
 
-/** Restores this tab's session: the stored API-key bearer, else a live wallet cookie; null when neither. */
+/**
+ * Who a cookie session is, for the header: the email (else the subject) of the trader's first linked identity
+ * (`GET /api/auth/identities`: a social or email sign-in, a linked wallet), else `wallet` (a wallet agent's owner).
+ */
+async function cookieLabel(): Promise<string> {
+  try {
+    const { identities } = await call<{ identities: { subject: string; email: string | null }[] }>(
+      'GET',
+      '/api/auth/identities',
+    );
+    return identities[0]?.email ?? identities[0]?.subject ?? 'wallet';
+  } catch {
+    return 'wallet';
+  }
+}
+
+/**
+ * Restores this tab's session: the stored API-key bearer, else a live cookie session (a wallet, social or email
+ * sign-in, which comes back to the page with the cookie); null when neither.
+ */
 async function restoreSession(): Promise<Session | null> {
   const stored = sessionStorage.getItem(STORED);
   if (stored) {
@@ -52,7 +71,7 @@ async function restoreSession(): Promise<Session | null> {
   }
   try {
     const account = await firstAccount();
-    return { kind: 'wallet', label: 'wallet', account };
+    return { kind: 'wallet', label: await cookieLabel(), account };
   } catch {
     return null;
   }

@@ -154,12 +154,13 @@ export async function call<T>(
   return json as T;
 }
 
-/** The signed-in trader: a bearer minted from an API key, or the wallet's cookie session. */
+/** The signed-in trader: a bearer minted from an API key, or a cookie session (wallet, social or email sign-in). */
 export interface Session {
+  /** `wallet`: any cookie session (SIWE, social, email), whatever signed it in. */
   kind: 'apiKey' | 'wallet';
   /** Bearer JWT (API-key sessions only). */
   token?: string;
-  /** Who is signed in: the API key or the wallet address. */
+  /** Who is signed in: the API key, the wallet address, or a restored cookie session's identity (App.tsx). */
   label: string;
   account: Account;
 }

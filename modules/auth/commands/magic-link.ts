@@ -76,6 +76,21 @@ export function magicLinks(deps: ApiDeps) {
     },
 
     /**
+     * The page path the magic link `token` of the tenant returns to — used or expired too (a link is kept for a day
+     * past its expiry) — or null when no such link exists. The verify route sends a refused sign-in back there with
+     * the reason (docs/api.md §5.1).
+     */
+    async returnTo(tenantId: string, token: string): Promise<string | null> {
+      const [row] = await platformEm(deps.orm)
+        .getConnection()
+        .execute<{ return_to: string }[]>(`select return_to from magic_links where token_hash = ? and tenant_id = ?`, [
+          sha256(token),
+          tenantId,
+        ]);
+      return row?.return_to ?? null;
+    },
+
+    /**
      * Uses a magic link once: signs its address in (or links it) under the provider's join policy.
      * @throws ApiError `401 magic_link_invalid` (unknown, used, expired, or another tenant's token), and as
      *   identities.ts `signInIdentity` (`403 signin_not_allowed`, `409 identity_linked_elsewhere`,

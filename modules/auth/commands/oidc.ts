@@ -168,6 +168,24 @@ export async function startOidcSignIn(
   return { authorizationUrl: url.href, state, expiresAt };
 }
 
+/**
+ * The page path the login transaction started with `state` in the tenant returns to — used, expired or not (a
+ * transaction is kept for an hour past its expiry) — or null when no such transaction exists (a forged or unknown
+ * state). The callback route sends a refused browser sign-in back there with the reason (docs/api.md §5.1).
+ */
+export async function loginReturnTo(
+  deps: ApiDeps,
+  tenantId: string,
+  state: string | undefined,
+): Promise<string | null> {
+  if (!state) return null;
+  const [tx] = await conn(deps).execute<{ return_to: string }[]>(
+    `select return_to from signin_transactions where state = ? and tenant_id = ?`,
+    [state, tenantId],
+  );
+  return tx?.return_to ?? null;
+}
+
 /** What the callback did: who signed in (or was linked), where the browser returns, and whether it was a link. */
 export interface FinishedLogin extends SignedInTrader {
   returnTo: string;

@@ -4,7 +4,9 @@
  * `POST /api/auth/siwe/verify` sets the `service_session` cookie). The wallet is the browser's
  * EIP-1193 provider (`window.ethereum`). Or the tenant's social sign-in (`GET /api/auth/providers`): a
  * "Sign in with <provider>" button per OpenID provider (the browser goes to its start route and comes back with the
- * cookie), and the email magic link (`POST /api/auth/email/start`; the mailed link signs in).
+ * cookie), and the email magic link (`POST /api/auth/email/start`; the mailed link signs in). A refused social or
+ * email sign-in comes back to this page with `?signin_error=<code>`: the page says why, in its own words, and drops the
+ * parameter from the address bar.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { getAddress, toHex } from 'viem';
@@ -38,6 +40,39 @@ async function signInWithWallet(displayName: string): Promise<Session> {
   const signature = (await eth.request({ method: 'personal_sign', params: [toHex(message), address] })) as string;
   await call('POST', '/api/auth/siwe/verify', { body: { message, signature } });
   return { kind: 'wallet', label: address, account: await firstAccount() };
+}
+
+/** The query parameter a refused social or email sign-in comes back with (the API's error code). */
+const SIGNIN_ERROR = 'signin_error';
+
+/** What the page says for each code a refused social or email sign-in comes back with (docs/api.md §5.1). */
+const SIGNIN_REFUSALS: Record<string, string> = {
+  oidc_authorization_denied: 'the sign-in was cancelled or refused at the provider.',
+  oidc_state_invalid: 'this sign-in expired or was started in another browser: start it again here.',
+  oidc_code_invalid: 'the provider’s answer could not be used: start the sign-in again.',
+  oidc_id_token_invalid: 'the provider’s answer could not be verified: start the sign-in again.',
+  oidc_provider_unavailable: 'the sign-in provider is not answering: try again later.',
+  signin_not_allowed: 'this account may not join here (an invitation or an allowed email domain is needed).',
+  signin_provider_not_found: 'this way of signing in is no longer offered.',
+  identity_linked_elsewhere: 'this sign-in belongs to another trader.',
+  plan_limit_reached: 'no new traders can join right now.',
+  magic_link_invalid: 'this sign-in link is unknown, used or expired: ask for a new one.',
+  custody_unconfigured: 'this sign-in is not set up completely.',
+};
+
+/** The refusal the page was sent back with (`?signin_error=<code>`), as one line for the user; null when none. */
+function signinErrorOfUrl(): string | null {
+  const code = new URLSearchParams(location.search).get(SIGNIN_ERROR);
+  if (!code) return null;
+  return `${code}: ${SIGNIN_REFUSALS[code] ?? 'the sign-in was refused.'}`;
+}
+
+/** Removes `signin_error` from the address bar (a reload then shows the page afresh). */
+function dropSigninErrorFromUrl(): void {
+  const url = new URL(location.href);
+  if (!url.searchParams.has(SIGNIN_ERROR)) return;
+  url.searchParams.delete(SIGNIN_ERROR);
+  history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
 }
 
 /** A sign-in provider of the tenant, as `GET /api/auth/providers` lists it. */
@@ -79,7 +114,10 @@ function SocialSignIn(props: { busy: boolean; onError(e: string | null): void })
             type="button"
             className="secondary"
             disabled={props.busy}
-            onClick={() => location.assign(`${o.startPath}?returnTo=${encodeURIComponent(location.pathname)}`)}
+            onClick={() => {
+              props.onError(null);
+              location.assign(`${o.startPath}?returnTo=${encodeURIComponent(location.pathname)}`);
+            }}
           >
             Sign in with {o.displayName}
           </button>
@@ -102,11 +140,13 @@ function SocialSignIn(props: { busy: boolean; onError(e: string | null): void })
   );
 }
 
+/** The sign-in panel: API key, wallet, and the tenant's social and email sign-in; shows why a sign-in was refused. */
 export function SignIn(props: { displayName: string; onSession(s: Session): void }) {
   const [apiKey, setApiKey] = useState('');
   const [apiSecret, setApiSecret] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(signinErrorOfUrl);
   const [busy, setBusy] = useState(false);
+  useEffect(dropSigninErrorFromUrl, []);
 
   const attempt = async (how: () => Promise<Session>) => {
     setBusy(true);

@@ -8905,18 +8905,18 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Signed in (or, for a link, linked): to the `returnTo` page. 401 oidc_state_invalid (forged, replayed, expired or another browser’s state), oidc_authorization_denied (the provider answered an error), oidc_code_invalid (the provider refused the code: replayed, expired, PKCE mismatch), oidc_id_token_invalid (signature, issuer, audience, expiry or nonce); 403 signin_not_allowed (the join policy: invite-only, email domains); 404 signin_provider_not_found; 409 identity_linked_elsewhere, plan_limit_reached */
+      /** @description Signed in (or, for a link, linked): to the `returnTo` page with the session cookie. Refused, for a login this tenant started (its `state` is known, even used or expired): to the `returnTo` page with `?signin_error=<code>` and no session cookie, the code one of oidc_state_invalid (replayed, expired or another browser’s state), oidc_authorization_denied (the provider answered an error: the person cancelled or was refused there), oidc_code_invalid (the provider refused the code: replayed, expired, PKCE mismatch), oidc_id_token_invalid (signature, issuer, audience, expiry or nonce), signin_not_allowed (the join policy: invite-only, email domains), signin_provider_not_found, identity_linked_elsewhere, plan_limit_reached, oidc_provider_unavailable, custody_unconfigured */
       302: {
         headers: {
-          /** @description The `returnTo` page */
+          /** @description The `returnTo` page; refused: the same page with `signin_error=<code>` added to its query */
           Location?: string;
-          /** @description service_session=<opaque>; HttpOnly; SameSite=Lax; Path=/; Max-Age=86400 (+ Secure over https) */
+          /** @description service_session=<opaque>; HttpOnly; SameSite=Lax; Path=/; Max-Age=86400 (+ Secure over https); only when signed in */
           'Set-Cookie'?: string;
           [name: string]: unknown;
         };
         content?: never;
       };
-      /** @description Error */
+      /** @description validation_failed: a query parameter over its length */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8925,7 +8925,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Error */
+      /** @description oidc_state_invalid: no state, or one no login of this tenant started (forged): no page to go back to */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8943,7 +8943,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Error */
+      /** @description signin_provider_not_found, with a state no login of this tenant started */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8981,24 +8981,6 @@ export interface operations {
       };
       /** @description Error */
       500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description oidc_provider_unavailable: the provider did not answer (discovery, keys or token endpoint) */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description custody_unconfigured: the client secret cannot be unsealed */
-      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -9208,18 +9190,18 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Signed in (or linked): to the page the link was asked from. 401 magic_link_invalid (unknown, used or expired); 403 signin_not_allowed (the join policy); 409 identity_linked_elsewhere, plan_limit_reached */
+      /** @description Signed in (or linked): to the page the link was asked from, with the session cookie. Refused, for a link that was mailed: to that page with `?signin_error=<code>` and no session cookie, the code one of magic_link_invalid (used or expired, or email sign-in no longer offered), signin_not_allowed (the join policy), identity_linked_elsewhere, plan_limit_reached */
       302: {
         headers: {
-          /** @description The `returnTo` page */
+          /** @description The `returnTo` page; refused: the same page with `signin_error=<code>` added to its query */
           Location?: string;
-          /** @description service_session=<opaque>; HttpOnly; SameSite=Lax; Path=/; Max-Age=86400 (+ Secure over https) */
+          /** @description service_session=<opaque>; HttpOnly; SameSite=Lax; Path=/; Max-Age=86400 (+ Secure over https); only when signed in */
           'Set-Cookie'?: string;
           [name: string]: unknown;
         };
         content?: never;
       };
-      /** @description Error */
+      /** @description validation_failed: no token */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9228,7 +9210,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Error */
+      /** @description magic_link_invalid: a token no link was mailed with: no page to go back to */
       401: {
         headers: {
           [name: string]: unknown;

@@ -8,16 +8,21 @@
  *   `nonce`) and `Set-Cookie: service_oidc_state` (the state, bound to this browser, 10 min). `link=true` with a cookie
  *   session links the identity to its trader instead.
  * - `GET /api/auth/oidc/{provider}/callback?code&state` → `302` to `returnTo` with the `service_session` cookie (24 h;
- *   none when linking). Errors: modules/auth/commands/oidc.ts `finishOidcSignIn`.
+ *   none when linking). Errors: modules/auth/commands/oidc.ts `finishOidcSignIn`; a refusal of a login this tenant
+ *   started goes back to the page instead: `302` to `returnTo?signin_error=<code>`, no cookie (a person in a browser
+ *   sees the reason on the page, not a JSON body). Only a state no login started (forged, unknown) answers the JSON
+ *   error `{ error, detail }`.
  * - `POST /api/auth/oidc/logout` → `{ ok: true }`: ends the cookie's session (any sign-in) and clears the cookie.
  * - `POST /api/auth/email/start` `{ email, returnTo?, link? }` → `202 { sent, expiresAt }`: mails a magic link (single
  *   use, 15 min; modules/auth/commands/magic-link.ts).
- * - `GET /api/auth/email/verify?token` → `302` to `returnTo` with the session cookie (none when linking).
+ * - `GET /api/auth/email/verify?token` → `302` to `returnTo` with the session cookie (none when linking); a refused
+ *   link that exists (used, expired, the join policy) → `302` to `returnTo?signin_error=<code>`; an unknown token →
+ *   the JSON `401 magic_link_invalid`.
  * - `GET /api/auth/identities` (trader: cookie or bearer) → `{ identities }`; `POST /api/auth/identities/wallet`
  *   `{ message, signature }` (SIWE) → `201` the wallet linked; `DELETE /api/auth/identities/{identityId}` → `{ ok }`.
  */
 import Router from '@koa/router';
-import { ApiError } from '../../../../domain/errors.js';
+import { ApiError, type ErrorCode } from '../../../../domain/errors.js';
 import { SigninProvider } from '../../../../db/entities.js';
 import { scoped } from '../../../../db/orm.js';
 import { SESSION_COOKIE, SESSION_TTL_MS, createSession, revokeSession } from '../../../../api/auth/session.js';
@@ -29,6 +34,7 @@ import { endpoint } from '../../../../api/route.js';
 import {
   LOGIN_TTL_MS,
   finishOidcSignIn,
+  loginReturnTo,
   pageOrigin,
   startOidcSignIn,
   type FinishedLogin,
@@ -55,7 +61,16 @@ import {
 /** The cookie binding a started OpenID login to the browser that started it (its `state`). */
 const STATE_COOKIE = 'service_oidc_state';
 
+/** The query parameter of the page a refused browser sign-in goes back to: the error code (web/src/components/SignIn.tsx). */
+const SIGNIN_ERROR = 'signin_error';
+
 const COOKIE_LINE = 'service_session=<opaque>; HttpOnly; SameSite=Lax; Path=/; Max-Age=86400 (+ Secure over https)';
+
+/**
+ * The origin the request was made on, `scheme://host[:port]` of its URL (Koa's `ctx.origin` is the `Origin` header,
+ * which a top-level navigation does not send). Only ever compared with the tenant's registered origins.
+ */
+const requestOrigin = (ctx: ApiContext) => `${ctx.protocol}://${ctx.host}`;
 
 /** Answers `302` to `location` with no body. */
 function redirect(ctx: ApiContext, location: string): void {
@@ -84,6 +99,34 @@ async function landSignIn(deps: ApiDeps, ctx: ApiContext, done: FinishedLogin): 
     });
   }
   redirect(ctx, done.returnTo);
+}
+
+/** `returnTo` (a path of this site) with `signin_error=<code>` added to its query. */
+function withSigninError(returnTo: string, code: ErrorCode): string {
+  const page = new URL(returnTo, 'http://page.invalid');
+  page.searchParams.set(SIGNIN_ERROR, code);
+  return `${page.pathname}${page.search}${page.hash}`;
+}
+
+/**
+ * Finishes a browser sign-in (`finish`). A refusal (an ApiError) of a sign-in that has a page to go back to
+ * (`returnTo()`: the stored transaction's or link's `returnTo`, null when there is none) answers `302` to that page with
+ * `signin_error=<code>` and no session cookie; without one, the ApiError goes on to the JSON error body.
+ */
+async function finishInBrowser(
+  ctx: ApiContext,
+  finish: () => Promise<void>,
+  returnTo: () => Promise<string | null>,
+): Promise<void> {
+  try {
+    await finish();
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const page = await returnTo();
+    if (page === null) throw err;
+    ctx.state.log.info({ error: err.code, detail: err.detail }, 'browser sign-in refused; back to the page');
+    redirect(ctx, withSigninError(page, err.code));
+  }
 }
 
 /**
@@ -162,7 +205,7 @@ export function oidcRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
         tenantId: resolvedTenant(ctx).id,
         slug: params.provider,
         returnTo: query.returnTo ?? '/',
-        requestOrigin: ctx.origin,
+        requestOrigin: requestOrigin(ctx),
         publicBaseUrl: deps.baseUrl(),
         linkOwnerId: link?.ownerId ?? null,
       });
@@ -191,25 +234,37 @@ export function oidcRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
       responses: {
         '302': {
           description:
-            'Signed in (or, for a link, linked): to the `returnTo` page. 401 oidc_state_invalid (forged, replayed, expired or another browser’s state), oidc_authorization_denied (the provider answered an error), oidc_code_invalid (the provider refused the code: replayed, expired, PKCE mismatch), oidc_id_token_invalid (signature, issuer, audience, expiry or nonce); 403 signin_not_allowed (the join policy: invite-only, email domains); 404 signin_provider_not_found; 409 identity_linked_elsewhere, plan_limit_reached',
-          headers: { Location: 'The `returnTo` page', 'Set-Cookie': COOKIE_LINE },
+            'Signed in (or, for a link, linked): to the `returnTo` page with the session cookie. Refused, for a login this tenant started (its `state` is known, even used or expired): to the `returnTo` page with `?signin_error=<code>` and no session cookie, the code one of oidc_state_invalid (replayed, expired or another browser’s state), oidc_authorization_denied (the provider answered an error: the person cancelled or was refused there), oidc_code_invalid (the provider refused the code: replayed, expired, PKCE mismatch), oidc_id_token_invalid (signature, issuer, audience, expiry or nonce), signin_not_allowed (the join policy: invite-only, email domains), signin_provider_not_found, identity_linked_elsewhere, plan_limit_reached, oidc_provider_unavailable, custody_unconfigured',
+          headers: {
+            Location: 'The `returnTo` page; refused: the same page with `signin_error=<code>` added to its query',
+            'Set-Cookie': `${COOKIE_LINE}; only when signed in`,
+          },
         },
-        '502': {
-          description: 'oidc_provider_unavailable: the provider did not answer (discovery, keys or token endpoint)',
+        '400': { description: 'validation_failed: a query parameter over its length' },
+        '401': {
+          description:
+            'oidc_state_invalid: no state, or one no login of this tenant started (forged): no page to go back to',
         },
-        '503': { description: 'custody_unconfigured: the client secret cannot be unsealed' },
+        '404': { description: 'signin_provider_not_found, with a state no login of this tenant started' },
       },
     },
-    async (ctx, { params }) => {
+    async (ctx, { params, query }) => {
       const cookieState = ctx.cookies.get(STATE_COOKIE);
       ctx.cookies.set(STATE_COOKIE, null, { httpOnly: true, sameSite: 'lax', path: '/api/auth/oidc', overwrite: true });
-      const done = await finishOidcSignIn(deps, {
-        tenantId: resolvedTenant(ctx).id,
-        slug: params.provider,
-        callbackUrl: new URL(ctx.href),
-        cookieState,
-      });
-      await landSignIn(deps, ctx, done);
+      const tenantId = resolvedTenant(ctx).id;
+      await finishInBrowser(
+        ctx,
+        async () => {
+          const done = await finishOidcSignIn(deps, {
+            tenantId,
+            slug: params.provider,
+            callbackUrl: new URL(ctx.href),
+            cookieState,
+          });
+          await landSignIn(deps, ctx, done);
+        },
+        () => loginReturnTo(deps, tenantId, query.state),
+      );
     },
   );
 
@@ -263,7 +318,7 @@ export function oidcRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
         email: body.email,
         returnTo: body.returnTo ?? '/',
         linkOwnerId: link?.ownerId ?? null,
-        origin: await pageOrigin(deps, tenantId, ctx.get('origin') || ctx.origin, deps.baseUrl()),
+        origin: await pageOrigin(deps, tenantId, ctx.get('origin') || requestOrigin(ctx), deps.baseUrl()),
       });
       ctx.status = 202;
       ctx.set('Cache-Control', 'no-store');
@@ -283,13 +338,23 @@ export function oidcRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
       responses: {
         '302': {
           description:
-            'Signed in (or linked): to the page the link was asked from. 401 magic_link_invalid (unknown, used or expired); 403 signin_not_allowed (the join policy); 409 identity_linked_elsewhere, plan_limit_reached',
-          headers: { Location: 'The `returnTo` page', 'Set-Cookie': COOKIE_LINE },
+            'Signed in (or linked): to the page the link was asked from, with the session cookie. Refused, for a link that was mailed: to that page with `?signin_error=<code>` and no session cookie, the code one of magic_link_invalid (used or expired, or email sign-in no longer offered), signin_not_allowed (the join policy), identity_linked_elsewhere, plan_limit_reached',
+          headers: {
+            Location: 'The `returnTo` page; refused: the same page with `signin_error=<code>` added to its query',
+            'Set-Cookie': `${COOKIE_LINE}; only when signed in`,
+          },
         },
+        '400': { description: 'validation_failed: no token' },
+        '401': { description: 'magic_link_invalid: a token no link was mailed with: no page to go back to' },
       },
     },
     async (ctx, { query }) => {
-      await landSignIn(deps, ctx, await mail.verify(resolvedTenant(ctx).id, query.token));
+      const tenantId = resolvedTenant(ctx).id;
+      await finishInBrowser(
+        ctx,
+        async () => landSignIn(deps, ctx, await mail.verify(tenantId, query.token)),
+        () => mail.returnTo(tenantId, query.token),
+      );
     },
   );
 
