@@ -10,7 +10,7 @@ import { openOrm, platformEm } from '../../db/orm.js';
 import { AgentWallet } from '../../db/entities.js';
 import { nextAgentNonce } from '../../db/agent-nonces.js';
 import { open, parseKeyRing, seal } from '../../domain/custody/vault.js';
-import { rotateAgentKeys } from '../../modules/custody/activities/rotate.js';
+import { rotateSealedSecrets } from '../../modules/custody/activities/rotate.js';
 
 const k = (byte: number) => Buffer.alloc(32, byte).toString('base64');
 
@@ -44,7 +44,7 @@ describe('with the database', () => {
   beforeAll(async () => (orm = await openOrm(inject('databaseUrl'))));
   afterAll(async () => orm?.close());
 
-  it('rotation re-encrypts every agent under the new version and the old version can then leave the ring', async () => {
+  it('rotation re-encrypts every agent key and sealed secret under the new version; the old version can then leave the ring', async () => {
     const old = parseKeyRing(`v1:${k(1)}`);
     const key = generatePrivateKey();
     const id = `agt_rot_${Date.now()}`;
@@ -67,14 +67,39 @@ describe('with the database', () => {
       revokedAt: null,
       createdAt: new Date(),
     });
+    // A webhook endpoint's secret and API key, and a sign-in provider's client secret, sealed under v1 too.
+    const conn = platformEm(orm).getConnection();
+    const hook = `whe_rot_${Date.now()}`;
+    await conn.execute(
+      `insert into webhook_endpoints (id, tenant_id, url, events, sealed_secret, sealed_api_key, status, created_at)
+       values (?, 't-rot', 'https://hooks.example/rot', '["*"]', ?, ?, 'disabled', now())`,
+      [hook, seal(old, 'whsec_rot'), seal(old, 'static-key')],
+    );
+    const provider = `sip_rot_${Date.now()}`;
+    await conn.execute(
+      `insert into signin_providers (id, tenant_id, slug, kind, display_name, issuer, client_id, sealed_client_secret, join_policy, enabled)
+       values (?, 't-rot', ?, 'oidc', 'Rot', 'https://id.example', 'client', ?, 'open', false)`,
+      [provider, provider, seal(old, 'client-secret')],
+    );
     const both = parseKeyRing(`v2:${k(2)},v1:${k(1)}`);
-    const first = await rotateAgentKeys(orm, both);
-    expect(first.rotated).toBeGreaterThanOrEqual(1);
-    expect(first.failed.map((f) => f.agentId)).not.toContain(id);
+    const first = await rotateSealedSecrets(orm, both);
+    expect(first.rotated).toBeGreaterThanOrEqual(3);
+    expect(first.failed.map((f) => f.row)).not.toContain(`agent_wallets/${id}`);
     const row = await platformEm(orm).findOneOrFail(AgentWallet, { id }, { filters: false, disableIdentityMap: true });
     expect(row.keyVersion).toBe('v2');
-    expect(open(parseKeyRing(`v2:${k(2)}`), row.encryptedKey)).toBe(key);
-    expect((await rotateAgentKeys(orm, both)).rotated).toBe(0);
+    const v2 = parseKeyRing(`v2:${k(2)}`);
+    expect(open(v2, row.encryptedKey)).toBe(key);
+    const [h] = await conn.execute<{ sealed_secret: string; sealed_api_key: string }[]>(
+      'select sealed_secret, sealed_api_key from webhook_endpoints where id = ?',
+      [hook],
+    );
+    expect([open(v2, h.sealed_secret), open(v2, h.sealed_api_key)]).toEqual(['whsec_rot', 'static-key']);
+    const [p] = await conn.execute<{ sealed_client_secret: string }[]>(
+      'select sealed_client_secret from signin_providers where id = ?',
+      [provider],
+    );
+    expect(open(v2, p.sealed_client_secret)).toBe('client-secret');
+    expect((await rotateSealedSecrets(orm, both)).rotated).toBe(0);
   });
 
   it('1,000 concurrent nonce allocations for one agent are unique and never below the clock', async () => {
