@@ -4,6 +4,7 @@
  */
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { z } from 'zod';
+import { withExamples } from './openapi-examples.js';
 
 /** The error body of docs/api.md §2.13. */
 export const errorBody = z
@@ -12,6 +13,39 @@ export const errorBody = z
   .meta({ id: 'Error' });
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * The surfaces: every tag an operation may carry, with its description, in the order the document lists them.
+ * {@link OpenApiRegistry.document} refuses an operation tagged with a name missing here.
+ */
+export const TAGS: Record<string, string> = {
+  operations: 'Liveness, readiness and Prometheus metrics of the api process (no tenant, no credential)',
+  discovery: 'The route table with each route’s access, the venues the tenant offers and their symbols',
+  auth: 'Credentials to sessions: API-key bearer tokens, WebSocket bootstrap tokens, Sign in with Ethereum, social and email sign-in, linked identities',
+  accounts:
+    'Trading accounts: summary, positions, orders, fills, round trips, funding, state and its history, the audit log',
+  custody: 'Agent keys per routed venue: created by the platform, authorised by the owner’s wallet, revocable',
+  oms: 'Order management: compose, sign, cancel, modify, chase, flatten, reverse, brackets',
+  sor: 'Smart order routing: route a bare asset to the cheapest eligible venue, and the decisions it took',
+  market: 'Market data: quotes, depth, 24 h statistics, candles, the tape, FX rates, prediction markets',
+  reports: 'Orders, fills, round trips, daily PnL and funding over a window; monthly statements (CSV, PDF)',
+  analytics: 'Performance, per-symbol breakdown, equity curve and risk metrics of the caller’s accounts',
+  indicators: 'Technical indicators: the catalogue, and a series computed over candles',
+  backtests: 'Run a rule-based strategy over recorded candles',
+  firms: 'Operator: on-chain prop firms (draft, readiness, deploy, live, pause), their proof and payouts',
+  'prop-templates': 'Operator: challenge templates (account size, price, targets and loss limits) a firm sells',
+  'risk-profiles': 'Operator: risk profiles (order and position notional caps) assigned to accounts',
+  'trading-groups': 'Operator: trading groups (per-venue leverage caps) accounts belong to',
+  'prop-accounts': 'Operator: the challenges of the tenant’s firms (promote, reset) and account suspension',
+  prop: 'Traders: the challenges on sale, buying one, your challenges and payouts',
+  transparency: 'Public, no tenant: the on-chain proof of every live firm',
+  webhooks: 'Operator: webhook endpoints (signed deliveries of account events), their secrets and latest deliveries',
+  credentials: 'Operator: trader and operator credentials (issue, change, rotate, revoke)',
+  'sign-in': 'Operator: the tenant’s sign-in providers (OpenID Connect, email) and invitations',
+  funding: 'Operator: approve or reject pending deposits, withdrawals and transfers',
+  tenants:
+    'White-label tenants: signup, invites, the tenant’s configuration (branding, theme, flags, venues, plan, accounts, origins) and its public reads',
+};
 
 /** A Koa path (`/a/:id`) in OpenAPI form (`/a/{id}`). */
 export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
@@ -62,43 +96,82 @@ export class OpenApiRegistry {
     for (const status of ['400', '401', '403', '404', '409', '410', '429', '500']) {
       responses[status] ??= { description: 'Error', content: { 'application/json': { schema: errorBody } } };
     }
+    // A redirect-only route (the sign-in redirects) or an always-refused one has no 2xx: its catch-all is the error body.
+    if (!Object.keys(responses).some((status) => status.startsWith('2')))
+      responses.default ??= {
+        description: 'Any other status: the error body (this operation has no 2xx answer)',
+        content: { 'application/json': { schema: errorBody } },
+      };
     this.paths[oaPath] = {
       ...this.paths[oaPath],
       [method]: { ...op, responses: responses as ZodOpenApiOperationObject['responses'] },
     };
   }
 
-  /** The OpenAPI 3.1 document. */
+  /**
+   * The OpenAPI 3.1 document, with an example on every JSON request body and 2xx response (api/openapi-examples.ts).
+   * `serverUrl` is the default of the `origin` server variable: the deployment's public base URL.
+   * @throws Error when an operation has a tag {@link TAGS} does not describe.
+   */
   document(serverUrl?: string) {
-    return createDocument({
-      openapi: '3.1.0',
-      info: {
-        title: 'Multi-venue trading platform API',
-        version: '1.0.0',
-        description:
-          'One credential reaches trading on every wired venue, real-time state over WebSocket (/ws/risk), ' +
-          'a white-label DEX and an on-chain prop firm. Sizes and prices are decimal strings. Errors are `{ error, detail? }`.',
-      },
-      servers: serverUrl ? [{ url: serverUrl }] : [],
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          session: {
-            type: 'apiKey',
-            in: 'cookie',
-            name: 'service_session',
-            description: 'The SIWE session cookie (docs/api.md §5.1), used when no bearer is sent',
-          },
-          tenant: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'X-Tenant-Slug',
-            description: 'Names the tenant; optional when the call comes from a registered origin',
+    const used = new Set(Object.values(this.paths).flatMap((item) => Object.values(item ?? {}).flatMap(tagsOf)));
+    const unknown = [...used].filter((t) => !(t in TAGS));
+    if (unknown.length)
+      throw new Error(`OpenAPI tags without a description in api/openapi.ts TAGS: ${unknown.join(', ')}`);
+    return withExamples(
+      createDocument({
+        openapi: '3.1.0',
+        info: {
+          title: 'Multi-venue trading platform API',
+          version: '1.0.0',
+          description:
+            'One credential reaches trading on every wired venue, real-time state over WebSocket (/ws/risk), ' +
+            'a white-label DEX and an on-chain prop firm. Sizes and prices are decimal strings. Errors are `{ error, detail? }`.',
+        },
+        servers: serverUrl
+          ? [
+              {
+                url: '{origin}',
+                description: 'This deployment, or a tenant’s registered origin (which also names the tenant)',
+                variables: {
+                  origin: {
+                    default: serverUrl,
+                    description:
+                      'The API’s public base URL (PUBLIC_BASE_URL), or an origin registered on a tenant (docs/api.md §5.6)',
+                  },
+                },
+              },
+            ]
+          : [],
+        tags: Object.entries(TAGS)
+          .filter(([name]) => used.has(name))
+          .map(([name, description]) => ({ name, description })),
+        components: {
+          securitySchemes: {
+            bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            session: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: 'service_session',
+              description: 'The SIWE session cookie (docs/api.md §5.1), used when no bearer is sent',
+            },
+            tenant: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'X-Tenant-Slug',
+              description: 'Names the tenant; optional when the call comes from a registered origin',
+            },
           },
         },
-      },
-      security: [{ bearer: [] }, { session: [] }],
-      paths: this.paths,
-    });
+        security: [{ bearer: [] }, { session: [] }],
+        paths: this.paths,
+      }),
+    );
   }
 }
+
+/** An operation's tags (an entry of a path item that is an operation). */
+const tagsOf = (op: unknown): string[] =>
+  typeof op === 'object' && op !== null && Array.isArray((op as { tags?: unknown }).tags)
+    ? (op as { tags: string[] }).tags
+    : [];

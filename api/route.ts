@@ -8,6 +8,7 @@ import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import type { ApiContext, ApiDeps, ApiMiddleware, ApiState } from './context.js';
 import type { Scope } from '../domain/gates.js';
 import { callerEm, gateRule, operatorAccess } from './middleware/auth.js';
+import { TENANT_EXEMPT } from './middleware/tenant.js';
 import { errorBody, openApiPath, type OpenApiRegistry } from './openapi.js';
 import { operationIdOf } from './operation-id.js';
 import { validate, type Input, type RouteSchemas } from './middleware/validate.js';
@@ -23,13 +24,16 @@ export interface Endpoint<S extends RouteSchemas> {
   /** Access rule middleware (from `gate()`), or none for public routes. */
   gate?: ApiMiddleware;
   schemas: S;
+  /** An example request body, when the one composed from the body schema's examples (api/openapi-examples.ts) does not fit. */
+  bodyExample?: unknown;
   /**
    * Responses: status → description and JSON body (documented only). An error status (4xx, 5xx) without a `schema`
-   * has the error body `{ error, detail? }`; `types` lists the media types of a body that is not JSON (a CSV, a PDF).
+   * has the error body `{ error, detail? }`; `types` lists the media types of a body that is not JSON (a CSV, a PDF);
+   * `example`, an example JSON body when the one composed from the schema's examples does not fit.
    */
   responses: Record<
     string,
-    { description: string; schema?: z.ZodType; types?: string[]; headers?: Record<string, string> }
+    { description: string; schema?: z.ZodType; types?: string[]; headers?: Record<string, string>; example?: unknown }
   >;
   /** Extra middleware after validation (e.g. idempotency). */
   use?: ApiMiddleware[];
@@ -57,12 +61,23 @@ export function endpoint<S extends RouteSchemas>(
     summary: def.summary,
     tags: def.tags,
     ...(def.requires ? { 'x-required': def.requires } : {}),
-    ...(def.gate ? {} : { security: [] }),
+    ...(def.gate ? {} : { security: publicSecurity(path) }),
     requestParams: {
       ...(def.schemas.params ? { path: def.schemas.params as never } : {}),
       ...(def.schemas.query ? { query: def.schemas.query as never } : {}),
     },
-    ...(def.schemas.body ? { requestBody: { content: { 'application/json': { schema: def.schemas.body } } } } : {}),
+    ...(def.schemas.body
+      ? {
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: def.schemas.body,
+                ...(def.bodyExample === undefined ? {} : { example: def.bodyExample }),
+              },
+            },
+          },
+        }
+      : {}),
     responses: Object.fromEntries(
       Object.entries(def.responses).map(([status, r]) => [
         status,
@@ -110,7 +125,24 @@ function content(status: string, r: Endpoint<RouteSchemas>['responses'][string])
     ...(json ? ([['application/json', json]] as const) : []),
     ...(r.types ?? []).map((t) => [t, z.string()] as const),
   ];
-  return types.length ? { content: Object.fromEntries(types.map(([t, schema]) => [t, { schema }])) } : {};
+  return types.length
+    ? {
+        content: Object.fromEntries(
+          types.map(([t, schema]) => [
+            t,
+            { schema, ...(t === 'application/json' && r.example !== undefined ? { example: r.example } : {}) },
+          ]),
+        ),
+      }
+    : {};
+}
+
+/**
+ * The `security` of a route without a gate: none on a tenant-exempt path (api/middleware/tenant.ts); else the
+ * optional `tenant` scheme, `X-Tenant-Slug` or nothing (the Origin or Host then names the tenant).
+ */
+function publicSecurity(path: string): Record<string, string[]>[] {
+  return TENANT_EXEMPT.some((r) => r.test(path)) ? [] : [{ tenant: [] }, {}];
 }
 
 /**

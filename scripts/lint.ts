@@ -1,10 +1,11 @@
 /**
- * `npm run lint` (README "Tests" → Lint): runs the four checks in order, each the command of its own
- * npm script in package.json so there is one place to change them, and all four even when one fails:
+ * `npm run lint` (README "Tests" → Lint): runs the five checks in order, each the command of its own
+ * npm script in package.json so there is one place to change them, and all five even when one fails:
  *   lint:format  prettier --check .            formatting (.prettierrc.json, .prettierignore)
  *   lint:eslint  eslint .                      typescript-eslint, type-checked (eslint.config.js)
  *   lint:deps    depcruise .                   the import rules (.dependency-cruiser.cjs)
  *   lint:dead    knip                          unused files, exports, dependencies (knip.jsonc)
+ *   lint:openapi redocly lint docs/openapi.json   Redocly's recommended rules, any warning fails (redocly.yaml)
  * Ends with one line `lint: N passed, M failed (names)`.
  * @throws (exit 1) when any check fails; (exit 2) when package.json lacks one of the scripts.
  */
@@ -13,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { fromRoot } from '../project-root.js';
 
 /** The npm scripts `npm run lint` runs, in this order (cheapest and most common failure first). */
-const CHECKS = ['lint:format', 'lint:eslint', 'lint:deps', 'lint:dead'] as const;
+const CHECKS = ['lint:format', 'lint:eslint', 'lint:deps', 'lint:dead', 'lint:openapi'] as const;
 
 const scripts = (JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { scripts: Record<string, string> })
   .scripts;

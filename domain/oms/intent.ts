@@ -66,11 +66,16 @@ export const composeIntentBody = z
     side: z.enum(['buy', 'sell']),
     type: z.enum(ORDER_TYPES).meta({ description: '`trailing_stop` is not accepted' }),
     qty: positiveDecimal.meta({ description: 'Size in contracts (base units)', example: '0.01' }),
-    price: positiveDecimal.optional().meta({ description: 'Limit price, USD. Required for `limit`.' }),
-    triggerPrice: positiveDecimal
+    price: positiveDecimal
       .optional()
-      .meta({ description: 'Trigger price, USD. Required for `stop`, `stop_limit`, `take_profit`.' }),
-    stopLimitPrice: positiveDecimal.optional().meta({ description: 'Resting limit price of a `stop_limit`, USD.' }),
+      .meta({ description: 'Limit price, USD. Required for `limit`.', example: '64250.5' }),
+    triggerPrice: positiveDecimal.optional().meta({
+      description: 'Trigger price, USD. Required for `stop`, `stop_limit`, `take_profit`.',
+      example: '63800',
+    }),
+    stopLimitPrice: positiveDecimal
+      .optional()
+      .meta({ description: 'Resting limit price of a `stop_limit`, USD.', example: '63750' }),
     reduceOnly: z.boolean().default(false),
     timeInForce: z.enum(TIME_IN_FORCE).default('Gtc'),
     leverage: z
@@ -107,8 +112,48 @@ export const composeIntentBody = z
       }
     }
   })
-  .meta({ id: 'ComposeIntent' });
+  .meta({
+    id: 'ComposeIntent',
+    example: {
+      venue: 'paper',
+      symbol: 'BTC.PAPER',
+      side: 'buy',
+      type: 'limit',
+      qty: '0.01',
+      price: '64250.5',
+      timeInForce: 'Gtc',
+      leverage: 5,
+      clientOrderId: 'grid-btc-42',
+    },
+  });
 export type ComposeIntent = z.output<typeof composeIntentBody>;
+
+/** An example {@link intentView}: a limit buy resting on the paper venue, for the OpenAPI document. */
+export const INTENT_EXAMPLE = {
+  intentId: 'int_7f3a9c2e41b85d06e1c4',
+  accountId: 'acc_3b81f0c29d6e4a7512ce',
+  clientOrderId: 'grid-btc-42',
+  venue: 'paper',
+  symbol: 'BTC.PAPER',
+  side: 'buy',
+  type: 'limit',
+  qty: '0.01',
+  price: '64250.5',
+  triggerPrice: null,
+  stopLimitPrice: null,
+  reduceOnly: false,
+  timeInForce: 'Gtc',
+  leverage: '5',
+  state: 'dispatched',
+  orderStatus: 'open',
+  venueOrderId: '91827364501',
+  filledQty: '0',
+  avgFillPrice: null,
+  lastEvent: 'intent.dispatched',
+  rejectReason: null,
+  createdAt: '2026-05-14T09:30:00.000Z',
+  updatedAt: '2026-05-14T09:30:00.125Z',
+} as const;
 
 /** An intent as the API shows it (GET /oms/intents/{id}, compose response, `Order-Intent-Update`). */
 export const intentView = z
@@ -137,5 +182,5 @@ export const intentView = z
     createdAt: z.string(),
     updatedAt: z.string(),
   })
-  .meta({ id: 'OrderIntent' });
+  .meta({ id: 'OrderIntent', example: INTENT_EXAMPLE });
 export type IntentView = z.infer<typeof intentView>;

@@ -333,3 +333,18 @@ export function checkFrame<F>(address: string, frame: F): F {
   count('frames');
   return frame;
 }
+
+/**
+ * A validator of values against the schemas of the OpenAPI document `doc` with the contract's strictness (see the
+ * module header: objects closed against undocumented fields, formats checked): `validate(schema, value)` answers
+ * ajv's errors as lines, or `''` when `value` is valid. test/unit/openapi-examples.test.ts checks the examples with it.
+ */
+export function schemaValidator(doc: Json): (schema: unknown, value: unknown) => string {
+  const { ajv } = compileOpenApi(doc);
+  const compiled = new Map<unknown, ValidateFunction>();
+  return (schema, value) => {
+    let validate = compiled.get(schema);
+    if (!validate) compiled.set(schema, (validate = ajv.compile(tighten(schema) as Json)));
+    return validate(value) ? '' : errorLines(validate.errors);
+  };
+}

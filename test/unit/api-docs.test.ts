@@ -27,7 +27,9 @@ describe('committed API documents', () => {
   it('the OpenAPI document is OpenAPI 3.1 with the compose route, the AsyncAPI document lists the three channels', () => {
     const openapi = JSON.parse(served.openapi);
     expect(openapi.openapi).toBe('3.1.0');
-    expect(openapi.servers).toEqual([{ url: 'http://localhost:3000' }]);
+    expect(openapi.servers).toMatchObject([
+      { url: '{origin}', variables: { origin: { default: 'http://localhost:3000' } } },
+    ]);
     expect(Object.keys(openapi.paths['/api/v1/oms/intents'])).toEqual(expect.arrayContaining(['get', 'post']));
     const asyncapi = JSON.parse(served.asyncapi);
     expect(asyncapi.asyncapi).toBe('3.0.0');
@@ -54,5 +56,20 @@ describe('committed API documents', () => {
     expect(openapi.components.securitySchemes.session).toMatchObject({ in: 'cookie', name: 'service_session' });
     expect(openapi.security).toEqual([{ bearer: [] }, { session: [] }]);
     expect(openapi.paths['/healthz'].get.security).toEqual([]);
+    // A public route of a tenant: X-Tenant-Slug, or nothing (the Origin or Host names the tenant).
+    expect(openapi.paths['/api/branding'].get.security).toEqual([{ tenant: [] }, {}]);
+  });
+
+  it('the OpenAPI document describes every tag its operations carry, and a redirect-only route has a catch-all', () => {
+    const openapi = JSON.parse(served.openapi);
+    const described = new Map(openapi.tags.map((t: { name: string; description: string }) => [t.name, t.description]));
+    const used = new Set(
+      Object.values(openapi.paths).flatMap((ops: any) => Object.values(ops).flatMap((op: any) => op.tags)),
+    );
+    expect([...used].filter((t) => !described.get(t))).toEqual([]);
+    expect(described.size).toBe(used.size);
+    expect(Object.keys(openapi.paths['/api/auth/email/verify'].get.responses)).toEqual(
+      expect.arrayContaining(['302', 'default']),
+    );
   });
 });

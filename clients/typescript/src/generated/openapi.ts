@@ -2533,6 +2533,19 @@ export interface components {
       /** @description Only quotes at most this old (ms) are used; default the deployment’s mark age limit */
       validForMs?: number;
     };
+    /**
+     * @example {
+     *       "venue": "paper",
+     *       "symbol": "BTC.PAPER",
+     *       "side": "buy",
+     *       "type": "limit",
+     *       "qty": "0.01",
+     *       "price": "64250.5",
+     *       "timeInForce": "Gtc",
+     *       "leverage": 5,
+     *       "clientOrderId": "grid-btc-42"
+     *     }
+     */
     ComposeIntent: {
       /**
        * @description Venue slug. `b3` is refused at compose: paper B3 orders use `paper`.
@@ -2558,17 +2571,17 @@ export interface components {
       qty: string | number;
       /**
        * @description Limit price, USD. Required for `limit`.
-       * @example 0.01
+       * @example 64250.5
        */
       price?: string | number;
       /**
        * @description Trigger price, USD. Required for `stop`, `stop_limit`, `take_profit`.
-       * @example 0.01
+       * @example 63800
        */
       triggerPrice?: string | number;
       /**
        * @description Resting limit price of a `stop_limit`, USD.
-       * @example 0.01
+       * @example 63750
        */
       stopLimitPrice?: string | number;
       /** @default false */
@@ -3395,6 +3408,23 @@ export interface components {
       };
       createdAt: string;
     };
+    /**
+     * @example {
+     *       "accountId": "acc_3b81f0c29d6e4a7512ce",
+     *       "venue": "paper",
+     *       "symbol": "BTC.PAPER",
+     *       "side": "long",
+     *       "qty": "0.01",
+     *       "avgEntryPrice": "64250.5",
+     *       "markPrice": "64410",
+     *       "notionalUsd": "644.1",
+     *       "unrealizedPnlUsd": "1.595",
+     *       "realizedPnlUsd": "0",
+     *       "leverage": "5",
+     *       "openedAt": "2026-05-14T09:30:01.482Z",
+     *       "updatedAt": "2026-05-14T09:42:10.000Z"
+     *     }
+     */
     Position: {
       accountId: string;
       venue: string;
@@ -3417,6 +3447,34 @@ export interface components {
       /** @description Null for a routed account's position */
       updatedAt: string | null;
     };
+    /**
+     * @example {
+     *       "intentId": "int_7f3a9c2e41b85d06e1c4",
+     *       "accountId": "acc_3b81f0c29d6e4a7512ce",
+     *       "clientOrderId": "grid-btc-42",
+     *       "venue": "paper",
+     *       "symbol": "BTC.PAPER",
+     *       "side": "buy",
+     *       "type": "limit",
+     *       "qty": "0.01",
+     *       "price": "64250.5",
+     *       "triggerPrice": null,
+     *       "stopLimitPrice": null,
+     *       "reduceOnly": false,
+     *       "timeInForce": "Gtc",
+     *       "leverage": "5",
+     *       "state": "dispatched",
+     *       "orderStatus": "open",
+     *       "venueOrderId": "91827364501",
+     *       "filledQty": "0",
+     *       "avgFillPrice": null,
+     *       "lastEvent": "intent.dispatched",
+     *       "rejectReason": null,
+     *       "createdAt": "2026-05-14T09:30:00.000Z",
+     *       "updatedAt": "2026-05-14T09:30:00.125Z",
+     *       "remainingQty": "0.01"
+     *     }
+     */
     WorkingOrder: {
       intentId: string;
       accountId: string;
@@ -3448,6 +3506,33 @@ export interface components {
       /** @description qty − filledQty, contracts */
       remainingQty: string;
     };
+    /**
+     * @example {
+     *       "intentId": "int_7f3a9c2e41b85d06e1c4",
+     *       "accountId": "acc_3b81f0c29d6e4a7512ce",
+     *       "clientOrderId": "grid-btc-42",
+     *       "venue": "paper",
+     *       "symbol": "BTC.PAPER",
+     *       "side": "buy",
+     *       "type": "limit",
+     *       "qty": "0.01",
+     *       "price": "64250.5",
+     *       "triggerPrice": null,
+     *       "stopLimitPrice": null,
+     *       "reduceOnly": false,
+     *       "timeInForce": "Gtc",
+     *       "leverage": "5",
+     *       "state": "dispatched",
+     *       "orderStatus": "open",
+     *       "venueOrderId": "91827364501",
+     *       "filledQty": "0",
+     *       "avgFillPrice": null,
+     *       "lastEvent": "intent.dispatched",
+     *       "rejectReason": null,
+     *       "createdAt": "2026-05-14T09:30:00.000Z",
+     *       "updatedAt": "2026-05-14T09:30:00.125Z"
+     *     }
+     */
     OrderIntent: {
       intentId: string;
       accountId: string;
@@ -3477,6 +3562,24 @@ export interface components {
       createdAt: string;
       updatedAt: string;
     };
+    /**
+     * @example {
+     *       "fillId": "fil_5c0e9b7a3d2f41e68a90",
+     *       "intentId": "int_7f3a9c2e41b85d06e1c4",
+     *       "accountId": "acc_3b81f0c29d6e4a7512ce",
+     *       "venue": "paper",
+     *       "symbol": "BTC.PAPER",
+     *       "side": "buy",
+     *       "qty": "0.01",
+     *       "price": "64250.5",
+     *       "feeUsd": "0.2249",
+     *       "liquidity": "taker",
+     *       "realizedPnlUsd": "0",
+     *       "venueOrderId": "91827364501",
+     *       "venueTradeId": "55120398877",
+     *       "executedAt": "2026-05-14T09:30:01.482Z"
+     *     }
+     */
     Fill: {
       fillId: string;
       intentId: string;
@@ -3498,6 +3601,23 @@ export interface components {
       venueTradeId: string;
       executedAt: string;
     };
+    /**
+     * @example {
+     *       "tradeId": "trd_a41c7e92b05d36f8e217",
+     *       "accountId": "acc_3b81f0c29d6e4a7512ce",
+     *       "venue": "paper",
+     *       "symbol": "BTC.PAPER",
+     *       "side": "long",
+     *       "qty": "0.01",
+     *       "entryPrice": "64250.5",
+     *       "exitPrice": "65010",
+     *       "realizedPnlUsd": "7.595",
+     *       "feesUsd": "0.4524",
+     *       "openedAt": "2026-05-14T09:30:01.482Z",
+     *       "closedAt": "2026-05-14T13:05:44.910Z",
+     *       "source": "platform"
+     *     }
+     */
     Trade: {
       tradeId: string;
       accountId: string;
@@ -3851,6 +3971,33 @@ export interface components {
         realisedSavingsUsd: string;
       }[];
     };
+    /**
+     * @example {
+     *       "intentId": "int_7f3a9c2e41b85d06e1c4",
+     *       "accountId": "acc_3b81f0c29d6e4a7512ce",
+     *       "clientOrderId": "grid-btc-42",
+     *       "venue": "paper",
+     *       "symbol": "BTC.PAPER",
+     *       "side": "buy",
+     *       "type": "limit",
+     *       "qty": "0.01",
+     *       "price": "64250.5",
+     *       "triggerPrice": null,
+     *       "stopLimitPrice": null,
+     *       "reduceOnly": false,
+     *       "timeInForce": "Gtc",
+     *       "leverage": "5",
+     *       "state": "signed_pending_dispatch",
+     *       "orderStatus": null,
+     *       "venueOrderId": null,
+     *       "filledQty": "0",
+     *       "avgFillPrice": null,
+     *       "lastEvent": "intent.dispatched",
+     *       "rejectReason": null,
+     *       "createdAt": "2026-05-14T09:30:00.000Z",
+     *       "updatedAt": "2026-05-14T09:30:00.125Z"
+     *     }
+     */
     ComposedIntent: {
       intentId: string;
       accountId: string;
@@ -5195,6 +5342,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true
+           *     }
+           */
           'application/json': {
             /** @constant */
             ok: true;
@@ -5290,6 +5442,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "checks": {
+           *         "Acme DEX": "up"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             ok: true;
@@ -5498,6 +5658,48 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "name": "Acme DEX",
+           *       "version": "1",
+           *       "auth": {
+           *         "mintBearer": "Acme DEX",
+           *         "revokeBearer": "Acme DEX",
+           *         "bootstrap": "Acme DEX"
+           *       },
+           *       "streams": [
+           *         {
+           *           "channel": "Acme DEX",
+           *           "url": "https://acme-dex.com/hooks/fills",
+           *           "auth": "Acme DEX",
+           *           "topics": [
+           *             "fill.executed"
+           *           ]
+           *         }
+           *       ],
+           *       "openapi": "64250.5",
+           *       "asyncapi": "Acme DEX",
+           *       "docs": {
+           *         "openapi": "64250.5",
+           *         "asyncapi": "Acme DEX"
+           *       },
+           *       "endpoints": [
+           *         {
+           *           "method": "POST",
+           *           "path": "/api/v1/reports/statements/acc_7f3a9c2e41b85d06e1c4/2026-04",
+           *           "description": "Within the trading group’s limits",
+           *           "tags": [
+           *             "Acme DEX"
+           *           ],
+           *           "auth": true,
+           *           "audience": "Acme DEX",
+           *           "tier": "fullTrading",
+           *           "scope": "tenant:config",
+           *           "requires": "tenant:config"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['Discovery'];
         };
       };
@@ -5590,6 +5792,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "venues": [
+           *         {
+           *           "slug": "acme-dex",
+           *           "assetClasses": [
+           *             "perp"
+           *           ],
+           *           "orderTypes": [
+           *             "Acme DEX"
+           *           ],
+           *           "timeInForce": [
+           *             "Acme DEX"
+           *           ],
+           *           "symbolSuffix": "BTC.PAPER",
+           *           "wired": true
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             venues: components['schemas']['Venue'][];
           };
@@ -5686,6 +5908,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "venue": "paper",
+           *       "symbols": [
+           *         {
+           *           "symbol": "BTC.PAPER",
+           *           "base": "Acme DEX",
+           *           "quote": "USD",
+           *           "assetClass": "perp",
+           *           "tickSize": "0.01",
+           *           "szDecimals": 2,
+           *           "maxLeverage": 50,
+           *           "venueSymbol": "BTC.PAPER"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             venue: string;
             symbols: components['schemas']['Symbol'][];
@@ -5775,6 +6014,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "apiKey": "k3Jd9vQ2mX7pL4sT8wZ1",
+         *       "apiSecret": "k3Jd9vQ2mX7pL4sT8wZ1"
+         *     }
+         */
         'application/json': components['schemas']['ApiTokenRequest'];
       };
     };
@@ -5785,6 +6030,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "token": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *       "tokenType": "Bearer",
+           *       "tier": "fullTrading",
+           *       "expiresAt": "2026-05-14T09:30:00.000Z",
+           *       "audience": "trader",
+           *       "tenantId": "tnt_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "scopes": [
+           *         "tenant:config"
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['ApiToken'];
         };
       };
@@ -5871,6 +6130,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "token": "k3Jd9vQ2mX7pL4sT8wZ1"
+         *     }
+         */
         'application/json': components['schemas']['RevokeTokenRequest'];
       };
     };
@@ -5881,6 +6145,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "revoked": true
+           *     }
+           */
           'application/json': {
             /** @constant */
             ok: true;
@@ -5971,6 +6241,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "apiKey": "k3Jd9vQ2mX7pL4sT8wZ1",
+         *       "apiSecret": "k3Jd9vQ2mX7pL4sT8wZ1"
+         *     }
+         */
         'application/json': {
           apiKey?: string;
           apiSecret?: string;
@@ -5984,6 +6260,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": {
+           *         "riskEngineWss": {
+           *           "endpoint": "https://acme-dex.com/hooks/fills",
+           *           "token": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *           "expiresAt": "2026-05-14T09:30:00.000Z"
+           *         },
+           *         "quoteServiceWss": {
+           *           "endpoint": "https://acme-dex.com/hooks/fills",
+           *           "token": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *           "expiresAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Bootstrap'];
         };
       };
@@ -6076,6 +6369,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "accounts": [
+           *         {
+           *           "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *           "accountNumber": "PA-7F3A9C2E",
+           *           "name": "Acme DEX",
+           *           "executionMode": "internalised",
+           *           "baseCurrency": "USD",
+           *           "tradingGroupId": "grp_7f3a9c2e41b85d06e1c4",
+           *           "settings": {
+           *             "Acme DEX": null
+           *           },
+           *           "createdAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             accounts: components['schemas']['Account'][];
           };
@@ -6164,6 +6475,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Acme DEX",
+         *       "executionMode": "internalised",
+         *       "initialDepositUsd": "0.01"
+         *     }
+         */
         'application/json': components['schemas']['CreateAccount'];
       };
     };
@@ -6174,6 +6492,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "accountNumber": "PA-7F3A9C2E",
+           *       "name": "Acme DEX",
+           *       "executionMode": "internalised",
+           *       "baseCurrency": "USD",
+           *       "tradingGroupId": "grp_7f3a9c2e41b85d06e1c4",
+           *       "settings": {
+           *         "Acme DEX": null
+           *       },
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Account'];
         };
       };
@@ -6268,6 +6600,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "accountNumber": "PA-7F3A9C2E",
+           *       "name": "Acme DEX",
+           *       "executionMode": "internalised",
+           *       "baseCurrency": "USD",
+           *       "tradingGroupId": "grp_7f3a9c2e41b85d06e1c4",
+           *       "settings": {
+           *         "Acme DEX": null
+           *       },
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Account'];
         };
       };
@@ -6356,6 +6702,14 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Acme DEX",
+         *       "settings": {
+         *         "smartRouting": true
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['UpdateAccount'];
       };
     };
@@ -6366,6 +6720,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "accountNumber": "PA-7F3A9C2E",
+           *       "name": "Acme DEX",
+           *       "executionMode": "internalised",
+           *       "baseCurrency": "USD",
+           *       "tradingGroupId": "grp_7f3a9c2e41b85d06e1c4",
+           *       "settings": {
+           *         "Acme DEX": null
+           *       },
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Account'];
         };
       };
@@ -6460,6 +6828,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "positions": [
+           *         {
+           *           "accountId": "acc_3b81f0c29d6e4a7512ce",
+           *           "venue": "paper",
+           *           "symbol": "BTC.PAPER",
+           *           "side": "long",
+           *           "qty": "0.01",
+           *           "avgEntryPrice": "64250.5",
+           *           "markPrice": "64410",
+           *           "notionalUsd": "644.1",
+           *           "unrealizedPnlUsd": "1.595",
+           *           "realizedPnlUsd": "0",
+           *           "leverage": "5",
+           *           "openedAt": "2026-05-14T09:30:01.482Z",
+           *           "updatedAt": "2026-05-14T09:42:10.000Z"
+           *         }
+           *       ],
+           *       "unavailable": [
+           *         {
+           *           "venue": "paper",
+           *           "reason": "Within the trading group’s limits"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             positions: components['schemas']['Position'][];
             /** @description Routed accounts only: venues that could not be read now, and why (docs/api.md §2.5) */
@@ -6561,6 +6956,38 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "orders": [
+           *         {
+           *           "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *           "accountId": "acc_3b81f0c29d6e4a7512ce",
+           *           "clientOrderId": "grid-btc-42",
+           *           "venue": "paper",
+           *           "symbol": "BTC.PAPER",
+           *           "side": "buy",
+           *           "type": "limit",
+           *           "qty": "0.01",
+           *           "price": "64250.5",
+           *           "triggerPrice": null,
+           *           "stopLimitPrice": null,
+           *           "reduceOnly": false,
+           *           "timeInForce": "Gtc",
+           *           "leverage": "5",
+           *           "state": "dispatched",
+           *           "orderStatus": "open",
+           *           "venueOrderId": "91827364501",
+           *           "filledQty": "0",
+           *           "avgFillPrice": null,
+           *           "lastEvent": "intent.dispatched",
+           *           "rejectReason": null,
+           *           "createdAt": "2026-05-14T09:30:00.000Z",
+           *           "updatedAt": "2026-05-14T09:30:00.125Z",
+           *           "remainingQty": "0.01"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             orders: components['schemas']['WorkingOrder'][];
           };
@@ -6660,6 +7087,38 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "orders": [
+           *         {
+           *           "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *           "accountId": "acc_3b81f0c29d6e4a7512ce",
+           *           "clientOrderId": "grid-btc-42",
+           *           "venue": "paper",
+           *           "symbol": "BTC.PAPER",
+           *           "side": "buy",
+           *           "type": "limit",
+           *           "qty": "0.01",
+           *           "price": "64250.5",
+           *           "triggerPrice": null,
+           *           "stopLimitPrice": null,
+           *           "reduceOnly": false,
+           *           "timeInForce": "Gtc",
+           *           "leverage": "5",
+           *           "state": "dispatched",
+           *           "orderStatus": "open",
+           *           "venueOrderId": "91827364501",
+           *           "filledQty": "0",
+           *           "avgFillPrice": null,
+           *           "lastEvent": "intent.dispatched",
+           *           "rejectReason": null,
+           *           "createdAt": "2026-05-14T09:30:00.000Z",
+           *           "updatedAt": "2026-05-14T09:30:00.125Z"
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0"
+           *     }
+           */
           'application/json': {
             orders: components['schemas']['OrderIntent'][];
             /** @description Opaque; null at the end */
@@ -6761,6 +7220,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "fills": [
+           *         {
+           *           "fillId": "fil_5c0e9b7a3d2f41e68a90",
+           *           "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *           "accountId": "acc_3b81f0c29d6e4a7512ce",
+           *           "venue": "paper",
+           *           "symbol": "BTC.PAPER",
+           *           "side": "buy",
+           *           "qty": "0.01",
+           *           "price": "64250.5",
+           *           "feeUsd": "0.2249",
+           *           "liquidity": "taker",
+           *           "realizedPnlUsd": "0",
+           *           "venueOrderId": "91827364501",
+           *           "venueTradeId": "55120398877",
+           *           "executedAt": "2026-05-14T09:30:01.482Z"
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0"
+           *     }
+           */
           'application/json': {
             fills: components['schemas']['Fill'][];
             /** @description Opaque; null at the end */
@@ -6862,6 +7344,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "trades": [
+           *         {
+           *           "tradeId": "trd_a41c7e92b05d36f8e217",
+           *           "accountId": "acc_3b81f0c29d6e4a7512ce",
+           *           "venue": "paper",
+           *           "symbol": "BTC.PAPER",
+           *           "side": "long",
+           *           "qty": "0.01",
+           *           "entryPrice": "64250.5",
+           *           "exitPrice": "65010",
+           *           "realizedPnlUsd": "7.595",
+           *           "feesUsd": "0.4524",
+           *           "openedAt": "2026-05-14T09:30:01.482Z",
+           *           "closedAt": "2026-05-14T13:05:44.910Z",
+           *           "source": "platform"
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0"
+           *     }
+           */
           'application/json': {
             trades: components['schemas']['Trade'][];
             /** @description Opaque; null at the end */
@@ -6954,6 +7458,18 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "symbol": "BTC.PAPER",
+         *       "side": "long",
+         *       "qty": 2,
+         *       "entryTime": "2026-05-14T09:30:00.000Z",
+         *       "exitTime": "2026-05-14T09:30:00.000Z",
+         *       "entryPrice": 2,
+         *       "exitPrice": 2,
+         *       "fees": 2
+         *     }
+         */
         'application/json': components['schemas']['ManualTrade'];
       };
     };
@@ -6964,6 +7480,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "tradeId": "trd_a41c7e92b05d36f8e217",
+           *       "accountId": "acc_3b81f0c29d6e4a7512ce",
+           *       "venue": "paper",
+           *       "symbol": "BTC.PAPER",
+           *       "side": "long",
+           *       "qty": "0.01",
+           *       "entryPrice": "64250.5",
+           *       "exitPrice": "65010",
+           *       "realizedPnlUsd": "7.595",
+           *       "feesUsd": "0.4524",
+           *       "openedAt": "2026-05-14T09:30:01.482Z",
+           *       "closedAt": "2026-05-14T13:05:44.910Z",
+           *       "source": "platform"
+           *     }
+           */
           'application/json': components['schemas']['Trade'];
         };
       };
@@ -7055,6 +7588,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "amountUsd": "100"
+         *     }
+         */
         'application/json': components['schemas']['FundingAmount'];
       };
     };
@@ -7065,6 +7603,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "operationId": "fop_7f3a9c2e41b85d06e1c4",
+           *       "type": "deposit",
+           *       "status": "pending",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "toAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "amountUsd": "1250.75",
+           *       "rejectReason": "Within the trading group’s limits",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "decidedAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['FundingOperation'];
         };
       };
@@ -7074,6 +7625,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "operationId": "fop_7f3a9c2e41b85d06e1c4",
+           *       "type": "deposit",
+           *       "status": "pending",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "toAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "amountUsd": "1250.75",
+           *       "rejectReason": "Within the trading group’s limits",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "decidedAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['FundingOperation'];
         };
       };
@@ -7165,6 +7729,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "amountUsd": "100"
+         *     }
+         */
         'application/json': components['schemas']['FundingAmount'];
       };
     };
@@ -7175,6 +7744,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "operationId": "fop_7f3a9c2e41b85d06e1c4",
+           *       "type": "deposit",
+           *       "status": "pending",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "toAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "amountUsd": "1250.75",
+           *       "rejectReason": "Within the trading group’s limits",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "decidedAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['FundingOperation'];
         };
       };
@@ -7184,6 +7766,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "operationId": "fop_7f3a9c2e41b85d06e1c4",
+           *       "type": "deposit",
+           *       "status": "pending",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "toAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "amountUsd": "1250.75",
+           *       "rejectReason": "Within the trading group’s limits",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "decidedAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['FundingOperation'];
         };
       };
@@ -7275,6 +7870,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "toAccountId": "acc_7f3a9c2e41b85d06e1c4",
+         *       "amountUsd": "100"
+         *     }
+         */
         'application/json': components['schemas']['FundingTransfer'];
       };
     };
@@ -7285,6 +7886,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "operationId": "fop_7f3a9c2e41b85d06e1c4",
+           *       "type": "deposit",
+           *       "status": "pending",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "toAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "amountUsd": "1250.75",
+           *       "rejectReason": "Within the trading group’s limits",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "decidedAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['FundingOperation'];
         };
       };
@@ -7294,6 +7908,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "operationId": "fop_7f3a9c2e41b85d06e1c4",
+           *       "type": "deposit",
+           *       "status": "pending",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "toAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "amountUsd": "1250.75",
+           *       "rejectReason": "Within the trading group’s limits",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "decidedAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['FundingOperation'];
         };
       };
@@ -7391,6 +8018,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "events": [
+           *         {
+           *           "fill.executed": null
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0"
+           *     }
+           */
           'application/json': {
             events: {
               [key: string]: unknown;
@@ -7498,6 +8135,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "events": [
+           *         {
+           *           "fill.executed": null
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0"
+           *     }
+           */
           'application/json': {
             events: {
               [key: string]: unknown;
@@ -7590,6 +8237,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Acme DEX",
+         *       "executionMode": "internalised",
+         *       "initialDepositUsd": "0.01"
+         *     }
+         */
         'application/json': components['schemas']['CreateAccount'];
       };
     };
@@ -7600,6 +8254,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "accountNumber": "PA-7F3A9C2E",
+           *       "name": "Acme DEX",
+           *       "executionMode": "internalised",
+           *       "baseCurrency": "USD",
+           *       "tradingGroupId": "grp_7f3a9c2e41b85d06e1c4",
+           *       "settings": {
+           *         "Acme DEX": null
+           *       },
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Account'];
         };
       };
@@ -7694,6 +8362,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "accountNumber": "PA-7F3A9C2E",
+           *       "perVenue": [
+           *         {
+           *           "venue": "paper",
+           *           "exchange": "paper",
+           *           "equityUsd": "1250.75",
+           *           "balanceUsd": "1250.75",
+           *           "marginUsedUsd": "1250.75",
+           *           "marginAvailableUsd": "1250.75",
+           *           "unrealizedPnlUsd": "1250.75",
+           *           "openPositions": 2
+           *         }
+           *       ],
+           *       "unavailable": [
+           *         {
+           *           "venue": "paper",
+           *           "reason": "Within the trading group’s limits"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['AccountState'];
         };
       };
@@ -7797,6 +8489,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "points": [
+           *         {
+           *           "ts": "2026-05-14T09:30:00.000Z",
+           *           "venue": "paper",
+           *           "reason": "deposit",
+           *           "hour": "2026-05-14T09:30:00.000Z",
+           *           "equityUsd": "1250.75",
+           *           "balanceUsd": "1250.75",
+           *           "unrealizedPnlUsd": "1250.75",
+           *           "marginUsedUsd": "1250.75",
+           *           "marginAvailableUsd": "1250.75",
+           *           "openPositions": 2
+           *         }
+           *       ],
+           *       "truncated": true
+           *     }
+           */
           'application/json': components['schemas']['StateHistory'];
         };
       };
@@ -7891,6 +8602,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "agents": [
+           *         {
+           *           "agentId": "agt_7f3a9c2e41b85d06e1c4",
+           *           "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *           "venue": "hyperliquid",
+           *           "owner": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *           "agentAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *           "agentName": "Grid bot",
+           *           "status": "pending_authorization",
+           *           "expiresAt": "2026-05-14T09:30:00.000Z",
+           *           "authorizedAt": "2026-05-14T09:30:00.000Z",
+           *           "revokedAt": "2026-05-14T09:30:00.000Z",
+           *           "createdAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             agents: components['schemas']['Agent'][];
           };
@@ -7981,6 +8711,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "venue": "hyperliquid",
+         *       "owner": "0x5e9ee1089755c3435139848e47e6635505d5a13a",
+         *       "expiresInDays": 30
+         *     }
+         */
         'application/json': components['schemas']['CreateAgent'];
       };
     };
@@ -7991,6 +8728,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "agentId": "agt_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "venue": "hyperliquid",
+           *       "owner": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "agentAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "agentName": "Grid bot",
+           *       "status": "pending_authorization",
+           *       "expiresAt": "2026-05-14T09:30:00.000Z",
+           *       "authorizedAt": "2026-05-14T09:30:00.000Z",
+           *       "revokedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "authorization": {
+           *         "Acme DEX": null
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['CreatedAgent'];
         };
       };
@@ -8089,6 +8844,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "signature": "0x1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b",
+         *       "keyId": "obj_7f3a9c2e41b85d06e1c4"
+         *     }
+         */
         'application/json': components['schemas']['AuthorizeAgent'];
       };
     };
@@ -8099,6 +8860,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "agentId": "agt_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "venue": "hyperliquid",
+           *       "owner": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "agentAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "agentName": "Grid bot",
+           *       "status": "pending_authorization",
+           *       "expiresAt": "2026-05-14T09:30:00.000Z",
+           *       "authorizedAt": "2026-05-14T09:30:00.000Z",
+           *       "revokedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Agent'];
         };
       };
@@ -8212,6 +8988,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "agentId": "agt_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "venue": "hyperliquid",
+           *       "owner": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "agentAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "agentName": "Grid bot",
+           *       "status": "pending_authorization",
+           *       "expiresAt": "2026-05-14T09:30:00.000Z",
+           *       "authorizedAt": "2026-05-14T09:30:00.000Z",
+           *       "revokedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Agent'];
         };
       };
@@ -8315,6 +9106,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "orders": [
+           *         {
+           *           "venue": "paper",
+           *           "venueOrderId": "91827364501",
+           *           "clientOrderId": "grid-btc-42",
+           *           "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *           "source": "platform",
+           *           "symbol": "BTC.PAPER",
+           *           "side": "buy",
+           *           "type": "active",
+           *           "qty": "0.01",
+           *           "price": "64250.5",
+           *           "status": "open",
+           *           "filledQty": "0.01",
+           *           "avgFillPrice": "64250.5",
+           *           "updatedAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0"
+           *     }
+           */
           'application/json': components['schemas']['OrderHistory'];
         };
       };
@@ -8407,6 +9221,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "nonce": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *       "expiresAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['SiweNonce'];
         };
       };
@@ -8493,6 +9313,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "message": "Within the trading group’s limits",
+         *       "signature": "0x1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b"
+         *     }
+         */
         'application/json': components['schemas']['SiweVerify'];
       };
     };
@@ -8505,6 +9331,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "sessionId": "obj_7f3a9c2e41b85d06e1c4",
+           *       "walletAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "tier": "fullTrading",
+           *       "expiresAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Session'];
         };
       };
@@ -8597,6 +9432,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true
+           *     }
+           */
           'application/json': components['schemas']['Logout'];
         };
       };
@@ -8689,6 +9529,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "providers": [
+           *         {
+           *           "slug": "acme-dex",
+           *           "kind": "oidc",
+           *           "displayName": "Acme DEX",
+           *           "startPath": "/api/v1/reports/statements/acc_7f3a9c2e41b85d06e1c4/2026-04"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['SigninOptions'];
         };
       };
@@ -8884,6 +9736,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Any other status: the error body (this operation has no 2xx answer) */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOidcCallback: {
@@ -8988,6 +9849,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Any other status: the error body (this operation has no 2xx answer) */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   logoutOidc: {
@@ -9005,6 +9875,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true
+           *     }
+           */
           'application/json': components['schemas']['SigninOk'];
         };
       };
@@ -9091,6 +9966,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "email": "trader@acme-dex.com",
+         *       "returnTo": "/trade",
+         *       "link": true
+         *     }
+         */
         'application/json': components['schemas']['EmailSigninStart'];
       };
     };
@@ -9101,6 +9983,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "sent": true,
+           *       "expiresAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['EmailSigninSent'];
         };
       };
@@ -9273,6 +10161,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Any other status: the error body (this operation has no 2xx answer) */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   listIdentities: {
@@ -9290,6 +10187,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "identities": [
+           *         {
+           *           "id": "idn_7f3a9c2e41b85d06e1c4",
+           *           "kind": "oidc",
+           *           "issuer": "https://acme-dex.com/hooks/fills",
+           *           "subject": "trader@acme-dex.com",
+           *           "email": "trader@acme-dex.com",
+           *           "providerId": "prv_7f3a9c2e41b85d06e1c4",
+           *           "createdAt": "2026-05-14T09:30:00.000Z",
+           *           "lastSignInAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['LinkedIdentities'];
         };
       };
@@ -9376,6 +10289,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "message": "Within the trading group’s limits",
+         *       "signature": "0x1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b"
+         *     }
+         */
         'application/json': components['schemas']['SiweVerify'];
       };
     };
@@ -9386,6 +10305,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "idn_7f3a9c2e41b85d06e1c4",
+           *       "kind": "oidc",
+           *       "issuer": "https://acme-dex.com/hooks/fills",
+           *       "subject": "trader@acme-dex.com",
+           *       "email": "trader@acme-dex.com",
+           *       "providerId": "prv_7f3a9c2e41b85d06e1c4",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "lastSignInAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['LinkedIdentity'];
         };
       };
@@ -9480,6 +10411,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true
+           *     }
+           */
           'application/json': components['schemas']['SigninOk'];
         };
       };
@@ -9569,6 +10505,18 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "asset": "BTC",
+         *       "side": "buy",
+         *       "qty": "0.01",
+         *       "type": "market",
+         *       "reduceOnly": false,
+         *       "leverage": 1,
+         *       "clientId": "Acme DEX",
+         *       "validForMs": 100
+         *     }
+         */
         'application/json': components['schemas']['RouteIntent'];
       };
     };
@@ -9581,6 +10529,50 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *       "decision": {
+           *         "decisionId": "sor_7f3a9c2e41b85d06e1c4",
+           *         "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *         "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *         "asset": "USD",
+           *         "side": "buy",
+           *         "qty": "0.01",
+           *         "selectedVenue": "hyperliquid",
+           *         "selectedSymbol": "BTC.PAPER",
+           *         "mark": "64250.5",
+           *         "estimatedCostUsd": "1250.75",
+           *         "estimatedCostBps": "4.5",
+           *         "estimatedAllInPrice": "64250.5",
+           *         "nextBest": {
+           *           "venue": "hyperliquid",
+           *           "estimatedCostUsd": "1250.75",
+           *           "estimatedCostBps": "4.5",
+           *           "allInPrice": "64250.5"
+           *         },
+           *         "savingsVsNextBestUsd": "1250.75",
+           *         "candidates": [
+           *           {
+           *             "venue": "hyperliquid",
+           *             "symbol": "BTC.PAPER",
+           *             "eligible": true,
+           *             "reason": "asset_not_listed",
+           *             "mark": "64250.5",
+           *             "takerFeeBps": "4.5",
+           *             "vwap": "64250.5",
+           *             "allInPrice": "64250.5",
+           *             "feeUsd": "1250.75",
+           *             "spreadUsd": "1250.75",
+           *             "impactUsd": "1250.75",
+           *             "totalCostUsd": "1250.75",
+           *             "totalCostBps": "4.5"
+           *           }
+           *         ],
+           *         "decidedAt": "2026-05-14T09:30:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['RoutedIntent'];
         };
       };
@@ -9685,6 +10677,53 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "decisionId": "sor_7f3a9c2e41b85d06e1c4",
+           *           "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *           "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *           "asset": "USD",
+           *           "side": "buy",
+           *           "qty": "0.01",
+           *           "selectedVenue": "hyperliquid",
+           *           "selectedSymbol": "BTC.PAPER",
+           *           "mark": "64250.5",
+           *           "estimatedCostUsd": "1250.75",
+           *           "estimatedCostBps": "4.5",
+           *           "estimatedAllInPrice": "64250.5",
+           *           "nextBest": {
+           *             "venue": "hyperliquid",
+           *             "estimatedCostUsd": "1250.75",
+           *             "estimatedCostBps": "4.5",
+           *             "allInPrice": "64250.5"
+           *           },
+           *           "savingsVsNextBestUsd": "1250.75",
+           *           "candidates": [
+           *             {
+           *               "venue": "hyperliquid",
+           *               "symbol": "BTC.PAPER",
+           *               "eligible": true,
+           *               "reason": "asset_not_listed",
+           *               "mark": "64250.5",
+           *               "takerFeeBps": "4.5",
+           *               "vwap": "64250.5",
+           *               "allInPrice": "64250.5",
+           *               "feeUsd": "1250.75",
+           *               "spreadUsd": "1250.75",
+           *               "impactUsd": "1250.75",
+           *               "totalCostUsd": "1250.75",
+           *               "totalCostBps": "4.5"
+           *             }
+           *           ],
+           *           "decidedAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0",
+           *       "hasMore": true
+           *     }
+           */
           'application/json': components['schemas']['SorDecisionPage'];
         };
       };
@@ -9782,6 +10821,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "from": "2026-05-14T09:30:00.000Z",
+           *       "to": "2026-05-14T09:30:00.000Z",
+           *       "decisions": 2,
+           *       "filled": 2,
+           *       "savingsCounted": 2,
+           *       "avgEligibleCandidates": "1.25",
+           *       "estimatedSavingsUsd": "1250.75",
+           *       "realisedSavingsUsd": "1250.75",
+           *       "byVenue": [
+           *         {
+           *           "venue": "hyperliquid",
+           *           "decisions": 2,
+           *           "filled": 2,
+           *           "realisedSavingsUsd": "1250.75"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['SorSummary'];
         };
       };
@@ -9874,6 +10933,37 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "intents": [
+           *         {
+           *           "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *           "accountId": "acc_3b81f0c29d6e4a7512ce",
+           *           "clientOrderId": "grid-btc-42",
+           *           "venue": "paper",
+           *           "symbol": "BTC.PAPER",
+           *           "side": "buy",
+           *           "type": "limit",
+           *           "qty": "0.01",
+           *           "price": "64250.5",
+           *           "triggerPrice": null,
+           *           "stopLimitPrice": null,
+           *           "reduceOnly": false,
+           *           "timeInForce": "Gtc",
+           *           "leverage": "5",
+           *           "state": "dispatched",
+           *           "orderStatus": "open",
+           *           "venueOrderId": "91827364501",
+           *           "filledQty": "0",
+           *           "avgFillPrice": null,
+           *           "lastEvent": "intent.dispatched",
+           *           "rejectReason": null,
+           *           "createdAt": "2026-05-14T09:30:00.000Z",
+           *           "updatedAt": "2026-05-14T09:30:00.125Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['IntentList'];
         };
       };
@@ -9963,6 +11053,19 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "venue": "paper",
+         *       "symbol": "BTC.PAPER",
+         *       "side": "buy",
+         *       "type": "limit",
+         *       "qty": "0.01",
+         *       "price": "64250.5",
+         *       "timeInForce": "Gtc",
+         *       "leverage": 5,
+         *       "clientOrderId": "grid-btc-42"
+         *     }
+         */
         'application/json': components['schemas']['ComposeIntent'];
       };
     };
@@ -9975,6 +11078,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_3b81f0c29d6e4a7512ce",
+           *       "clientOrderId": "grid-btc-42",
+           *       "venue": "paper",
+           *       "symbol": "BTC.PAPER",
+           *       "side": "buy",
+           *       "type": "limit",
+           *       "qty": "0.01",
+           *       "price": "64250.5",
+           *       "triggerPrice": null,
+           *       "stopLimitPrice": null,
+           *       "reduceOnly": false,
+           *       "timeInForce": "Gtc",
+           *       "leverage": "5",
+           *       "state": "signed_pending_dispatch",
+           *       "orderStatus": null,
+           *       "venueOrderId": null,
+           *       "filledQty": "0",
+           *       "avgFillPrice": null,
+           *       "lastEvent": "intent.dispatched",
+           *       "rejectReason": null,
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "updatedAt": "2026-05-14T09:30:00.125Z"
+           *     }
+           */
           'application/json': components['schemas']['ComposedIntent'];
         };
       };
@@ -10075,6 +11205,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "signedPayload": {
+         *         "signature": "0x1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b"
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['SignResultRequest'];
       };
     };
@@ -10085,6 +11222,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *       "venueOrderId": "91827364501",
+           *       "resting": true,
+           *       "inlineFill": {
+           *         "qty": "0.01",
+           *         "avgPrice": "64250.5"
+           *       },
+           *       "error": "risk_limit_exceeded",
+           *       "detail": "Within the trading group’s limits"
+           *     }
+           */
           'application/json': components['schemas']['SignResult'];
         };
       };
@@ -10188,6 +11339,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_3b81f0c29d6e4a7512ce",
+           *       "clientOrderId": "grid-btc-42",
+           *       "venue": "paper",
+           *       "symbol": "BTC.PAPER",
+           *       "side": "buy",
+           *       "type": "limit",
+           *       "qty": "0.01",
+           *       "price": "64250.5",
+           *       "triggerPrice": null,
+           *       "stopLimitPrice": null,
+           *       "reduceOnly": false,
+           *       "timeInForce": "Gtc",
+           *       "leverage": "5",
+           *       "state": "dispatched",
+           *       "orderStatus": "open",
+           *       "venueOrderId": "91827364501",
+           *       "filledQty": "0",
+           *       "avgFillPrice": null,
+           *       "lastEvent": "intent.dispatched",
+           *       "rejectReason": null,
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "updatedAt": "2026-05-14T09:30:00.125Z"
+           *     }
+           */
           'application/json': components['schemas']['OrderIntent'];
         };
       };
@@ -10277,6 +11455,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "venueOrderId": "91827364501",
+         *       "intentId": "int_7f3a9c2e41b85d06e1c4"
+         *     }
+         */
         'application/json': components['schemas']['CancelOrder'];
       };
     };
@@ -10287,6 +11471,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *       "venueOrderId": "91827364501",
+           *       "state": "canceled"
+           *     }
+           */
           'application/json': components['schemas']['CancelResult'];
         };
       };
@@ -10385,6 +11577,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+         *       "symbol": "BTC.PAPER"
+         *     }
+         */
         'application/json': components['schemas']['CancelAll'];
       };
     };
@@ -10395,6 +11593,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "canceled": [
+           *         {
+           *           "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *           "venueOrderId": "91827364501"
+           *         }
+           *       ],
+           *       "failed": [
+           *         {
+           *           "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *           "venueOrderId": "91827364501",
+           *           "error": "risk_limit_exceeded"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['CancelAllResult'];
         };
       };
@@ -10493,6 +11709,15 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "intentId": "int_7f3a9c2e41b85d06e1c4",
+         *       "newPrice": 2,
+         *       "newQty": 2,
+         *       "newTriggerPrice": 2,
+         *       "newStopLimitPrice": 50
+         *     }
+         */
         'application/json': components['schemas']['ModifyOrder'];
       };
     };
@@ -10503,6 +11728,38 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "replacedIntentId": "int_7f3a9c2e41b85d06e1c4",
+           *       "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *       "intent": {
+           *         "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *         "accountId": "acc_3b81f0c29d6e4a7512ce",
+           *         "clientOrderId": "grid-btc-42",
+           *         "venue": "paper",
+           *         "symbol": "BTC.PAPER",
+           *         "side": "buy",
+           *         "type": "limit",
+           *         "qty": "0.01",
+           *         "price": "64250.5",
+           *         "triggerPrice": null,
+           *         "stopLimitPrice": null,
+           *         "reduceOnly": false,
+           *         "timeInForce": "Gtc",
+           *         "leverage": "5",
+           *         "state": "dispatched",
+           *         "orderStatus": "open",
+           *         "venueOrderId": "91827364501",
+           *         "filledQty": "0",
+           *         "avgFillPrice": null,
+           *         "lastEvent": "intent.dispatched",
+           *         "rejectReason": null,
+           *         "createdAt": "2026-05-14T09:30:00.000Z",
+           *         "updatedAt": "2026-05-14T09:30:00.125Z"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ModifyResult'];
         };
       };
@@ -10601,6 +11858,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "intentId": "int_7f3a9c2e41b85d06e1c4",
+         *       "maxAttempts": 20,
+         *       "intervalMs": 500
+         *     }
+         */
         'application/json': components['schemas']['Chase'];
       };
     };
@@ -10611,6 +11875,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "chaseId": "chs_7f3a9c2e41b85d06e1c4",
+           *       "currentIntentId": "int_7f3a9c2e41b85d06e1c4",
+           *       "attempts": 2,
+           *       "maxAttempts": 50,
+           *       "state": "chasing"
+           *     }
+           */
           'application/json': components['schemas']['ChaseState'];
         };
       };
@@ -10709,6 +11982,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "accountId": "acc_7f3a9c2e41b85d06e1c4"
+         *     }
+         */
         'application/json': components['schemas']['Flatten'];
       };
     };
@@ -10719,6 +11997,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "batchId": "bat_7f3a9c2e41b85d06e1c4",
+           *       "kind": "flatten",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "legs": [
+           *         {
+           *           "n": 2,
+           *           "action": "cancel",
+           *           "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *           "symbol": "BTC.PAPER",
+           *           "side": "buy",
+           *           "qty": "0.01"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['BatchPlan'];
         };
       };
@@ -10817,6 +12112,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "symbol": "BTC.PAPER",
+         *       "accountId": "acc_7f3a9c2e41b85d06e1c4"
+         *     }
+         */
         'application/json': components['schemas']['Reverse'];
       };
     };
@@ -10827,6 +12128,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "batchId": "bat_7f3a9c2e41b85d06e1c4",
+           *       "kind": "flatten",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "legs": [
+           *         {
+           *           "n": 2,
+           *           "action": "cancel",
+           *           "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *           "symbol": "BTC.PAPER",
+           *           "side": "buy",
+           *           "qty": "0.01"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['BatchPlan'];
         };
       };
@@ -10925,6 +12243,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "parentIntentId": "int_7f3a9c2e41b85d06e1c4",
+         *       "tpPrice": 2,
+         *       "slPrice": 2
+         *     }
+         */
         'application/json': components['schemas']['AttachBracket'];
       };
     };
@@ -10935,6 +12260,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "bracketId": "brk_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "parentIntentId": "int_7f3a9c2e41b85d06e1c4",
+           *       "state": "staged",
+           *       "staged": true,
+           *       "symbol": "BTC.PAPER",
+           *       "tpPrice": "64250.5",
+           *       "slPrice": "64250.5",
+           *       "legs": {
+           *         "tp": "66000",
+           *         "sl": "62500"
+           *       },
+           *       "filledLeg": "tp"
+           *     }
+           */
           'application/json': components['schemas']['Bracket'];
         };
       };
@@ -11033,6 +12375,14 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "symbol": "BTC.PAPER",
+         *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+         *       "tpPrice": 2,
+         *       "slPrice": 2
+         *     }
+         */
         'application/json': components['schemas']['AttachBracketToPosition'];
       };
     };
@@ -11043,6 +12393,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "bracketId": "brk_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "parentIntentId": "int_7f3a9c2e41b85d06e1c4",
+           *       "state": "staged",
+           *       "staged": true,
+           *       "symbol": "BTC.PAPER",
+           *       "tpPrice": "64250.5",
+           *       "slPrice": "64250.5",
+           *       "legs": {
+           *         "tp": "66000",
+           *         "sl": "62500"
+           *       },
+           *       "filledLeg": "tp"
+           *     }
+           */
           'application/json': components['schemas']['Bracket'];
         };
       };
@@ -11141,6 +12508,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "bracketId": "brk_7f3a9c2e41b85d06e1c4",
+         *       "tpPrice": 2,
+         *       "slPrice": 2
+         *     }
+         */
         'application/json': components['schemas']['ModifyBracket'];
       };
     };
@@ -11151,6 +12525,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "bracketId": "brk_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "parentIntentId": "int_7f3a9c2e41b85d06e1c4",
+           *       "state": "staged",
+           *       "staged": true,
+           *       "symbol": "BTC.PAPER",
+           *       "tpPrice": "64250.5",
+           *       "slPrice": "64250.5",
+           *       "legs": {
+           *         "tp": "66000",
+           *         "sl": "62500"
+           *       },
+           *       "filledLeg": "tp"
+           *     }
+           */
           'application/json': components['schemas']['Bracket'];
         };
       };
@@ -11254,6 +12645,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "bracketId": "brk_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "parentIntentId": "int_7f3a9c2e41b85d06e1c4",
+           *       "state": "staged",
+           *       "staged": true,
+           *       "symbol": "BTC.PAPER",
+           *       "tpPrice": "64250.5",
+           *       "slPrice": "64250.5",
+           *       "legs": {
+           *         "tp": "66000",
+           *         "sl": "62500"
+           *       },
+           *       "filledLeg": "tp"
+           *     }
+           */
           'application/json': components['schemas']['Bracket'];
         };
       };
@@ -11358,6 +12766,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "venue": "paper",
+           *       "symbol": "BTC.PAPER",
+           *       "mark": "64250.5",
+           *       "bid": "obj_7f3a9c2e41b85d06e1c4",
+           *       "ask": "64250.5",
+           *       "ts": "2026-05-14T09:30:00.000Z",
+           *       "source": "Acme DEX"
+           *     }
+           */
           'application/json': components['schemas']['Quote'];
         };
       };
@@ -11467,6 +12886,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "venue": "paper",
+           *       "symbol": "BTC.PAPER",
+           *       "bookSeq": 2,
+           *       "ts": "2026-05-14T09:30:00.000Z",
+           *       "bids": [
+           *         [
+           *           "64250.5",
+           *           "64250.5"
+           *         ]
+           *       ],
+           *       "asks": [
+           *         [
+           *           "64250.5",
+           *           "64250.5"
+           *         ]
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['Depth'];
         };
       };
@@ -11576,6 +13015,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "venue": "paper",
+           *       "symbol": "BTC.PAPER",
+           *       "bookSeq": 2,
+           *       "ts": "2026-05-14T09:30:00.000Z",
+           *       "bids": [
+           *         [
+           *           "64250.5",
+           *           "64250.5"
+           *         ]
+           *       ],
+           *       "asks": [
+           *         [
+           *           "64250.5",
+           *           "64250.5"
+           *         ]
+           *       ],
+           *       "step": "1.25"
+           *     }
+           */
           'application/json': components['schemas']['GroupedDepth'];
         };
       };
@@ -11681,6 +13141,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ticker": "BTC.PAPER",
+           *       "venue": "paper",
+           *       "markPrice": "64250.5",
+           *       "open24h": "64250.5",
+           *       "high24h": "64250.5",
+           *       "low24h": "64250.5",
+           *       "volume24h": "1.25",
+           *       "change24h": "1.25",
+           *       "changePct24h": "1.25",
+           *       "window": {
+           *         "from": "2026-05-14T09:30:00.000Z",
+           *         "to": "2026-05-14T09:30:00.000Z"
+           *       },
+           *       "source": {
+           *         "mark": "64250.5",
+           *         "bars": "1.25"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Stats'];
         };
       };
@@ -11794,6 +13275,38 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "venue": "paper",
+           *       "symbol": "BTC.PAPER",
+           *       "interval": "Acme DEX",
+           *       "bars": [
+           *         {
+           *           "openTime": "2026-05-14T09:30:00.000Z",
+           *           "closeTime": "2026-05-14T09:30:00.000Z",
+           *           "open": "64250.5",
+           *           "high": "64250.5",
+           *           "low": "64250.5",
+           *           "close": "64250.5",
+           *           "volume": "1250.75",
+           *           "closed": true
+           *         }
+           *       ],
+           *       "source": "Acme DEX",
+           *       "rebase": {
+           *         "shiftMs": 2,
+           *         "recordedClose": "64250.5",
+           *         "seamPrice": "64250.5",
+           *         "seamTime": "2026-05-14T09:30:00.000Z",
+           *         "decimals": 2
+           *       },
+           *       "window": {
+           *         "from": "2026-05-14T09:30:00.000Z",
+           *         "to": "2026-05-14T09:30:00.000Z"
+           *       },
+           *       "truncated": true
+           *     }
+           */
           'application/json': components['schemas']['Candles'];
         };
       };
@@ -11892,6 +13405,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "venue": "paper",
+           *       "symbol": "BTC.PAPER",
+           *       "trades": [
+           *         {
+           *           "tradeId": "trd_7f3a9c2e41b85d06e1c4",
+           *           "ts": "2026-05-14T09:30:00.000Z",
+           *           "price": "64250.5",
+           *           "size": "0.01",
+           *           "side": "buy"
+           *         }
+           *       ],
+           *       "source": "Acme DEX"
+           *     }
+           */
           'application/json': components['schemas']['Tape'];
         };
       };
@@ -11995,6 +13524,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "base": "USD",
+           *       "rates": [
+           *         {
+           *           "currency": "USD",
+           *           "rate": "0.08",
+           *           "source": "Acme DEX",
+           *           "asOf": "Acme DEX"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['FxRates'];
         };
       };
@@ -12087,6 +13629,32 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "markets": [
+           *         {
+           *           "marketId": "obj_7f3a9c2e41b85d06e1c4",
+           *           "eventTitle": "Will BTC close above $70,000 on May 31?",
+           *           "question": "Will BTC close above $70,000 on May 31?",
+           *           "startDate": "2026-05-14T09:30:00.000Z",
+           *           "endDate": "2026-05-14T09:30:00.000Z",
+           *           "closedTime": "2026-05-14T09:30:00.000Z",
+           *           "totalVolumeUsd": "1250.75",
+           *           "winningOutcome": "Yes",
+           *           "outcomes": [
+           *             {
+           *               "outcome": "Yes",
+           *               "symbol": "BTC.PAPER",
+           *               "tokenId": "obj_7f3a9c2e41b85d06e1c4",
+           *               "lastPrice": "64250.5",
+           *               "lastDate": "2026-05-14T09:30:00.000Z",
+           *               "points": 2
+           *             }
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['PolymarketMarkets'];
         };
       };
@@ -12187,6 +13755,37 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "orders": [
+           *         {
+           *           "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *           "accountId": "acc_3b81f0c29d6e4a7512ce",
+           *           "clientOrderId": "grid-btc-42",
+           *           "venue": "paper",
+           *           "symbol": "BTC.PAPER",
+           *           "side": "buy",
+           *           "type": "limit",
+           *           "qty": "0.01",
+           *           "price": "64250.5",
+           *           "triggerPrice": null,
+           *           "stopLimitPrice": null,
+           *           "reduceOnly": false,
+           *           "timeInForce": "Gtc",
+           *           "leverage": "5",
+           *           "state": "dispatched",
+           *           "orderStatus": "open",
+           *           "venueOrderId": "91827364501",
+           *           "filledQty": "0",
+           *           "avgFillPrice": null,
+           *           "lastEvent": "intent.dispatched",
+           *           "rejectReason": null,
+           *           "createdAt": "2026-05-14T09:30:00.000Z",
+           *           "updatedAt": "2026-05-14T09:30:00.125Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             orders: components['schemas']['OrderIntent'][];
           };
@@ -12289,6 +13888,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "fills": [
+           *         {
+           *           "fillId": "fil_5c0e9b7a3d2f41e68a90",
+           *           "intentId": "int_7f3a9c2e41b85d06e1c4",
+           *           "accountId": "acc_3b81f0c29d6e4a7512ce",
+           *           "venue": "paper",
+           *           "symbol": "BTC.PAPER",
+           *           "side": "buy",
+           *           "qty": "0.01",
+           *           "price": "64250.5",
+           *           "feeUsd": "0.2249",
+           *           "liquidity": "taker",
+           *           "realizedPnlUsd": "0",
+           *           "venueOrderId": "91827364501",
+           *           "venueTradeId": "55120398877",
+           *           "executedAt": "2026-05-14T09:30:01.482Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             fills: components['schemas']['Fill'][];
           };
@@ -12391,6 +14012,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "positionsClosed": [
+           *         {
+           *           "tradeId": "trd_a41c7e92b05d36f8e217",
+           *           "accountId": "acc_3b81f0c29d6e4a7512ce",
+           *           "venue": "paper",
+           *           "symbol": "BTC.PAPER",
+           *           "side": "long",
+           *           "qty": "0.01",
+           *           "entryPrice": "64250.5",
+           *           "exitPrice": "65010",
+           *           "realizedPnlUsd": "7.595",
+           *           "feesUsd": "0.4524",
+           *           "openedAt": "2026-05-14T09:30:01.482Z",
+           *           "closedAt": "2026-05-14T13:05:44.910Z",
+           *           "source": "platform"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             positionsClosed: components['schemas']['Trade'][];
           };
@@ -12493,6 +14135,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "days": [
+           *         {
+           *           "date": "2026-05-14T09:30:00.000Z",
+           *           "realizedPnlUsd": "1250.75",
+           *           "feesUsd": "1250.75",
+           *           "netPnlUsd": "1250.75",
+           *           "trades": 2
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['DailyPnl'];
         };
       };
@@ -12593,6 +14248,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "funding": [
+           *         {
+           *           "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *           "venue": "paper",
+           *           "symbol": "BTC.PAPER",
+           *           "hour": "2026-05-14T09:30:00.000Z",
+           *           "positionQty": "0.01",
+           *           "markPrice": "64250.5",
+           *           "rate": "0.08",
+           *           "amountUsd": "1250.75",
+           *           "paidAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "totalUsd": "1250.75"
+           *     }
+           */
           'application/json': components['schemas']['FundingReport'];
         };
       };
@@ -12688,6 +14361,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "statements": [
+           *         {
+           *           "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *           "month": "2026-04",
+           *           "urls": {
+           *             "csv": "/api/v1/reports/statements/acc_7f3a9c2e41b85d06e1c4/2026-04",
+           *             "pdf": "/api/v1/reports/statements/acc_7f3a9c2e41b85d06e1c4/2026-04"
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['StatementList'];
         };
       };
@@ -12891,6 +14578,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "window": {
+           *         "from": "2026-05-14T09:30:00.000Z",
+           *         "to": "2026-05-14T09:30:00.000Z"
+           *       },
+           *       "accountIds": [
+           *         "Acme DEX"
+           *       ],
+           *       "fills": 2,
+           *       "volumeUsd": "1250.75",
+           *       "fillFeesUsd": "1250.75",
+           *       "trades": 2,
+           *       "manualTrades": 2,
+           *       "realizedPnlUsd": "1250.75",
+           *       "tradeFeesUsd": "1250.75",
+           *       "netPnlUsd": "1250.75",
+           *       "bestTradeUsd": "1250.75",
+           *       "worstTradeUsd": "1250.75",
+           *       "wins": 2,
+           *       "losses": 2,
+           *       "winRate": "0.08"
+           *     }
+           */
           'application/json': components['schemas']['Performance'];
         };
       };
@@ -12990,6 +14701,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "window": {
+           *         "from": "2026-05-14T09:30:00.000Z",
+           *         "to": "2026-05-14T09:30:00.000Z"
+           *       },
+           *       "accountIds": [
+           *         "Acme DEX"
+           *       ],
+           *       "symbols": [
+           *         {
+           *           "venue": "paper",
+           *           "symbol": "BTC.PAPER",
+           *           "fills": 2,
+           *           "volumeUsd": "1250.75",
+           *           "fillFeesUsd": "1250.75",
+           *           "trades": 2,
+           *           "manualTrades": 2,
+           *           "realizedPnlUsd": "1250.75",
+           *           "tradeFeesUsd": "1250.75",
+           *           "netPnlUsd": "1250.75",
+           *           "bestTradeUsd": "1250.75",
+           *           "worstTradeUsd": "1250.75",
+           *           "wins": 2,
+           *           "losses": 2,
+           *           "winRate": "0.08"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['PerSymbolPerformance'];
         };
       };
@@ -13091,6 +14832,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "window": {
+           *         "from": "2026-05-14T09:30:00.000Z",
+           *         "to": "2026-05-14T09:30:00.000Z"
+           *       },
+           *       "accountIds": [
+           *         "Acme DEX"
+           *       ],
+           *       "bucket": "trade",
+           *       "startEquityUsd": "1250.75",
+           *       "endEquityUsd": "1250.75",
+           *       "points": [
+           *         {
+           *           "at": "2026-05-14T09:30:00.000Z",
+           *           "date": "2026-05-14T09:30:00.000Z",
+           *           "equityUsd": "1250.75",
+           *           "pnlUsd": "1250.75",
+           *           "tradeId": "trd_7f3a9c2e41b85d06e1c4",
+           *           "trades": 2
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['EquityCurve'];
         };
       };
@@ -13190,6 +14955,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "window": {
+           *         "from": "2026-05-14T09:30:00.000Z",
+           *         "to": "2026-05-14T09:30:00.000Z"
+           *       },
+           *       "accountIds": [
+           *         "Acme DEX"
+           *       ],
+           *       "startEquityUsd": "1250.75",
+           *       "endEquityUsd": "1250.75",
+           *       "returns": [
+           *         {
+           *           "date": "2026-05-14T09:30:00.000Z",
+           *           "return": "1.25"
+           *         }
+           *       ],
+           *       "meanDailyReturn": "1.25",
+           *       "stdevDailyReturn": "1.25",
+           *       "sharpe": "0.08",
+           *       "sortino": "0.08",
+           *       "maxDrawdownUsd": "1250.75",
+           *       "maxDrawdownPct": "0.08",
+           *       "trades": 2,
+           *       "wins": 2,
+           *       "losses": 2,
+           *       "winRate": "0.08",
+           *       "grossProfitUsd": "1250.75",
+           *       "grossLossUsd": "1250.75",
+           *       "profitFactor": "1.25",
+           *       "avgWinUsd": "1250.75",
+           *       "avgLossUsd": "1250.75",
+           *       "expectancyUsd": "1250.75"
+           *     }
+           */
           'application/json': components['schemas']['RiskMetrics'];
         };
       };
@@ -13282,6 +15082,35 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "indicators": [
+           *         {
+           *           "name": "Acme DEX",
+           *           "description": "Within the trading group’s limits",
+           *           "inputs": [
+           *             "open"
+           *           ],
+           *           "outputs": [
+           *             "Acme DEX"
+           *           ],
+           *           "params": [
+           *             {
+           *               "name": "Acme DEX",
+           *               "type": "integer",
+           *               "default": 2,
+           *               "min": 2,
+           *               "max": 50,
+           *               "description": "Within the trading group’s limits"
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "significantDigits": 2,
+           *       "maxIndicators": 50,
+           *       "maxBars": 50
+           *     }
+           */
           'application/json': components['schemas']['IndicatorCatalogue'];
         };
       };
@@ -13368,6 +15197,25 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "venue": "paper",
+         *       "symbol": "BTC.PAPER",
+         *       "interval": "1m",
+         *       "from": "2026-05-14T09:30:00.000Z",
+         *       "to": "2026-05-14T09:30:00.000Z",
+         *       "limit": 50,
+         *       "indicators": [
+         *         {
+         *           "id": "obj_7f3a9c2e41b85d06e1c4",
+         *           "name": "Acme DEX",
+         *           "params": {
+         *             "Acme DEX": 2
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
         'application/json': components['schemas']['IndicatorComputeRequest'];
       };
     };
@@ -13378,6 +15226,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "venue": "paper",
+           *       "symbol": "BTC.PAPER",
+           *       "interval": "Acme DEX",
+           *       "source": "Acme DEX",
+           *       "bars": 2,
+           *       "window": {
+           *         "from": "2026-05-14T09:30:00.000Z",
+           *         "to": "2026-05-14T09:30:00.000Z"
+           *       },
+           *       "openTime": [
+           *         "2026-05-14T09:30:00.000Z"
+           *       ],
+           *       "close": [
+           *         "64250.5"
+           *       ],
+           *       "indicators": [
+           *         {
+           *           "id": "obj_7f3a9c2e41b85d06e1c4",
+           *           "name": "Acme DEX",
+           *           "params": {
+           *             "Acme DEX": 2
+           *           },
+           *           "values": {
+           *             "Acme DEX": [
+           *               "Acme DEX"
+           *             ]
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['IndicatorSeries'];
         };
       };
@@ -13464,6 +15345,39 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "venue": "paper",
+         *       "symbol": "BTC.PAPER",
+         *       "interval": "1m",
+         *       "from": "2026-05-14T09:30:00.000Z",
+         *       "to": "2026-05-14T09:30:00.000Z",
+         *       "limit": 50,
+         *       "indicators": [],
+         *       "entry": {
+         *         "all": [
+         *           {
+         *             "left": "close",
+         *             "op": "gt",
+         *             "right": "close"
+         *           }
+         *         ]
+         *       },
+         *       "exit": {
+         *         "all": [
+         *           {
+         *             "left": "close",
+         *             "op": "gt",
+         *             "right": "close"
+         *           }
+         *         ]
+         *       },
+         *       "side": "long",
+         *       "qty": "0.01",
+         *       "feeBps": "0",
+         *       "initialEquityUsd": "100000"
+         *     }
+         */
         'application/json': components['schemas']['BacktestRequest'];
       };
     };
@@ -13474,6 +15388,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "venue": "paper",
+           *       "symbol": "BTC.PAPER",
+           *       "interval": "Acme DEX",
+           *       "source": "Acme DEX",
+           *       "bars": 2,
+           *       "window": {
+           *         "from": "2026-05-14T09:30:00.000Z",
+           *         "to": "2026-05-14T09:30:00.000Z"
+           *       },
+           *       "trades": [
+           *         {
+           *           "side": "long",
+           *           "qty": "0.01",
+           *           "entryTime": "2026-05-14T09:30:00.000Z",
+           *           "entryPrice": "64250.5",
+           *           "exitTime": "2026-05-14T09:30:00.000Z",
+           *           "exitPrice": "64250.5",
+           *           "realizedPnlUsd": "1250.75",
+           *           "feesUsd": "1250.75",
+           *           "netPnlUsd": "1250.75",
+           *           "exitReason": "signal"
+           *         }
+           *       ],
+           *       "equityCurve": [
+           *         {
+           *           "at": "2026-05-14T09:30:00.000Z",
+           *           "equityUsd": "1250.75",
+           *           "pnlUsd": "1250.75"
+           *         }
+           *       ],
+           *       "metrics": {
+           *         "Acme DEX": null
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['BacktestResult'];
         };
       };
@@ -13569,6 +15520,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "frm_7f3a9c2e41b85d06e1c4",
+           *           "name": "Acme DEX",
+           *           "ownerAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *           "chainId": 31337,
+           *           "stablecoinAddress": "BTC.PAPER",
+           *           "status": "draft",
+           *           "instanceAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *           "rulesHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *           "deployTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *           "deployedAt": "2026-05-14T09:30:00.000Z",
+           *           "liveAt": "2026-05-14T09:30:00.000Z",
+           *           "pausedAt": "2026-05-14T09:30:00.000Z",
+           *           "createdAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0",
+           *       "hasMore": true
+           *     }
+           */
           'application/json': components['schemas']['FirmPage'];
         };
       };
@@ -13655,6 +15629,14 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Acme DEX",
+         *       "ownerAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+         *       "stablecoinAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+         *       "chainId": 31337
+         *     }
+         */
         'application/json': components['schemas']['CreateFirm'];
       };
     };
@@ -13665,6 +15647,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "frm_7f3a9c2e41b85d06e1c4",
+           *       "name": "Acme DEX",
+           *       "ownerAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "chainId": 31337,
+           *       "stablecoinAddress": "BTC.PAPER",
+           *       "status": "draft",
+           *       "instanceAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "rulesHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "deployTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "deployedAt": "2026-05-14T09:30:00.000Z",
+           *       "liveAt": "2026-05-14T09:30:00.000Z",
+           *       "pausedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Firm'];
         };
       };
@@ -13759,6 +15758,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "frm_7f3a9c2e41b85d06e1c4",
+           *       "name": "Acme DEX",
+           *       "ownerAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "chainId": 31337,
+           *       "stablecoinAddress": "BTC.PAPER",
+           *       "status": "draft",
+           *       "instanceAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "rulesHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "deployTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "deployedAt": "2026-05-14T09:30:00.000Z",
+           *       "liveAt": "2026-05-14T09:30:00.000Z",
+           *       "pausedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Firm'];
         };
       };
@@ -13847,6 +15863,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Acme DEX",
+         *       "ownerAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+         *       "stablecoinAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+         *     }
+         */
         'application/json': components['schemas']['PatchFirm'];
       };
     };
@@ -13857,6 +15880,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "frm_7f3a9c2e41b85d06e1c4",
+           *       "name": "Acme DEX",
+           *       "ownerAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "chainId": 31337,
+           *       "stablecoinAddress": "BTC.PAPER",
+           *       "status": "draft",
+           *       "instanceAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "rulesHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "deployTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "deployedAt": "2026-05-14T09:30:00.000Z",
+           *       "liveAt": "2026-05-14T09:30:00.000Z",
+           *       "pausedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Firm'];
         };
       };
@@ -13951,6 +15991,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ready": true,
+           *       "checks": [
+           *         {
+           *           "name": "owner_address",
+           *           "ok": true,
+           *           "detail": "Within the trading group’s limits"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['FirmReadiness'];
         };
       };
@@ -14039,6 +16091,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "dryRun": false
+         *     }
+         */
         'application/json': components['schemas']['FirmDeploy'];
       };
     };
@@ -14049,6 +16106,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "dryRun": true,
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "ready": true,
+           *       "checks": [
+           *         {
+           *           "name": "Acme DEX",
+           *           "ok": true,
+           *           "detail": "Within the trading group’s limits"
+           *         }
+           *       ],
+           *       "constructor": {
+           *         "owner": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *         "stablecoin": "BTC.PAPER",
+           *         "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *         "rulesHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c"
+           *       },
+           *       "rules": {
+           *         "Acme DEX": null
+           *       },
+           *       "chainId": 31337
+           *     }
+           */
           'application/json': components['schemas']['FirmDeployDryRun'];
         };
       };
@@ -14058,6 +16139,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "step": "signing",
+           *       "deployer": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "nonce": 2,
+           *       "txHashes": {
+           *         "deploy": "Acme DEX"
+           *       },
+           *       "instanceAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "rulesHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "confirmations": 2,
+           *       "blockNumber": "PA-7F3A9C2E",
+           *       "gasUsed": "1.25",
+           *       "error": "risk_limit_exceeded"
+           *     }
+           */
           'application/json': components['schemas']['FirmDeployment'];
         };
       };
@@ -14161,6 +16259,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "step": "signing",
+           *       "deployer": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "nonce": 2,
+           *       "txHashes": {
+           *         "deploy": "Acme DEX"
+           *       },
+           *       "instanceAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "rulesHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "confirmations": 2,
+           *       "blockNumber": "PA-7F3A9C2E",
+           *       "gasUsed": "1.25",
+           *       "error": "risk_limit_exceeded"
+           *     }
+           */
           'application/json': components['schemas']['FirmDeployment'];
         };
       };
@@ -14264,6 +16379,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "step": "signing",
+           *       "deployer": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "nonce": 2,
+           *       "txHashes": {
+           *         "deploy": "Acme DEX"
+           *       },
+           *       "instanceAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "rulesHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "confirmations": 2,
+           *       "blockNumber": "PA-7F3A9C2E",
+           *       "gasUsed": "1.25",
+           *       "error": "risk_limit_exceeded"
+           *     }
+           */
           'application/json': components['schemas']['FirmDeployment'];
         };
       };
@@ -14358,6 +16490,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "step": "signing",
+           *       "deployer": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "nonce": 2,
+           *       "txHashes": {
+           *         "deploy": "Acme DEX"
+           *       },
+           *       "instanceAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "rulesHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "confirmations": 2,
+           *       "blockNumber": "PA-7F3A9C2E",
+           *       "gasUsed": "1.25",
+           *       "error": "risk_limit_exceeded"
+           *     }
+           */
           'application/json': components['schemas']['FirmDeployment'];
         };
       };
@@ -14452,6 +16601,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "name": "Acme DEX",
+           *       "status": "live",
+           *       "chainId": 31337,
+           *       "addresses": {
+           *         "instance": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *         "owner": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *         "stablecoin": "BTC.PAPER",
+           *         "deployTx": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c"
+           *       },
+           *       "rulesHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "onChain": {
+           *         "treasuryUsd": "1250.75",
+           *         "collateralUsd": "1250.75",
+           *         "availableUsd": "1250.75",
+           *         "readAt": "2026-05-14T09:30:00.000Z"
+           *       },
+           *       "chainError": "risk_limit_exceeded",
+           *       "ledger": {
+           *         "payInsUsd": "1250.75",
+           *         "collateralUsd": "1250.75",
+           *         "payoutsUsd": "1250.75",
+           *         "forfeitsUsd": "1250.75"
+           *       },
+           *       "liabilitiesUsd": "1250.75",
+           *       "reconciliation": {
+           *         "status": "reconciled",
+           *         "expectedTreasuryUsd": "1250.75",
+           *         "onChainTreasuryUsd": "1250.75",
+           *         "differenceUsd": "1250.75"
+           *       },
+           *       "solvency": "solvent",
+           *       "coverageRatio": "0.08"
+           *     }
+           */
           'application/json': components['schemas']['FirmTransparency'];
         };
       };
@@ -14548,6 +16734,32 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "payoutId": "pay_7f3a9c2e41b85d06e1c4",
+           *           "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *           "propAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *           "amountUsd": "1250.75",
+           *           "toAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *           "status": "requested",
+           *           "safeTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *           "safeNonce": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *           "safeTx": null,
+           *           "signers": [
+           *             "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+           *           ],
+           *           "executedTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *           "createdAt": "2026-05-14T09:30:00.000Z",
+           *           "authorizedAt": "2026-05-14T09:30:00.000Z",
+           *           "executedAt": "2026-05-14T09:30:00.000Z",
+           *           "cancelReason": "Within the trading group’s limits",
+           *           "canceledAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Payout'][];
           };
@@ -14645,6 +16857,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "payoutId": "pay_7f3a9c2e41b85d06e1c4",
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "propAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "amountUsd": "1250.75",
+           *       "toAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "status": "requested",
+           *       "safeTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "safeNonce": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *       "safeTx": null,
+           *       "signers": [
+           *         "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+           *       ],
+           *       "executedTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "authorizedAt": "2026-05-14T09:30:00.000Z",
+           *       "executedAt": "2026-05-14T09:30:00.000Z",
+           *       "cancelReason": "Within the trading group’s limits",
+           *       "canceledAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Payout'];
         };
       };
@@ -14734,6 +16968,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "signatures": "0x1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b"
+         *     }
+         */
         'application/json': components['schemas']['AuthorizePayout'];
       };
     };
@@ -14744,6 +16983,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "payoutId": "pay_7f3a9c2e41b85d06e1c4",
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "propAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "amountUsd": "1250.75",
+           *       "toAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "status": "requested",
+           *       "safeTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "safeNonce": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *       "safeTx": null,
+           *       "signers": [
+           *         "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+           *       ],
+           *       "executedTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "authorizedAt": "2026-05-14T09:30:00.000Z",
+           *       "executedAt": "2026-05-14T09:30:00.000Z",
+           *       "cancelReason": "Within the trading group’s limits",
+           *       "canceledAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Payout'];
         };
       };
@@ -14842,6 +17103,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "reason": "Within the trading group’s limits"
+         *     }
+         */
         'application/json': components['schemas']['CancelPayout'];
       };
     };
@@ -14852,6 +17118,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "payoutId": "pay_7f3a9c2e41b85d06e1c4",
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "propAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "amountUsd": "1250.75",
+           *       "toAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "status": "requested",
+           *       "safeTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "safeNonce": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *       "safeTx": null,
+           *       "signers": [
+           *         "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+           *       ],
+           *       "executedTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "authorizedAt": "2026-05-14T09:30:00.000Z",
+           *       "executedAt": "2026-05-14T09:30:00.000Z",
+           *       "cancelReason": "Within the trading group’s limits",
+           *       "canceledAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Payout'];
         };
       };
@@ -14958,6 +17246,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "tpl_7f3a9c2e41b85d06e1c4",
+           *           "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *           "name": "Acme DEX",
+           *           "priceUsd": "64250.5",
+           *           "accountSizeUsd": "1250.75",
+           *           "profitTargetPct": "0.08",
+           *           "maxDailyLossPct": "0.08",
+           *           "maxDrawdownPct": "0.08",
+           *           "minTradingDays": 2,
+           *           "payoutSplitPct": "0.08",
+           *           "venue": "paper",
+           *           "tradingGroupId": "grp_7f3a9c2e41b85d06e1c4",
+           *           "riskProfileId": "rsk_7f3a9c2e41b85d06e1c4",
+           *           "archived": true,
+           *           "createdAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0",
+           *       "hasMore": true
+           *     }
+           */
           'application/json': components['schemas']['PropTemplatePage'];
         };
       };
@@ -15044,6 +17357,22 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+         *       "name": "Acme DEX",
+         *       "priceUsd": "100",
+         *       "accountSizeUsd": "100",
+         *       "profitTargetPct": "0.08",
+         *       "maxDailyLossPct": "0.08",
+         *       "maxDrawdownPct": "0.08",
+         *       "minTradingDays": 2,
+         *       "payoutSplitPct": "0.08",
+         *       "tradingGroupId": "grp_7f3a9c2e41b85d06e1c4",
+         *       "riskProfileId": "rsk_7f3a9c2e41b85d06e1c4",
+         *       "venue": "paper"
+         *     }
+         */
         'application/json': components['schemas']['CreatePropTemplate'];
       };
     };
@@ -15054,6 +17383,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "tpl_7f3a9c2e41b85d06e1c4",
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "name": "Acme DEX",
+           *       "priceUsd": "64250.5",
+           *       "accountSizeUsd": "1250.75",
+           *       "profitTargetPct": "0.08",
+           *       "maxDailyLossPct": "0.08",
+           *       "maxDrawdownPct": "0.08",
+           *       "minTradingDays": 2,
+           *       "payoutSplitPct": "0.08",
+           *       "venue": "paper",
+           *       "tradingGroupId": "grp_7f3a9c2e41b85d06e1c4",
+           *       "riskProfileId": "rsk_7f3a9c2e41b85d06e1c4",
+           *       "archived": true,
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['PropTemplate'];
         };
       };
@@ -15148,6 +17496,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "tpl_7f3a9c2e41b85d06e1c4",
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "name": "Acme DEX",
+           *       "priceUsd": "64250.5",
+           *       "accountSizeUsd": "1250.75",
+           *       "profitTargetPct": "0.08",
+           *       "maxDailyLossPct": "0.08",
+           *       "maxDrawdownPct": "0.08",
+           *       "minTradingDays": 2,
+           *       "payoutSplitPct": "0.08",
+           *       "venue": "paper",
+           *       "tradingGroupId": "grp_7f3a9c2e41b85d06e1c4",
+           *       "riskProfileId": "rsk_7f3a9c2e41b85d06e1c4",
+           *       "archived": true,
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['PropTemplate'];
         };
       };
@@ -15242,6 +17609,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "tpl_7f3a9c2e41b85d06e1c4",
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "name": "Acme DEX",
+           *       "priceUsd": "64250.5",
+           *       "accountSizeUsd": "1250.75",
+           *       "profitTargetPct": "0.08",
+           *       "maxDailyLossPct": "0.08",
+           *       "maxDrawdownPct": "0.08",
+           *       "minTradingDays": 2,
+           *       "payoutSplitPct": "0.08",
+           *       "venue": "paper",
+           *       "tradingGroupId": "grp_7f3a9c2e41b85d06e1c4",
+           *       "riskProfileId": "rsk_7f3a9c2e41b85d06e1c4",
+           *       "archived": true,
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['PropTemplate'];
         };
       };
@@ -15330,6 +17716,20 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Acme DEX",
+         *       "priceUsd": "100",
+         *       "accountSizeUsd": "100",
+         *       "profitTargetPct": "0.08",
+         *       "maxDailyLossPct": "0.08",
+         *       "maxDrawdownPct": "0.08",
+         *       "minTradingDays": 2,
+         *       "payoutSplitPct": "0.08",
+         *       "tradingGroupId": "grp_7f3a9c2e41b85d06e1c4",
+         *       "riskProfileId": "rsk_7f3a9c2e41b85d06e1c4"
+         *     }
+         */
         'application/json': components['schemas']['PatchPropTemplate'];
       };
     };
@@ -15340,6 +17740,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "tpl_7f3a9c2e41b85d06e1c4",
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "name": "Acme DEX",
+           *       "priceUsd": "64250.5",
+           *       "accountSizeUsd": "1250.75",
+           *       "profitTargetPct": "0.08",
+           *       "maxDailyLossPct": "0.08",
+           *       "maxDrawdownPct": "0.08",
+           *       "minTradingDays": 2,
+           *       "payoutSplitPct": "0.08",
+           *       "venue": "paper",
+           *       "tradingGroupId": "grp_7f3a9c2e41b85d06e1c4",
+           *       "riskProfileId": "rsk_7f3a9c2e41b85d06e1c4",
+           *       "archived": true,
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['PropTemplate'];
         };
       };
@@ -15435,6 +17854,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "rsk_7f3a9c2e41b85d06e1c4",
+           *           "name": "Acme DEX",
+           *           "maxOrderNotionalUsd": "1250.75",
+           *           "maxPositionNotionalUsd": "1250.75",
+           *           "createdAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0",
+           *       "hasMore": true
+           *     }
+           */
           'application/json': components['schemas']['RiskProfilePage'];
         };
       };
@@ -15521,6 +17955,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Acme DEX",
+         *       "maxOrderNotionalUsd": "100",
+         *       "maxPositionNotionalUsd": "100"
+         *     }
+         */
         'application/json': components['schemas']['RiskProfileInput'];
       };
     };
@@ -15531,6 +17972,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "rsk_7f3a9c2e41b85d06e1c4",
+           *       "name": "Acme DEX",
+           *       "maxOrderNotionalUsd": "1250.75",
+           *       "maxPositionNotionalUsd": "1250.75",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['RiskProfile'];
         };
       };
@@ -15625,6 +18075,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "rsk_7f3a9c2e41b85d06e1c4",
+           *       "name": "Acme DEX",
+           *       "maxOrderNotionalUsd": "1250.75",
+           *       "maxPositionNotionalUsd": "1250.75",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['RiskProfile'];
         };
       };
@@ -15713,6 +18172,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Acme DEX",
+         *       "maxOrderNotionalUsd": "100",
+         *       "maxPositionNotionalUsd": "100"
+         *     }
+         */
         'application/json': components['schemas']['RiskProfileInput'];
       };
     };
@@ -15723,6 +18189,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "rsk_7f3a9c2e41b85d06e1c4",
+           *       "name": "Acme DEX",
+           *       "maxOrderNotionalUsd": "1250.75",
+           *       "maxPositionNotionalUsd": "1250.75",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['RiskProfile'];
         };
       };
@@ -15817,6 +18292,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "obj_7f3a9c2e41b85d06e1c4",
+           *       "deleted": true
+           *     }
+           */
           'application/json': components['schemas']['Deleted'];
         };
       };
@@ -15912,6 +18393,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "grp_7f3a9c2e41b85d06e1c4",
+           *           "name": "Acme DEX",
+           *           "leverageCaps": {
+           *             "Acme DEX": 5
+           *           },
+           *           "createdAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0",
+           *       "hasMore": true
+           *     }
+           */
           'application/json': components['schemas']['TradingGroupPage'];
         };
       };
@@ -15998,6 +18495,14 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Acme DEX",
+         *       "leverageCaps": {
+         *         "paper": 10
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['TradingGroupInput'];
       };
     };
@@ -16008,6 +18513,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "grp_7f3a9c2e41b85d06e1c4",
+           *       "name": "Acme DEX",
+           *       "leverageCaps": {
+           *         "Acme DEX": 5
+           *       },
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['TradingGroup'];
         };
       };
@@ -16102,6 +18617,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "grp_7f3a9c2e41b85d06e1c4",
+           *       "name": "Acme DEX",
+           *       "leverageCaps": {
+           *         "Acme DEX": 5
+           *       },
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['TradingGroup'];
         };
       };
@@ -16190,6 +18715,14 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Acme DEX",
+         *       "leverageCaps": {
+         *         "paper": 10
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['TradingGroupInput'];
       };
     };
@@ -16200,6 +18733,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "grp_7f3a9c2e41b85d06e1c4",
+           *       "name": "Acme DEX",
+           *       "leverageCaps": {
+           *         "Acme DEX": 5
+           *       },
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['TradingGroup'];
         };
       };
@@ -16294,6 +18837,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "obj_7f3a9c2e41b85d06e1c4",
+           *       "deleted": true
+           *     }
+           */
           'application/json': components['schemas']['Deleted'];
         };
       };
@@ -16391,6 +18940,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "acc_7f3a9c2e41b85d06e1c4",
+           *           "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *           "templateId": "tpl_7f3a9c2e41b85d06e1c4",
+           *           "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *           "ownerId": "usr_7f3a9c2e41b85d06e1c4",
+           *           "status": "pending_payment",
+           *           "startingBalanceUsd": "1250.75",
+           *           "peakEquityUsd": "1250.75",
+           *           "tradingDays": 2,
+           *           "breachReason": "Within the trading group’s limits",
+           *           "payoutCeilingUsd": "1250.75",
+           *           "paidOutUsd": "1250.75",
+           *           "attempt": 2,
+           *           "depositTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *           "passedAt": "2026-05-14T09:30:00.000Z",
+           *           "breachedAt": "2026-05-14T09:30:00.000Z",
+           *           "createdAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0",
+           *       "hasMore": true
+           *     }
+           */
           'application/json': components['schemas']['PropAccountPage'];
         };
       };
@@ -16485,6 +19061,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "acc_7f3a9c2e41b85d06e1c4",
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "templateId": "tpl_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "ownerId": "usr_7f3a9c2e41b85d06e1c4",
+           *       "status": "pending_payment",
+           *       "startingBalanceUsd": "1250.75",
+           *       "peakEquityUsd": "1250.75",
+           *       "tradingDays": 2,
+           *       "breachReason": "Within the trading group’s limits",
+           *       "payoutCeilingUsd": "1250.75",
+           *       "paidOutUsd": "1250.75",
+           *       "attempt": 2,
+           *       "depositTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "passedAt": "2026-05-14T09:30:00.000Z",
+           *       "breachedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['PropAccount'];
         };
       };
@@ -16579,6 +19176,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "acc_7f3a9c2e41b85d06e1c4",
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "templateId": "tpl_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "ownerId": "usr_7f3a9c2e41b85d06e1c4",
+           *       "status": "pending_payment",
+           *       "startingBalanceUsd": "1250.75",
+           *       "peakEquityUsd": "1250.75",
+           *       "tradingDays": 2,
+           *       "breachReason": "Within the trading group’s limits",
+           *       "payoutCeilingUsd": "1250.75",
+           *       "paidOutUsd": "1250.75",
+           *       "attempt": 2,
+           *       "depositTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "passedAt": "2026-05-14T09:30:00.000Z",
+           *       "breachedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['PropAccount'];
         };
       };
@@ -16673,6 +19291,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "acc_7f3a9c2e41b85d06e1c4",
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "templateId": "tpl_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "ownerId": "usr_7f3a9c2e41b85d06e1c4",
+           *       "status": "pending_payment",
+           *       "startingBalanceUsd": "1250.75",
+           *       "peakEquityUsd": "1250.75",
+           *       "tradingDays": 2,
+           *       "breachReason": "Within the trading group’s limits",
+           *       "payoutCeilingUsd": "1250.75",
+           *       "paidOutUsd": "1250.75",
+           *       "attempt": 2,
+           *       "depositTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "passedAt": "2026-05-14T09:30:00.000Z",
+           *       "breachedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['PropAccount'];
         };
       };
@@ -16761,6 +19400,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "suspended": true,
+         *       "reason": "Within the trading group’s limits"
+         *     }
+         */
         'application/json': components['schemas']['AccountSuspension'];
       };
     };
@@ -16771,6 +19416,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "suspended": true,
+           *       "suspendedAt": "2026-05-14T09:30:00.000Z",
+           *       "reason": "Within the trading group’s limits"
+           *     }
+           */
           'application/json': components['schemas']['AccountSuspensionState'];
         };
       };
@@ -16868,6 +19521,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "templateId": "tpl_7f3a9c2e41b85d06e1c4",
+           *           "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *           "firmName": "Acme DEX",
+           *           "name": "Acme DEX",
+           *           "priceUsd": "64250.5",
+           *           "accountSizeUsd": "1250.75",
+           *           "profitTargetPct": "0.08",
+           *           "maxDailyLossPct": "0.08",
+           *           "maxDrawdownPct": "0.08",
+           *           "minTradingDays": 2,
+           *           "payoutSplitPct": "0.08",
+           *           "venue": "paper",
+           *           "rulesHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *           "payment": {
+           *             "chainId": 31337,
+           *             "stablecoin": "BTC.PAPER",
+           *             "instance": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *             "amountUnits": "1.25"
+           *           },
+           *           "createdAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0",
+           *       "hasMore": true
+           *     }
+           */
           'application/json': components['schemas']['PropOfferPage'];
         };
       };
@@ -16960,6 +19643,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "propAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *           "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *           "templateId": "tpl_7f3a9c2e41b85d06e1c4",
+           *           "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *           "status": "pending_payment",
+           *           "startingBalanceUsd": "1250.75",
+           *           "peakEquityUsd": "1250.75",
+           *           "tradingDays": 2,
+           *           "breachReason": "Within the trading group’s limits",
+           *           "payoutCeilingUsd": "1250.75",
+           *           "paidOutUsd": "1250.75",
+           *           "attempt": 2,
+           *           "depositTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *           "passedAt": "2026-05-14T09:30:00.000Z",
+           *           "breachedAt": "2026-05-14T09:30:00.000Z",
+           *           "createdAt": "2026-05-14T09:30:00.000Z",
+           *           "deposit": {
+           *             "chainId": 31337,
+           *             "instance": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *             "stablecoin": "BTC.PAPER",
+           *             "amountUsd": "1250.75",
+           *             "amountUnits": "1.25",
+           *             "propAccountRef": "Acme DEX",
+           *             "calls": [
+           *               "0x095ea7b3"
+           *             ]
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Challenge'][];
           };
@@ -17048,6 +19766,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "templateId": "tpl_7f3a9c2e41b85d06e1c4"
+         *     }
+         */
         'application/json': components['schemas']['BuyChallenge'];
       };
     };
@@ -17058,6 +19781,37 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "propAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "templateId": "tpl_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "status": "pending_payment",
+           *       "startingBalanceUsd": "1250.75",
+           *       "peakEquityUsd": "1250.75",
+           *       "tradingDays": 2,
+           *       "breachReason": "Within the trading group’s limits",
+           *       "payoutCeilingUsd": "1250.75",
+           *       "paidOutUsd": "1250.75",
+           *       "attempt": 2,
+           *       "depositTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "passedAt": "2026-05-14T09:30:00.000Z",
+           *       "breachedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "deposit": {
+           *         "chainId": 31337,
+           *         "instance": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *         "stablecoin": "BTC.PAPER",
+           *         "amountUsd": "1250.75",
+           *         "amountUnits": "1.25",
+           *         "propAccountRef": "Acme DEX",
+           *         "calls": [
+           *           "0x095ea7b3"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Challenge'];
         };
       };
@@ -17152,6 +19906,37 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "propAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "templateId": "tpl_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "status": "pending_payment",
+           *       "startingBalanceUsd": "1250.75",
+           *       "peakEquityUsd": "1250.75",
+           *       "tradingDays": 2,
+           *       "breachReason": "Within the trading group’s limits",
+           *       "payoutCeilingUsd": "1250.75",
+           *       "paidOutUsd": "1250.75",
+           *       "attempt": 2,
+           *       "depositTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "passedAt": "2026-05-14T09:30:00.000Z",
+           *       "breachedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "deposit": {
+           *         "chainId": 31337,
+           *         "instance": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *         "stablecoin": "BTC.PAPER",
+           *         "amountUsd": "1250.75",
+           *         "amountUnits": "1.25",
+           *         "propAccountRef": "Acme DEX",
+           *         "calls": [
+           *           "0x095ea7b3"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Challenge'];
         };
       };
@@ -17238,6 +20023,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "propAccountId": "acc_7f3a9c2e41b85d06e1c4",
+         *       "amountUsd": "250",
+         *       "toAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+         *     }
+         */
         'application/json': components['schemas']['RequestPayout'];
       };
     };
@@ -17248,6 +20040,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "payoutId": "pay_7f3a9c2e41b85d06e1c4",
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "propAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "amountUsd": "1250.75",
+           *       "toAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "status": "requested",
+           *       "safeTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "safeNonce": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *       "safeTx": null,
+           *       "signers": [
+           *         "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+           *       ],
+           *       "executedTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "authorizedAt": "2026-05-14T09:30:00.000Z",
+           *       "executedAt": "2026-05-14T09:30:00.000Z",
+           *       "cancelReason": "Within the trading group’s limits",
+           *       "canceledAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Payout'];
         };
       };
@@ -17342,6 +20156,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "payoutId": "pay_7f3a9c2e41b85d06e1c4",
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "propAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "amountUsd": "1250.75",
+           *       "toAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "status": "requested",
+           *       "safeTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "safeNonce": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *       "safeTx": null,
+           *       "signers": [
+           *         "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+           *       ],
+           *       "executedTxHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "authorizedAt": "2026-05-14T09:30:00.000Z",
+           *       "executedAt": "2026-05-14T09:30:00.000Z",
+           *       "cancelReason": "Within the trading group’s limits",
+           *       "canceledAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Payout'];
         };
       };
@@ -17434,6 +20270,48 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "firms": [
+           *         {
+           *           "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *           "name": "Acme DEX",
+           *           "status": "live",
+           *           "chainId": 31337,
+           *           "addresses": {
+           *             "instance": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *             "owner": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *             "stablecoin": "BTC.PAPER",
+           *             "deployTx": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c"
+           *           },
+           *           "rulesHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *           "onChain": {
+           *             "treasuryUsd": "1250.75",
+           *             "collateralUsd": "1250.75",
+           *             "availableUsd": "1250.75",
+           *             "readAt": "2026-05-14T09:30:00.000Z"
+           *           },
+           *           "chainError": "risk_limit_exceeded",
+           *           "ledger": {
+           *             "payInsUsd": "1250.75",
+           *             "collateralUsd": "1250.75",
+           *             "payoutsUsd": "1250.75",
+           *             "forfeitsUsd": "1250.75"
+           *           },
+           *           "liabilitiesUsd": "1250.75",
+           *           "reconciliation": {
+           *             "status": "reconciled",
+           *             "expectedTreasuryUsd": "1250.75",
+           *             "onChainTreasuryUsd": "1250.75",
+           *             "differenceUsd": "1250.75"
+           *           },
+           *           "solvency": "solvent",
+           *           "coverageRatio": "0.08"
+           *         }
+           *       ],
+           *       "cachedAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['TransparencyIndex'];
         };
       };
@@ -17528,6 +20406,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "firmId": "frm_7f3a9c2e41b85d06e1c4",
+           *       "name": "Acme DEX",
+           *       "status": "live",
+           *       "chainId": 31337,
+           *       "addresses": {
+           *         "instance": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *         "owner": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *         "stablecoin": "BTC.PAPER",
+           *         "deployTx": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c"
+           *       },
+           *       "rulesHash": "0x9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c",
+           *       "onChain": {
+           *         "treasuryUsd": "1250.75",
+           *         "collateralUsd": "1250.75",
+           *         "availableUsd": "1250.75",
+           *         "readAt": "2026-05-14T09:30:00.000Z"
+           *       },
+           *       "chainError": "risk_limit_exceeded",
+           *       "ledger": {
+           *         "payInsUsd": "1250.75",
+           *         "collateralUsd": "1250.75",
+           *         "payoutsUsd": "1250.75",
+           *         "forfeitsUsd": "1250.75"
+           *       },
+           *       "liabilitiesUsd": "1250.75",
+           *       "reconciliation": {
+           *         "status": "reconciled",
+           *         "expectedTreasuryUsd": "1250.75",
+           *         "onChainTreasuryUsd": "1250.75",
+           *         "differenceUsd": "1250.75"
+           *       },
+           *       "solvency": "solvent",
+           *       "coverageRatio": "0.08"
+           *     }
+           */
           'application/json': components['schemas']['FirmTransparency'];
         };
       };
@@ -17623,6 +20538,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "whk_7f3a9c2e41b85d06e1c4",
+           *           "url": "https://acme-dex.com/hooks/fills",
+           *           "events": [
+           *             "fill.executed"
+           *           ],
+           *           "status": "enabled",
+           *           "disabledReason": "Within the trading group’s limits",
+           *           "disabledAt": "2026-05-14T09:30:00.000Z",
+           *           "hasApiKey": true,
+           *           "secretRotatedAt": "2026-05-14T09:30:00.000Z",
+           *           "createdAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0",
+           *       "hasMore": true
+           *     }
+           */
           'application/json': components['schemas']['WebhookEndpointPage'];
         };
       };
@@ -17709,6 +20645,15 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "url": "https://acme-dex.com/hooks/fills",
+         *       "events": [
+         *         "*"
+         *       ],
+         *       "apiKey": "k3Jd9vQ2mX7pL4sT8wZ1"
+         *     }
+         */
         'application/json': components['schemas']['CreateWebhookEndpoint'];
       };
     };
@@ -17719,6 +20664,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "whk_7f3a9c2e41b85d06e1c4",
+           *       "url": "https://acme-dex.com/hooks/fills",
+           *       "events": [
+           *         "fill.executed"
+           *       ],
+           *       "status": "enabled",
+           *       "disabledReason": "Within the trading group’s limits",
+           *       "disabledAt": "2026-05-14T09:30:00.000Z",
+           *       "hasApiKey": true,
+           *       "secretRotatedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "secret": "k3Jd9vQ2mX7pL4sT8wZ1"
+           *     }
+           */
           'application/json': components['schemas']['WebhookEndpointWithSecret'];
         };
       };
@@ -17813,6 +20774,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "whk_7f3a9c2e41b85d06e1c4",
+           *       "url": "https://acme-dex.com/hooks/fills",
+           *       "events": [
+           *         "fill.executed"
+           *       ],
+           *       "status": "enabled",
+           *       "disabledReason": "Within the trading group’s limits",
+           *       "disabledAt": "2026-05-14T09:30:00.000Z",
+           *       "hasApiKey": true,
+           *       "secretRotatedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
@@ -17907,6 +20883,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "whk_7f3a9c2e41b85d06e1c4",
+           *       "url": "https://acme-dex.com/hooks/fills",
+           *       "events": [
+           *         "fill.executed"
+           *       ],
+           *       "status": "enabled",
+           *       "disabledReason": "Within the trading group’s limits",
+           *       "disabledAt": "2026-05-14T09:30:00.000Z",
+           *       "hasApiKey": true,
+           *       "secretRotatedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
@@ -18001,6 +20992,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "whk_7f3a9c2e41b85d06e1c4",
+           *       "url": "https://acme-dex.com/hooks/fills",
+           *       "events": [
+           *         "fill.executed"
+           *       ],
+           *       "status": "enabled",
+           *       "disabledReason": "Within the trading group’s limits",
+           *       "disabledAt": "2026-05-14T09:30:00.000Z",
+           *       "hasApiKey": true,
+           *       "secretRotatedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
@@ -18095,6 +21101,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "whk_7f3a9c2e41b85d06e1c4",
+           *       "url": "https://acme-dex.com/hooks/fills",
+           *       "events": [
+           *         "fill.executed"
+           *       ],
+           *       "status": "enabled",
+           *       "disabledReason": "Within the trading group’s limits",
+           *       "disabledAt": "2026-05-14T09:30:00.000Z",
+           *       "hasApiKey": true,
+           *       "secretRotatedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "secret": "k3Jd9vQ2mX7pL4sT8wZ1"
+           *     }
+           */
           'application/json': components['schemas']['WebhookEndpointWithSecret'];
         };
       };
@@ -18189,6 +21211,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "eventId": "obj_7f3a9c2e41b85d06e1c4",
+           *           "status": "pending",
+           *           "attempts": 2,
+           *           "lastStatus": 2,
+           *           "lastError": "risk_limit_exceeded",
+           *           "deliveredAt": "2026-05-14T09:30:00.000Z",
+           *           "updatedAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookDelivery'][];
           };
@@ -18289,6 +21326,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "cred_7f3a9c2e41b85d06e1c4",
+           *           "apiKey": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *           "audience": "trader",
+           *           "label": "Grid bot",
+           *           "ownerId": "usr_7f3a9c2e41b85d06e1c4",
+           *           "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *           "tier": "readonly",
+           *           "scopes": [
+           *             "tenant:config"
+           *           ],
+           *           "signerAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *           "envelope": {
+           *             "maxOrderNotionalUsd": "1250.75",
+           *             "maxPositionNotionalUsd": "1250.75",
+           *             "maxLeverage": 50,
+           *             "dailyLossLimitUsd": "1250.75"
+           *           },
+           *           "allowedVenues": [
+           *             "paper"
+           *           ],
+           *           "allowedSymbols": [
+           *             "BTC.PAPER"
+           *           ],
+           *           "rateLimit": {
+           *             "perSecond": 2,
+           *             "burst": 2
+           *           },
+           *           "secretRotatedAt": "2026-05-14T09:30:00.000Z",
+           *           "revokedAt": "2026-05-14T09:30:00.000Z",
+           *           "createdAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0",
+           *       "hasMore": true
+           *     }
+           */
           'application/json': components['schemas']['ManagedCredentialPage'];
         };
       };
@@ -18375,6 +21452,31 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "audience": "trader",
+         *       "label": "Grid bot",
+         *       "tier": "readonly",
+         *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+         *       "signerAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+         *       "envelope": {
+         *         "maxOrderNotionalUsd": "100",
+         *         "maxPositionNotionalUsd": "100",
+         *         "maxLeverage": 50,
+         *         "dailyLossLimitUsd": "100"
+         *       },
+         *       "allowedVenues": [
+         *         "hyperliquid"
+         *       ],
+         *       "allowedSymbols": [
+         *         "BTC.PAPER"
+         *       ],
+         *       "rateLimit": {
+         *         "perSecond": 2,
+         *         "burst": 2
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['IssueCredential'];
       };
     };
@@ -18385,6 +21487,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "cred_7f3a9c2e41b85d06e1c4",
+           *       "apiKey": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *       "audience": "trader",
+           *       "label": "Grid bot",
+           *       "ownerId": "usr_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "tier": "readonly",
+           *       "scopes": [
+           *         "tenant:config"
+           *       ],
+           *       "signerAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "envelope": {
+           *         "maxOrderNotionalUsd": "1250.75",
+           *         "maxPositionNotionalUsd": "1250.75",
+           *         "maxLeverage": 50,
+           *         "dailyLossLimitUsd": "1250.75"
+           *       },
+           *       "allowedVenues": [
+           *         "paper"
+           *       ],
+           *       "allowedSymbols": [
+           *         "BTC.PAPER"
+           *       ],
+           *       "rateLimit": {
+           *         "perSecond": 2,
+           *         "burst": 2
+           *       },
+           *       "secretRotatedAt": "2026-05-14T09:30:00.000Z",
+           *       "revokedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "apiSecret": "k3Jd9vQ2mX7pL4sT8wZ1"
+           *     }
+           */
           'application/json': components['schemas']['ManagedCredentialWithSecret'];
         };
       };
@@ -18479,6 +21616,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "cred_7f3a9c2e41b85d06e1c4",
+           *       "apiKey": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *       "audience": "trader",
+           *       "label": "Grid bot",
+           *       "ownerId": "usr_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "tier": "readonly",
+           *       "scopes": [
+           *         "tenant:config"
+           *       ],
+           *       "signerAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "envelope": {
+           *         "maxOrderNotionalUsd": "1250.75",
+           *         "maxPositionNotionalUsd": "1250.75",
+           *         "maxLeverage": 50,
+           *         "dailyLossLimitUsd": "1250.75"
+           *       },
+           *       "allowedVenues": [
+           *         "paper"
+           *       ],
+           *       "allowedSymbols": [
+           *         "BTC.PAPER"
+           *       ],
+           *       "rateLimit": {
+           *         "perSecond": 2,
+           *         "burst": 2
+           *       },
+           *       "secretRotatedAt": "2026-05-14T09:30:00.000Z",
+           *       "revokedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['ManagedCredential'];
         };
       };
@@ -18567,6 +21738,32 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "label": "Grid bot",
+         *       "tier": "readonly",
+         *       "scopes": [
+         *         "prop:manage"
+         *       ],
+         *       "signerAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+         *       "envelope": {
+         *         "maxOrderNotionalUsd": "100",
+         *         "maxPositionNotionalUsd": "100",
+         *         "maxLeverage": 50,
+         *         "dailyLossLimitUsd": "100"
+         *       },
+         *       "allowedVenues": [
+         *         "hyperliquid"
+         *       ],
+         *       "allowedSymbols": [
+         *         "BTC.PAPER"
+         *       ],
+         *       "rateLimit": {
+         *         "perSecond": 2,
+         *         "burst": 2
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['UpdateCredential'];
       };
     };
@@ -18577,6 +21774,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "cred_7f3a9c2e41b85d06e1c4",
+           *       "apiKey": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *       "audience": "trader",
+           *       "label": "Grid bot",
+           *       "ownerId": "usr_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "tier": "readonly",
+           *       "scopes": [
+           *         "tenant:config"
+           *       ],
+           *       "signerAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "envelope": {
+           *         "maxOrderNotionalUsd": "1250.75",
+           *         "maxPositionNotionalUsd": "1250.75",
+           *         "maxLeverage": 50,
+           *         "dailyLossLimitUsd": "1250.75"
+           *       },
+           *       "allowedVenues": [
+           *         "paper"
+           *       ],
+           *       "allowedSymbols": [
+           *         "BTC.PAPER"
+           *       ],
+           *       "rateLimit": {
+           *         "perSecond": 2,
+           *         "burst": 2
+           *       },
+           *       "secretRotatedAt": "2026-05-14T09:30:00.000Z",
+           *       "revokedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['ManagedCredential'];
         };
       };
@@ -18671,6 +21902,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "cred_7f3a9c2e41b85d06e1c4",
+           *       "apiKey": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *       "audience": "trader",
+           *       "label": "Grid bot",
+           *       "ownerId": "usr_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "tier": "readonly",
+           *       "scopes": [
+           *         "tenant:config"
+           *       ],
+           *       "signerAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "envelope": {
+           *         "maxOrderNotionalUsd": "1250.75",
+           *         "maxPositionNotionalUsd": "1250.75",
+           *         "maxLeverage": 50,
+           *         "dailyLossLimitUsd": "1250.75"
+           *       },
+           *       "allowedVenues": [
+           *         "paper"
+           *       ],
+           *       "allowedSymbols": [
+           *         "BTC.PAPER"
+           *       ],
+           *       "rateLimit": {
+           *         "perSecond": 2,
+           *         "burst": 2
+           *       },
+           *       "secretRotatedAt": "2026-05-14T09:30:00.000Z",
+           *       "revokedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "apiSecret": "k3Jd9vQ2mX7pL4sT8wZ1"
+           *     }
+           */
           'application/json': components['schemas']['ManagedCredentialWithSecret'];
         };
       };
@@ -18765,6 +22031,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "cred_7f3a9c2e41b85d06e1c4",
+           *       "apiKey": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *       "audience": "trader",
+           *       "label": "Grid bot",
+           *       "ownerId": "usr_7f3a9c2e41b85d06e1c4",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "tier": "readonly",
+           *       "scopes": [
+           *         "tenant:config"
+           *       ],
+           *       "signerAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *       "envelope": {
+           *         "maxOrderNotionalUsd": "1250.75",
+           *         "maxPositionNotionalUsd": "1250.75",
+           *         "maxLeverage": 50,
+           *         "dailyLossLimitUsd": "1250.75"
+           *       },
+           *       "allowedVenues": [
+           *         "paper"
+           *       ],
+           *       "allowedSymbols": [
+           *         "BTC.PAPER"
+           *       ],
+           *       "rateLimit": {
+           *         "perSecond": 2,
+           *         "burst": 2
+           *       },
+           *       "secretRotatedAt": "2026-05-14T09:30:00.000Z",
+           *       "revokedAt": "2026-05-14T09:30:00.000Z",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['ManagedCredential'];
         };
       };
@@ -18857,6 +22157,32 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "prv_7f3a9c2e41b85d06e1c4",
+           *           "slug": "acme-dex",
+           *           "kind": "oidc",
+           *           "displayName": "Acme DEX",
+           *           "issuer": "https://acme-dex.com/hooks/fills",
+           *           "clientId": "Acme DEX",
+           *           "hasClientSecret": true,
+           *           "scopes": [
+           *             "tenant:config"
+           *           ],
+           *           "joinPolicy": "open",
+           *           "emailDomains": [
+           *             "trader@acme-dex.com"
+           *           ],
+           *           "enabled": true,
+           *           "startPath": "/api/v1/reports/statements/acc_7f3a9c2e41b85d06e1c4/2026-04",
+           *           "createdAt": "2026-05-14T09:30:00.000Z",
+           *           "updatedAt": "2026-05-14T09:30:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['SigninProviderList'];
         };
       };
@@ -18943,6 +22269,24 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "slug": "acme-dex",
+         *       "kind": "oidc",
+         *       "displayName": "Acme DEX",
+         *       "issuer": "https://acme-dex.com/hooks/fills",
+         *       "clientId": "Acme DEX",
+         *       "clientSecret": "k3Jd9vQ2mX7pL4sT8wZ1",
+         *       "scopes": [
+         *         "tenant:config"
+         *       ],
+         *       "joinPolicy": "open",
+         *       "emailDomains": [
+         *         "acme-dex.com"
+         *       ],
+         *       "enabled": true
+         *     }
+         */
         'application/json': components['schemas']['SigninProviderInput'];
       };
     };
@@ -18953,6 +22297,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "prv_7f3a9c2e41b85d06e1c4",
+           *       "slug": "acme-dex",
+           *       "kind": "oidc",
+           *       "displayName": "Acme DEX",
+           *       "issuer": "https://acme-dex.com/hooks/fills",
+           *       "clientId": "Acme DEX",
+           *       "hasClientSecret": true,
+           *       "scopes": [
+           *         "tenant:config"
+           *       ],
+           *       "joinPolicy": "open",
+           *       "emailDomains": [
+           *         "trader@acme-dex.com"
+           *       ],
+           *       "enabled": true,
+           *       "startPath": "/api/v1/reports/statements/acc_7f3a9c2e41b85d06e1c4/2026-04",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "updatedAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['SigninProvider'];
         };
       };
@@ -19056,6 +22422,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "prv_7f3a9c2e41b85d06e1c4",
+           *       "deleted": true
+           *     }
+           */
           'application/json': components['schemas']['SigninProviderDeleted'];
         };
       };
@@ -19144,6 +22516,20 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "displayName": "Acme DEX",
+         *       "clientSecret": "k3Jd9vQ2mX7pL4sT8wZ1",
+         *       "scopes": [
+         *         "tenant:config"
+         *       ],
+         *       "joinPolicy": "open",
+         *       "emailDomains": [
+         *         "acme-dex.com"
+         *       ],
+         *       "enabled": true
+         *     }
+         */
         'application/json': components['schemas']['SigninProviderPatch'];
       };
     };
@@ -19154,6 +22540,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "prv_7f3a9c2e41b85d06e1c4",
+           *       "slug": "acme-dex",
+           *       "kind": "oidc",
+           *       "displayName": "Acme DEX",
+           *       "issuer": "https://acme-dex.com/hooks/fills",
+           *       "clientId": "Acme DEX",
+           *       "hasClientSecret": true,
+           *       "scopes": [
+           *         "tenant:config"
+           *       ],
+           *       "joinPolicy": "open",
+           *       "emailDomains": [
+           *         "trader@acme-dex.com"
+           *       ],
+           *       "enabled": true,
+           *       "startPath": "/api/v1/reports/statements/acc_7f3a9c2e41b85d06e1c4/2026-04",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "updatedAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['SigninProvider'];
         };
       };
@@ -19249,6 +22657,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "email": "trader@acme-dex.com",
+         *       "ownerId": "usr_7f3a9c2e41b85d06e1c4"
+         *     }
+         */
         'application/json': components['schemas']['SigninInviteInput'];
       };
     };
@@ -19259,6 +22673,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "inv_7f3a9c2e41b85d06e1c4",
+           *       "email": "trader@acme-dex.com",
+           *       "ownerId": "usr_7f3a9c2e41b85d06e1c4",
+           *       "createdAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['SigninInvite'];
         };
       };
@@ -19358,6 +22780,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "operationId": "fop_7f3a9c2e41b85d06e1c4",
+           *           "type": "deposit",
+           *           "status": "pending",
+           *           "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *           "toAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *           "amountUsd": "1250.75",
+           *           "rejectReason": "Within the trading group’s limits",
+           *           "createdAt": "2026-05-14T09:30:00.000Z",
+           *           "decidedAt": "2026-05-14T09:30:00.000Z",
+           *           "requestedBy": "op_7f3a9c2e41b85d06e1c4",
+           *           "decidedBy": "op_7f3a9c2e41b85d06e1c4"
+           *         }
+           *       ],
+           *       "nextCursor": "eyJ0IjoiMjAyNi0wNS0xNFQwOTozMDowMFoiLCJpZCI6ImludF83ZjNhIn0",
+           *       "hasMore": true
+           *     }
+           */
           'application/json': components['schemas']['FundingOperationPage'];
         };
       };
@@ -19452,6 +22895,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "operationId": "fop_7f3a9c2e41b85d06e1c4",
+           *       "type": "deposit",
+           *       "status": "pending",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "toAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "amountUsd": "1250.75",
+           *       "rejectReason": "Within the trading group’s limits",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "decidedAt": "2026-05-14T09:30:00.000Z",
+           *       "requestedBy": "op_7f3a9c2e41b85d06e1c4",
+           *       "decidedBy": "op_7f3a9c2e41b85d06e1c4"
+           *     }
+           */
           'application/json': components['schemas']['OperatorFundingOperation'];
         };
       };
@@ -19540,6 +22998,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "reason": "Within the trading group’s limits"
+         *     }
+         */
         'application/json': components['schemas']['FundingRejection'];
       };
     };
@@ -19550,6 +23013,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "operationId": "fop_7f3a9c2e41b85d06e1c4",
+           *       "type": "deposit",
+           *       "status": "pending",
+           *       "accountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "toAccountId": "acc_7f3a9c2e41b85d06e1c4",
+           *       "amountUsd": "1250.75",
+           *       "rejectReason": "Within the trading group’s limits",
+           *       "createdAt": "2026-05-14T09:30:00.000Z",
+           *       "decidedAt": "2026-05-14T09:30:00.000Z",
+           *       "requestedBy": "op_7f3a9c2e41b85d06e1c4",
+           *       "decidedBy": "op_7f3a9c2e41b85d06e1c4"
+           *     }
+           */
           'application/json': components['schemas']['OperatorFundingOperation'];
         };
       };
@@ -19636,6 +23114,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "email": "trader@acme-dex.com",
+         *       "slug": "acme-dex"
+         *     }
+         */
         'application/json': components['schemas']['TenantSignup'];
       };
     };
@@ -19646,6 +23130,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "signupId": "obj_7f3a9c2e41b85d06e1c4",
+           *       "email": "trader@acme-dex.com",
+           *       "slug": "acme-dex",
+           *       "status": "pending_verification",
+           *       "expiresAt": "2026-05-14T09:30:00.000Z"
+           *     }
+           */
           'application/json': components['schemas']['TenantSignupPending'];
         };
       };
@@ -19732,6 +23225,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "token": "k3Jd9vQ2mX7pL4sT8wZ1"
+         *     }
+         */
         'application/json': components['schemas']['TenantVerify'];
       };
     };
@@ -19742,6 +23240,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "tenant": {
+           *         "id": "tnt_7f3a9c2e41b85d06e1c4",
+           *         "slug": "acme-dex",
+           *         "displayName": "Acme DEX"
+           *       },
+           *       "adminInvite": {
+           *         "id": "tnt_7f3a9c2e41b85d06e1c4",
+           *         "email": "trader@acme-dex.com",
+           *         "role": "admin",
+           *         "expiresAt": "2026-05-14T09:30:00.000Z"
+           *       },
+           *       "operator": {
+           *         "apiKey": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *         "apiSecret": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *         "scopes": [
+           *           "tenant:config"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['TenantVerified'];
         };
       };
@@ -19828,6 +23348,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "token": "k3Jd9vQ2mX7pL4sT8wZ1"
+         *     }
+         */
         'application/json': components['schemas']['AcceptInvite'];
       };
     };
@@ -19838,6 +23363,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "tenant": {
+           *         "id": "inv_7f3a9c2e41b85d06e1c4",
+           *         "slug": "acme-dex"
+           *       },
+           *       "operator": {
+           *         "apiKey": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *         "apiSecret": "k3Jd9vQ2mX7pL4sT8wZ1",
+           *         "scopes": [
+           *           "tenant:config"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['InviteAccepted'];
         };
       };
@@ -19930,6 +23470,89 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "tnt_7f3a9c2e41b85d06e1c4",
+           *       "slug": "acme-dex",
+           *       "displayName": "Acme DEX",
+           *       "origins": [
+           *         "https://acme-dex.com"
+           *       ],
+           *       "branding": {
+           *         "displayName": "Acme DEX",
+           *         "logoUrl": null,
+           *         "faviconUrl": null,
+           *         "supportEmail": null
+           *       },
+           *       "theme": {
+           *         "light": {
+           *           "background": "#ffffff",
+           *           "surface": "#f5f6f8",
+           *           "text": "#111827",
+           *           "muted": "#6b7280",
+           *           "primary": "#2563eb",
+           *           "positive": "#16a34a",
+           *           "negative": "#dc2626",
+           *           "border": "#e5e7eb"
+           *         },
+           *         "dark": {
+           *           "background": "#0b0e14",
+           *           "surface": "#151a23",
+           *           "text": "#e5e7eb",
+           *           "muted": "#9ca3af",
+           *           "primary": "#3b82f6",
+           *           "positive": "#22c55e",
+           *           "negative": "#ef4444",
+           *           "border": "#262d3a"
+           *         },
+           *         "typography": {
+           *           "fontFamily": "Inter, system-ui, sans-serif",
+           *           "baseSizePx": 14
+           *         },
+           *         "radiusPx": 6,
+           *         "defaultMode": "light"
+           *       },
+           *       "flags": {
+           *         "smartRouting": true,
+           *         "propFirm": true
+           *       },
+           *       "venues": {
+           *         "enabled": [
+           *           "paper",
+           *           "hyperliquid",
+           *           "aster",
+           *           "polymarket",
+           *           "kalshi"
+           *         ],
+           *         "symbols": {}
+           *       },
+           *       "plan": {
+           *         "name": "starter",
+           *         "maxAccounts": 1000,
+           *         "webhooks": true,
+           *         "propFirm": false
+           *       },
+           *       "accounts": {
+           *         "executionMode": "internalised",
+           *         "defaultTradingGroupId": null,
+           *         "deposit": {
+           *           "defaultUsd": "100000",
+           *           "maxUsd": "1000000"
+           *         },
+           *         "funding": {
+           *           "deposits": true,
+           *           "withdrawals": true,
+           *           "transfers": true,
+           *           "approval": "none",
+           *           "maxDepositUsd": null
+           *         }
+           *       },
+           *       "fees": {
+           *         "makerBps": "4.5",
+           *         "takerBps": "4.5"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Tenant'];
         };
       };
@@ -20024,6 +23647,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "displayName": "Acme DEX",
+           *       "logoUrl": null,
+           *       "faviconUrl": null,
+           *       "supportEmail": null
+           *     }
+           */
           'application/json': components['schemas']['TenantBrandingOutput'];
         };
       };
@@ -20112,6 +23743,14 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "displayName": "Acme DEX",
+         *       "logoUrl": null,
+         *       "faviconUrl": null,
+         *       "supportEmail": null
+         *     }
+         */
         'application/json': components['schemas']['TenantBranding'];
       };
     };
@@ -20122,6 +23761,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "displayName": "Acme DEX",
+           *       "logoUrl": null,
+           *       "faviconUrl": null,
+           *       "supportEmail": null
+           *     }
+           */
           'application/json': components['schemas']['TenantBrandingOutput'];
         };
       };
@@ -20216,6 +23863,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "light": {
+           *         "background": "#ffffff",
+           *         "surface": "#f5f6f8",
+           *         "text": "#111827",
+           *         "muted": "#6b7280",
+           *         "primary": "#2563eb",
+           *         "positive": "#16a34a",
+           *         "negative": "#dc2626",
+           *         "border": "#e5e7eb"
+           *       },
+           *       "dark": {
+           *         "background": "#0b0e14",
+           *         "surface": "#151a23",
+           *         "text": "#e5e7eb",
+           *         "muted": "#9ca3af",
+           *         "primary": "#3b82f6",
+           *         "positive": "#22c55e",
+           *         "negative": "#ef4444",
+           *         "border": "#262d3a"
+           *       },
+           *       "typography": {
+           *         "fontFamily": "Inter, system-ui, sans-serif",
+           *         "baseSizePx": 14
+           *       },
+           *       "radiusPx": 6,
+           *       "defaultMode": "light"
+           *     }
+           */
           'application/json': components['schemas']['TenantThemeOutput'];
         };
       };
@@ -20304,6 +23981,36 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "light": {
+         *         "background": "#ffffff",
+         *         "surface": "#f5f6f8",
+         *         "text": "#111827",
+         *         "muted": "#6b7280",
+         *         "primary": "#2563eb",
+         *         "positive": "#16a34a",
+         *         "negative": "#dc2626",
+         *         "border": "#e5e7eb"
+         *       },
+         *       "dark": {
+         *         "background": "#0b0e14",
+         *         "surface": "#151a23",
+         *         "text": "#e5e7eb",
+         *         "muted": "#9ca3af",
+         *         "primary": "#3b82f6",
+         *         "positive": "#22c55e",
+         *         "negative": "#ef4444",
+         *         "border": "#262d3a"
+         *       },
+         *       "typography": {
+         *         "fontFamily": "Inter, system-ui, sans-serif",
+         *         "baseSizePx": 14
+         *       },
+         *       "radiusPx": 6,
+         *       "defaultMode": "light"
+         *     }
+         */
         'application/json': components['schemas']['TenantTheme'];
       };
     };
@@ -20314,6 +24021,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "light": {
+           *         "background": "#ffffff",
+           *         "surface": "#f5f6f8",
+           *         "text": "#111827",
+           *         "muted": "#6b7280",
+           *         "primary": "#2563eb",
+           *         "positive": "#16a34a",
+           *         "negative": "#dc2626",
+           *         "border": "#e5e7eb"
+           *       },
+           *       "dark": {
+           *         "background": "#0b0e14",
+           *         "surface": "#151a23",
+           *         "text": "#e5e7eb",
+           *         "muted": "#9ca3af",
+           *         "primary": "#3b82f6",
+           *         "positive": "#22c55e",
+           *         "negative": "#ef4444",
+           *         "border": "#262d3a"
+           *       },
+           *       "typography": {
+           *         "fontFamily": "Inter, system-ui, sans-serif",
+           *         "baseSizePx": 14
+           *       },
+           *       "radiusPx": 6,
+           *       "defaultMode": "light"
+           *     }
+           */
           'application/json': components['schemas']['TenantThemeOutput'];
         };
       };
@@ -20408,6 +24145,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "smartRouting": true,
+           *       "propFirm": true
+           *     }
+           */
           'application/json': components['schemas']['TenantFlagsOutput'];
         };
       };
@@ -20496,6 +24239,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "smartRouting": true,
+         *       "propFirm": true
+         *     }
+         */
         'application/json': components['schemas']['TenantFlags'];
       };
     };
@@ -20506,6 +24255,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "smartRouting": true,
+           *       "propFirm": true
+           *     }
+           */
           'application/json': components['schemas']['TenantFlagsOutput'];
         };
       };
@@ -20600,6 +24355,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "enabled": [
+           *         "paper",
+           *         "hyperliquid",
+           *         "aster",
+           *         "polymarket",
+           *         "kalshi"
+           *       ],
+           *       "symbols": {}
+           *     }
+           */
           'application/json': components['schemas']['TenantVenuesOutput'];
         };
       };
@@ -20688,6 +24455,18 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "enabled": [
+         *         "paper",
+         *         "hyperliquid",
+         *         "aster",
+         *         "polymarket",
+         *         "kalshi"
+         *       ],
+         *       "symbols": {}
+         *     }
+         */
         'application/json': components['schemas']['TenantVenues'];
       };
     };
@@ -20698,6 +24477,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "enabled": [
+           *         "paper",
+           *         "hyperliquid",
+           *         "aster",
+           *         "polymarket",
+           *         "kalshi"
+           *       ],
+           *       "symbols": {}
+           *     }
+           */
           'application/json': components['schemas']['TenantVenuesOutput'];
         };
       };
@@ -20792,6 +24583,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "name": "starter",
+           *       "maxAccounts": 1000,
+           *       "webhooks": true,
+           *       "propFirm": false
+           *     }
+           */
           'application/json': components['schemas']['TenantPlan'];
         };
       };
@@ -20952,6 +24751,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Any other status: the error body (this operation has no 2xx answer) */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   listTenantAccounts: {
@@ -20971,6 +24779,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "executionMode": "internalised",
+           *       "defaultTradingGroupId": null,
+           *       "deposit": {
+           *         "defaultUsd": "100000",
+           *         "maxUsd": "1000000"
+           *       },
+           *       "funding": {
+           *         "deposits": true,
+           *         "withdrawals": true,
+           *         "transfers": true,
+           *         "approval": "none",
+           *         "maxDepositUsd": null
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['TenantAccountsOutput'];
         };
       };
@@ -21059,6 +24884,23 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "executionMode": "internalised",
+         *       "defaultTradingGroupId": null,
+         *       "deposit": {
+         *         "defaultUsd": "0.01",
+         *         "maxUsd": "0.01"
+         *       },
+         *       "funding": {
+         *         "deposits": true,
+         *         "withdrawals": true,
+         *         "transfers": true,
+         *         "approval": "none",
+         *         "maxDepositUsd": "0.01"
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['TenantAccounts'];
       };
     };
@@ -21069,6 +24911,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "executionMode": "internalised",
+           *       "defaultTradingGroupId": null,
+           *       "deposit": {
+           *         "defaultUsd": "100000",
+           *         "maxUsd": "1000000"
+           *       },
+           *       "funding": {
+           *         "deposits": true,
+           *         "withdrawals": true,
+           *         "transfers": true,
+           *         "approval": "none",
+           *         "maxDepositUsd": null
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['TenantAccountsOutput'];
         };
       };
@@ -21157,6 +25016,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "origins": [
+         *         "https://acme-dex.com"
+         *       ]
+         *     }
+         */
         'application/json': components['schemas']['TenantOrigins'];
       };
     };
@@ -21167,6 +25033,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "origins": [
+           *         "https://acme-dex.com"
+           *       ]
+           *     }
+           */
           'application/json': {
             origins: string[];
           };
@@ -21261,6 +25134,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "displayName": "Acme DEX",
+           *       "logoUrl": null,
+           *       "faviconUrl": null,
+           *       "supportEmail": null
+           *     }
+           */
           'application/json': components['schemas']['Branding'];
         };
       };
@@ -21353,6 +25234,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "light": {
+           *         "background": "#ffffff",
+           *         "surface": "#f5f6f8",
+           *         "text": "#111827",
+           *         "muted": "#6b7280",
+           *         "primary": "#2563eb",
+           *         "positive": "#16a34a",
+           *         "negative": "#dc2626",
+           *         "border": "#e5e7eb"
+           *       },
+           *       "dark": {
+           *         "background": "#0b0e14",
+           *         "surface": "#151a23",
+           *         "text": "#e5e7eb",
+           *         "muted": "#9ca3af",
+           *         "primary": "#3b82f6",
+           *         "positive": "#22c55e",
+           *         "negative": "#ef4444",
+           *         "border": "#262d3a"
+           *       },
+           *       "typography": {
+           *         "fontFamily": "Inter, system-ui, sans-serif",
+           *         "baseSizePx": 14
+           *       },
+           *       "radiusPx": 6,
+           *       "defaultMode": "light"
+           *     }
+           */
           'application/json': components['schemas']['TenantThemeOutput'];
         };
       };
@@ -21445,6 +25356,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "smartRouting": true,
+           *       "propFirm": true
+           *     }
+           */
           'application/json': components['schemas']['TenantFlagsOutput'];
         };
       };

@@ -1,6 +1,6 @@
 /** Schemas of `/api/v1/oms/*` (docs/api.md §2.6, §4.4). */
 import { z } from 'zod';
-import { intentView } from '../../../../domain/oms/intent.js';
+import { INTENT_EXAMPLE, intentView } from '../../../../domain/oms/intent.js';
 import { errorBody } from '../../../../api/openapi.js';
 
 export { composeIntentBody, intentView } from '../../../../domain/oms/intent.js';
@@ -59,7 +59,10 @@ export const composedIntentView = intentView
           'Self-signing credentials only: sign `typedData` with eth_signTypedData_v4 and send it to `POST /oms/intents/{id}/sign-result`',
       }),
   })
-  .meta({ id: 'ComposedIntent' });
+  .meta({
+    id: 'ComposedIntent',
+    example: { ...INTENT_EXAMPLE, state: 'signed_pending_dispatch', orderStatus: null, venueOrderId: null },
+  });
 
 export const intentList = z.object({ intents: z.array(intentView).max(50) }).meta({ id: 'IntentList' });
 
