@@ -25,7 +25,8 @@ import Router from '@koa/router';
 import { ApiError, type ErrorCode } from '../../../../domain/errors.js';
 import { SigninProvider } from '../../../../db/entities.js';
 import { scoped } from '../../../../db/orm.js';
-import { SESSION_COOKIE, SESSION_TTL_MS, createSession, revokeSession } from '../../../../api/auth/session.js';
+import { createSession } from '../../../../api/auth/session.js';
+import { endSession, setSessionCookie } from '../../../../api/auth/session-cookie.js';
 import type { ApiContext, ApiDeps, ApiState, Caller } from '../../../../api/context.js';
 import { callerOf, gate } from '../../../../api/middleware/auth.js';
 import { resolvedTenant } from '../../../../api/middleware/tenant.js';
@@ -89,14 +90,7 @@ async function landSignIn(deps: ApiDeps, ctx: ApiContext, done: FinishedLogin): 
       accountId: done.accountId,
       identityId: done.identity.id,
     });
-    ctx.cookies.set(SESSION_COOKIE, session.token, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: ctx.secure,
-      path: '/',
-      maxAge: SESSION_TTL_MS,
-      overwrite: true,
-    });
+    setSessionCookie(ctx, session.token);
   }
   redirect(ctx, done.returnTo);
 }
@@ -280,15 +274,7 @@ export function oidcRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
       responses: { '200': { description: 'Signed out', schema: okResponse } },
     },
     async (ctx) => {
-      const token = ctx.cookies.get(SESSION_COOKIE);
-      if (token) await revokeSession(deps.orm, token);
-      ctx.cookies.set(SESSION_COOKIE, null, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: ctx.secure,
-        path: '/',
-        overwrite: true,
-      });
+      await endSession(deps.orm, ctx);
       ctx.body = { ok: true };
     },
   );

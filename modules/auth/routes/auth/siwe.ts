@@ -10,7 +10,8 @@
  * Which trader a wallet represents, and what a session may do: api/auth/session.ts.
  */
 import Router from '@koa/router';
-import { SESSION_COOKIE, SESSION_TTL_MS, issueNonce, revokeSession } from '../../../../api/auth/session.js';
+import { issueNonce } from '../../../../api/auth/session.js';
+import { endSession, setSessionCookie } from '../../../../api/auth/session-cookie.js';
 import { signInWithEthereum } from '../../commands/siwe.js';
 import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { resolvedTenant } from '../../../../api/middleware/tenant.js';
@@ -68,14 +69,7 @@ export function siweRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
     },
     async (ctx, { body }) => {
       const { token, view } = await signInWithEthereum(deps, resolvedTenant(ctx).id, deps.baseUrl(), body);
-      ctx.cookies.set(SESSION_COOKIE, token, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: ctx.secure,
-        path: '/',
-        maxAge: SESSION_TTL_MS,
-        overwrite: true,
-      });
+      setSessionCookie(ctx, token);
       ctx.set('Cache-Control', 'no-store');
       ctx.body = view;
     },
@@ -93,15 +87,7 @@ export function siweRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
       responses: { '200': { description: 'Signed out', schema: logoutResponse } },
     },
     async (ctx) => {
-      const token = ctx.cookies.get(SESSION_COOKIE);
-      if (token) await revokeSession(deps.orm, token);
-      ctx.cookies.set(SESSION_COOKIE, null, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: ctx.secure,
-        path: '/',
-        overwrite: true,
-      });
+      await endSession(deps.orm, ctx);
       ctx.body = { ok: true };
     },
   );
