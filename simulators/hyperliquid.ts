@@ -17,12 +17,18 @@
  *   - Refusals: `{"status":"err","response":"<msg>"}` (HTTP 200); malformed bodies: 422 text
  *     `Failed to deserialize the JSON body into the target type`. Per-order refusals are
  *     `{"error":"…"}` statuses inside an ok answer, with the venue's wording.
- * - `POST /info`: `orderStatus` (oid or cloid), `historicalOrders`, `openOrders`, `userFills`,
- *   `userFillsByTime`, `clearinghouseState`, always by the master's address.
+ * - `POST /info`, in the shapes of the venue's published TypeScript SDK (`@nktkas/hyperliquid`, whose
+ *   response types type these answers): account types by the master's `user` — `orderStatus` (oid
+ *   or cloid), `historicalOrders`, `openOrders`, `frontendOpenOrders`, `userFills`, `userFillsByTime`,
+ *   `clearinghouseState`; market types (simulators/hyperliquid-markets.ts) — `meta`,
+ *   `metaAndAssetCtxs`, `allMids`, `l2Book` (a book around the mark plus the resting orders),
+ *   `spotMeta` and `outcomeMeta` (empty but for USDC), main dex only (`dex` absent or `""`).
+ * - A master exists once it has a deposit (`fund()`) or has approved an agent: it may then sign L1
+ *   actions itself, as on the venue.
  *
  * Matching against `markOf(platform symbol)`: an IOC fills at once at the mark when marketable
  * (buy: mark ≤ limit; sell: mark ≥ limit), else is refused `Order could not immediately match
- * against any resting orders. asset=N` (recorded as `iocCancelRejected`); an ALO that would match
+ * against any resting orders. asset=N` (recorded as `iocCancelRejected`; `FrontendMarket` is an IOC); an ALO that would match
  * is refused (`badAloPxRejected`); a GTC fills at once at the mark when marketable, else rests and
  * fills at its limit as a maker once the mark crosses (on `poke()` and before every read or
  * cancel). Trigger orders rest until the mark reaches `triggerPx` (sl: buy when mark ≥ trigger, sell
@@ -37,25 +43,29 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import type {
+  ClearinghouseStateResponse,
+  FrontendOpenOrdersResponse,
+  HistoricalOrdersResponse,
+  OpenOrdersResponse,
+  OrderStatusResponse,
+  UserFillsResponse,
+} from '@nktkas/hyperliquid/api/info';
 import { Decimal } from '../domain/decimal.js';
 import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../domain/market/symbols.js';
+import { HYPERLIQUID_SYMBOLS } from '../domain/market/venues/hyperliquid.js';
 import {
   HYPERLIQUID_CHAIN,
   parseAgentName,
   recoverL1Signer,
   recoverUserSigner,
 } from '../venues/hyperliquid/signing.js';
-import {
-  toWire,
-  validPrice,
-  type ClearinghouseState,
-  type WireFill,
-  type WireOrderWithStatus,
-} from '../venues/hyperliquid/wire.js';
+import { toWire, validPrice } from '../venues/hyperliquid/wire.js';
 import { addressControls, Faults, isAddress, lc, listen, messageOf, NOT_FOUND_TEXT, Reply, Tally } from './harness.js';
 import type { SimulatorOptions, VenueSimulator } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders, triggerReached } from './matching.js';
 import { Holdings } from './holdings.js';
+import * as markets from './hyperliquid-markets.js';
 
 /**
  * Options of {@link startHyperliquidSimulator}: marks in USD of platform symbols (`BTC.HL`);
@@ -94,9 +104,20 @@ const DEFAULT_LEVERAGE = 20;
 /** A USDC amount as the venue writes it: at most 6 decimals, half-even. */
 const usdc = (v: Decimal) => toWire(v.toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN));
 
+/** An order as `historicalOrders` / `orderStatus` report it (the SDK's type). */
+type OrderWithStatus = HistoricalOrdersResponse[number];
+/** The venue's order status words (`open`, `filled`, `canceled`, `triggered`, `…Rejected`, …). */
+type OrderStatusWord = OrderWithStatus['status'];
+/** A fill as `userFills` reports it (the SDK's type). */
+type Fill = UserFillsResponse[number];
+/** A client order id: `0x` + 32 hex. */
+type Cloid = `0x${string}`;
+/** Time in force of a limit order; `FrontendMarket` (the venue's UI market order) behaves as `Ioc`. */
+type Tif = 'Gtc' | 'Ioc' | 'Alo' | 'FrontendMarket';
+
 interface SimOrder {
   oid: number;
-  cloid: string | null;
+  cloid: Cloid | null;
   owner: string;
   spec: SymbolSpec;
   asset: number;
@@ -105,10 +126,10 @@ interface SimOrder {
   origSz: Decimal;
   filled: Decimal;
   reduceOnly: boolean;
-  tif: 'Gtc' | 'Ioc' | 'Alo' | null;
+  tif: Tif | null;
   trigger: { isMarket: boolean; triggerPx: Decimal; tpsl: 'tp' | 'sl' } | null;
   triggered: boolean;
-  status: string;
+  status: OrderStatusWord;
   timestamp: number;
   statusTimestamp: number;
 }
@@ -159,21 +180,35 @@ interface OrderWire {
   p: string;
   s: string;
   r: boolean;
-  t: { limit?: { tif: 'Gtc' | 'Ioc' | 'Alo' }; trigger?: { isMarket: boolean; triggerPx: string; tpsl: 'tp' | 'sl' } };
+  t: { limit?: { tif: Tif }; trigger?: { isMarket: boolean; triggerPx: string; tpsl: 'tp' | 'sl' } };
   c?: string;
 }
 
 /** One cancel: by oid (`cancel`: `{a, o}`) or by cloid (`cancelByCloid`: `{asset, cloid}`). */
 type CancelWire = { a?: number; o?: number; asset?: number; cloid?: string } | null | undefined;
 
-/** A `POST /info` body: `type` and the master's `user`, plus `oid` (number or cloid) or `startTime`/`endTime` (epoch ms). */
+/**
+ * A `POST /info` body: `type`; for the account types the master's `user`, plus `oid` (number or
+ * cloid) or `startTime`/`endTime` (epoch ms); for the market types `coin` (`l2Book`) and `dex`
+ * (absent or `""`, the main dex: the only one served).
+ */
 interface InfoBody {
   type?: string;
   user: string;
   oid?: number | string | null;
   startTime?: number;
   endTime?: number;
+  coin?: unknown;
+  dex?: unknown;
 }
+
+/** Time in force by the `tif` a limit order names: whether it must match at once (IOC) or must not (ALO). */
+const TIF_RULES: Record<Tif, { ioc: boolean; alo: boolean }> = {
+  Gtc: { ioc: false, alo: false },
+  Ioc: { ioc: true, alo: false },
+  FrontendMarket: { ioc: true, alo: false },
+  Alo: { ioc: false, alo: true },
+};
 
 /** Starts the simulator. Resolves once it listens. */
 export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOptions): Promise<HyperliquidSimulator> {
@@ -181,7 +216,8 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
   const approvals = new Map<string, Map<string, Agent>>(); // master → agent name ('' = unnamed) → agent
   const nonces = new Map<string, number[]>(); // signer → kept highest nonces, ascending
   const orders = new Map<number, SimOrder>();
-  const fills: (WireFill & { owner: string })[] = [];
+  const fills: (Fill & { owner: string })[] = [];
+  const funded = new Set<string>(); // masters with a deposit: they exist on the venue and may sign L1 actions
   const accepted = new Tally();
   const byClientId = new Tally();
   const holdings = new Holdings();
@@ -197,7 +233,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
 
   /** The master an L1 signer acts for now: itself when it is a master, else the master that approved it (unexpired). */
   function masterOf(signer: string): string | null {
-    if (approvals.has(signer)) return signer;
+    if (approvals.has(signer) || funded.has(signer)) return signer;
     const now = Date.now();
     for (const [master, named] of approvals) {
       for (const a of named.values())
@@ -275,6 +311,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
       fee: fee.toFixed(),
       tid: nextTid++,
       feeToken: 'USDC',
+      twapId: null,
       ...(o.cloid ? { cloid: o.cloid } : {}),
     });
     o.filled = o.origSz;
@@ -354,13 +391,13 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
           tpsl: w.t.trigger.tpsl,
         }
       : null;
-    if (!trig && (tif === null || !['Gtc', 'Ioc', 'Alo'].includes(tif))) throw new BadBody(DESERIALIZE);
+    if (!trig && (tif === null || !Object.hasOwn(TIF_RULES, tif))) throw new BadBody(DESERIALIZE);
     if (trig && trig.tpsl !== 'tp' && trig.tpsl !== 'sl') throw new BadBody(DESERIALIZE);
     if (w.c !== undefined && (typeof w.c !== 'string' || !/^0x[0-9a-f]{32}$/.test(w.c))) throw new BadBody(DESERIALIZE);
     const reason = faults.takeRejection();
     if (reason !== null) return { error: reason };
     const o = newOrder({
-      cloid: w.c ?? null,
+      cloid: (w.c as Cloid | undefined) ?? null,
       owner,
       spec,
       asset: w.a,
@@ -378,12 +415,13 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
       return { resting: { oid: o.oid, ...cl } };
     }
     const marketable = mark !== null && crosses(o.isBuy, p, mark);
-    if (tif === 'Ioc' && !marketable) {
+    const rules = tif === null ? null : TIF_RULES[tif];
+    if (rules?.ioc && !marketable) {
       o.status = 'iocCancelRejected';
       record(o);
       return { error: `Order could not immediately match against any resting orders. asset=${w.a}` };
     }
-    if (tif === 'Alo' && marketable) {
+    if (rules?.alo && marketable) {
       o.status = 'badAloPxRejected';
       record(o);
       return {
@@ -438,7 +476,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
       const statuses = (action.cancels as CancelWire[]).map((c) =>
         action.type === 'cancel'
           ? cancelOne(owner, c?.a, (o) => o.oid === c?.o)
-          : cancelOne(owner, c?.asset, (o) => o.cloid === lc(c?.cloid)),
+          : cancelOne(owner, c?.asset, (o) => o.cloid !== null && o.cloid === lc(c?.cloid)),
       );
       return { status: 'ok', response: { type: 'cancel', data: { statuses } } };
     }
@@ -447,11 +485,13 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
 
   // --- info --------------------------------------------------------------------------------
 
-  const ORDER_TYPE_LABEL = (o: SimOrder) =>
+  const ORDER_TYPE_LABEL = (o: SimOrder): OrderWithStatus['order']['orderType'] =>
     o.trigger
       ? `${o.trigger.tpsl === 'tp' ? 'Take Profit' : 'Stop'} ${o.trigger.isMarket ? 'Market' : 'Limit'}`
-      : 'Limit';
-  const wireOrder = (o: SimOrder): WireOrderWithStatus => ({
+      : o.tif === 'FrontendMarket'
+        ? 'Market'
+        : 'Limit';
+  const wireOrder = (o: SimOrder): OrderWithStatus => ({
     order: {
       coin: o.spec.base,
       side: o.isBuy ? 'B' : 'A',
@@ -477,14 +517,18 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
   });
 
   /** `clearinghouseState` of `user` (module doc): its collateral and positions valued at the marks. */
-  async function clearinghouse(user: string): Promise<ClearinghouseState & Record<string, unknown>> {
+  async function clearinghouse(user: string): Promise<ClearinghouseStateResponse> {
     const held = await Promise.all(
       holdings.positions(user).map(async (p) => {
         const spec = findSymbol('hyperliquid', p.symbol)!;
         const mark = (await markOf(spec)) ?? p.avgEntryPrice;
         const leverage = Math.min(DEFAULT_LEVERAGE, spec.maxLeverage);
         const value = p.qty.abs().mul(mark);
-        return { p, spec, leverage, value, upnl: mark.sub(p.avgEntryPrice).mul(p.qty), margin: value.div(leverage) };
+        const upnl = mark.sub(p.avgEntryPrice).mul(p.qty);
+        // Return on equity: unrealised PnL over the margin the position took at entry.
+        const entryMargin = p.qty.abs().mul(p.avgEntryPrice).div(leverage);
+        const roe = entryMargin.isZero() ? new Decimal(0) : upnl.div(entryMargin);
+        return { p, spec, leverage, value, upnl, roe, margin: value.div(leverage) };
       }),
     );
     const sum = (f: (h: (typeof held)[number]) => Decimal) => held.reduce((s, h) => s.add(f(h)), new Decimal(0));
@@ -509,65 +553,124 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
           entryPx: toWire(h.p.avgEntryPrice.toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN)),
           positionValue: usdc(h.value),
           unrealizedPnl: usdc(h.upnl),
+          returnOnEquity: toWire(h.roe.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN)),
+          liquidationPx: null,
           leverage: { type: 'cross', value: h.leverage },
           marginUsed: usdc(h.margin),
           maxLeverage: h.spec.maxLeverage,
+          cumFunding: { allTime: '0.0', sinceOpen: '0.0', sinceChange: '0.0' },
         },
       })),
       time: Date.now(),
     };
   }
 
+  /** An account's view: its orders and fills (without the owner key). */
+  interface Mine {
+    user: string;
+    orders: SimOrder[];
+    fills: Fill[];
+  }
+
+  /** The working orders, newest first. */
+  const openOf = (list: SimOrder[]) => list.filter(working).sort((a, b) => b.timestamp - a.timestamp || b.oid - a.oid);
+
+  /** `openOrders` entry: the short form (`cloid` and `reduceOnly: true` only when set). */
+  const openOrder = (o: SimOrder): OpenOrdersResponse[number] => ({
+    coin: o.spec.base,
+    side: o.isBuy ? 'B' : 'A',
+    limitPx: toWire(o.limitPx),
+    sz: toWire(o.origSz.sub(o.filled)),
+    oid: o.oid,
+    timestamp: o.timestamp,
+    origSz: toWire(o.origSz),
+    ...(o.cloid ? { cloid: o.cloid } : {}),
+    ...(o.reduceOnly ? { reduceOnly: true as const } : {}),
+  });
+
+  /** The account `POST /info` types (by the master's `user`), each answered from that account's orders and fills. */
+  const ACCOUNT_INFO: Record<string, (mine: Mine, body: InfoBody) => unknown> = {
+    orderStatus: ({ orders: mine }, body): OrderStatusResponse => {
+      const key = body.oid;
+      if (key === undefined || key === null) throw new BadBody(DESERIALIZE);
+      const o =
+        typeof key === 'number'
+          ? mine.find((x) => x.oid === key)
+          : typeof key === 'string'
+            ? mine.find((x) => x.cloid !== null && x.cloid === lc(key))
+            : undefined;
+      return o ? { status: 'order', order: wireOrder(o) } : { status: 'unknownOid' };
+    },
+    historicalOrders: ({ orders: mine }): HistoricalOrdersResponse =>
+      mine
+        .sort((a, b) => b.timestamp - a.timestamp || b.oid - a.oid)
+        .slice(0, PAGE)
+        .map(wireOrder),
+    openOrders: ({ orders: mine }): OpenOrdersResponse => openOf(mine).map(openOrder),
+    frontendOpenOrders: ({ orders: mine }): FrontendOpenOrdersResponse => openOf(mine).map((o) => wireOrder(o).order),
+    clearinghouseState: ({ user }) => clearinghouse(user),
+    userFills: ({ fills: mine }): UserFillsResponse =>
+      mine.sort((a, b) => b.time - a.time || b.tid - a.tid).slice(0, PAGE),
+    userFillsByTime: ({ fills: mine }, body): UserFillsResponse => {
+      if (!Number.isSafeInteger(body.startTime)) throw new BadBody(DESERIALIZE);
+      const start = body.startTime as number;
+      const end = Number.isSafeInteger(body.endTime) ? (body.endTime as number) : Infinity;
+      return mine
+        .filter((f) => f.time >= start && f.time <= end)
+        .sort((a, b) => a.time - b.time || a.tid - b.tid)
+        .slice(0, PAGE);
+    },
+  };
+
+  /** The marks of the routed coins (coin → mark, null without one). */
+  async function coinMarks(): Promise<Map<string, Decimal | null>> {
+    return new Map(await Promise.all(HYPERLIQUID_SYMBOLS.map(async (s) => [s.base, await markOf(s)] as const)));
+  }
+
+  /** The resting limit orders of every owner on `coin`, as the book shows them (trigger orders not yet fired are hidden). */
+  const restingOf = (coin: string): markets.BookOrder[] =>
+    [...orders.values()]
+      .filter((o) => working(o) && o.spec.base === coin && (!o.trigger || o.triggered))
+      .map((o) => ({ isBuy: o.isBuy, px: o.limitPx, sz: o.origSz.sub(o.filled) }));
+
+  /** The notional (USD) and size (coins) of the simulator's fills of `coin` over the last day. */
+  const volumeOf = (coin: string): markets.DayVolume => {
+    const since = Date.now() - DAY_MS;
+    return fills
+      .filter((f) => f.coin === coin && f.time >= since)
+      .reduce((v, f) => ({ notional: v.notional.add(new Decimal(f.px).mul(f.sz)), base: v.base.add(f.sz) }), {
+        notional: new Decimal(0),
+        base: new Decimal(0),
+      });
+  };
+
+  /** The public (market data) `POST /info` types: answered from the symbol table, the marks and the resting orders. */
+  const MARKET_INFO: Record<string, (body: InfoBody) => Promise<unknown>> = {
+    meta: async () => markets.meta(),
+    metaAndAssetCtxs: async () => markets.metaAndAssetCtxs(await coinMarks(), restingOf, volumeOf),
+    allMids: async () => markets.allMids(await coinMarks(), restingOf),
+    l2Book: async (body) => {
+      if (typeof body.coin !== 'string') throw new BadBody(DESERIALIZE);
+      const spec = markets.specOfCoin(body.coin);
+      return markets.l2Book(body.coin, spec ? await markOf(spec) : null, restingOf(body.coin));
+    },
+    spotMeta: async () => markets.spotMeta(),
+    outcomeMeta: async () => markets.outcomeMeta(),
+  };
+
   async function info(body: InfoBody): Promise<unknown> {
-    if (!isAddress(body.user)) throw new BadBody(DESERIALIZE);
-    const user = lc(body.user);
+    const type = String(body.type);
+    if (body.dex !== undefined && body.dex !== '') throw new BadBody(DESERIALIZE);
     await poke();
-    const mine = [...orders.values()].filter((o) => o.owner === user);
-    const myFills = fills.filter((f) => f.owner === user).map(({ owner: _o, ...f }) => f);
-    switch (body.type) {
-      case 'orderStatus': {
-        const key = body.oid;
-        const o =
-          typeof key === 'number'
-            ? mine.find((x) => x.oid === key)
-            : typeof key === 'string'
-              ? mine.find((x) => x.cloid === lc(key))
-              : undefined;
-        if (key === undefined || key === null) throw new BadBody(DESERIALIZE);
-        return o ? { status: 'order', order: wireOrder(o) } : { status: 'unknownOid' };
-      }
-      case 'historicalOrders':
-        return mine
-          .sort((a, b) => b.timestamp - a.timestamp || b.oid - a.oid)
-          .slice(0, PAGE)
-          .map(wireOrder);
-      case 'openOrders':
-        return mine
-          .filter((o) => o.status === 'open' || o.status === 'triggered')
-          .map((o) => ({
-            coin: o.spec.base,
-            limitPx: toWire(o.limitPx),
-            oid: o.oid,
-            side: o.isBuy ? 'B' : 'A',
-            sz: toWire(o.origSz.sub(o.filled)),
-            timestamp: o.timestamp,
-          }));
-      case 'clearinghouseState':
-        return clearinghouse(user);
-      case 'userFills':
-        return myFills.sort((a, b) => b.time - a.time || b.tid - a.tid).slice(0, PAGE);
-      case 'userFillsByTime': {
-        if (!Number.isSafeInteger(body.startTime)) throw new BadBody(DESERIALIZE);
-        const start = body.startTime as number;
-        const end = Number.isSafeInteger(body.endTime) ? (body.endTime as number) : Infinity;
-        return myFills
-          .filter((f) => f.time >= start && f.time <= end)
-          .sort((a, b) => a.time - b.time || a.tid - b.tid)
-          .slice(0, PAGE);
-      }
-      default:
-        throw new BadBody(DESERIALIZE);
-    }
+    if (Object.hasOwn(MARKET_INFO, type)) return MARKET_INFO[type](body);
+    if (!Object.hasOwn(ACCOUNT_INFO, type) || !isAddress(body.user)) throw new BadBody(DESERIALIZE);
+    const user = lc(body.user);
+    const mine: Mine = {
+      user,
+      orders: [...orders.values()].filter((o) => o.owner === user),
+      fills: fills.filter((f) => f.owner === user).map(({ owner: _o, ...f }) => f),
+    };
+    return ACCOUNT_INFO[type](mine, body);
   }
 
   // --- routing -----------------------------------------------------------------------------
@@ -626,6 +729,10 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     },
     poke,
     ...addressControls(accepted, holdings),
+    fund(owner, amountUsd) {
+      funded.add(lc(owner));
+      holdings.fund(lc(owner), amountUsd);
+    },
     agents(owner) {
       return [...(approvals.get(lc(owner)) ?? new Map<string, Agent>()).entries()].map(([name, a]) => ({
         name,
