@@ -53,9 +53,13 @@ export function venueUser(venue: string, privateKey: `0x${string}`): VenueUser {
   return { owner: venue === 'kalshi' ? `member-${address.slice(2, 12).toLowerCase()}` : address, privateKey };
 }
 
-/** What {@link userAuthorization} needs of the simulators: the Kalshi simulator's API-key page (its `registerKey`). */
+/**
+ * What {@link userAuthorization} needs of the simulators: the Kalshi simulator's API-key page (its
+ * `registerKey`), and optionally the Polymarket simulator's `linkOwner` (the user funds the agent's wallet).
+ */
 export interface KalshiKeyPage {
   kalshi: { registerKey(member: string, publicKeyPem: string): string | Promise<string> };
+  polymarket?: { linkOwner(owner: string, wallet: string): void };
 }
 
 /**
@@ -69,5 +73,9 @@ export async function userAuthorization(
   authorization: { kind: string; typedData?: TypedDataDefinition; publicKeyPem?: string },
 ): Promise<string> {
   if (authorization.kind === 'rsa_public_key') return sims.kalshi.registerKey(user.owner, authorization.publicKeyPem!);
+  // Polymarket: the agent trades from its own wallet, which the user funds (venues/polymarket/adapter.ts).
+  const message = authorization.typedData!.message as { funder?: unknown; signer?: unknown } | undefined;
+  if (authorization.typedData!.primaryType === 'AuthorizeSigner' && typeof message?.signer === 'string')
+    sims.polymarket?.linkOwner(user.owner, message.signer);
   return privateKeyToAccount(user.privateKey).signTypedData(authorization.typedData!);
 }

@@ -1,20 +1,28 @@
 /**
- * A local Polymarket CLOB V2 simulator (node:http on 127.0.0.1) serving the REST surface the
- * adapter uses, with the venue's paths and JSON shapes (docs/venues.md §3):
- * - `POST /auth/api-key`, `GET /auth/derive-api-key`: L1 auth (`ClobAuth` EIP-712 headers) → `{apiKey, secret, passphrase}`;
- * - `POST /order`, `DELETE /order`, `GET /data/order/<id>`, `GET /data/orders`, `GET /data/trades`,
- *   `GET /balance-allowance?asset_type=COLLATERAL` (the USDC, 6-decimal base units, of the funders the
- *   caller signs for): L2 HMAC headers verified on every call (base64url HMAC-SHA256 over ts+METHOD+path+body);
- * - `POST /auth/authorize-signer` — SIMULATOR ONLY: stands in for adding the agent as an owner of
- *   the funder's wallet on chain. Body `{message:{funder,signer,expiresAt,nonce}, chainId, signature}`
- *   where `signature` is the funder's EIP-712 `AuthorizeSigner` signature (domain
- *   `Multivenue Agent Authorization`/1/chainId); `nonce` must grow per funder; `expiresAt` epoch ms.
+ * A local Polymarket CLOB V2 simulator (node:http on 127.0.0.1) serving exactly routes the real CLOB
+ * serves, with the venue's paths and JSON shapes (docs/venues.md §3), and nothing else:
+ * - public (no auth): `GET /` (`"OK"`), `GET /time` (epoch seconds), `GET /book?token_id=` (the
+ *   token's resting orders, aggregated by price, with its tick size, neg-risk flag and the mark as
+ *   `last_trade_price`), `GET /tick-size?token_id=` → `{minimum_tick_size}`, `GET /neg-risk?token_id=`
+ *   → `{neg_risk}`, `GET /fee-rate?token_id=` → `{base_fee}` (the taker fee bps);
+ * - L1 (`ClobAuth` EIP-712 headers `POLY_ADDRESS/POLY_SIGNATURE/POLY_TIMESTAMP/POLY_NONCE`):
+ *   `POST /auth/api-key` (creates the key of (address, nonce); a second create is refused) and
+ *   `GET /auth/derive-api-key` (returns it) → `{apiKey, secret, passphrase}`;
+ * - L2 (HMAC headers verified on every call: base64url HMAC-SHA256 over ts+METHOD+path+body, the
+ *   POLY_ADDRESS the key's): `POST /order`, `DELETE /order`, `GET /data/order/<id>` (any status),
+ *   `GET /data/orders` (working orders only), `GET /data/trades`, `GET /balance-allowance`
+ *   (`COLLATERAL`: USDC base units; `CONDITIONAL` with `token_id`: shares in base units).
  *
  * An order is accepted only when: the L2 headers verify; `owner` is the caller's API key; the
- * order `signer` is the API key's address; `signatureType` is 2 (POLY_GNOSIS_SAFE); the V2 EIP-712
- * signature recovers `signer` (else `{"error":"invalid signature"}`, 400); `signer` is authorised
- * and unexpired for `maker`; the order hash was never seen (a replay is refused as a duplicate);
- * the price is on the 0.01 tick inside [tick, 1 − tick]; the size has ≤ 2 decimals.
+ * order `signer` is the API key's address; it is a V2 order (`timestamp`, `metadata`, `builder`;
+ * a V1 order with `taker`/`nonce`/`feeRateBps` is refused: the V2 exchange no longer takes them);
+ * the V2 EIP-712 signature recovers `signer` (else `{"error":"invalid signature"}`, 400); the
+ * signature type holds as the exchange checks it: 0 EOA `maker` = `signer`; 1 POLY_PROXY and
+ * 2 POLY_GNOSIS_SAFE `maker` is the proxy / Safe wallet of `signer` (on chain a CREATE2 derivation;
+ * here what a test registered with `registerWallet`); 3 POLY_1271 is refused (the exchange asks the
+ * deposit wallet's contract, `isValidSignature` over an ERC-7739 envelope, which this simulator
+ * does not run); the order hash was never seen (a replay is a duplicate); the price is on the
+ * token's tick inside [tick, 1 − tick]; the size has ≤ 2 decimals.
  *
  * Matching against `markOf(platform symbol)`: FAK/FOK fill at once at the mark when the limit is
  * marketable (BUY: mark ≤ limit; SELL: mark ≥ limit), else are killed with the venue's error;
@@ -23,12 +31,12 @@
  * read after the mark crossed. Takers pay `takerFeeBps` (default 0, as on most Polymarket markets)
  * by rate × min(p, 1 − p) × size; makers pay 0. Times on the wire are epoch seconds.
  *
- * Each funder's USDC (what a test funds, `fund()`, less what buys cost, plus what sells bring, less fees)
- * and shares are kept (simulators/holdings.ts); there are no insufficient-balance refusals.
- *
- * Deviations, on purpose: `GET /data/orders` lists every order of the caller's funder wallets
- * (working and terminal) and each order object also carries its `salt` (the real venue lists
- * working orders without the salt).
+ * Each trading wallet's USDC (what a test funds, `fund()`, less what buys cost, plus what sells
+ * bring, less fees) and shares are kept (simulators/holdings.ts); there are no insufficient-balance
+ * refusals. Deviations, on purpose: the liquidity takers meet at the mark is not on the book
+ * (`GET /book` shows resting orders only); the owner-keyed test controls (`fund`, `orderCount`,
+ * `injectOrder`) follow `linkOwner` (an end user who funds an agent's wallet) — a test control,
+ * not a route.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -37,11 +45,9 @@ import { Decimal } from '../domain/decimal.js';
 import { findByVenueSymbol } from '../domain/market/symbols.js';
 import { POLYMARKET_TOKENS } from '../domain/market/venues/polymarket.js';
 import {
-  POLYMARKET_CHAIN_ID,
   hmacSignature,
   orderHash,
   priceAndSize,
-  recoverAuthorizeSigner,
   recoverL1Signer,
   recoverOrderSigner,
   SIGNATURE_TYPE,
@@ -55,7 +61,7 @@ import {
   type WireOrder,
   type WireTrade,
 } from '../venues/polymarket/wire.js';
-import { addressControls, Faults, lc, listen, messageOf, Reply, Tally } from './harness.js';
+import { Faults, lc, listen, messageOf, Reply, Tally } from './harness.js';
 import type { SimulatorOptions, VenueSimulator } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders } from './matching.js';
 import { Holdings } from './holdings.js';
@@ -80,15 +86,21 @@ export interface PolymarketSimulator extends VenueSimulator<{
   qty: string;
   price: string;
 }> {
-  /** The signers authorised for a funder, with their expiry (epoch ms). */
-  authorizedSigners(funder: string): { signer: string; expiresAt: number }[];
-  /** Ends a signer's authorisation (the owner removes it from the wallet). */
-  revokeSigner(funder: string, signer: string): void;
+  /**
+   * The owner-keyed controls (`fund`, `orderCount`, `injectOrder`) of `owner` act on `wallet` from
+   * now on: the end user funds and watches the agent's trading wallet. A test control, no route.
+   */
+  linkOwner(owner: string, wallet: string): void;
+  /**
+   * Records on-chain wallet ownership: `wallet` is the POLY_PROXY (1) or POLY_GNOSIS_SAFE (2) wallet
+   * of `signer`, as the exchange derives it. A test control, no route.
+   */
+  registerWallet(wallet: string, signer: string, signatureType: 1 | 2): void;
 }
 
 interface SimOrder {
   id: string;
-  salt: number;
+  salt: string;
   maker: string;
   owner: string;
   tokenId: string;
@@ -122,6 +134,10 @@ type OrderWire = Omit<PolymarketOrder, 'salt' | 'signatureType'> & {
   salt: number;
   signatureType: number | string;
   signature?: string;
+  /** V1 fields: their presence marks an order the V2 exchange no longer takes. */
+  taker?: string;
+  nonce?: string;
+  feeRateBps?: string;
 };
 
 interface ApiKeyRow {
@@ -140,18 +156,22 @@ class HttpError extends Error {
 }
 
 const TICK = (tokenId: string) => new Decimal(findByVenueSymbol('polymarket', tokenId)?.tickSize ?? '0.01');
+/** Refusal of an order of a signature type the exchange accepts but this simulator cannot verify as it does. */
+const POLY_1271_REFUSED =
+  'signature type 3 (POLY_1271) is not simulated: the exchange asks the deposit wallet contract (ERC-1271)';
 const nowSec = () => Math.floor(Date.now() / 1000);
+/** The L2 paths served (besides `/data/order/<id>`); any other path is 404 before authentication. */
+const PRIVATE_PATHS = new Set(['/order', '/data/orders', '/data/trades', '/balance-allowance']);
 const PAGE = 100;
 
 /** Starts the simulator. Resolves once it listens. */
 export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions): Promise<PolymarketSimulator> {
   const network = opts.network ?? 'mainnet';
-  const chainId = POLYMARKET_CHAIN_ID[network];
   const takerFeeBps = String(opts.takerFeeBps ?? 0);
-  const signers = new Map<string, Map<string, number>>(); // funder → signer → expiresAt (ms)
-  const authNonce = new Map<string, bigint>(); // funder → last authorisation nonce
+  const wallets = new Map<string, { signer: string; signatureType: number }>(); // proxy/Safe → owner EOA
+  const linked = new Map<string, string>(); // test owner → trading wallet
   const keys = new Map<string, ApiKeyRow>(); // apiKey → row
-  const keyOfAddress = new Map<string, string>(); // address → apiKey
+  const keyOf = new Map<string, string>(); // `${address}:${nonce}` → apiKey
   const orders = new Map<string, SimOrder>();
   const trades: (WireTrade & { ownerOrders: string[] })[] = [];
   const accepted = new Tally();
@@ -250,7 +270,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
   function record(o: SimOrder): void {
     orders.set(o.id, o);
     accepted.add(o.maker);
-    byClientId.add(String(o.salt));
+    byClientId.add(o.salt);
   }
 
   const wireOrder = (o: SimOrder): WireOrder => ({
@@ -269,12 +289,11 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     created_at: o.createdAt,
     expiration: '0',
     order_type: o.orderType,
-    salt: o.salt,
   });
 
   // --- auth -------------------------------------------------------------------------------
 
-  async function l1(req: IncomingMessage): Promise<string> {
+  async function l1(req: IncomingMessage): Promise<{ address: string; nonce: bigint }> {
     const h = req.headers;
     const address = lc(h['poly_address']);
     const ts = String(h['poly_timestamp'] ?? '');
@@ -287,7 +306,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     }
     if (!address || !ts || !sig || (await recoverL1Signer(address, ts, nonce, sig, network)) !== address)
       throw new HttpError(401, 'Invalid L1 Request headers');
-    return address;
+    return { address, nonce };
   }
 
   function l2(req: IncomingMessage, method: string, path: string, body: string): { apiKey: string; row: ApiKeyRow } {
@@ -305,12 +324,17 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     return { apiKey, row };
   }
 
-  /** Funders whose wallet the caller's address signs for (authorised, any expiry). */
-  const fundersOf = (address: string) => [...signers.entries()].filter(([, m]) => m.has(address)).map(([f]) => f);
+  /** The wallets `address` trades for: its own (EOA) and the proxy / Safe wallets it owns. */
+  const walletsOf = (address: string) => [
+    address,
+    ...[...wallets.entries()].filter(([, w]) => w.signer === address).map(([wallet]) => wallet),
+  ];
   const visible = (o: SimOrder, apiKey: string, address: string) =>
-    o.owner === apiKey || fundersOf(address).includes(o.maker);
+    o.owner === apiKey || walletsOf(address).includes(o.maker);
+  /** The trading wallet an owner-keyed test control acts on. */
+  const resolve = (owner: string) => linked.get(lc(owner)) ?? lc(owner);
 
-  function newCreds(address: string): ApiKeyRow & { apiKey: string } {
+  function newCreds(address: string, nonce: bigint): ApiKeyRow & { apiKey: string } {
     const apiKey = randomUUID();
     const row = {
       address,
@@ -318,7 +342,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       passphrase: randomBytes(32).toString('hex'),
     };
     keys.set(apiKey, row);
-    keyOfAddress.set(address, apiKey);
+    keyOf.set(`${address}:${nonce}`, apiKey);
     return { apiKey, ...row };
   }
   const credsBody = (apiKey: string) => ({
@@ -329,6 +353,24 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
 
   // --- orders -----------------------------------------------------------------------------
 
+  /** A proxy / Safe maker must be the wallet of the signer, as the exchange derives it (here: registered). */
+  const walletCheck = (signatureType: number) => (maker: string, signer: string) => {
+    const w = wallets.get(maker);
+    if (!w || w.signer !== signer || w.signatureType !== signatureType)
+      throw new HttpError(400, `the order maker is not the signature type ${signatureType} wallet of the signer`);
+  };
+  /** Per signature type, how `maker` must relate to the signer (the API key's address). */
+  const MAKER_CHECKS: Record<number, (maker: string, signer: string) => void> = {
+    [SIGNATURE_TYPE.EOA]: (maker, signer) => {
+      if (maker !== signer) throw new HttpError(400, 'the order maker has to be the signer for signature type 0 (EOA)');
+    },
+    [SIGNATURE_TYPE.POLY_PROXY]: walletCheck(SIGNATURE_TYPE.POLY_PROXY),
+    [SIGNATURE_TYPE.POLY_GNOSIS_SAFE]: walletCheck(SIGNATURE_TYPE.POLY_GNOSIS_SAFE),
+    [SIGNATURE_TYPE.POLY_1271]: () => {
+      throw new HttpError(400, POLY_1271_REFUSED);
+    },
+  };
+
   async function placeOrder(parsed: unknown, apiKey: string, row: ApiKeyRow, res: ServerResponse): Promise<unknown> {
     const body = parsed as PostOrderBody | null;
     const w = body?.order;
@@ -336,8 +378,8 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     if (body.owner !== apiKey) throw new HttpError(400, 'the order owner has to be the owner of the API KEY');
     if (lc(w.signer) !== row.address)
       throw new HttpError(400, 'the order signer address has to be the address of the API KEY');
-    if (Number(w.signatureType) !== SIGNATURE_TYPE.POLY_GNOSIS_SAFE)
-      throw new HttpError(400, 'unsupported signature type');
+    if (w.taker !== undefined || w.nonce !== undefined || w.feeRateBps !== undefined || w.timestamp === undefined)
+      throw new HttpError(400, 'invalid order version: sign a CTF Exchange V2 order (timestamp, metadata, builder)');
     if (!Number.isSafeInteger(w.salt) || (w.side !== 'BUY' && w.side !== 'SELL'))
       throw new HttpError(400, 'Invalid order payload');
     const spec = findByVenueSymbol('polymarket', String(w.tokenId));
@@ -362,14 +404,12 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     } catch {
       throw new HttpError(400, 'Invalid order payload');
     }
+    const maker = lc(order.maker);
+    const makerCheck = MAKER_CHECKS[order.signatureType];
+    if (!makerCheck) throw new HttpError(400, `invalid signature type ${order.signatureType}`);
+    makerCheck(maker, row.address);
     if ((await recoverOrderSigner(order, String(w.signature ?? ''), network, negRisk)) !== row.address)
       throw new HttpError(400, 'invalid signature');
-    const maker = lc(order.maker);
-    const expiresAt = signers.get(maker)?.get(row.address);
-    if (expiresAt === undefined)
-      throw new HttpError(400, 'the order signer is not an authorized signer of the maker wallet');
-    if (expiresAt <= Date.now())
-      throw new HttpError(400, "the order signer's authorization for the maker wallet has expired");
     if (orders.has(hash)) throw new HttpError(400, `order ${hash} is invalid. Duplicated.`);
     const { price, size } = priceAndSize(order);
     const tick = TICK(order.tokenId);
@@ -402,7 +442,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     }
     const o = newOrder({
       id: hash,
-      salt: w.salt,
+      salt: String(w.salt),
       maker,
       owner: apiKey,
       tokenId: order.tokenId,
@@ -437,6 +477,53 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     return { data, next_cursor: next, limit: PAGE, count: data.length };
   }
 
+  // --- public market data -----------------------------------------------------------------
+
+  /** The token's platform spec, or a 404 `market not found` (how the venue answers an unknown token). */
+  const tokenSpec = (q: URLSearchParams) => {
+    const spec = findByVenueSymbol('polymarket', q.get('token_id') ?? '');
+    if (!spec?.venueSymbol) throw new HttpError(404, 'market not found');
+    return spec as typeof spec & { venueSymbol: string };
+  };
+  /** The resting orders of a token on one side, aggregated by price (best last, as the venue orders them). */
+  const levels = (tokenId: string, side: 'BUY' | 'SELL') => {
+    const byPrice = new Map<string, Decimal>();
+    for (const o of orders.values())
+      if (o.status === 'LIVE' && o.tokenId === tokenId && o.side === side)
+        byPrice.set(o.price.toFixed(), (byPrice.get(o.price.toFixed()) ?? new Decimal(0)).add(o.size.sub(o.matched)));
+    return [...byPrice]
+      .sort(([a], [b]) => (side === 'BUY' ? new Decimal(a).cmp(b) : new Decimal(b).cmp(a)))
+      .map(([price, size]) => ({ price, size: size.toFixed() }));
+  };
+  /** `GET <path>` routes that take no authentication, by `METHOD path`. */
+  const PUBLIC: Record<string, (q: URLSearchParams) => Promise<unknown>> = {
+    'GET /': async () => 'OK',
+    'GET /time': async () => nowSec(),
+    'GET /tick-size': async (q) => ({ minimum_tick_size: Number(tokenSpec(q).tickSize) }),
+    'GET /neg-risk': async (q) => ({ neg_risk: POLYMARKET_TOKENS[tokenSpec(q).venueSymbol]?.negRisk ?? false }),
+    'GET /fee-rate': async (q) => {
+      tokenSpec(q);
+      return { base_fee: Number(takerFeeBps) };
+    },
+    'GET /book': async (q) => {
+      const spec = tokenSpec(q);
+      await poke();
+      const mark = await markOf(spec.venueSymbol);
+      const book = {
+        market: POLYMARKET_TOKENS[spec.venueSymbol]?.marketId ?? '',
+        asset_id: spec.venueSymbol,
+        timestamp: String(Date.now()),
+        bids: levels(spec.venueSymbol, 'BUY'),
+        asks: levels(spec.venueSymbol, 'SELL'),
+        min_order_size: '1',
+        tick_size: new Decimal(spec.tickSize).toFixed(),
+        neg_risk: POLYMARKET_TOKENS[spec.venueSymbol]?.negRisk ?? false,
+        last_trade_price: mark ? mark.toFixed() : '',
+      };
+      return { ...book, hash: keccak256(toHex(JSON.stringify(book))).slice(2, 42) };
+    },
+  };
+
   // --- routing ----------------------------------------------------------------------------
 
   async function route(req: IncomingMessage, res: ServerResponse, raw: string): Promise<unknown> {
@@ -452,34 +539,21 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       }
     };
 
-    if (method === 'POST' && path === '/auth/authorize-signer') {
-      const b = json();
-      const m = b?.message ?? {};
-      if (Number(b?.chainId) !== chainId) throw new HttpError(400, `wrong chain id, expected ${chainId}`);
-      const funder = lc(m.funder);
-      if ((await recoverAuthorizeSigner(m, String(b?.signature ?? ''), chainId)) !== funder || !funder)
-        throw new HttpError(400, 'invalid signature');
-      const nonce = BigInt(m.nonce);
-      if (nonce <= (authNonce.get(funder) ?? -1n)) throw new HttpError(400, 'authorization nonce already used');
-      if (Number(m.expiresAt) <= Date.now()) throw new HttpError(400, 'authorization expired');
-      authNonce.set(funder, nonce);
-      if (!signers.has(funder)) signers.set(funder, new Map());
-      signers.get(funder)!.set(lc(m.signer), Number(m.expiresAt));
-      return { success: true };
-    }
+    const publicRoute = PUBLIC[`${method} ${path}`];
+    if (publicRoute) return publicRoute(q);
     if (method === 'POST' && path === '/auth/api-key') {
-      const address = await l1(req);
-      if (keyOfAddress.has(address)) throw new HttpError(400, 'Could not create api key');
-      const c = newCreds(address);
-      return credsBody(c.apiKey);
+      const { address, nonce } = await l1(req);
+      if (keyOf.has(`${address}:${nonce}`)) throw new HttpError(400, 'Could not create api key');
+      return credsBody(newCreds(address, nonce).apiKey);
     }
     if (method === 'GET' && path === '/auth/derive-api-key') {
-      const address = await l1(req);
-      const apiKey = keyOfAddress.get(address);
+      const { address, nonce } = await l1(req);
+      const apiKey = keyOf.get(`${address}:${nonce}`);
       if (!apiKey) throw new HttpError(400, 'Could not derive api key!');
       return credsBody(apiKey);
     }
 
+    if (!PRIVATE_PATHS.has(path) && !path.startsWith('/data/order/')) throw new HttpError(404, 'not found');
     const { apiKey, row } = l2(req, method, path, raw);
     if (method === 'POST' && path === '/order') return placeOrder(json(), apiKey, row, res);
     if (method === 'DELETE' && path === '/order') {
@@ -510,18 +584,29 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       await poke();
       const list = [...orders.values()].filter(
         (o) =>
+          o.status === 'LIVE' &&
           visible(o, apiKey, row.address) &&
           (!q.get('asset_id') || o.tokenId === q.get('asset_id')) &&
+          (!q.get('market') || (POLYMARKET_TOKENS[o.tokenId]?.marketId ?? '') === q.get('market')) &&
           (!q.get('id') || o.id === q.get('id')),
       );
       return page(list.map(wireOrder), q.get('next_cursor'));
     }
     if (method === 'GET' && path === '/balance-allowance') {
-      if (q.get('asset_type') !== 'COLLATERAL')
-        throw new HttpError(400, 'the simulator answers asset_type=COLLATERAL only');
       await poke();
-      const usdc = fundersOf(row.address).reduce((sum, f) => sum.add(holdings.paidCash(f)), new Decimal(0));
-      return { balance: usdc.mul(USDC_UNITS).floor().toFixed(), allowances: {} };
+      const mine = walletsOf(row.address);
+      if (q.get('asset_type') === 'COLLATERAL') {
+        const usdc = mine.reduce((sum, f) => sum.add(holdings.paidCash(f)), new Decimal(0));
+        return { balance: usdc.mul(USDC_UNITS).floor().toFixed(), allowances: {} };
+      }
+      const symbol = findByVenueSymbol('polymarket', q.get('token_id') ?? '')?.symbol;
+      if (q.get('asset_type') !== 'CONDITIONAL' || !symbol)
+        throw new HttpError(400, 'asset_type COLLATERAL, or CONDITIONAL with a known token_id');
+      const shares = mine
+        .flatMap((f) => holdings.positions(f))
+        .filter((p) => p.symbol === symbol)
+        .reduce((sum, p) => sum.add(p.qty), new Decimal(0));
+      return { balance: shares.mul(USDC_UNITS).floor().toFixed(), allowances: {} };
     }
     if (method === 'GET' && path === '/data/trades') {
       await poke();
@@ -551,11 +636,11 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     clientOrderIds: () => byClientId.all(),
     async injectOrder(owner, o) {
       const spec = injectedSpec('polymarket', o.symbol);
-      const maker = lc(owner);
+      const maker = resolve(owner);
       const id = keccak256(toHex(randomBytes(32)));
       const order = newOrder({
         id,
-        salt: Number(BigInt(keccak256(toHex(randomBytes(8)))) & ((1n << 53n) - 1n)),
+        salt: (BigInt(keccak256(toHex(randomBytes(8)))) & ((1n << 53n) - 1n)).toString(),
         maker,
         owner: `web-${maker}`,
         tokenId: spec.venueSymbol,
@@ -571,15 +656,13 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       return { venueOrderId: id };
     },
     poke,
-    ...addressControls(accepted, holdings),
-    authorizedSigners(funder) {
-      return [...(signers.get(lc(funder)) ?? new Map<string, number>()).entries()].map(([signer, expiresAt]) => ({
-        signer,
-        expiresAt,
-      }));
+    orderCount: (owner) => accepted.of(resolve(owner)),
+    fund: (owner, amountUsd) => holdings.fund(resolve(owner), amountUsd),
+    linkOwner(owner, wallet) {
+      linked.set(lc(owner), lc(wallet));
     },
-    revokeSigner(funder, signer) {
-      signers.get(lc(funder))?.delete(lc(signer));
+    registerWallet(wallet, signer, signatureType) {
+      wallets.set(lc(wallet), { signer: lc(signer), signatureType });
     },
   };
 }

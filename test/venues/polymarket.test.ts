@@ -1,8 +1,9 @@
 /**
  * Polymarket CLOB V2: the official clients' published vectors (order hash, deposit-wallet
  * signature, ClobAuth L1 signature, L2 HMAC, order amounts), the symbol table against the
- * recording, and adapter ↔ simulator round trips (authorisation, market and limit orders, status,
- * cancel, fills, and every refusal the simulator must make).
+ * recording, and adapter ↔ simulator round trips (API-key derivation, market and limit orders, status,
+ * cancel, fills, the lost-acknowledgement lookup by order hash, and every refusal the simulator must
+ * make). test/venues/polymarket-conformance.test.ts drives the simulator with Polymarket's own client.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concat, hashDomain, hashStruct, numberToHex, stringToHex, type Hex } from 'viem';
@@ -27,8 +28,8 @@ import {
 import { protectivePrice, platformStatus } from '../../venues/polymarket/wire.js';
 import { VenueRejected, type VenueContext, type VenueOrderRequest } from '../../venues/types.js';
 import { startPolymarketSimulator, type PolymarketSimulator } from '../../simulators/polymarket.js';
-import { expectRejected, nonceSource, orderEcho, orderRequest, placeWithLostAck } from '../support/adapters.js';
-import { evenMarks, injectedOpenOrder, predictionHolding } from '../support/prediction-venues.js';
+import { expectRejected, orderEcho, orderRequest, placeWithLostAck } from '../support/adapters.js';
+import { evenMarks, predictionHolding } from '../support/prediction-venues.js';
 
 // Publicly known dev-chain key used by the official clients' tests.
 const VECTOR_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const;
@@ -271,7 +272,9 @@ describe('adapter ↔ simulator', () => {
   const NO = POLYMARKET_SYMBOLS[1];
   const marks = evenMarks(YES, NO);
   let sim: PolymarketSimulator;
-  const nextNonce = nonceSource();
+  // As db/agent-nonces.ts allocates: max(last + 1, now) ms, so a signing timestamp tracks the clock.
+  let lastNonce = 0n;
+  const nextNonce = async () => (lastNonce = BigInt(Math.max(Number(lastNonce) + 1, Date.now())));
 
   beforeAll(async () => {
     sim = await startPolymarketSimulator({ markOf: async (s) => marks.get(s) ?? null, takerFeeBps: 100 });
@@ -304,6 +307,7 @@ describe('adapter ↔ simulator', () => {
     const typed = JSON.parse(JSON.stringify(request.typedData)); // as the API hands it to the wallet
     const signature = await privateKeyToAccount(ownerKey).signTypedData(typed);
     const creds = await polymarketAdapter.submitAuthorization(base, { request, signature });
+    sim.linkOwner(owner, agent.address); // the owner funds (and the test counts) the agent's wallet
     return { ctx: { ...base, apiCredentials: creds } as VenueContext, owner, ownerKey, agent, request, signature };
   }
 
@@ -320,7 +324,7 @@ describe('adapter ↔ simulator', () => {
       o,
     );
 
-  it('authorisation: the owner’s signature verifies locally, a stranger’s does not; submitting yields L2 credentials and registers the signer', async () => {
+  it('authorisation: the owner’s consent verifies locally, a stranger’s does not; the agent derives its L2 credentials by L1 ClobAuth', async () => {
     const a = await authorised();
     expect(
       await polymarketAdapter.verifyAuthorization({ owner: a.owner, request: a.request, signature: a.signature }),
@@ -336,14 +340,15 @@ describe('adapter ↔ simulator', () => {
       secret: expect.any(String),
       passphrase: expect.any(String),
     });
-    expect(sim.authorizedSigners(a.owner).map((s) => s.signer)).toEqual([a.agent.address.toLowerCase()]);
-    // The same signed authorisation again is a replayed nonce; a signature by a stranger is refused.
-    await expect(
-      polymarketAdapter.submitAuthorization(a.ctx, { request: a.request, signature: a.signature }),
-    ).rejects.toThrow('authorization nonce already used');
+    // Again: the key exists (POST /auth/api-key refuses), so the same credentials are derived.
+    expect(await polymarketAdapter.submitAuthorization(a.ctx, { request: a.request, signature: a.signature })).toEqual(
+      a.ctx.apiCredentials,
+    );
     await expect(
       polymarketAdapter.submitAuthorization(a.ctx, { request: a.request, signature: stranger }),
     ).rejects.toThrow('invalid signature');
+    // The venue has no platform-side authorisation route.
+    expect((await fetch(`${sim.url}/auth/authorize-signer`, { method: 'POST', body: '{}' })).status).toBe(404);
   });
 
   it('market buy fills at the mark with the taker fee; status, fills and orders agree', async () => {
@@ -401,19 +406,19 @@ describe('adapter ↔ simulator', () => {
 
   /**
    * An unsigned BUY of 10 YES shares (takerAmount 10,000,000) for `makerAmount` USDC units (6 decimals) with
-   * `salt`, built by hand as the adapter would (maker the owner, signer the agent `a`, signature type 2).
+   * `salt`, built by hand as the adapter would (maker = signer = the agent `a`, signature type 0).
    */
   async function handBuiltBuy(ctx: VenueContext, salt: string, makerAmount: string) {
     const a = ctx.agent as { privateKey: Hex; address: Hex };
     const o: PolymarketOrder = {
       salt,
-      maker: ctx.owner as Hex,
+      maker: a.address,
       signer: a.address,
       tokenId: YES.venueSymbol!,
       makerAmount,
       takerAmount: '10000000',
       side: 'BUY',
-      signatureType: 2,
+      signatureType: 0,
       timestamp: String(await nextNonce()),
       metadata: BYTES32_ZERO,
       builder: BYTES32_ZERO,
@@ -493,44 +498,69 @@ describe('adapter ↔ simulator', () => {
     expect(await badHmac.json()).toEqual({ error: 'Unauthorized/Invalid api key' });
   });
 
-  it('refuses an agent the owner never authorised, and one whose authorisation expired', async () => {
+  it('signature types as the exchange checks them: 0 maker = signer, 1/2 the signer’s own proxy/Safe, 3 refused; V1 orders refused; another key’s credentials refused', async () => {
     const { ctx } = await authorised();
-    // A second key with its own L2 credentials, never authorised for this owner.
+    const { a, o } = await handBuiltBuy(ctx, '555', '2000000');
+    const signed = async (x: PolymarketOrder) => post(ctx, x, await signOrder(a.privateKey, x, 'mainnet', false));
+    const error = async (res: Response) => ({ status: res.status, body: (await res.json()) as { error: string } });
+    const other = '0x3333333333333333333333333333333333333333' as Hex;
+    expect(await error(await signed({ ...o, maker: other }))).toEqual({
+      status: 400,
+      body: { error: 'the order maker has to be the signer for signature type 0 (EOA)' },
+    });
+    expect(await error(await signed({ ...o, maker: other, signatureType: 2 }))).toEqual({
+      status: 400,
+      body: { error: 'the order maker is not the signature type 2 wallet of the signer' },
+    });
+    sim.registerWallet(other, a.address, 2);
+    expect((await signed({ ...o, maker: other, signatureType: 2 })).status).toBe(200);
+    expect((await error(await signed({ ...o, salt: '556', signatureType: 3 }))).body.error).toMatch(/POLY_1271/);
+    // A V1 order (taker, nonce, feeRateBps; no timestamp) is no longer taken by the V2 exchange.
+    const v1 = await post(ctx, o, await signOrder(a.privateKey, o, 'mainnet', false), (b) => {
+      const { timestamp: _t, metadata: _m, builder: _b, ...rest } = b.order;
+      b.order = { ...rest, taker: `0x${'0'.repeat(40)}`, nonce: '0', feeRateBps: '0' };
+    });
+    expect((await error(v1)).body.error).toMatch(/invalid order version/);
+
+    // A second key with its own L2 credentials, and our agent's order under them: the signer is not the key's address.
     const rogueKey = generatePrivateKey();
-    const rogue = { kind: 'evm' as const, privateKey: rogueKey, address: privateKeyToAccount(rogueKey).address };
     const h = await l1Headers(rogueKey, String(Math.floor(Date.now() / 1000)), 0n, 'mainnet');
     const creds = (await (await fetch(`${sim.url}/auth/api-key`, { method: 'POST', headers: h })).json()) as Record<
       string,
       string
     >;
-    await expect(polymarketAdapter.place({ ...ctx, agent: rogue, apiCredentials: creds }, req({}))).rejects.toThrow(
-      'the order signer is not an authorized signer of the maker wallet',
-    );
-    // Someone else's credentials with our agent's signature: the signer is not the API key's address.
-    await expect(polymarketAdapter.place({ ...ctx, apiCredentials: creds }, req({}))).rejects.toThrow(VenueRejected);
-
-    const short = await authorised(1500);
-    await new Promise((r) => setTimeout(r, 1600));
     await expectRejected(
-      polymarketAdapter.place(short.ctx, req({})),
-      "the order signer's authorization for the maker wallet has expired",
+      polymarketAdapter.place({ ...ctx, apiCredentials: creds }, req({})),
+      'Unauthorized/Invalid api key',
     );
-    expect(sim.orderCount(short.owner)).toBe(0);
   });
 
-  it('a lost acknowledgement: findByClientOrderId finds exactly one venue order, by remembered hash and after a restart by salt', async () => {
+  it('a lost acknowledgement: findByClientOrderId finds exactly one venue order by its hash, remembered, and after a restart from the open orders and the trades', async () => {
     const { ctx, owner } = await authorised();
     const r = req({ type: 'limit', price: '0.2' });
     const found = await placeWithLostAck(polymarketAdapter, sim, ctx, owner, r);
     expect(found).toMatchObject({ clientOrderId: r.clientOrderId, status: 'open', price: '0.2' });
     forgetSignedOrders();
+    // Another process: the resting order is rebuilt from GET /data/orders and recognised by its hash.
     expect(await polymarketAdapter.findByClientOrderId(ctx, r.symbol, r.clientOrderId)).toMatchObject({
       venueOrderId: found!.venueOrderId,
+      clientOrderId: r.clientOrderId,
+    });
+    forgetSignedOrders();
+    // A filled market order is no longer open: it is found through GET /data/trades and GET /data/order/<id>.
+    const m = req({});
+    sim.dropNextAck();
+    await expect(polymarketAdapter.place(ctx, m)).rejects.toThrow();
+    forgetSignedOrders();
+    expect(await polymarketAdapter.findByClientOrderId(ctx, m.symbol, m.clientOrderId)).toMatchObject({
+      clientOrderId: m.clientOrderId,
+      status: 'filled',
+      filledQty: '10',
     });
     expect(
       await polymarketAdapter.findByClientOrderId(ctx, r.symbol, polymarketAdapter.clientOrderId('int_NEVER_SENT')),
     ).toBeNull();
-    expect(sim.orderCount(owner)).toBe(1);
+    expect(sim.orderCount(owner)).toBe(2);
   });
 
   it('rejectNext surfaces as VenueRejected with the reason; an injected web order shows in orders()', async () => {
@@ -540,7 +570,10 @@ describe('adapter ↔ simulator', () => {
     expect(sim.orderCount(owner)).toBe(0);
     const injected = { symbol: NO.symbol, side: 'buy', qty: '3', price: '0.1' } as const;
     const { venueOrderId } = await sim.injectOrder(owner, injected);
-    expect(await polymarketAdapter.orders(ctx)).toEqual([injectedOpenOrder(venueOrderId, injected)]);
+    // The venue lists no salt: an order the platform did not sign has no client order id.
+    expect(await polymarketAdapter.orders(ctx)).toEqual([
+      expect.objectContaining({ venueOrderId, ...injected, status: 'open', clientOrderId: null }),
+    ]);
   });
 
   it('a FAK market order that cannot fill is killed with the venue’s message; stops are refused before signing', async () => {

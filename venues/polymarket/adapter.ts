@@ -1,36 +1,40 @@
 /**
  * The Polymarket CLOB V2 adapter (docs/venues.md §3): V2 EIP-712 orders signed by the
- * account's agent key, L2 HMAC headers on every private request, REST against `ctx.baseUrl`.
+ * account's agent key, L2 HMAC headers on every private request, REST against `ctx.baseUrl`. Every
+ * call is one the real CLOB serves; nothing depends on a simulator-only route or field.
  *
- * Custody model, and its limitation, plainly: Polymarket has no trade-only delegate. A CLOB order
- * is valid when its `signer` may sign for its `maker`; with signature type 2 (POLY_GNOSIS_SAFE)
- * `maker` is the owner's funder wallet (a Safe) and `signer` must be an owner of that Safe. The
- * platform therefore models the agent as follows:
- * - the platform-generated agent key is the order `signer`; `maker` = `ctx.owner` (the funder);
- * - the end user authorises it with an EIP-712 message of the platform's own
- *   (`AuthorizeSigner(address funder,address signer,uint256 expiresAt,uint256 nonce)` in domain
- *   `{name:"Multivenue Agent Authorization", version:"1", chainId}`), signed by the owner's wallet;
- * - {@link polymarketAdapter.submitAuthorization} posts it to `POST /auth/authorize-signer`, an
- *   endpoint that exists ONLY in the simulator (simulators/polymarket.ts), where it stands in for
- *   adding the signer as an owner of the funder's wallet on chain; it then derives the agent's L2
- *   API credentials with L1 auth signed by the agent (`POST /auth/api-key`, falling back to
- *   `GET /auth/derive-api-key`) and returns `{ apiKey, secret, passphrase }`, which the core keeps
- *   encrypted and hands back as `ctx.apiCredentials`.
- * The agent can only sign orders here, but on the real venue a signer that is a wallet owner could
- * also move the funds in that wallet: the key is fully privileged, which is why the platform holds
- * this one key and nothing more (no withdrawal path, no owner key).
+ * Custody model, and its limitation, plainly: Polymarket has no trade-only delegate. The exchange
+ * accepts an order when its signature is valid for its `maker` under the order's signature type:
+ * 0 EOA (maker = signer), 1/2 a proxy or Safe wallet derived on chain from the signer, 3 a
+ * deposit wallet judging its owner's signature (ERC-1271). Each of these ties the trading wallet to
+ * the key that signs, so the platform's agent trades from its OWN wallet:
+ * - orders are signature type 0 (EOA): `maker` = `signer` = the agent's address; the owner funds
+ *   that address with the venue's collateral, and the positions are held there;
+ * - the owner consents with an EIP-712 message of the platform's own (`AuthorizeSigner(address
+ *   funder,address signer,uint256 expiresAt,uint256 nonce)` in domain `{name:"Multivenue Agent
+ *   Authorization", version:"1", chainId}`), signed by the owner's wallet and verified by the
+ *   platform ({@link polymarketAdapter.verifyAuthorization}); the venue never sees it;
+ * - {@link polymarketAdapter.submitAuthorization} derives the agent's L2 API credentials the way
+ *   the venue's own clients do: L1 `ClobAuth` signed by the agent, `POST /auth/api-key`, falling
+ *   back to `GET /auth/derive-api-key` when the key exists; the core keeps `{ apiKey, secret,
+ *   passphrase }` sealed with the agent and hands it back as `ctx.apiCredentials`.
+ * The agent key controls a wallet that holds the owner's deposit: it could move those funds on chain.
+ * The platform holds only this key, and never builds a transfer with it.
  *
  * Idempotency: Polymarket has no client order id. The platform's client order id is the order
  * `salt`, derived from the intent id ({@link saltFromIntentId}); the EIP-712 hash of the signed
- * order is Polymarket's `orderID`. The adapter remembers the hash of every order it signs (in
- * process memory, by client order id) and {@link polymarketAdapter.findByClientOrderId} looks
- * that hash up with `GET /data/order/<hash>`: a lost acknowledgement retried in the same worker
- * finds its order exactly. When the hash is not remembered (another process), it lists
- * `GET /data/orders` of the token and matches the `salt` (the simulator reports it; the real
- * venue's order objects do not, so there a cross-process retry can only rely on the venue's own
- * duplicate-hash refusal).
+ * order (computed before sending) is Polymarket's `orderID`. {@link polymarketAdapter.findByClientOrderId}
+ * finds an order through the venue's own lookups by that hash: the hash remembered in process memory
+ * (a retry in the same worker) read with `GET /data/order/<hash>`; otherwise (another process) the
+ * candidates the venue lists for the token, the agent's open orders (`GET /data/orders`) and the
+ * orders of its trades (`GET /data/trades`, each read with `GET /data/order/<id>`), are rebuilt
+ * from their side, size and price with the intent's salt, and the signing timestamp is searched
+ * in the window before the order's creation second until the hash equals the order id
+ * ({@link findOrderTimestamp}). An order that is neither open nor traded (killed or canceled
+ * without a fill) is not found, and placing it again adds no exposure.
  *
- * Account: the funder's USDC from `GET /balance-allowance` and the net of its trades ({@link polymarketAdapter.account}).
+ * Account: the agent wallet's collateral from `GET /balance-allowance` and the net of its trades
+ * ({@link polymarketAdapter.account}).
  *
  * Prices are probability units (USD per share, 0–1), sizes shares. Fees: makers pay 0; takers pay
  * the trade's `fee_rate_bps` with Polymarket's formula rate × min(p, 1 − p) × size (0 bps on most
@@ -56,6 +60,7 @@ import {
   BYTES32_ZERO,
   SIGNATURE_TYPE,
   authorizeSignerTypedData,
+  findOrderTimestamp,
   l1Headers,
   l2Headers,
   orderAmounts,
@@ -90,6 +95,17 @@ import {
 type Eip712Request = Extract<AuthorizationRequest, { kind: 'eip712' }>;
 
 type Ctx = Omit<VenueContext, 'apiCredentials'> & { apiCredentials?: Record<string, string> };
+
+/**
+ * How far before an order's creation second (as the venue lists it) its signing timestamp is
+ * searched, ms: the agent allocates the timestamp just before sending, so it precedes the venue's
+ * `created_at` by the request's transit (and the agent lane's queue); up to 2 s after the creation
+ * second is searched too (an allocator a little ahead of the clock). Each millisecond is one try.
+ */
+export const SIGNED_BEFORE_CREATED_MS = 10_000;
+
+/** How far back the trades of a token are read for candidates of a lost order, ms (retries follow within minutes). */
+const LOOKBACK_MS = 24 * 3_600_000;
 
 // ---------------------------------------------------------------------------------------------
 // Order-hash memory (client order id → Polymarket order id), bounded.
@@ -215,7 +231,7 @@ function toVenueOrder(w: WireOrder): VenueOrder {
   if (status === 'open' && filled.gte(w.original_size)) status = 'filled';
   return {
     venueOrderId: w.id,
-    clientOrderId: w.salt !== undefined ? String(w.salt) : (clientIdByHash.get(w.id) ?? null),
+    clientOrderId: clientIdByHash.get(w.id.toLowerCase()) ?? null,
     symbol: platformSymbol(w.asset_id),
     side: SIDE_FROM_VENUE[w.side],
     type: 'limit',
@@ -232,7 +248,7 @@ function toVenueOrder(w: WireOrder): VenueOrder {
 function tradeFills(t: WireTrade, ctx: Ctx): VenueFill[] {
   const time = Number(t.match_time) * 1000;
   const symbol = platformSymbol(t.asset_id);
-  const clientId = (id: string) => clientIdByHash.get(id) ?? null;
+  const clientId = (id: string) => clientIdByHash.get(id.toLowerCase()) ?? null;
   if (t.trader_side === 'TAKER') {
     return [
       {
@@ -248,10 +264,10 @@ function tradeFills(t: WireTrade, ctx: Ctx): VenueFill[] {
       },
     ];
   }
-  const owner = ctx.owner.toLowerCase();
+  const wallet = evmAgent(ctx.agent).address.toLowerCase();
   const apiKey = ctx.apiCredentials?.apiKey;
   return t.maker_orders
-    .filter((m) => m.maker_address.toLowerCase() === owner || (apiKey !== undefined && m.owner === apiKey))
+    .filter((m) => m.maker_address.toLowerCase() === wallet || (apiKey !== undefined && m.owner === apiKey))
     .map((m) => ({
       venueTradeId: `${t.id}:${m.order_id}`,
       venueOrderId: m.order_id,
@@ -274,6 +290,39 @@ async function orderById(ctx: Ctx, id: string): Promise<VenueOrder | null> {
   return json ? toVenueOrder(json) : null;
 }
 
+/**
+ * The order the agent would have signed with salt `clientOrderId` for a listed order `w` (its side,
+ * original size and limit price, amounts as {@link orderAmounts} computes them), timestamp left out;
+ * null when the listed order is of another token or its amounts do not round-trip.
+ */
+function rebuiltOrder(
+  w: WireOrder,
+  token: { tokenId: string; tickSize: string },
+  clientOrderId: string,
+  ctx: Ctx,
+): Omit<PolymarketOrder, 'timestamp'> | null {
+  if (w.asset_id !== token.tokenId) return null;
+  const agent = evmAgent(ctx.agent);
+  let amounts: ReturnType<typeof orderAmounts>;
+  try {
+    amounts = orderAmounts(w.side, w.original_size, w.price, token.tickSize);
+  } catch {
+    return null;
+  }
+  return {
+    salt: clientOrderId,
+    maker: agent.address,
+    signer: agent.address,
+    tokenId: token.tokenId,
+    makerAmount: amounts.makerAmount,
+    takerAmount: amounts.takerAmount,
+    side: w.side,
+    signatureType: SIGNATURE_TYPE.EOA,
+    metadata: BYTES32_ZERO,
+    builder: BYTES32_ZERO,
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The adapter
 
@@ -287,8 +336,9 @@ export const polymarketAdapter: VenueAdapter = {
   },
 
   /**
-   * Signs and posts one V2 order: `maker` = owner (funder), `signer` = agent, signature type 2,
-   * `timestamp` = the agent's next nonce (ms), salt = the client order id. Market → FAK at the
+   * Signs and posts one V2 order: `maker` = `signer` = the agent's wallet, signature type 0 (EOA),
+   * `timestamp` = the agent's next nonce (ms), salt = the client order id; its hash is remembered
+   * under the client order id before it is sent. Market → FAK at the
    * protective price; `Ioc` → FAK; `Alo` → GTC post-only. Returns the order as `GET /data/order` shows it.
    * @throws VenueRejected for stops/take-profits (not on the CLOB) and for every venue refusal.
    */
@@ -307,13 +357,13 @@ export const polymarketAdapter: VenueAdapter = {
     const amounts = orderAmounts(side, order.qty, price, tickSize);
     const signed: PolymarketOrder = {
       salt: order.clientOrderId,
-      maker: ctx.owner as `0x${string}`,
+      maker: agent.address,
       signer: agent.address,
       tokenId,
       makerAmount: amounts.makerAmount,
       takerAmount: amounts.takerAmount,
       side,
-      signatureType: SIGNATURE_TYPE.POLY_GNOSIS_SAFE,
+      signatureType: SIGNATURE_TYPE.EOA,
       timestamp: (await ctx.nextNonce('ms')).toString(),
       metadata: BYTES32_ZERO,
       builder: BYTES32_ZERO,
@@ -335,17 +385,59 @@ export const polymarketAdapter: VenueAdapter = {
     return placed;
   },
 
-  /** Remembered hash → `GET /data/order/<hash>`; else the token's `GET /data/orders` matched on `salt`. */
+  /**
+   * The order signed with this salt, by its hash: the remembered hash read with `GET /data/order/<hash>`;
+   * else the token's open orders and the orders of its trades, rebuilt and hashed (module doc), or null.
+   */
   async findByClientOrderId(ctx, symbol, clientOrderId) {
     const hash = hashByClientId.get(clientOrderId);
     if (hash) {
       const found = await orderById(ctx, hash);
       if (found) return found;
     }
-    const { tokenId } = tokenOf(symbol);
-    const listed = await allPages(ctx, '/data/orders', wireOrderSchema, { asset_id: tokenId });
-    const hit = listed.find((o) => o.salt !== undefined && String(o.salt) === clientOrderId);
-    return hit ? toVenueOrder(hit) : null;
+    const token = tokenOf(symbol);
+    const wallet = evmAgent(ctx.agent).address.toLowerCase();
+    const open = await allPages(ctx, '/data/orders', wireOrderSchema, { asset_id: token.tokenId });
+    const after = Math.floor((Date.now() - LOOKBACK_MS) / 1000).toString();
+    const trades = await allPages(ctx, '/data/trades', wireTradeSchema, {
+      maker_address: wallet,
+      asset_id: token.tokenId,
+      after,
+    });
+    // Orders of other intents this process signed are not candidates; the rest, newest first.
+    const seen = new Set([...open.map((o) => o.id.toLowerCase()), ...clientIdByHash.keys()]);
+    const candidates = open.filter((o) => !clientIdByHash.has(o.id.toLowerCase()));
+    for (const t of trades) {
+      const ids = t.trader_side === 'TAKER' ? [t.taker_order_id] : tradeFills(t, ctx).map((f) => f.venueOrderId);
+      for (const id of ids.filter((x) => !seen.has(x.toLowerCase()))) {
+        seen.add(id.toLowerCase());
+        const w = await request(
+          ctx,
+          { method: 'GET', path: `/data/order/${id}`, auth: 'l2', allow404: true },
+          orderOrNothing,
+        );
+        if (w) candidates.push(w);
+      }
+    }
+    candidates.sort((x, y) => Number(y.created_at) - Number(x.created_at));
+    for (const w of candidates) {
+      if (w.maker_address !== undefined && String(w.maker_address).toLowerCase() !== wallet) continue;
+      const signed = rebuiltOrder(w, token, clientOrderId, ctx);
+      if (!signed) continue;
+      const createdMs = Number(w.created_at) * 1000;
+      const ts = findOrderTimestamp(
+        signed,
+        ctx.network,
+        token.negRisk,
+        w.id,
+        createdMs - SIGNED_BEFORE_CREATED_MS,
+        createdMs + 1999,
+      );
+      if (ts === null) continue;
+      remember(clientOrderId, w.id.toLowerCase());
+      return toVenueOrder(w);
+    }
+    return null;
   },
 
   async status(ctx, _symbol, venueOrderId) {
@@ -372,7 +464,11 @@ export const polymarketAdapter: VenueAdapter = {
   /** `GET /data/trades` (all pages, `after` = sinceMs in whole seconds), the owner's legs, oldest first. */
   async fills(ctx, opts) {
     const tokenId = opts.symbol ? tokenOf(opts.symbol).tokenId : undefined;
-    const query = { maker_address: ctx.owner, asset_id: tokenId, after: Math.floor(opts.sinceMs / 1000).toString() };
+    const query = {
+      maker_address: evmAgent(ctx.agent).address,
+      asset_id: tokenId,
+      after: Math.floor(opts.sinceMs / 1000).toString(),
+    };
     const trades = await allPages(ctx, '/data/trades', wireTradeSchema, query);
     const floorMs = Math.floor(opts.sinceMs / 1000) * 1000;
     return trades
@@ -381,18 +477,31 @@ export const polymarketAdapter: VenueAdapter = {
       .sort((a, b) => a.time - b.time);
   },
 
-  /** Every order `GET /data/orders` reports for the agent's API key (the venue lists working orders). */
+  /**
+   * The agent's orders the venue reports: the working ones (`GET /data/orders`, which lists no finished
+   * order) and those of its trades in the last 24 h (`GET /data/trades`, each read with
+   * `GET /data/order/<id>`). An order killed or canceled without a fill is in neither listing.
+   */
   async orders(ctx) {
-    return (await allPages(ctx, '/data/orders', wireOrderSchema, {})).map(toVenueOrder);
+    const live = await allPages(ctx, '/data/orders', wireOrderSchema, {});
+    const seen = new Set(live.map((o) => o.id.toLowerCase()));
+    const out = live.map(toVenueOrder);
+    for (const f of await polymarketAdapter.fills(ctx, { sinceMs: Date.now() - LOOKBACK_MS })) {
+      if (seen.has(f.venueOrderId.toLowerCase())) continue;
+      seen.add(f.venueOrderId.toLowerCase());
+      const o = await orderById(ctx, f.venueOrderId);
+      if (o) out.push(o);
+    }
+    return out;
   },
 
   /**
-   * The funder's USDC (`GET /balance-allowance`, collateral of its Safe) and its positions as the net of its
+   * The agent wallet's collateral (`GET /balance-allowance`, signature type 0) and its positions as the net of its
    * own trades on the venue (`GET /data/trades`, average entry as the paper engine keeps it); the CLOB
    * reports no mark with them, so they are valued at entry (venues/account.ts `fullyPaidAccount`).
    */
   async account(ctx) {
-    const query = { asset_type: 'COLLATERAL', signature_type: String(SIGNATURE_TYPE.POLY_GNOSIS_SAFE) };
+    const query = { asset_type: 'COLLATERAL', signature_type: String(SIGNATURE_TYPE.EOA) };
     const { balance } = await request(
       ctx,
       { method: 'GET', path: '/balance-allowance', query, auth: 'l2' },
@@ -421,7 +530,10 @@ export const polymarketAdapter: VenueAdapter = {
     return fullyPaidAccount(new Decimal(balance).div(USDC_UNITS).toFixed(), positions);
   },
 
-  /** The platform's `AuthorizeSigner` typed data: funder = owner, signer = agent, expiry and nonce in epoch ms. */
+  /**
+   * The platform's `AuthorizeSigner` typed data (the owner's consent, kept by the platform, never sent
+   * to the venue): funder = owner, signer = agent, expiry and nonce in epoch ms.
+   */
   authorizationRequest(args) {
     return {
       kind: 'eip712',
@@ -445,17 +557,22 @@ export const polymarketAdapter: VenueAdapter = {
   },
 
   /**
-   * Posts the signed authorisation to `POST /auth/authorize-signer` (simulator-only stand-in for
-   * adding the agent as an owner of the funder's wallet), then derives the agent's L2 credentials
-   * with L1 auth signed by the agent: `POST /auth/api-key`, or `GET /auth/derive-api-key` when the
-   * key exists. Returns `{ apiKey, secret, passphrase }`.
-   * @throws VenueRejected when the venue refuses the authorisation or the L1 signature.
+   * Derives the agent's L2 API credentials as the venue's own clients do, after checking the owner's
+   * consent locally: L1 `ClobAuth` headers signed by the agent, `POST /auth/api-key`, or
+   * `GET /auth/derive-api-key` when the venue already holds a key for the agent (nonce 0).
+   * Returns `{ apiKey, secret, passphrase }`.
+   * @throws VenueRejected `invalid signature` when the consent does not verify for the request's
+   *   funder, or with the venue's reason when it refuses the L1 headers.
    */
   async submitAuthorization(ctx, { request: req, signature }) {
     if (req.kind !== 'eip712') throw new VenueRejected('polymarket expects an EIP-712 authorisation');
     const agent = evmAgent(ctx.agent);
-    const authorization = { message: req.typedData.message, chainId: req.typedData.domain.chainId, signature };
-    await request(ctx, { method: 'POST', path: '/auth/authorize-signer', body: authorization }, z.unknown());
+    const message = req.typedData.message as unknown as AuthorizeSignerMessage;
+    const funder = String(message.funder ?? '');
+    if (!(await polymarketAdapter.verifyAuthorization({ owner: funder, request: req, signature })))
+      throw new VenueRejected('invalid signature');
+    if (String(message.signer).toLowerCase() !== agent.address.toLowerCase())
+      throw new VenueRejected('the authorisation names another signer');
     const l1 = () => l1Headers(agent.privateKey, nowSec(), 0n, ctx.network);
     let creds: ApiCreds;
     try {

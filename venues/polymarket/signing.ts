@@ -1,8 +1,10 @@
 /**
  * Polymarket CLOB V2 signing, pure (no I/O): order amounts from decimal strings, the EIP-712
- * `Order` of the V2 exchange and its hash (which IS Polymarket's order id), L1 `ClobAuth`
- * signatures, L2 HMAC request signatures, the platform's own `AuthorizeSigner` message, and the
- * venue-side checks the simulator runs (recover a signer). docs/venues.md §3.
+ * `Order` of the V2 exchange and its hash (which IS Polymarket's order id), the search for an
+ * order's signing timestamp given its hash ({@link findOrderTimestamp}), L1 `ClobAuth`
+ * signatures, L2 HMAC request signatures, the platform's own `AuthorizeSigner` consent message
+ * (verified by the platform, never sent to the venue), and the venue-side checks the simulator
+ * runs (recover a signer). docs/venues.md §3.
  *
  * V2 only: domain version `"2"`, struct `Order(uint256 salt,address maker,address signer,uint256
  * tokenId,uint256 makerAmount,uint256 takerAmount,uint8 side,uint8 signatureType,uint256 timestamp,
@@ -14,7 +16,18 @@
  * as decimal-integer strings or bigints. No JS float ever holds a price, size or amount.
  */
 import { createHmac } from 'node:crypto';
-import { hashTypedData, keccak256, recoverTypedDataAddress, stringToHex, type Hex } from 'viem';
+import {
+  concat,
+  hashDomain,
+  hashTypedData,
+  hexToBytes,
+  keccak256,
+  numberToHex,
+  pad,
+  recoverTypedDataAddress,
+  stringToHex,
+  type Hex,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { Decimal } from '../../domain/decimal.js';
 
@@ -47,10 +60,24 @@ export const ORDER_TYPES = {
   ],
 } as const;
 
+/** EIP-712 types of the exchange's domain (name, version, chainId, verifyingContract). */
+const EIP712_DOMAIN_TYPES = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+] as const;
+
 /** Order side on chain: 0 BUY, 1 SELL. */
 export const SIDE_CODE = { BUY: 0, SELL: 1 } as const;
 
-/** Signature types of V2 orders. The platform signs with POLY_GNOSIS_SAFE (agent signer, owner's funder wallet as maker). */
+/**
+ * Signature types of V2 orders, as the exchange checks them: 0 EOA (`maker` = `signer`, an ECDSA
+ * signature of that key: what the platform signs, the agent's own wallet as maker), 1 POLY_PROXY
+ * and 2 POLY_GNOSIS_SAFE (`maker` the Polymarket proxy / Safe wallet that `signer` owns on chain,
+ * ECDSA by `signer`), 3 POLY_1271 (`maker` = `signer` = a smart-contract deposit wallet whose
+ * ERC-1271 `isValidSignature` judges an ERC-7739-wrapped signature of its owner).
+ */
 export const SIGNATURE_TYPE = { EOA: 0, POLY_PROXY: 1, POLY_GNOSIS_SAFE: 2, POLY_1271: 3 } as const;
 
 /** One V2 order as signed. Integers as decimal strings (uint256 do not fit a JS number). */
@@ -113,6 +140,63 @@ export function orderTypedData(order: PolymarketOrder, network: 'mainnet' | 'tes
  */
 export function orderHash(order: PolymarketOrder, network: 'mainnet' | 'testnet', negRisk: boolean): Hex {
   return hashTypedData(orderTypedData(order, network, negRisk));
+}
+
+/**
+ * The signing `timestamp` (epoch ms, decimal string) at which `order` (every field but its
+ * timestamp) hashes to `target` (an order id, `0x` + 64 hex, any case), trying every millisecond
+ * in [`fromMs`, `toMs`], or null. This is how an order signed by another process is recognised from
+ * what the venue lists (side, size, price, creation second): the rest of the order is the
+ * platform's own (salt from the intent, maker, signer, signature type). Only the timestamp word of
+ * the struct changes per try (two keccak256 per millisecond).
+ * @throws Error on a malformed integer or address field.
+ */
+export function findOrderTimestamp(
+  order: Omit<PolymarketOrder, 'timestamp'>,
+  network: 'mainnet' | 'testnet',
+  negRisk: boolean,
+  target: string,
+  fromMs: number,
+  toMs: number,
+): string | null {
+  const want = target.toLowerCase();
+  const typeHash = keccak256(stringToHex(`Order(${ORDER_TYPES.Order.map((f) => `${f.type} ${f.name}`).join(',')})`));
+  const word = (v: bigint | number) => pad(numberToHex(v), { size: 32 });
+  const m = orderMessage({ ...order, timestamp: '0' });
+  const struct = hexToBytes(
+    concat([
+      typeHash,
+      word(m.salt),
+      pad(m.maker, { size: 32 }),
+      pad(m.signer, { size: 32 }),
+      word(m.tokenId),
+      word(m.makerAmount),
+      word(m.takerAmount),
+      word(m.side),
+      word(m.signatureType),
+      word(0n),
+      m.metadata,
+      m.builder,
+    ]),
+  );
+  const digestInput = new Uint8Array(66);
+  digestInput.set([0x19, 0x01], 0);
+  const domain = orderDomain(network, negRisk);
+  const separator = hashDomain({
+    domain: { ...domain, chainId: BigInt(domain.chainId) },
+    types: { EIP712Domain: EIP712_DOMAIN_TYPES },
+  });
+  digestInput.set(hexToBytes(separator), 2);
+  const wanted = hexToBytes(want as Hex);
+  // The timestamp is the low 8 bytes of struct word 9 (ms < 2^53 fit them).
+  const tsView = new DataView(struct.buffer, struct.byteOffset + 32 * 9 + 24, 8);
+  for (let ms = Math.max(0, fromMs); ms <= toMs; ms++) {
+    tsView.setBigUint64(0, BigInt(ms));
+    digestInput.set(keccak256(struct, 'bytes'), 34);
+    const digest = keccak256(digestInput, 'bytes');
+    if (digest.every((b, i) => b === wanted[i])) return String(ms);
+  }
+  return null;
 }
 
 /** Signs an order with the signer's secp256k1 key; returns the 65-byte signature (0x hex). */
@@ -321,7 +405,7 @@ export function l2Headers(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The platform's signer authorisation (not a Polymarket message)
+// The platform's consent record (not a Polymarket message: never sent to the venue)
 
 /** EIP-712 types of the platform's `AuthorizeSigner` message. `expiresAt` and `nonce` are epoch ms. */
 export const AUTHORIZE_SIGNER_TYPES = {
@@ -338,7 +422,11 @@ export function authorizeSignerDomain(network: 'mainnet' | 'testnet') {
   return { name: 'Multivenue Agent Authorization', version: '1', chainId: POLYMARKET_CHAIN_ID[network] } as const;
 }
 
-/** The message the owner's wallet signs: `funder` lets `signer` sign orders for it until `expiresAt` (epoch ms). */
+/**
+ * The message the owner's wallet signs: `funder` (the owner) lets the platform's agent `signer` trade
+ * from the agent's own venue wallet, funded by the owner, until `expiresAt` (epoch ms). The platform
+ * verifies it (the custody record of the owner's consent); Polymarket never sees it.
+ */
 export function authorizeSignerTypedData(args: {
   funder: string;
   signer: string;

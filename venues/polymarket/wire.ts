@@ -86,9 +86,10 @@ export function takerFeeUsd(feeRateBps: string, price: string, size: string): st
 const side = z.enum(['BUY', 'SELL']);
 
 /**
- * `GET /data/order/<id>` and the items of `GET /data/orders`. `salt` only the simulator reports
- * (the real venue does not: see the adapter's lookup notes). The venue also sends `owner`,
- * `maker_address`, `market`, `associate_trades`, `outcome`, `expiration`, `order_type`.
+ * `GET /data/order/<id>` (any status) and the items of `GET /data/orders` (working orders only).
+ * `maker_address` is the wallet the order trades for. The venue also sends `owner` (the API key),
+ * `market`, `associate_trades`, `outcome`, `expiration`, `order_type`; never the order's salt or
+ * signing timestamp.
  */
 export const wireOrderSchema = z.looseObject({
   id: text,
@@ -99,7 +100,7 @@ export const wireOrderSchema = z.looseObject({
   size_matched: decimal,
   price: decimal,
   created_at: numberish,
-  salt: numberish.optional(),
+  maker_address: text.optional(),
 });
 export type WireOrder = z.infer<typeof wireOrderSchema>;
 
