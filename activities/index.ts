@@ -3,13 +3,12 @@
  * (Temporal samples' pattern). Workflows import only the *type* of this object.
  */
 import type { Client } from '@temporalio/client';
-import { omsActivities, riskInLock } from '../modules/oms/activities/oms.js';
+import { omsActivities } from '../modules/oms/activities/oms.js';
 import { batchActivities } from '../modules/oms/activities/batch.js';
 import { bracketActivities } from '../modules/oms/activities/bracket.js';
 import { chaseActivities } from '../modules/oms/activities/chase.js';
 import { fundingActivities } from '../modules/accounts/activities/funding.js';
-import { cancelPaper, executeInLock, executePaper } from '../modules/oms/activities/paper.js';
-import { withLockedIntent } from '../modules/oms/activities/ledger.js';
+import { cancelPaper, checkAndExecutePaper, executePaper } from '../modules/oms/activities/paper.js';
 import { routedActivities, type RoutedDeps } from '../modules/oms/activities/routed.js';
 import { custodyActivities } from '../modules/custody/activities/agents.js';
 import { venueOrderActivities } from '../modules/oms/activities/venue-orders.js';
@@ -70,15 +69,7 @@ export function createActivities(deps: ActivityDeps) {
      */
     checkAndDispatchPaper: (intentId: string): Promise<{ risk: RiskVerdict; outcome?: DispatchOutcome }> =>
       timedDispatch(deps.metrics, 'paper', async () => {
-        const checked = await withLockedIntent(
-          deps.orm,
-          intentId,
-          async (em, intent) => {
-            const risk = await riskInLock(em, intent, deps.markMaxAgeMs);
-            return risk.ok ? { risk, outcome: await executeInLock(deps, em, intent, 'arrival') } : { risk };
-          },
-          deps.metrics,
-        );
+        const checked = await checkAndExecutePaper(deps, intentId);
         if (checked.outcome) await nudgeChallenge(deps, intentId, checked.outcome);
         return checked;
       }),

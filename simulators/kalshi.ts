@@ -79,11 +79,9 @@ import { KALSHI_HEADERS, TRADE_API_PREFIX, signingMessage, verifyKalshiSignature
 import {
   BOOK_SIDE,
   CLIENT_ORDER_ID_RE,
-  MAX_PRICE,
-  MIN_PRICE,
   OUTCOME_OF,
   PAGE_LIMIT,
-  PRICE_STEP,
+  onPriceGrid,
   sidePrice,
   takerFee,
   toDollars,
@@ -444,8 +442,7 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     if (typeof b.price !== 'string' || !PRICE_RE.test(b.price))
       throw invalid('price must be a fixed-point dollar string with at most 4 decimals');
     const yesPrice = new Decimal(b.price);
-    if (!yesPrice.mod(PRICE_STEP).isZero() || yesPrice.lt(MIN_PRICE) || yesPrice.gt(MAX_PRICE))
-      throw invalid('price must be on the market price grid: 0.01 to 0.99 in steps of 0.01');
+    if (!onPriceGrid(yesPrice)) throw invalid('price must be on the market price grid: 0.01 to 0.99 in steps of 0.01');
     const tif = b.time_in_force as KalshiTif;
     if (!TIFS.includes(tif)) throw invalid(`time_in_force must be one of ${TIFS.join(', ')}`);
     const stp = b.self_trade_prevention_type as (typeof STPS)[number];

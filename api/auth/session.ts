@@ -45,7 +45,8 @@ export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 /** SIWE nonce lifetime: 5 minutes (ms). */
 export const NONCE_TTL_MS = 5 * 60 * 1000;
 
-const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
+/** The hex SHA-256 of `v`: how session tokens, login states and magic-link tokens are stored (never the token itself). */
+export const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 const conn = (orm: MikroORM) => platformEm(orm).getConnection();
 
 /** Issues a fresh SIWE nonce for a tenant: `{ nonce, expiresAt }` (96 alphanumeric characters, viem `generateSiweNonce`). */

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { buildApiDocuments } from '../../scripts/export-api-docs.js';
+import { DOCS_BASE_URL, buildApiDocuments } from '../../scripts/export-api-docs.js';
 import { asyncApiDocument } from '../../api/asyncapi.js';
 
 /** A JSON Schema (or any JSON object of the documents), read as it comes. */
@@ -293,7 +293,7 @@ let framesContract: Map<string, Map<string, ValidateFunction>> | undefined;
 function asyncApi(): Map<string, Map<string, ValidateFunction>> {
   if (framesContract) return framesContract;
   const ajv = newAjv();
-  const doc = asyncApiDocument('http://localhost:3000') as {
+  const doc = asyncApiDocument(DOCS_BASE_URL) as {
     channels: Record<string, { address: string; messages: Record<string, { payload: Json }> }>;
     operations: Record<string, { action: string; channel: { $ref: string }; messages: { $ref: string }[] }>;
   };

@@ -87,6 +87,9 @@ export const otherSide = (price: Amount): Decimal => new Decimal(1).minus(price)
 export const sidePrice = (side: KalshiSide, yesPrice: Amount): Decimal =>
   side === 'yes' ? new Decimal(yesPrice) : otherSide(yesPrice);
 
+/** Whether `p` (USD) is on Kalshi's price grid: a whole number of cents from 0.01 to 0.99. */
+export const onPriceGrid = (p: Decimal) => p.mod(PRICE_STEP).isZero() && p.gte(MIN_PRICE) && p.lte(MAX_PRICE);
+
 /**
  * A platform price of `side` (USD per contract, decimal string) as the YES price Kalshi takes
  * (`"0.5600"`; a NO price p is 1 − p).
@@ -94,7 +97,7 @@ export const sidePrice = (side: KalshiSide, yesPrice: Amount): Decimal =>
  */
 export function toYesPrice(side: KalshiSide, price: string): string {
   const p = new Decimal(price);
-  if (!p.mod(PRICE_STEP).isZero() || p.lt(MIN_PRICE) || p.gt(MAX_PRICE))
+  if (!onPriceGrid(p))
     throw new VenueRejected(`invalid_parameters: price ${price} must be a whole number of cents between 0.01 and 0.99`);
   return toDollars(sidePrice(side, p));
 }

@@ -10,7 +10,8 @@
  * Asking for a link answers the same whether or not the address may sign in (no enumeration); the policy is applied
  * when the link is used.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256 } from '../../../api/auth/session.js';
 import { ApiError } from '../../../domain/errors.js';
 import { SigninProvider } from '../../../db/entities.js';
 import { deliverOutbox, logDelivery, queueMail } from '../../../db/mail.js';
@@ -22,8 +23,6 @@ import type { FinishedLogin } from './oidc.js';
 
 /** A magic link's lifetime (ms): 15 minutes. */
 const MAGIC_LINK_TTL_MS = 15 * 60 * 1000;
-
-const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
 /** The magic-link flow of one api process, with its mail transport. */
 export function magicLinks(deps: ApiDeps) {

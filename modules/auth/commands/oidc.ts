@@ -18,7 +18,7 @@
  *
  * Providers are reached over https only unless `OIDC_ALLOW_INSECURE=true` (dev and tests; refused in production).
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from '../../../api/auth/session.js';
 import * as oidc from 'openid-client';
 import { ApiError } from '../../../domain/errors.js';
 import { open } from '../../../domain/custody/vault.js';
@@ -36,7 +36,6 @@ const DISCOVERY_TTL_MS = 10 * 60 * 1000;
 /** How long the api waits for the provider (discovery, keys, token endpoint) (seconds). */
 const PROVIDER_TIMEOUT_S = 5;
 
-const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 const conn = (deps: ApiDeps) => platformEm(deps.orm).getConnection();
 
 /**

@@ -13,7 +13,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Position, type OrderIntentRow } from '../../../db/entities.js';
 import type { NewEvent } from '../../../db/events.js';
 import { readMark } from '../../../db/marks.js';
-import type { DispatchOutcome } from '../../../activities/types.js';
+import type { DispatchOutcome, RiskVerdict } from '../../../activities/types.js';
+import { riskInLock } from './oms.js';
 import * as ledger from './ledger.js';
 
 /** The order the engine sees: the intent's remaining quantity and its trigger state. */
@@ -62,6 +63,26 @@ export async function executePaper(
     deps.orm,
     intentId,
     (em, intent) => executeInLock(deps, em, intent, mode),
+    deps.metrics,
+  );
+}
+
+/**
+ * The risk check ({@link riskInLock}) and, when it passes, the first match on arrival ({@link executeInLock}) in ONE
+ * transaction under the account lock (issue 15): nothing changes the account between the check and the fill.
+ * Answers the verdict and, when it passed, the outcome; idempotent as both steps.
+ */
+export async function checkAndExecutePaper(
+  deps: ledger.PaperDeps,
+  intentId: string,
+): Promise<{ risk: RiskVerdict; outcome?: DispatchOutcome }> {
+  return ledger.withLockedIntent(
+    deps.orm,
+    intentId,
+    async (em, intent) => {
+      const risk = await riskInLock(em, intent, deps.markMaxAgeMs);
+      return risk.ok ? { risk, outcome: await executeInLock(deps, em, intent, 'arrival') } : { risk };
+    },
     deps.metrics,
   );
 }
