@@ -122,10 +122,25 @@ module.exports = {
     {
       name: 'product-imports-no-client',
       comment:
-        'The client is for callers of the API: the shipped code never imports it (scripts, tests and examples may).',
+        'The client is for callers of the API: the shipped code never imports it (scripts, tests and examples may). ' +
+        'The trading page (web/), itself a caller, takes the generated schema types with `import type` only.',
       severity: 'error',
-      from: { pathNot: '^(scripts|test|examples|clients)/' },
+      from: { pathNot: '^(scripts|test|examples|clients|web)/' },
       to: { path: '^clients/' },
+    },
+    {
+      name: 'web-takes-client-types-only',
+      comment: 'web/ imports from the client only types (erased at build time)...',
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: '^clients/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'web-takes-generated-types-only',
+      comment: '...and only the generated OpenAPI schema types, never the hand-written layer.',
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: '^clients/', pathNot: '^clients/typescript/src/generated/' },
     },
     {
       name: 'no-circular',

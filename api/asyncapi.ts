@@ -7,7 +7,10 @@
  */
 import { z } from 'zod';
 import { intentView } from '../domain/oms/intent.js';
-import { fillSchema, positionSchema, tradeSchema, workingOrderSchema } from './views.schemas.js';
+import { fillSchema, positionSchema, tradeSchema } from './views.schemas.js';
+import { RISK_TOPICS } from './ws/risk.js';
+import { openOrdersView } from '../modules/accounts/routes/accounts/accounts.schemas.js';
+import { bar, tradePrint } from '../modules/market/routes/market.schemas.js';
 
 /** A field of a frame: its JSON Schema (description included) and whether the frame may leave it out. */
 interface FieldDoc {
@@ -33,15 +36,20 @@ const strs = (description = '') => field({ type: 'array', items: { type: 'string
 const time = (description = 'ISO time') => field({ type: 'string', format: 'date-time' }, description);
 /** The same field, which the frame may leave out. */
 const optional = (f: FieldDoc): FieldDoc => ({ ...f, optional: true });
-/** A JSON Schema of a REST view (the OpenAPI component `id` names), inlined: frames carry it as `data`. */
-const restView = (schema: z.ZodType, id: string): Record<string, unknown> => {
+/** The JSON Schema (draft 7, output side) of a zod schema, inlined without the component ids of the OpenAPI document. */
+const jsonSchemaOf = (schema: z.ZodType): Record<string, unknown> => {
   const { $schema: _drop, ...json } = z.toJSONSchema(schema, {
     target: 'draft-7',
     io: 'output',
     metadata: z.registry(),
   });
-  return { ...json, description: `As REST shows it: the OpenAPI schema \`${id}\`` };
+  return json;
 };
+/** A JSON Schema of a REST view (the OpenAPI component `id` names), inlined: frames carry it as `data`. */
+const restView = (schema: z.ZodType, id: string): Record<string, unknown> => ({
+  ...jsonSchemaOf(schema),
+  description: `As REST shows it: the OpenAPI schema \`${id}\``,
+});
 /** `[price, size]` levels, decimal strings. */
 const levels = (description: string) =>
   field({ type: 'array', items: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2 } }, description);
@@ -171,24 +179,7 @@ export const CHANNELS: { path: string; auth: string; topics: string[]; frames: F
         from: 'server',
         fields: {
           ...marketFrame('trades:…'),
-          prints: field(
-            {
-              type: 'array',
-              items: {
-                type: 'object',
-                required: ['tradeId', 'ts', 'price', 'size', 'side'],
-                properties: {
-                  tradeId: { type: 'string' },
-                  ts: { type: 'string', format: 'date-time' },
-                  price: { type: 'string' },
-                  size: { type: 'string' },
-                  side: { enum: ['buy', 'sell'], description: 'the aggressor' },
-                },
-                additionalProperties: false,
-              },
-            },
-            '[{ tradeId, ts, price, size, side (aggressor) }]',
-          ),
+          prints: field(jsonSchemaOf(z.array(tradePrint)), '[{ tradeId, ts, price, size, side (aggressor) }]'),
         },
       },
       {
@@ -223,24 +214,7 @@ export const CHANNELS: { path: string; auth: string; topics: string[]; frames: F
         fields: {
           ...marketFrame('candle:…:<interval>'),
           interval: field({ enum: ['1m', '1h'] }, '1m | 1h'),
-          bar: field(
-            {
-              type: 'object',
-              required: ['openTime', 'closeTime', 'open', 'high', 'low', 'close', 'volume', 'closed'],
-              properties: {
-                openTime: { type: 'string', format: 'date-time' },
-                closeTime: { type: 'string', format: 'date-time' },
-                open: { type: 'string' },
-                high: { type: 'string' },
-                low: { type: 'string' },
-                close: { type: 'string' },
-                volume: { type: 'string' },
-                closed: { type: 'boolean' },
-              },
-              additionalProperties: false,
-            },
-            '{ openTime, closeTime, open, high, low, close, volume, closed }',
-          ),
+          bar: field(jsonSchemaOf(bar), 'a bar as `GET /market/candles` shows it (the OpenAPI schema `Candles`)'),
         },
       },
     ],
@@ -276,11 +250,16 @@ export const CHANNELS: { path: string; auth: string; topics: string[]; frames: F
   {
     path: '/ws/risk',
     auth: 'required: Authenticate { token } first (docs/api.md §6.2); a service_session cookie on the upgrade request authenticates at connect (Authenticated arrives unasked; closes with session_ended, 4401, when the session ends)',
-    topics: ['Order-Intent-Changed', 'Position-Changed', 'Fills', 'Funding'],
+    topics: [...RISK_TOPICS],
     description:
       'Account state, working orders, positions and fills from the account event log; seq is the account log sequence.',
     frames: [
-      ...COMMON.filter((f) => f.name !== 'Resync-Required'),
+      ...COMMON.filter((f) => f.name !== 'Resync-Required' && f.name !== 'Subscribe'),
+      {
+        name: 'Subscribe',
+        from: 'client',
+        fields: { topics: field({ type: 'array', items: { enum: RISK_TOPICS }, minItems: 1 }, 'topics to receive') },
+      },
       resyncFrame(
         { accountIds: strs('accounts whose frames were dropped') },
         'No seq (event frames keep the account log sequence): re-fetch the REST snapshots of accountIds, then apply the frames that follow',
@@ -309,7 +288,7 @@ export const CHANNELS: { path: string; auth: string; topics: string[]; frames: F
         name: 'Open-Orders-Update',
         from: 'server',
         fields: riskEvent('Order-Intent-Changed', {
-          ...restView(z.object({ accountId: z.string(), orders: z.array(workingOrderSchema) }), 'WorkingOrder'),
+          ...restView(openOrdersView.extend({ accountId: z.string() }), 'WorkingOrder'),
           description: 'Every working order of the account (as REST shows them: the OpenAPI schema `WorkingOrder`)',
         }),
       },

@@ -8,7 +8,7 @@ import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import type { ApiContext, ApiDeps, ApiMiddleware, ApiState } from './context.js';
 import type { Scope } from '../domain/gates.js';
 import { callerEm, gateRule, operatorAccess } from './middleware/auth.js';
-import { TENANT_EXEMPT } from './middleware/tenant.js';
+import { isTenantExempt } from './middleware/tenant.js';
 import { errorBody, openApiPath, type OpenApiRegistry } from './openapi.js';
 import { operationIdOf } from './operation-id.js';
 import { validate, type Input, type RouteSchemas } from './middleware/validate.js';
@@ -142,7 +142,7 @@ function content(status: string, r: Endpoint<RouteSchemas>['responses'][string])
  * optional `tenant` scheme, `X-Tenant-Slug` or nothing (the Origin or Host then names the tenant).
  */
 function publicSecurity(path: string): Record<string, string[]>[] {
-  return TENANT_EXEMPT.some((r) => r.test(path)) ? [] : [{ tenant: [] }, {}];
+  return isTenantExempt(path) ? [] : [{ tenant: [] }, {}];
 }
 
 /**

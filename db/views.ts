@@ -3,15 +3,13 @@
  * everywhere. Decimals stay strings; times are ISO 8601.
  */
 import type { InferEntity } from '@mikro-orm/core';
-import { Decimal, fmt } from '../domain/decimal.js';
+import { canon, Decimal, fmt } from '../domain/decimal.js';
 import type { IntentView } from '../domain/oms/intent.js';
 import type { Fill, OrderIntent, Position, Trade } from './entities.js';
 
 /** The plain row shape of an entity schema. */
 export type Row<S> = InferEntity<S>;
 type IntentRow = Row<typeof OrderIntent>;
-
-const num = (v: string | null | undefined) => (v == null ? null : fmt(new Decimal(v)));
 
 /** An intent as the API shows it (docs/api.md §2.6 fields + lifecycle). */
 export function intentToView(i: IntentRow): IntentView {
@@ -23,18 +21,18 @@ export function intentToView(i: IntentRow): IntentView {
     symbol: i.symbol,
     side: i.side as IntentView['side'],
     type: i.type as IntentView['type'],
-    qty: fmt(new Decimal(i.qty)),
-    price: num(i.price),
-    triggerPrice: num(i.triggerPrice),
-    stopLimitPrice: num(i.stopLimitPrice),
+    qty: canon(i.qty),
+    price: canon(i.price),
+    triggerPrice: canon(i.triggerPrice),
+    stopLimitPrice: canon(i.stopLimitPrice),
     reduceOnly: i.reduceOnly,
     timeInForce: i.timeInForce as IntentView['timeInForce'],
-    leverage: fmt(new Decimal(i.leverage)),
+    leverage: canon(i.leverage),
     state: i.state as IntentView['state'],
     orderStatus: (i.orderStatus ?? null) as IntentView['orderStatus'],
     venueOrderId: i.venueOrderId ?? null,
-    filledQty: fmt(new Decimal(i.filledQty)),
-    avgFillPrice: num(i.avgFillPrice),
+    filledQty: canon(i.filledQty),
+    avgFillPrice: canon(i.avgFillPrice),
     lastEvent: i.lastEvent,
     rejectReason: i.rejectReason ?? null,
     createdAt: new Date(i.createdAt).toISOString(),
@@ -57,11 +55,11 @@ export function fillView(f: Row<typeof Fill>) {
     venue: f.venue,
     symbol: f.symbol,
     side: f.side,
-    qty: fmt(new Decimal(f.qty)),
-    price: fmt(new Decimal(f.price)),
-    feeUsd: fmt(new Decimal(f.feeUsd)),
+    qty: canon(f.qty),
+    price: canon(f.price),
+    feeUsd: canon(f.feeUsd),
     liquidity: f.liquidity,
-    realizedPnlUsd: fmt(new Decimal(f.realizedPnlUsd)),
+    realizedPnlUsd: canon(f.realizedPnlUsd),
     venueOrderId: f.venueOrderId,
     venueTradeId: f.venueTradeId,
     executedAt: new Date(f.executedAt).toISOString(),
@@ -82,8 +80,8 @@ export function positionView(p: Row<typeof Position>, mark: Decimal | null) {
     markPrice: mark ? fmt(mark) : null,
     notionalUsd: mark ? fmt(qty.abs().times(mark)) : null,
     unrealizedPnlUsd: mark ? fmt(mark.minus(entry).times(qty)) : null,
-    realizedPnlUsd: fmt(new Decimal(p.realizedPnlUsd)),
-    leverage: fmt(new Decimal(p.leverage)),
+    realizedPnlUsd: canon(p.realizedPnlUsd),
+    leverage: canon(p.leverage),
     openedAt: p.openedAt ? new Date(p.openedAt).toISOString() : null,
     updatedAt: new Date(p.updatedAt).toISOString(),
   };
@@ -97,11 +95,11 @@ export function tradeView(t: Row<typeof Trade>) {
     venue: t.venue,
     symbol: t.symbol,
     side: t.side,
-    qty: fmt(new Decimal(t.qty)),
-    entryPrice: fmt(new Decimal(t.entryPrice)),
-    exitPrice: fmt(new Decimal(t.exitPrice)),
-    realizedPnlUsd: fmt(new Decimal(t.realizedPnlUsd)),
-    feesUsd: fmt(new Decimal(t.feesUsd)),
+    qty: canon(t.qty),
+    entryPrice: canon(t.entryPrice),
+    exitPrice: canon(t.exitPrice),
+    realizedPnlUsd: canon(t.realizedPnlUsd),
+    feesUsd: canon(t.feesUsd),
     openedAt: new Date(t.openedAt).toISOString(),
     closedAt: new Date(t.closedAt).toISOString(),
     source: t.source,

@@ -34,3 +34,10 @@ export function dec(v: string | number | Decimal): Decimal {
 export function fmt(v: Decimal): string {
   return v.toFixed();
 }
+
+/** A stored decimal string in canonical wire form ({@link fmt}): `"1.50"` → `"1.5"`; null or undefined → null. */
+export function canon(v: string): string;
+export function canon(v: string | null | undefined): string | null;
+export function canon(v: string | null | undefined): string | null {
+  return v == null ? null : fmt(new Decimal(v));
+}

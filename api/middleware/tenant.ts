@@ -11,7 +11,7 @@ import { platformEm } from '../../db/orm.js';
 import type { ApiMiddleware, ResolvedTenant } from '../context.js';
 
 /** Paths that need no tenant (docs/api.md §5.6): token mint and revoke, discovery, signup, transparency, docs (the documents and their reference site, api/routes/docs-site.ts), and the operations routes (api/ops/routes.ts). */
-export const TENANT_EXEMPT: readonly RegExp[] = [
+const TENANT_EXEMPT: readonly RegExp[] = [
   /^\/api\/auth\/api-token(\/revoke)?$/,
   /^\/api\/v1\/discovery$/,
   /^\/api\/public\/tenants\//,
@@ -23,6 +23,9 @@ export const TENANT_EXEMPT: readonly RegExp[] = [
   /^\/readyz$/,
   /^\/metrics$/,
 ];
+
+/** Whether `path` names no tenant (one of {@link TENANT_EXEMPT}). */
+export const isTenantExempt = (path: string): boolean => TENANT_EXEMPT.some((r) => r.test(path));
 
 /**
  * Tenant lookups against PostgreSQL. `byOrigins` finds the tenant through `tenant_origin_hosts`
@@ -80,8 +83,7 @@ export async function assertCallerTenantActive(
  */
 export function tenantGate(auth: { tenants: TenantLookup }): ApiMiddleware {
   return async (ctx, next) => {
-    if (!TENANT_EXEMPT.some((r) => r.test(ctx.path)))
-      ctx.state.tenant = await tenantOf(auth.tenants, (h) => ctx.get(h));
+    if (!isTenantExempt(ctx.path)) ctx.state.tenant = await tenantOf(auth.tenants, (h) => ctx.get(h));
     await next();
   };
 }

@@ -48,6 +48,16 @@ export const REQUIRED_PRICES: Record<(typeof ORDER_TYPES)[number], ('price' | 't
   take_profit: ['triggerPrice'],
 };
 
+/** The order of the examples (OpenAPI): a limit buy of 0.01 BTC at 64,250.5 USD on the paper venue. */
+const LIMIT_BUY_EXAMPLE = {
+  venue: 'paper',
+  symbol: 'BTC.PAPER',
+  side: 'buy',
+  type: 'limit',
+  qty: '0.01',
+  price: '64250.5',
+} as const;
+
 /**
  * The compose request of docs/api.md §2.6. Sizes and prices: decimal strings or numbers, output as
  * canonical decimal strings. `b3` and `trailing_stop` are refused with field issues; a
@@ -115,12 +125,7 @@ export const composeIntentBody = z
   .meta({
     id: 'ComposeIntent',
     example: {
-      venue: 'paper',
-      symbol: 'BTC.PAPER',
-      side: 'buy',
-      type: 'limit',
-      qty: '0.01',
-      price: '64250.5',
+      ...LIMIT_BUY_EXAMPLE,
       timeInForce: 'Gtc',
       leverage: 5,
       clientOrderId: 'grid-btc-42',
@@ -133,12 +138,7 @@ export const INTENT_EXAMPLE = {
   intentId: 'int_7f3a9c2e41b85d06e1c4',
   accountId: 'acc_3b81f0c29d6e4a7512ce',
   clientOrderId: 'grid-btc-42',
-  venue: 'paper',
-  symbol: 'BTC.PAPER',
-  side: 'buy',
-  type: 'limit',
-  qty: '0.01',
-  price: '64250.5',
+  ...LIMIT_BUY_EXAMPLE,
   triggerPrice: null,
   stopLimitPrice: null,
   reduceOnly: false,

@@ -3,6 +3,7 @@
  * from this host (docs/api.md §5.6) and a `service_session` cookie rides along. Every shape here is the
  * API's own; decimals stay strings.
  */
+import type { components } from '../../clients/typescript/src/generated/openapi';
 
 /** An error answer of the API: `{ error, detail }` and the HTTP status (docs/api.md §7). */
 export class ApiFailure extends Error {
@@ -15,117 +16,29 @@ export class ApiFailure extends Error {
   }
 }
 
-/** Tenant branding, `GET /api/branding` (docs/api.md §2.4). */
-export interface Branding {
-  displayName: string;
-  logoUrl: string | null;
-  faviconUrl: string | null;
-  supportEmail: string | null;
-}
-/** Colour tokens of one mode, `#rrggbb`. */
-export type Palette = Record<
-  'background' | 'surface' | 'text' | 'muted' | 'primary' | 'positive' | 'negative' | 'border',
-  string
->;
-/** Tenant theme, `GET /api/theme` (docs/api.md §2.4). */
-export interface Theme {
-  light: Palette;
-  dark: Palette;
-  typography: { fontFamily: string; baseSizePx: number };
-  radiusPx: number;
-  defaultMode: 'light' | 'dark';
-}
-/** A trader account (docs/api.md §2.3). */
-export interface Account {
-  accountId: string;
-  accountNumber: string;
-  name: string;
-}
-/** An order intent as REST and `/ws/risk` show it (docs/api.md §3.1); sizes and prices are decimal strings. */
-export interface Intent {
-  intentId: string;
-  venue: string;
-  symbol: string;
-  side: 'buy' | 'sell';
-  type: string;
-  qty: string;
-  price: string | null;
-  state: string;
-  orderStatus: string | null;
-  filledQty: string;
-  remainingQty?: string;
-  avgFillPrice: string | null;
-  venueOrderId: string | null;
-  rejectReason: string | null;
-  createdAt: string;
-}
-/** A position with its mark (docs/api.md §2.7); `flat` arrives on `Position-Changed` when it closes. */
-export interface Position {
-  venue: string;
-  symbol: string;
-  side: 'long' | 'short' | 'flat';
-  qty: string;
-  avgEntryPrice: string;
-  markPrice: string | null;
-  unrealizedPnlUsd: string | null;
-}
-/** An execution (docs/api.md §2.8). */
-export interface Fill {
-  fillId: string;
-  intentId: string;
-  symbol: string;
-  side: 'buy' | 'sell';
-  qty: string;
-  price: string;
-  feeUsd: string;
-  executedAt: string;
-}
-/** A candle (docs/api.md §2.9), times ISO-8601, prices decimal strings. */
-export interface Bar {
-  openTime: string;
-  open: string;
-  high: string;
-  low: string;
-  close: string;
-  closed: boolean;
-}
+/** The API's own schemas (the OpenAPI document, as the TypeScript client generates them); types only, erased from the bundle. */
+type Schemas = components['schemas'];
 
+/** Tenant branding, `GET /api/branding` (docs/api.md §2.4). */
+export type Branding = Schemas['Branding'];
+/** Tenant theme, `GET /api/theme` (docs/api.md §2.4): a palette per mode, typography, radius. */
+export type Theme = Schemas['TenantThemeOutput'];
+/** Colour tokens of one mode, `#rrggbb`. */
+export type Palette = Theme['light'];
+/** A trader account (docs/api.md §2.3). */
+export type Account = Schemas['Account'];
+/** An order intent as REST and `/ws/risk` show it (docs/api.md §3.1), `remainingQty` when it is a working order; decimal strings. */
+export type Intent = Schemas['OrderIntent'] & { remainingQty?: string };
+/** A position with its mark (docs/api.md §2.7); `flat` arrives on `Position-Changed` when it closes. */
+export type Position = Schemas['Position'];
+/** An execution (docs/api.md §2.8). */
+export type Fill = Schemas['Fill'];
+/** A candle (docs/api.md §2.9), times ISO-8601, prices decimal strings. */
+export type Bar = Schemas['Candles']['bars'][number];
 /** A challenge on sale, `GET /api/v1/prop/offers` (docs/api.md §4.8): USD amounts and fractions (`"0.08"` = 8 %) as decimal strings. */
-export interface Offer {
-  templateId: string;
-  firmId: string;
-  firmName: string;
-  name: string;
-  priceUsd: string;
-  accountSizeUsd: string;
-  profitTargetPct: string;
-  maxDailyLossPct: string;
-  maxDrawdownPct: string;
-  minTradingDays: number;
-  payoutSplitPct: string;
-  venue: string;
-  payment: { chainId: number; stablecoin: string; instance: string; amountUnits: string };
-}
+export type Offer = Schemas['PropOffer'];
 /** A bought challenge, `POST`/`GET /api/v1/prop/challenges` (docs/api.md §3.5); `deposit`: what the payer's wallet sends. */
-export interface Challenge {
-  propAccountId: string;
-  firmId: string;
-  templateId: string;
-  accountId: string;
-  status: 'pending_payment' | 'active' | 'passed' | 'breached' | 'funded' | 'suspended';
-  startingBalanceUsd: string;
-  breachReason: string | null;
-  createdAt: string;
-  deposit: {
-    chainId: number;
-    instance: string;
-    stablecoin: string;
-    amountUsd: string;
-    amountUnits: string;
-    propAccountRef: string;
-    calls: string[];
-  } | null;
-}
+export type Challenge = Schemas['Challenge'];
 
 /**
  * Sends one request. `token`: a bearer; without one, the cookie session (if any) authenticates.

@@ -47,7 +47,7 @@ export type AuthenticatedFrame =
 // --- /ws/risk --------------------------------------------------------------------------------------------------
 
 /** The `/ws/risk` topics (docs/api.md §6.3). */
-export type RiskTopic = 'Order-Intent-Changed' | 'Position-Changed' | 'Fills' | 'Funding';
+export type RiskTopic = channels['/ws/risk']['client']['Subscribe']['topics'][number];
 /** `Order-Intent-Update` (topic `Order-Intent-Changed`): the intent after a step (`state`, `lastEvent`, `venueOrderId`, fills). */
 export type OrderIntentUpdateFrame = channels['/ws/risk']['server']['Order-Intent-Update'];
 /** `Open-Orders-Update` (topic `Order-Intent-Changed`): the account's working orders whenever that set changes. */

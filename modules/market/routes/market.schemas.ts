@@ -122,19 +122,19 @@ export const tapeQuery = z.object({
     .default(50)
     .meta({ description: 'Prints, newest first: 1-200, default 50 (docs/api.md §8)' }),
 });
+/** One trade print: price USD, size contracts, the aggressor's side (REST tape, `/ws/market` `Trades`). */
+export const tradePrint = z.object({
+  tradeId: z.string(),
+  ts: z.string(),
+  price: z.string(),
+  size: z.string(),
+  side: z.enum(['buy', 'sell']).meta({ description: 'Aggressor side' }),
+});
 export const tapeView = z
   .object({
     venue: z.string(),
     symbol: z.string(),
-    trades: z.array(
-      z.object({
-        tradeId: z.string(),
-        ts: z.string(),
-        price: z.string(),
-        size: z.string(),
-        side: z.enum(['buy', 'sell']).meta({ description: 'Aggressor side' }),
-      }),
-    ),
+    trades: z.array(tradePrint),
     source: z.string(),
   })
   .meta({

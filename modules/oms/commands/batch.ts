@@ -3,7 +3,6 @@
  * the account's working orders, then closes (and for a reverse reopens) positions with reduce-only
  * market legs. Started with an update-with-start that answers the planned legs (early return).
  */
-import { WithStartWorkflowOperation } from '@temporalio/client';
 import { ApiError } from '../../../domain/errors.js';
 import { Position } from '../../../db/entities.js';
 import { scoped } from '../../../db/orm.js';
@@ -13,7 +12,7 @@ import { batchWorkflow } from '../workflows/batch.js';
 import { targetAccount } from '../../../api/auth/ownership.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
 import { batchPlanView } from '../presenters/oms.js';
-import { viaWorkflow } from '../../../api/temporal-errors.js';
+import { updateWithStart } from './update-with-start.js';
 
 /**
  * Starts the batch `batchId` (from write-id.ts `writeId('bat', …)`) of `accountId` and answers its plan.
@@ -35,17 +34,16 @@ async function startBatch(
     credentialId: caller.credentialId,
     ...(symbol ? { symbol } : {}),
   };
-  const plan = await viaWorkflow(
-    () =>
-      deps.temporal.workflow.executeUpdateWithStart(planUpdate, {
-        startWorkflowOperation: new WithStartWorkflowOperation(batchWorkflow, {
-          workflowId: batchWorkflowId(batchId),
-          taskQueue: deps.config.temporal.taskQueue,
-          args: [input],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-          typedSearchAttributes: searchAttributes({ tenantId: caller.tenantId, accountId }),
-        }),
-      }),
+  const plan = await updateWithStart(
+    deps,
+    planUpdate,
+    batchWorkflow,
+    {
+      workflowId: batchWorkflowId(batchId),
+      args: [input],
+      conflict: 'USE_EXISTING',
+      searchAttributes: searchAttributes({ tenantId: caller.tenantId, accountId }),
+    },
     new ApiError('invalid_state', 'the batch ended before it was planned'),
   );
   return batchPlanView(plan);

@@ -4,7 +4,7 @@
  * uses the parent's intent id as bracket id, so a second attach to one parent is refused.
  */
 import { randomBytes } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { ApiError } from '../../../domain/errors.js';
 import { Decimal, dec, fmt } from '../../../domain/decimal.js';
 import { findSymbol } from '../../../domain/market/symbols.js';
@@ -23,6 +23,7 @@ import { bracketWorkflow } from '../workflows/bracket.js';
 import { ownedAccount, targetAccount } from '../../../api/auth/ownership.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
 import { viaWorkflow } from '../../../api/temporal-errors.js';
+import { updateWithStart } from './update-with-start.js';
 
 /** Trigger prices of the legs (USD numbers as the body carries them). */
 interface LegPrices {
@@ -84,17 +85,16 @@ function legPrices(
  */
 async function start(deps: ApiDeps, input: BracketInput): Promise<BracketView> {
   try {
-    return await viaWorkflow(
-      () =>
-        deps.temporal.workflow.executeUpdateWithStart(attachUpdate, {
-          startWorkflowOperation: new WithStartWorkflowOperation(bracketWorkflow, {
-            workflowId: bracketWorkflowId(input.bracketId),
-            taskQueue: deps.config.temporal.taskQueue,
-            args: [input],
-            workflowIdConflictPolicy: 'FAIL',
-            typedSearchAttributes: searchAttributes(input),
-          }),
-        }),
+    return await updateWithStart(
+      deps,
+      attachUpdate,
+      bracketWorkflow,
+      {
+        workflowId: bracketWorkflowId(input.bracketId),
+        args: [input],
+        conflict: 'FAIL',
+        searchAttributes: searchAttributes(input),
+      },
       new ApiError('invalid_state', `the bracket ${input.bracketId} has ended`),
     );
   } catch (err) {

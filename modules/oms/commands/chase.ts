@@ -3,7 +3,6 @@
  * workflow `chase-<intentId>`, started with an update-with-start that answers the chase at once
  * (a second chase of the same order attaches to the running one).
  */
-import { WithStartWorkflowOperation } from '@temporalio/client';
 import { ApiError } from '../../../domain/errors.js';
 import { OrderIntent } from '../../../db/entities.js';
 import { scoped } from '../../../db/orm.js';
@@ -11,7 +10,7 @@ import { searchAttributes } from '../../../workflows/shared.definitions.js';
 import { chaseUpdate, chaseWorkflowId, type ChaseView } from '../workflows/chase.definitions.js';
 import { chaseWorkflow } from '../workflows/chase.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
-import { viaWorkflow } from '../../../api/temporal-errors.js';
+import { updateWithStart } from './update-with-start.js';
 
 /**
  * Starts (or joins) the chase of the caller's working limit order `intentId`: at most `maxAttempts`
@@ -34,24 +33,22 @@ export async function startChase(
       `intent ${intent.id} is not a working limit order (${intent.type}, ${intent.orderStatus ?? intent.state})`,
     );
   }
-  return viaWorkflow(
-    () =>
-      deps.temporal.workflow.executeUpdateWithStart(chaseUpdate, {
-        startWorkflowOperation: new WithStartWorkflowOperation(chaseWorkflow, {
-          workflowId: chaseWorkflowId(intent.id),
-          taskQueue: deps.config.temporal.taskQueue,
-          args: [
-            {
-              chaseId: `chs_${intent.id.replace(/^int_/, '')}`,
-              intentId: intent.id,
-              maxAttempts: body.maxAttempts,
-              intervalMs: body.intervalMs,
-            },
-          ],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-          typedSearchAttributes: searchAttributes(intent),
-        }),
-      }),
+  const chase = {
+    chaseId: `chs_${intent.id.replace(/^int_/, '')}`,
+    intentId: intent.id,
+    maxAttempts: body.maxAttempts,
+    intervalMs: body.intervalMs,
+  };
+  return updateWithStart(
+    deps,
+    chaseUpdate,
+    chaseWorkflow,
+    {
+      workflowId: chaseWorkflowId(intent.id),
+      args: [chase],
+      conflict: 'USE_EXISTING',
+      searchAttributes: searchAttributes(intent),
+    },
     new ApiError('invalid_state', `the chase of ${intent.id} has ended`),
   );
 }

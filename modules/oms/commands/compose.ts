@@ -6,7 +6,6 @@
  * update-with-start that answers once the intent is recorded (the early-return shape); dispatch and
  * fills follow on /ws/risk. Shared by `POST /oms/intents` and smart order routing (`/oms/route-intents`).
  */
-import { WithStartWorkflowOperation } from '@temporalio/client';
 import { ApiError } from '../../../domain/errors.js';
 import { Decimal } from '../../../domain/decimal.js';
 import { agentBlock } from '../../../domain/custody/agents.js';
@@ -31,7 +30,7 @@ import { composeUpdate, intentWorkflowId } from '../workflows/intent.definitions
 import { intentWorkflow } from '../workflows/intent.js';
 import { targetAccount } from '../../../api/auth/ownership.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
-import { viaWorkflow } from '../../../api/temporal-errors.js';
+import { updateWithStart } from './update-with-start.js';
 import { selfSignedOrders, venueSigningFor } from './venue-signing.js';
 import { checkCredentialEnvelope } from './credential-envelope.js';
 import { assertPairEnabled } from '../../tenants/queries/entitlements.js';
@@ -236,20 +235,19 @@ export async function composeIntent(
       ...(agent && signer ? { venueSigning: await venueSigningFor(deps, agent, spec.symbol, signer) } : {}),
     },
   );
-  const view: IntentView = await viaWorkflow(
-    () =>
-      deps.temporal.workflow.executeUpdateWithStart(composeUpdate, {
-        startWorkflowOperation: new WithStartWorkflowOperation(intentWorkflow, {
-          workflowId: intentWorkflowId(intentId),
-          taskQueue: deps.config.temporal.taskQueue,
-          args: [input],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-          typedSearchAttributes: searchAttributes(
-            input,
-            input.signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch',
-          ),
-        }),
-      }),
+  const view: IntentView = await updateWithStart(
+    deps,
+    composeUpdate,
+    intentWorkflow,
+    {
+      workflowId: intentWorkflowId(intentId),
+      args: [input],
+      conflict: 'USE_EXISTING',
+      searchAttributes: searchAttributes(
+        input,
+        input.signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch',
+      ),
+    },
     new ApiError('invalid_state', `intent ${intentId} ended before it was recorded`),
   );
   return { view, input };

@@ -6,7 +6,7 @@
 import { encodeDeployData, encodeFunctionData, getContractAddress, parseAbiItem, type Address, type Hex } from 'viem';
 import { artifact } from './artifacts.js';
 import { publicClient as client } from './clients.js';
-import { sendContractCall, type SentCall } from './tx.js';
+import { contractWrite } from './tx.js';
 
 /** Constructor arguments: the owner multisig, the stablecoin, bytes32 firm id and rules hash. */
 export interface InstanceArgs {
@@ -68,39 +68,18 @@ export async function readPayoutExecuted(rpcUrl: string, instance: Address, payo
 }
 
 /**
- * Pays a challenge deposit of `amount` base units for `propAccountId` (bytes32) from `payerKey`
- * into the instance (`deposit`; the payer must have approved the instance for the stablecoin).
- * Emits `ChallengeDeposit`. @throws as {@link sendContractCall} (e.g. `InsufficientAllowance`, `ZeroAmount`).
+ * `depositChallenge(rpcUrl, payerKey, instance, propAccountId, amount)`: pays a challenge deposit of `amount` base
+ * units for `propAccountId` (bytes32) from `payerKey` into the instance (`deposit`; the payer must have approved the
+ * instance for the stablecoin). Emits `ChallengeDeposit`. @throws as {@link contractWrite} (e.g.
+ * `InsufficientAllowance`, `ZeroAmount`).
  */
-export async function depositChallenge(
-  rpcUrl: string,
-  payerKey: Hex,
-  instance: Address,
-  propAccountId: Hex,
-  amount: bigint,
-): Promise<SentCall> {
-  return sendContractCall(rpcUrl, payerKey, {
-    to: instance,
-    abi: artifact('PropInstance').abi,
-    functionName: 'deposit',
-    args: [propAccountId, amount],
-  });
-}
+export const depositChallenge = contractWrite<[propAccountId: Hex, amount: bigint]>('PropInstance', 'deposit');
 
-/** Posts `amount` base units of backing collateral from `fromKey` (approved) into the instance. Emits `CollateralPosted`. */
-export async function postCollateral(
-  rpcUrl: string,
-  fromKey: Hex,
-  instance: Address,
-  amount: bigint,
-): Promise<SentCall> {
-  return sendContractCall(rpcUrl, fromKey, {
-    to: instance,
-    abi: artifact('PropInstance').abi,
-    functionName: 'postCollateral',
-    args: [amount],
-  });
-}
+/**
+ * `postCollateral(rpcUrl, fromKey, instance, amount)`: posts `amount` base units of backing collateral from
+ * `fromKey` (approved) into the instance. Emits `CollateralPosted`.
+ */
+export const postCollateral = contractWrite<[amount: bigint]>('PropInstance', 'postCollateral');
 
 /** Reads an instance's state. @throws Error when the node cannot be reached or `address` is no PropInstance. */
 export async function readInstance(rpcUrl: string, address: Address): Promise<InstanceState> {

@@ -7,7 +7,7 @@
 import { erc20Abi, type Address, type Hex } from 'viem';
 import { artifact } from './artifacts.js';
 import { publicClient } from './clients.js';
-import { deployContract, sendContractCall, type SentCall } from './tx.js';
+import { contractWrite, deployContract } from './tx.js';
 
 /** Deploys a fresh TestStablecoin from `deployerKey`; returns its address. Tests/dev only. */
 export async function deployStablecoin(rpcUrl: string, deployerKey: Hex): Promise<Address> {
@@ -15,37 +15,11 @@ export async function deployStablecoin(rpcUrl: string, deployerKey: Hex): Promis
   return (await deployContract(rpcUrl, deployerKey, { abi: a.abi, bytecode: a.bytecode })).address;
 }
 
-/** Mints `amount` base units of a TestStablecoin to `to` (anyone may). Tests/dev only. */
-export async function mintStablecoin(
-  rpcUrl: string,
-  senderKey: Hex,
-  stablecoin: Address,
-  to: Address,
-  amount: bigint,
-): Promise<SentCall> {
-  return sendContractCall(rpcUrl, senderKey, {
-    to: stablecoin,
-    abi: artifact('TestStablecoin').abi,
-    functionName: 'mint',
-    args: [to, amount],
-  });
-}
+/** `mintStablecoin(rpcUrl, senderKey, stablecoin, to, amount)`: mints `amount` base units of a TestStablecoin to `to` (anyone may). Tests/dev only. */
+export const mintStablecoin = contractWrite<[to: Address, amount: bigint]>('TestStablecoin', 'mint');
 
-/** ERC-20 `approve(spender, amount)` from `ownerKey` (base units). */
-export async function approveStablecoin(
-  rpcUrl: string,
-  ownerKey: Hex,
-  stablecoin: Address,
-  spender: Address,
-  amount: bigint,
-): Promise<SentCall> {
-  return sendContractCall(rpcUrl, ownerKey, {
-    to: stablecoin,
-    abi: erc20Abi,
-    functionName: 'approve',
-    args: [spender, amount],
-  });
-}
+/** `approveStablecoin(rpcUrl, ownerKey, stablecoin, spender, amount)`: ERC-20 `approve(spender, amount)` from `ownerKey` (base units). */
+export const approveStablecoin = contractWrite<[spender: Address, amount: bigint]>(erc20Abi, 'approve');
 
 /** ERC-20 balance of `holder` in base units. */
 export async function stablecoinBalance(rpcUrl: string, stablecoin: Address, holder: Address): Promise<bigint> {

@@ -4,6 +4,7 @@
  */
 import { getAddress, keccak256, type Abi, type Address, type Hex, type Transaction } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { artifact, type ContractName } from './artifacts.js';
 import { NonceConflictError, publicClient, TxRevertedError, walletClients } from './clients.js';
 
 /** Fee and gas of a transaction; omitted values are asked of the node. */
@@ -215,6 +216,22 @@ export async function sendContractCall(
   const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   if (receipt.status !== 'success') throw new TxRevertedError(hash, receipt, call.functionName);
   return { hash, gasUsed: receipt.gasUsed, blockNumber: receipt.blockNumber };
+}
+
+/**
+ * One write of a contract as a function `(rpcUrl, signerKey, contract, ...args) => SentCall`: `functionName` of
+ * `abi` (an ABI, or one of our compiled contracts, loaded at the first call) with the positional `args` the
+ * function is typed with, sent and mined by {@link sendContractCall}.
+ * @throws as {@link sendContractCall} (`TxRevertedError` with the contract's custom error).
+ */
+export function contractWrite<A extends readonly unknown[]>(abi: Abi | ContractName, functionName: string) {
+  return (rpcUrl: string, key: Hex, contract: Address, ...args: A): Promise<SentCall> =>
+    sendContractCall(rpcUrl, key, {
+      to: contract,
+      abi: typeof abi === 'string' ? artifact(abi).abi : abi,
+      functionName,
+      args,
+    });
 }
 
 /**

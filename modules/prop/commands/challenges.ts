@@ -77,13 +77,7 @@ export async function buyChallenge(deps: ApiDeps, caller: Caller, templateId: st
     );
   });
   try {
-    await deps.temporal.workflow.start(challengeWorkflow, {
-      workflowId: challengeWorkflowId(id),
-      taskQueue: deps.config.temporal.taskQueue,
-      args: [{ tenantId: caller.tenantId, propAccountId: id, pollMs: deps.config.chain.pollMs }],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      typedSearchAttributes: searchAttributes({ tenantId: caller.tenantId, accountId: pa.accountId, venue: 'paper' }),
-    });
+    await watchChallenge(deps, caller.tenantId, pa);
   } catch (err) {
     await em.transactional(async (tx) => {
       await tx.nativeDelete(PropAccount, { id });
@@ -95,4 +89,22 @@ export async function buyChallenge(deps: ApiDeps, caller: Caller, templateId: st
     throw err;
   }
   return em.findOneOrFail(PropAccount, { id });
+}
+
+/**
+ * Starts `challenge-<propAccountId>`, the workflow that sees the deposit and watches the rules of `pa`'s current
+ * attempt; a watch already running for it carries on (`USE_EXISTING`).
+ */
+export async function watchChallenge(
+  deps: ApiDeps,
+  tenantId: string,
+  pa: { id: string; accountId: string },
+): Promise<void> {
+  await deps.temporal.workflow.start(challengeWorkflow, {
+    workflowId: challengeWorkflowId(pa.id),
+    taskQueue: deps.config.temporal.taskQueue,
+    args: [{ tenantId, propAccountId: pa.id, pollMs: deps.config.chain.pollMs }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: searchAttributes({ tenantId, accountId: pa.accountId, venue: 'paper' }),
+  });
 }

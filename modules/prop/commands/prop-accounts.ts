@@ -23,9 +23,7 @@ import {
 import { appendEvents, lockAccount } from '../../../db/events.js';
 import { scoped } from '../../../db/orm.js';
 import { recordStateSnapshot } from '../../../db/state-snapshots.js';
-import { searchAttributes } from '../../../workflows/shared.definitions.js';
-import { challengeWorkflowId } from '../workflows/challenge.definitions.js';
-import { challengeWorkflow } from '../workflows/challenge.js';
+import { watchChallenge } from './challenges.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
 
 /** Statuses a reset starts a new attempt from. */
@@ -113,12 +111,6 @@ export async function reset(deps: ApiDeps, caller: Caller, id: string): Promise<
     return row;
   });
   // Watch the new attempt (a still-running watch of an active attempt carries on).
-  await deps.temporal.workflow.start(challengeWorkflow, {
-    workflowId: challengeWorkflowId(pa.id),
-    taskQueue: deps.config.temporal.taskQueue,
-    args: [{ tenantId: caller.tenantId, propAccountId: pa.id, pollMs: deps.config.chain.pollMs }],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    typedSearchAttributes: searchAttributes({ tenantId: caller.tenantId, accountId: pa.accountId, venue: 'paper' }),
-  });
+  await watchChallenge(deps, caller.tenantId, pa);
   return pa;
 }

@@ -147,14 +147,10 @@ export interface components {
       /** @description [{ tradeId, ts, price, size, side (aggressor) }] */
       prints: {
         tradeId: string;
-        /** Format: date-time */
         ts: string;
         price: string;
         size: string;
-        /**
-         * @description the aggressor
-         * @enum {unknown}
-         */
+        /** @enum {string} */
         side: 'buy' | 'sell';
       }[];
     };
@@ -197,11 +193,9 @@ export interface components {
        * @enum {unknown}
        */
       interval: '1m' | '1h';
-      /** @description { openTime, closeTime, open, high, low, close, volume, closed } */
+      /** @description a bar as `GET /market/candles` shows it (the OpenAPI schema `Candles`) */
       bar: {
-        /** Format: date-time */
         openTime: string;
-        /** Format: date-time */
         closeTime: string;
         open: string;
         high: string;
@@ -279,12 +273,6 @@ export interface components {
        */
       ts: string;
     };
-    'ws_risk.Subscribe': {
-      /** @constant */
-      type: 'Subscribe';
-      /** @description non-empty array of topics */
-      topics: string[];
-    };
     'ws_risk.Ping': {
       /** @constant */
       type: 'Ping';
@@ -312,6 +300,12 @@ export interface components {
       error?: string;
       /** @description text */
       detail?: string;
+    };
+    'ws_risk.Subscribe': {
+      /** @constant */
+      type: 'Subscribe';
+      /** @description topics to receive */
+      topics: ('Order-Intent-Changed' | 'Position-Changed' | 'Fills' | 'Funding')[];
     };
     'ws_risk.Resync-Required': {
       /** @constant */
@@ -401,7 +395,6 @@ export interface components {
       occurredAt: string;
       /** @description Every working order of the account (as REST shows them: the OpenAPI schema `WorkingOrder`) */
       data: {
-        accountId: string;
         orders: {
           intentId: string;
           accountId: string;
@@ -432,6 +425,7 @@ export interface components {
           updatedAt: string;
           remainingQty: string;
         }[];
+        accountId: string;
       };
     };
     'ws_risk.Position-Changed': {
@@ -590,9 +584,9 @@ export interface channels {
   };
   '/ws/risk': {
     client: {
-      Subscribe: components['schemas']['ws_risk.Subscribe'];
       Ping: components['schemas']['ws_risk.Ping'];
       Alive: components['schemas']['ws_risk.Alive'];
+      Subscribe: components['schemas']['ws_risk.Subscribe'];
       Authenticate: components['schemas']['ws_risk.Authenticate'];
     };
     server: {
