@@ -2,11 +2,11 @@
  * Provisioning used by the dev seed and by tests: tenants, trading groups and credentials.
  * Secrets are returned once and stored only as scrypt hashes.
  */
-import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Scope, Tier } from '../domain/gates.js';
 import { ApiError } from '../domain/errors.js';
 import { hashSecret, mintKeyPair } from '../domain/auth/secrets.js';
+import { newId } from '../domain/ids.js';
 import { Credential, Tenant, TradingGroup } from './entities.js';
 import { platformEm, scoped } from './orm.js';
 import { accountMode, DEFAULT_ACCOUNT_NAME, DEFAULT_PAPER_DEPOSIT_USD, provisionAccount } from './accounts.js';
@@ -14,8 +14,6 @@ import type { ExecutionMode } from '../domain/oms/execution.js';
 
 /** Hyperliquid's base-tier perp fees: 1.5 bps maker, 4.5 bps taker. */
 export const DEFAULT_FEES = { makerBps: '1.5', takerBps: '4.5' };
-
-const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
 
 /**
  * Creates a tenant (idempotent by slug: an existing slug is returned as it is). `plan` is the plan the
@@ -36,7 +34,7 @@ export async function ensureTenant(
   const existing = await em.findOne(Tenant, { slug: opts.slug });
   if (existing) return existing;
   const tenant = em.create(Tenant, {
-    id: id('ten'),
+    id: newId('ten'),
     slug: opts.slug,
     displayName: opts.displayName,
     origins: opts.origins,
@@ -57,7 +55,7 @@ export async function createTradingGroup(
   leverageCaps: Record<string, number>,
 ) {
   const em = scoped(orm, tenantId);
-  const group = em.create(TradingGroup, { id: id('tg'), tenantId, name, leverageCaps });
+  const group = em.create(TradingGroup, { id: newId('tg'), tenantId, name, leverageCaps });
   await em.flush();
   return group;
 }
@@ -105,7 +103,7 @@ export async function issueCredential(
     ]);
   }
   const em = scoped(orm, opts.tenantId);
-  const ownerId = opts.ownerId ?? id(opts.audience === 'trader' ? 'usr' : 'op');
+  const ownerId = opts.ownerId ?? newId(opts.audience === 'trader' ? 'usr' : 'op');
   let accountId = opts.accountId ?? null;
   if (opts.audience === 'trader' && !accountId && opts.account !== false) {
     const a = opts.account || {};
@@ -122,7 +120,7 @@ export async function issueCredential(
   }
   const { apiKey, apiSecret } = mintKeyPair(opts.audience);
   const cred = em.create(Credential, {
-    id: id('cred'),
+    id: newId('cred'),
     tenantId: opts.tenantId,
     apiKey,
     ownerId,

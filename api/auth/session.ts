@@ -28,11 +28,13 @@
  * acts as that trader with tier `fullTrading` and `credentialId` `wallet:<address>` (every session of the wallet shares its intents and idempotency keys); it carries
  * no credential, so the operator surface refuses it and `sign-result` needs a bearer (auth.ts).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { verifyMessage, type Hex } from 'viem';
 import { generateSiweNonce, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 import { ApiError } from '../../domain/errors.js';
+import { tokenHash } from '../../domain/auth/secrets.js';
+import { newId } from '../../domain/ids.js';
 import { normaliseOrigin } from '../../domain/tenancy.js';
 import { walletLinkingAgentSql } from '../../db/agent-wallets.js';
 import { platformEm } from '../../db/orm.js';
@@ -45,8 +47,6 @@ export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 /** SIWE nonce lifetime: 5 minutes (ms). */
 export const NONCE_TTL_MS = 5 * 60 * 1000;
 
-/** The hex SHA-256 of `v`: how session tokens, login states and magic-link tokens are stored (never the token itself). */
-export const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 const conn = (orm: MikroORM) => platformEm(orm).getConnection();
 
 /** Issues a fresh SIWE nonce for a tenant: `{ nonce, expiresAt }` (96 alphanumeric characters, viem `generateSiweNonce`). */
@@ -182,13 +182,13 @@ export async function createSession(
   s: NewSession,
 ): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
-  const sessionId = `ses_${randomBytes(10).toString('hex')}`;
+  const sessionId = newId('ses', 10);
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
   await conn(orm).execute(
     `insert into sessions (id, token_hash, tenant_id, wallet_address, identity_id, owner_id, account_id, expires_at) values (?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       sessionId,
-      sha256(token),
+      tokenHash(token),
       s.tenantId,
       s.walletAddress?.toLowerCase() ?? null,
       s.identityId ?? null,
@@ -203,7 +203,7 @@ export async function createSession(
 /** Ends the session of a cookie token (logout); unknown tokens are ignored. */
 export async function revokeSession(orm: MikroORM, token: string): Promise<void> {
   await conn(orm).execute(`update sessions set revoked_at = now() where token_hash = ? and revoked_at is null`, [
-    sha256(token),
+    tokenHash(token),
   ]);
 }
 
@@ -237,7 +237,7 @@ export async function callerFromSession(
           then exists (select 1 from trader_identities i where i.id = s.identity_id and i.tenant_id = s.tenant_id and i.owner_id = s.owner_id)
           else exists (select 1 from agent_wallets w where w.tenant_id = s.tenant_id and w.account_id = s.account_id and lower(w.owner) = s.wallet_address and ${walletLinkingAgentSql('w')})
         end`,
-    [sha256(token)],
+    [tokenHash(token)],
   );
   if (!row || (tenantId && row.tenant_id !== tenantId)) return null;
   return {

@@ -9,10 +9,10 @@
  * override from api/middleware/rate-limit.ts's next read, within 30 s). An operator grants, and manages
  * operator credentials holding, only scopes it holds itself (`403 forbidden`), so it cannot widen its own reach.
  */
-import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError } from '../../../domain/errors.js';
 import { hashSecret, mintKeyPair } from '../../../domain/auth/secrets.js';
+import { newId } from '../../../domain/ids.js';
 import type { RiskEnvelope } from '../../../domain/auth/envelope.js';
 import { readSection } from '../../../domain/tenant/config.js';
 import { newAccountMode } from '../../../domain/oms/execution.js';
@@ -21,8 +21,6 @@ import { accountMode, DEFAULT_ACCOUNT_NAME, provisionAccount } from '../../../db
 import { scoped } from '../../../db/orm.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
 import type { IssueCredentialBody, UpdateCredentialBody } from '../routes/operator/credentials.schemas.js';
-
-const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
 
 /**
  * Refuses `scopes` that `caller` does not hold itself.

@@ -10,9 +10,9 @@
  * trader or as the existing trader the invite names), `email_domains` admits a verified email of a listed domain.
  * Everything a sign-in writes (trader, account, identity, invite use) is one transaction: a refusal writes nothing.
  */
-import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError } from '../../../domain/errors.js';
+import { newId } from '../../../domain/ids.js';
 import { readSection } from '../../../domain/tenant/config.js';
 import { newAccountMode } from '../../../domain/oms/execution.js';
 import {
@@ -54,7 +54,6 @@ export interface SignedInTrader {
   joined: boolean;
 }
 
-const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
 
 /**
@@ -83,6 +82,29 @@ const JOIN_POLICIES: Record<
     return invite ? { ownerId: invite.owner_id } : `this sign-in is by invitation: ${who.email} has no invitation`;
   },
 };
+
+/**
+ * Creates (in `tx`) a new identity `who` of the trader `owner`, linked through the provider `providerId` (null: a
+ * wallet), never signed in yet.
+ */
+function newIdentity(
+  tx: EntityManager,
+  owner: { tenantId: string; ownerId: string },
+  providerId: string | null,
+  who: { kind: TraderIdentityRow['kind']; issuer: string; subject: string; email: string | null },
+): TraderIdentityRow {
+  return tx.create(TraderIdentity, {
+    id: newId('idn'),
+    tenantId: owner.tenantId,
+    ownerId: owner.ownerId,
+    kind: who.kind,
+    providerId,
+    issuer: who.issuer,
+    subject: who.subject,
+    email: who.email,
+    lastSignInAt: null,
+  });
+}
 
 /**
  * The account a trader's session acts on: its oldest account; when it has none (an invited trader without one),
@@ -141,19 +163,7 @@ export async function signInIdentity(
       ownerId = admitted.ownerId ?? newId('usr');
       joined = admitted.ownerId === null;
     }
-    const identity =
-      found ??
-      tx.create(TraderIdentity, {
-        id: newId('idn'),
-        tenantId,
-        ownerId,
-        kind: who.kind,
-        providerId: provider.id,
-        issuer: who.issuer,
-        subject: who.subject,
-        email: who.email,
-        lastSignInAt: null,
-      });
+    const identity = found ?? newIdentity(tx, { tenantId, ownerId }, provider.id, who);
     identity.lastSignInAt = new Date();
     if (who.email) identity.email = who.email;
     await tx.flush();
@@ -204,17 +214,7 @@ export async function linkWallet(
         'this nonce was just used: get a new one from POST /api/auth/siwe/nonce',
       );
     if (found) return found;
-    return tx.create(TraderIdentity, {
-      id: newId('idn'),
-      tenantId: caller.tenantId,
-      ownerId: caller.ownerId,
-      kind: 'wallet',
-      providerId: null,
-      issuer: WALLET_ISSUER,
-      subject: address,
-      email: null,
-      lastSignInAt: null,
-    });
+    return newIdentity(tx, caller, null, { kind: 'wallet', issuer: WALLET_ISSUER, subject: address, email: null });
   });
 }
 

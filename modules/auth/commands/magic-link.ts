@@ -11,8 +11,8 @@
  * when the link is used.
  */
 import { randomBytes } from 'node:crypto';
-import { sha256 } from '../../../api/auth/session.js';
 import { ApiError } from '../../../domain/errors.js';
+import { tokenHash } from '../../../domain/auth/secrets.js';
 import { SigninProvider } from '../../../db/entities.js';
 import { deliverOutbox, logDelivery, queueMail } from '../../../db/mail.js';
 import { platformEm, scoped } from '../../../db/orm.js';
@@ -52,7 +52,7 @@ export function magicLinks(deps: ApiDeps) {
           .getConnection()
           .execute(
             `insert into magic_links (token_hash, tenant_id, provider_id, email, return_to, link_owner_id, expires_at) values (?, ?, ?, ?, ?, ?, ?)`,
-            [sha256(token), o.tenantId, p.id, email, o.returnTo, o.linkOwnerId, expiresAt],
+            [tokenHash(token), o.tenantId, p.id, email, o.returnTo, o.linkOwnerId, expiresAt],
             'run',
             tx.getTransactionContext(),
           );
@@ -83,7 +83,7 @@ export function magicLinks(deps: ApiDeps) {
       const [row] = await platformEm(deps.orm)
         .getConnection()
         .execute<{ return_to: string }[]>(`select return_to from magic_links where token_hash = ? and tenant_id = ?`, [
-          sha256(token),
+          tokenHash(token),
           tenantId,
         ]);
       return row?.return_to ?? null;
@@ -101,7 +101,7 @@ export function magicLinks(deps: ApiDeps) {
         .execute<{ provider_id: string; email: string; return_to: string; link_owner_id: string | null }[]>(
           `update magic_links set used_at = now() where token_hash = ? and tenant_id = ? and used_at is null and expires_at > now()
             returning provider_id, email, return_to, link_owner_id`,
-          [sha256(token), tenantId],
+          [tokenHash(token), tenantId],
         );
       if (!row)
         throw new ApiError('magic_link_invalid', 'this sign-in link is unknown, used or expired: ask for a new one');

@@ -18,16 +18,17 @@
  *
  * Providers are reached over https only unless `OIDC_ALLOW_INSECURE=true` (dev and tests; refused in production).
  */
-import { sha256 } from '../../../api/auth/session.js';
 import * as oidc from 'openid-client';
 import { ApiError } from '../../../domain/errors.js';
+import { tokenHash } from '../../../domain/auth/secrets.js';
 import { open } from '../../../domain/custody/vault.js';
 import { normaliseOrigin } from '../../../domain/tenancy.js';
-import { SigninProvider, Tenant, type SigninProviderRow } from '../../../db/entities.js';
+import { SigninProvider, type SigninProviderRow } from '../../../db/entities.js';
 import { platformEm, scoped } from '../../../db/orm.js';
 import type { ApiDeps } from '../../../api/context.js';
-import { custodyRing } from '../../custody/commands/ring.js';
+import { custodyRing, requireRing } from '../../custody/commands/ring.js';
 import { signInIdentity, type SignedInTrader } from './identities.js';
+import { signinOrigins } from './siwe.js';
 
 /** How long a started login may take to come back (ms): 10 minutes. */
 export const LOGIN_TTL_MS = 10 * 60 * 1000;
@@ -73,16 +74,9 @@ async function configurationOf(deps: ApiDeps, p: SigninProviderRow): Promise<oid
   const key = `${p.id}@${p.updatedAt.getTime()}`;
   const cached = discovered.get(key);
   if (cached && cached.until > Date.now()) return cached.config;
-  let secret: string | undefined;
-  if (p.sealedClientSecret) {
-    const ring = custodyRing(deps);
-    if (!ring)
-      throw new ApiError(
-        'custody_unconfigured',
-        'AGENT_KEY_ENCRYPTION_KEYS is not set: the client secret cannot be unsealed',
-      );
-    secret = open(ring, p.sealedClientSecret);
-  }
+  const secret = p.sealedClientSecret
+    ? open(requireRing(custodyRing(deps), 'the client secret cannot be unsealed'), p.sealedClientSecret)
+    : undefined;
   try {
     const config = await oidc.discovery(
       new URL(p.issuer!),
@@ -104,8 +98,9 @@ async function configurationOf(deps: ApiDeps, p: SigninProviderRow): Promise<oid
 
 /**
  * The origin a browser sign-in comes back to (`scheme://host[:port]`): `requestOrigin` (the origin the request was
- * made on) when it is one of the tenant's registered origins, else the origin of `publicBaseUrl` — never a host a
- * request merely claims. The session cookie is set there (module doc).
+ * made on) when it is one of siwe.ts {@link signinOrigins} (the tenant's registered origins and that of
+ * `publicBaseUrl`), else the origin of `publicBaseUrl` — never a host a request merely claims. The session cookie is
+ * set there (module doc).
  */
 export async function pageOrigin(
   deps: ApiDeps,
@@ -113,10 +108,9 @@ export async function pageOrigin(
   requestOrigin: string,
   publicBaseUrl: string,
 ): Promise<string> {
-  const tenant = await platformEm(deps.orm).findOneOrFail(Tenant, { id: tenantId });
   const origin = normaliseOrigin(requestOrigin);
-  const registered = tenant.origins.map((o) => normaliseOrigin(o));
-  return origin && registered.includes(origin) ? origin : normaliseOrigin(publicBaseUrl)!;
+  const allowed = await signinOrigins(deps, tenantId, publicBaseUrl);
+  return origin && allowed.includes(origin) ? origin : normaliseOrigin(publicBaseUrl)!;
 }
 
 /** A started login: the provider's authorisation URL (the route answers `302` to it) and the state (for the cookie). */
@@ -233,7 +227,7 @@ export async function finishOidcSignIn(
   const state = o.callbackUrl.searchParams.get('state');
   const refuseState = (why: string) =>
     new ApiError('oidc_state_invalid', `${why}: start the sign-in again (GET /api/auth/oidc/${p.slug}/start)`);
-  if (!state || !o.cookieState || sha256(state) !== sha256(o.cookieState))
+  if (!state || !o.cookieState || tokenHash(state) !== tokenHash(o.cookieState))
     throw refuseState('the state is missing or is not the one this browser started');
   const [tx] = await conn(deps).execute<
     { nonce: string; code_verifier: string; redirect_uri: string; return_to: string; link_owner_id: string | null }[]

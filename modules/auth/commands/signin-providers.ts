@@ -6,33 +6,27 @@
  * `invite_only` tenant. Client secrets are sealed with the custody key ring like webhook secrets
  * (domain/custody/vault.ts) and never shown again.
  */
-import { randomBytes } from 'node:crypto';
 import { ApiError } from '../../../domain/errors.js';
 import { seal } from '../../../domain/custody/vault.js';
+import { newId } from '../../../domain/ids.js';
 import { SigninProvider, type SigninProviderRow } from '../../../db/entities.js';
 import { scoped } from '../../../db/orm.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
-import { custodyRing } from '../../custody/commands/ring.js';
-
-/** A provider as the operator defines it (the route's body, modules/auth/routes/operator/signin-providers.schemas.ts). */
-export interface ProviderDefinition {
-  slug: string;
-  kind: 'oidc' | 'email';
-  displayName: string;
-  issuer?: string;
-  clientId?: string;
-  clientSecret?: string;
-  scopes?: string[];
-  joinPolicy: 'open' | 'invite_only' | 'email_domains';
-  emailDomains?: string[];
-  enabled?: boolean;
-}
+import { custodyRing, requireRing } from '../../custody/commands/ring.js';
+import type {
+  CreateProviderBody as ProviderDefinition,
+  UpdateProviderBody,
+} from '../routes/operator/signin-providers.schemas.js';
 
 /** The scopes asked for when the operator names none. */
 export const DEFAULT_SCOPES = ['openid', 'email', 'profile'];
 
 /** A field issue of `400 validation_failed`. */
 const issue = (path: string, code: string, message: string) => ({ path: `body.${path}`, code, message });
+
+/** `secret` sealed with the custody key ring. @throws ApiError `503 custody_unconfigured` without the ring. */
+const sealSecret = (deps: ApiDeps, secret: string) =>
+  seal(requireRing(custodyRing(deps), 'the client secret cannot be sealed'), secret);
 
 /**
  * Why a definition is refused, as field issues (empty: accepted): an `oidc` provider needs `issuer` (https unless
@@ -65,12 +59,7 @@ function definitionIssues(deps: ApiDeps, d: ProviderDefinition) {
 export async function createProvider(deps: ApiDeps, caller: Caller, d: ProviderDefinition): Promise<SigninProviderRow> {
   const issues = definitionIssues(deps, d);
   if (issues.length) throw new ApiError('validation_failed', issues);
-  const ring = custodyRing(deps);
-  if (d.clientSecret && !ring)
-    throw new ApiError(
-      'custody_unconfigured',
-      'AGENT_KEY_ENCRYPTION_KEYS is not set: the client secret cannot be sealed',
-    );
+  const sealedClientSecret = d.clientSecret ? sealSecret(deps, d.clientSecret) : null;
   const em = scoped(deps.orm, caller.tenantId);
   const taken = await em.findOne(
     SigninProvider,
@@ -84,14 +73,14 @@ export async function createProvider(deps: ApiDeps, caller: Caller, d: ProviderD
         : 'this tenant has an email provider already',
     );
   const row = em.create(SigninProvider, {
-    id: `sip_${randomBytes(8).toString('hex')}`,
+    id: newId('sip'),
     tenantId: caller.tenantId,
     slug: d.slug,
     kind: d.kind,
     displayName: d.displayName,
     issuer: d.kind === 'oidc' ? d.issuer! : null,
     clientId: d.clientId ?? null,
-    sealedClientSecret: d.clientSecret ? seal(ring!, d.clientSecret) : null,
+    sealedClientSecret,
     scopes: d.kind === 'oidc' ? (d.scopes ?? DEFAULT_SCOPES) : [],
     joinPolicy: d.joinPolicy,
     emailDomains: (d.emailDomains ?? []).map((x) => x.toLowerCase()),
@@ -114,9 +103,7 @@ export async function updateProvider(
   deps: ApiDeps,
   caller: Caller,
   id: string,
-  patch: Partial<
-    Pick<ProviderDefinition, 'displayName' | 'clientSecret' | 'scopes' | 'joinPolicy' | 'emailDomains' | 'enabled'>
-  >,
+  patch: UpdateProviderBody,
 ): Promise<SigninProviderRow> {
   const em = scoped(deps.orm, caller.tenantId);
   const row = await em.findOne(SigninProvider, { id });
@@ -134,17 +121,11 @@ export async function updateProvider(
   };
   const issues = definitionIssues(deps, merged);
   if (issues.length) throw new ApiError('validation_failed', issues);
-  const ring = custodyRing(deps);
-  if (patch.clientSecret && !ring)
-    throw new ApiError(
-      'custody_unconfigured',
-      'AGENT_KEY_ENCRYPTION_KEYS is not set: the client secret cannot be sealed',
-    );
+  if (patch.clientSecret) row.sealedClientSecret = sealSecret(deps, patch.clientSecret);
   row.displayName = merged.displayName;
   row.scopes = merged.scopes ?? [];
   row.joinPolicy = merged.joinPolicy;
   row.emailDomains = (merged.emailDomains ?? []).map((x) => x.toLowerCase());
-  if (patch.clientSecret) row.sealedClientSecret = seal(ring!, patch.clientSecret);
   if (patch.enabled !== undefined) row.enabled = patch.enabled;
   await em.flush();
   return row;
@@ -187,7 +168,7 @@ export async function inviteEmail(
     `insert into signin_invites (id, tenant_id, email, owner_id) values (?, ?, ?, ?)
       on conflict (tenant_id, email) where accepted_at is null do update set owner_id = coalesce(excluded.owner_id, signin_invites.owner_id)
       returning id, email, owner_id, created_at`,
-    [`sinv_${randomBytes(8).toString('hex')}`, caller.tenantId, email, body.ownerId ?? null],
+    [newId('sinv'), caller.tenantId, email, body.ownerId ?? null],
   );
   return { id: row.id, email: row.email, ownerId: row.owner_id, createdAt: new Date(row.created_at) };
 }

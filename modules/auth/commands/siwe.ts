@@ -18,17 +18,18 @@ import type { ApiDeps } from '../../../api/context.js';
 import { walletIdentity } from './identities.js';
 
 /**
- * The origins a SIWE message of `tenantId` may name (`scheme://host[:port]`, normalised, no duplicates):
- * the tenant's registered origins, then the origin of `publicBaseUrl`. Malformed entries are skipped.
+ * The origins a browser sign-in of `tenantId` may be on (`scheme://host[:port]`, normalised, no duplicates): the
+ * tenant's registered origins, then the origin of `publicBaseUrl`. Malformed entries are skipped. A SIWE message must
+ * name one; an OpenID or magic-link sign-in comes back to one (oidc.ts `pageOrigin`).
  */
-export async function siweOrigins(deps: ApiDeps, tenantId: string, publicBaseUrl: string): Promise<string[]> {
+export async function signinOrigins(deps: ApiDeps, tenantId: string, publicBaseUrl: string): Promise<string[]> {
   const tenant = await platformEm(deps.orm).findOneOrFail(Tenant, { id: tenantId });
   const origins = [...tenant.origins, publicBaseUrl].map((o) => normaliseOrigin(o));
   return [...new Set(origins.filter((o): o is string => o !== null))];
 }
 
 /**
- * Verifies the message (domain and uri on an origin of {@link siweOrigins}, nonce, signature), finds
+ * Verifies the message (domain and uri on an origin of {@link signinOrigins}, nonce, signature), finds
  * the linked trader (by its agent, api/auth/session.ts `linkedTrader`, else a wallet identity linked with
  * `POST /api/auth/identities/wallet`, identities.ts), uses the nonce once and opens a 24-hour session; answers its token (for the
  * cookie) and its view. `publicBaseUrl` is the API's public base URL (never a request header). A
@@ -43,7 +44,7 @@ export async function signInWithEthereum(
   publicBaseUrl: string,
   body: { message: string; signature: string },
 ) {
-  const origins = await siweOrigins(deps, tenantId, publicBaseUrl);
+  const origins = await signinOrigins(deps, tenantId, publicBaseUrl);
   const walletAddress = await checkSiwe(deps.orm, {
     message: body.message,
     signature: body.signature,

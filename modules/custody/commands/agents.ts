@@ -8,11 +8,11 @@
  * The authorisation request and its local signature check are the venue adapters' own wire format
  * (venues/registry.ts `ADAPTERS`: wire format and signing, no I/O here): this module is the api's one use of them.
  */
-import { randomBytes } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError } from '../../../domain/errors.js';
 import { seal, type KeyRing } from '../../../domain/custody/vault.js';
+import { newId } from '../../../domain/ids.js';
 import type { RoutedVenue } from '../../../domain/oms/intent.js';
 import { AgentWallet, type AgentWalletRow } from '../../../db/entities.js';
 import { scoped } from '../../../db/orm.js';
@@ -23,6 +23,7 @@ import { agentAuthorizationWorkflow } from '../workflows/agent-authorization.js'
 import { ownedAccount } from '../../../api/auth/ownership.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
 import { viaWorkflow } from '../../../api/temporal-errors.js';
+import { requireRing } from './ring.js';
 
 /** A fresh agent key for a venue: its private part (sealed at once by the caller) and its public identity. */
 function newAgentKey(venue: RoutedVenue): { secret: string; address: string; publicKeyPem?: string } {
@@ -67,11 +68,7 @@ export async function createAgent(
   accountId: string,
   body: { venue: RoutedVenue; owner: string; expiresInDays: number },
 ) {
-  if (!ring)
-    throw new ApiError(
-      'custody_unconfigured',
-      'this deployment has no AGENT_KEY_ENCRYPTION_KEYS; routed venues are unavailable',
-    );
+  const keys = requireRing(ring, 'routed venues are unavailable');
   const em = scoped(deps.orm, caller.tenantId);
   const account = await ownedAccount(em, caller, accountId);
   const live = await em.findOne(AgentWallet, { accountId: account.id, venue: body.venue, status: { $ne: 'revoked' } });
@@ -92,15 +89,15 @@ export async function createAgent(
     network: deps.config.venues.network,
   });
   const agent = em.create(AgentWallet, {
-    id: `agt_${randomBytes(10).toString('hex')}`,
+    id: newId('agt', 10),
     tenantId: caller.tenantId,
     accountId: account.id,
     venue: body.venue,
     owner: body.owner,
     agentAddress: key.address,
     agentName,
-    encryptedKey: seal(ring, key.secret),
-    keyVersion: ring.current,
+    encryptedKey: seal(keys, key.secret),
+    keyVersion: keys.current,
     encryptedApiCredentials: null,
     status: 'pending_authorization',
     authorization: authorization,

@@ -7,8 +7,10 @@
  * under `MAIL_DIR`, whose path the api logs as the mail's `ref`); the workers retry what fails. The
  * token is a secret: it is in the mail only, never in the log.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ApiError } from '../../../domain/errors.js';
+import { tokenHash } from '../../../domain/auth/secrets.js';
+import { newId } from '../../../domain/ids.js';
 import { Tenant } from '../../../db/entities.js';
 import { deliverOutbox, logDelivery, queueMail } from '../../../db/mail.js';
 import { platformEm } from '../../../db/orm.js';
@@ -28,7 +30,6 @@ const ADMIN_SCOPES = [
 ] as const;
 /** What a verified signup's operator credential (where enabled) grants. */
 const SIGNUP_SCOPES = ['firm:operate', 'prop:manage'] as const;
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const token = () => randomBytes(32).toString('base64url');
 
 /** The signup flow of one api process: its mail transport, and `baseUrl` for the links it mails. */
@@ -48,7 +49,7 @@ export function signupFlow(deps: ApiDeps, baseUrl: () => string) {
      */
     async start(body: { email: string; slug: string }) {
       const em = platformEm(deps.orm);
-      const id = `sig_${randomBytes(8).toString('hex')}`;
+      const id = newId('sig');
       const secret = token();
       const expiresAt = new Date(Date.now() + SIGNUP_TTL_MS);
       await em.transactional(async (tx) => {
@@ -65,7 +66,7 @@ export function signupFlow(deps: ApiDeps, baseUrl: () => string) {
           throw new ApiError('slug_taken', `the slug ${body.slug} is taken`);
         await conn.execute(
           'insert into tenant_signups (id, email, slug, token_hash, expires_at) values (?, ?, ?, ?, ?)',
-          [id, body.email, body.slug, sha256(secret), expiresAt],
+          [id, body.email, body.slug, tokenHash(secret), expiresAt],
           'run',
           trx,
         );
@@ -95,7 +96,7 @@ export function signupFlow(deps: ApiDeps, baseUrl: () => string) {
     async verify(signupToken: string) {
       const em = platformEm(deps.orm);
       const invite = {
-        id: `inv_${randomBytes(8).toString('hex')}`,
+        id: newId('inv'),
         secret: token(),
         expiresAt: new Date(Date.now() + INVITE_TTL_MS),
       };
@@ -104,7 +105,7 @@ export function signupFlow(deps: ApiDeps, baseUrl: () => string) {
         const trx: unknown = tx.getTransactionContext();
         const [row] = await conn.execute<{ id: string; email: string; slug: string }[]>(
           `update tenant_signups set verified_at = now() where token_hash = ? and verified_at is null and expires_at > now() returning id, email, slug`,
-          [sha256(signupToken)],
+          [tokenHash(signupToken)],
           'all',
           trx,
         );
@@ -112,7 +113,7 @@ export function signupFlow(deps: ApiDeps, baseUrl: () => string) {
         if (await tx.count(Tenant, { slug: row.slug }))
           throw new ApiError('slug_taken', `the slug ${row.slug} is taken`);
         const fields = {
-          id: `ten_${randomBytes(8).toString('hex')}`,
+          id: newId('ten'),
           slug: row.slug,
           displayName: row.slug,
           origins: [],
@@ -125,7 +126,7 @@ export function signupFlow(deps: ApiDeps, baseUrl: () => string) {
         await conn.execute('update tenant_signups set tenant_id = ? where id = ?', [created.id, row.id], 'run', trx);
         await conn.execute(
           `insert into tenant_invites (id, tenant_id, email, role, token_hash, expires_at) values (?, ?, ?, 'admin', ?, ?)`,
-          [invite.id, created.id, row.email, sha256(invite.secret), invite.expiresAt],
+          [invite.id, created.id, row.email, tokenHash(invite.secret), invite.expiresAt],
           'run',
           trx,
         );
@@ -163,7 +164,7 @@ export function signupFlow(deps: ApiDeps, baseUrl: () => string) {
         .getConnection()
         .execute<{ tenant_id: string; email: string }[]>(
           `update tenant_invites set accepted_at = now() where token_hash = ? and accepted_at is null and expires_at > now() returning tenant_id, email`,
-          [sha256(inviteToken)],
+          [tokenHash(inviteToken)],
         );
       if (!invite) throw new ApiError('signup_token_invalid', 'this invite token is unknown, used or expired');
       const tenant = await em.findOneOrFail(Tenant, { id: invite.tenant_id });

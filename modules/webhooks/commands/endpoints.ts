@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError } from '../../../domain/errors.js';
 import { seal, type KeyRing } from '../../../domain/custody/vault.js';
+import { newId } from '../../../domain/ids.js';
 import { forbiddenUrlTarget } from '../../../domain/webhooks/target.js';
 import { WebhookDelivery, WebhookEndpoint, type WebhookEndpointRow } from '../../../db/entities.js';
 import { scoped } from '../../../db/orm.js';
@@ -15,18 +16,12 @@ import { webhookWorkflowId, type WebhookInput } from '../workflows/webhook.defin
 import { webhookWorkflow } from '../workflows/webhook.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
 import { assertPlanFeature } from '../../tenants/queries/entitlements.js';
+import { requireRing } from '../../custody/commands/ring.js';
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
 /** The key ring that seals secrets. @throws ApiError `503 custody_unconfigured` without one. */
-function sealing(ring: KeyRing | null): KeyRing {
-  if (!ring)
-    throw new ApiError(
-      'custody_unconfigured',
-      'AGENT_KEY_ENCRYPTION_KEYS is not set: webhook secrets cannot be sealed',
-    );
-  return ring;
-}
+const sealing = (ring: KeyRing | null): KeyRing => requireRing(ring, 'webhook secrets cannot be sealed');
 
 /** The tenant's endpoint `id` (`em` is tenant-scoped). @throws ApiError `404 webhook_not_found`. */
 export async function endpointOf(em: EntityManager, id: string): Promise<WebhookEndpointRow> {
@@ -72,7 +67,7 @@ export async function createEndpoint(
     .getConnection()
     .execute<{ xmin: string }[]>('select pg_snapshot_xmin(pg_current_snapshot())::text as xmin');
   const fields = {
-    id: `whe_${randomBytes(8).toString('hex')}`,
+    id: newId('whe'),
     tenantId: caller.tenantId,
     url: body.url,
     events: body.events,

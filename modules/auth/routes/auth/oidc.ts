@@ -26,7 +26,13 @@ import { ApiError, type ErrorCode } from '../../../../domain/errors.js';
 import { SigninProvider } from '../../../../db/entities.js';
 import { scoped } from '../../../../db/orm.js';
 import { createSession } from '../../../../api/auth/session.js';
-import { endSession, setSessionCookie } from '../../../../api/auth/session-cookie.js';
+import {
+  SESSION_SET_COOKIE,
+  endSession,
+  setCookie,
+  setSessionCookie,
+  type BrowserCookie,
+} from '../../../../api/auth/session-cookie.js';
 import type { ApiContext, ApiDeps, ApiState, Caller } from '../../../../api/context.js';
 import { callerOf, gate } from '../../../../api/middleware/auth.js';
 import { resolvedTenant } from '../../../../api/middleware/tenant.js';
@@ -42,7 +48,7 @@ import {
 } from '../../commands/oidc.js';
 import { magicLinks } from '../../commands/magic-link.js';
 import { identitiesOf, linkWallet, removeIdentity } from '../../commands/identities.js';
-import { siweOrigins } from '../../commands/siwe.js';
+import { signinOrigins } from '../../commands/siwe.js';
 import { toIdentityView, toSigninOption } from '../../presenters/signin.js';
 import { siweVerifyBody } from './siwe.schemas.js';
 import {
@@ -59,13 +65,11 @@ import {
   signinOptions,
 } from './oidc.schemas.js';
 
-/** The cookie binding a started OpenID login to the browser that started it (its `state`). */
-const STATE_COOKIE = 'service_oidc_state';
+/** The cookie binding a started OpenID login to the browser that started it (its `state`); set and cleared alike. */
+const STATE_COOKIE: BrowserCookie = { name: 'service_oidc_state', path: '/api/auth/oidc', maxAgeMs: LOGIN_TTL_MS };
 
 /** The query parameter of the page a refused browser sign-in goes back to: the error code (web/src/components/SignIn.tsx). */
 const SIGNIN_ERROR = 'signin_error';
-
-const COOKIE_LINE = 'service_session=<opaque>; HttpOnly; SameSite=Lax; Path=/; Max-Age=86400 (+ Secure over https)';
 
 /**
  * The origin the request was made on, `scheme://host[:port]` of its URL (Koa's `ctx.origin` is the `Origin` header,
@@ -203,14 +207,7 @@ export function oidcRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
         publicBaseUrl: deps.baseUrl(),
         linkOwnerId: link?.ownerId ?? null,
       });
-      ctx.cookies.set(STATE_COOKIE, started.state, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: ctx.secure,
-        path: '/api/auth/oidc',
-        maxAge: LOGIN_TTL_MS,
-        overwrite: true,
-      });
+      setCookie(ctx, STATE_COOKIE, started.state);
       redirect(ctx, started.authorizationUrl);
     },
   );
@@ -231,7 +228,7 @@ export function oidcRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
             'Signed in (or, for a link, linked): to the `returnTo` page with the session cookie. Refused, for a login this tenant started (its `state` is known, even used or expired): to the `returnTo` page with `?signin_error=<code>` and no session cookie, the code one of oidc_state_invalid (replayed, expired or another browser’s state), oidc_authorization_denied (the provider answered an error: the person cancelled or was refused there), oidc_code_invalid (the provider refused the code: replayed, expired, PKCE mismatch), oidc_id_token_invalid (signature, issuer, audience, expiry or nonce), signin_not_allowed (the join policy: invite-only, email domains), signin_provider_not_found, identity_linked_elsewhere, plan_limit_reached, oidc_provider_unavailable, custody_unconfigured',
           headers: {
             Location: 'The `returnTo` page; refused: the same page with `signin_error=<code>` added to its query',
-            'Set-Cookie': `${COOKIE_LINE}; only when signed in`,
+            'Set-Cookie': `${SESSION_SET_COOKIE}; only when signed in`,
           },
         },
         '400': { description: 'validation_failed: a query parameter over its length' },
@@ -243,8 +240,8 @@ export function oidcRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
       },
     },
     async (ctx, { params, query }) => {
-      const cookieState = ctx.cookies.get(STATE_COOKIE);
-      ctx.cookies.set(STATE_COOKIE, null, { httpOnly: true, sameSite: 'lax', path: '/api/auth/oidc', overwrite: true });
+      const cookieState = ctx.cookies.get(STATE_COOKIE.name);
+      setCookie(ctx, STATE_COOKIE, null);
       const tenantId = resolvedTenant(ctx).id;
       await finishInBrowser(
         ctx,
@@ -327,7 +324,7 @@ export function oidcRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
             'Signed in (or linked): to the page the link was asked from, with the session cookie. Refused, for a link that was mailed: to that page with `?signin_error=<code>` and no session cookie, the code one of magic_link_invalid (used or expired, or email sign-in no longer offered), signin_not_allowed (the join policy), identity_linked_elsewhere, plan_limit_reached',
           headers: {
             Location: 'The `returnTo` page; refused: the same page with `signin_error=<code>` added to its query',
-            'Set-Cookie': `${COOKIE_LINE}; only when signed in`,
+            'Set-Cookie': `${SESSION_SET_COOKIE}; only when signed in`,
           },
         },
         '400': { description: 'validation_failed: no token' },
@@ -381,7 +378,7 @@ export function oidcRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
     },
     async (ctx, { body }) => {
       const caller = callerOf(ctx);
-      const origins = await siweOrigins(deps, caller.tenantId, deps.baseUrl());
+      const origins = await signinOrigins(deps, caller.tenantId, deps.baseUrl());
       ctx.status = 201;
       ctx.body = toIdentityView(await linkWallet(deps, caller, origins, body));
     },

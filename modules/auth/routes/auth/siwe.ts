@@ -11,7 +11,7 @@
  */
 import Router from '@koa/router';
 import { issueNonce } from '../../../../api/auth/session.js';
-import { endSession, setSessionCookie } from '../../../../api/auth/session-cookie.js';
+import { SESSION_SET_COOKIE, endSession, setSessionCookie } from '../../../../api/auth/session-cookie.js';
 import { signInWithEthereum } from '../../commands/siwe.js';
 import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { resolvedTenant } from '../../../../api/middleware/tenant.js';
@@ -60,10 +60,7 @@ export function siweRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
           description:
             'Signed in; the cookie acts as the trader whose account has an active Hyperliquid, Aster or Polymarket agent owned by this wallet (a Kalshi agent links no wallet). 400 siwe_message_invalid; 401 siwe_domain_mismatch (the message is not for a registered origin of this tenant nor the API’s public URL), siwe_nonce_invalid, siwe_signature_invalid; 403 wallet_not_linked',
           schema: sessionView,
-          headers: {
-            'Set-Cookie':
-              'service_session=<opaque>; HttpOnly; SameSite=Lax; Path=/; Max-Age=86400 (+ Secure over https)',
-          },
+          headers: { 'Set-Cookie': SESSION_SET_COOKIE },
         },
       },
     },

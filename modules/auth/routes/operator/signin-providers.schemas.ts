@@ -49,6 +49,8 @@ export const createProviderBody = z
   })
   .strict()
   .meta({ id: 'SigninProviderInput' });
+/** A provider as the operator defines it (modules/auth/commands/signin-providers.ts `createProvider`). */
+export type CreateProviderBody = z.output<typeof createProviderBody>;
 
 export const updateProviderBody = z
   .object({
@@ -64,6 +66,8 @@ export const updateProviderBody = z
     id: 'SigninProviderPatch',
     description: 'Absent fields stay; the issuer and client id are fixed (add another provider)',
   });
+/** A change to a provider: the fields given replace the provider's (`updateProvider`). */
+export type UpdateProviderBody = z.output<typeof updateProviderBody>;
 
 export const providerView = z
   .object({
