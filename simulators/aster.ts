@@ -39,7 +39,7 @@ import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../domain/market
 import { ASTER_CHAIN_ID, recoverSigner, splitSigned } from '../venues/aster/signing.js';
 import type { WireAccount, WireOrder, WireStatus, WireTrade } from '../venues/aster/wire.js';
 import { addressControls, Faults, isAddress, lc, listen, messageOf, NOT_FOUND_TEXT, Reply, Tally } from './harness.js';
-import type { SimulatorOptions, VenueSimulator } from './harness.js';
+import type { InjectedLimit, SimulatorOptions, VenueSimulator } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders, triggerReached } from './matching.js';
 import { Holdings } from './holdings.js';
 
@@ -50,12 +50,7 @@ import { Holdings } from './holdings.js';
 export type AsterSimulatorOptions = SimulatorOptions;
 
 /** An order placed in Aster's own web interface ({@link AsterSimulator.injectOrder}): a limit order. */
-export interface InjectedOrder {
-  /** Platform symbol (`ETH.ASTER`). */
-  symbol: string;
-  side: 'buy' | 'sell';
-  qty: string;
-  price: string;
+export interface InjectedOrder extends InjectedLimit {
   tif?: 'GTC' | 'GTX';
 }
 
@@ -147,7 +142,6 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
   const orders = new Map<number, SimOrder>();
   const trades: (WireTrade & { owner: string })[] = [];
   const accepted = new Tally();
-  const byClientId = new Tally();
   const holdings = new Holdings();
   let nextOrderId = 8_000_000_000 + Math.floor(Math.random() * 1_000_000);
   let nextTradeId = 500_000_000 + Math.floor(Math.random() * 1_000_000);
@@ -283,8 +277,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
 
   function record(o: SimOrder): void {
     orders.set(o.orderId, o);
-    accepted.add(o.owner);
-    byClientId.add(String(o.clientOrderId));
+    accepted.add(o.owner, String(o.clientOrderId));
   }
 
   const specOfVenue = (venueSymbol: string | null) => {
@@ -564,7 +557,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
 
   return {
     ...common,
-    clientOrderIds: () => byClientId.all(),
+    clientOrderIds: () => accepted.clientOrderIds(),
     async injectOrder(owner, o) {
       const spec = injectedSpec('aster', o.symbol);
       const order = newOrder({

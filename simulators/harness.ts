@@ -19,6 +19,19 @@ export interface SimulatorOptions {
   network?: 'mainnet' | 'testnet';
 }
 
+/**
+ * An order placed in a venue's own web interface ({@link VenueSimulator.injectOrder}), in the
+ * platform's vocabulary: a limit order to buy or sell `qty` of a platform symbol at `price` (decimal
+ * strings in the symbol's units: coins or contracts, USD per coin or per contract).
+ */
+export interface InjectedLimit {
+  /** Platform symbol (`ETH.ASTER`). */
+  symbol: string;
+  side: 'buy' | 'sell';
+  qty: string;
+  price: string;
+}
+
 /** A running simulator and the test controls every one offers; `Injected` is an order placed in the venue's own web interface. */
 export interface VenueSimulator<Injected> {
   /** Base URL (what the venue's `*_API_URL` holds). */
@@ -82,23 +95,28 @@ export class Faults {
   }
 }
 
-/** Counts per key (orders accepted per owner). */
+/**
+ * The tally of the orders a simulator has accepted: per owner ({@link VenueSimulator.orderCount}) and
+ * per client order id ({@link VenueSimulator.clientOrderIds}).
+ */
 export class Tally {
-  private readonly counts = new Map<string, number>();
+  private readonly perOwner = new Map<string, number>();
+  private readonly perClientId = new Map<string, number>();
 
-  /** One more for `key`. */
-  add(key: string): void {
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  /** One more order of `owner` under `clientOrderId` (null: an order without one, counted per owner only). */
+  add(owner: string, clientOrderId: string | null): void {
+    this.perOwner.set(owner, this.of(owner) + 1);
+    if (clientOrderId !== null) this.perClientId.set(clientOrderId, (this.perClientId.get(clientOrderId) ?? 0) + 1);
   }
 
-  /** The count of `key` (0 when never added). */
-  of(key: string): number {
-    return this.counts.get(key) ?? 0;
+  /** Orders accepted for `owner` (0 when none). */
+  of(owner: string): number {
+    return this.perOwner.get(owner) ?? 0;
   }
 
-  /** Every key with its count. */
-  all(): ReadonlyMap<string, number> {
-    return this.counts;
+  /** Orders accepted per client order id. */
+  clientOrderIds(): ReadonlyMap<string, number> {
+    return this.perClientId;
   }
 }
 
@@ -182,7 +200,7 @@ async function serve(server: Server, port = 0, path = ''): Promise<{ url: string
  * lower-case address in `holdings` (simulators/holdings.ts), so a test may pass an address in any case.
  */
 export function addressControls(
-  accepted: Tally,
+  accepted: Pick<Tally, 'of'>,
   holdings: Pick<Holdings, 'fund'>,
 ): Pick<VenueSimulator<unknown>, 'orderCount' | 'fund'> {
   return {

@@ -27,10 +27,11 @@ import type {
   OutcomeMetaResponse,
   SpotMetaResponse,
 } from '@nktkas/hyperliquid/api/info';
-import { Decimal, ZERO } from '../domain/decimal.js';
-import type { SymbolSpec } from '../domain/market/symbols.js';
+import { Decimal } from '../domain/decimal.js';
+import { findByVenueSymbol, type SymbolSpec } from '../domain/market/symbols.js';
 import { HYPERLIQUID_SYMBOLS } from '../domain/market/venues/hyperliquid.js';
-import { MAX_PRICE_DECIMALS, PRICE_SIG_FIGS, toWire } from '../venues/hyperliquid/wire.js';
+import { MAX_PRICE_DECIMALS, PRICE_SIG_FIGS, specOfCoin, toWire } from '../venues/hyperliquid/wire.js';
+import { sumLevels } from './book.js';
 
 /** Synthetic levels shown on each side of a book. */
 const BOOK_LEVELS = 10;
@@ -62,6 +63,9 @@ const USDC_TOKEN: SpotMetaResponse['tokens'][number] = {
   deployerTradingFeeShare: '0.0',
 };
 
+/** A USDC amount or USD price as the venue writes it: at most 6 decimals, half-even, as a number string ({@link toWire}). */
+export const usdc = (v: Decimal): string => toWire(v.toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN));
+
 /** A resting limit order as the book shows it: side, limit price (USD) and remaining size (coins). */
 export interface BookOrder {
   isBuy: boolean;
@@ -75,10 +79,6 @@ export interface DayVolume {
   base: Decimal;
 }
 
-/** The routed perp at universe index `i`, or undefined. */
-const routedAt = (i: number): (SymbolSpec & { venueSymbol: string }) | undefined =>
-  HYPERLIQUID_SYMBOLS.find((s) => Number(s.venueSymbol) === i) as (SymbolSpec & { venueSymbol: string }) | undefined;
-
 /** Universe size: one past the highest routed asset index. */
 const UNIVERSE_SIZE = Math.max(...HYPERLIQUID_SYMBOLS.map((s) => Number(s.venueSymbol))) + 1;
 
@@ -86,7 +86,7 @@ const UNIVERSE_SIZE = Math.max(...HYPERLIQUID_SYMBOLS.map((s) => Number(s.venueS
 export function meta(): MetaResponse {
   const universe: MetaResponse['universe'] = [];
   for (let i = 0; i < UNIVERSE_SIZE; i++) {
-    const spec = routedAt(i);
+    const spec = findByVenueSymbol('hyperliquid', String(i));
     if (spec) {
       const { base, szDecimals, maxLeverage } = spec;
       universe.push({ szDecimals, name: base, maxLeverage, marginTableId: maxLeverage });
@@ -102,10 +102,6 @@ export function meta(): MetaResponse {
     collateralToken: 0,
   };
 }
-
-/** The routed perp of a coin name (`"BTC"`), or undefined. */
-export const specOfCoin = (coin: string): (SymbolSpec & { venueSymbol: string }) | undefined =>
-  HYPERLIQUID_SYMBOLS.find((s) => s.base === coin) as (SymbolSpec & { venueSymbol: string }) | undefined;
 
 /** The price step of the venue's price rule at `mark`'s level for an asset of `szDecimals` (a power of ten ≤ 1). */
 function priceStep(mark: Decimal, szDecimals: number): Decimal {
@@ -125,40 +121,28 @@ function touch(mark: Decimal, szDecimals: number): { bid: Decimal; ask: Decimal;
 /** One side of an `l2Book` answer: levels `{px, sz, n}` (USD, coins, orders). */
 type Level = NonNullable<L2BookResponse>['levels'][0];
 
-/** A level being built: price, total size, orders. */
-interface BuildLevel {
-  px: Decimal;
-  sz: Decimal;
-  n: number;
-}
-
 /**
  * The `[bids, asks]` levels of a coin at `mark` (module doc), with `resting` orders merged in: bids
  * descending, asks ascending, prices and sizes as number strings.
  */
 function bookLevels(spec: SymbolSpec, mark: Decimal | null, resting: BookOrder[]): [Level, Level] {
-  const sides = { bid: new Map<string, BuildLevel>(), ask: new Map<string, BuildLevel>() };
-  const add = (side: 'bid' | 'ask', px: Decimal, sz: Decimal) => {
-    if (px.lte(0) || sz.lte(0)) return;
-    const key = px.toFixed();
-    const level = sides[side].get(key) ?? { px, sz: ZERO, n: 0 };
-    sides[side].set(key, { px, sz: level.sz.add(sz), n: level.n + 1 });
-  };
+  const sides = { bid: [] as { px: Decimal; sz: Decimal }[], ask: [] as { px: Decimal; sz: Decimal }[] };
   if (mark !== null && mark.gt(0)) {
     const { bid, ask, tick } = touch(mark, spec.szDecimals);
     const size = new Decimal(LEVEL_NOTIONAL_USD).div(mark).toDecimalPlaces(spec.szDecimals, Decimal.ROUND_DOWN);
     const lot = new Decimal(10).pow(-spec.szDecimals);
     for (let k = 0; k < BOOK_LEVELS; k++) {
-      add('bid', bid.sub(tick.mul(k)), Decimal.max(size, lot));
-      add('ask', ask.add(tick.mul(k)), Decimal.max(size, lot));
+      sides.bid.push({ px: bid.sub(tick.mul(k)), sz: Decimal.max(size, lot) });
+      sides.ask.push({ px: ask.add(tick.mul(k)), sz: Decimal.max(size, lot) });
     }
   }
-  for (const o of resting) add(o.isBuy ? 'bid' : 'ask', o.px, o.sz);
-  const out = (side: 'bid' | 'ask'): Level =>
-    [...sides[side].values()]
-      .sort((a, b) => (side === 'bid' ? b.px.cmp(a.px) : a.px.cmp(b.px)))
+  for (const o of resting) sides[o.isBuy ? 'bid' : 'ask'].push(o);
+  const out = (side: 'bid' | 'ask'): Level => {
+    const levels = sumLevels(sides[side].filter((o) => o.px.gt(0) && o.sz.gt(0)));
+    return (side === 'bid' ? levels.reverse() : levels)
       .slice(0, MAX_LEVELS)
       .map((l) => ({ px: toWire(l.px), sz: toWire(l.sz), n: l.n }));
+  };
   return [out('bid'), out('ask')];
 }
 
@@ -211,7 +195,7 @@ export function metaAndAssetCtxs(
     const vol = volumeOf(u.name);
     return {
       prevDayPx: px,
-      dayNtlVlm: toWire(vol.notional.toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN)),
+      dayNtlVlm: usdc(vol.notional),
       markPx: px,
       midPx: mid ? toWire(mid) : null,
       funding: '0.0',

@@ -60,12 +60,13 @@ import {
   recoverL1Signer,
   recoverUserSigner,
 } from '../venues/hyperliquid/signing.js';
-import { toWire, validPrice } from '../venues/hyperliquid/wire.js';
+import { specOfCoin, toWire, validPrice } from '../venues/hyperliquid/wire.js';
 import { addressControls, Faults, isAddress, lc, listen, messageOf, NOT_FOUND_TEXT, Reply, Tally } from './harness.js';
-import type { SimulatorOptions, VenueSimulator } from './harness.js';
+import type { InjectedLimit, SimulatorOptions, VenueSimulator } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders, triggerReached } from './matching.js';
 import { Holdings } from './holdings.js';
 import * as markets from './hyperliquid-markets.js';
+import { usdc } from './hyperliquid-markets.js';
 
 /**
  * Options of {@link startHyperliquidSimulator}: marks in USD of platform symbols (`BTC.HL`);
@@ -74,11 +75,7 @@ import * as markets from './hyperliquid-markets.js';
 export type HyperliquidSimulatorOptions = SimulatorOptions;
 
 /** An order placed in the venue's own web interface ({@link HyperliquidSimulator.injectOrder}). */
-export interface InjectedOrder {
-  symbol: string;
-  side: 'buy' | 'sell';
-  qty: string;
-  price: string;
+export interface InjectedOrder extends InjectedLimit {
   tif?: 'Gtc' | 'Alo';
 }
 
@@ -100,9 +97,6 @@ const PAGE = 2000;
 const DESERIALIZE = 'Failed to deserialize the JSON body into the target type';
 /** Leverage of a position (the venue's default cross leverage, capped at the asset's maximum). */
 const DEFAULT_LEVERAGE = 20;
-
-/** A USDC amount as the venue writes it: at most 6 decimals, half-even. */
-const usdc = (v: Decimal) => toWire(v.toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN));
 
 /** An order as `historicalOrders` / `orderStatus` report it (the SDK's type). */
 type OrderWithStatus = HistoricalOrdersResponse[number];
@@ -219,7 +213,6 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
   const fills: (Fill & { owner: string })[] = [];
   const funded = new Set<string>(); // masters with a deposit: they exist on the venue and may sign L1 actions
   const accepted = new Tally();
-  const byClientId = new Tally();
   const holdings = new Holdings();
   let nextOid = 9_000_000_000 + Math.floor(Math.random() * 1_000_000);
   let nextTid = 100_000_000_000_000 + Math.floor(Math.random() * 1_000_000);
@@ -353,8 +346,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
 
   function record(o: SimOrder): void {
     orders.set(o.oid, o);
-    accepted.add(o.owner);
-    if (o.cloid !== null) byClientId.add(o.cloid);
+    accepted.add(o.owner, o.cloid);
   }
 
   /** One order of an `order` action for `owner`: its status object. */
@@ -491,14 +483,18 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
       : o.tif === 'FrontendMarket'
         ? 'Market'
         : 'Limit';
+  /** What every order listing starts with: coin, side, limit price, remaining size, oid, placement time. */
+  const orderHead = (o: SimOrder) => ({
+    coin: o.spec.base,
+    side: o.isBuy ? ('B' as const) : ('A' as const),
+    limitPx: toWire(o.limitPx),
+    sz: toWire(o.origSz.sub(o.filled)),
+    oid: o.oid,
+    timestamp: o.timestamp,
+  });
   const wireOrder = (o: SimOrder): OrderWithStatus => ({
     order: {
-      coin: o.spec.base,
-      side: o.isBuy ? 'B' : 'A',
-      limitPx: toWire(o.limitPx),
-      sz: toWire(o.origSz.sub(o.filled)),
-      oid: o.oid,
-      timestamp: o.timestamp,
+      ...orderHead(o),
       triggerCondition: o.trigger
         ? `Price ${(o.trigger.tpsl === 'sl') === o.isBuy ? 'above' : 'below'} ${toWire(o.trigger.triggerPx)}`
         : 'N/A',
@@ -550,7 +546,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
         position: {
           coin: h.spec.base,
           szi: toWire(h.p.qty),
-          entryPx: toWire(h.p.avgEntryPrice.toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN)),
+          entryPx: usdc(h.p.avgEntryPrice),
           positionValue: usdc(h.value),
           unrealizedPnl: usdc(h.upnl),
           returnOnEquity: toWire(h.roe.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN)),
@@ -577,12 +573,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
 
   /** `openOrders` entry: the short form (`cloid` and `reduceOnly: true` only when set). */
   const openOrder = (o: SimOrder): OpenOrdersResponse[number] => ({
-    coin: o.spec.base,
-    side: o.isBuy ? 'B' : 'A',
-    limitPx: toWire(o.limitPx),
-    sz: toWire(o.origSz.sub(o.filled)),
-    oid: o.oid,
-    timestamp: o.timestamp,
+    ...orderHead(o),
     origSz: toWire(o.origSz),
     ...(o.cloid ? { cloid: o.cloid } : {}),
     ...(o.reduceOnly ? { reduceOnly: true as const } : {}),
@@ -651,7 +642,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     allMids: async () => markets.allMids(await coinMarks(), restingOf),
     l2Book: async (body) => {
       if (typeof body.coin !== 'string') throw new BadBody(DESERIALIZE);
-      const spec = markets.specOfCoin(body.coin);
+      const spec = specOfCoin(body.coin);
       return markets.l2Book(body.coin, spec ? await markOf(spec) : null, restingOf(body.coin));
     },
     spotMeta: async () => markets.spotMeta(),
@@ -707,7 +698,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
 
   return {
     ...common,
-    clientOrderIds: () => byClientId.all(),
+    clientOrderIds: () => accepted.clientOrderIds(),
     async injectOrder(owner, o) {
       const spec = injectedSpec('hyperliquid', o.symbol);
       const order = newOrder({

@@ -16,7 +16,8 @@ import type { Market, OrderbookCountFp } from 'kalshi-typescript';
 import { Decimal } from '../domain/decimal.js';
 import { KALSHI_SYMBOLS } from '../domain/market/venues/kalshi.js';
 import type { SimulatorOptions } from './harness.js';
-import { MAX_PRICE, MIN_PRICE, otherSide, toDollars, toFp, type KalshiSide } from '../venues/kalshi/wire.js';
+import { sumLevels } from './book.js';
+import { otherSide, toDollars, toFp, toGridPrice, type KalshiSide } from '../venues/kalshi/wire.js';
 
 /** Contracts shown at the quote on each side of the book (the simulator fills any size there). */
 export const QUOTE_DEPTH_FP = '1000.00';
@@ -57,23 +58,15 @@ export function simMarkets(): SimMarket[] {
   return [...byTicker.values()];
 }
 
-const clamp = (p: Decimal) => Decimal.min(Decimal.max(p, MIN_PRICE), MAX_PRICE);
-const toCent = (p: Decimal, up: boolean) =>
-  clamp(
-    p
-      .mul(100)
-      .toDecimalPlaces(0, up ? Decimal.ROUND_CEIL : Decimal.ROUND_FLOOR)
-      .div(100),
-  );
-
-/** The quote of `market` from the marks `markOf` gives its two symbols (module doc). */
+/**
+ * The quote of `market` from the marks `markOf` gives its two symbols (module doc). The other side
+ * of a grid price is on the grid too (1 − 0.01–0.99 is 0.01–0.99).
+ */
 export async function quoteOf(market: SimMarket, markOf: SimulatorOptions['markOf']): Promise<Quote> {
   const [yes, no] = await Promise.all([markOf(market.symbols.yes), markOf(market.symbols.no)]);
-  const [up, down] = [true, false];
-  const ask =
-    yes != null ? toCent(new Decimal(yes), up) : no != null ? clamp(otherSide(toCent(new Decimal(no), down))) : null;
-  const bid =
-    no != null ? clamp(otherSide(toCent(new Decimal(no), up))) : yes != null ? toCent(new Decimal(yes), down) : null;
+  const grid = (mark: string, round: 'up' | 'down') => toGridPrice(new Decimal(mark), round);
+  const ask = yes != null ? grid(yes, 'up') : no != null ? otherSide(grid(no, 'down')) : null;
+  const bid = no != null ? otherSide(grid(no, 'up')) : yes != null ? grid(yes, 'down') : null;
   return { bid, ask };
 }
 
@@ -91,21 +84,19 @@ export interface BookEntry {
  * (0 or less: all).
  */
 export function orderbookOf(quote: Quote, resting: BookEntry[], depth: number): OrderbookCountFp {
-  const side = (levels: [Decimal, Decimal][]): string[][] => {
-    const byPrice = new Map<string, Decimal>();
-    for (const [p, c] of levels) byPrice.set(p.toFixed(4), (byPrice.get(p.toFixed(4)) ?? new Decimal(0)).plus(c));
-    const sorted = [...byPrice].sort(([a], [b]) => new Decimal(a).cmp(b)).map(([p, c]) => [p, toFp(c)]);
+  const side = (entries: { px: Decimal; sz: Decimal }[]): string[][] => {
+    const sorted = sumLevels(entries).map((l) => [toDollars(l.px), toFp(l.sz)]);
     return depth > 0 ? sorted.slice(-depth) : sorted;
   };
-  const quoted = (p: Decimal | null): [Decimal, Decimal][] => (p ? [[p, new Decimal(QUOTE_DEPTH_FP)]] : []);
+  const quoted = (px: Decimal | null) => (px ? [{ px, sz: new Decimal(QUOTE_DEPTH_FP) }] : []);
   return {
     yes_dollars: side([
       ...quoted(quote.bid),
-      ...resting.filter((r) => r.book === 'bid').map((r): [Decimal, Decimal] => [r.yesPrice, r.remaining]),
+      ...resting.filter((r) => r.book === 'bid').map((r) => ({ px: r.yesPrice, sz: r.remaining })),
     ]),
     no_dollars: side([
       ...quoted(quote.ask && otherSide(quote.ask)),
-      ...resting.filter((r) => r.book === 'ask').map((r): [Decimal, Decimal] => [otherSide(r.yesPrice), r.remaining]),
+      ...resting.filter((r) => r.book === 'ask').map((r) => ({ px: otherSide(r.yesPrice), sz: r.remaining })),
     ]),
   };
 }

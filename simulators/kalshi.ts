@@ -91,7 +91,7 @@ import {
   type KalshiTif,
 } from '../venues/kalshi/wire.js';
 import { Faults, listen, messageOf, Reply, Tally } from './harness.js';
-import type { SimulatorOptions, VenueSimulator } from './harness.js';
+import type { InjectedLimit, SimulatorOptions, VenueSimulator } from './harness.js';
 import { injectedSpec } from './matching.js';
 import { Holdings } from './holdings.js';
 import { marketOf, orderbookOf, quoteOf, simMarkets, type Quote, type SimMarket } from './kalshi-markets.js';
@@ -116,12 +116,7 @@ export interface KalshiSimulatorOptions extends SimulatorOptions {
  * kalshi.com, in the platform's vocabulary: symbol, buy/sell, contracts, that side's price) gets a
  * fresh UUID as client_order_id.
  */
-export interface KalshiSimulator extends VenueSimulator<{
-  symbol: string;
-  side: 'buy' | 'sell';
-  qty: string;
-  price: string;
-}> {
+export interface KalshiSimulator extends VenueSimulator<InjectedLimit> {
   /**
    * The kalshi.com API-key page: registers `publicKeyPem` (SPKI or PKCS#1 PEM) for `member` with
    * `scopes` (default read and write) until `expiresAt` (epoch ms; default never). Returns the key
@@ -219,7 +214,6 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
   const fills: { member: string; at: number; fill: Fill }[] = [];
   const stats = new Map<string, MarketStats>(); // member|ticker
   const accepted = new Tally();
-  const byClientId = new Tally();
   const holdings = new Holdings();
   const faults = new Faults();
   const markets = new Map(simMarkets().map((m) => [m.ticker, m]));
@@ -379,8 +373,7 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
 
   function record(o: SimOrder): void {
     orders.set(o.id, o);
-    accepted.add(o.member);
-    byClientId.add(o.clientOrderId);
+    accepted.add(o.member, o.clientOrderId);
   }
 
   // --- authentication ---------------------------------------------------------------------
@@ -745,7 +738,7 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
 
   return {
     ...common,
-    clientOrderIds: () => byClientId.all(),
+    clientOrderIds: () => accepted.clientOrderIds(),
     async injectOrder(member, o) {
       const m = injectedSpec('kalshi', o.symbol).venueSymbol.match(/^(.+):(yes|no)$/);
       if (!m) throw new Error(`unknown symbol ${o.symbol}`);

@@ -62,8 +62,9 @@ import {
   type WireTrade,
 } from '../venues/polymarket/wire.js';
 import { Faults, lc, listen, messageOf, Reply, Tally } from './harness.js';
-import type { SimulatorOptions, VenueSimulator } from './harness.js';
+import type { InjectedLimit, SimulatorOptions, VenueSimulator } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders } from './matching.js';
+import { sumLevels } from './book.js';
 import { Holdings } from './holdings.js';
 
 /**
@@ -80,12 +81,7 @@ export interface PolymarketSimulatorOptions extends SimulatorOptions {
  * The running simulator and its test controls: owners are funder wallets (orders count by `maker`);
  * `rejectNext` refuses with `{"error": reason}` (400).
  */
-export interface PolymarketSimulator extends VenueSimulator<{
-  symbol: string;
-  side: 'buy' | 'sell';
-  qty: string;
-  price: string;
-}> {
+export interface PolymarketSimulator extends VenueSimulator<InjectedLimit> {
   /**
    * The owner-keyed controls (`fund`, `orderCount`, `injectOrder`) of `owner` act on `wallet` from
    * now on: the end user funds and watches the agent's trading wallet. A test control, no route.
@@ -175,7 +171,6 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
   const orders = new Map<string, SimOrder>();
   const trades: (WireTrade & { ownerOrders: string[] })[] = [];
   const accepted = new Tally();
-  const byClientId = new Tally();
   const holdings = new Holdings();
   const faults = new Faults();
 
@@ -269,8 +264,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
 
   function record(o: SimOrder): void {
     orders.set(o.id, o);
-    accepted.add(o.maker);
-    byClientId.add(o.salt);
+    accepted.add(o.maker, o.salt);
   }
 
   const wireOrder = (o: SimOrder): WireOrder => ({
@@ -487,13 +481,9 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
   };
   /** The resting orders of a token on one side, aggregated by price (best last, as the venue orders them). */
   const levels = (tokenId: string, side: 'BUY' | 'SELL') => {
-    const byPrice = new Map<string, Decimal>();
-    for (const o of orders.values())
-      if (o.status === 'LIVE' && o.tokenId === tokenId && o.side === side)
-        byPrice.set(o.price.toFixed(), (byPrice.get(o.price.toFixed()) ?? new Decimal(0)).add(o.size.sub(o.matched)));
-    return [...byPrice]
-      .sort(([a], [b]) => (side === 'BUY' ? new Decimal(a).cmp(b) : new Decimal(b).cmp(a)))
-      .map(([price, size]) => ({ price, size: size.toFixed() }));
+    const resting = [...orders.values()].filter((o) => o.status === 'LIVE' && o.tokenId === tokenId && o.side === side);
+    const summed = sumLevels(resting.map((o) => ({ px: o.price, sz: o.size.sub(o.matched) })));
+    return (side === 'BUY' ? summed : summed.reverse()).map((l) => ({ price: l.px.toFixed(), size: l.sz.toFixed() }));
   };
   /** `GET <path>` routes that take no authentication, by `METHOD path`. */
   const PUBLIC: Record<string, (q: URLSearchParams) => Promise<unknown>> = {
@@ -633,7 +623,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
 
   return {
     ...common,
-    clientOrderIds: () => byClientId.all(),
+    clientOrderIds: () => accepted.clientOrderIds(),
     async injectOrder(owner, o) {
       const spec = injectedSpec('polymarket', o.symbol);
       const maker = resolve(owner);

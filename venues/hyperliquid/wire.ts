@@ -137,9 +137,14 @@ export function specOf(symbol: string): SymbolSpec & { venueSymbol: string } {
   return spec as SymbolSpec & { venueSymbol: string };
 }
 
+/** The spec of a Hyperliquid coin name (`"BTC"` → the spec of `BTC.HL`), or undefined when the platform does not list it. */
+export function specOfCoin(coin: string): SymbolSpec | undefined {
+  return HYPERLIQUID_SYMBOLS.find((s) => s.base === coin);
+}
+
 /** Platform symbol of a Hyperliquid coin name (`"BTC"` → `BTC.HL`); the coin itself when not listed. */
 export function symbolOfCoin(coin: string): string {
-  return HYPERLIQUID_SYMBOLS.find((s) => s.base === coin)?.symbol ?? coin;
+  return specOfCoin(coin)?.symbol ?? coin;
 }
 
 /**

@@ -102,8 +102,14 @@ export function toYesPrice(side: KalshiSide, price: string): string {
   return toDollars(sidePrice(side, p));
 }
 
-/** A price clamped to the grid's 0.01–0.99. */
-const clampPrice = (p: Decimal): Decimal => Decimal.min(Decimal.max(p, MIN_PRICE), MAX_PRICE);
+/**
+ * A price (USD) on the grid: rounded up or down to the cent, then clamped to 0.01–0.99, so that
+ * {@link onPriceGrid} holds for it.
+ */
+export function toGridPrice(p: Decimal, round: 'up' | 'down'): Decimal {
+  const cents = p.mul(100).toDecimalPlaces(0, round === 'up' ? Decimal.ROUND_CEIL : Decimal.ROUND_FLOOR);
+  return Decimal.min(Decimal.max(cents.div(100), MIN_PRICE), MAX_PRICE);
+}
 
 /**
  * The limit price of a market order on a symbol side, USD (decimal string): mark + 5 cents rounded
@@ -113,8 +119,7 @@ const clampPrice = (p: Decimal): Decimal => Decimal.min(Decimal.max(p, MIN_PRICE
 export function protectivePrice(action: Action, mark: string): string {
   const m = new Decimal(mark);
   const raw = action === 'buy' ? m.plus(PROTECTIVE_USD) : m.minus(PROTECTIVE_USD);
-  const cents = raw.mul(100).toDecimalPlaces(0, action === 'buy' ? Decimal.ROUND_CEIL : Decimal.ROUND_FLOOR);
-  return clampPrice(cents.div(100)).toFixed();
+  return toGridPrice(raw, action === 'buy' ? 'up' : 'down').toFixed();
 }
 
 /**

@@ -281,13 +281,55 @@ function tradeFills(t: WireTrade, ctx: Ctx): VenueFill[] {
     }));
 }
 
+/** `GET /data/order/<id>`: the venue's order, or null for an id it does not know. */
+async function wireOrderById(ctx: Ctx, id: string): Promise<WireOrder | null> {
+  return request(ctx, { method: 'GET', path: `/data/order/${id}`, auth: 'l2', allow404: true }, orderOrNothing);
+}
+
 async function orderById(ctx: Ctx, id: string): Promise<VenueOrder | null> {
-  const json = await request(
-    ctx,
-    { method: 'GET', path: `/data/order/${id}`, auth: 'l2', allow404: true },
-    orderOrNothing,
-  );
+  const json = await wireOrderById(ctx, id);
   return json ? toVenueOrder(json) : null;
+}
+
+/**
+ * The orders of `fills`, each read once with `GET /data/order/<id>`, in the fills' order: those whose
+ * id (lower-case) is in `seen` are skipped, every other id is added to it; ids the venue does not
+ * know are left out.
+ */
+async function ordersOfFills(ctx: Ctx, fills: VenueFill[], seen: Set<string>): Promise<WireOrder[]> {
+  const out: WireOrder[] = [];
+  for (const { venueOrderId: id } of fills) {
+    if (seen.has(id.toLowerCase())) continue;
+    seen.add(id.toLowerCase());
+    const w = await wireOrderById(ctx, id);
+    if (w) out.push(w);
+  }
+  return out;
+}
+
+/**
+ * The V2 order the agent signs: `maker` = `signer` = the agent's wallet, signature type 0 (EOA), no
+ * metadata or builder; `salt` is the client order id, `amounts` {@link orderAmounts}' (6-decimal
+ * integers), `timestamp` the signing time (epoch ms), decimal strings.
+ */
+function agentOrder(
+  ctx: Ctx,
+  o: Pick<PolymarketOrder, 'salt' | 'tokenId' | 'side' | 'makerAmount' | 'takerAmount' | 'timestamp'>,
+): PolymarketOrder {
+  const agent = evmAgent(ctx.agent);
+  return {
+    salt: o.salt,
+    maker: agent.address,
+    signer: agent.address,
+    tokenId: o.tokenId,
+    makerAmount: o.makerAmount,
+    takerAmount: o.takerAmount,
+    side: o.side,
+    signatureType: SIGNATURE_TYPE.EOA,
+    timestamp: o.timestamp,
+    metadata: BYTES32_ZERO,
+    builder: BYTES32_ZERO,
+  };
 }
 
 /**
@@ -302,25 +344,14 @@ function rebuiltOrder(
   ctx: Ctx,
 ): Omit<PolymarketOrder, 'timestamp'> | null {
   if (w.asset_id !== token.tokenId) return null;
-  const agent = evmAgent(ctx.agent);
   let amounts: ReturnType<typeof orderAmounts>;
   try {
     amounts = orderAmounts(w.side, w.original_size, w.price, token.tickSize);
   } catch {
     return null;
   }
-  return {
-    salt: clientOrderId,
-    maker: agent.address,
-    signer: agent.address,
-    tokenId: token.tokenId,
-    makerAmount: amounts.makerAmount,
-    takerAmount: amounts.takerAmount,
-    side: w.side,
-    signatureType: SIGNATURE_TYPE.EOA,
-    metadata: BYTES32_ZERO,
-    builder: BYTES32_ZERO,
-  };
+  // Timestamp 0 stands in: it is what findOrderTimestamp searches.
+  return agentOrder(ctx, { salt: clientOrderId, tokenId: token.tokenId, side: w.side, ...amounts, timestamp: '0' });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -355,19 +386,8 @@ export const polymarketAdapter: VenueAdapter = {
     if (price == null) throw new VenueRejected('a limit order needs a price');
     const side = SIDE_TO_VENUE[order.side];
     const amounts = orderAmounts(side, order.qty, price, tickSize);
-    const signed: PolymarketOrder = {
-      salt: order.clientOrderId,
-      maker: agent.address,
-      signer: agent.address,
-      tokenId,
-      makerAmount: amounts.makerAmount,
-      takerAmount: amounts.takerAmount,
-      side,
-      signatureType: SIGNATURE_TYPE.EOA,
-      timestamp: (await ctx.nextNonce('ms')).toString(),
-      metadata: BYTES32_ZERO,
-      builder: BYTES32_ZERO,
-    };
+    const timestamp = (await ctx.nextNonce('ms')).toString();
+    const signed = agentOrder(ctx, { salt: order.clientOrderId, tokenId, side, ...amounts, timestamp });
     const signature = await signOrder(agent.privateKey, signed, ctx.network, negRisk);
     const hash = orderHash(signed, ctx.network, negRisk);
     remember(order.clientOrderId, hash);
@@ -407,18 +427,13 @@ export const polymarketAdapter: VenueAdapter = {
     // Orders of other intents this process signed are not candidates; the rest, newest first.
     const seen = new Set([...open.map((o) => o.id.toLowerCase()), ...clientIdByHash.keys()]);
     const candidates = open.filter((o) => !clientIdByHash.has(o.id.toLowerCase()));
-    for (const t of trades) {
-      const ids = t.trader_side === 'TAKER' ? [t.taker_order_id] : tradeFills(t, ctx).map((f) => f.venueOrderId);
-      for (const id of ids.filter((x) => !seen.has(x.toLowerCase()))) {
-        seen.add(id.toLowerCase());
-        const w = await request(
-          ctx,
-          { method: 'GET', path: `/data/order/${id}`, auth: 'l2', allow404: true },
-          orderOrNothing,
-        );
-        if (w) candidates.push(w);
-      }
-    }
+    candidates.push(
+      ...(await ordersOfFills(
+        ctx,
+        trades.flatMap((t) => tradeFills(t, ctx)),
+        seen,
+      )),
+    );
     candidates.sort((x, y) => Number(y.created_at) - Number(x.created_at));
     for (const w of candidates) {
       if (w.maker_address !== undefined && String(w.maker_address).toLowerCase() !== wallet) continue;
@@ -486,13 +501,8 @@ export const polymarketAdapter: VenueAdapter = {
     const live = await allPages(ctx, '/data/orders', wireOrderSchema, {});
     const seen = new Set(live.map((o) => o.id.toLowerCase()));
     const out = live.map(toVenueOrder);
-    for (const f of await polymarketAdapter.fills(ctx, { sinceMs: Date.now() - LOOKBACK_MS })) {
-      if (seen.has(f.venueOrderId.toLowerCase())) continue;
-      seen.add(f.venueOrderId.toLowerCase());
-      const o = await orderById(ctx, f.venueOrderId);
-      if (o) out.push(o);
-    }
-    return out;
+    const fills = await polymarketAdapter.fills(ctx, { sinceMs: Date.now() - LOOKBACK_MS });
+    return [...out, ...(await ordersOfFills(ctx, fills, seen)).map(toVenueOrder)];
   },
 
   /**

@@ -27,6 +27,8 @@ import {
   recoverTypedDataAddress,
   stringToHex,
   type Hex,
+  type RecoverTypedDataAddressParameters,
+  type TypedData,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { Decimal } from '../../domain/decimal.js';
@@ -209,6 +211,20 @@ export async function signOrder(
   return privateKeyToAccount(privateKey).signTypedData(orderTypedData(order, network, negRisk));
 }
 
+/**
+ * The address (lower-case) that signed the typed data `signed()` builds (with its signature), or null
+ * when the data or the signature does not parse (`signed` runs inside the check).
+ */
+async function recoveredSigner<const T extends TypedData | Record<string, unknown>, P extends keyof T | 'EIP712Domain'>(
+  signed: () => RecoverTypedDataAddressParameters<T, P>,
+): Promise<string | null> {
+  try {
+    return (await recoverTypedDataAddress(signed())).toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
 /** Venue side: the address that signed `order` (lower-case), or null when the signature does not parse. */
 export async function recoverOrderSigner(
   order: PolymarketOrder,
@@ -216,13 +232,7 @@ export async function recoverOrderSigner(
   network: 'mainnet' | 'testnet',
   negRisk: boolean,
 ): Promise<string | null> {
-  try {
-    return (
-      await recoverTypedDataAddress({ ...orderTypedData(order, network, negRisk), signature: signature as Hex })
-    ).toLowerCase();
-  } catch {
-    return null;
-  }
+  return recoveredSigner(() => ({ ...orderTypedData(order, network, negRisk), signature: signature as Hex }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -348,16 +358,10 @@ export async function recoverL1Signer(
   signature: string,
   network: 'mainnet' | 'testnet',
 ): Promise<string | null> {
-  try {
-    return (
-      await recoverTypedDataAddress({
-        ...clobAuthTypedData(address as Hex, timestampSec, nonce, network),
-        signature: signature as Hex,
-      })
-    ).toLowerCase();
-  } catch {
-    return null;
-  }
+  return recoveredSigner(() => ({
+    ...clobAuthTypedData(address as Hex, timestampSec, nonce, network),
+    signature: signature as Hex,
+  }));
 }
 
 /**
@@ -456,22 +460,16 @@ export async function recoverAuthorizeSigner(
   signature: string,
   chainId: number,
 ): Promise<string | null> {
-  try {
-    return (
-      await recoverTypedDataAddress({
-        domain: { name: 'Multivenue Agent Authorization', version: '1', chainId },
-        types: AUTHORIZE_SIGNER_TYPES,
-        primaryType: 'AuthorizeSigner',
-        message: {
-          funder: message.funder as Hex,
-          signer: message.signer as Hex,
-          expiresAt: BigInt(message.expiresAt),
-          nonce: BigInt(message.nonce),
-        },
-        signature: signature as Hex,
-      })
-    ).toLowerCase();
-  } catch {
-    return null;
-  }
+  return recoveredSigner(() => ({
+    domain: { name: 'Multivenue Agent Authorization', version: '1', chainId },
+    types: AUTHORIZE_SIGNER_TYPES,
+    primaryType: 'AuthorizeSigner',
+    message: {
+      funder: message.funder as Hex,
+      signer: message.signer as Hex,
+      expiresAt: BigInt(message.expiresAt),
+      nonce: BigInt(message.nonce),
+    },
+    signature: signature as Hex,
+  }));
 }
