@@ -18,7 +18,7 @@ import type { ApiContext, ApiDeps, ApiState } from './context.js';
 import { callerOf, gate, callerEm } from './middleware/auth.js';
 import type { OpenApiRegistry } from './openapi.js';
 import { newestFirst } from './operator-list.js';
-import { endpoint } from './route.js';
+import { routesOf } from './route.js';
 import { deletedView, idParams, listQuery } from './operator-common.schemas.js';
 
 /** One collection: its path under `/api/v1`, OpenAPI tag, schemas and row view, with its data operations. */
@@ -46,91 +46,43 @@ export function collectionEndpoints<B extends z.ZodType>(
   const toView = c.toView as (r: CollectionRow) => unknown;
   const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: c.path,
-      summary: `Create a ${c.noun}`,
-      tags,
-      gate: write,
-      requires,
-      schemas: { body: c.body },
-      responses: { '201': { description: c.noun, schema: c.view } },
-    },
-    async (ctx, { body }) => {
+  const route = routesOf(router, openapi, { tags, requires });
+
+  route
+    .post(c.path, `Create a ${c.noun}`, write)
+    .input({ body: c.body })
+    .answers({ '201': { description: c.noun, schema: c.view } })
+    .handle(async (ctx, { body }) => {
       const row = await createRow(deps, callerOf(ctx), c, body as z.infer<B>);
       ctx.status = 201;
       ctx.body = toView(row);
-    },
-  );
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: c.path,
-      summary: `${c.noun}s, newest first`,
-      tags,
-      gate: read,
-      requires,
-      schemas: { query: listQuery },
-      responses: { '200': { description: 'Page', schema: c.page } },
-    },
-    async (ctx, { query }) => {
+    });
+  route
+    .get(c.path, `${c.noun}s, newest first`, read)
+    .input({ query: listQuery })
+    .answers({ '200': { description: 'Page', schema: c.page } })
+    .handle(async (ctx, { query }) => {
       ctx.body = await newestFirst(em(ctx), c.entity as never, {}, query, (r) => toView(r as unknown as CollectionRow));
-    },
-  );
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: `${c.path}/:id`,
-      summary: `One ${c.noun}`,
-      tags,
-      gate: read,
-      requires,
-      schemas: { params: idParams },
-      responses: { '200': { description: c.noun, schema: c.view } },
-    },
-    async (ctx, { params }) => {
+    });
+  route
+    .get(`${c.path}/:id`, `One ${c.noun}`, read)
+    .input({ params: idParams })
+    .answers({ '200': { description: c.noun, schema: c.view } })
+    .handle(async (ctx, { params }) => {
       ctx.body = toView(await rowOf(em(ctx), data, params.id));
-    },
-  );
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'put',
-      path: `${c.path}/:id`,
-      summary: `Replace a ${c.noun}`,
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: idParams, body: c.body },
-      responses: { '200': { description: c.noun, schema: c.view } },
-    },
-    async (ctx, { params, body }) => {
+    });
+  route
+    .put(`${c.path}/:id`, `Replace a ${c.noun}`, write)
+    .input({ params: idParams, body: c.body })
+    .answers({ '200': { description: c.noun, schema: c.view } })
+    .handle(async (ctx, { params, body }) => {
       ctx.body = toView(await replaceRow(deps, callerOf(ctx), c, params.id, body as z.infer<B>));
-    },
-  );
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'delete',
-      path: `${c.path}/:id`,
-      summary: `Delete a ${c.noun} nothing uses`,
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: idParams },
-      responses: { '200': { description: '{ id, deleted: true }', schema: deletedView } },
-    },
-    async (ctx, { params }) => {
+    });
+  route
+    .delete(`${c.path}/:id`, `Delete a ${c.noun} nothing uses`, write)
+    .input({ params: idParams })
+    .answers({ '200': { description: '{ id, deleted: true }', schema: deletedView } })
+    .handle(async (ctx, { params }) => {
       ctx.body = await deleteRow(deps, callerOf(ctx), c, params.id);
-    },
-  );
+    });
 }

@@ -4,7 +4,7 @@
  * the component's own example when it has one (the intent, the fill, the position, the compose body…), and, for a
  * field without one, from its `const`, `enum`, `default`, format and constraints, with realistic values chosen by
  * the field's name (decimal strings, `acc_…` and `int_…` ids, ISO times). An operation's own example
- * (`endpoint()`'s `example`) wins. test/unit/openapi-examples.test.ts checks every example against its schema.
+ * (the route's `bodyExample` or a response's `example`) wins. test/unit/openapi-examples.test.ts checks every example against its schema.
  */
 
 /** A JSON Schema node of the rendered document (zod-openapi's output: plain JSON). */

@@ -51,7 +51,7 @@ export const TAGS: Record<string, string> = {
 export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 /**
- * One row of the route table: an endpoint as its `endpoint()` call declared it (api/route.ts), as
+ * One row of the route table: an endpoint as its route statement declared it (api/route.ts `routesOf`), as
  * `GET /api/v1/discovery` lists it (docs/api.md §4.2). `auth`: the route has a gate (a caller is needed);
  * `audience`, `tier`, `scope`: the gate's rule (`audience` null without a gate); `requires`: the
  * requirement as documented (`x-required`), when the route names one.

@@ -1,6 +1,6 @@
 /**
  * The stable OpenAPI `operationId` of an endpoint (docs/api.md §9), derived from its method and path
- * when its `endpoint()` call names none: camelCase, `<verb><Nouns>` in the trader's vocabulary.
+ * when its route statement names none (`.with({ operationId })`): camelCase, `<verb><Nouns>` in the trader's vocabulary.
  *
  * - The prefixes `/api/v1`, `/api` and the namespace segments `oms`, `auth`, `public` are dropped.
  * - GET: `list<Nouns>` when the path ends on a plural segment, else `get<Nouns>`; PATCH `update`,

@@ -1,6 +1,13 @@
 /**
- * One statement per endpoint: registers the Koa route (gate → validate → handler), its OpenAPI
+ * One statement per endpoint (`routesOf`): registers the Koa route (gate → validate → handler), its OpenAPI
  * operation from the same zod schemas, and its row of the route table (`GET /api/v1/discovery`).
+ *
+ *     const route = routesOf(router, openapi, { tags, requires });
+ *     route
+ *       .get('/firms/:id', 'One firm', read)
+ *       .input({ params: firmParams })
+ *       .answers({ '200': { description: 'Firm', schema: firmView } })
+ *       .handle(async (ctx, { params }) => { ctx.body = toFirmView(await firmOf(em(ctx), params.id)); });
  */
 import Router from '@koa/router';
 import { z } from 'zod';
@@ -44,7 +51,7 @@ export interface Endpoint<S extends RouteSchemas> {
 }
 
 /** Defines one endpoint on `router` and in `openapi` (its operation and its route-table row). */
-export function endpoint<S extends RouteSchemas>(
+function endpoint<S extends RouteSchemas>(
   router: Router<ApiState>,
   openapi: OpenApiRegistry,
   def: Endpoint<S>,
@@ -116,6 +123,83 @@ export function endpoint<S extends RouteSchemas>(
     scope: rule?.scope ?? null,
     requires: def.requires ?? null,
   });
+}
+
+/** What every route of one router shares: its OpenAPI `tags` and, on operator surfaces, the `x-required` tier or scope. */
+export interface RouterDefaults {
+  tags: string[];
+  requires?: string;
+}
+
+/** The per-route options beyond path, summary, gate, input and answers (see {@link Endpoint}). */
+export type RouteOptions = Partial<
+  Pick<Endpoint<RouteSchemas>, 'operationId' | 'bodyExample' | 'use' | 'headers' | 'requires' | 'tags'>
+>;
+
+/**
+ * One route being declared: `.input(schemas)` (path params, query, body), `.answers(responses)`, `.with(options)`,
+ * then `.handle(handler)` registers it exactly as {@link endpoint} does.
+ */
+export class RouteDecl<S extends RouteSchemas> {
+  constructor(
+    private readonly router: Router<ApiState>,
+    private readonly openapi: OpenApiRegistry,
+    private readonly def: Endpoint<S>,
+  ) {}
+
+  /** The request schemas the route validates (and documents); the handler's input is typed by them. */
+  input<T extends RouteSchemas>(schemas: T): RouteDecl<T> {
+    return new RouteDecl(this.router, this.openapi, { ...this.def, schemas });
+  }
+
+  /** The documented answers, status → description and body (see {@link Endpoint.responses}). */
+  answers(responses: Endpoint<S>['responses']): RouteDecl<S> {
+    return new RouteDecl(this.router, this.openapi, {
+      ...this.def,
+      responses: { ...this.def.responses, ...responses },
+    });
+  }
+
+  /** Options beyond the router's defaults (middleware after validation, documented headers, an example body…). */
+  with(options: RouteOptions): RouteDecl<S> {
+    return new RouteDecl(this.router, this.openapi, { ...this.def, ...options });
+  }
+
+  /** Registers the route on its router and in the OpenAPI document, `handler` answering it. */
+  handle(handler: (ctx: ApiContext, input: Input<S>) => Promise<void>): void {
+    endpoint(this.router, this.openapi, this.def, handler);
+  }
+}
+
+/** The methods of {@link routesOf}: `(path, summary, gate?)` → a {@link RouteDecl} with nothing to validate yet. */
+export type Routes = Record<
+  Endpoint<RouteSchemas>['method'],
+  (path: string, summary: string, gate?: ApiMiddleware) => RouteDecl<Record<never, never>>
+>;
+
+/**
+ * Declares the routes of `router`, one statement each: `route.get(path, summary, gate?).input(…).answers(…).handle(…)`
+ * (the router's prefix before `path`; `gate` absent on a public route). `defaults` apply to every route of it.
+ */
+export function routesOf(router: Router<ApiState>, openapi: OpenApiRegistry, defaults: RouterDefaults): Routes {
+  const declare = (method: Endpoint<RouteSchemas>['method']) => (path: string, summary: string, gate?: ApiMiddleware) =>
+    new RouteDecl(router, openapi, {
+      method,
+      path,
+      summary,
+      gate,
+      schemas: {},
+      responses: {},
+      tags: defaults.tags,
+      ...(defaults.requires ? { requires: defaults.requires } : {}),
+    });
+  return {
+    get: declare('get'),
+    post: declare('post'),
+    put: declare('put'),
+    patch: declare('patch'),
+    delete: declare('delete'),
+  };
 }
 
 /** The `content` of one documented response (see {@link Endpoint.responses}). */

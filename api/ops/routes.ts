@@ -12,7 +12,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { ApiDeps, ApiState } from '../context.js';
 import type { OpenApiRegistry } from '../openapi.js';
-import { endpoint } from '../route.js';
+import { routesOf } from '../route.js';
 import { readinessAnswer } from '../../infra/readiness.js';
 
 const tags = ['operations'];
@@ -23,62 +23,37 @@ const checks = z
 export function opsRoutes(deps: Pick<ApiDeps, 'metrics' | 'readiness'>, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>();
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/healthz',
-      summary: 'Liveness: the process answers (no dependency is touched)',
-      tags,
-      schemas: {},
-      responses: { '200': { description: 'Alive', schema: z.object({ ok: z.literal(true) }) } },
-    },
-    async (ctx) => {
-      ctx.body = { ok: true };
-    },
-  );
+  const route = routesOf(router, openapi, { tags });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/readyz',
-      summary: 'Readiness: PostgreSQL and Temporal answer within 2 s each',
-      tags,
-      schemas: {},
-      responses: {
-        '200': { description: 'Ready', schema: z.object({ ok: z.literal(true), checks }) },
-        '503': {
-          description: '`not_ready`; `detail` names each dependency down and why',
-          schema: z.object({ error: z.literal('not_ready'), detail: z.string(), checks }),
-        },
+  route
+    .get('/healthz', 'Liveness: the process answers (no dependency is touched)')
+    .answers({ '200': { description: 'Alive', schema: z.object({ ok: z.literal(true) }) } })
+    .handle(async (ctx) => {
+      ctx.body = { ok: true };
+    });
+
+  route
+    .get('/readyz', 'Readiness: PostgreSQL and Temporal answer within 2 s each')
+    .answers({
+      '200': { description: 'Ready', schema: z.object({ ok: z.literal(true), checks }) },
+      '503': {
+        description: '`not_ready`; `detail` names each dependency down and why',
+        schema: z.object({ error: z.literal('not_ready'), detail: z.string(), checks }),
       },
-    },
-    async (ctx) => {
+    })
+    .handle(async (ctx) => {
       const { status, body } = readinessAnswer(await deps.readiness());
       ctx.status = status;
       ctx.body = body;
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/metrics',
-      summary: 'Prometheus metrics of this api process (text format 0.0.4); keep it off the public internet',
-      tags,
-      schemas: {},
-      responses: { '200': { description: 'Prometheus text exposition', types: ['text/plain'] } },
-    },
-    async (ctx) => {
+  route
+    .get('/metrics', 'Prometheus metrics of this api process (text format 0.0.4); keep it off the public internet')
+    .answers({ '200': { description: 'Prometheus text exposition', types: ['text/plain'] } })
+    .handle(async (ctx) => {
       ctx.set('Content-Type', deps.metrics.registry.contentType);
       ctx.body = await deps.metrics.registry.metrics();
-    },
-  );
+    });
 
   return router;
 }

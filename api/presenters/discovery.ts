@@ -1,6 +1,6 @@
 /**
  * What `GET /api/v1/discovery` shows (docs/api.md §4.2, §9): the bearer and bootstrap URLs, the WebSocket
- * channels, the API documents and their reference pages (`docs`, api/routes/docs-site.ts) and every endpoint of the route table (api/route.ts: each `endpoint()` call
+ * channels, the API documents and their reference pages (`docs`, api/routes/docs-site.ts) and every endpoint of the route table (api/route.ts: each route statement
  * adds its row, so the catalog cannot drift from the routes served).
  */
 import { CHANNELS } from '../asyncapi.js';

@@ -10,27 +10,25 @@ import type { ApiDeps, ApiState } from '../../../api/context.js';
 import { callerOf, gate } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { toAccountView } from '../presenters/accounts.js';
-import { endpoint } from '../../../api/route.js';
+import { routesOf } from '../../../api/route.js';
 import { accountView, createAccountBody } from './accounts/accounts.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function sandboxRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1/sandbox' });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/paper-account',
-      summary: 'Provision a paper account; any tier below fullTrading gets tier_insufficient',
-      tags: ['accounts'],
-      gate: gate({ audience: 'trader', write: true }),
-      schemas: { body: createAccountBody },
-      responses: { '201': { description: 'Created', schema: accountView } },
-      requires: 'fullTrading',
-    },
-    async (ctx, { body }) => {
+  const route = routesOf(router, openapi, { tags: ['accounts'] });
+
+  route
+    .post(
+      '/paper-account',
+      'Provision a paper account; any tier below fullTrading gets tier_insufficient',
+      gate({ audience: 'trader', write: true }),
+    )
+    .input({ body: createAccountBody })
+    .answers({ '201': { description: 'Created', schema: accountView } })
+    .with({ requires: 'fullTrading' })
+    .handle(async (ctx, { body }) => {
       const caller = callerOf(ctx);
       if (caller.tier !== 'fullTrading')
         throw new ApiError('tier_insufficient', `credential tier is ${caller.tier}; this route needs fullTrading`, {
@@ -40,8 +38,7 @@ export function sandboxRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
       const row = await createAccount(deps, caller, body);
       ctx.status = 201;
       ctx.body = toAccountView(row);
-    },
-  );
+    });
 
   return router;
 }

@@ -15,7 +15,7 @@ import { callerOf, gate } from '../../../api/middleware/auth.js';
 import type { ApiDeps, ApiState } from '../../../api/context.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { INTERVAL_MS, loadBars } from '../queries/bars.js';
-import { endpoint } from '../../../api/route.js';
+import { routesOf } from '../../../api/route.js';
 import { assertPairEnabled } from '../../tenants/queries/entitlements.js';
 import { backtestBody, backtestView } from './backtests.schemas.js';
 
@@ -29,19 +29,17 @@ export function backtestRoutes(
   const tags = ['backtests'];
   const read = gate({ audience: 'trader' });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/run',
-      summary: `Backtests entry/exit rules over indicator specs on recorded candles: rules on bar close, fills at the next bar's open, at most 5000 bars and 10 indicators, ${DEFAULT_BUDGET_MS} ms budget (422 backtest_too_large)`,
-      tags,
-      gate: read,
-      schemas: { body: backtestBody },
-      responses: { '200': { description: 'Trades, equity curve and metrics', schema: backtestView } },
-    },
-    async (ctx, { body }) => {
+  const route = routesOf(router, openapi, { tags });
+
+  route
+    .post(
+      '/run',
+      `Backtests entry/exit rules over indicator specs on recorded candles: rules on bar close, fills at the next bar's open, at most 5000 bars and 10 indicators, ${DEFAULT_BUDGET_MS} ms budget (422 backtest_too_large)`,
+      read,
+    )
+    .input({ body: backtestBody })
+    .answers({ '200': { description: 'Trades, equity curve and metrics', schema: backtestView } })
+    .handle(async (ctx, { body }) => {
       const { resolved, issues } = resolveIndicators(body.indicators);
       const invalid = body.indicators.map((r) => r.id).filter((id) => !resolved.some((x) => x.id === id));
       issues.push(...checkRules(body, resolved, 'body', invalid));
@@ -68,8 +66,7 @@ export function backtestRoutes(
         window: loaded.window,
         ...result,
       };
-    },
-  );
+    });
 
   return router;
 }

@@ -20,7 +20,7 @@ import { callerOf, gate } from '../../../api/middleware/auth.js';
 import type { ApiDeps, ApiState } from '../../../api/context.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { loadBars } from '../queries/bars.js';
-import { endpoint } from '../../../api/route.js';
+import { routesOf } from '../../../api/route.js';
 import { assertPairEnabled } from '../../tenants/queries/entitlements.js';
 import { catalogueView, computeBody, computeView } from './indicators.schemas.js';
 
@@ -30,42 +30,33 @@ export function indicatorRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
   const tags = ['indicators'];
   const read = gate({ audience: 'trader' });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/indicators',
-      summary: 'The catalogue of declarative indicator specs: params (type, default, min, max), inputs, outputs',
-      tags,
-      gate: read,
-      schemas: {},
-      responses: { '200': { description: 'Catalogue', schema: catalogueView } },
-    },
-    async (ctx) => {
+  const route = routesOf(router, openapi, { tags });
+
+  route
+    .get(
+      '/indicators',
+      'The catalogue of declarative indicator specs: params (type, default, min, max), inputs, outputs',
+      read,
+    )
+    .answers({ '200': { description: 'Catalogue', schema: catalogueView } })
+    .handle(async (ctx) => {
       ctx.body = {
         indicators: catalogue(),
         significantDigits: SIGNIFICANT_DIGITS,
         maxIndicators: MAX_INDICATORS,
         maxBars: MAX_BARS,
       };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/indicators/compute',
-      summary:
-        'Computes indicator specs over the recorded candles of a pair; series aligned with the bar open times (values rounded to 8 significant digits, analytics not money)',
-      tags,
-      gate: read,
-      schemas: { body: computeBody },
-      responses: { '200': { description: 'Series', schema: computeView } },
-    },
-    async (ctx, { body }) => {
+  route
+    .post(
+      '/indicators/compute',
+      'Computes indicator specs over the recorded candles of a pair; series aligned with the bar open times (values rounded to 8 significant digits, analytics not money)',
+      read,
+    )
+    .input({ body: computeBody })
+    .answers({ '200': { description: 'Series', schema: computeView } })
+    .handle(async (ctx, { body }) => {
       const { resolved, issues } = resolveIndicators(body.indicators);
       if (issues.length) throw new ApiError('validation_failed', issues);
       await assertPairEnabled(deps.auth, callerOf(ctx).tenantId, body.venue, body.symbol);
@@ -81,8 +72,7 @@ export function indicatorRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
         close: loaded.bars.map((b) => b.close),
         indicators: computeSeries(loaded.bars, resolved),
       };
-    },
-  );
+    });
 
   return router;
 }

@@ -17,7 +17,7 @@ import { depth, fxRates, groupedDepth, polymarketMarkets, quote, tape, tickerVen
 import { candles, stats } from '../queries/candles.js';
 import { assertPairEnabled } from '../../tenants/queries/entitlements.js';
 import { venueRefusal } from '../../../domain/tenant/entitlements.js';
-import { endpoint } from '../../../api/route.js';
+import { routesOf } from '../../../api/route.js';
 import {
   candleQuery,
   candlesView,
@@ -56,160 +56,105 @@ export function marketRoutes(
     await next();
   };
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/quotes/:venue/:symbol',
-      summary: 'Current canonical quote of a pair',
-      tags,
-      gate: read,
-      schemas: { params: pairParams },
-      use: [offered],
-      responses: { '200': { description: 'Quote', schema: quoteView }, '503': COLD_CACHE },
-    },
-    async (ctx, { params }) => {
+  const route = routesOf(router, openapi, { tags });
+
+  route
+    .get('/quotes/:venue/:symbol', 'Current canonical quote of a pair', read)
+    .input({ params: pairParams })
+    .answers({ '200': { description: 'Quote', schema: quoteView }, '503': COLD_CACHE })
+    .with({ use: [offered] })
+    .handle(async (ctx, { params }) => {
       ctx.body = await quote(deps.orm, params.venue, params.symbol, quotes);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/depth/:venue/:symbol',
-      summary: 'L2 order-book depth of a pair (the recorded book re-centred on the mark)',
-      tags,
-      gate: read,
-      schemas: { params: pairParams, query: depthQuery },
-      use: [offered],
-      responses: { '200': { description: 'Depth', schema: depthView }, '503': COLD_CACHE },
-    },
-    async (ctx, { params, query }) => {
+  route
+    .get('/depth/:venue/:symbol', 'L2 order-book depth of a pair (the recorded book re-centred on the mark)', read)
+    .input({ params: pairParams, query: depthQuery })
+    .answers({ '200': { description: 'Depth', schema: depthView }, '503': COLD_CACHE })
+    .with({ use: [offered] })
+    .handle(async (ctx, { params, query }) => {
       ctx.body = await depth(streams, params.venue, params.symbol, query.levels);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/depth/:venue/:symbol/grouped',
-      summary:
-        'Depth aggregated into price buckets: `step` USD (a multiple of the tick; default 10 ticks); bids round down, asks up',
-      tags,
-      gate: read,
-      schemas: { params: pairParams, query: groupedQuery },
-      use: [offered],
-      responses: {
-        '200': {
-          description: 'Grouped depth',
-          schema: depthView.extend({ step: z.string() }).meta({ id: 'GroupedDepth' }),
-        },
-        '503': COLD_CACHE,
+  route
+    .get(
+      '/depth/:venue/:symbol/grouped',
+      'Depth aggregated into price buckets: `step` USD (a multiple of the tick; default 10 ticks); bids round down, asks up',
+      read,
+    )
+    .input({ params: pairParams, query: groupedQuery })
+    .answers({
+      '200': {
+        description: 'Grouped depth',
+        schema: depthView.extend({ step: z.string() }).meta({ id: 'GroupedDepth' }),
       },
-    },
-    async (ctx, { params, query }) => {
+      '503': COLD_CACHE,
+    })
+    .with({ use: [offered] })
+    .handle(async (ctx, { params, query }) => {
       ctx.body = await groupedDepth(streams, params.venue, params.symbol, query.step);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/stats/:ticker',
-      summary:
-        'Mark and 24 h statistics of any listed venue-suffixed ticker (BTC.PAPER, BTC.HL, *.PM, *.KX): open, high, low, volume, change over the newest 24 h of its 1m series',
-      tags,
-      gate: read,
-      schemas: { params: z.object({ ticker: z.string().min(1).max(255) }) },
-      responses: { '200': { description: 'Stats', schema: statsView }, '503': COLD_CACHE },
-    },
-    async (ctx, { params }) => {
+  route
+    .get(
+      '/stats/:ticker',
+      'Mark and 24 h statistics of any listed venue-suffixed ticker (BTC.PAPER, BTC.HL, *.PM, *.KX): open, high, low, volume, change over the newest 24 h of its 1m series',
+      read,
+    )
+    .input({ params: z.object({ ticker: z.string().min(1).max(255) }) })
+    .answers({ '200': { description: 'Stats', schema: statsView }, '503': COLD_CACHE })
+    .handle(async (ctx, { params }) => {
       const venue = tickerVenue(params.ticker);
       if (venue) await assertPairEnabled(deps.auth, callerOf(ctx).tenantId, venue, params.ticker);
       ctx.body = await stats(deps.orm, params.ticker);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/candles/:venue/:symbol',
-      summary:
-        'OHLCV bars of a pair (docs/api.md §2.9): one continuous series ending at the current mark (perps: recorded history rebased onto the replay clock, then live bars)',
-      tags,
-      gate: read,
-      schemas: { params: pairParams, query: candleQuery },
-      use: [offered],
-      responses: { '200': { description: 'Candles', schema: candlesView } },
-    },
-    async (ctx, { params, query }) => {
+  route
+    .get(
+      '/candles/:venue/:symbol',
+      'OHLCV bars of a pair (docs/api.md §2.9): one continuous series ending at the current mark (perps: recorded history rebased onto the replay clock, then live bars)',
+      read,
+    )
+    .input({ params: pairParams, query: candleQuery })
+    .answers({ '200': { description: 'Candles', schema: candlesView } })
+    .with({ use: [offered] })
+    .handle(async (ctx, { params, query }) => {
       ctx.body = await candles(deps.orm, params.venue, params.symbol, query);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/tape/:venue/:symbol',
-      summary: 'Recent prints of a pair, newest first (docs/api.md §4.6); 503 cold_cache while its stream opens',
-      tags,
-      gate: read,
-      schemas: { params: pairParams, query: tapeQuery },
-      use: [offered],
-      responses: { '200': { description: 'Tape', schema: tapeView }, '503': COLD_CACHE },
-    },
-    async (ctx, { params, query }) => {
+  route
+    .get(
+      '/tape/:venue/:symbol',
+      'Recent prints of a pair, newest first (docs/api.md §4.6); 503 cold_cache while its stream opens',
+      read,
+    )
+    .input({ params: pairParams, query: tapeQuery })
+    .answers({ '200': { description: 'Tape', schema: tapeView }, '503': COLD_CACHE })
+    .with({ use: [offered] })
+    .handle(async (ctx, { params, query }) => {
       ctx.body = await tape(streams, params.venue, params.symbol, query.limit);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/fx',
-      summary: 'FX rates for accounts not denominated in USD, with their source and time',
-      tags,
-      gate: read,
-      schemas: {},
-      responses: { '200': { description: 'Rates', schema: fxView } },
-    },
-    async (ctx) => {
+  route
+    .get('/fx', 'FX rates for accounts not denominated in USD, with their source and time', read)
+    .answers({ '200': { description: 'Rates', schema: fxView } })
+    .handle(async (ctx) => {
       ctx.body = fxRates(deps.config.fxRates);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/polymarket/markets',
-      summary: 'The recorded Polymarket election markets and their outcome symbols (probability units)',
-      tags,
-      gate: read,
-      schemas: {},
-      responses: { '200': { description: 'Markets', schema: polymarketMarketsView } },
-    },
-    async (ctx) => {
+  route
+    .get(
+      '/polymarket/markets',
+      'The recorded Polymarket election markets and their outcome symbols (probability units)',
+      read,
+    )
+    .answers({ '200': { description: 'Markets', schema: polymarketMarketsView } })
+    .handle(async (ctx) => {
       const { venues } = await deps.auth.tenantRules(callerOf(ctx).tenantId);
       const refusal = venueRefusal(venues, 'polymarket');
       if (refusal) throw refusal;
       ctx.body = await polymarketMarkets(venues);
-    },
-  );
+    });
 
   return router;
 }

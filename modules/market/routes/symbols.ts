@@ -13,7 +13,7 @@ import { enabledSymbols, venueRefusal } from '../../../domain/tenant/entitlement
 import type { ApiDeps, ApiState } from '../../../api/context.js';
 import { callerOf, gate } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
-import { endpoint } from '../../../api/route.js';
+import { routesOf } from '../../../api/route.js';
 import { symbolView } from '../presenters/venues.js';
 import { symbolListView } from './venues.schemas.js';
 
@@ -22,26 +22,23 @@ const symbolParams = z.object({ venue: z.string().min(1).max(32) });
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function symbolRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1/symbols' });
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/:venue',
-      summary: 'Tradeable venue-suffixed symbols of one venue, those your tenant offers',
-      tags: ['discovery'],
-      gate: gate({ audience: 'trader' }),
-      schemas: { params: symbolParams },
-      responses: { '200': { description: '{ venue, symbols }', schema: symbolListView } },
-    },
-    async (ctx, { params }) => {
+  const route = routesOf(router, openapi, { tags: ['discovery'] });
+
+  route
+    .get(
+      '/:venue',
+      'Tradeable venue-suffixed symbols of one venue, those your tenant offers',
+      gate({ audience: 'trader' }),
+    )
+    .input({ params: symbolParams })
+    .answers({ '200': { description: '{ venue, symbols }', schema: symbolListView } })
+    .handle(async (ctx, { params }) => {
       const list = VENUE_SYMBOLS[params.venue];
       if (!list) throw new ApiError('not_found', `no symbols for venue ${params.venue} in this deployment`);
       const { venues } = await deps.auth.tenantRules(callerOf(ctx).tenantId);
       const refusal = venueRefusal(venues, params.venue);
       if (refusal) throw refusal;
       ctx.body = { venue: params.venue, symbols: enabledSymbols(venues, params.venue, list).map(symbolView) };
-    },
-  );
+    });
   return router;
 }

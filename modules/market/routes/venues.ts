@@ -7,29 +7,24 @@ import Router from '@koa/router';
 import type { ApiDeps, ApiState } from '../../../api/context.js';
 import { callerOf, gate } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
-import { endpoint } from '../../../api/route.js';
+import { routesOf } from '../../../api/route.js';
 import { venueCatalog } from '../presenters/venues.js';
 import { venueListView } from './venues.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function venueRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>();
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/api/v1/venues',
-      summary:
-        'Venue adapters your tenant offers: slug, asset classes of their symbols, order types (paper never listed)',
-      tags: ['discovery'],
-      gate: gate({ audience: 'trader' }),
-      schemas: {},
-      responses: { '200': { description: '{ venues }', schema: venueListView } },
-    },
-    async (ctx) => {
+  const route = routesOf(router, openapi, { tags: ['discovery'] });
+
+  route
+    .get(
+      '/api/v1/venues',
+      'Venue adapters your tenant offers: slug, asset classes of their symbols, order types (paper never listed)',
+      gate({ audience: 'trader' }),
+    )
+    .answers({ '200': { description: '{ venues }', schema: venueListView } })
+    .handle(async (ctx) => {
       ctx.body = { venues: venueCatalog((await deps.auth.tenantRules(callerOf(ctx).tenantId)).venues) };
-    },
-  );
+    });
   return router;
 }

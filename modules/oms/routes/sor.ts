@@ -12,7 +12,7 @@ import type { ApiDeps, ApiState } from '../../../api/context.js';
 import { callerOf, gate } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { decisionsPage, savingsSummary } from '../queries/sor.js';
-import { endpoint } from '../../../api/route.js';
+import { routesOf } from '../../../api/route.js';
 import { decisionsPage as decisionsPageView, decisionsQuery, summaryQuery, summaryView } from './sor.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
@@ -21,39 +21,23 @@ export function sorRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
   const tags = ['sor'];
   const read = gate({ audience: 'trader' });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/decisions',
-      summary: 'Smart-routing decision history of the accounts you own, newest first',
-      tags,
-      gate: read,
-      schemas: { query: decisionsQuery },
-      responses: { '200': { description: 'A page of decisions', schema: decisionsPageView } },
-    },
-    async (ctx, { query }) => {
-      ctx.body = await decisionsPage(deps.orm, callerOf(ctx), query);
-    },
-  );
+  const route = routesOf(router, openapi, { tags });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/decisions/summary',
-      summary: 'Realised savings of smart routing over a window (default the last 30 days)',
-      tags,
-      gate: read,
-      schemas: { query: summaryQuery },
-      responses: { '200': { description: 'The rollup', schema: summaryView } },
-    },
-    async (ctx, { query }) => {
+  route
+    .get('/decisions', 'Smart-routing decision history of the accounts you own, newest first', read)
+    .input({ query: decisionsQuery })
+    .answers({ '200': { description: 'A page of decisions', schema: decisionsPageView } })
+    .handle(async (ctx, { query }) => {
+      ctx.body = await decisionsPage(deps.orm, callerOf(ctx), query);
+    });
+
+  route
+    .get('/decisions/summary', 'Realised savings of smart routing over a window (default the last 30 days)', read)
+    .input({ query: summaryQuery })
+    .answers({ '200': { description: 'The rollup', schema: summaryView } })
+    .handle(async (ctx, { query }) => {
       ctx.body = await savingsSummary(deps.orm, callerOf(ctx), query);
-    },
-  );
+    });
 
   return router;
 }

@@ -17,7 +17,7 @@ import { callerOf } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { propAccountView } from '../presenters/prop.js';
 import { newestFirst } from '../../../api/operator-list.js';
-import { endpoint, operatorSurface } from '../../../api/route.js';
+import { operatorSurface, routesOf } from '../../../api/route.js';
 import {
   propAccountListQuery,
   propAccountPage,
@@ -29,45 +29,27 @@ import {
 export function propAccountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const { router, tags, read, write: manage, requires, em } = operatorSurface(deps, 'prop:manage', ['prop-accounts']);
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/prop-accounts',
-      summary: 'Challenges of the tenant’s firms, newest first',
-      tags,
-      gate: read,
-      requires,
-      schemas: { query: propAccountListQuery },
-      responses: { '200': { description: 'Page', schema: propAccountPage } },
-    },
-    async (ctx, { query }) => {
+  const route = routesOf(router, openapi, { tags, requires });
+
+  route
+    .get('/prop-accounts', 'Challenges of the tenant’s firms, newest first', read)
+    .input({ query: propAccountListQuery })
+    .answers({ '200': { description: 'Page', schema: propAccountPage } })
+    .handle(async (ctx, { query }) => {
       const where = {
         ...(query.firmId ? { firmId: query.firmId } : {}),
         ...(query.status ? { status: query.status } : {}),
       };
       ctx.body = await newestFirst(em(ctx), PropAccount, where, query, propAccountView);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/prop-accounts/:id',
-      summary: 'One challenge',
-      tags,
-      gate: read,
-      requires,
-      schemas: { params: propAccountParams },
-      responses: { '200': { description: 'Prop account', schema: propAccountViewSchema } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get('/prop-accounts/:id', 'One challenge', read)
+    .input({ params: propAccountParams })
+    .answers({ '200': { description: 'Prop account', schema: propAccountViewSchema } })
+    .handle(async (ctx, { params }) => {
       ctx.body = propAccountView(await propAccountOf(em(ctx), params.id));
-    },
-  );
+    });
 
   /** The operator's two transitions: `POST /prop-accounts/{id}/<action>` → the prop account. */
   const TRANSITIONS = [
@@ -79,23 +61,13 @@ export function propAccountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rout
     },
   ] as const;
   for (const { action, summary, run } of TRANSITIONS) {
-    endpoint(
-      router,
-      openapi,
-      {
-        method: 'post',
-        path: `/prop-accounts/:id/${action}`,
-        summary,
-        tags,
-        gate: manage,
-        requires,
-        schemas: { params: propAccountParams },
-        responses: { '200': { description: 'Prop account', schema: propAccountViewSchema } },
-      },
-      async (ctx, { params }) => {
+    route
+      .post(`/prop-accounts/:id/${action}`, summary, manage)
+      .input({ params: propAccountParams })
+      .answers({ '200': { description: 'Prop account', schema: propAccountViewSchema } })
+      .handle(async (ctx, { params }) => {
         ctx.body = propAccountView(await run(deps, callerOf(ctx), params.id));
-      },
-    );
+      });
   }
 
   return router;

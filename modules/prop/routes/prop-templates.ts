@@ -14,7 +14,7 @@ import { callerOf } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { toTemplateView } from '../presenters/prop.js';
 import { newestFirst } from '../../../api/operator-list.js';
-import { endpoint, operatorSurface } from '../../../api/route.js';
+import { operatorSurface, routesOf } from '../../../api/route.js';
 import {
   createTemplateBody,
   patchTemplateBody,
@@ -28,101 +28,53 @@ import {
 export function propTemplateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const { router, tags, read, write, requires, em } = operatorSurface(deps, 'prop:manage', ['prop-templates']);
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/prop-templates',
-      summary: 'Create a challenge template of a draft firm',
-      tags,
-      gate: write,
-      requires,
-      schemas: { body: createTemplateBody },
-      responses: { '201': { description: 'Template', schema: templateView } },
-    },
-    async (ctx, { body }) => {
+  const route = routesOf(router, openapi, { tags, requires });
+
+  route
+    .post('/prop-templates', 'Create a challenge template of a draft firm', write)
+    .input({ body: createTemplateBody })
+    .answers({ '201': { description: 'Template', schema: templateView } })
+    .handle(async (ctx, { body }) => {
       const t = await createTemplate(deps, callerOf(ctx), body);
       ctx.status = 201;
       ctx.body = toTemplateView(t);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/prop-templates',
-      summary: 'Challenge templates, newest first',
-      tags,
-      gate: read,
-      requires,
-      schemas: { query: templateListQuery },
-      responses: { '200': { description: 'Page', schema: templatePage } },
-    },
-    async (ctx, { query }) => {
+  route
+    .get('/prop-templates', 'Challenge templates, newest first', read)
+    .input({ query: templateListQuery })
+    .answers({ '200': { description: 'Page', schema: templatePage } })
+    .handle(async (ctx, { query }) => {
       const where = {
         ...(query.firmId ? { firmId: query.firmId } : {}),
         ...(query.archived ? { archived: query.archived === 'true' } : {}),
       };
       ctx.body = await newestFirst(em(ctx), PropTemplate, where, query, toTemplateView);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/prop-templates/:id',
-      summary: 'One challenge template',
-      tags,
-      gate: read,
-      requires,
-      schemas: { params: templateParams },
-      responses: { '200': { description: 'Template', schema: templateView } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get('/prop-templates/:id', 'One challenge template', read)
+    .input({ params: templateParams })
+    .answers({ '200': { description: 'Template', schema: templateView } })
+    .handle(async (ctx, { params }) => {
       ctx.body = toTemplateView(await templateOf(em(ctx), params.id));
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'patch',
-      path: '/prop-templates/:id',
-      summary: 'Change a template of a draft firm',
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: templateParams, body: patchTemplateBody },
-      responses: { '200': { description: 'Template', schema: templateView } },
-    },
-    async (ctx, { params, body }) => {
+  route
+    .patch('/prop-templates/:id', 'Change a template of a draft firm', write)
+    .input({ params: templateParams, body: patchTemplateBody })
+    .answers({ '200': { description: 'Template', schema: templateView } })
+    .handle(async (ctx, { params, body }) => {
       ctx.body = toTemplateView(await updateTemplate(deps, callerOf(ctx), params.id, body));
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'delete',
-      path: '/prop-templates/:id',
-      summary: 'Archive a template of a draft firm',
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: templateParams },
-      responses: { '200': { description: 'Template (archived)', schema: templateView } },
-    },
-    async (ctx, { params }) => {
+  route
+    .delete('/prop-templates/:id', 'Archive a template of a draft firm', write)
+    .input({ params: templateParams })
+    .answers({ '200': { description: 'Template (archived)', schema: templateView } })
+    .handle(async (ctx, { params }) => {
       ctx.body = toTemplateView(await archiveTemplate(deps, callerOf(ctx), params.id));
-    },
-  );
+    });
 
   return router;
 }

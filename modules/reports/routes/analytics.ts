@@ -16,7 +16,7 @@ import { callerOf, gate, callerEm } from '../../../api/middleware/auth.js';
 import type { ApiContext, ApiDeps, ApiState } from '../../../api/context.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { analyticsDataset, type AnalyticsWindow } from '../queries/analytics.js';
-import { endpoint } from '../../../api/route.js';
+import { routesOf } from '../../../api/route.js';
 import {
   analyticsQuery,
   equityCurveQuery,
@@ -34,56 +34,39 @@ export function analyticsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
   const load = (ctx: ApiContext, q: AnalyticsWindow, withFills: boolean) =>
     analyticsDataset(callerEm(deps.orm, ctx), callerOf(ctx), q, withFills);
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/performance',
-      summary: 'Performance totals over a window: volume from fills, PnL from trades (docs/api.md §2.8)',
-      tags,
-      gate: read,
-      schemas: { query: analyticsQuery },
-      responses: { '200': { description: 'Totals', schema: performanceView } },
-    },
-    async (ctx, { query }) => {
+  const route = routesOf(router, openapi, { tags });
+
+  route
+    .get(
+      '/performance',
+      'Performance totals over a window: volume from fills, PnL from trades (docs/api.md §2.8)',
+      read,
+    )
+    .input({ query: analyticsQuery })
+    .answers({ '200': { description: 'Totals', schema: performanceView } })
+    .handle(async (ctx, { query }) => {
       const d = await load(ctx, query, true);
       ctx.body = { window: d.window, accountIds: d.accountIds, ...performance(d.fills, d.trades) };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/per-symbol',
-      summary: 'Performance per venue symbol over a window',
-      tags,
-      gate: read,
-      schemas: { query: analyticsQuery },
-      responses: { '200': { description: 'Per symbol', schema: perSymbolView } },
-    },
-    async (ctx, { query }) => {
+  route
+    .get('/per-symbol', 'Performance per venue symbol over a window', read)
+    .input({ query: analyticsQuery })
+    .answers({ '200': { description: 'Per symbol', schema: perSymbolView } })
+    .handle(async (ctx, { query }) => {
       const d = await load(ctx, query, true);
       ctx.body = { window: d.window, accountIds: d.accountIds, symbols: perSymbol(d.fills, d.trades) };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/equity-curve',
-      summary:
-        'Equity curve: starting equity (deposits + earlier net PnL) plus cumulative realised PnL net of fees, per trade close or per UTC day (`bucket=day`)',
-      tags,
-      gate: read,
-      schemas: { query: equityCurveQuery },
-      responses: { '200': { description: 'Curve, oldest first', schema: equityCurveView } },
-    },
-    async (ctx, { query }) => {
+  route
+    .get(
+      '/equity-curve',
+      'Equity curve: starting equity (deposits + earlier net PnL) plus cumulative realised PnL net of fees, per trade close or per UTC day (`bucket=day`)',
+      read,
+    )
+    .input({ query: equityCurveQuery })
+    .answers({ '200': { description: 'Curve, oldest first', schema: equityCurveView } })
+    .handle(async (ctx, { query }) => {
       const d = await load(ctx, query, false);
       const points =
         query.bucket === 'day' ? dailyEquity(d.startEquity, d.trades) : equityCurve(d.startEquity, d.trades);
@@ -95,27 +78,20 @@ export function analyticsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
         endEquityUsd: points.at(-1)?.equityUsd ?? d.startEquity.toFixed(),
         points,
       };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/risk-metrics',
-      summary:
-        'Risk metrics over a window: daily returns, Sharpe and Sortino (√365, risk-free 0), max drawdown, win rate, profit factor, average win/loss, expectancy',
-      tags,
-      gate: read,
-      schemas: { query: analyticsQuery },
-      responses: { '200': { description: 'Metrics (definitions per field)', schema: riskMetricsView } },
-    },
-    async (ctx, { query }) => {
+  route
+    .get(
+      '/risk-metrics',
+      'Risk metrics over a window: daily returns, Sharpe and Sortino (√365, risk-free 0), max drawdown, win rate, profit factor, average win/loss, expectancy',
+      read,
+    )
+    .input({ query: analyticsQuery })
+    .answers({ '200': { description: 'Metrics (definitions per field)', schema: riskMetricsView } })
+    .handle(async (ctx, { query }) => {
       const d = await load(ctx, query, false);
       ctx.body = { window: d.window, accountIds: d.accountIds, ...riskMetrics(d.startEquity, d.trades) };
-    },
-  );
+    });
 
   return router;
 }

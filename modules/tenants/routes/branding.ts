@@ -8,26 +8,19 @@ import type { ApiDeps, ApiState } from '../../../api/context.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { tenantView } from '../presenters/tenants.js';
 import { resolvedTenantRow } from '../queries/tenants.js';
-import { endpoint } from '../../../api/route.js';
+import { routesOf } from '../../../api/route.js';
 import { brandingView } from './tenants.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function brandingRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>();
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/api/branding',
-      summary: 'The resolved tenant’s branding (no credential)',
-      tags: ['tenants'],
-      schemas: {},
-      responses: { '200': { description: 'branding', schema: brandingView } },
-    },
-    async (ctx) => {
+  const route = routesOf(router, openapi, { tags: ['tenants'] });
+
+  route
+    .get('/api/branding', 'The resolved tenant’s branding (no credential)')
+    .answers({ '200': { description: 'branding', schema: brandingView } })
+    .handle(async (ctx) => {
       ctx.body = tenantView(await resolvedTenantRow(deps, ctx)).branding;
-    },
-  );
+    });
   return router;
 }

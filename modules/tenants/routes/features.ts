@@ -8,26 +8,19 @@ import type { ApiDeps, ApiState } from '../../../api/context.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { tenantView } from '../presenters/tenants.js';
 import { resolvedTenantRow } from '../queries/tenants.js';
-import { endpoint } from '../../../api/route.js';
+import { routesOf } from '../../../api/route.js';
 import { flagsSchema } from '../../../domain/tenant/config.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function featuresRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>();
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/api/features',
-      summary: 'The resolved tenant’s features (no credential)',
-      tags: ['tenants'],
-      schemas: {},
-      responses: { '200': { description: 'features', schema: flagsSchema } },
-    },
-    async (ctx) => {
+  const route = routesOf(router, openapi, { tags: ['tenants'] });
+
+  route
+    .get('/api/features', 'The resolved tenant’s features (no credential)')
+    .answers({ '200': { description: 'features', schema: flagsSchema } })
+    .handle(async (ctx) => {
       ctx.body = tenantView(await resolvedTenantRow(deps, ctx)).flags;
-    },
-  );
+    });
   return router;
 }

@@ -23,7 +23,7 @@ import { callerOf, gate } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { tenantView } from '../presenters/tenants.js';
 import { ownTenant } from '../queries/tenants.js';
-import { endpoint } from '../../../api/route.js';
+import { routesOf } from '../../../api/route.js';
 import { originsBody, originsView, tenantParams, tenantView as tenantSchema } from './tenants.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
@@ -34,84 +34,55 @@ export function tenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
   const requires = 'tenant:config';
   const anyCaller = gate({ audience: 'any' });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/me',
-      summary: 'The caller’s tenant: branding, theme, flags, venues, plan, fees',
-      tags,
-      gate: anyCaller,
-      schemas: {},
-      responses: { '200': { description: 'Tenant', schema: tenantSchema } },
-    },
-    async (ctx) => {
+  const route = routesOf(router, openapi, { tags });
+
+  route
+    .get('/me', 'The caller’s tenant: branding, theme, flags, venues, plan, fees', anyCaller)
+    .answers({ '200': { description: 'Tenant', schema: tenantSchema } })
+    .handle(async (ctx) => {
       ctx.body = tenantView(await ownTenant(deps, callerOf(ctx)));
-    },
-  );
+    });
 
   for (const section of Object.keys(TENANT_SECTIONS) as TenantSection[]) {
     const schema = TENANT_SECTIONS[section];
     const platformOwned = PLATFORM_SECTIONS.includes(section);
-    endpoint(
-      router,
-      openapi,
-      {
-        method: 'get',
-        path: `/:id/${section}`,
-        summary: `The tenant’s ${section}`,
-        tags,
-        gate: anyCaller,
-        schemas: { params: tenantParams },
-        responses: { '200': { description: section, schema } },
-      },
-      async (ctx, { params }) => {
+    route
+      .get(`/:id/${section}`, `The tenant’s ${section}`, anyCaller)
+      .input({ params: tenantParams })
+      .answers({ '200': { description: section, schema } })
+      .handle(async (ctx, { params }) => {
         ctx.body = tenantView(await ownTenant(deps, callerOf(ctx), params.id))[section];
-      },
-    );
-    endpoint(
-      router,
-      openapi,
-      {
-        method: 'put',
-        path: `/:id/${section}`,
-        summary: platformOwned
+      });
+    // A platform-owned section takes no body: every write is refused before validation.
+    route
+      .put(
+        `/:id/${section}`,
+        platformOwned
           ? `Refused: the ${section} is set by the platform (403 plan_change_forbidden)`
           : `Replace the tenant’s ${section}`,
-        tags,
-        gate: configure,
-        requires,
-        // A platform-owned section takes no body: every write is refused before validation.
-        schemas: platformOwned ? { params: tenantParams } : { params: tenantParams, body: schema },
-        responses: platformOwned
+        configure,
+      )
+      .input(platformOwned ? { params: tenantParams } : { params: tenantParams, body: schema })
+      .answers(
+        platformOwned
           ? { '403': { description: 'plan_change_forbidden' } }
           : { '200': { description: section, schema } },
-      },
-      async (ctx, input) => {
+      )
+      .with({ requires })
+      .handle(async (ctx, input) => {
         const body = ('body' in input ? input.body : {}) as Record<string, unknown>;
         ctx.body = tenantView(await replaceSection(deps, callerOf(ctx), input.params.id, section, body))[section];
-      },
-    );
+      });
   }
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'put',
-      path: '/:id/origins',
-      summary: 'Replace the registered origins (white-label hosts)',
-      tags,
-      gate: configure,
-      requires,
-      schemas: { params: tenantParams, body: originsBody },
-      responses: { '200': { description: '{ origins }', schema: originsView } },
-    },
-    async (ctx, { params, body }) => {
+  route
+    .put('/:id/origins', 'Replace the registered origins (white-label hosts)', configure)
+    .input({ params: tenantParams, body: originsBody })
+    .answers({ '200': { description: '{ origins }', schema: originsView } })
+    .with({ requires })
+    .handle(async (ctx, { params, body }) => {
       ctx.body = { origins: await replaceOrigins(deps, callerOf(ctx), params.id, body.origins) };
-    },
-  );
+    });
 
   return router;
 }

@@ -8,26 +8,19 @@ import type { ApiDeps, ApiState } from '../../../api/context.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { tenantView } from '../presenters/tenants.js';
 import { resolvedTenantRow } from '../queries/tenants.js';
-import { endpoint } from '../../../api/route.js';
+import { routesOf } from '../../../api/route.js';
 import { themeSchema } from '../../../domain/tenant/config.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function themeRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>();
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/api/theme',
-      summary: 'The resolved tenant’s theme (no credential)',
-      tags: ['tenants'],
-      schemas: {},
-      responses: { '200': { description: 'theme', schema: themeSchema } },
-    },
-    async (ctx) => {
+  const route = routesOf(router, openapi, { tags: ['tenants'] });
+
+  route
+    .get('/api/theme', 'The resolved tenant’s theme (no credential)')
+    .answers({ '200': { description: 'theme', schema: themeSchema } })
+    .handle(async (ctx) => {
       ctx.body = tenantView(await resolvedTenantRow(deps, ctx)).theme;
-    },
-  );
+    });
   return router;
 }

@@ -24,7 +24,7 @@ import { callerOf, gate, callerEm } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { toDeliveryView, toEndpointView } from '../presenters/webhooks.js';
 import { newestFirst } from '../../../api/operator-list.js';
-import { endpoint } from '../../../api/route.js';
+import { routesOf } from '../../../api/route.js';
 import { listQuery } from '../../../api/operator-common.schemas.js';
 import {
   createEndpointBody,
@@ -48,61 +48,33 @@ export function webhookRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
   const ring = custodyRing(deps);
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/webhooks',
-      summary: 'Register a webhook endpoint; the signing secret is shown once',
-      tags,
-      gate: write,
-      requires,
-      schemas: { body: createEndpointBody },
-      responses: { '201': { description: 'Endpoint and secret', schema: endpointWithSecret } },
-    },
-    async (ctx, { body }) => {
+  const route = routesOf(router, openapi, { tags, requires });
+
+  route
+    .post('/webhooks', 'Register a webhook endpoint; the signing secret is shown once', write)
+    .input({ body: createEndpointBody })
+    .answers({ '201': { description: 'Endpoint and secret', schema: endpointWithSecret } })
+    .handle(async (ctx, { body }) => {
       const { row, secret } = await createEndpoint(deps, ring, callerOf(ctx), body);
       ctx.status = 201;
       ctx.body = { ...toEndpointView(row), secret };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/webhooks',
-      summary: 'Webhook endpoints, newest first',
-      tags,
-      gate: read,
-      requires,
-      schemas: { query: listQuery },
-      responses: { '200': { description: 'Page', schema: endpointPage } },
-    },
-    async (ctx, { query }) => {
+  route
+    .get('/webhooks', 'Webhook endpoints, newest first', read)
+    .input({ query: listQuery })
+    .answers({ '200': { description: 'Page', schema: endpointPage } })
+    .handle(async (ctx, { query }) => {
       ctx.body = await newestFirst(em(ctx), WebhookEndpoint, {}, query, toEndpointView);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/webhooks/:id',
-      summary: 'One webhook endpoint',
-      tags,
-      gate: read,
-      requires,
-      schemas: { params: endpointParams },
-      responses: { '200': { description: 'Endpoint', schema: endpointView } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get('/webhooks/:id', 'One webhook endpoint', read)
+    .input({ params: endpointParams })
+    .answers({ '200': { description: 'Endpoint', schema: endpointView } })
+    .handle(async (ctx, { params }) => {
       ctx.body = toEndpointView(await endpointOf(em(ctx), params.id));
-    },
-  );
+    });
 
   /** The two state changes of an endpoint: `POST /webhooks/{id}/<action>` → the endpoint. */
   const STATE_CHANGES = [
@@ -110,58 +82,29 @@ export function webhookRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
     { action: 'enable', summary: 'Re-enable an endpoint: failed deliveries start again', run: enableEndpoint },
   ] as const;
   for (const { action, summary, run } of STATE_CHANGES) {
-    endpoint(
-      router,
-      openapi,
-      {
-        method: 'post',
-        path: `/webhooks/:id/${action}`,
-        summary,
-        tags,
-        gate: write,
-        requires,
-        schemas: { params: endpointParams },
-        responses: { '200': { description: 'Endpoint', schema: endpointView } },
-      },
-      async (ctx, { params }) => {
+    route
+      .post(`/webhooks/:id/${action}`, summary, write)
+      .input({ params: endpointParams })
+      .answers({ '200': { description: 'Endpoint', schema: endpointView } })
+      .handle(async (ctx, { params }) => {
         ctx.body = toEndpointView(await run(deps, callerOf(ctx), params.id));
-      },
-    );
+      });
   }
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/webhooks/:id/rotate-secret',
-      summary: 'Rotate the signing secret; the new one is shown once',
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: endpointParams },
-      responses: { '200': { description: 'Endpoint and secret', schema: endpointWithSecret } },
-    },
-    async (ctx, { params }) => {
+  route
+    .post('/webhooks/:id/rotate-secret', 'Rotate the signing secret; the new one is shown once', write)
+    .input({ params: endpointParams })
+    .answers({ '200': { description: 'Endpoint and secret', schema: endpointWithSecret } })
+    .handle(async (ctx, { params }) => {
       const { row, secret } = await rotateSecret(deps, ring, callerOf(ctx), params.id);
       ctx.body = { ...toEndpointView(row), secret };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/webhooks/:id/deliveries',
-      summary: 'The latest deliveries of an endpoint',
-      tags,
-      gate: read,
-      requires,
-      schemas: { params: endpointParams },
-      responses: { '200': { description: '{ data }', schema: deliveryList } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get('/webhooks/:id/deliveries', 'The latest deliveries of an endpoint', read)
+    .input({ params: endpointParams })
+    .answers({ '200': { description: '{ data }', schema: deliveryList } })
+    .handle(async (ctx, { params }) => {
       const e = em(ctx);
       const row = await endpointOf(e, params.id);
       const rows = await e.find(
@@ -170,8 +113,7 @@ export function webhookRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
         { orderBy: { updatedAt: 'desc' }, limit: DELIVERIES_SHOWN },
       );
       ctx.body = { data: rows.map(toDeliveryView) };
-    },
-  );
+    });
 
   return router;
 }

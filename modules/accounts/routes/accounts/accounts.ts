@@ -24,7 +24,7 @@ import { readVenueAccounts, routedPositionsView } from '../../queries/venue-acco
 import { executionModeOf } from '../../../../domain/oms/execution.js';
 import { intentView } from '../../../../domain/oms/intent.js';
 import { fillSchema, tradeSchema } from '../../../../api/views.schemas.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import {
   accountParams,
   accountView,
@@ -111,119 +111,74 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
     return { em, account: await ownedAccount(em, callerOf(ctx), id) };
   };
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/accounts',
-      summary: 'Every owned account, whole',
-      tags,
-      gate: read,
-      schemas: {},
-      responses: {
-        '200': { description: 'Accounts', schema: pageOf('accounts', accountView).omit({ nextCursor: true }) },
-      },
-    },
-    async (ctx) => {
+  const route = routesOf(router, openapi, { tags });
+
+  route
+    .get('/accounts', 'Every owned account, whole', read)
+    .answers({
+      '200': { description: 'Accounts', schema: pageOf('accounts', accountView).omit({ nextCursor: true }) },
+    })
+    .handle(async (ctx) => {
       const rows = await ownAccounts(callerEm(deps.orm, ctx), callerOf(ctx));
       ctx.body = { accounts: rows.map(toAccountView) };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/accounts',
-      summary: "Open an account, internalised or routed as the tenant's policy decides",
-      tags,
-      gate: write,
-      schemas: { body: createAccountBody },
-      responses: { '201': { description: 'Created', schema: accountView } },
-    },
-    async (ctx, { body }) => {
+  route
+    .post('/accounts', "Open an account, internalised or routed as the tenant's policy decides", write)
+    .input({ body: createAccountBody })
+    .answers({ '201': { description: 'Created', schema: accountView } })
+    .handle(async (ctx, { body }) => {
       const row = await createAccount(deps, callerOf(ctx), body);
       ctx.status = 201;
       ctx.body = toAccountView(row);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/accounts/:id',
-      summary: 'One account summary',
-      tags,
-      gate: read,
-      schemas: { params: accountParams },
-      responses: { '200': { description: 'Account', schema: accountView } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get('/accounts/:id', 'One account summary', read)
+    .input({ params: accountParams })
+    .answers({ '200': { description: 'Account', schema: accountView } })
+    .handle(async (ctx, { params }) => {
       ctx.body = toAccountView((await owned(ctx, params.id)).account);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'patch',
-      path: '/accounts/:id',
-      summary: 'Update name and settings',
-      tags,
-      gate: write,
-      schemas: { params: accountParams, body: patchAccountBody },
-      responses: { '200': { description: 'Updated', schema: accountView } },
-    },
-    async (ctx, { params, body }) => {
+  route
+    .patch('/accounts/:id', 'Update name and settings', write)
+    .input({ params: accountParams, body: patchAccountBody })
+    .answers({ '200': { description: 'Updated', schema: accountView } })
+    .handle(async (ctx, { params, body }) => {
       ctx.body = toAccountView(await updateAccount(deps, callerOf(ctx), params.id, body));
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/accounts/:id/positions',
-      summary: "Open positions across venues, whole (a routed account's as its venues report them)",
-      tags,
-      gate: read,
-      schemas: { params: accountParams },
-      responses: { '200': { description: 'Positions', schema: positionListView } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get(
+      '/accounts/:id/positions',
+      "Open positions across venues, whole (a routed account's as its venues report them)",
+      read,
+    )
+    .input({ params: accountParams })
+    .answers({ '200': { description: 'Positions', schema: positionListView } })
+    .handle(async (ctx, { params }) => {
       const { em, account } = await owned(ctx, params.id);
       ctx.body =
         executionModeOf(account.executionMode) === 'routed'
           ? routedPositionsView(account.id, await readVenueAccounts(deps, account))
           : { positions: await openPositions(em, params.id) };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/accounts/:id/open-orders',
-      summary:
-        'Working orders (venue order status `open`), oldest first: the REST snapshot of `Open-Orders-Update` (docs/api.md §6.3 rule 3)',
-      tags,
-      gate: read,
-      schemas: { params: accountParams },
-      responses: {
-        '200': {
-          description: '{ orders }: intents with `remainingQty` (contracts)',
-          schema: openOrdersView,
-        },
+  route
+    .get(
+      '/accounts/:id/open-orders',
+      'Working orders (venue order status `open`), oldest first: the REST snapshot of `Open-Orders-Update` (docs/api.md §6.3 rule 3)',
+      read,
+    )
+    .input({ params: accountParams })
+    .answers({
+      '200': {
+        description: '{ orders }: intents with `remainingQty` (contracts)',
+        schema: openOrdersView,
       },
-    },
-    async (ctx, { params }) => {
+    })
+    .handle(async (ctx, { params }) => {
       const { em } = await owned(ctx, params.id);
       const open = await em.find(
         OrderIntent,
@@ -231,111 +186,67 @@ export function accountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
         { orderBy: { createdAt: 'asc', id: 'asc' } },
       );
       ctx.body = { orders: open.map(workingOrderView) };
-    },
-  );
+    });
 
   for (const history of HISTORIES) {
     const { path, key, summary, item } = history;
-    endpoint(
-      router,
-      openapi,
-      {
-        method: 'get',
-        path,
-        summary,
-        tags,
-        gate: read,
-        schemas: { params: accountParams, query: historyQuery },
-        responses: { '200': { description: key, schema: pageOf(key, item) } },
-      },
-      async (ctx, { params, query }) => {
+    route
+      .get(path, summary, read)
+      .input({ params: accountParams, query: historyQuery })
+      .answers({ '200': { description: key, schema: pageOf(key, item) } })
+      .handle(async (ctx, { params, query }) => {
         const { em } = await owned(ctx, params.id);
         ctx.body = await historyPage(em, history as never, params.id, query);
-      },
-    );
+      });
   }
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/accounts/:id/manual-trades',
-      summary: 'Import one off-platform round trip (docs/api.md §2.10): counts in PnL, not in volume',
-      tags,
-      gate: write,
-      schemas: { params: accountParams, body: manualTradeBody },
-      responses: { '201': { description: 'The imported trade (`source: manual`)', schema: tradeSchema } },
-    },
-    async (ctx, { params, body }) => {
+  route
+    .post(
+      '/accounts/:id/manual-trades',
+      'Import one off-platform round trip (docs/api.md §2.10): counts in PnL, not in volume',
+      write,
+    )
+    .input({ params: accountParams, body: manualTradeBody })
+    .answers({ '201': { description: 'The imported trade (`source: manual`)', schema: tradeSchema } })
+    .handle(async (ctx, { params, body }) => {
       const trade = await importManualTrade(deps, callerOf(ctx), params.id, body);
       ctx.status = 201;
       ctx.body = trade;
-    },
-  );
+    });
 
   for (const w of FUNDING_WRITES) {
-    endpoint(
-      router,
-      openapi,
-      {
-        method: 'post',
-        path: w.path,
-        summary: w.summary,
-        tags,
-        gate: fundingWrite,
-        requires: 'fullTrading',
-        use: [idempotency(deps.orm)],
-        headers: IDEMPOTENCY_HEADER,
-        schemas: { params: accountParams, body: w.body },
-        responses: {
-          '201': { description: 'Completed: the balance moved', schema: fundingOperationView },
-          '202': { description: "Pending: waits for an operator's approval", schema: fundingOperationView },
-        },
-      },
-      async (ctx, { params, body }) => {
+    route
+      .post(w.path, w.summary, fundingWrite)
+      .input({ params: accountParams, body: w.body })
+      .answers({
+        '201': { description: 'Completed: the balance moved', schema: fundingOperationView },
+        '202': { description: "Pending: waits for an operator's approval", schema: fundingOperationView },
+      })
+      .with({ requires: 'fullTrading', use: [idempotency(deps.orm)], headers: IDEMPOTENCY_HEADER })
+      .handle(async (ctx, { params, body }) => {
         const op = await requestFundingOperation(deps, callerOf(ctx), params.id, { type: w.type, ...body });
         ctx.status = op.status === 'pending' ? 202 : 201;
         ctx.body = toFundingOperationView(op);
-      },
-    );
+      });
   }
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/accounts/:id/funding',
-      summary: 'Deposit, withdrawal and transfer ledger, newest first',
-      tags,
-      gate: read,
-      schemas: { params: accountParams, query: fundingQuery },
-      responses: { '200': { description: 'Ledger', schema: pageOf('events') } },
-    },
-    async (ctx, { params, query }) => {
+  route
+    .get('/accounts/:id/funding', 'Deposit, withdrawal and transfer ledger, newest first', read)
+    .input({ params: accountParams, query: fundingQuery })
+    .answers({ '200': { description: 'Ledger', schema: pageOf('events') } })
+    .handle(async (ctx, { params, query }) => {
       const { em } = await owned(ctx, params.id);
       ctx.body = await fundingPage(em, params.id, query);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/accounts/:id/events',
-      summary: 'The account audit log (the /ws/risk event log), newest first',
-      tags,
-      gate: read,
-      schemas: { params: accountParams, query: eventsQuery },
-      responses: { '200': { description: 'Events', schema: pageOf('events') } },
-    },
-    async (ctx, { params, query }) => {
+  route
+    .get('/accounts/:id/events', 'The account audit log (the /ws/risk event log), newest first', read)
+    .input({ params: accountParams, query: eventsQuery })
+    .answers({ '200': { description: 'Events', schema: pageOf('events') } })
+    .handle(async (ctx, { params, query }) => {
       const { em } = await owned(ctx, params.id);
       ctx.body = await eventsPage(em, params.id, query);
-    },
-  );
+    });
 
   return router;
 }

@@ -10,7 +10,7 @@ import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf, gate } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { orderHistory } from '../../queries/order-history.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import { accountParams } from './accounts.schemas.js';
 import { orderHistoryQuery, orderHistoryView } from './order-history.schemas.js';
 
@@ -18,24 +18,21 @@ import { orderHistoryQuery, orderHistoryView } from './order-history.schemas.js'
 export function orderHistoryRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1' });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/accounts/:id/order-history',
-      summary: "Every order the venues saw for this account, including ones placed in the venue's own interface",
-      tags: ['accounts'],
-      gate: gate({ audience: 'trader' }),
-      schemas: { params: accountParams, query: orderHistoryQuery },
-      responses: { '200': { description: 'Newest change first', schema: orderHistoryView } },
-    },
-    async (ctx, { params, query }) => {
+  const route = routesOf(router, openapi, { tags: ['accounts'] });
+
+  route
+    .get(
+      '/accounts/:id/order-history',
+      "Every order the venues saw for this account, including ones placed in the venue's own interface",
+      gate({ audience: 'trader' }),
+    )
+    .input({ params: accountParams, query: orderHistoryQuery })
+    .answers({ '200': { description: 'Newest change first', schema: orderHistoryView } })
+    .handle(async (ctx, { params, query }) => {
       const caller = callerOf(ctx);
       await ownedAccount(scoped(deps.orm, caller.tenantId), caller, params.id);
       ctx.body = await orderHistory(deps, caller, params.id, query);
-    },
-  );
+    });
 
   return router;
 }

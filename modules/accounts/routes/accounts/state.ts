@@ -19,7 +19,7 @@ import { statePoints } from '../../queries/state-history.js';
 import { readVenueAccounts, routedStateView } from '../../queries/venue-account.js';
 import { executionModeOf } from '../../../../domain/oms/execution.js';
 import { positionMarks } from '../../queries/position-marks.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import { accountParams, accountStateView } from './accounts.schemas.js';
 import { stateHistoryQuery, stateHistoryView } from './state.schemas.js';
 
@@ -34,19 +34,13 @@ export function accountStateRoutes(deps: ApiDeps, openapi: OpenApiRegistry, quot
   const tags = ['accounts'];
   const read = gate({ audience: 'trader' });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/accounts/:id/state',
-      summary: 'Account state per venue (docs/api.md §2.5); no top-level totals',
-      tags,
-      gate: read,
-      schemas: { params: accountParams },
-      responses: { '200': { description: 'State', schema: accountStateView } },
-    },
-    async (ctx, { params }) => {
+  const route = routesOf(router, openapi, { tags });
+
+  route
+    .get('/accounts/:id/state', 'Account state per venue (docs/api.md §2.5); no top-level totals', read)
+    .input({ params: accountParams })
+    .answers({ '200': { description: 'State', schema: accountStateView } })
+    .handle(async (ctx, { params }) => {
       const em = callerEm(deps.orm, ctx);
       const rows = await deps.accountStates.rows(em, params.id);
       const account = ownedBy(callerOf(ctx), rows?.account ?? null, params.id);
@@ -54,27 +48,21 @@ export function accountStateRoutes(deps: ApiDeps, openapi: OpenApiRegistry, quot
         executionModeOf(account.executionMode) === 'routed'
           ? routedStateView(account, await readVenueAccounts(deps, account))
           : accountStateOf(rows!, await positionMarks(em, quotes, rows!.positions));
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/accounts/:id/state/history',
-      summary: 'Equity and margin time series from stored state snapshots; window-based, `truncated`, no cursor',
-      tags,
-      gate: read,
-      schemas: { params: accountParams, query: stateHistoryQuery },
-      responses: { '200': { description: 'Points, oldest first', schema: stateHistoryView } },
-    },
-    async (ctx, { params, query }) => {
+  route
+    .get(
+      '/accounts/:id/state/history',
+      'Equity and margin time series from stored state snapshots; window-based, `truncated`, no cursor',
+      read,
+    )
+    .input({ params: accountParams, query: stateHistoryQuery })
+    .answers({ '200': { description: 'Points, oldest first', schema: stateHistoryView } })
+    .handle(async (ctx, { params, query }) => {
       const em = callerEm(deps.orm, ctx);
       await ownedAccount(em, callerOf(ctx), params.id);
       ctx.body = await statePoints(em, params.id, query);
-    },
-  );
+    });
 
   return router;
 }

@@ -9,7 +9,7 @@ import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf, gate } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { suspensionView } from '../../presenters/accounts.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import { accountParams } from './accounts.schemas.js';
 import { suspensionBody, suspensionView as suspensionSchema } from './suspension.schemas.js';
 
@@ -17,23 +17,20 @@ import { suspensionBody, suspensionView as suspensionSchema } from './suspension
 export function suspensionRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1' });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'patch',
-      path: '/accounts/:id/suspension',
-      summary: 'Suspend an account (compose refuses its orders) or lift the suspension',
-      tags: ['prop-accounts'],
-      gate: gate({ audience: 'operator', scope: 'prop:manage', write: true }),
-      requires: 'prop:manage',
-      schemas: { params: accountParams, body: suspensionBody },
-      responses: { '200': { description: 'Suspension', schema: suspensionSchema } },
-    },
-    async (ctx, { params, body }) => {
+  const route = routesOf(router, openapi, { tags: ['prop-accounts'] });
+
+  route
+    .patch(
+      '/accounts/:id/suspension',
+      'Suspend an account (compose refuses its orders) or lift the suspension',
+      gate({ audience: 'operator', scope: 'prop:manage', write: true }),
+    )
+    .input({ params: accountParams, body: suspensionBody })
+    .answers({ '200': { description: 'Suspension', schema: suspensionSchema } })
+    .with({ requires: 'prop:manage' })
+    .handle(async (ctx, { params, body }) => {
       ctx.body = suspensionView(await setSuspension(deps, callerOf(ctx), params.id, body));
-    },
-  );
+    });
 
   return router;
 }

@@ -13,7 +13,7 @@ import type Router from '@koa/router';
 import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
-import { endpoint, operatorSurface } from '../../../../api/route.js';
+import { operatorSurface, routesOf } from '../../../../api/route.js';
 import { decideFundingOperation } from '../../commands/funding-operations.js';
 import { listFundingOperations } from '../../queries/funding-operations.js';
 import { toOperatorFundingOperationView } from '../../presenters/funding-operations.js';
@@ -29,61 +29,37 @@ import {
 export function operatorFundingRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const { router, tags, read, write, requires, em } = operatorSurface(deps, 'accounts:intervene', ['funding']);
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/operator/funding',
-      summary: "The tenant's funding operations, newest first (`?status=pending`: those waiting for a decision)",
-      tags,
-      gate: read,
-      requires,
-      schemas: { query: fundingListQuery },
-      responses: { '200': { description: 'Page', schema: fundingPage } },
-    },
-    async (ctx, { query }) => {
-      ctx.body = await listFundingOperations(em(ctx), query);
-    },
-  );
+  const route = routesOf(router, openapi, { tags, requires });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/operator/funding/:id/approve',
-      summary: 'Approve a pending funding operation: the balance moves now',
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: fundingParams },
-      responses: { '200': { description: 'Completed', schema: operatorFundingOperationView } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get(
+      '/operator/funding',
+      "The tenant's funding operations, newest first (`?status=pending`: those waiting for a decision)",
+      read,
+    )
+    .input({ query: fundingListQuery })
+    .answers({ '200': { description: 'Page', schema: fundingPage } })
+    .handle(async (ctx, { query }) => {
+      ctx.body = await listFundingOperations(em(ctx), query);
+    });
+
+  route
+    .post('/operator/funding/:id/approve', 'Approve a pending funding operation: the balance moves now', write)
+    .input({ params: fundingParams })
+    .answers({ '200': { description: 'Completed', schema: operatorFundingOperationView } })
+    .handle(async (ctx, { params }) => {
       const op = await decideFundingOperation(deps, callerOf(ctx), params.id, { approve: true });
       ctx.body = toOperatorFundingOperationView(op);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/operator/funding/:id/reject',
-      summary: 'Reject a pending funding operation: nothing moves',
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: fundingParams, body: rejectBody },
-      responses: { '200': { description: 'Rejected', schema: operatorFundingOperationView } },
-    },
-    async (ctx, { params, body }) => {
+  route
+    .post('/operator/funding/:id/reject', 'Reject a pending funding operation: nothing moves', write)
+    .input({ params: fundingParams, body: rejectBody })
+    .answers({ '200': { description: 'Rejected', schema: operatorFundingOperationView } })
+    .handle(async (ctx, { params, body }) => {
       const op = await decideFundingOperation(deps, callerOf(ctx), params.id, { approve: false, reason: body.reason });
       ctx.body = toOperatorFundingOperationView(op);
-    },
-  );
+    });
 
   return router;
 }

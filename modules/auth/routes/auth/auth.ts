@@ -15,7 +15,7 @@ import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf } from '../../../../api/middleware/auth.js';
 import { assertCallerTenantActive } from '../../../../api/middleware/tenant.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import {
   apiTokenBody,
   apiTokenResponse,
@@ -35,51 +35,30 @@ export function authRoutes(
   const router = new Router<ApiState>({ prefix: '/api/auth' });
   const tags = ['auth'];
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/api-token',
-      summary: 'Mint a 24-hour bearer JWT from an API key and secret',
-      tags,
-      schemas: { body: apiTokenBody },
-      responses: { '200': { description: 'The bearer', schema: apiTokenResponse } },
-    },
-    async (ctx, { body }) => {
-      ctx.body = await mintApiToken(deps, jwtKey, body, ctx.ip);
-    },
-  );
+  const route = routesOf(router, openapi, { tags });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/api-token/revoke',
-      summary: 'Revoke one bearer token (docs/api.md §5.2); reads by it stop at once',
-      tags,
-      schemas: { body: revokeBody },
-      responses: { '200': { description: 'Revoked (idempotent)', schema: revokeResponse } },
-    },
-    async (ctx, { body }) => {
+  route
+    .post('/api-token', 'Mint a 24-hour bearer JWT from an API key and secret')
+    .input({ body: apiTokenBody })
+    .answers({ '200': { description: 'The bearer', schema: apiTokenResponse } })
+    .handle(async (ctx, { body }) => {
+      ctx.body = await mintApiToken(deps, jwtKey, body, ctx.ip);
+    });
+
+  route
+    .post('/api-token/revoke', 'Revoke one bearer token (docs/api.md §5.2); reads by it stop at once')
+    .input({ body: revokeBody })
+    .answers({ '200': { description: 'Revoked (idempotent)', schema: revokeResponse } })
+    .handle(async (ctx, { body }) => {
       await revokeApiToken(deps, jwtKey, body.token);
       ctx.body = { ok: true, revoked: true };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/bootstrap',
-      summary: 'Handshake tokens for /ws/risk and /ws/quotes: single use, 60 s; 10 per minute per API key',
-      tags,
-      schemas: { body: bootstrapBody },
-      responses: { '200': { description: 'Handshake tokens', schema: bootstrapResponse } },
-    },
-    async (ctx, { body }) => {
+  route
+    .post('/bootstrap', 'Handshake tokens for /ws/risk and /ws/quotes: single use, 60 s; 10 per minute per API key')
+    .input({ body: bootstrapBody })
+    .answers({ '200': { description: 'Handshake tokens', schema: bootstrapResponse } })
+    .handle(async (ctx, { body }) => {
       // With a key and secret in the body the credential behind them; else the authenticated caller.
       let owner: HandshakeOwner;
       if (body.apiKey || body.apiSecret) {
@@ -91,8 +70,7 @@ export function authRoutes(
         owner = { credentialId, tenantId, accountId };
       }
       ctx.body = await bootstrapHandshakes(deps, owner, wsBaseUrl());
-    },
-  );
+    });
 
   return router;
 }

@@ -37,7 +37,7 @@ import type { ApiContext, ApiDeps, ApiState, Caller } from '../../../../api/cont
 import { callerOf, gate } from '../../../../api/middleware/auth.js';
 import { resolvedTenant } from '../../../../api/middleware/tenant.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import {
   LOGIN_TTL_MS,
   finishOidcSignIn,
@@ -154,50 +154,39 @@ export function oidcRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
   const traderRead = gate({ audience: 'trader' });
   const traderWrite = gate({ audience: 'trader', write: true });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/providers',
-      summary: 'The sign-in providers of this tenant (social and email), for the sign-in buttons',
-      tags,
-      schemas: {},
-      responses: { '200': { description: 'The enabled providers', schema: signinOptions } },
-    },
-    async (ctx) => {
+  const route = routesOf(router, openapi, { tags });
+
+  route
+    .get('/providers', 'The sign-in providers of this tenant (social and email), for the sign-in buttons')
+    .answers({ '200': { description: 'The enabled providers', schema: signinOptions } })
+    .handle(async (ctx) => {
       const rows = await scoped(deps.orm, resolvedTenant(ctx).id).find(
         SigninProvider,
         { enabled: true },
         { orderBy: { createdAt: 'asc', id: 'asc' } },
       );
       ctx.body = { providers: rows.map(toSigninOption) };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/oidc/:provider/start',
-      summary: 'Start an OpenID Connect sign-in (authorisation code with PKCE): a redirect to the provider',
-      tags,
-      schemas: { params: providerParams, query: oidcStartQuery },
-      responses: {
-        '302': {
-          description:
-            'To the provider’s authorisation endpoint with `state`, `nonce` and a S256 `code_challenge`; the state is bound to this browser by the `service_oidc_state` cookie (10 minutes). 400 validation_failed (returnTo not a path of this site); 401 unauthorized (link=true without a session); 404 signin_provider_not_found',
-          headers: {
-            Location: 'The provider’s authorisation URL',
-            'Set-Cookie': 'service_oidc_state=<state>; HttpOnly; SameSite=Lax; Path=/api/auth/oidc; Max-Age=600',
-          },
+  route
+    .get(
+      '/oidc/:provider/start',
+      'Start an OpenID Connect sign-in (authorisation code with PKCE): a redirect to the provider',
+    )
+    .input({ params: providerParams, query: oidcStartQuery })
+    .answers({
+      '302': {
+        description:
+          'To the provider’s authorisation endpoint with `state`, `nonce` and a S256 `code_challenge`; the state is bound to this browser by the `service_oidc_state` cookie (10 minutes). 400 validation_failed (returnTo not a path of this site); 401 unauthorized (link=true without a session); 404 signin_provider_not_found',
+        headers: {
+          Location: 'The provider’s authorisation URL',
+          'Set-Cookie': 'service_oidc_state=<state>; HttpOnly; SameSite=Lax; Path=/api/auth/oidc; Max-Age=600',
         },
-        '502': { description: 'oidc_provider_unavailable: the provider’s discovery document could not be read' },
-        '503': { description: 'custody_unconfigured: the client secret cannot be unsealed' },
       },
-    },
-    async (ctx, { params, query }) => {
+      '502': { description: 'oidc_provider_unavailable: the provider’s discovery document could not be read' },
+      '503': { description: 'custody_unconfigured: the client secret cannot be unsealed' },
+    })
+    .handle(async (ctx, { params, query }) => {
       const link = query.link === 'true' ? linkingTrader(ctx) : null;
       const started = await startOidcSignIn(deps, {
         tenantId: resolvedTenant(ctx).id,
@@ -209,37 +198,31 @@ export function oidcRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
       });
       setCookie(ctx, STATE_COOKIE, started.state);
       redirect(ctx, started.authorizationUrl);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/oidc/:provider/callback',
-      summary:
-        'The provider’s redirect back: checks state, code, the ID token and the join policy; sets the session cookie',
-      tags,
-      schemas: { params: providerParams, query: oidcCallbackQuery },
-      responses: {
-        '302': {
-          description:
-            'Signed in (or, for a link, linked): to the `returnTo` page with the session cookie. Refused, for a login this tenant started (its `state` is known, even used or expired): to the `returnTo` page with `?signin_error=<code>` and no session cookie, the code one of oidc_state_invalid (replayed, expired or another browser’s state), oidc_authorization_denied (the provider answered an error: the person cancelled or was refused there), oidc_code_invalid (the provider refused the code: replayed, expired, PKCE mismatch), oidc_id_token_invalid (signature, issuer, audience, expiry or nonce), signin_not_allowed (the join policy: invite-only, email domains), signin_provider_not_found, identity_linked_elsewhere, plan_limit_reached, oidc_provider_unavailable, custody_unconfigured',
-          headers: {
-            Location: 'The `returnTo` page; refused: the same page with `signin_error=<code>` added to its query',
-            'Set-Cookie': `${SESSION_SET_COOKIE}; only when signed in`,
-          },
+  route
+    .get(
+      '/oidc/:provider/callback',
+      'The provider’s redirect back: checks state, code, the ID token and the join policy; sets the session cookie',
+    )
+    .input({ params: providerParams, query: oidcCallbackQuery })
+    .answers({
+      '302': {
+        description:
+          'Signed in (or, for a link, linked): to the `returnTo` page with the session cookie. Refused, for a login this tenant started (its `state` is known, even used or expired): to the `returnTo` page with `?signin_error=<code>` and no session cookie, the code one of oidc_state_invalid (replayed, expired or another browser’s state), oidc_authorization_denied (the provider answered an error: the person cancelled or was refused there), oidc_code_invalid (the provider refused the code: replayed, expired, PKCE mismatch), oidc_id_token_invalid (signature, issuer, audience, expiry or nonce), signin_not_allowed (the join policy: invite-only, email domains), signin_provider_not_found, identity_linked_elsewhere, plan_limit_reached, oidc_provider_unavailable, custody_unconfigured',
+        headers: {
+          Location: 'The `returnTo` page; refused: the same page with `signin_error=<code>` added to its query',
+          'Set-Cookie': `${SESSION_SET_COOKIE}; only when signed in`,
         },
-        '400': { description: 'validation_failed: a query parameter over its length' },
-        '401': {
-          description:
-            'oidc_state_invalid: no state, or one no login of this tenant started (forged): no page to go back to',
-        },
-        '404': { description: 'signin_provider_not_found, with a state no login of this tenant started' },
       },
-    },
-    async (ctx, { params, query }) => {
+      '400': { description: 'validation_failed: a query parameter over its length' },
+      '401': {
+        description:
+          'oidc_state_invalid: no state, or one no login of this tenant started (forged): no page to go back to',
+      },
+      '404': { description: 'signin_provider_not_found, with a state no login of this tenant started' },
+    })
+    .handle(async (ctx, { params, query }) => {
       const cookieState = ctx.cookies.get(STATE_COOKIE.name);
       setCookie(ctx, STATE_COOKIE, null);
       const tenantId = resolvedTenant(ctx).id;
@@ -256,44 +239,30 @@ export function oidcRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
         },
         () => loginReturnTo(deps, tenantId, query.state),
       );
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/oidc/logout',
-      summary: "End the cookie's session, whatever it signed in with, and clear the cookie (no session: still ok)",
-      tags,
-      schemas: {},
-      responses: { '200': { description: 'Signed out', schema: okResponse } },
-    },
-    async (ctx) => {
+  route
+    .post(
+      '/oidc/logout',
+      "End the cookie's session, whatever it signed in with, and clear the cookie (no session: still ok)",
+    )
+    .answers({ '200': { description: 'Signed out', schema: okResponse } })
+    .handle(async (ctx) => {
       await endSession(deps.orm, ctx);
       ctx.body = { ok: true };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/email/start',
-      summary: 'Mail a single-use sign-in link (15 minutes) through the outbox',
-      tags,
-      schemas: { body: emailStartBody },
-      responses: {
-        '202': {
-          description:
-            'The link is queued (the answer is the same whether or not the address may sign in). 401 unauthorized (link without a signed-in trader); 404 signin_provider_not_found (no email sign-in here)',
-          schema: emailStartResponse,
-        },
+  route
+    .post('/email/start', 'Mail a single-use sign-in link (15 minutes) through the outbox')
+    .input({ body: emailStartBody })
+    .answers({
+      '202': {
+        description:
+          'The link is queued (the answer is the same whether or not the address may sign in). 401 unauthorized (link without a signed-in trader); 404 signin_provider_not_found (no email sign-in here)',
+        schema: emailStartResponse,
       },
-    },
-    async (ctx, { body }) => {
+    })
+    .handle(async (ctx, { body }) => {
       const link = body.link ? linkingTrader(ctx) : null;
       const tenantId = resolvedTenant(ctx).id;
       const { expiresAt } = await mail.start({
@@ -306,106 +275,77 @@ export function oidcRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
       ctx.status = 202;
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { sent: true, expiresAt: expiresAt.toISOString() };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/email/verify',
-      summary: 'Use a mailed sign-in link once: sets the session cookie and goes to the page',
-      tags,
-      schemas: { query: emailVerifyQuery },
-      responses: {
-        '302': {
-          description:
-            'Signed in (or linked): to the page the link was asked from, with the session cookie. Refused, for a link that was mailed: to that page with `?signin_error=<code>` and no session cookie, the code one of magic_link_invalid (used or expired, or email sign-in no longer offered), signin_not_allowed (the join policy), identity_linked_elsewhere, plan_limit_reached',
-          headers: {
-            Location: 'The `returnTo` page; refused: the same page with `signin_error=<code>` added to its query',
-            'Set-Cookie': `${SESSION_SET_COOKIE}; only when signed in`,
-          },
+  route
+    .get('/email/verify', 'Use a mailed sign-in link once: sets the session cookie and goes to the page')
+    .input({ query: emailVerifyQuery })
+    .answers({
+      '302': {
+        description:
+          'Signed in (or linked): to the page the link was asked from, with the session cookie. Refused, for a link that was mailed: to that page with `?signin_error=<code>` and no session cookie, the code one of magic_link_invalid (used or expired, or email sign-in no longer offered), signin_not_allowed (the join policy), identity_linked_elsewhere, plan_limit_reached',
+        headers: {
+          Location: 'The `returnTo` page; refused: the same page with `signin_error=<code>` added to its query',
+          'Set-Cookie': `${SESSION_SET_COOKIE}; only when signed in`,
         },
-        '400': { description: 'validation_failed: no token' },
-        '401': { description: 'magic_link_invalid: a token no link was mailed with: no page to go back to' },
       },
-    },
-    async (ctx, { query }) => {
+      '400': { description: 'validation_failed: no token' },
+      '401': { description: 'magic_link_invalid: a token no link was mailed with: no page to go back to' },
+    })
+    .handle(async (ctx, { query }) => {
       const tenantId = resolvedTenant(ctx).id;
       await finishInBrowser(
         ctx,
         async () => landSignIn(deps, ctx, await mail.verify(tenantId, query.token)),
         () => mail.returnTo(tenantId, query.token),
       );
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/identities',
-      summary: 'The identities the signed-in trader signs in with (providers, emails, wallets)',
-      tags,
-      gate: traderRead,
-      schemas: {},
-      responses: { '200': { description: 'Oldest first', schema: identityList } },
-    },
-    async (ctx) => {
+  route
+    .get('/identities', 'The identities the signed-in trader signs in with (providers, emails, wallets)', traderRead)
+    .answers({ '200': { description: 'Oldest first', schema: identityList } })
+    .handle(async (ctx) => {
       ctx.body = { identities: (await identitiesOf(deps, callerOf(ctx))).map(toIdentityView) };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/identities/wallet',
-      summary: 'Link a wallet to the signed-in trader by a SIWE message (nonce from POST /api/auth/siwe/nonce)',
-      tags,
-      gate: traderWrite,
-      schemas: { body: siweVerifyBody },
-      responses: {
-        '201': {
-          description:
-            'Linked (an already linked wallet of this trader is answered as it is); the wallet then signs in with SIWE as this trader. 400 siwe_message_invalid; 401 siwe_domain_mismatch, siwe_nonce_invalid, siwe_signature_invalid; 409 identity_linked_elsewhere',
-          schema: linkedIdentity,
-        },
+  route
+    .post(
+      '/identities/wallet',
+      'Link a wallet to the signed-in trader by a SIWE message (nonce from POST /api/auth/siwe/nonce)',
+      traderWrite,
+    )
+    .input({ body: siweVerifyBody })
+    .answers({
+      '201': {
+        description:
+          'Linked (an already linked wallet of this trader is answered as it is); the wallet then signs in with SIWE as this trader. 400 siwe_message_invalid; 401 siwe_domain_mismatch, siwe_nonce_invalid, siwe_signature_invalid; 409 identity_linked_elsewhere',
+        schema: linkedIdentity,
       },
-    },
-    async (ctx, { body }) => {
+    })
+    .handle(async (ctx, { body }) => {
       const caller = callerOf(ctx);
       const origins = await signinOrigins(deps, caller.tenantId, deps.baseUrl());
       ctx.status = 201;
       ctx.body = toIdentityView(await linkWallet(deps, caller, origins, body));
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'delete',
-      path: '/identities/:identityId',
-      summary: 'Remove one of the signed-in trader’s identities; sessions opened with it end',
-      tags,
-      gate: traderWrite,
-      schemas: { params: identityParams },
-      responses: {
-        '200': {
-          description: 'Removed. 404 identity_not_found; 409 identity_last (the only way this trader signs in)',
-          schema: okResponse,
-        },
+  route
+    .delete(
+      '/identities/:identityId',
+      'Remove one of the signed-in trader’s identities; sessions opened with it end',
+      traderWrite,
+    )
+    .input({ params: identityParams })
+    .answers({
+      '200': {
+        description: 'Removed. 404 identity_not_found; 409 identity_last (the only way this trader signs in)',
+        schema: okResponse,
       },
-    },
-    async (ctx, { params }) => {
+    })
+    .handle(async (ctx, { params }) => {
       await removeIdentity(deps, callerOf(ctx), params.identityId);
       ctx.body = { ok: true };
-    },
-  );
+    });
 
   return router;
 }

@@ -16,7 +16,7 @@ import { signInWithEthereum } from '../../commands/siwe.js';
 import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { resolvedTenant } from '../../../../api/middleware/tenant.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import { logoutResponse, sessionView, siweNonceResponse, siweVerifyBody } from './siwe.schemas.js';
 
 /**
@@ -28,66 +28,45 @@ export function siweRoutes(deps: ApiDeps & { baseUrl: () => string }, openapi: O
   const router = new Router<ApiState>({ prefix: '/api/auth/siwe' });
   const tags = ['auth'];
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/nonce',
-      summary: 'A single-use SIWE nonce (5 minutes) for this tenant',
-      tags,
-      schemas: {},
-      responses: { '200': { description: 'The nonce', schema: siweNonceResponse } },
-    },
-    async (ctx) => {
+  const route = routesOf(router, openapi, { tags });
+
+  route
+    .post('/nonce', 'A single-use SIWE nonce (5 minutes) for this tenant')
+    .answers({ '200': { description: 'The nonce', schema: siweNonceResponse } })
+    .handle(async (ctx) => {
       const { nonce, expiresAt } = await issueNonce(deps.orm, resolvedTenant(ctx).id);
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { nonce, expiresAt: expiresAt.toISOString() };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/verify',
-      summary: 'Sign in with Ethereum: verify the signed EIP-4361 message and set the service_session cookie (24 h)',
-      tags,
-      schemas: { body: siweVerifyBody },
-      responses: {
-        '200': {
-          description:
-            'Signed in; the cookie acts as the trader whose account has an active Hyperliquid, Aster or Polymarket agent owned by this wallet (a Kalshi agent links no wallet). 400 siwe_message_invalid; 401 siwe_domain_mismatch (the message is not for a registered origin of this tenant nor the API’s public URL), siwe_nonce_invalid, siwe_signature_invalid; 403 wallet_not_linked',
-          schema: sessionView,
-          headers: { 'Set-Cookie': SESSION_SET_COOKIE },
-        },
+  route
+    .post(
+      '/verify',
+      'Sign in with Ethereum: verify the signed EIP-4361 message and set the service_session cookie (24 h)',
+    )
+    .input({ body: siweVerifyBody })
+    .answers({
+      '200': {
+        description:
+          'Signed in; the cookie acts as the trader whose account has an active Hyperliquid, Aster or Polymarket agent owned by this wallet (a Kalshi agent links no wallet). 400 siwe_message_invalid; 401 siwe_domain_mismatch (the message is not for a registered origin of this tenant nor the API’s public URL), siwe_nonce_invalid, siwe_signature_invalid; 403 wallet_not_linked',
+        schema: sessionView,
+        headers: { 'Set-Cookie': SESSION_SET_COOKIE },
       },
-    },
-    async (ctx, { body }) => {
+    })
+    .handle(async (ctx, { body }) => {
       const { token, view } = await signInWithEthereum(deps, resolvedTenant(ctx).id, deps.baseUrl(), body);
       setSessionCookie(ctx, token);
       ctx.set('Cache-Control', 'no-store');
       ctx.body = view;
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/logout',
-      summary: "End the cookie's session and clear the cookie (no session: still ok)",
-      tags,
-      schemas: {},
-      responses: { '200': { description: 'Signed out', schema: logoutResponse } },
-    },
-    async (ctx) => {
+  route
+    .post('/logout', "End the cookie's session and clear the cookie (no session: still ok)")
+    .answers({ '200': { description: 'Signed out', schema: logoutResponse } })
+    .handle(async (ctx) => {
       await endSession(deps.orm, ctx);
       ctx.body = { ok: true };
-    },
-  );
+    });
 
   return router;
 }

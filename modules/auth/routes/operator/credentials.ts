@@ -17,7 +17,7 @@ import type Router from '@koa/router';
 import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
-import { endpoint, operatorSurface } from '../../../../api/route.js';
+import { operatorSurface, routesOf } from '../../../../api/route.js';
 import {
   credentialOf,
   issueManagedCredential,
@@ -41,116 +41,66 @@ import {
 export function operatorCredentialRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const { router, tags, read, write, requires, em } = operatorSurface(deps, 'credentials:manage', ['credentials']);
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/operator/credentials',
-      summary: 'Issue a trader or operator credential; the secret is shown once',
-      tags,
-      gate: write,
-      requires,
-      schemas: { body: issueCredentialBody },
-      responses: { '201': { description: 'Credential and secret', schema: credentialWithSecret } },
-    },
-    async (ctx, { body }) => {
+  const route = routesOf(router, openapi, { tags, requires });
+
+  route
+    .post('/operator/credentials', 'Issue a trader or operator credential; the secret is shown once', write)
+    .input({ body: issueCredentialBody })
+    .answers({ '201': { description: 'Credential and secret', schema: credentialWithSecret } })
+    .handle(async (ctx, { body }) => {
       const { row, apiSecret } = await issueManagedCredential(deps, callerOf(ctx), body);
       ctx.status = 201;
       ctx.body = { ...toCredentialView(row), apiSecret };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/operator/credentials',
-      summary: "The tenant's credentials, newest first (revoked ones included)",
-      tags,
-      gate: read,
-      requires,
-      schemas: { query: credentialListQuery },
-      responses: { '200': { description: 'Page', schema: credentialPage } },
-    },
-    async (ctx, { query }) => {
+  route
+    .get('/operator/credentials', "The tenant's credentials, newest first (revoked ones included)", read)
+    .input({ query: credentialListQuery })
+    .answers({ '200': { description: 'Page', schema: credentialPage } })
+    .handle(async (ctx, { query }) => {
       ctx.body = await listCredentials(em(ctx), query);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/operator/credentials/:id',
-      summary: 'One credential',
-      tags,
-      gate: read,
-      requires,
-      schemas: { params: credentialParams },
-      responses: { '200': { description: 'Credential', schema: credentialView } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get('/operator/credentials/:id', 'One credential', read)
+    .input({ params: credentialParams })
+    .answers({ '200': { description: 'Credential', schema: credentialView } })
+    .handle(async (ctx, { params }) => {
       ctx.body = toCredentialView(await credentialOf(em(ctx), params.id));
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'patch',
-      path: '/operator/credentials/:id',
-      summary: "Change a credential's label, tier, scopes, signer, risk envelope, allowlists or rate limit",
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: credentialParams, body: updateCredentialBody },
-      responses: { '200': { description: 'Credential', schema: credentialView } },
-    },
-    async (ctx, { params, body }) => {
+  route
+    .patch(
+      '/operator/credentials/:id',
+      "Change a credential's label, tier, scopes, signer, risk envelope, allowlists or rate limit",
+      write,
+    )
+    .input({ params: credentialParams, body: updateCredentialBody })
+    .answers({ '200': { description: 'Credential', schema: credentialView } })
+    .handle(async (ctx, { params, body }) => {
       ctx.body = toCredentialView(await updateManagedCredential(deps, callerOf(ctx), params.id, body));
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/operator/credentials/:id/rotate',
-      summary: 'Rotate the secret: the new one is shown once; the old one and its bearers stop working',
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: credentialParams },
-      responses: { '200': { description: 'Credential and its new secret', schema: credentialWithSecret } },
-    },
-    async (ctx, { params }) => {
+  route
+    .post(
+      '/operator/credentials/:id/rotate',
+      'Rotate the secret: the new one is shown once; the old one and its bearers stop working',
+      write,
+    )
+    .input({ params: credentialParams })
+    .answers({ '200': { description: 'Credential and its new secret', schema: credentialWithSecret } })
+    .handle(async (ctx, { params }) => {
       const { row, apiSecret } = await rotateManagedCredential(deps, callerOf(ctx), params.id);
       ctx.body = { ...toCredentialView(row), apiSecret };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/operator/credentials/:id/revoke',
-      summary: 'Revoke a credential (idempotent)',
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: credentialParams },
-      responses: { '200': { description: 'Credential', schema: credentialView } },
-    },
-    async (ctx, { params }) => {
+  route
+    .post('/operator/credentials/:id/revoke', 'Revoke a credential (idempotent)', write)
+    .input({ params: credentialParams })
+    .answers({ '200': { description: 'Credential', schema: credentialView } })
+    .handle(async (ctx, { params }) => {
       ctx.body = toCredentialView(await revokeManagedCredential(deps, callerOf(ctx), params.id));
-    },
-  );
+    });
 
   return router;
 }

@@ -14,7 +14,7 @@ import type Router from '@koa/router';
 import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
-import { endpoint, operatorSurface } from '../../../../api/route.js';
+import { operatorSurface, routesOf } from '../../../../api/route.js';
 import {
   createProvider,
   deleteProvider,
@@ -41,117 +41,80 @@ export function signinProviderRoutes(deps: ApiDeps, openapi: OpenApiRegistry): R
     '503': { description: 'custody_unconfigured: a client secret and no AGENT_KEY_ENCRYPTION_KEYS' },
   };
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/sign-in/providers',
-      summary: 'Add a sign-in provider (OpenID Connect or the email magic link) to the branded page',
-      tags,
-      gate: write,
-      requires,
-      schemas: { body: createProviderBody },
-      responses: {
-        '201': {
-          description:
-            'The provider. 400 validation_failed (an oidc provider without issuer or client id, an http issuer, scopes without openid, email_domains without domains); 409 signin_provider_exists (the slug, or a second email provider)',
-          schema: providerView,
-        },
-        ...unsealable,
+  const route = routesOf(router, openapi, { tags, requires });
+
+  route
+    .post(
+      '/sign-in/providers',
+      'Add a sign-in provider (OpenID Connect or the email magic link) to the branded page',
+      write,
+    )
+    .input({ body: createProviderBody })
+    .answers({
+      '201': {
+        description:
+          'The provider. 400 validation_failed (an oidc provider without issuer or client id, an http issuer, scopes without openid, email_domains without domains); 409 signin_provider_exists (the slug, or a second email provider)',
+        schema: providerView,
       },
-    },
-    async (ctx, { body }) => {
+      ...unsealable,
+    })
+    .handle(async (ctx, { body }) => {
       ctx.status = 201;
       ctx.body = toProviderView(await createProvider(deps, callerOf(ctx), body));
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/sign-in/providers',
-      summary: 'The sign-in providers of the tenant, oldest first (never a secret)',
-      tags,
-      gate: read,
-      requires,
-      schemas: {},
-      responses: { '200': { description: 'Providers', schema: providerList } },
-    },
-    async (ctx) => {
+  route
+    .get('/sign-in/providers', 'The sign-in providers of the tenant, oldest first (never a secret)', read)
+    .answers({ '200': { description: 'Providers', schema: providerList } })
+    .handle(async (ctx) => {
       ctx.body = { data: (await listProviders(deps, callerOf(ctx))).map(toProviderView) };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'patch',
-      path: '/sign-in/providers/:providerId',
-      summary: 'Change a sign-in provider’s name, secret, scopes or join policy, or switch it off or on',
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: providerIdParams, body: updateProviderBody },
-      responses: {
-        '200': {
-          description: 'The provider. 400 validation_failed; 404 signin_provider_not_found',
-          schema: providerView,
-        },
-        ...unsealable,
+  route
+    .patch(
+      '/sign-in/providers/:providerId',
+      'Change a sign-in provider’s name, secret, scopes or join policy, or switch it off or on',
+      write,
+    )
+    .input({ params: providerIdParams, body: updateProviderBody })
+    .answers({
+      '200': {
+        description: 'The provider. 400 validation_failed; 404 signin_provider_not_found',
+        schema: providerView,
       },
-    },
-    async (ctx, { params, body }) => {
+      ...unsealable,
+    })
+    .handle(async (ctx, { params, body }) => {
       ctx.body = toProviderView(await updateProvider(deps, callerOf(ctx), params.providerId, body));
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'delete',
-      path: '/sign-in/providers/:providerId',
-      summary: 'Remove a sign-in provider; the identities it linked stay',
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: providerIdParams },
-      responses: { '200': { description: 'Removed. 404 signin_provider_not_found', schema: deletedProvider } },
-    },
-    async (ctx, { params }) => {
+  route
+    .delete('/sign-in/providers/:providerId', 'Remove a sign-in provider; the identities it linked stay', write)
+    .input({ params: providerIdParams })
+    .answers({ '200': { description: 'Removed. 404 signin_provider_not_found', schema: deletedProvider } })
+    .handle(async (ctx, { params }) => {
       await deleteProvider(deps, callerOf(ctx), params.providerId);
       ctx.body = { id: params.providerId, deleted: true };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/sign-in/invites',
-      summary: 'Invite an email to an invite-only sign-in (as a new trader, or as an existing one)',
-      tags,
-      gate: write,
-      requires,
-      schemas: { body: inviteBody },
-      responses: {
-        '201': {
-          description: 'The open invitation of that email. 404 not_found (ownerId has no account here)',
-          schema: inviteView,
-        },
+  route
+    .post(
+      '/sign-in/invites',
+      'Invite an email to an invite-only sign-in (as a new trader, or as an existing one)',
+      write,
+    )
+    .input({ body: inviteBody })
+    .answers({
+      '201': {
+        description: 'The open invitation of that email. 404 not_found (ownerId has no account here)',
+        schema: inviteView,
       },
-    },
-    async (ctx, { body }) => {
+    })
+    .handle(async (ctx, { body }) => {
       const invite = await inviteEmail(deps, callerOf(ctx), body);
       ctx.status = 201;
       ctx.body = { ...invite, createdAt: invite.createdAt.toISOString() };
-    },
-  );
+    });
 
   return router;
 }

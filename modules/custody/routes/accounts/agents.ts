@@ -15,7 +15,7 @@ import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf, gate } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { toAgentView } from '../../presenters/custody.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import { accountParams } from '../../../accounts/routes/accounts/accounts.schemas.js';
 import {
   agentListView,
@@ -34,85 +34,62 @@ export function agentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Api
   const write = gate({ audience: 'trader', write: true });
   const ring = custodyRing(deps);
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/accounts/:id/agents',
-      summary: "The account's agents per routed venue (no keys)",
-      tags,
-      gate: gate({ audience: 'trader' }),
-      schemas: { params: accountParams },
-      responses: { '200': { description: '{ agents }', schema: agentListView } },
-    },
-    async (ctx, { params }) => {
-      ctx.body = { agents: (await listAgents(deps, callerOf(ctx), params.id)).map(toAgentView) };
-    },
-  );
+  const route = routesOf(router, openapi, { tags });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/accounts/:id/agents',
-      summary: 'Create an agent key for a routed venue; returns what the owner’s wallet signs to authorise it',
-      tags,
-      gate: write,
-      schemas: { params: accountParams, body: createAgentBody },
-      responses: {
-        '201': { description: 'Created, `pending_authorization`', schema: createdAgentView },
-        '409': { description: '`agent_exists`: revoke the current agent first' },
-        '503': { description: '`custody_unconfigured`' },
-      },
-    },
-    async (ctx, { params, body }) => {
+  route
+    .get('/accounts/:id/agents', "The account's agents per routed venue (no keys)", gate({ audience: 'trader' }))
+    .input({ params: accountParams })
+    .answers({ '200': { description: '{ agents }', schema: agentListView } })
+    .handle(async (ctx, { params }) => {
+      ctx.body = { agents: (await listAgents(deps, callerOf(ctx), params.id)).map(toAgentView) };
+    });
+
+  route
+    .post(
+      '/accounts/:id/agents',
+      'Create an agent key for a routed venue; returns what the owner’s wallet signs to authorise it',
+      write,
+    )
+    .input({ params: accountParams, body: createAgentBody })
+    .answers({
+      '201': { description: 'Created, `pending_authorization`', schema: createdAgentView },
+      '409': { description: '`agent_exists`: revoke the current agent first' },
+      '503': { description: '`custody_unconfigured`' },
+    })
+    .handle(async (ctx, { params, body }) => {
       const { agent, authorization } = await createAgent(deps, ring, callerOf(ctx), params.id, body);
       ctx.status = 201;
       ctx.body = { ...toAgentView(agent), authorization };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/accounts/:id/agents/:agentId/authorization',
-      summary: "Submit the owner's signed authorisation; the platform verifies it and hands it to the venue",
-      tags,
-      gate: write,
-      schemas: { params: agentParams, body: authorizeAgentBody },
-      responses: {
-        '200': { description: 'The agent, `active`', schema: agentView },
-        '400': { description: '`invalid_signature`: it does not recover the owner' },
-        '422': { description: '`venue_rejected`: the venue refused the authorisation' },
-        '503': WORKFLOW_UNAVAILABLE,
-      },
-    },
-    async (ctx, { params, body }) => {
+  route
+    .post(
+      '/accounts/:id/agents/:agentId/authorization',
+      "Submit the owner's signed authorisation; the platform verifies it and hands it to the venue",
+      write,
+    )
+    .input({ params: agentParams, body: authorizeAgentBody })
+    .answers({
+      '200': { description: 'The agent, `active`', schema: agentView },
+      '400': { description: '`invalid_signature`: it does not recover the owner' },
+      '422': { description: '`venue_rejected`: the venue refused the authorisation' },
+      '503': WORKFLOW_UNAVAILABLE,
+    })
+    .handle(async (ctx, { params, body }) => {
       ctx.body = toAgentView(await authorizeAgent(deps, callerOf(ctx), params.id, params.agentId, body));
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'delete',
-      path: '/accounts/:id/agents/:agentId',
-      summary:
-        'Revoke an agent: compose refuses the venue with `agent_authorization_revoked` at once (also revoke it on the venue with your wallet)',
-      tags,
-      gate: write,
-      schemas: { params: agentParams },
-      responses: { '200': { description: 'The agent, `revoked`', schema: agentView } },
-    },
-    async (ctx, { params }) => {
+  route
+    .delete(
+      '/accounts/:id/agents/:agentId',
+      'Revoke an agent: compose refuses the venue with `agent_authorization_revoked` at once (also revoke it on the venue with your wallet)',
+      write,
+    )
+    .input({ params: agentParams })
+    .answers({ '200': { description: 'The agent, `revoked`', schema: agentView } })
+    .handle(async (ctx, { params }) => {
       ctx.body = toAgentView(await revokeAgent(deps, callerOf(ctx), params.id, params.agentId));
-    },
-  );
+    });
 
   return router;
 }

@@ -9,7 +9,7 @@ import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf, gate } from '../../../../api/middleware/auth.js';
 import { omsWrite } from '../../../../api/middleware/oms-write.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import {
   attachBracketBody,
   attachToPositionBody,
@@ -24,79 +24,48 @@ export function bracketRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<A
   const router = new Router<ApiState>({ prefix: '/api/v1/oms/brackets' });
   const tags = ['oms'];
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/attach',
-      summary: 'Attach take-profit / stop-loss legs to a parent intent; staged until it fills',
-      tags,
-      ...omsWrite(deps.orm, 'brackets/attach'),
-      schemas: { body: attachBracketBody },
-      responses: {
-        '200': { description: 'The bracket (`staged: true` while the parent is unfilled)', schema: bracketView },
-        '503': WORKFLOW_UNAVAILABLE,
-      },
-    },
-    async (ctx, { body }) => {
+  const route = routesOf(router, openapi, { tags });
+
+  route
+    .post('/attach', 'Attach take-profit / stop-loss legs to a parent intent; staged until it fills')
+    .input({ body: attachBracketBody })
+    .answers({
+      '200': { description: 'The bracket (`staged: true` while the parent is unfilled)', schema: bracketView },
+      '503': WORKFLOW_UNAVAILABLE,
+    })
+    .with(omsWrite(deps.orm, 'brackets/attach'))
+    .handle(async (ctx, { body }) => {
       ctx.body = await attachBracket(deps, callerOf(ctx), body);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/attach-to-position',
-      summary: 'Attach take-profit / stop-loss legs to the open position in a symbol',
-      tags,
-      ...omsWrite(deps.orm, 'brackets/attach-to-position'),
-      schemas: { body: attachToPositionBody },
-      responses: { '200': { description: 'The armed bracket', schema: bracketView }, '503': WORKFLOW_UNAVAILABLE },
-    },
-    async (ctx, { body }) => {
+  route
+    .post('/attach-to-position', 'Attach take-profit / stop-loss legs to the open position in a symbol')
+    .input({ body: attachToPositionBody })
+    .answers({ '200': { description: 'The armed bracket', schema: bracketView }, '503': WORKFLOW_UNAVAILABLE })
+    .with(omsWrite(deps.orm, 'brackets/attach-to-position'))
+    .handle(async (ctx, { body }) => {
       ctx.body = await attachToPosition(deps, callerOf(ctx), body);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/modify',
-      summary: 'Move a bracket leg (an armed leg is canceled and re-armed at the new trigger)',
-      tags,
-      ...omsWrite(deps.orm, 'brackets/modify'),
-      schemas: { body: modifyBracketBody },
-      responses: {
-        '200': { description: 'The bracket after the move', schema: bracketView },
-        '503': WORKFLOW_UNAVAILABLE,
-      },
-    },
-    async (ctx, { body }) => {
+  route
+    .post('/modify', 'Move a bracket leg (an armed leg is canceled and re-armed at the new trigger)')
+    .input({ body: modifyBracketBody })
+    .answers({
+      '200': { description: 'The bracket after the move', schema: bracketView },
+      '503': WORKFLOW_UNAVAILABLE,
+    })
+    .with(omsWrite(deps.orm, 'brackets/modify'))
+    .handle(async (ctx, { body }) => {
       ctx.body = await moveBracket(deps, callerOf(ctx), body);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/:bracketId',
-      summary: 'One bracket: state, legs, which leg filled',
-      tags,
-      gate: gate({ audience: 'trader' }),
-      schemas: { params: bracketParams },
-      responses: { '200': { description: 'The bracket', schema: bracketView }, '503': WORKFLOW_UNAVAILABLE },
-    },
-    async (ctx, { params }) => {
+  route
+    .get('/:bracketId', 'One bracket: state, legs, which leg filled', gate({ audience: 'trader' }))
+    .input({ params: bracketParams })
+    .answers({ '200': { description: 'The bracket', schema: bracketView }, '503': WORKFLOW_UNAVAILABLE })
+    .handle(async (ctx, { params }) => {
       ctx.body = await ownedBracket(deps, callerOf(ctx), params.bracketId);
-    },
-  );
+    });
 
   return router;
 }

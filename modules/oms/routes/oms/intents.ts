@@ -13,7 +13,7 @@ import { idempotency } from '../../../../api/middleware/idempotency.js';
 import { IDEMPOTENCY_HEADER, omsWrite } from '../../../../api/middleware/oms-write.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { ownIntent, recentIntents } from '../../queries/oms.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import {
   composeIntentBody,
   composedIntentView,
@@ -32,26 +32,21 @@ export function intentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
   const tags = ['oms'];
   const read = gate({ audience: 'trader' });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/intents',
-      summary: 'Compose an order intent (docs/api.md §2.6); the outcome arrives on /ws/risk',
-      tags,
-      ...omsWrite(deps.orm, 'intents'),
-      schemas: { body: composeIntentBody },
-      responses: {
-        '201': {
-          description: 'Composed; `intentId` and the echoed `clientOrderId`',
-          schema: composedIntentView,
-          headers: { 'Idempotency-Replay': '`true` on a replayed response' },
-        },
-        '503': WORKFLOW_UNAVAILABLE,
+  const route = routesOf(router, openapi, { tags });
+
+  route
+    .post('/intents', 'Compose an order intent (docs/api.md §2.6); the outcome arrives on /ws/risk')
+    .input({ body: composeIntentBody })
+    .answers({
+      '201': {
+        description: 'Composed; `intentId` and the echoed `clientOrderId`',
+        schema: composedIntentView,
+        headers: { 'Idempotency-Replay': '`true` on a replayed response' },
       },
-    },
-    async (ctx, { body }) => {
+      '503': WORKFLOW_UNAVAILABLE,
+    })
+    .with(omsWrite(deps.orm, 'intents'))
+    .handle(async (ctx, { body }) => {
       const caller = callerOf(ctx);
       const { view, input } = await composeIntent(deps, caller, body, writeId('int', ctx, caller.credentialId));
       ctx.status = 201;
@@ -59,74 +54,47 @@ export function intentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
         input.signing === 'self'
           ? { ...view, signingRequest: await composedSigningRequest(deps, caller, input) }
           : view;
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/intents/:id/sign-result',
-      summary: 'Sign an intent_pending intent (self-signing credentials); answers once it is dispatched',
-      tags,
-      gate: gate({ audience: 'trader', write: true }),
-      schemas: { params: intentParams, body: signResultBody },
-      use: [idempotency(deps.orm)],
-      headers: IDEMPOTENCY_HEADER,
-      requires: 'per credential',
-      responses: {
-        '200': {
-          description: '`{ ok: true, intentId, venueOrderId, resting }`, `inlineFill` when it filled at once',
-          schema: signResultResponse,
-        },
-        '400': {
-          description: '`{ ok: false, error, detail }` when dispatch was refused; `invalid_signature`',
-          schema: signResultRefusal,
-        },
-        '503': WORKFLOW_UNAVAILABLE,
+  route
+    .post(
+      '/intents/:id/sign-result',
+      'Sign an intent_pending intent (self-signing credentials); answers once it is dispatched',
+      gate({ audience: 'trader', write: true }),
+    )
+    .input({ params: intentParams, body: signResultBody })
+    .answers({
+      '200': {
+        description: '`{ ok: true, intentId, venueOrderId, resting }`, `inlineFill` when it filled at once',
+        schema: signResultResponse,
       },
-    },
-    async (ctx, { params, body }) => {
+      '400': {
+        description: '`{ ok: false, error, detail }` when dispatch was refused; `invalid_signature`',
+        schema: signResultRefusal,
+      },
+      '503': WORKFLOW_UNAVAILABLE,
+    })
+    .with({ requires: 'per credential', use: [idempotency(deps.orm)], headers: IDEMPOTENCY_HEADER })
+    .handle(async (ctx, { params, body }) => {
       const result = await signIntent(deps, callerOf(ctx), params.id, body.signedPayload);
       ctx.status = result.ok ? 200 : 400;
       ctx.body = result;
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/intents/:id',
-      summary: "One intent; another credential's intent is 404",
-      tags,
-      gate: read,
-      schemas: { params: intentParams },
-      responses: { '200': { description: 'Intent', schema: intentView } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get('/intents/:id', "One intent; another credential's intent is 404", read)
+    .input({ params: intentParams })
+    .answers({ '200': { description: 'Intent', schema: intentView } })
+    .handle(async (ctx, { params }) => {
       ctx.body = await ownIntent(deps.orm, callerOf(ctx), params.id);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/intents',
-      summary: "The caller's own recent intents, newest first, at most 50",
-      tags,
-      gate: read,
-      schemas: {},
-      responses: { '200': { description: 'Intents', schema: intentList } },
-    },
-    async (ctx) => {
+  route
+    .get('/intents', "The caller's own recent intents, newest first, at most 50", read)
+    .answers({ '200': { description: 'Intents', schema: intentList } })
+    .handle(async (ctx) => {
       ctx.body = await recentIntents(deps.orm, callerOf(ctx));
-    },
-  );
+    });
 
   return router;
 }

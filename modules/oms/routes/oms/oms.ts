@@ -13,7 +13,7 @@ import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf } from '../../../../api/middleware/auth.js';
 import { omsWrite } from '../../../../api/middleware/oms-write.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import {
   batchPlanView,
   cancelAllBody,
@@ -34,137 +34,94 @@ export function omsRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiSt
   const router = new Router<ApiState>({ prefix: '/api/v1/oms' });
   const tags = ['oms'];
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/cancel',
-      summary: "Cancel a working order by the venue's order id or its intent id",
-      tags,
-      ...omsWrite(deps.orm, 'cancel'),
-      schemas: { body: cancelBody },
-      responses: {
-        '200': {
-          description:
-            'Canceled; 409 invalid_state when the order is not working (filled, canceled, not yet dispatched); 409 agent_not_dispatchable for an intent never signed',
-          schema: cancelResponse,
-        },
-        '503': WORKFLOW_UNAVAILABLE,
+  const route = routesOf(router, openapi, { tags });
+
+  route
+    .post('/cancel', "Cancel a working order by the venue's order id or its intent id")
+    .input({ body: cancelBody })
+    .answers({
+      '200': {
+        description:
+          'Canceled; 409 invalid_state when the order is not working (filled, canceled, not yet dispatched); 409 agent_not_dispatchable for an intent never signed',
+        schema: cancelResponse,
       },
-    },
-    async (ctx, { body }) => {
+      '503': WORKFLOW_UNAVAILABLE,
+    })
+    .with(omsWrite(deps.orm, 'cancel'))
+    .handle(async (ctx, { body }) => {
       const caller = callerOf(ctx);
       ctx.body = body.intentId
         ? await cancelIntentOrder(deps, caller, body.intentId)
         : await cancelOrder(deps, caller, body.venueOrderId!);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/cancel-all',
-      summary: 'Cancel every working order of the account (optionally of one symbol)',
-      tags,
-      ...omsWrite(deps.orm, 'cancel-all'),
-      schemas: { body: cancelAllBody },
-      responses: {
-        '200': {
-          description: 'What was canceled, and what could not be (e.g. filled meanwhile)',
-          schema: cancelAllResponse,
-        },
-        '503': WORKFLOW_UNAVAILABLE,
+  route
+    .post('/cancel-all', 'Cancel every working order of the account (optionally of one symbol)')
+    .input({ body: cancelAllBody })
+    .answers({
+      '200': {
+        description: 'What was canceled, and what could not be (e.g. filled meanwhile)',
+        schema: cancelAllResponse,
       },
-    },
-    async (ctx, { body }) => {
+      '503': WORKFLOW_UNAVAILABLE,
+    })
+    .with(omsWrite(deps.orm, 'cancel-all'))
+    .handle(async (ctx, { body }) => {
       ctx.body = await cancelAll(deps, callerOf(ctx), body);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/modify',
-      summary: 'Cancel-replace a working order with new numbers; resolves a new intent id',
-      tags,
-      ...omsWrite(deps.orm, 'modify'),
-      schemas: { body: modifyBody },
-      responses: {
-        '200': {
-          description: 'The replacement intent; 409 invalid_state when the order is not working',
-          schema: modifyResponse,
-        },
-        '503': WORKFLOW_UNAVAILABLE,
+  route
+    .post('/modify', 'Cancel-replace a working order with new numbers; resolves a new intent id')
+    .input({ body: modifyBody })
+    .answers({
+      '200': {
+        description: 'The replacement intent; 409 invalid_state when the order is not working',
+        schema: modifyResponse,
       },
-    },
-    async (ctx, { body }) => {
+      '503': WORKFLOW_UNAVAILABLE,
+    })
+    .with(omsWrite(deps.orm, 'modify'))
+    .handle(async (ctx, { body }) => {
       ctx.body = await modifyIntent(deps, callerOf(ctx), body);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/chase',
-      summary: 'Chase a working limit order: cancel-replace it at the touch whenever the touch moves, until it fills',
-      tags,
-      ...omsWrite(deps.orm, 'chase'),
-      schemas: { body: chaseBody },
-      responses: {
-        '200': { description: 'The chase; each replace resolves a new intent id (currentIntentId)', schema: chaseView },
-        '503': WORKFLOW_UNAVAILABLE,
-      },
-    },
-    async (ctx, { body }) => {
+  route
+    .post(
+      '/chase',
+      'Chase a working limit order: cancel-replace it at the touch whenever the touch moves, until it fills',
+    )
+    .input({ body: chaseBody })
+    .answers({
+      '200': { description: 'The chase; each replace resolves a new intent id (currentIntentId)', schema: chaseView },
+      '503': WORKFLOW_UNAVAILABLE,
+    })
+    .with(omsWrite(deps.orm, 'chase'))
+    .handle(async (ctx, { body }) => {
       ctx.body = await startChase(deps, callerOf(ctx), body);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/flatten',
-      summary: 'Close every open position: cancel working orders, then reduce-only market closes, as one batch',
-      tags,
-      ...omsWrite(deps.orm, 'flatten'),
-      schemas: { body: flattenBody },
-      responses: { '200': { description: 'The planned batch', schema: batchPlanView }, '503': WORKFLOW_UNAVAILABLE },
-    },
-    async (ctx, { body }) => {
+  route
+    .post('/flatten', 'Close every open position: cancel working orders, then reduce-only market closes, as one batch')
+    .input({ body: flattenBody })
+    .answers({ '200': { description: 'The planned batch', schema: batchPlanView }, '503': WORKFLOW_UNAVAILABLE })
+    .with(omsWrite(deps.orm, 'flatten'))
+    .handle(async (ctx, { body }) => {
       const caller = callerOf(ctx);
       ctx.body = await flatten(deps, caller, writeId('bat', ctx, caller.credentialId), body.accountId);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/reverse',
-      summary: 'Close the position in a symbol and open the same size on the other side, as one batch',
-      tags,
-      ...omsWrite(deps.orm, 'reverse'),
-      schemas: { body: reverseBody },
-      responses: {
-        '200': { description: 'The planned batch; 409 invalid_state without a position', schema: batchPlanView },
-        '503': WORKFLOW_UNAVAILABLE,
-      },
-    },
-    async (ctx, { body }) => {
+  route
+    .post('/reverse', 'Close the position in a symbol and open the same size on the other side, as one batch')
+    .input({ body: reverseBody })
+    .answers({
+      '200': { description: 'The planned batch; 409 invalid_state without a position', schema: batchPlanView },
+      '503': WORKFLOW_UNAVAILABLE,
+    })
+    .with(omsWrite(deps.orm, 'reverse'))
+    .handle(async (ctx, { body }) => {
       const caller = callerOf(ctx);
       ctx.body = await reverse(deps, caller, writeId('bat', ctx, caller.credentialId), body);
-    },
-  );
+    });
 
   return router;
 }

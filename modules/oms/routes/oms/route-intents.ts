@@ -16,7 +16,7 @@ import { callerOf, gate } from '../../../../api/middleware/auth.js';
 import { idempotency } from '../../../../api/middleware/idempotency.js';
 import { IDEMPOTENCY_HEADER } from '../../../../api/middleware/oms-write.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import { routeIntentBody, routeIntentResponse, routingRefusalView } from './route-intents.schemas.js';
 import { WORKFLOW_UNAVAILABLE } from '../../../../api/temporal-errors.js';
 
@@ -37,41 +37,39 @@ export function routeIntentRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rout
   const router = new Router<ApiState>({ prefix: '/api/v1/oms' });
   const routeGate = gate({ audience: 'trader', tier: 'fullTrading', write: true }, walletSession);
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/route-intents',
-      summary:
-        'Route a market order of a bare asset to the cheapest eligible venue (hyperliquid, aster, polymarket) and compose it there',
-      tags: ['oms', 'sor'],
-      gate: routeGate,
-      schemas: { body: routeIntentBody },
+  const route = routesOf(router, openapi, { tags: ['oms', 'sor'] });
+
+  route
+    .post(
+      '/route-intents',
+      'Route a market order of a bare asset to the cheapest eligible venue (hyperliquid, aster, polymarket) and compose it there',
+      routeGate,
+    )
+    .input({ body: routeIntentBody })
+    .answers({
+      '201': {
+        description: 'Composed on the selected venue; the decision as stored',
+        schema: routeIntentResponse,
+        headers: { 'Idempotency-Replay': '`true` on a replayed response' },
+      },
+      '400': {
+        description:
+          '`routing_disabled` (account setting smartRouting off); `asset_unknown`, `no_quotes`, `no_eligible_venue` with `candidates`; `validation_failed`',
+        schema: routingRefusalView,
+      },
+      '503': WORKFLOW_UNAVAILABLE,
+    })
+    .with({
+      requires: 'fullTrading, wallet-linked cookie session (bearer: 403 wallet_session_required)',
       use: [idempotency(deps.orm)],
       headers: IDEMPOTENCY_HEADER,
-      requires: 'fullTrading, wallet-linked cookie session (bearer: 403 wallet_session_required)',
-      responses: {
-        '201': {
-          description: 'Composed on the selected venue; the decision as stored',
-          schema: routeIntentResponse,
-          headers: { 'Idempotency-Replay': '`true` on a replayed response' },
-        },
-        '400': {
-          description:
-            '`routing_disabled` (account setting smartRouting off); `asset_unknown`, `no_quotes`, `no_eligible_venue` with `candidates`; `validation_failed`',
-          schema: routingRefusalView,
-        },
-        '503': WORKFLOW_UNAVAILABLE,
-      },
-    },
-    async (ctx, { body }) => {
+    })
+    .handle(async (ctx, { body }) => {
       const caller = callerOf(ctx);
       const routed = await routeIntent(deps, caller, body, writeId('int', ctx, caller.credentialId));
       ctx.status = 201;
       ctx.body = routed;
-    },
-  );
+    });
 
   return router;
 }

@@ -33,7 +33,7 @@ import { toFirmView } from '../../presenters/firms.js';
 import { deployment, firmOf, firmReadiness } from '../../queries/firms.js';
 import { newestFirst } from '../../../../api/operator-list.js';
 import { firmBundles } from '../../queries/prop-proof.js';
-import { endpoint, operatorSurface } from '../../../../api/route.js';
+import { operatorSurface, routesOf } from '../../../../api/route.js';
 import { listQuery } from '../../../../api/operator-common.schemas.js';
 import { firmBundle } from '../prop/transparency.schemas.js';
 import {
@@ -53,120 +53,67 @@ import { WORKFLOW_UNAVAILABLE } from '../../../../api/temporal-errors.js';
 export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const { router, tags, read, write, requires, em } = operatorSurface(deps, 'firm:operate', ['firms']);
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/firms',
-      summary: 'Create a firm (draft), owned by the operator’s multisig once deployed',
-      tags,
-      gate: write,
-      requires,
-      schemas: { body: createFirmBody },
-      responses: { '201': { description: 'Firm', schema: firmView } },
-    },
-    async (ctx, { body }) => {
+  const route = routesOf(router, openapi, { tags, requires });
+
+  route
+    .post('/firms', 'Create a firm (draft), owned by the operator’s multisig once deployed', write)
+    .input({ body: createFirmBody })
+    .answers({ '201': { description: 'Firm', schema: firmView } })
+    .handle(async (ctx, { body }) => {
       const firm = await createFirm(deps, callerOf(ctx), body);
       ctx.status = 201;
       ctx.body = toFirmView(firm);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/firms',
-      summary: 'The tenant’s firms, newest first',
-      tags,
-      gate: read,
-      requires,
-      schemas: { query: listQuery },
-      responses: { '200': { description: 'Page', schema: firmPage } },
-    },
-    async (ctx, { query }) => {
+  route
+    .get('/firms', 'The tenant’s firms, newest first', read)
+    .input({ query: listQuery })
+    .answers({ '200': { description: 'Page', schema: firmPage } })
+    .handle(async (ctx, { query }) => {
       ctx.body = await newestFirst(em(ctx), Firm, {}, query, toFirmView);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/firms/:id',
-      summary: 'One firm',
-      tags,
-      gate: read,
-      requires,
-      schemas: { params: firmParams },
-      responses: { '200': { description: 'Firm', schema: firmView } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get('/firms/:id', 'One firm', read)
+    .input({ params: firmParams })
+    .answers({ '200': { description: 'Firm', schema: firmView } })
+    .handle(async (ctx, { params }) => {
       ctx.body = toFirmView(await firmOf(em(ctx), params.id));
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'patch',
-      path: '/firms/:id',
-      summary: 'Rename a firm; change its addresses while draft',
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: firmParams, body: patchFirmBody },
-      responses: { '200': { description: 'Firm', schema: firmView } },
-    },
-    async (ctx, { params, body }) => {
+  route
+    .patch('/firms/:id', 'Rename a firm; change its addresses while draft', write)
+    .input({ params: firmParams, body: patchFirmBody })
+    .answers({ '200': { description: 'Firm', schema: firmView } })
+    .handle(async (ctx, { params, body }) => {
       ctx.body = toFirmView(await updateFirm(deps, callerOf(ctx), params.id, body));
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/firms/:id/readiness',
-      summary: 'Readiness to deploy: `ready` and each check, `deployer_configured` included',
-      tags,
-      gate: read,
-      requires,
-      schemas: { params: firmParams },
-      responses: { '200': { description: 'Readiness', schema: readinessView } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get('/firms/:id/readiness', 'Readiness to deploy: `ready` and each check, `deployer_configured` included', read)
+    .input({ params: firmParams })
+    .answers({ '200': { description: 'Readiness', schema: readinessView } })
+    .handle(async (ctx, { params }) => {
       const e = em(ctx);
       const checks = await firmReadiness(e, await firmOf(e, params.id), deps.config.chain);
       ctx.body = { ready: checks.every((c) => c.ok), checks };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/firms/:id/deploy',
-      summary: 'Deploy the firm’s PropInstance (dry run, or live by the gas-only platform deployer)',
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: firmParams, body: deployBody },
-      responses: {
-        '200': { description: 'Dry run', schema: dryRunView },
-        '202': { description: 'Deployment started (or already running)', schema: deploymentView },
-        '503': {
-          description: `\`deployer_unconfigured\`: no platform deployer key (PROP_DEPLOYER_KEY); ${WORKFLOW_UNAVAILABLE.description}`,
-        },
+  route
+    .post(
+      '/firms/:id/deploy',
+      'Deploy the firm’s PropInstance (dry run, or live by the gas-only platform deployer)',
+      write,
+    )
+    .input({ params: firmParams, body: deployBody })
+    .answers({
+      '200': { description: 'Dry run', schema: dryRunView },
+      '202': { description: 'Deployment started (or already running)', schema: deploymentView },
+      '503': {
+        description: `\`deployer_unconfigured\`: no platform deployer key (PROP_DEPLOYER_KEY); ${WORKFLOW_UNAVAILABLE.description}`,
       },
-    },
-    async (ctx, { params, body }) => {
+    })
+    .handle(async (ctx, { params, body }) => {
       if (body.dryRun) {
         ctx.body = await deployDryRun(deps, callerOf(ctx), params.id);
         return;
@@ -174,77 +121,49 @@ export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiS
       const started = await deployFirm(deps, callerOf(ctx), params.id);
       ctx.status = 202;
       ctx.body = started;
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/firms/:id/deployment',
-      summary: 'The deploy’s current step, transaction hash and instance',
-      tags,
-      gate: read,
-      requires,
-      schemas: { params: firmParams },
-      responses: { '200': { description: 'Deployment', schema: deploymentView }, '503': WORKFLOW_UNAVAILABLE },
-    },
-    async (ctx, { params }) => {
+  route
+    .get('/firms/:id/deployment', 'The deploy’s current step, transaction hash and instance', read)
+    .input({ params: firmParams })
+    .answers({ '200': { description: 'Deployment', schema: deploymentView }, '503': WORKFLOW_UNAVAILABLE })
+    .handle(async (ctx, { params }) => {
       const firm = await firmOf(em(ctx), params.id);
       ctx.body = await deployment(
         deps,
         firm.id,
         new ApiError('deployment_not_found', `firm ${firm.id} was never deployed`),
       );
-    },
-  );
+    });
 
   for (const [path, to, summary] of [
     ['live', 'live', 'Go live (from deployed or paused)'],
     ['pause', 'paused', 'Pause a live firm'],
   ] as const) {
-    endpoint(
-      router,
-      openapi,
-      {
-        method: 'post',
-        path: `/firms/:id/${path}`,
-        summary,
-        tags,
-        gate: write,
-        requires,
-        schemas: { params: firmParams },
-        responses: { '200': { description: 'Deployment', schema: deploymentView } },
-      },
-      async (ctx, { params }) => {
+    route
+      .post(`/firms/:id/${path}`, summary, write)
+      .input({ params: firmParams })
+      .answers({ '200': { description: 'Deployment', schema: deploymentView } })
+      .handle(async (ctx, { params }) => {
         ctx.body = await setFirmStatus(deps, callerOf(ctx), params.id, to);
-      },
-    );
+      });
   }
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/firms/:id/proof',
-      summary:
-        'The firm’s transparency bundle at any status (`not_deployed` before its deploy); the public page shows it once live',
-      tags,
-      gate: read,
-      requires,
-      schemas: { params: firmParams },
-      responses: { '200': { description: 'Firm bundle', schema: firmBundle } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get(
+      '/firms/:id/proof',
+      'The firm’s transparency bundle at any status (`not_deployed` before its deploy); the public page shows it once live',
+      read,
+    )
+    .input({ params: firmParams })
+    .answers({ '200': { description: 'Firm bundle', schema: firmBundle } })
+    .handle(async (ctx, { params }) => {
       const e = em(ctx);
       const firm = await firmOf(e, params.id);
       ctx.body = (
         await firmBundles({ temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue }, e, [firm], firm.id)
       )[0];
-    },
-  );
+    });
 
   return router;
 }

@@ -20,7 +20,7 @@ import { callerOf } from '../../../../api/middleware/auth.js';
 import { errorBody, type OpenApiRegistry } from '../../../../api/openapi.js';
 import { toPayoutView } from '../../presenters/firms.js';
 import { firmOf, payoutOf } from '../../queries/firms.js';
-import { endpoint, operatorSurface } from '../../../../api/route.js';
+import { operatorSurface, routesOf } from '../../../../api/route.js';
 import { firmParams } from './firms.schemas.js';
 import {
   authorizePayoutBody,
@@ -42,20 +42,13 @@ const MAX_PAYOUTS = 500;
 export function firmPayoutRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const { router, tags, read, write, requires, em } = operatorSurface(deps, 'firm:operate', ['firms']);
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/firms/:id/payouts',
-      summary: 'Payout requests of the firm, newest first',
-      tags,
-      gate: read,
-      requires,
-      schemas: { params: firmParams, query: payoutListQuery },
-      responses: { '200': { description: '{ data }', schema: payoutListView } },
-    },
-    async (ctx, { params, query }) => {
+  const route = routesOf(router, openapi, { tags, requires });
+
+  route
+    .get('/firms/:id/payouts', 'Payout requests of the firm, newest first', read)
+    .input({ params: firmParams, query: payoutListQuery })
+    .answers({ '200': { description: '{ data }', schema: payoutListView } })
+    .handle(async (ctx, { params, query }) => {
       const e = em(ctx);
       await firmOf(e, params.id);
       const rows = await e.find(
@@ -64,82 +57,59 @@ export function firmPayoutRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Route
         { orderBy: { createdAt: 'desc', id: 'desc' }, limit: MAX_PAYOUTS },
       );
       ctx.body = { data: rows.map((p) => toPayoutView(p)) };
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/firms/:id/payouts/:payoutId',
-      summary: 'One payout, with the multisig transaction the owners sign',
-      tags,
-      gate: read,
-      requires,
-      schemas: { params: firmPayoutParams },
-      responses: { '200': { description: 'Payout', schema: payoutView } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get('/firms/:id/payouts/:payoutId', 'One payout, with the multisig transaction the owners sign', read)
+    .input({ params: firmPayoutParams })
+    .answers({ '200': { description: 'Payout', schema: payoutView } })
+    .handle(async (ctx, { params }) => {
       const p = await payoutOf(em(ctx), params.id, params.payoutId);
       const live = await deps.temporal.workflow
         .getHandle(payoutWorkflowId(p.id))
         .query(payoutQuery)
         .catch(() => null);
       ctx.body = toPayoutView(p, live);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/firms/:id/payouts/:payoutId/authorization',
-      summary: "Authorise a payout with the owners' multisig signatures (verified on-chain)",
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: firmPayoutParams, body: authorizePayoutBody },
-      responses: {
-        '200': { description: 'Payout (authorized)', schema: payoutView },
-        '400': refusal('`payout_authorization_invalid`: the signatures do not verify on-chain (reason in `detail`)'),
-        '409': refusal(
-          '`payout_authorization_stale`: signed for a Safe nonce the payout was rebuilt away from (`detail` names the `safeTxHash` to sign); `invalid_state`: not awaiting an authorisation',
-        ),
-        '503': WORKFLOW_UNAVAILABLE,
-      },
-    },
-    async (ctx, { params, body }) => {
+  route
+    .post(
+      '/firms/:id/payouts/:payoutId/authorization',
+      "Authorise a payout with the owners' multisig signatures (verified on-chain)",
+      write,
+    )
+    .input({ params: firmPayoutParams, body: authorizePayoutBody })
+    .answers({
+      '200': { description: 'Payout (authorized)', schema: payoutView },
+      '400': refusal('`payout_authorization_invalid`: the signatures do not verify on-chain (reason in `detail`)'),
+      '409': refusal(
+        '`payout_authorization_stale`: signed for a Safe nonce the payout was rebuilt away from (`detail` names the `safeTxHash` to sign); `invalid_state`: not awaiting an authorisation',
+      ),
+      '503': WORKFLOW_UNAVAILABLE,
+    })
+    .handle(async (ctx, { params, body }) => {
       const { row, live } = await authorizePayout(deps, callerOf(ctx), params.id, params.payoutId, body.signatures);
       ctx.body = toPayoutView(row, live);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/firms/:id/payouts/:payoutId/cancel',
-      summary: 'Cancel a payout that is not paid; it no longer counts against the payout ceiling',
-      tags,
-      gate: write,
-      requires,
-      schemas: { params: firmPayoutParams, body: cancelPayoutBody },
-      responses: {
-        '200': { description: 'Payout (canceled)', schema: payoutView },
-        '409': refusal(
-          '`payout_already_executed`: paid on-chain (recorded, not canceled); `payout_cancel_unsafe`: authorized and its signed Safe transaction can still be executed (execute another Safe transaction at its nonce first); `invalid_state`: already canceled or rejected',
-        ),
-        '503': WORKFLOW_UNAVAILABLE,
-      },
-    },
-    async (ctx, { params, body }) => {
+  route
+    .post(
+      '/firms/:id/payouts/:payoutId/cancel',
+      'Cancel a payout that is not paid; it no longer counts against the payout ceiling',
+      write,
+    )
+    .input({ params: firmPayoutParams, body: cancelPayoutBody })
+    .answers({
+      '200': { description: 'Payout (canceled)', schema: payoutView },
+      '409': refusal(
+        '`payout_already_executed`: paid on-chain (recorded, not canceled); `payout_cancel_unsafe`: authorized and its signed Safe transaction can still be executed (execute another Safe transaction at its nonce first); `invalid_state`: already canceled or rejected',
+      ),
+      '503': WORKFLOW_UNAVAILABLE,
+    })
+    .handle(async (ctx, { params, body }) => {
       const { row, live } = await cancelPayout(deps, callerOf(ctx), params.id, params.payoutId, body.reason);
       ctx.body = toPayoutView(row, live);
-    },
-  );
+    });
 
   return router;
 }

@@ -13,7 +13,7 @@ import type { ApiContext, ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf, gate, callerEm } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { challengeView, myChallenge, myChallenges } from '../../queries/prop.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import {
   buyChallengeBody,
   challengeListView,
@@ -28,59 +28,37 @@ export function challengeRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
   const read = gate({ audience: 'trader' });
   const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/challenges',
-      summary: 'Buy a challenge: a funded paper account, paid by an on-chain deposit into the firm’s PropInstance',
-      tags,
-      gate: gate({ audience: 'trader', write: true }),
-      schemas: { body: buyChallengeBody },
-      responses: { '201': { description: 'Challenge (pending_payment)', schema: challengeSchema } },
-    },
-    async (ctx, { body }) => {
+  const route = routesOf(router, openapi, { tags });
+
+  route
+    .post(
+      '/challenges',
+      'Buy a challenge: a funded paper account, paid by an on-chain deposit into the firm’s PropInstance',
+      gate({ audience: 'trader', write: true }),
+    )
+    .input({ body: buyChallengeBody })
+    .answers({ '201': { description: 'Challenge (pending_payment)', schema: challengeSchema } })
+    .handle(async (ctx, { body }) => {
       const pa = await buyChallenge(deps, callerOf(ctx), body.templateId);
       ctx.status = 201;
       ctx.body = await challengeView(em(ctx), pa);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/challenges',
-      summary: 'Your challenges, newest first',
-      tags,
-      gate: read,
-      schemas: {},
-      responses: { '200': { description: '{ data }', schema: challengeListView } },
-    },
-    async (ctx) => {
+  route
+    .get('/challenges', 'Your challenges, newest first', read)
+    .answers({ '200': { description: '{ data }', schema: challengeListView } })
+    .handle(async (ctx) => {
       ctx.body = await myChallenges(em(ctx), callerOf(ctx));
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/challenges/:id',
-      summary: 'One of your challenges',
-      tags,
-      gate: read,
-      schemas: { params: challengeParams },
-      responses: { '200': { description: 'Challenge', schema: challengeSchema } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get('/challenges/:id', 'One of your challenges', read)
+    .input({ params: challengeParams })
+    .answers({ '200': { description: 'Challenge', schema: challengeSchema } })
+    .handle(async (ctx, { params }) => {
       const e = em(ctx);
       ctx.body = await challengeView(e, await myChallenge(e, callerOf(ctx), params.id));
-    },
-  );
+    });
 
   return router;
 }

@@ -15,7 +15,7 @@ import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerEm, callerOf, gate } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { liveOffers } from '../../queries/offers.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import { assertPlanFeature } from '../../../tenants/queries/entitlements.js';
 import { offerListQuery, offerPage } from './offers.schemas.js';
 
@@ -23,23 +23,20 @@ import { offerListQuery, offerPage } from './offers.schemas.js';
 export function offerRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/api/v1/prop' });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/offers',
-      summary: 'The challenges on sale: the templates of your tenant’s live firms with their terms, newest first',
-      tags: ['prop'],
-      gate: gate({ audience: 'trader' }),
-      schemas: { query: offerListQuery },
-      responses: { '200': { description: 'Page', schema: offerPage } },
-    },
-    async (ctx, { query }) => {
+  const route = routesOf(router, openapi, { tags: ['prop'] });
+
+  route
+    .get(
+      '/offers',
+      'The challenges on sale: the templates of your tenant’s live firms with their terms, newest first',
+      gate({ audience: 'trader' }),
+    )
+    .input({ query: offerListQuery })
+    .answers({ '200': { description: 'Page', schema: offerPage } })
+    .handle(async (ctx, { query }) => {
       await assertPlanFeature(deps.auth, callerOf(ctx).tenantId, 'propFirm', 'propFirm');
       ctx.body = await liveOffers(callerEm(deps.orm, ctx), query);
-    },
-  );
+    });
 
   return router;
 }

@@ -14,7 +14,7 @@ import { callerOf, gate, callerEm } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { toPayoutView } from '../../presenters/firms.js';
 import { myPayout } from '../../queries/prop.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import { payoutView } from '../firms/payouts.schemas.js';
 import { payoutParams, requestPayoutBody } from './payouts.schemas.js';
 
@@ -23,41 +23,29 @@ export function payoutRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
   const router = new Router<ApiState>({ prefix: '/api/v1/prop' });
   const tags = ['prop'];
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/payouts',
-      summary: 'Request a payout of a passed or funded challenge (the firm’s multisig authorises and executes it)',
-      tags,
-      gate: gate({ audience: 'trader', write: true }),
-      schemas: { body: requestPayoutBody },
-      responses: { '201': { description: 'Payout (requested)', schema: payoutView } },
-    },
-    async (ctx, { body }) => {
+  const route = routesOf(router, openapi, { tags });
+
+  route
+    .post(
+      '/payouts',
+      'Request a payout of a passed or funded challenge (the firm’s multisig authorises and executes it)',
+      gate({ audience: 'trader', write: true }),
+    )
+    .input({ body: requestPayoutBody })
+    .answers({ '201': { description: 'Payout (requested)', schema: payoutView } })
+    .handle(async (ctx, { body }) => {
       const payout = await requestPayout(deps, callerOf(ctx), body);
       ctx.status = 201;
       ctx.body = toPayoutView(payout);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/payouts/:id',
-      summary: 'One of your payouts',
-      tags,
-      gate: gate({ audience: 'trader' }),
-      schemas: { params: payoutParams },
-      responses: { '200': { description: 'Payout', schema: payoutView } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get('/payouts/:id', 'One of your payouts', gate({ audience: 'trader' }))
+    .input({ params: payoutParams })
+    .answers({ '200': { description: 'Payout', schema: payoutView } })
+    .handle(async (ctx, { params }) => {
       ctx.body = toPayoutView(await myPayout(callerEm(deps.orm, ctx), callerOf(ctx), params.id));
-    },
-  );
+    });
 
   return router;
 }

@@ -13,7 +13,7 @@ import Router from '@koa/router';
 import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { transparencyReads } from '../../queries/transparency.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import { firmBundle, transparencyIndex, transparencyParams } from './transparency.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
@@ -22,37 +22,22 @@ export function transparencyRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Rou
   const tags = ['transparency'];
   const reads = transparencyReads(deps);
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/transparency',
-      summary: 'Every live firm’s on-chain proof (at most 200; cached 30 s)',
-      tags,
-      schemas: {},
-      responses: { '200': { description: 'Index', schema: transparencyIndex } },
-    },
-    async (ctx) => {
-      ctx.body = await reads.index();
-    },
-  );
+  const route = routesOf(router, openapi, { tags });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/transparency/:firmId',
-      summary: 'One live firm’s on-chain proof (cached 30 s)',
-      tags,
-      schemas: { params: transparencyParams },
-      responses: { '200': { description: 'Firm bundle', schema: firmBundle } },
-    },
-    async (ctx, { params }) => {
+  route
+    .get('/transparency', 'Every live firm’s on-chain proof (at most 200; cached 30 s)')
+    .answers({ '200': { description: 'Index', schema: transparencyIndex } })
+    .handle(async (ctx) => {
+      ctx.body = await reads.index();
+    });
+
+  route
+    .get('/transparency/:firmId', 'One live firm’s on-chain proof (cached 30 s)')
+    .input({ params: transparencyParams })
+    .answers({ '200': { description: 'Firm bundle', schema: firmBundle } })
+    .handle(async (ctx, { params }) => {
       ctx.body = await reads.firm(params.firmId);
-    },
-  );
+    });
 
   return router;
 }

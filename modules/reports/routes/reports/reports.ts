@@ -10,7 +10,7 @@ import type { ApiContext, ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf, gate, callerEm } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { dailyPnl, fundingPayments, reportList } from '../../queries/reports.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import { dailyPnlView, fundingReportView, reportListView, reportQuery } from './reports.schemas.js';
 import { intentView } from '../../../../domain/oms/intent.js';
 import { fillSchema, tradeSchema } from '../../../../api/views.schemas.js';
@@ -53,58 +53,33 @@ export function reportRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<Ap
   const read = gate({ audience: 'trader' });
   const em = (ctx: ApiContext) => callerEm(deps.orm, ctx);
 
+  const route = routesOf(router, openapi, { tags });
+
   for (const list of LISTS) {
-    endpoint(
-      router,
-      openapi,
-      {
-        method: 'get',
-        path: list.path,
-        summary: list.summary,
-        tags,
-        gate: read,
-        schemas: { query: reportQuery },
-        responses: { '200': { description: list.key, schema: reportListView(list.key, list.item) } },
-      },
-      async (ctx, { query }) => {
+    route
+      .get(list.path, list.summary, read)
+      .input({ query: reportQuery })
+      .answers({ '200': { description: list.key, schema: reportListView(list.key, list.item) } })
+      .handle(async (ctx, { query }) => {
         ctx.body = await reportList(em(ctx), callerOf(ctx), list as never, query);
-      },
-    );
+      });
   }
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/daily-pnl',
-      summary: 'Realised PnL per UTC day, from round trips',
-      tags,
-      gate: read,
-      schemas: { query: reportQuery },
-      responses: { '200': { description: 'Days, oldest first', schema: dailyPnlView } },
-    },
-    async (ctx, { query }) => {
+  route
+    .get('/daily-pnl', 'Realised PnL per UTC day, from round trips', read)
+    .input({ query: reportQuery })
+    .answers({ '200': { description: 'Days, oldest first', schema: dailyPnlView } })
+    .handle(async (ctx, { query }) => {
       ctx.body = await dailyPnl(em(ctx), callerOf(ctx), query);
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/funding',
-      summary: 'Funding payments in the window, newest first (key `funding`)',
-      tags,
-      gate: read,
-      schemas: { query: reportQuery },
-      responses: { '200': { description: 'Funding payments', schema: fundingReportView } },
-    },
-    async (ctx, { query }) => {
+  route
+    .get('/funding', 'Funding payments in the window, newest first (key `funding`)', read)
+    .input({ query: reportQuery })
+    .answers({ '200': { description: 'Funding payments', schema: fundingReportView } })
+    .handle(async (ctx, { query }) => {
       ctx.body = await fundingPayments(em(ctx), callerOf(ctx), query);
-    },
-  );
+    });
 
   return router;
 }

@@ -19,7 +19,7 @@ import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf, gate, callerEm } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
 import { statementList, statementOf } from '../../queries/statements.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import { statementListQuery, statementListView, statementParams, statementQuery } from './statements.schemas.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
@@ -28,47 +28,39 @@ export function statementRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
   const tags = ['reports'];
   const read = gate({ audience: 'trader' });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/statements',
-      summary: 'Monthly statement documents of the caller’s accounts (one per account and month with activity)',
-      tags,
-      gate: read,
-      schemas: { query: statementListQuery },
-      responses: { '200': { description: 'Statements', schema: statementListView } },
-    },
-    async (ctx, { query }) => {
-      ctx.body = await statementList(callerEm(deps.orm, ctx), callerOf(ctx), query.accountId);
-    },
-  );
+  const route = routesOf(router, openapi, { tags });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'get',
-      path: '/statements/:accountId/:month',
-      summary:
-        'One monthly statement as a CSV (default) or PDF attachment; totals reconcile: closing = opening + deposits − withdrawals + realised PnL − fees + funding',
-      tags,
-      gate: read,
-      schemas: { params: statementParams, query: statementQuery },
-      responses: {
-        '200': {
-          description:
-            '`text/csv` or `application/pdf`. Months are UTC; an event belongs to the month it was logged in. Realised PnL and fees are those of the month’s fills (the cash they moved); round trips closed in the month are listed for reference, and manual (imported) round trips never move cash so they stay out of the reconciliation. CSV columns: section,time,venue,symbol,side,qty,price,exitPrice,amountUsd,feeUsd,realizedPnlUsd,reference,detail (see domain/statements/csv.ts).',
-          types: ['text/csv', 'application/pdf'],
-          headers: {
-            'Content-Type': '`text/csv; charset=utf-8` or `application/pdf`',
-            'Content-Disposition': '`attachment; filename=statement-<accountId>-<month>.<csv|pdf>`',
-          },
+  route
+    .get(
+      '/statements',
+      'Monthly statement documents of the caller’s accounts (one per account and month with activity)',
+      read,
+    )
+    .input({ query: statementListQuery })
+    .answers({ '200': { description: 'Statements', schema: statementListView } })
+    .handle(async (ctx, { query }) => {
+      ctx.body = await statementList(callerEm(deps.orm, ctx), callerOf(ctx), query.accountId);
+    });
+
+  route
+    .get(
+      '/statements/:accountId/:month',
+      'One monthly statement as a CSV (default) or PDF attachment; totals reconcile: closing = opening + deposits − withdrawals + realised PnL − fees + funding',
+      read,
+    )
+    .input({ params: statementParams, query: statementQuery })
+    .answers({
+      '200': {
+        description:
+          '`text/csv` or `application/pdf`. Months are UTC; an event belongs to the month it was logged in. Realised PnL and fees are those of the month’s fills (the cash they moved); round trips closed in the month are listed for reference, and manual (imported) round trips never move cash so they stay out of the reconciliation. CSV columns: section,time,venue,symbol,side,qty,price,exitPrice,amountUsd,feeUsd,realizedPnlUsd,reference,detail (see domain/statements/csv.ts).',
+        types: ['text/csv', 'application/pdf'],
+        headers: {
+          'Content-Type': '`text/csv; charset=utf-8` or `application/pdf`',
+          'Content-Disposition': '`attachment; filename=statement-<accountId>-<month>.<csv|pdf>`',
         },
       },
-    },
-    async (ctx, { params, query }) => {
+    })
+    .handle(async (ctx, { params, query }) => {
       const em = callerEm(deps.orm, ctx);
       const account = await ownedAccount(em, callerOf(ctx), params.accountId);
       const statement = await statementOf(em, account, params.month);
@@ -80,8 +72,7 @@ export function statementRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router
         ctx.type = 'text/csv; charset=utf-8';
         ctx.body = statementCsv(statement);
       }
-    },
-  );
+    });
 
   return router;
 }

@@ -15,7 +15,7 @@ import Router from '@koa/router';
 import { signupFlow } from '../../commands/signup.js';
 import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
-import { endpoint } from '../../../../api/route.js';
+import { routesOf } from '../../../../api/route.js';
 import {
   acceptInviteBody,
   acceptInviteView,
@@ -31,59 +31,40 @@ export function publicTenantRoutes(deps: ApiDeps, openapi: OpenApiRegistry, base
   const tags = ['tenants'];
   const signup = signupFlow(deps, baseUrl);
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/signup',
-      summary: 'Start a white-label tenant: mails a verification token',
-      tags,
-      schemas: { body: signupBody },
-      responses: { '202': { description: 'Pending verification', schema: signupView } },
-    },
-    async (ctx, { body }) => {
+  const route = routesOf(router, openapi, { tags });
+
+  route
+    .post('/signup', 'Start a white-label tenant: mails a verification token')
+    .input({ body: signupBody })
+    .answers({ '202': { description: 'Pending verification', schema: signupView } })
+    .handle(async (ctx, { body }) => {
       const pending = await signup.start(body);
       ctx.status = 202;
       ctx.body = pending;
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/verify',
-      summary: 'Verify a signup: provisions the tenant, an admin invite and (where enabled) an operator credential',
-      tags,
-      schemas: { body: verifyBody },
-      responses: { '201': { description: 'Tenant provisioned', schema: verifyView } },
-    },
-    async (ctx, { body }) => {
+  route
+    .post(
+      '/verify',
+      'Verify a signup: provisions the tenant, an admin invite and (where enabled) an operator credential',
+    )
+    .input({ body: verifyBody })
+    .answers({ '201': { description: 'Tenant provisioned', schema: verifyView } })
+    .handle(async (ctx, { body }) => {
       const provisioned = await signup.verify(body.token);
       ctx.status = 201;
       ctx.body = provisioned;
-    },
-  );
+    });
 
-  endpoint(
-    router,
-    openapi,
-    {
-      method: 'post',
-      path: '/invites/accept',
-      summary: 'Accept an admin invite: an operator credential with every operator scope of the tenant',
-      tags,
-      schemas: { body: acceptInviteBody },
-      responses: { '201': { description: 'Credential (secret shown once)', schema: acceptInviteView } },
-    },
-    async (ctx, { body }) => {
+  route
+    .post('/invites/accept', 'Accept an admin invite: an operator credential with every operator scope of the tenant')
+    .input({ body: acceptInviteBody })
+    .answers({ '201': { description: 'Credential (secret shown once)', schema: acceptInviteView } })
+    .handle(async (ctx, { body }) => {
       const accepted = await signup.acceptInvite(body.token);
       ctx.status = 201;
       ctx.body = accepted;
-    },
-  );
+    });
 
   return router;
 }
