@@ -231,14 +231,18 @@ function publicSecurity(path: string): Record<string, string[]>[] {
 
 /**
  * The set-up every operator surface's router repeats, for the routes guarded by one `scope`: the router
- * (prefix `/api/v1`), its OpenAPI `tags`, the gates of {@link operatorAccess} (`read`, `write`, `requires`)
- * and `em(ctx)`, a fresh unit of work in the caller's tenant (docs/api.md §4.8).
+ * (prefix `/api/v1`), `route` (its {@link routesOf}, with the OpenAPI `tags` and the scope as `x-required`), the
+ * gates of {@link operatorAccess} (`read`, `write`) and `em(ctx)`, a fresh unit of work in the caller's tenant
+ * (docs/api.md §4.8).
  */
-export function operatorSurface(deps: ApiDeps, scope: Scope, tags: string[]) {
+export function operatorSurface(deps: ApiDeps, openapi: OpenApiRegistry, scope: Scope, tags: string[]) {
+  const router = new Router<ApiState>({ prefix: '/api/v1' });
+  const { read, write, requires } = operatorAccess(scope);
   return {
-    router: new Router<ApiState>({ prefix: '/api/v1' }),
-    tags,
-    ...operatorAccess(scope),
+    router,
+    route: routesOf(router, openapi, { tags, requires }),
+    read,
+    write,
     em: (ctx: ApiContext) => callerEm(deps.orm, ctx),
   };
 }

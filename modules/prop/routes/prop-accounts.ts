@@ -17,7 +17,7 @@ import { callerOf } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { propAccountView } from '../presenters/prop.js';
 import { newestFirst } from '../../../api/operator-list.js';
-import { operatorSurface, routesOf } from '../../../api/route.js';
+import { operatorSurface } from '../../../api/route.js';
 import {
   propAccountListQuery,
   propAccountPage,
@@ -27,9 +27,7 @@ import {
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function propAccountRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
-  const { router, tags, read, write: manage, requires, em } = operatorSurface(deps, 'prop:manage', ['prop-accounts']);
-
-  const route = routesOf(router, openapi, { tags, requires });
+  const { router, route, read, write: manage, em } = operatorSurface(deps, openapi, 'prop:manage', ['prop-accounts']);
 
   route
     .get('/prop-accounts', 'Challenges of the tenant’s firms, newest first', read)

@@ -14,7 +14,7 @@ import { callerOf } from '../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../api/openapi.js';
 import { toTemplateView } from '../presenters/prop.js';
 import { newestFirst } from '../../../api/operator-list.js';
-import { operatorSurface, routesOf } from '../../../api/route.js';
+import { operatorSurface } from '../../../api/route.js';
 import {
   createTemplateBody,
   patchTemplateBody,
@@ -26,9 +26,7 @@ import {
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function propTemplateRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
-  const { router, tags, read, write, requires, em } = operatorSurface(deps, 'prop:manage', ['prop-templates']);
-
-  const route = routesOf(router, openapi, { tags, requires });
+  const { router, route, read, write, em } = operatorSurface(deps, openapi, 'prop:manage', ['prop-templates']);
 
   route
     .post('/prop-templates', 'Create a challenge template of a draft firm', write)

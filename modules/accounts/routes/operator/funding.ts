@@ -13,7 +13,7 @@ import type Router from '@koa/router';
 import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
-import { operatorSurface, routesOf } from '../../../../api/route.js';
+import { operatorSurface } from '../../../../api/route.js';
 import { decideFundingOperation } from '../../commands/funding-operations.js';
 import { listFundingOperations } from '../../queries/funding-operations.js';
 import { toOperatorFundingOperationView } from '../../presenters/funding-operations.js';
@@ -27,9 +27,7 @@ import {
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function operatorFundingRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
-  const { router, tags, read, write, requires, em } = operatorSurface(deps, 'accounts:intervene', ['funding']);
-
-  const route = routesOf(router, openapi, { tags, requires });
+  const { router, route, read, write, em } = operatorSurface(deps, openapi, 'accounts:intervene', ['funding']);
 
   route
     .get(

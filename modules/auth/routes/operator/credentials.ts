@@ -17,7 +17,7 @@ import type Router from '@koa/router';
 import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
-import { operatorSurface, routesOf } from '../../../../api/route.js';
+import { operatorSurface } from '../../../../api/route.js';
 import {
   credentialOf,
   issueManagedCredential,
@@ -39,9 +39,7 @@ import {
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function operatorCredentialRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
-  const { router, tags, read, write, requires, em } = operatorSurface(deps, 'credentials:manage', ['credentials']);
-
-  const route = routesOf(router, openapi, { tags, requires });
+  const { router, route, read, write, em } = operatorSurface(deps, openapi, 'credentials:manage', ['credentials']);
 
   route
     .post('/operator/credentials', 'Issue a trader or operator credential; the secret is shown once', write)

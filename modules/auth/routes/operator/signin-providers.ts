@@ -14,7 +14,7 @@ import type Router from '@koa/router';
 import type { ApiDeps, ApiState } from '../../../../api/context.js';
 import { callerOf } from '../../../../api/middleware/auth.js';
 import type { OpenApiRegistry } from '../../../../api/openapi.js';
-import { operatorSurface, routesOf } from '../../../../api/route.js';
+import { operatorSurface } from '../../../../api/route.js';
 import {
   createProvider,
   deleteProvider,
@@ -36,12 +36,10 @@ import {
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function signinProviderRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
-  const { router, tags, read, write, requires } = operatorSurface(deps, 'tenant:config', ['sign-in']);
+  const { router, route, read, write } = operatorSurface(deps, openapi, 'tenant:config', ['sign-in']);
   const unsealable = {
     '503': { description: 'custody_unconfigured: a client secret and no AGENT_KEY_ENCRYPTION_KEYS' },
   };
-
-  const route = routesOf(router, openapi, { tags, requires });
 
   route
     .post(

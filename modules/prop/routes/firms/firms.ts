@@ -33,7 +33,7 @@ import { toFirmView } from '../../presenters/firms.js';
 import { deployment, firmOf, firmReadiness } from '../../queries/firms.js';
 import { newestFirst } from '../../../../api/operator-list.js';
 import { firmBundles } from '../../queries/prop-proof.js';
-import { operatorSurface, routesOf } from '../../../../api/route.js';
+import { operatorSurface } from '../../../../api/route.js';
 import { listQuery } from '../../../../api/operator-common.schemas.js';
 import { firmBundle } from '../prop/transparency.schemas.js';
 import {
@@ -51,9 +51,7 @@ import { WORKFLOW_UNAVAILABLE } from '../../../../api/temporal-errors.js';
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function firmRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
-  const { router, tags, read, write, requires, em } = operatorSurface(deps, 'firm:operate', ['firms']);
-
-  const route = routesOf(router, openapi, { tags, requires });
+  const { router, route, read, write, em } = operatorSurface(deps, openapi, 'firm:operate', ['firms']);
 
   route
     .post('/firms', 'Create a firm (draft), owned by the operator’s multisig once deployed', write)

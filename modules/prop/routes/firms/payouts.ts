@@ -20,7 +20,7 @@ import { callerOf } from '../../../../api/middleware/auth.js';
 import { errorBody, type OpenApiRegistry } from '../../../../api/openapi.js';
 import { toPayoutView } from '../../presenters/firms.js';
 import { firmOf, payoutOf } from '../../queries/firms.js';
-import { operatorSurface, routesOf } from '../../../../api/route.js';
+import { operatorSurface } from '../../../../api/route.js';
 import { firmParams } from './firms.schemas.js';
 import {
   authorizePayoutBody,
@@ -40,9 +40,7 @@ const MAX_PAYOUTS = 500;
 
 /** The router of the endpoints listed in this module's header; each one is also registered in `openapi`. */
 export function firmPayoutRoutes(deps: ApiDeps, openapi: OpenApiRegistry): Router<ApiState> {
-  const { router, tags, read, write, requires, em } = operatorSurface(deps, 'firm:operate', ['firms']);
-
-  const route = routesOf(router, openapi, { tags, requires });
+  const { router, route, read, write, em } = operatorSurface(deps, openapi, 'firm:operate', ['firms']);
 
   route
     .get('/firms/:id/payouts', 'Payout requests of the firm, newest first', read)
