@@ -171,7 +171,8 @@ export async function recordFills(
   const ts = Date.now(); // execution time; the tick's own time is when the mark was published
   const tenant = await em.findOneOrFail(Tenant, { id: intent.tenantId });
   const bps = { maker: new Decimal(tenant.feeSchedule.makerBps), taker: new Decimal(tenant.feeSchedule.takerBps) };
-  const before = await em.count(Fill, { intentId: intent.id });
+  // Fills and `filledQty` change together (here), so an intent with nothing filled has no fill row yet.
+  const before = new Decimal(intent.filledQty).isZero() ? 0 : await em.count(Fill, { intentId: intent.id });
   let position: PositionState = posRow
     ? {
         qty: new Decimal(posRow.qty),

@@ -6,7 +6,8 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Decimal, ZERO } from '../../../domain/decimal.js';
 import { initialMargin, venueState } from '../../../domain/paper/account.js';
 import type { IntentView } from '../../../domain/oms/intent.js';
-import { AccountBalance, OrderIntent, Position, type OrderIntentRow } from '../../../db/entities.js';
+import { AccountBalance, OrderIntent, Position, type OrderIntentRow, type PositionRow } from '../../../db/entities.js';
+import type { MarkTick } from '../../../domain/market/types.js';
 import { scoped } from '../../../db/orm.js';
 import { intentToView } from '../../../db/views.js';
 import { appendEvents, lockAccount } from '../../../db/events.js';
@@ -101,9 +102,24 @@ export function omsActivities({ orm, markMaxAgeMs, venues, metrics }: OmsDeps) {
      * Pre-dispatch risk (see {@link riskInLock}) in its own transaction under the account lock. Rejection is recorded.
      */
     async checkRisk(intentId: string): Promise<RiskVerdict> {
-      return withLockedIntent(orm, intentId, (em, intent) => riskInLock(em, intent, markMaxAgeMs), metrics);
+      return withLockedIntent(
+        orm,
+        intentId,
+        async (em, intent) => (await riskInLock(em, intent, markMaxAgeMs)).verdict,
+        metrics,
+      );
     },
   };
+}
+
+/**
+ * What {@link riskInLock} decided and, for a paper order it passed, what it read under the lock: the mark and the
+ * account's positions on the venue, which the fill in the same transaction uses instead of reading them again.
+ */
+export interface RiskCheck {
+  verdict: RiskVerdict;
+  tick?: MarkTick;
+  positions?: PositionRow[];
 }
 
 /**
@@ -112,22 +128,18 @@ export function omsActivities({ orm, markMaxAgeMs, venues, metrics }: OmsDeps) {
  * the venue's available margin, USD (`insufficient_margin`). A rejection is recorded on the intent. An intent
  * already past `signed_pending_dispatch` answers what was decided then (a retry).
  */
-export async function riskInLock(
-  em: EntityManager,
-  intent: OrderIntentRow,
-  markMaxAgeMs: number,
-): Promise<RiskVerdict> {
+export async function riskInLock(em: EntityManager, intent: OrderIntentRow, markMaxAgeMs: number): Promise<RiskCheck> {
   if (intent.state !== 'signed_pending_dispatch') {
     const o = outcomeOf(intent);
-    return o.state === 'rejected' ? { ok: false, reason: o.reason ?? 'rejected' } : { ok: true };
+    return { verdict: o.state === 'rejected' ? { ok: false, reason: o.reason ?? 'rejected' } : { ok: true } };
   }
   const tick = await readMark(em, intent.venue, intent.symbol, markMaxAgeMs);
   if (!tick) {
     await rejectIntent(em, intent, 'no_mark');
-    return { ok: false, reason: 'no_mark' };
+    return { verdict: { ok: false, reason: 'no_mark' } };
   }
   // Routed venues hold the margin themselves: the venue refuses what the account cannot carry (422 venue_rejected).
-  if (intent.venue !== 'paper') return { ok: true };
+  if (intent.venue !== 'paper') return { verdict: { ok: true } };
   const positions = await em.find(Position, { accountId: intent.accountId, venue: intent.venue });
   const balance = await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
   const marks = new Map<string, Decimal>([[intent.symbol, tick.mark]]);
@@ -151,7 +163,7 @@ export async function riskInLock(
   const needed = initialMargin(new Decimal(intent.qty), price, new Decimal(intent.leverage), intent.reduceOnly);
   if (needed.gt(state.marginAvailableUsd) && needed.gt(ZERO)) {
     await rejectIntent(em, intent, 'insufficient_margin');
-    return { ok: false, reason: 'insufficient_margin' };
+    return { verdict: { ok: false, reason: 'insufficient_margin' } };
   }
-  return { ok: true };
+  return { verdict: { ok: true }, tick, positions };
 }

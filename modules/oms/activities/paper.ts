@@ -14,7 +14,7 @@ import { Position, type OrderIntentRow } from '../../../db/entities.js';
 import type { NewEvent } from '../../../db/events.js';
 import { readMark } from '../../../db/marks.js';
 import type { DispatchOutcome, RiskVerdict } from '../../../activities/types.js';
-import { riskInLock } from './oms.js';
+import { riskInLock, type RiskCheck } from './oms.js';
 import * as ledger from './ledger.js';
 
 /** The order the engine sees: the intent's remaining quantity and its trigger state. */
@@ -80,8 +80,8 @@ export async function checkAndExecutePaper(
     deps.orm,
     intentId,
     async (em, intent) => {
-      const risk = await riskInLock(em, intent, deps.markMaxAgeMs);
-      return risk.ok ? { risk, outcome: await executeInLock(deps, em, intent, 'arrival') } : { risk };
+      const { verdict: risk, ...read } = await riskInLock(em, intent, deps.markMaxAgeMs);
+      return risk.ok ? { risk, outcome: await executeInLock(deps, em, intent, 'arrival', read) } : { risk };
     },
     deps.metrics,
   );
@@ -91,26 +91,27 @@ export async function checkAndExecutePaper(
  * The paper engine's match of `intent` and its recording through the ledger, inside
  * {@link ledger.withLockedIntent}'s transaction (account and intent locked); see {@link executePaper} for `mode`.
  * An intent not in the state `mode` expects answers its recorded outcome (a retry, or a crossing that passed).
+ * `read`: the mark and the venue's positions the risk check read in this transaction ({@link RiskCheck}), used
+ * instead of reading them again.
  */
 export async function executeInLock(
   deps: ledger.PaperDeps,
   em: EntityManager,
   intent: OrderIntentRow,
   mode: 'arrival' | 'mark',
+  read: Omit<RiskCheck, 'verdict'> = {},
 ): Promise<DispatchOutcome> {
   if (mode === 'arrival' ? intent.state !== 'signed_pending_dispatch' : intent.orderStatus !== 'open')
     return ledger.outcomeOf(intent);
-  const tick = await readMark(em, intent.venue, intent.symbol, deps.markMaxAgeMs);
+  const tick = read.tick ?? (await readMark(em, intent.venue, intent.symbol, deps.markMaxAgeMs));
   if (!tick) {
     if (mode === 'mark') return ledger.outcomeOf(intent);
     await ledger.rejectIntent(em, intent, 'no_mark');
     return ledger.outcomeOf(intent);
   }
-  const posRow = await em.findOne(Position, {
-    accountId: intent.accountId,
-    venue: intent.venue,
-    symbol: intent.symbol,
-  });
+  const posRow = read.positions
+    ? (read.positions.find((p) => p.symbol === intent.symbol) ?? null)
+    : await em.findOne(Position, { accountId: intent.accountId, venue: intent.venue, symbol: intent.symbol });
   const result = (mode === 'arrival' ? matchOnArrival : matchOnMark)(
     toPaperOrder(intent),
     tick,
