@@ -5,7 +5,7 @@
  */
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, AccountEvent } from './entities.js';
+import { Account } from './entities.js';
 
 /** `/ws/risk` topics and the frame types published under each (documented in the README). */
 export const TOPIC_OF_FRAME = {
@@ -34,7 +34,12 @@ export async function lockAccount(em: EntityManager, accountId: string) {
   return em.findOneOrFail(Account, { id: accountId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 }
 
-/** Appends events in order; the account must already be locked by {@link lockAccount}. */
+/**
+ * Appends events in order, numbered after the account's last `seq`, in ONE statement (the next seq is read
+ * inside the insert; issue 15: one round trip fewer per transaction than reading it first). The account must
+ * already be locked by {@link lockAccount}, so no other transaction numbers events of it meanwhile; the rows are
+ * written at once (not at the unit of work's flush), and the insert trigger NOTIFYs them at commit.
+ */
 export async function appendEvents(
   em: EntityManager,
   tenantId: string,
@@ -42,28 +47,22 @@ export async function appendEvents(
   events: NewEvent[],
 ): Promise<void> {
   if (!events.length) return;
-  const [{ seq }] = await em
-    .getConnection()
-    .execute<{ seq: number }[]>(
-      'select coalesce(max(seq), 0)::int as seq from account_events where account_id = ?',
-      [accountId],
-      'all',
-      em.getTransactionContext(),
-    );
-  events.forEach((e, i) =>
-    em.create(
-      AccountEvent,
-      {
-        tenantId,
-        accountId,
-        seq: seq + i + 1,
-        kind: e.kind,
-        topic: TOPIC_OF_FRAME[e.frameType],
-        frameType: e.frameType,
-        venue: e.venue,
-        data: e.data,
-      },
-      { partial: true },
-    ),
+  const rows = events.map((e, i) => ({
+    n: i + 1,
+    kind: e.kind,
+    topic: TOPIC_OF_FRAME[e.frameType],
+    frame_type: e.frameType,
+    venue: e.venue,
+    data: e.data,
+  }));
+  await em.getConnection().execute(
+    `insert into account_events (tenant_id, account_id, seq, kind, topic, frame_type, venue, data, created_at)
+     select ?, ?, (select coalesce(max(seq), 0) from account_events where account_id = ?) + e.n,
+            e.kind, e.topic, e.frame_type, e.venue, e.data, ?::timestamptz
+       from jsonb_to_recordset(?::jsonb) as e(n int, kind text, topic text, frame_type text, venue text, data jsonb)
+      order by e.n`,
+    [tenantId, accountId, accountId, new Date().toISOString(), JSON.stringify(rows)],
+    'run',
+    em.getTransactionContext(),
   );
 }
