@@ -2,7 +2,7 @@
  * OMS activities that are not venue-specific: record a composed intent, and the pre-dispatch
  * risk check (initial margin against the venue's available margin, docs/api.md §2.5).
  */
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM, QueryResult } from '@mikro-orm/postgresql';
 import { Decimal, ZERO } from '../../../domain/decimal.js';
 import { initialMargin, venueState } from '../../../domain/paper/account.js';
 import type { IntentView } from '../../../domain/oms/intent.js';
@@ -40,12 +40,12 @@ export function omsActivities({ orm, markMaxAgeMs, venues, metrics }: OmsDeps) {
     async recordIntent(input: IntentWorkflowInput): Promise<IntentView> {
       return scoped(orm, input.tenantId).transactional(async (em) => {
         await lockAccount(em, input.accountId);
-        const existing = await em.findOne(OrderIntent, { id: input.intentId });
-        if (existing) return intentToView(existing);
         const { intentId, signing, batchId, batchLeg, pollMs: _p, resume: _r, historyBound: _b, ...fields } = input;
-        const intent = em.create(OrderIntent, {
+        const now = new Date();
+        const row = {
           id: intentId,
           ...fields,
+          venueSigning: fields.venueSigning ?? null,
           state: signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch',
           orderStatus: null,
           venueOrderId: null,
@@ -56,9 +56,18 @@ export function omsActivities({ orm, markMaxAgeMs, venues, metrics }: OmsDeps) {
           triggered: false,
           batchId: batchId ?? null,
           batchLeg: batchLeg ?? null,
-        });
-        await em.flush();
-        const view = intentToView(intent);
+          createdAt: now,
+          updatedAt: now,
+        } satisfies Partial<OrderIntentRow>;
+        // One statement whether or not a retry finds the intent recorded (then nothing is inserted).
+        const inserted: QueryResult = await em
+          .createQueryBuilder(OrderIntent)
+          .insert(row)
+          .onConflict('id')
+          .ignore()
+          .execute('run');
+        if (!inserted.affectedRows) return intentToView(await em.findOneOrFail(OrderIntent, { id: intentId }));
+        const view = intentToView(row as OrderIntentRow);
         await appendEvents(em, input.tenantId, input.accountId, [
           { kind: 'intent.composed', frameType: 'Order-Intent-Update', venue: input.venue, data: view },
         ]);
