@@ -1,47 +1,62 @@
 /**
  * A local Aster Futures v3 simulator (node:http on 127.0.0.1) serving the REST surface the adapter
- * uses, with Aster's paths, form-urlencoded requests and JSON shapes (docs/venues.md §2):
+ * and generic clients use, with Aster's paths, form-urlencoded requests and JSON shapes (docs/venues.md §2):
+ * - Public market data (simulators/aster-markets.ts): `GET /fapi/v3/exchangeInfo`, `/fapi/v3/depth`,
+ *   `/fapi/v3/ticker/24hr`, and the spot host's `GET /api/v3/exchangeInfo` (no spot pairs).
  * - `POST /fapi/v3/registerAndApproveAgent` (unauthenticated): the owner's EIP-712 `Message`
  *   signature (chainId = `signatureChainId`) over the received string minus `&signature=…` must
  *   recover `user`; nonce rules as below; `expired` (ms) in the future; `canWithdraw=true` needs
  *   an `ipWhitelist`. Records the agent (name, expiry, permissions); answers `{"code":200,"msg":"success"}`.
- * - Signed endpoints (`POST|DELETE|GET /fapi/v3/order`, `GET /fapi/v3/openOrders`,
- *   `/fapi/v3/allOrders`, `/fapi/v3/userTrades`, `/fapi/v3/account`): the string received (body for POST/DELETE,
- *   query for GET) minus its last `&signature=…` is the signed `msg`; the `AsterSignTransaction`
+ * - `POST /fapi/v3/approveBuilder` (signed by the main wallet, no `signer`): EIP-712 `ApproveBuilder(string
+ *   Builder,string MaxFeeRate,string BuilderName,string AsterChain,string User,uint256 Nonce)` (the
+ *   parameters with capitalised names; `BuilderName` only when sent) in the `AsterSignTransaction`
+ *   domain of `signatureChainId` must recover `user`; `asterChain` is this network's. Records the
+ *   builder and its fee cap; `GET /fapi/v3/builder` lists them.
+ * - Signed endpoints (`POST|DELETE|GET /fapi/v3/order`, `GET /fapi/v3/openOrders`, `/fapi/v3/allOrders`,
+ *   `/fapi/v3/userTrades`, `/fapi/v3/account`, `/fapi/v3/balance`, `/fapi/v3/positionRisk`,
+ *   `/fapi/v3/leverageBracket`, `/fapi/v3/builder`): the string received (body for POST/DELETE, query for
+ *   GET) minus its last `&signature=…` is the signed `msg`; the `AsterSignTransaction`
  *   signature (chainId 1666, testnet 714) must recover `signer`, else
- *   `{"code":-1022,"msg":"Signature for this request is not valid."}`; `signer` must be an approved,
- *   unexpired agent of `user` with perp permission, else `-2015 Invalid API-key, IP, or permissions
- *   for action.`; `nonce` (µs) within ±10 s of the server clock and not among the user's 100 latest,
- *   else `-4225 Nonce Expired` (Aster answers a re-used nonce the same way, per its `noop` sample).
+ *   `{"code":-1022,"msg":"Signature for this request is not valid."}`; `signer` must be `user` itself
+ *   (the main wallet signing for itself) or an approved, unexpired agent of `user` with perp permission,
+ *   else `-2015 Invalid API-key, IP, or permissions for action.`; `nonce` (µs) within ±10 s of the server
+ *   clock and not among the user's 100 latest, else `-4225 Nonce Expired` (Aster answers a re-used nonce
+ *   the same way, per its `noop` sample). Parameters may come in any order.
  * - Other refusals: unknown symbol `-1121 Invalid symbol.`, unknown order `-2013 Order does not
  *   exist.`, cancel of a final order `-2011 Unknown order sent.`, quantity precision `-1111`, price
  *   off tick `-4014`, notional < 5 USDT `-4164`, trigger already reached `-2021`, post-only (GTX)
- *   that would take `-5022`, missing/malformed parameters `-1102`, time span > 7 days `-1127`.
+ *   that would take `-5022`, missing/malformed parameters `-1102`, time span > 7 days `-1127`, a
+ *   `builder` the user has not approved or a `feeRate` above its cap `-1130` (the simulator's wording).
  *   Errors are HTTP 400 (`-2015`: 401) with `{"code","msg"}`.
  *
- * Matching against `markOf(platform symbol)`: MARKET fills at once at the mark (no mark → `-4131`);
+ * Orders answer as `newOrderRespType` asks: `ACK` (the default) the order as accepted (`NEW`, nothing
+ * executed), `RESULT` its state once matched. Matching against `markOf(platform symbol)`: MARKET fills at
+ * once at the mark (no mark → `-4131`);
  * LIMIT fills at once at the mark when marketable (buy: mark ≤ price; sell: mark ≥ price), else IOC
  * expires and GTC/GTX rest, filling at their price as maker once the mark crosses (on `poke()` and
  * before every read or cancel). STOP(_MARKET) triggers when buy mark ≥ stopPrice / sell mark ≤
  * stopPrice, TAKE_PROFIT(_MARKET) the other way; a triggered market order fills at the mark, a
  * triggered STOP becomes a resting limit (same orderId, status NEW). Fees: taker 0.035 %, maker
- * 0.01 % of the notional, in USDT (= USD), 8 decimals, positive = charged. Each user's collateral (what
- * a test funds, `fund()`) and net positions are kept (simulators/holdings.ts): trades carry their
- * `realizedPnl`, and `GET /fapi/v3/account` values the positions at the marks, cross margin at 20×
- * (capped at the symbol's maximum). Deviations, on purpose: no margin checks (reduceOnly accepted as
- * is, an order beyond the collateral too), no funding payments, one fill per order, hedge mode and
- * TRAILING_STOP_MARKET refused.
+ * 0.01 % of the notional, in USDT (= USD), 8 decimals, positive = charged (a builder's fee is not
+ * charged). Each user's collateral (what a test funds, `fund()`) and net positions are kept
+ * (simulators/holdings.ts): trades carry their `realizedPnl`, and `GET /fapi/v3/account`, `/balance` and
+ * `/positionRisk` value the positions at the marks, cross margin at 20× (capped at the symbol's
+ * maximum). Deviations, on purpose: no margin checks (reduceOnly accepted as is, an order beyond the
+ * collateral too), no funding payments, one fill per order, hedge mode and TRAILING_STOP_MARKET refused.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { recoverTypedDataAddress } from 'viem';
 import { Decimal } from '../domain/decimal.js';
 import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../domain/market/symbols.js';
-import { ASTER_CHAIN_ID, recoverSigner, splitSigned } from '../venues/aster/signing.js';
+import { ASTER_SYMBOLS } from '../domain/market/venues/aster.js';
+import { ASTER_CHAIN_ID, asterDomain, recoverSigner, splitSigned } from '../venues/aster/signing.js';
 import type { WireAccount, WireOrder, WireStatus, WireTrade } from '../venues/aster/wire.js';
 import { addressControls, Faults, isAddress, lc, listen, messageOf, NOT_FOUND_TEXT, Reply, Tally } from './harness.js';
 import type { InjectedLimit, SimulatorOptions, VenueSimulator } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders, triggerReached } from './matching.js';
 import { Holdings } from './holdings.js';
+import * as markets from './aster-markets.js';
 
 /**
  * Options of {@link startAsterSimulator}: marks in USD of platform symbols (`BTC.ASTER`); `network`
@@ -79,7 +94,7 @@ const MAKER_FEE = new Decimal('0.0001');
 const NONCE_WINDOW_US = 10_000_000n;
 const KEPT_NONCES = 100;
 const WEEK_MS = 7 * 86_400_000;
-const MIN_NOTIONAL = new Decimal(5);
+const MIN_NOTIONAL = new Decimal(markets.MIN_NOTIONAL_USDT);
 /** Leverage of a position (cross, capped at the symbol's maximum). */
 const DEFAULT_LEVERAGE = 20;
 
@@ -124,6 +139,21 @@ const NO_ORDER = () => new AsterFail(-2013, 'Order does not exist.');
 
 const nowUs = () => BigInt(Date.now()) * 1000n;
 
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** The client order id the venue gives an order sent without one: 22 random letters and digits. */
+const generatedClientOrderId = () => [...randomBytes(22)].map((b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('');
+
+/** `asterChain` of a builder approval per network. */
+const ASTER_CHAIN = { mainnet: 'Mainnet', testnet: 'Testnet' } as const;
+
+/** A builder a user approved (`POST /fapi/v3/approveBuilder`): the user's and its address as sent, its fee cap and name. */
+interface ApprovedBuilder {
+  userAddress: string;
+  builderAddress: string;
+  maxFeeRate: Decimal;
+  builderName: string;
+}
+
 /** Which order types the simulator takes, and what each needs: a limit price, a trigger price, a time in force. */
 const TYPES: Record<string, { price: boolean; stop: boolean; tif: boolean; takeProfit: boolean }> = {
   MARKET: { price: false, stop: false, tif: false, takeProfit: false },
@@ -139,6 +169,8 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
   const chainId = ASTER_CHAIN_ID[opts.network ?? 'mainnet'];
   const agentsOf = new Map<string, Map<string, AsterAgent>>(); // user → agent address → agent
   const nonces = new Map<string, bigint[]>(); // user → latest nonces (≤ 100)
+  const buildersOf = new Map<string, Map<string, ApprovedBuilder>>(); // user → builder address → approval
+  const funded = new Set<string>(); // users with a deposit
   const orders = new Map<number, SimOrder>();
   const trades: (WireTrade & { owner: string })[] = [];
   const accepted = new Tally();
@@ -182,15 +214,75 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     return { ...parts, p, user, other };
   }
 
-  /** Verifies a signed request as Aster does; returns its parameters and the user (lower-case). */
+  /** Whether the venue knows the main wallet `user` (lower-case): it has a deposit (`fund()`), an agent or a builder. */
+  const isKnown = (user: string) => funded.has(user) || agentsOf.has(user) || buildersOf.has(user);
+
+  /**
+   * Verifies a signed request as Aster does: the signature recovers `signer`, who is the main wallet
+   * `user` itself (one the venue knows) or an API wallet `user` approved for perps and not expired.
+   * Returns its parameters and the user (lower-case).
+   */
   async function authenticate(received: string): Promise<{ p: URLSearchParams; user: string }> {
     const { msg, signature, p, user, other: signer } = signedForm(received, 'signer');
     const recovered = await recoverSigner(msg, signature, chainId);
     if (recovered !== lc(signer)) throw BAD_SIGNATURE();
-    const agent = agentsOf.get(lc(user))?.get(lc(signer));
-    if (!agent || agent.expired <= Date.now() || !agent.canPerpTrade) throw NO_PERMISSION();
+    if (lc(signer) === lc(user)) {
+      if (!isKnown(lc(user))) throw NO_PERMISSION();
+    } else {
+      const agent = agentsOf.get(lc(user))?.get(lc(signer));
+      if (!agent || agent.expired <= Date.now() || !agent.canPerpTrade) throw NO_PERMISSION();
+    }
     useNonce(lc(user), p.get('nonce'));
     return { p, user: lc(user) };
+  }
+
+  /**
+   * `POST /fapi/v3/approveBuilder`, signed by the main wallet (module doc): records `builder` (as sent)
+   * with its fee cap `maxFeeRate` for `user`; a second approval of the same builder replaces the first.
+   */
+  async function approveBuilder(received: string): Promise<unknown> {
+    const parts = splitSigned(received);
+    if (!parts) throw MANDATORY('signature');
+    const p = new URLSearchParams(parts.msg);
+    const user = p.get('user');
+    const builder = p.get('builder');
+    if (!isAddress(user)) throw MANDATORY('user');
+    if (!isAddress(builder)) throw MANDATORY('builder');
+    const maxFeeRate = decimal(p, 'maxFeeRate', true)!;
+    for (const k of ['asterChain', 'signatureChainId', 'nonce']) if (!p.get(k)) throw MANDATORY(k);
+    if (!/^\d{1,19}$/.test(p.get('nonce')!)) throw MANDATORY('nonce');
+    if (!/^\d+$/.test(p.get('signatureChainId')!)) throw MANDATORY('signatureChainId');
+    if (p.get('asterChain') !== ASTER_CHAIN[opts.network ?? 'mainnet']) throw MANDATORY('asterChain');
+    const name = p.get('builderName');
+    const fields = [
+      ['Builder', builder],
+      ['MaxFeeRate', p.get('maxFeeRate')!],
+      ...(name === null ? [] : [['BuilderName', name]]),
+      ['AsterChain', p.get('asterChain')!],
+      ['User', user],
+    ];
+    const message: Record<string, string | bigint> = Object.fromEntries(fields);
+    message.Nonce = BigInt(p.get('nonce')!);
+    const types = {
+      ApproveBuilder: [...fields.map(([k]) => ({ name: k, type: 'string' })), { name: 'Nonce', type: 'uint256' }],
+    };
+    const recovered = await recoverTypedDataAddress({
+      domain: asterDomain(Number(p.get('signatureChainId'))),
+      types,
+      primaryType: 'ApproveBuilder',
+      message,
+      signature: parts.signature,
+    }).catch(() => null);
+    if (lc(recovered) !== lc(user)) throw BAD_SIGNATURE();
+    useNonce(lc(user), p.get('nonce'));
+    if (!buildersOf.has(lc(user))) buildersOf.set(lc(user), new Map());
+    buildersOf.get(lc(user))!.set(lc(builder), {
+      userAddress: user,
+      builderAddress: builder,
+      maxFeeRate,
+      builderName: name ?? '',
+    });
+    return { code: 200, msg: 'success' };
   }
 
   async function register(received: string): Promise<unknown> {
@@ -312,7 +404,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     if (t.tif && !['GTC', 'IOC', 'FOK', 'GTX'].includes(tif)) throw new AsterFail(-1115, 'Invalid timeInForce.');
     const reduceOnly = p.get('reduceOnly') ?? 'false';
     if (reduceOnly !== 'true' && reduceOnly !== 'false') throw MANDATORY('reduceOnly');
-    const cid = p.get('newClientOrderId') ?? `autoclose-${randomBytes(8).toString('hex')}`;
+    const cid = p.get('newClientOrderId') ?? generatedClientOrderId();
     if (!/^[.A-Za-z:/0-9_-]{1,36}$/.test(cid))
       throw new AsterFail(
         -1100,
@@ -325,6 +417,9 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       if (px && (px.lte(0) || !px.mod(spec.tickSize).isZero()))
         throw new AsterFail(-4014, 'Price not increased by tick size.');
     }
+    const respType = p.get('newOrderRespType') ?? 'ACK';
+    if (respType !== 'ACK' && respType !== 'RESULT') throw MANDATORY('newOrderRespType');
+    checkBuilder(user, p);
     const live = [...orders.values()].some(
       (o) => o.owner === user && o.clientOrderId === cid && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'),
     );
@@ -357,9 +452,26 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       );
     }
     record(o);
+    const acknowledged = wire(o);
     if (takes) fill(o, mark, false);
     else if (type === 'LIMIT' && (tif === 'IOC' || tif === 'FOK')) o.status = 'EXPIRED';
-    return wire(o);
+    return respType === 'ACK' ? acknowledged : wire(o);
+  }
+
+  /**
+   * An order's builder code: `builder` and `feeRate` come together, the builder is one `user` approved
+   * and `feeRate` is at most its cap. @throws -1102 when one comes without the other, -1130 otherwise.
+   */
+  function checkBuilder(user: string, p: URLSearchParams): void {
+    const builder = p.get('builder');
+    const feeRate = decimal(p, 'feeRate', builder !== null);
+    if (builder === null) {
+      if (feeRate !== null) throw MANDATORY('builder');
+      return;
+    }
+    const approved = buildersOf.get(user)?.get(lc(builder));
+    if (!approved) throw new AsterFail(-1130, "Data sent for parameter 'builder' is not valid.");
+    if (feeRate!.gt(approved.maxFeeRate)) throw new AsterFail(-1130, "Data sent for parameter 'feeRate' is not valid.");
   }
 
   // --- answers -----------------------------------------------------------------------------
@@ -418,12 +530,11 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     return { start, end };
   }
 
-  /** `GET /fapi/v3/account` of `user` (module doc): its collateral and positions valued at the marks. */
-  async function account(user: string): Promise<WireAccount & Record<string, unknown>> {
-    const usdt = (v: Decimal) => v.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN).toFixed(8);
+  /** `user`'s collateral and positions valued at the marks (module doc): what the account reads report. */
+  async function valuation(user: string) {
     const held = await Promise.all(
       holdings.positions(user).map(async (p) => {
-        const spec = findSymbol('aster', p.symbol)!;
+        const spec = findSymbol('aster', p.symbol)! as SymbolSpec & { venueSymbol: string };
         const mark = (await markOf(spec)) ?? p.avgEntryPrice;
         const leverage = Math.min(DEFAULT_LEVERAGE, spec.maxLeverage);
         const notional = p.qty.mul(mark);
@@ -435,6 +546,15 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     const upnl = sum((h) => h.upnl);
     const initial = sum((h) => h.notional.abs().div(h.leverage));
     const available = Decimal.max(0, wallet.add(upnl).sub(initial));
+    return { held, wallet, upnl, initial, available };
+  }
+
+  /** USDT with 8 decimals, half-even, as the account reads write it. */
+  const usdt = (v: Decimal) => v.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN).toFixed(8);
+
+  /** `GET /fapi/v3/account` of `user` (module doc): its collateral and positions valued at the marks. */
+  async function account(user: string): Promise<WireAccount & Record<string, unknown>> {
+    const { held, wallet, upnl, initial, available } = await valuation(user);
     return {
       feeTier: 0,
       canTrade: true,
@@ -453,7 +573,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       availableBalance: usdt(available),
       maxWithdrawAmount: usdt(available),
       positions: held.map((h) => ({
-        symbol: h.spec.venueSymbol!,
+        symbol: h.spec.venueSymbol,
         positionAmt: h.p.qty.toFixed(h.spec.szDecimals),
         entryPrice: h.p.avgEntryPrice.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN).toFixed(),
         markPrice: h.mark.toFixed(),
@@ -467,13 +587,104 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     };
   }
 
+  /** `GET /fapi/v3/balance` of `user`: one entry, USDT, from the same valuation as {@link account}. */
+  async function balance(user: string) {
+    const { wallet, upnl, available } = await valuation(user);
+    return [
+      {
+        accountAlias: createHash('sha256').update(user).digest('base64url').slice(0, 8),
+        asset: 'USDT',
+        balance: usdt(wallet),
+        crossWalletBalance: usdt(wallet),
+        crossUnPnl: usdt(upnl),
+        availableBalance: usdt(available),
+        maxWithdrawAmount: usdt(available),
+        marginAvailable: true,
+        updateTime: Date.now(),
+      },
+    ];
+  }
+
+  /**
+   * `GET /fapi/v3/positionRisk` of `user` (one-way mode): one entry per routed symbol, or only `symbol`'s,
+   * flat ones with zero amount and entry price; cross margin, no liquidation price (no margin model).
+   */
+  async function positionRisk(user: string, symbol: string | null) {
+    const only = symbol === null ? null : specOfVenue(symbol);
+    const { held } = await valuation(user);
+    const now = Date.now();
+    const specs = ASTER_SYMBOLS.filter((s) => !only || s.venueSymbol === only.venueSymbol);
+    return Promise.all(
+      specs.map(async (spec) => {
+        const h = held.find((x) => x.spec.symbol === spec.symbol);
+        const mark = h?.mark ?? (await markOf(spec)) ?? new Decimal(0);
+        const pd = markets.priceDecimals(spec);
+        return {
+          entryPrice: (h?.p.avgEntryPrice ?? new Decimal(0)).toFixed(pd + 3),
+          marginType: 'cross',
+          isAutoAddMargin: 'false',
+          isolatedMargin: usdt(new Decimal(0)),
+          leverage: String(Math.min(DEFAULT_LEVERAGE, spec.maxLeverage)),
+          liquidationPrice: '0',
+          markPrice: usdt(mark),
+          maxNotionalValue: markets.MAX_NOTIONAL_VALUE,
+          positionAmt: (h?.p.qty ?? new Decimal(0)).toFixed(spec.szDecimals),
+          symbol: spec.venueSymbol!,
+          unRealizedProfit: usdt(h?.upnl ?? new Decimal(0)),
+          positionSide: 'BOTH',
+          updateTime: h ? now : 0,
+        };
+      }),
+    );
+  }
+
   const limitOf = (p: URLSearchParams) => Math.min(Math.max(Number(p.get('limit') ?? 500) || 500, 1), 1000);
+
+  /** Resting limit orders on `spec` (triggers not yet fired are hidden), as the book shows them. */
+  const restingOf = (spec: SymbolSpec): markets.BookOrder[] =>
+    [...orders.values()]
+      .filter((o) => working(o) && o.spec.symbol === spec.symbol && o.price !== null && (!o.stopPrice || o.triggered))
+      .map((o) => ({ isBuy: o.side === 'BUY', px: o.price!, sz: o.origQty.sub(o.executedQty) }));
+
+  /** `GET /fapi/v3/ticker/24hr` of one symbol: {@link markets.ticker24hr} over its trades; no mark → `-1121`. */
+  async function ticker(spec: SymbolSpec & { venueSymbol: string }) {
+    const mark = await markOf(spec);
+    if (!mark) throw BAD_SYMBOL();
+    const mine = trades
+      .filter((t) => t.symbol === spec.venueSymbol)
+      .map((t) => ({ id: t.id, qty: new Decimal(t.qty), quoteQty: new Decimal(t.price).mul(t.qty), time: t.time }));
+    return markets.ticker24hr(spec, mark, mine);
+  }
+
+  /** The public routes (no signature): market data, by `METHOD path`. */
+  const PUBLIC: Record<string, (q: URLSearchParams) => Promise<unknown>> = {
+    'GET /fapi/v3/exchangeInfo': async () => markets.exchangeInfo(),
+    'GET /api/v3/exchangeInfo': async () => markets.spotExchangeInfo(),
+    'GET /fapi/v3/depth': async (q) => {
+      const spec = specOfVenue(q.get('symbol'));
+      const limit = markets.depthLimit(q.get('limit'));
+      if (limit === null) throw new AsterFail(-1130, "Data sent for parameter 'limit' is not valid.");
+      return markets.depth(spec, await markOf(spec), restingOf(spec), limit);
+    },
+    'GET /fapi/v3/ticker/24hr': async (q) => {
+      const symbol = q.get('symbol');
+      if (symbol !== null) return ticker(specOfVenue(symbol));
+      const marked: (SymbolSpec & { venueSymbol: string })[] = [];
+      for (const s of ASTER_SYMBOLS) if (await markOf(s)) marked.push(specOfVenue(s.venueSymbol!));
+      return Promise.all(marked.map(ticker));
+    },
+  };
 
   async function route(req: IncomingMessage, res: ServerResponse, body: string): Promise<unknown> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const key = `${req.method} ${url.pathname}`;
     const received = req.method === 'GET' ? url.search.replace(/^\?/, '') : body;
+    if (Object.hasOwn(PUBLIC, key)) {
+      await poke();
+      return PUBLIC[key](url.searchParams);
+    }
     if (key === 'POST /fapi/v3/registerAndApproveAgent') return register(received);
+    if (key === 'POST /fapi/v3/approveBuilder') return approveBuilder(received);
     const known = [
       'POST /fapi/v3/order',
       'DELETE /fapi/v3/order',
@@ -482,6 +693,10 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       'GET /fapi/v3/allOrders',
       'GET /fapi/v3/userTrades',
       'GET /fapi/v3/account',
+      'GET /fapi/v3/balance',
+      'GET /fapi/v3/positionRisk',
+      'GET /fapi/v3/leverageBracket',
+      'GET /fapi/v3/builder',
     ];
     if (!known.includes(key)) return NOT_FOUND_TEXT;
     const { p, user } = await authenticate(received);
@@ -502,6 +717,22 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
         return wire(findOrder(user, p));
       case 'GET /fapi/v3/account':
         return account(user);
+      case 'GET /fapi/v3/balance':
+        return balance(user);
+      case 'GET /fapi/v3/positionRisk':
+        return positionRisk(user, p.get('symbol'));
+      case 'GET /fapi/v3/leverageBracket': {
+        const symbol = p.get('symbol');
+        if (symbol !== null) return markets.leverageBracket(specOfVenue(symbol));
+        return ASTER_SYMBOLS.map((s) => markets.leverageBracket(s as SymbolSpec & { venueSymbol: string }));
+      }
+      case 'GET /fapi/v3/builder':
+        return [...(buildersOf.get(user)?.values() ?? [])].map((b) => ({
+          userAddress: b.userAddress,
+          builderAddress: b.builderAddress,
+          maxFeeRate: b.maxFeeRate.toNumber(),
+          builderName: b.builderName,
+        }));
       case 'GET /fapi/v3/openOrders': {
         const sym = p.get('symbol');
         const spec = sym ? specOfVenue(sym) : null;
@@ -578,7 +809,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       return { venueOrderId: String(order.orderId) };
     },
     poke,
-    ...addressControls(accepted, holdings),
+    ...addressControls(accepted, holdings, funded),
     agents(owner) {
       return [...(agentsOf.get(lc(owner))?.values() ?? [])].map((a) => ({ ...a }));
     },

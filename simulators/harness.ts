@@ -197,15 +197,20 @@ async function serve(server: Server, port = 0, path = ''): Promise<{ url: string
 /**
  * The per-owner test controls of a simulator whose owners are addresses (Hyperliquid, Aster, Polymarket):
  * `orderCount` reads the orders `accepted` counted under the lower-case address, `fund` credits the
- * lower-case address in `holdings` (simulators/holdings.ts), so a test may pass an address in any case.
+ * lower-case address in `holdings` (simulators/holdings.ts), so a test may pass an address in any case,
+ * and adds it to `funded` when given (the venues where a deposit makes a wallet known).
  */
 export function addressControls(
   accepted: Pick<Tally, 'of'>,
   holdings: Pick<Holdings, 'fund'>,
+  funded?: Set<string>,
 ): Pick<VenueSimulator<unknown>, 'orderCount' | 'fund'> {
   return {
     orderCount: (owner) => accepted.of(lc(owner)),
-    fund: (owner, amountUsd) => holdings.fund(lc(owner), amountUsd),
+    fund: (owner, amountUsd) => {
+      funded?.add(lc(owner));
+      holdings.fund(lc(owner), amountUsd);
+    },
   };
 }
 

@@ -2,7 +2,7 @@
  * The Hyperliquid simulator's market data (simulators/hyperliquid.ts; docs/venues.md §1.7): its perps
  * are the platform's Hyperliquid symbol table (domain/market/venues/hyperliquid.ts), its prices the
  * platform's marks of those symbols. Builds what the public `POST /info` types answer — `meta`,
- * `metaAndAssetCtxs`, `allMids`, `l2Book`, `spotMeta`, `outcomeMeta` — typed with the response types
+ * `metaAndAssetCtxs`, `allMids`, `l2Book`, `spotMeta`, `spotMetaAndAssetCtxs`, `perpDexs`, `outcomeMeta` — typed with the response types
  * of Hyperliquid's published TypeScript SDK (`@nktkas/hyperliquid`), so a missing or misnamed field
  * fails the typecheck. Pure apart from reading marks.
  *
@@ -25,6 +25,8 @@ import type {
   MetaAndAssetCtxsResponse,
   MetaResponse,
   OutcomeMetaResponse,
+  PerpDexsResponse,
+  SpotMetaAndAssetCtxsResponse,
   SpotMetaResponse,
 } from '@nktkas/hyperliquid/api/info';
 import { Decimal } from '../domain/decimal.js';
@@ -212,6 +214,16 @@ export function metaAndAssetCtxs(
 /** `spotMeta`: no spot pairs; the one token USDC (the perps' collateral). */
 export function spotMeta(): SpotMetaResponse {
   return { universe: [], tokens: [USDC_TOKEN] };
+}
+
+/** `spotMetaAndAssetCtxs`: {@link spotMeta} and no spot asset contexts (no spot pairs). */
+export function spotMetaAndAssetCtxs(): SpotMetaAndAssetCtxsResponse {
+  return [spotMeta(), []];
+}
+
+/** `perpDexs`: the main dex only (its entry is `null`); no builder-deployed perp dexes. */
+export function perpDexs(): PerpDexsResponse {
+  return [null];
 }
 
 /** `outcomeMeta`: no outcome markets. */

@@ -20,9 +20,10 @@
  * - `POST /info`, in the shapes of the venue's published TypeScript SDK (`@nktkas/hyperliquid`, whose
  *   response types type these answers): account types by the master's `user` — `orderStatus` (oid
  *   or cloid), `historicalOrders`, `openOrders`, `frontendOpenOrders`, `userFills`, `userFillsByTime`,
- *   `clearinghouseState`; market types (simulators/hyperliquid-markets.ts) — `meta`,
- *   `metaAndAssetCtxs`, `allMids`, `l2Book` (a book around the mark plus the resting orders),
- *   `spotMeta` and `outcomeMeta` (empty but for USDC), main dex only (`dex` absent or `""`).
+ *   `clearinghouseState`, `userAbstraction` (`"default"`); market types (simulators/hyperliquid-markets.ts)
+ *   — `meta`, `metaAndAssetCtxs`, `allMids`, `l2Book` (a book around the mark plus the resting orders),
+ *   `spotMeta`, `spotMetaAndAssetCtxs` and `outcomeMeta` (empty but for USDC), `perpDexs` (the main
+ *   dex only), main dex only (`dex` absent or `""`).
  * - A master exists once it has a deposit (`fund()`) or has approved an agent: it may then sign L1
  *   actions itself, as on the venue.
  *
@@ -49,6 +50,7 @@ import type {
   HistoricalOrdersResponse,
   OpenOrdersResponse,
   OrderStatusResponse,
+  UserAbstractionResponse,
   UserFillsResponse,
 } from '@nktkas/hyperliquid/api/info';
 import { Decimal } from '../domain/decimal.js';
@@ -600,6 +602,8 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     openOrders: ({ orders: mine }): OpenOrdersResponse => openOf(mine).map(openOrder),
     frontendOpenOrders: ({ orders: mine }): FrontendOpenOrdersResponse => openOf(mine).map((o) => wireOrder(o).order),
     clearinghouseState: ({ user }) => clearinghouse(user),
+    // Every account keeps perp and spot apart, never set otherwise: what a new account answers.
+    userAbstraction: (): UserAbstractionResponse => 'default',
     userFills: ({ fills: mine }): UserFillsResponse =>
       mine.sort((a, b) => b.time - a.time || b.tid - a.tid).slice(0, PAGE),
     userFillsByTime: ({ fills: mine }, body): UserFillsResponse => {
@@ -646,6 +650,8 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
       return markets.l2Book(body.coin, spec ? await markOf(spec) : null, restingOf(body.coin));
     },
     spotMeta: async () => markets.spotMeta(),
+    spotMetaAndAssetCtxs: async () => markets.spotMetaAndAssetCtxs(),
+    perpDexs: async () => markets.perpDexs(),
     outcomeMeta: async () => markets.outcomeMeta(),
   };
 
@@ -719,11 +725,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
       return { venueOrderId: String(order.oid) };
     },
     poke,
-    ...addressControls(accepted, holdings),
-    fund(owner, amountUsd) {
-      funded.add(lc(owner));
-      holdings.fund(lc(owner), amountUsd);
-    },
+    ...addressControls(accepted, holdings, funded),
     agents(owner) {
       return [...(approvals.get(lc(owner)) ?? new Map<string, Agent>()).entries()].map(([name, a]) => ({
         name,

@@ -43,20 +43,7 @@ import {
 } from '../support/adapters.js';
 import { VenueRejected, type AgentKey, type VenueContext, type VenueOrderRequest } from '../../venues/types.js';
 import { startAsterSimulator, type AsterSimulator } from '../../simulators/aster.js';
-
-// Published in Aster's v3 futures docs ("for demonstration purposes only; the privateKey corresponds to the signer").
-const DOC_KEY = '0x4fd0a42218f3eae43a6ce26d22544e986139a01e5b34a62db53757ffca81bae1' as const;
-const DOC_SIGNER = '0x21cF8Ae13Bb72632562c6Fff438652Ba1a151bb0';
-const DOC_USER = '0x63DD5aCC6b1aa0f563956C0e534DD30B6dcF7C4e';
-const DOC_NONCE = 1748310859508867n; // the docs' printed `math.trunc(time.time()*1000000)`
-const DOC_ORDER = [
-  ['symbol', 'ASTERUSDT'],
-  ['type', 'LIMIT'],
-  ['side', 'BUY'],
-  ['timeInForce', 'GTC'],
-  ['quantity', '20'],
-  ['price', '0.5'],
-] as const;
+import { DOC_KEY, DOC_NONCE, DOC_ORDER, DOC_SIGNER, DOC_USER } from './aster-docs.js';
 
 /** EIP-712 digest of Message(string msg) rebuilt by hand (independent of viem's typed-data code). */
 function manualDigest(msg: string, chainId: number): Hex {

@@ -18,6 +18,7 @@ import { ApiRequestError, ExchangeClient, HttpTransport, InfoClient } from '@nkt
 import { SymbolConverter, formatPrice, formatSize } from '@nktkas/hyperliquid/utils';
 import { Decimal } from '../../domain/decimal.js';
 import { startHyperliquidSimulator, type HyperliquidSimulator } from '../../simulators/hyperliquid.js';
+import { BTC_LONG_STATE, btcLongFill, restingBuy } from './hyperliquid-answers.js';
 
 /** A fresh client order id: `0x` + 32 hex. */
 const newCloid = (): `0x${string}` => `0x${randomBytes(16).toString('hex')}`;
@@ -148,24 +149,14 @@ describe('@nktkas/hyperliquid against the Hyperliquid simulator', () => {
         cloid,
       },
     ]);
-    const frontend = {
+    const frontend = restingBuy({
       coin: 'BTC',
-      side: 'B',
       limitPx: '90000',
       sz: '0.001',
       oid,
       timestamp: open[0].timestamp,
-      triggerCondition: 'N/A',
-      isTrigger: false,
-      triggerPx: '0.0',
-      children: [],
-      isPositionTpsl: false,
-      reduceOnly: false,
-      orderType: 'Limit',
-      origSz: '0.001',
-      tif: 'Gtc',
       cloid,
-    };
+    });
     expect(await info.frontendOpenOrders({ user })).toStrictEqual([frontend]);
     const known = { status: 'order', order: { order: frontend, status: 'open', statusTimestamp: expect.any(Number) } };
     expect(await info.orderStatus({ user, oid })).toStrictEqual(known);
@@ -229,61 +220,9 @@ describe('@nktkas/hyperliquid against the Hyperliquid simulator', () => {
       order: { status: 'filled', order: { sz: '0', origSz: '0.01', tif: 'Ioc' } },
     });
 
-    // Taker fee 0.045 % of 970.005 = 0.436502 (USDC, 6 decimals).
-    const fills = await info.userFills({ user });
-    expect(fills).toStrictEqual([
-      {
-        coin: 'BTC',
-        px: '97000.5',
-        sz: '0.01',
-        side: 'B',
-        time: expect.any(Number),
-        startPosition: '0',
-        dir: 'Open Long',
-        closedPnl: '0',
-        hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
-        oid,
-        crossed: true,
-        fee: '0.436502',
-        tid: expect.any(Number),
-        feeToken: 'USDC',
-        twapId: null,
-        cloid,
-      },
-    ]);
-
-    // Equity 10000 − 0.436502; margin 970.005 / 20 (cross, the default) = 48.50025.
-    const summary = {
-      accountValue: '9999.563498',
-      totalNtlPos: '970.005',
-      totalRawUsd: '9999.563498',
-      totalMarginUsed: '48.50025',
-    };
-    expect(await info.clearinghouseState({ user })).toStrictEqual({
-      marginSummary: summary,
-      crossMarginSummary: summary,
-      crossMaintenanceMarginUsed: '24.250125',
-      withdrawable: '9951.063248',
-      assetPositions: [
-        {
-          type: 'oneWay',
-          position: {
-            coin: 'BTC',
-            szi: '0.01',
-            entryPx: '97000.5',
-            positionValue: '970.005',
-            unrealizedPnl: '0',
-            returnOnEquity: '0',
-            liquidationPx: null,
-            leverage: { type: 'cross', value: 20 },
-            marginUsed: '48.50025',
-            maxLeverage: 40,
-            cumFunding: { allTime: '0.0', sinceOpen: '0.0', sinceChange: '0.0' },
-          },
-        },
-      ],
-      time: expect.any(Number),
-    });
+    // Fee, equity and margin: test/venues/hyperliquid-answers.ts.
+    expect(await info.userFills({ user })).toStrictEqual([btcLongFill(oid, cloid)]);
+    expect(await info.clearinghouseState({ user })).toStrictEqual(BTC_LONG_STATE);
     const [, ctxs] = await info.metaAndAssetCtxs();
     expect(ctxs[0]).toMatchObject({ dayNtlVlm: '970.005', dayBaseVlm: '0.01' });
 
