@@ -25,6 +25,7 @@ import {
   type PositionRow,
 } from '../../../db/entities.js';
 import { scoped, platformEm } from '../../../db/orm.js';
+import { BoundedMap } from '../../../domain/bounded-map.js';
 import { fillView, intentToView, positionView, workingOrderView } from '../../../db/views.js';
 import { recordStateSnapshot } from '../../../db/state-snapshots.js';
 import { appendEvents, lockAccount, type NewEvent } from '../../../db/events.js';
@@ -40,6 +41,40 @@ export interface PaperDeps {
 
 const isTerminal = (state: string) => (TERMINAL_STATES as readonly string[]).includes(state);
 
+/** What never changes about an intent: its tenant, account and venue. */
+export interface IntentHead {
+  tenantId: string;
+  accountId: string;
+  venue: string;
+}
+
+/** How long this process keeps an intent's head after recording or reading it, ms. */
+const HEAD_KEEP_MS = 15 * 60_000;
+/**
+ * Intent heads by id, as this worker process recorded or read them (at most 10,000): immutable facts, so a hit is
+ * always right, and {@link withLockedIntent} skips its look-up before locking (issue 15). A miss reads the row.
+ */
+const heads = new BoundedMap<IntentHead>(10_000);
+
+/** Keeps the head of intent `intentId` (see {@link heads}); recordIntent calls it for each intent it inserts. */
+export function rememberIntentHead(intentId: string, head: IntentHead): void {
+  heads.set(
+    intentId,
+    { tenantId: head.tenantId, accountId: head.accountId, venue: head.venue },
+    Date.now() + HEAD_KEEP_MS,
+  );
+}
+
+/** The head of intent `intentId`, kept or read. @throws ApplicationFailure `intent_not_found` (non-retryable). */
+async function headOf(orm: MikroORM, intentId: string): Promise<IntentHead> {
+  const kept = heads.get(intentId);
+  if (kept) return kept.value;
+  const row = await platformEm(orm).findOne(OrderIntent, { id: intentId }, { filters: false });
+  if (!row) throw ApplicationFailure.nonRetryable(`intent ${intentId} not found`, 'intent_not_found');
+  rememberIntentHead(intentId, row);
+  return row;
+}
+
 /**
  * Runs `work` in a transaction of the intent's tenant with the account and the intent locked. Every
  * terminal transition of an intent happens in here, so when `work` moved the intent into a terminal
@@ -51,8 +86,7 @@ export async function withLockedIntent<T>(
   work: (em: EntityManager, intent: OrderIntentRow) => Promise<T>,
   metrics?: ActivityMetrics,
 ): Promise<T> {
-  const head = await platformEm(orm).findOne(OrderIntent, { id: intentId }, { filters: false });
-  if (!head) throw ApplicationFailure.nonRetryable(`intent ${intentId} not found`, 'intent_not_found');
+  const head = await headOf(orm, intentId);
   let reached: IntentState | undefined;
   const result = await scoped(orm, head.tenantId).transactional(async (em) => {
     await lockAccount(em, head.accountId);

@@ -12,7 +12,7 @@ import { scoped } from '../../../db/orm.js';
 import { intentToView } from '../../../db/views.js';
 import { appendEvents, lockAccount } from '../../../db/events.js';
 import { readMark } from '../../../db/marks.js';
-import { outcomeOf, rejectIntent, withLockedIntent } from './ledger.js';
+import { outcomeOf, rejectIntent, rememberIntentHead, withLockedIntent } from './ledger.js';
 import type { RiskVerdict } from '../../../activities/types.js';
 import type { ActivityMetrics } from '../../../activities/metrics.js';
 import { verifyTypedData, type Hex } from 'viem';
@@ -38,7 +38,7 @@ export function omsActivities({ orm, markMaxAgeMs, venues, metrics }: OmsDeps) {
      * for the same id returns the stored intent unchanged (idempotent).
      */
     async recordIntent(input: IntentWorkflowInput): Promise<IntentView> {
-      return scoped(orm, input.tenantId).transactional(async (em) => {
+      const view = await scoped(orm, input.tenantId).transactional(async (em) => {
         await lockAccount(em, input.accountId);
         const { intentId, signing, batchId, batchLeg, pollMs: _p, resume: _r, historyBound: _b, ...fields } = input;
         const now = new Date();
@@ -67,12 +67,14 @@ export function omsActivities({ orm, markMaxAgeMs, venues, metrics }: OmsDeps) {
           .ignore()
           .execute('run');
         if (!inserted.affectedRows) return intentToView(await em.findOneOrFail(OrderIntent, { id: intentId }));
-        const view = intentToView(row as OrderIntentRow);
+        const composed = intentToView(row as OrderIntentRow);
         await appendEvents(em, input.tenantId, input.accountId, [
-          { kind: 'intent.composed', frameType: 'Order-Intent-Update', venue: input.venue, data: view },
+          { kind: 'intent.composed', frameType: 'Order-Intent-Update', venue: input.venue, data: composed },
         ]);
-        return view;
+        return composed;
       });
+      rememberIntentHead(input.intentId, input); // committed: its dispatch here needs no look-up before locking
+      return view;
     },
 
     /**
