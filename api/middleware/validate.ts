@@ -61,6 +61,16 @@ export function storable(s: string): string {
   return s.replace(UNSTORABLE_ALL, '\uFFFD');
 }
 
+/** The `400 invalid_input` of a string or key at `path` that holds a NUL or an unpaired surrogate. */
+const refuse = (path: string[]) =>
+  new ApiError('invalid_input', [
+    {
+      path: path.join('.'),
+      message: 'must not contain NUL characters or unpaired UTF-16 surrogates',
+      code: 'invalid_characters',
+    },
+  ]);
+
 /**
  * Walks `value` (iteratively: a hostile depth cannot overflow the stack) and refuses what nothing
  * downstream should see.
@@ -69,15 +79,8 @@ export function storable(s: string): string {
  *   unpaired surrogate.
  */
 export function screenInput(where: string, value: unknown, maxDepth = MAX_BODY_DEPTH): void {
+  if (value === undefined || value === null) return;
   const stack: { v: unknown; path: string[]; depth: number }[] = [{ v: value, path: [where], depth: 0 }];
-  const refuse = (path: string[]) =>
-    new ApiError('invalid_input', [
-      {
-        path: path.join('.'),
-        message: 'must not contain NUL characters or unpaired UTF-16 surrogates',
-        code: 'invalid_characters',
-      },
-    ]);
   for (let item = stack.pop(); item; item = stack.pop()) {
     const { v, path, depth } = item;
     if (typeof v === 'string') {
