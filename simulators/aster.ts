@@ -13,7 +13,7 @@
  *   domain of `signatureChainId` must recover `user`; `asterChain` is this network's. Records the
  *   builder and its fee cap; `GET /fapi/v3/builder` lists them.
  * - Signed endpoints (`POST|DELETE|GET /fapi/v3/order`, `GET /fapi/v3/openOrders`, `/fapi/v3/allOrders`,
- *   `/fapi/v3/userTrades`, `/fapi/v3/account`, `/fapi/v3/balance`, `/fapi/v3/positionRisk`,
+ *   `/fapi/v3/userTrades`, `/fapi/v3/accountWithJoinMargin`, `/fapi/v3/balance`, `/fapi/v3/positionRisk`,
  *   `/fapi/v3/leverageBracket`, `/fapi/v3/builder`): the string received (body for POST/DELETE, query for
  *   GET) minus its last `&signature=…` is the signed `msg`; the `AsterSignTransaction`
  *   signature (chainId 1666, testnet 714) must recover `signer`, else
@@ -39,7 +39,7 @@
  * triggered STOP becomes a resting limit (same orderId, status NEW). Fees: taker 0.035 %, maker
  * 0.01 % of the notional, in USDT (= USD), 8 decimals, positive = charged (a builder's fee is not
  * charged). Each user's collateral (what a test funds, `fund()`) and net positions are kept
- * (simulators/holdings.ts): trades carry their `realizedPnl`, and `GET /fapi/v3/account`, `/balance` and
+ * (simulators/holdings.ts): trades carry their `realizedPnl`, and `GET /fapi/v3/accountWithJoinMargin`, `/balance` and
  * `/positionRisk` value the positions at the marks, cross margin at 20× (capped at the symbol's
  * maximum). Deviations, on purpose: no margin checks (reduceOnly accepted as is, an order beyond the
  * collateral too), no funding payments, one fill per order, hedge mode and TRAILING_STOP_MARKET refused.
@@ -552,7 +552,10 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
   /** USDT with 8 decimals, half-even, as the account reads write it. */
   const usdt = (v: Decimal) => v.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN).toFixed(8);
 
-  /** `GET /fapi/v3/account` of `user` (module doc): its collateral and positions valued at the marks. */
+  /**
+   * `GET /fapi/v3/accountWithJoinMargin` of `user` ("Account Information v3", module doc): its collateral and
+   * positions valued at the marks, in the documented shape (positions carry `unrealizedProfit` and no mark price).
+   */
   async function account(user: string): Promise<WireAccount & Record<string, unknown>> {
     const { held, wallet, upnl, initial, available } = await valuation(user);
     return {
@@ -572,16 +575,37 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       totalCrossUnPnl: usdt(upnl),
       availableBalance: usdt(available),
       maxWithdrawAmount: usdt(available),
+      assets: [
+        {
+          asset: 'USDT',
+          walletBalance: usdt(wallet),
+          unrealizedProfit: usdt(upnl),
+          marginBalance: usdt(wallet.add(upnl)),
+          maintMargin: usdt(initial.div(2)),
+          initialMargin: usdt(initial),
+          positionInitialMargin: usdt(initial),
+          openOrderInitialMargin: usdt(new Decimal(0)),
+          crossWalletBalance: usdt(wallet),
+          crossUnPnl: usdt(upnl),
+          availableBalance: usdt(available),
+          maxWithdrawAmount: usdt(available),
+          marginAvailable: true,
+          updateTime: Date.now(),
+        },
+      ],
       positions: held.map((h) => ({
         symbol: h.spec.venueSymbol,
-        positionAmt: h.p.qty.toFixed(h.spec.szDecimals),
-        entryPrice: h.p.avgEntryPrice.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN).toFixed(),
-        markPrice: h.mark.toFixed(),
-        unRealizedProfit: usdt(h.upnl),
+        initialMargin: usdt(h.notional.abs().div(h.leverage)),
+        maintMargin: usdt(h.notional.abs().div(h.leverage).div(2)),
+        unrealizedProfit: usdt(h.upnl),
+        positionInitialMargin: usdt(h.notional.abs().div(h.leverage)),
+        openOrderInitialMargin: '0',
         leverage: String(h.leverage),
-        notional: usdt(h.notional),
-        marginType: 'cross',
+        isolated: false,
+        entryPrice: h.p.avgEntryPrice.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN).toFixed(),
+        maxNotional: markets.MAX_NOTIONAL_VALUE,
         positionSide: 'BOTH',
+        positionAmt: h.p.qty.toFixed(h.spec.szDecimals),
         updateTime: Date.now(),
       })),
     };
@@ -692,7 +716,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       'GET /fapi/v3/openOrders',
       'GET /fapi/v3/allOrders',
       'GET /fapi/v3/userTrades',
-      'GET /fapi/v3/account',
+      'GET /fapi/v3/accountWithJoinMargin',
       'GET /fapi/v3/balance',
       'GET /fapi/v3/positionRisk',
       'GET /fapi/v3/leverageBracket',
@@ -715,7 +739,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       }
       case 'GET /fapi/v3/order':
         return wire(findOrder(user, p));
-      case 'GET /fapi/v3/account':
+      case 'GET /fapi/v3/accountWithJoinMargin':
         return account(user);
       case 'GET /fapi/v3/balance':
         return balance(user);

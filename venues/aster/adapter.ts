@@ -10,7 +10,8 @@
  * - fills → `GET /fapi/v3/userTrades` per symbol in ≤ 7-day windows from `sinceMs`, paged by `fromId`;
  * - orders → `GET /fapi/v3/openOrders` plus `GET /fapi/v3/allOrders` per listed symbol (the last
  *   7 days, which include orders placed in Aster's own web interface);
- * - account → `GET /fapi/v3/account` (wallet balance, unrealised PnL, margin, positions).
+ * - account → `GET /fapi/v3/accountWithJoinMargin` (wallet balance, unrealised PnL, margin) and
+ *   `GET /fapi/v3/positionRisk` (positions with their mark), as Aster's v3 docs name them.
  * Authorisation: the owner's wallet signs the `registerAndApproveAgent` parameter string as an
  * EIP-712 `Message` with chainId = `signatureChainId` (56); the agent may trade perps, never spot
  * nor withdraw, and expires at `expired` (ms); {@link asterAdapter.submitAuthorization} posts it
@@ -60,6 +61,7 @@ import {
   toVenueOrder,
   UNKNOWN_ORDER,
   wireAccountSchema,
+  wirePositionRiskSchema,
   wireOrderSchema,
   wireTradeSchema,
   type WireTrade,
@@ -311,7 +313,8 @@ export const asterAdapter: VenueAdapter = {
   },
 
   async account(ctx) {
-    return toVenueAccount(await signed(ctx, 'GET', '/fapi/v3/account', [], wireAccountSchema));
+    const totals = await signed(ctx, 'GET', '/fapi/v3/accountWithJoinMargin', [], wireAccountSchema);
+    return toVenueAccount(totals, await signed(ctx, 'GET', '/fapi/v3/positionRisk', [], wirePositionRiskSchema));
   },
 
   authorizationRequest(args) {

@@ -220,11 +220,10 @@ export function toVenueFill(t: WireTrade): VenueFill {
 }
 
 /**
- * Aster's account JSON (`GET /fapi/v3/account`, USDT = USD): `totalWalletBalance` (cash),
- * `totalUnrealizedProfit`, `totalMarginBalance` (equity), `totalInitialMargin` (margin used),
- * `availableBalance`, and per symbol `positionAmt` (signed), `entryPrice`, `unRealizedProfit`, `leverage`,
- * `notional` (signed size × mark) and, where the venue sends it, `markPrice`. The venue also sends
- * `assets`, `maxWithdrawAmount`, `totalMaintMargin`, … and a position per symbol, flat ones included.
+ * Aster's account totals (`GET /fapi/v3/accountWithJoinMargin`, "Account Information v3"; USDT = USD):
+ * `totalWalletBalance` (cash), `totalUnrealizedProfit`, `totalMarginBalance` (equity), `totalInitialMargin`
+ * (margin used), `availableBalance`. The venue also sends `assets`, `maxWithdrawAmount`, `totalMaintMargin`, … and
+ * `positions` without a mark price (read from {@link wirePositionRiskSchema} instead).
  */
 export const wireAccountSchema = z.looseObject({
   totalWalletBalance: decimal,
@@ -232,35 +231,41 @@ export const wireAccountSchema = z.looseObject({
   totalMarginBalance: decimal,
   totalInitialMargin: decimal,
   availableBalance: decimal,
-  positions: z.array(
-    z.looseObject({
-      symbol: text,
-      positionAmt: decimal,
-      entryPrice: decimal,
-      unRealizedProfit: decimal,
-      leverage: decimal,
-      notional: decimal,
-      markPrice: decimal.optional(),
-    }),
-  ),
 });
 export type WireAccount = z.infer<typeof wireAccountSchema>;
 
-/** Aster account JSON → {@link VenueAccount}: the venue's totals, its open (non-flat) positions. */
-export function toVenueAccount(w: WireAccount): VenueAccount {
+/**
+ * Aster's positions (`GET /fapi/v3/positionRisk`, "Position Information v3"; one entry per symbol in one-way
+ * mode, flat ones included): `positionAmt` (signed, contracts), `entryPrice`, `markPrice` (USD), `unRealizedProfit`
+ * (USD), `leverage`; the venue also sends `marginType`, `isolatedMargin`, `liquidationPrice`, `maxNotionalValue`, ….
+ */
+export const wirePositionRiskSchema = z.array(
+  z.looseObject({
+    symbol: text,
+    positionAmt: decimal,
+    entryPrice: decimal,
+    markPrice: decimal,
+    unRealizedProfit: decimal,
+    leverage: decimal,
+  }),
+);
+export type WirePositionRisk = z.infer<typeof wirePositionRiskSchema>;
+
+/** Aster's account totals and position list → {@link VenueAccount}: the venue's totals, its open (non-flat) positions. */
+export function toVenueAccount(w: WireAccount, positions: WirePositionRisk): VenueAccount {
   return {
     balanceUsd: canon(w.totalWalletBalance),
     unrealizedPnlUsd: canon(w.totalUnrealizedProfit),
     equityUsd: canon(w.totalMarginBalance),
     marginUsedUsd: canon(w.totalInitialMargin),
     marginAvailableUsd: canon(w.availableBalance),
-    positions: w.positions
+    positions: positions
       .filter((p) => !new Decimal(p.positionAmt).isZero())
       .map((p) => ({
         symbol: platformSymbol(p.symbol),
         qty: canon(p.positionAmt),
         avgEntryPrice: canon(p.entryPrice),
-        markPrice: canon(p.markPrice ?? new Decimal(p.notional).div(p.positionAmt).toDecimalPlaces(8).toFixed()),
+        markPrice: canon(p.markPrice),
         unrealizedPnlUsd: canon(p.unRealizedProfit),
         leverage: canon(p.leverage),
       })),
