@@ -1,7 +1,8 @@
 /**
  * A local Polymarket CLOB V2 simulator (node:http on 127.0.0.1) serving exactly routes the real CLOB
  * serves, with the venue's paths and JSON shapes (docs/venues.md §3), and nothing else:
- * - public (no auth): `GET /` (`"OK"`), `GET /time` (epoch seconds), `GET /book?token_id=` (the
+ * - public (no auth): `GET /` (`"OK"`), `GET /time` (epoch seconds), `GET /version` (`{version: 2}`,
+ *   the order version the exchange takes), `GET /book?token_id=` (the
  *   token's resting orders, aggregated by price, with its tick size, neg-risk flag and the mark as
  *   `last_trade_price`), `GET /tick-size?token_id=` → `{minimum_tick_size}`, `GET /neg-risk?token_id=`
  *   → `{neg_risk}`, `GET /fee-rate?token_id=` → `{base_fee}` (the taker fee bps);
@@ -19,9 +20,11 @@
  * the V2 EIP-712 signature recovers `signer` (else `{"error":"invalid signature"}`, 400); the
  * signature type holds as the exchange checks it: 0 EOA `maker` = `signer`; 1 POLY_PROXY and
  * 2 POLY_GNOSIS_SAFE `maker` is the proxy / Safe wallet of `signer` (on chain a CREATE2 derivation;
- * here what a test registered with `registerWallet`); 3 POLY_1271 is refused (the exchange asks the
- * deposit wallet's contract, `isValidSignature` over an ERC-7739 envelope, which this simulator
- * does not run); the order hash was never seen (a replay is a duplicate); the price is on the
+ * here what a test registered with `registerWallet`); 3 POLY_1271 `maker` = `signer` = a deposit
+ * wallet of the API key's address, whose ERC-1271 `isValidSignature` is run as the wallet runs it
+ * (`recoverPoly1271Owner`: the ERC-7739 envelope binds this order and this exchange, and its inner
+ * signature recovers the wallet's owner; ownership registered with `registerWallet(wallet, owner, 3)`);
+ * the order hash was never seen (a replay is a duplicate); the price is on the
  * token's tick inside [tick, 1 − tick]; the size has ≤ 2 decimals.
  *
  * Matching against `markOf(platform symbol)`: FAK/FOK fill at once at the mark when the limit is
@@ -50,6 +53,7 @@ import {
   priceAndSize,
   recoverL1Signer,
   recoverOrderSigner,
+  recoverPoly1271Owner,
   SIGNATURE_TYPE,
   type PolymarketOrder,
 } from '../venues/polymarket/signing.js';
@@ -89,9 +93,10 @@ export interface PolymarketSimulator extends VenueSimulator<InjectedLimit> {
   linkOwner(owner: string, wallet: string): void;
   /**
    * Records on-chain wallet ownership: `wallet` is the POLY_PROXY (1) or POLY_GNOSIS_SAFE (2) wallet
-   * of `signer`, as the exchange derives it. A test control, no route.
+   * of `owner`, as the exchange derives it, or (3) the POLY_1271 deposit wallet `owner` controls (the
+   * key its ERC-1271 `isValidSignature` accepts). A test control, no route.
    */
-  registerWallet(wallet: string, signer: string, signatureType: 1 | 2): void;
+  registerWallet(wallet: string, owner: string, signatureType: 1 | 2 | 3): void;
 }
 
 interface SimOrder {
@@ -152,9 +157,6 @@ class HttpError extends Error {
 }
 
 const TICK = (tokenId: string) => new Decimal(findByVenueSymbol('polymarket', tokenId)?.tickSize ?? '0.01');
-/** Refusal of an order of a signature type the exchange accepts but this simulator cannot verify as it does. */
-const POLY_1271_REFUSED =
-  'signature type 3 (POLY_1271) is not simulated: the exchange asks the deposit wallet contract (ERC-1271)';
 const nowSec = () => Math.floor(Date.now() / 1000);
 /** The L2 paths served (besides `/data/order/<id>`); any other path is 404 before authentication. */
 const PRIVATE_PATHS = new Set(['/order', '/data/orders', '/data/trades', '/balance-allowance']);
@@ -164,7 +166,7 @@ const PAGE = 100;
 export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions): Promise<PolymarketSimulator> {
   const network = opts.network ?? 'mainnet';
   const takerFeeBps = String(opts.takerFeeBps ?? 0);
-  const wallets = new Map<string, { signer: string; signatureType: number }>(); // proxy/Safe → owner EOA
+  const wallets = new Map<string, { signer: string; signatureType: number }>(); // proxy/Safe/deposit wallet → owner EOA
   const linked = new Map<string, string>(); // test owner → trading wallet
   const keys = new Map<string, ApiKeyRow>(); // apiKey → row
   const keyOf = new Map<string, string>(); // `${address}:${nonce}` → apiKey
@@ -184,6 +186,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
   function fill(o: SimOrder, price: Decimal, asTaker: boolean): void {
     const size = o.size.sub(o.matched);
     const id = randomUUID();
+    const settlement = `0x${randomBytes(32).toString('hex')}`; // the (simulated) on-chain settlement transaction
     const feeUsd = new Decimal(asTaker ? takerFeeUsd(takerFeeBps, price.toFixed(), size.toFixed()) : 0);
     holdings.fill(o.maker, o.symbol, { side: o.side === 'BUY' ? 'buy' : 'sell', qty: size, price, feeUsd });
     const market = POLYMARKET_TOKENS[o.tokenId]?.marketId ?? '';
@@ -205,6 +208,8 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       size: size.toFixed(),
       price: price.toFixed(),
       status: 'CONFIRMED',
+      transaction_hash: settlement,
+      bucket_index: 0,
       match_time: String(nowSec()),
       last_update: String(nowSec()),
       outcome: '',
@@ -318,7 +323,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     return { apiKey, row };
   }
 
-  /** The wallets `address` trades for: its own (EOA) and the proxy / Safe wallets it owns. */
+  /** The wallets `address` trades for: its own (EOA) and the proxy / Safe / deposit wallets it owns. */
   const walletsOf = (address: string) => [
     address,
     ...[...wallets.entries()].filter(([, w]) => w.signer === address).map(([wallet]) => wallet),
@@ -353,24 +358,45 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     if (!w || w.signer !== signer || w.signatureType !== signatureType)
       throw new HttpError(400, `the order maker is not the signature type ${signatureType} wallet of the signer`);
   };
-  /** Per signature type, how `maker` must relate to the signer (the API key's address). */
+  /** Per signature type, how `maker` must relate to the order's signer. */
   const MAKER_CHECKS: Record<number, (maker: string, signer: string) => void> = {
     [SIGNATURE_TYPE.EOA]: (maker, signer) => {
       if (maker !== signer) throw new HttpError(400, 'the order maker has to be the signer for signature type 0 (EOA)');
     },
     [SIGNATURE_TYPE.POLY_PROXY]: walletCheck(SIGNATURE_TYPE.POLY_PROXY),
     [SIGNATURE_TYPE.POLY_GNOSIS_SAFE]: walletCheck(SIGNATURE_TYPE.POLY_GNOSIS_SAFE),
-    [SIGNATURE_TYPE.POLY_1271]: () => {
-      throw new HttpError(400, POLY_1271_REFUSED);
+    [SIGNATURE_TYPE.POLY_1271]: (maker, signer) => {
+      if (maker !== signer)
+        throw new HttpError(400, 'the order maker has to be the signer for signature type 3 (POLY_1271)');
     },
   };
+  /** The POLY_1271 deposit wallet at `address` and its owner, when one is registered there. */
+  const depositWallet = (address: string) => {
+    const w = wallets.get(address);
+    return w?.signatureType === SIGNATURE_TYPE.POLY_1271 ? w : undefined;
+  };
+  /**
+   * Whether the order signature is valid as the exchange checks it: ECDSA of the signer (types 0-2), or
+   * the deposit wallet's ERC-1271 answer (type 3: the ERC-7739 envelope recovers the wallet's owner; a
+   * signer that is not a deposit wallet has no `isValidSignature` to say yes).
+   */
+  async function signatureValid(order: PolymarketOrder, signature: string, negRisk: boolean): Promise<boolean> {
+    const signer = lc(order.signer);
+    if (order.signatureType !== SIGNATURE_TYPE.POLY_1271)
+      return (await recoverOrderSigner(order, signature, network, negRisk)) === signer;
+    const owner = depositWallet(signer)?.signer;
+    return owner !== undefined && (await recoverPoly1271Owner(order, signature, network, negRisk)) === owner;
+  }
 
   async function placeOrder(parsed: unknown, apiKey: string, row: ApiKeyRow, res: ServerResponse): Promise<unknown> {
     const body = parsed as PostOrderBody | null;
     const w = body?.order;
     if (!body || !w || typeof w !== 'object') throw new HttpError(400, 'Invalid order payload');
     if (body.owner !== apiKey) throw new HttpError(400, 'the order owner has to be the owner of the API KEY');
-    if (lc(w.signer) !== row.address)
+    // The signer is the API key's address; for POLY_1271, a deposit wallet that address owns.
+    const signerOwner =
+      Number(w.signatureType) === SIGNATURE_TYPE.POLY_1271 ? depositWallet(lc(w.signer))?.signer : undefined;
+    if (lc(w.signer) !== row.address && signerOwner !== row.address)
       throw new HttpError(400, 'the order signer address has to be the address of the API KEY');
     if (w.taker !== undefined || w.nonce !== undefined || w.feeRateBps !== undefined || w.timestamp === undefined)
       throw new HttpError(400, 'invalid order version: sign a CTF Exchange V2 order (timestamp, metadata, builder)');
@@ -401,8 +427,8 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     const maker = lc(order.maker);
     const makerCheck = MAKER_CHECKS[order.signatureType];
     if (!makerCheck) throw new HttpError(400, `invalid signature type ${order.signatureType}`);
-    makerCheck(maker, row.address);
-    if ((await recoverOrderSigner(order, String(w.signature ?? ''), network, negRisk)) !== row.address)
+    makerCheck(maker, lc(order.signer));
+    if (!(await signatureValid(order, String(w.signature ?? ''), negRisk)))
       throw new HttpError(400, 'invalid signature');
     if (orders.has(hash)) throw new HttpError(400, `order ${hash} is invalid. Duplicated.`);
     const { price, size } = priceAndSize(order);
@@ -456,7 +482,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       makingAmount: o.status === 'MATCHED' ? order.makerAmount : '',
       takingAmount: o.status === 'MATCHED' ? order.takerAmount : '',
       errorMsg: '',
-      transactionsHashes: [],
+      transactionsHashes: o.trades.map((id) => trades.find((t) => t.id === id)?.transaction_hash),
       tradeIDs: [...o.trades],
     };
   }
@@ -489,6 +515,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
   const PUBLIC: Record<string, (q: URLSearchParams) => Promise<unknown>> = {
     'GET /': async () => 'OK',
     'GET /time': async () => nowSec(),
+    'GET /version': async () => ({ version: 2 }),
     'GET /tick-size': async (q) => ({ minimum_tick_size: Number(tokenSpec(q).tickSize) }),
     'GET /neg-risk': async (q) => ({ neg_risk: POLYMARKET_TOKENS[tokenSpec(q).venueSymbol]?.negRisk ?? false }),
     'GET /fee-rate': async (q) => {
@@ -584,7 +611,14 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     }
     if (method === 'GET' && path === '/balance-allowance') {
       await poke();
-      const mine = walletsOf(row.address);
+      // `signature_type` picks the funder: 0 the address itself, 1-3 the wallets of that type it owns.
+      const sigType = q.get('signature_type');
+      const mine =
+        sigType === null
+          ? walletsOf(row.address)
+          : sigType === '0'
+            ? [row.address]
+            : walletsOf(row.address).filter((f) => wallets.get(f)?.signatureType === Number(sigType));
       if (q.get('asset_type') === 'COLLATERAL') {
         const usdc = mine.reduce((sum, f) => sum.add(holdings.paidCash(f)), new Decimal(0));
         return { balance: usdc.mul(USDC_UNITS).floor().toFixed(), allowances: {} };
@@ -605,6 +639,10 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       const list = trades.filter(
         (t) =>
           t.ownerOrders.some((id) => visible(orders.get(id)!, apiKey, row.address)) &&
+          (!q.get('id') || t.id === q.get('id')) &&
+          (!q.get('market') || t.market === q.get('market')) &&
+          (!q.get('maker_address') ||
+            t.ownerOrders.some((id) => orders.get(id)!.maker === lc(q.get('maker_address')))) &&
           (!q.get('asset_id') || t.asset_id === q.get('asset_id')) &&
           Number(t.match_time) >= after &&
           Number(t.match_time) <= before,
@@ -651,8 +689,8 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     linkOwner(owner, wallet) {
       linked.set(lc(owner), lc(wallet));
     },
-    registerWallet(wallet, signer, signatureType) {
-      wallets.set(lc(wallet), { signer: lc(signer), signatureType });
+    registerWallet(wallet, owner, signatureType) {
+      wallets.set(lc(wallet), { signer: lc(owner), signatureType });
     },
   };
 }

@@ -21,6 +21,7 @@ import {
   orderAmounts,
   orderHash,
   recoverOrderSigner,
+  recoverPoly1271Owner,
   saltFromIntentId,
   signOrder,
   type PolymarketOrder,
@@ -127,6 +128,22 @@ describe('official vectors', () => {
       numberToHex(typeString.length, { size: 2 }),
     ]);
     expect(full).toBe(EXPECTED_1271);
+  });
+
+  it('the deposit wallet accepts that POLY_1271 vector from its owner only, and only for that order on that exchange', async () => {
+    const owner = privateKeyToAccount(VECTOR_KEY).address.toLowerCase();
+    expect(await recoverPoly1271Owner(order, EXPECTED_1271, 'testnet', false)).toBe(owner);
+    // The envelope names the standard exchange's domain and this order's contents: another exchange, another
+    // order or another chain is refused (null), and so is a cut envelope.
+    expect(await recoverPoly1271Owner(order, EXPECTED_1271, 'testnet', true)).toBeNull();
+    expect(
+      await recoverPoly1271Owner({ ...order, makerAmount: '100000001' }, EXPECTED_1271, 'testnet', false),
+    ).toBeNull();
+    expect(await recoverPoly1271Owner(order, EXPECTED_1271, 'mainnet', false)).toBeNull();
+    expect(await recoverPoly1271Owner(order, EXPECTED_1271.slice(0, -6), 'testnet', false)).toBeNull();
+    // A tampered inner signature recovers someone else (or nothing), never the owner.
+    const flipped = `${EXPECTED_1271.slice(0, 10)}${EXPECTED_1271[10] === '0' ? '1' : '0'}${EXPECTED_1271.slice(11)}`;
+    expect(await recoverPoly1271Owner(order, flipped, 'testnet', false)).not.toBe(owner);
   });
 
   it('L1 ClobAuth signature (clob-client-v2 tests/signing/eip712.test.ts and py-clob-client-v2 tests/signing/test_eip712.py)', async () => {
@@ -498,7 +515,7 @@ describe('adapter ↔ simulator', () => {
     expect(await badHmac.json()).toEqual({ error: 'Unauthorized/Invalid api key' });
   });
 
-  it('signature types as the exchange checks them: 0 maker = signer, 1/2 the signer’s own proxy/Safe, 3 refused; V1 orders refused; another key’s credentials refused', async () => {
+  it('signature types as the exchange checks them: 0 maker = signer, 1/2 the signer’s own proxy/Safe, 3 only from a deposit wallet; V1 orders refused; another key’s credentials refused', async () => {
     const { ctx } = await authorised();
     const { a, o } = await handBuiltBuy(ctx, '555', '2000000');
     const signed = async (x: PolymarketOrder) => post(ctx, x, await signOrder(a.privateKey, x, 'mainnet', false));
@@ -514,7 +531,11 @@ describe('adapter ↔ simulator', () => {
     });
     sim.registerWallet(other, a.address, 2);
     expect((await signed({ ...o, maker: other, signatureType: 2 })).status).toBe(200);
-    expect((await error(await signed({ ...o, salt: '556', signatureType: 3 }))).body.error).toMatch(/POLY_1271/);
+    // Type 3 signed by the EOA itself: the signer is no deposit wallet, so no ERC-1271 `isValidSignature` accepts it.
+    expect(await error(await signed({ ...o, salt: '556', signatureType: 3 }))).toEqual({
+      status: 400,
+      body: { error: 'invalid signature' },
+    });
     // A V1 order (taker, nonce, feeRateBps; no timestamp) is no longer taken by the V2 exchange.
     const v1 = await post(ctx, o, await signOrder(a.privateKey, o, 'mainnet', false), (b) => {
       const { timestamp: _t, metadata: _m, builder: _b, ...rest } = b.order;

@@ -17,13 +17,16 @@
  */
 import { createHmac } from 'node:crypto';
 import {
+  bytesToHex,
   concat,
+  encodeAbiParameters,
   hashDomain,
   hashTypedData,
   hexToBytes,
   keccak256,
   numberToHex,
   pad,
+  recoverAddress,
   recoverTypedDataAddress,
   stringToHex,
   type Hex,
@@ -233,6 +236,90 @@ export async function recoverOrderSigner(
   negRisk: boolean,
 ): Promise<string | null> {
   return recoveredSigner(() => ({ ...orderTypedData(order, network, negRisk), signature: signature as Hex }));
+}
+
+/** EIP-712 domain name and version of Polymarket's deposit wallet (the ERC-7739 `TypedDataSign` of a POLY_1271 order). */
+const DEPOSIT_WALLET_DOMAIN = { name: 'DepositWallet', version: '1' } as const;
+
+/**
+ * The contents name and type of an ERC-7739 contents description: implicit mode (`Order(…)`, the
+ * name is what precedes the first `(`) or explicit mode (`Order(…)Order`, the name follows the
+ * last `)`). Null when the name is empty or holds a character a type name cannot.
+ */
+function contentsOf(description: string): { name: string; type: string } | null {
+  const implicit = description.endsWith(')');
+  const name = implicit
+    ? description.slice(0, description.indexOf('('))
+    : description.slice(description.lastIndexOf(')') + 1);
+  const type = implicit ? description : description.slice(0, description.length - name.length);
+  if (!name || /^[a-z]/.test(name) || /[\s,()]/.test(name) || name.includes('\u0000') || !type.startsWith(`${name}(`))
+    return null;
+  return { name, type };
+}
+
+/**
+ * Venue side of a signature type 3 (POLY_1271) order: what the deposit wallet's ERC-1271
+ * `isValidSignature(orderHash, signature)` checks when the exchange calls it. The signature is
+ * ERC-7739 nested typed data, `innerSig ‖ appDomainSeparator ‖ contentsHash ‖ contentsDescription ‖
+ * uint16(description length)`: `0x1901 ‖ appDomainSeparator ‖ contentsHash` must be the order's own
+ * hash (so the app domain is this exchange's and the contents this order's struct), and `innerSig` must
+ * sign `TypedDataSign(contents, name, version, chainId, verifyingContract, salt)` with the fields of the
+ * wallet's own domain (`DepositWallet`, `1`, the chain, the wallet = the order's `signer`, salt 0) under
+ * the app domain. Returns the address that signed (lower-case; the wallet accepts it when it is its
+ * owner), or null when the envelope does not parse or does not bind this order.
+ */
+export async function recoverPoly1271Owner(
+  order: PolymarketOrder,
+  signature: string,
+  network: 'mainnet' | 'testnet',
+  negRisk: boolean,
+): Promise<string | null> {
+  try {
+    const bytes = hexToBytes(signature as Hex);
+    const n = bytes.length;
+    if (n < 64 + 32 + 32 + 2) return null;
+    const descStart = n - 2 - ((bytes[n - 2] << 8) | bytes[n - 1]);
+    if (descStart < 64 + 32 + 32) return null;
+    const contents = contentsOf(new TextDecoder().decode(bytes.slice(descStart, n - 2)));
+    const contentsHash = bytesToHex(bytes.slice(descStart - 32, descStart));
+    const appSeparator = bytesToHex(bytes.slice(descStart - 64, descStart - 32));
+    if (!contents || keccak256(concat(['0x1901', appSeparator, contentsHash])) !== orderHash(order, network, negRisk))
+      return null;
+    const typeHash = keccak256(
+      stringToHex(
+        `TypedDataSign(${contents.name} contents,string name,string version,uint256 chainId,address verifyingContract,bytes32 salt)${contents.type}`,
+      ),
+    );
+    const structHash = keccak256(
+      encodeAbiParameters(
+        [
+          { type: 'bytes32' },
+          { type: 'bytes32' },
+          { type: 'bytes32' },
+          { type: 'bytes32' },
+          { type: 'uint256' },
+          { type: 'address' },
+          { type: 'bytes32' },
+        ],
+        [
+          typeHash,
+          contentsHash,
+          keccak256(stringToHex(DEPOSIT_WALLET_DOMAIN.name)),
+          keccak256(stringToHex(DEPOSIT_WALLET_DOMAIN.version)),
+          BigInt(POLYMARKET_CHAIN_ID[network]),
+          order.signer,
+          BYTES32_ZERO,
+        ],
+      ),
+    );
+    const signer = await recoverAddress({
+      hash: keccak256(concat(['0x1901', appSeparator, structHash])),
+      signature: bytesToHex(bytes.slice(0, descStart - 64)),
+    });
+    return signer.toLowerCase();
+  } catch {
+    return null;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
