@@ -51,6 +51,14 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `replay`: the worker replays the recorded Hyperliquid marks; `off`: marks come from elsewhere. */
   MARK_FEED: z.enum(['replay', 'off']).default('replay'),
+  /**
+   * Marks of the routed perps with a live feed (with `MARK_FEED=replay`; docs/architecture.md "Market data"). `replay`
+   * (default): they replay the recorded ticks like paper. `live`: the Hyperliquid symbols (`*.HL`) follow the venue's
+   * public WebSocket at `HYPERLIQUID_API_URL` + `/ws` (modules/market/feeds/venue-feed-hyperliquid.ts; under
+   * `npm run dev` with `VENUE_MODE=sim` the simulator's, which then prices from its own replay); paper and the other
+   * venues keep the replay.
+   */
+  VENUE_FEEDS: z.enum(['replay', 'live']).default('replay'),
   /** `on`: the worker streams depth and tape for demanded pairs (docs/api.md §4.6 cold cache, `/ws/market`). */
   MARKET_STREAMS: z.enum(['on', 'off']).default('on'),
   /** FX rates per USD for non-USD accounts: `EUR=0.9412@2026-11-20T16:00:00Z,GBP=0.7901@...` (rate, then the time it was taken). */
@@ -377,6 +385,15 @@ export function loadMarketDataDir(env: NodeJS.ProcessEnv = process.env): string 
 }
 
 /**
+ * `VENUE_FEEDS` alone (`replay` or `live`, see the schema), for the simulators of `npm run dev`: with `live` the
+ * Hyperliquid simulator prices from its own replay rather than from the marks the live feed publishes.
+ * @throws ZodError when the variable holds another value.
+ */
+export function loadVenueFeeds(env: NodeJS.ProcessEnv = process.env): 'replay' | 'live' {
+  return schema.shape.VENUE_FEEDS.parse(env.VENUE_FEEDS);
+}
+
+/**
  * The Temporal settings alone (TEMPORAL_* variables), for scripts that need no database or JWT
  * secret (scripts/inspect.ts).
  * @throws Error `invalid configuration:` as {@link loadConfig} does for these variables.
@@ -470,6 +487,8 @@ export interface Config {
   trustProxy: boolean;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   markFeed: 'replay' | 'off';
+  /** `VENUE_FEEDS`: `live` = the Hyperliquid symbols' marks come from the venue's WebSocket, `replay` = from the recording. */
+  venueFeeds: 'replay' | 'live';
   marketStreams: 'on' | 'off';
   /** Configured FX rates (units of `currency` per USD, decimal strings) and when they were taken. */
   fxRates: { currency: string; rate: string; asOf: string }[];
@@ -547,6 +566,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === 'on',
     logLevel: e.LOG_LEVEL,
     markFeed: e.MARK_FEED,
+    venueFeeds: e.VENUE_FEEDS,
     marketStreams: e.MARKET_STREAMS,
     fxRates: (e.FX_RATES ?? '')
       .split(',')

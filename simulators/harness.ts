@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Holdings } from './holdings.js';
 
 /** Options every simulator takes. */
@@ -148,6 +149,8 @@ export async function listen(opts: {
   route: (req: IncomingMessage, res: ServerResponse, body: string) => Promise<unknown>;
   fail: (err: unknown) => Reply;
   faults: Faults;
+  /** Handles an HTTP upgrade (a WebSocket); absent: upgrades go unanswered. */
+  upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 }): Promise<Pick<VenueSimulator<unknown>, 'url' | 'close' | 'dropNextAck' | 'rejectNext' | 'served'>> {
   const served: Served = { requests: 0, ms: 0 };
   const send = (res: ServerResponse, out: unknown) => {
@@ -171,6 +174,7 @@ export async function listen(opts: {
         });
     });
   });
+  if (opts.upgrade) server.on('upgrade', opts.upgrade);
   const bound = await serve(server, opts.port, opts.path);
   return {
     url: bound.url,

@@ -24,10 +24,12 @@
  *   — `meta`, `metaAndAssetCtxs`, `allMids`, `l2Book` (a book around the mark plus the resting orders),
  *   `spotMeta`, `spotMetaAndAssetCtxs` and `outcomeMeta` (empty but for USDC), `perpDexs` (the main
  *   dex only), main dex only (`dex` absent or `""`).
+ * - `GET /ws` (upgrade): the public WebSocket, `l2Book`, `trades`, `allMids`, ping (simulators/hyperliquid-ws.ts),
+ *   streaming the same books (marks + resting orders) it matches against and its own fills as trades.
  * - A master exists once it has a deposit (`fund()`) or has approved an agent: it may then sign L1
  *   actions itself, as on the venue.
  *
- * Matching against `markOf(platform symbol)`: an IOC fills at once at the mark when marketable
+ * Matching against `markOf(platform symbol)` (absent: the simulator's own replay of the recorded ticks): an IOC fills at once at the mark when marketable
  * (buy: mark ≤ limit; sell: mark ≥ limit), else is refused `Order could not immediately match
  * against any resting orders. asset=N` (recorded as `iocCancelRejected`; `FrontendMarket` is an IOC); an ALO that would match
  * is refused (`badAloPxRejected`); a GTC fills at once at the mark when marketable, else rests and
@@ -67,14 +69,26 @@ import { addressControls, Faults, isAddress, lc, listen, messageOf, NOT_FOUND_TE
 import type { InjectedLimit, SimulatorOptions, VenueSimulator } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders, triggerReached } from './matching.js';
 import { Holdings } from './holdings.js';
+import { hyperliquidWs } from './hyperliquid-ws.js';
+import { replayedMarks } from './hyperliquid-prices.js';
+import type { TradesEvent } from '@nktkas/hyperliquid/api/subscription';
 import * as markets from './hyperliquid-markets.js';
 import { usdc } from './hyperliquid-markets.js';
 
 /**
  * Options of {@link startHyperliquidSimulator}: marks in USD of platform symbols (`BTC.HL`);
  * `network` picks the phantom-agent source (`a`/`b`) and `hyperliquidChain` the venue expects.
+ * Without `markOf` the simulator prices from its own replay of the recorded Hyperliquid ticks
+ * (simulators/hyperliquid-prices.ts, from `dataDir` when given). `wsIntervalMs`: how often (ms, default
+ * 500) its WebSocket looks for book and mid changes to send, `wsResendMs` after how long (ms, default 5 000)
+ * it sends unchanged data again (simulators/hyperliquid-ws.ts).
  */
-export type HyperliquidSimulatorOptions = SimulatorOptions;
+export type HyperliquidSimulatorOptions = Omit<SimulatorOptions, 'markOf'> & {
+  markOf?: SimulatorOptions['markOf'];
+  dataDir?: string;
+  wsIntervalMs?: number;
+  wsResendMs?: number;
+};
 
 /** An order placed in the venue's own web interface ({@link HyperliquidSimulator.injectOrder}). */
 export interface InjectedOrder extends InjectedLimit {
@@ -88,6 +102,14 @@ export interface InjectedOrder extends InjectedLimit {
 export interface HyperliquidSimulator extends VenueSimulator<InjectedOrder> {
   /** The master's approved agents: name (`""` = unnamed), address (lower-case), expiry (epoch ms or null). */
   agents(owner: string): { name: string; address: string; validUntil: number | null }[];
+  /** URL of the public WebSocket (`ws://127.0.0.1:<port>/ws`, the venue's `wss://api.hyperliquid.xyz/ws`). */
+  wsUrl: string;
+  /** Drops every open WebSocket connection abruptly (no close frame); answers how many were open. */
+  dropWsConnections(): number;
+  /** WebSocket connections open now. */
+  wsConnections(): number;
+  /** `true`: the WebSocket goes silent (connections open, nothing sent: a stuck venue); `false`: it resumes. */
+  silenceWs(on: boolean): void;
 }
 
 const TAKER_FEE = new Decimal('0.00045');
@@ -99,6 +121,10 @@ const PAGE = 2000;
 const DESERIALIZE = 'Failed to deserialize the JSON body into the target type';
 /** Leverage of a position (the venue's default cross leverage, capped at the asset's maximum). */
 const DEFAULT_LEVERAGE = 20;
+/** Fills a `trades` subscription's first frame lists at most (the coin's latest). */
+const RECENT_TRADES = 50;
+/** The counterparty a fill against the synthetic book shows in `trades` (`users`). */
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as const;
 
 /** An order as `historicalOrders` / `orderStatus` report it (the SDK's type). */
 type OrderWithStatus = HistoricalOrdersResponse[number];
@@ -220,7 +246,7 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
   let nextTid = 100_000_000_000_000 + Math.floor(Math.random() * 1_000_000);
   const faults = new Faults();
 
-  const markOf = decimalMarks(opts.markOf);
+  const markOf = decimalMarks(opts.markOf ?? replayedMarks(HYPERLIQUID_SYMBOLS, { dataDir: opts.dataDir }));
   const reached = (o: SimOrder, mark: Decimal) =>
     triggerReached(o.trigger!.tpsl === 'sl' ? 'stop' : 'takeProfit', o.isBuy, o.trigger!.triggerPx, mark);
 
@@ -312,6 +338,14 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     o.filled = o.origSz;
     o.status = 'filled';
     o.statusTimestamp = now;
+    ws.publishTrades([tradeOf(fills[fills.length - 1])]);
+  }
+
+  /** A fill as the public `trades` channel shows it: `users` = [buyer, seller], the synthetic book's side the zero address. */
+  function tradeOf(f: Fill & { owner: string }): TradesEvent[number] {
+    const owner = f.owner as `0x${string}`;
+    const users: TradesEvent[number]['users'] = f.side === 'B' ? [owner, ZERO_ADDRESS] : [ZERO_ADDRESS, owner];
+    return { coin: f.coin, side: f.side, px: f.px, sz: f.sz, time: f.time, hash: f.hash, tid: f.tid, users };
   }
 
   const working = (o: SimOrder) => o.status === 'open' || o.status === 'triggered';
@@ -700,10 +734,39 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     if (err instanceof Refused) return new Reply(200, { status: 'err', response: err.message });
     return err instanceof BadBody ? new Reply(422, err.message, true) : new Reply(500, messageOf(err), true);
   };
-  const common = await listen({ port: opts.port, route, fail, faults });
+  const ws = hyperliquidWs(
+    {
+      book: async (coin) => {
+        const spec = specOfCoin(coin);
+        return spec ? markets.l2Book(coin, await markOf(spec), restingOf(coin)) : null;
+      },
+      mids: async () => markets.allMids(await coinMarks(), restingOf),
+      recentTrades: (coin) =>
+        fills
+          .filter((f) => f.coin === coin)
+          .slice(-RECENT_TRADES)
+          .map(tradeOf),
+    },
+    { intervalMs: opts.wsIntervalMs, resendMs: opts.wsResendMs },
+  );
+  const common = await listen({
+    port: opts.port,
+    route,
+    fail,
+    faults,
+    upgrade: (req, socket, head) => ws.upgrade(req, socket, head),
+  });
 
   return {
     ...common,
+    wsUrl: `${common.url.replace(/^http/, 'ws')}/ws`,
+    dropWsConnections: () => ws.dropConnections(),
+    wsConnections: () => ws.connections(),
+    silenceWs: (on) => ws.silence(on),
+    async close() {
+      await ws.close();
+      await common.close();
+    },
     clientOrderIds: () => accepted.clientOrderIds(),
     async injectOrder(owner, o) {
       const spec = injectedSpec('hyperliquid', o.symbol);

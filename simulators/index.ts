@@ -11,14 +11,24 @@ import { startHyperliquidSimulator } from './hyperliquid.js';
 import { startAsterSimulator } from './aster.js';
 import { startPolymarketSimulator } from './polymarket.js';
 import { startKalshiSimulator } from './kalshi.js';
+import { loadVenueFeeds } from '../config.js';
 
 /** The running simulators, their URLs as configuration, and `stop()`. */
 export type Simulators = Awaited<ReturnType<typeof startSimulators>>;
 
-/** Starts every simulator on a free port; `markOf(venue)` gives each its mark source. */
-export async function startSimulators(markOf: (venue: string) => (symbol: string) => Promise<string | null>) {
+/**
+ * Starts every simulator on a free port; `markOf(venue)` gives each its mark source, except that with
+ * `hyperliquidOwnPrices` (default: `VENUE_FEEDS=live`, config.ts) the Hyperliquid simulator prices from its
+ * own replay of the recorded ticks: the worker's live feed then publishes the `*.HL` marks from the
+ * simulator's WebSocket, and a simulator pricing from those marks would only echo itself.
+ */
+export async function startSimulators(
+  markOf: (venue: string) => (symbol: string) => Promise<string | null>,
+  opts: { hyperliquidOwnPrices?: boolean } = {},
+) {
+  const ownPrices = opts.hyperliquidOwnPrices ?? loadVenueFeeds() === 'live';
   const [hyperliquid, aster, polymarket, kalshi] = await Promise.all([
-    startHyperliquidSimulator({ markOf: markOf('hyperliquid') }),
+    startHyperliquidSimulator(ownPrices ? {} : { markOf: markOf('hyperliquid') }),
     startAsterSimulator({ markOf: markOf('aster') }),
     startPolymarketSimulator({ markOf: markOf('polymarket') }),
     startKalshiSimulator({ markOf: markOf('kalshi') }),

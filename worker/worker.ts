@@ -1,6 +1,7 @@
 /**
  * Builds the worker process's parts: the Temporal worker (all workflows and activities), the
- * replay mark feed with live candle aggregation (when `MARK_FEED=replay`), the on-demand market
+ * replay mark feed with live candle aggregation (when `MARK_FEED=replay`; with `VENUE_FEEDS=live` the
+ * Hyperliquid symbols follow the venue's WebSocket instead), the on-demand market
  * stream producer (when `MARKET_STREAMS=on`), the trigger watcher and the webhook dispatcher, and the ops server on
  * `WORKER_HTTP_HOST:WORKER_HTTP_PORT` (worker/ops-server.ts: /healthz, /readyz, /metrics with the worker's own metrics,
  * worker/metrics.ts). Used by worker/main.ts and by tests, which pass a prebuilt workflow bundle. The Temporal SDK's
@@ -19,10 +20,13 @@ import { publishMark } from '../modules/market/feeds/marks.js';
 import { startTriggerWatcher } from '../modules/market/feeds/trigger-watcher.js';
 import { contendFeedLocks } from '../modules/market/feeds/feed-leader.js';
 import { ReplayMarkFeed } from '../modules/market/feeds/mark-feed.js';
+import { HyperliquidMarkFeed, hyperliquidWsUrl } from '../modules/market/feeds/venue-feed-hyperliquid.js';
 import { loadRecordedCandles } from '../modules/market/feeds/candles.js';
 import { recordLiveBars } from '../modules/market/feeds/live-candles.js';
 import { startStreamProducer, type StreamProducer } from '../modules/market/feeds/streams.js';
 import pg from 'pg';
+import type { MarkTick } from '../domain/market/types.js';
+import type { TapePrint } from '../domain/market/replay.js';
 import { VENUE_SYMBOLS } from '../domain/market/symbols.js';
 import { startPredictionMarkFeed } from '../modules/market/feeds/prediction-marks.js';
 import { faultInjection } from './fault-injection.js';
@@ -50,8 +54,9 @@ export interface WorkerParts {
 /** Creates the worker and its companions. `workflowBundle` skips bundling (tests). */
 /**
  * Offline marks (`MARK_FEED=replay`): every perp symbol replays the recorded Hyperliquid data of
- * its coin (paper, and the routed perps' marks while no live venue feed is wired); prediction
- * symbols (Polymarket, Kalshi) step through the recorded Polymarket daily prices.
+ * its coin (paper, and the routed perps' marks, but for the Hyperliquid ones under `VENUE_FEEDS=live`,
+ * which follow the venue's WebSocket); prediction symbols (Polymarket, Kalshi) step through the
+ * recorded Polymarket daily prices.
  */
 const REPLAYED = Object.values(VENUE_SYMBOLS)
   .flat()
@@ -170,6 +175,7 @@ export async function createWorker(opts: {
   });
 
   let feed: ReplayMarkFeed | undefined;
+  let liveFeed: HyperliquidMarkFeed | undefined;
   let predictionFeed: { stop(): Promise<void> } | undefined;
   let leadership: Awaited<ReturnType<typeof contendFeedLocks>> | undefined;
   let candlePool: pg.Pool | undefined;
@@ -186,16 +192,33 @@ export async function createWorker(opts: {
     const lead = leadership;
     const pool = (candlePool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 }));
     pool.on('error', (err) => logger.error({ err }, 'live candle pool error'));
+    const publish = async (tick: MarkTick, prints: TapePrint[]) => {
+      if (!lead.holds(`${tick.venue} ${tick.symbol}`)) return;
+      await publishMark(orm, tick);
+      await recordLiveBars(pool, tick, prints);
+    };
+    const live = config.venueFeeds === 'live';
     feed = new ReplayMarkFeed({
-      symbols: REPLAYED,
-      onTick: async (tick, prints) => {
-        if (!lead.holds(`${tick.venue} ${tick.symbol}`)) return;
-        await publishMark(orm, tick);
-        await recordLiveBars(pool, tick, prints);
-      },
+      symbols: live ? REPLAYED.filter((s) => s.venue !== 'hyperliquid') : REPLAYED,
+      onTick: publish,
       onError: (err) => logger.error({ err }, 'mark feed tick failed'),
     });
     await feed.start();
+    if (live) {
+      const url = hyperliquidWsUrl(config.venues.urls.hyperliquid);
+      liveFeed = new HyperliquidMarkFeed({
+        url,
+        symbols: REPLAYED.filter((s) => s.venue === 'hyperliquid'),
+        onTick: publish,
+        onStale: (symbol, stale) =>
+          stale
+            ? logger.warn({ symbol, url }, 'live mark feed: no book data, symbol stale')
+            : logger.info({ symbol, url }, 'live mark feed: symbol fresh again'),
+        onError: (err) => logger.warn({ err, url }, 'live mark feed error'),
+      });
+      liveFeed.start();
+      logger.info({ url }, 'live Hyperliquid mark feed started');
+    }
     predictionFeed = startPredictionMarkFeed({
       orm,
       symbols: PREDICTION.filter((s) => lead.holds(`${s.venue} ${s.symbol}`)),
@@ -212,6 +235,7 @@ export async function createWorker(opts: {
         await worker.run();
       } finally {
         await feed?.stop();
+        await liveFeed?.stop();
         await predictionFeed?.stop();
         await leadership?.stop();
         await candlePool?.end();
