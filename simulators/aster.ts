@@ -552,6 +552,16 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
   /** USDT with 8 decimals, half-even, as the account reads write it. */
   const usdt = (v: Decimal) => v.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN).toFixed(8);
 
+  /** The USDT fields the account's asset entry and the balance entry share: cross margin, what may leave, now. */
+  const crossFields = (wallet: Decimal, upnl: Decimal, available: Decimal) => ({
+    crossWalletBalance: usdt(wallet),
+    crossUnPnl: usdt(upnl),
+    availableBalance: usdt(available),
+    maxWithdrawAmount: usdt(available),
+    marginAvailable: true,
+    updateTime: Date.now(),
+  });
+
   /**
    * `GET /fapi/v3/accountWithJoinMargin` of `user` ("Account Information v3", module doc): its collateral and
    * positions valued at the marks, in the documented shape (positions carry `unrealizedProfit` and no mark price).
@@ -585,12 +595,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
           initialMargin: usdt(initial),
           positionInitialMargin: usdt(initial),
           openOrderInitialMargin: usdt(new Decimal(0)),
-          crossWalletBalance: usdt(wallet),
-          crossUnPnl: usdt(upnl),
-          availableBalance: usdt(available),
-          maxWithdrawAmount: usdt(available),
-          marginAvailable: true,
-          updateTime: Date.now(),
+          ...crossFields(wallet, upnl, available),
         },
       ],
       positions: held.map((h) => ({
@@ -619,12 +624,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
         accountAlias: createHash('sha256').update(user).digest('base64url').slice(0, 8),
         asset: 'USDT',
         balance: usdt(wallet),
-        crossWalletBalance: usdt(wallet),
-        crossUnPnl: usdt(upnl),
-        availableBalance: usdt(available),
-        maxWithdrawAmount: usdt(available),
-        marginAvailable: true,
-        updateTime: Date.now(),
+        ...crossFields(wallet, upnl, available),
       },
     ];
   }
