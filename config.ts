@@ -54,9 +54,10 @@ const schema = z.object({
   /**
    * Marks of the routed perps with a live feed (with `MARK_FEED=replay`; docs/architecture.md "Market data"). `replay`
    * (default): they replay the recorded ticks like paper. `live`: the Hyperliquid symbols (`*.HL`) follow the venue's
-   * public WebSocket at `HYPERLIQUID_API_URL` + `/ws` (modules/market/feeds/venue-feed-hyperliquid.ts; under
-   * `npm run dev` with `VENUE_MODE=sim` the simulator's, which then prices from its own replay); paper and the other
-   * venues keep the replay.
+   * public WebSocket (`HYPERLIQUID_API_URL` + `/ws`, modules/market/feeds/venue-feed-hyperliquid.ts) and the Aster ones
+   * (`*.ASTER`) its market streams (`wss://fstream.asterdex.com/ws` for `ASTER_API_URL`'s venue, else that host's `/ws`;
+   * modules/market/feeds/venue-feed-aster.ts); under `npm run dev` with `VENUE_MODE=sim` the simulators', which then
+   * price from their own data (docs/venues.md §1.8, §2.4); paper and the prediction venues keep the replay.
    */
   VENUE_FEEDS: z.enum(['replay', 'live']).default('replay'),
   /** `on`: the worker streams depth and tape for demanded pairs (docs/api.md §4.6 cold cache, `/ws/market`). */
@@ -386,7 +387,7 @@ export function loadMarketDataDir(env: NodeJS.ProcessEnv = process.env): string 
 
 /**
  * `VENUE_FEEDS` alone (`replay` or `live`, see the schema), for the simulators of `npm run dev`: with `live` the
- * Hyperliquid simulator prices from its own replay rather than from the marks the live feed publishes.
+ * Hyperliquid and Aster simulators price from their own data rather than from the marks the live feeds publish.
  * @throws ZodError when the variable holds another value.
  */
 export function loadVenueFeeds(env: NodeJS.ProcessEnv = process.env): 'replay' | 'live' {
@@ -487,7 +488,7 @@ export interface Config {
   trustProxy: boolean;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   markFeed: 'replay' | 'off';
-  /** `VENUE_FEEDS`: `live` = the Hyperliquid symbols' marks come from the venue's WebSocket, `replay` = from the recording. */
+  /** `VENUE_FEEDS`: `live` = the Hyperliquid and Aster symbols' marks come from the venues' WebSockets, `replay` = from the recording. */
   venueFeeds: 'replay' | 'live';
   marketStreams: 'on' | 'off';
   /** Configured FX rates (units of `currency` per USD, decimal strings) and when they were taken. */

@@ -116,14 +116,23 @@ export function depthLimit(raw: string | null): number | null {
 /**
  * `GET /fapi/v3/depth` of a symbol at `mark` (module doc), at most `limit` levels a side: bids
  * descending, asks ascending, `[price, qty]` with the tick's and the lot's decimals. No mark: only the
- * resting orders.
+ * resting orders. `halfSpread` (a fraction, default 0) widens the synthetic touch: best bid = mark × (1 −
+ * halfSpread) rounded down to the tick, best ask = mark × (1 + halfSpread) rounded up (simulators/aster-prices.ts).
  */
-export function depth(spec: SymbolSpec, mark: Decimal | null, resting: BookOrder[], limit: number, now = Date.now()) {
+export function depth(
+  spec: SymbolSpec,
+  mark: Decimal | null,
+  resting: BookOrder[],
+  limit: number,
+  now = Date.now(),
+  halfSpread: Decimal | string = '0',
+) {
   const sides = { bid: [] as { px: Decimal; sz: Decimal }[], ask: [] as { px: Decimal; sz: Decimal }[] };
   if (mark !== null && mark.gt(0)) {
     const tick = new Decimal(spec.tickSize);
-    const down = mark.div(tick).floor().mul(tick);
-    const up = mark.div(tick).ceil().mul(tick);
+    const h = new Decimal(halfSpread);
+    const down = mark.mul(new Decimal(1).sub(h)).div(tick).floor().mul(tick);
+    const up = mark.mul(new Decimal(1).add(h)).div(tick).ceil().mul(tick);
     const [bid, ask] = down.eq(up) ? [down.sub(tick), up.add(tick)] : [down, up];
     const lot = new Decimal(lotOf(spec));
     const size = Decimal.max(

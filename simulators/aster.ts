@@ -3,6 +3,9 @@
  * and generic clients use, with Aster's paths, form-urlencoded requests and JSON shapes (docs/venues.md §2):
  * - Public market data (simulators/aster-markets.ts): `GET /fapi/v3/exchangeInfo`, `/fapi/v3/depth`,
  *   `/fapi/v3/ticker/24hr`, and the spot host's `GET /api/v3/exchangeInfo` (no spot pairs).
+ * - `GET /ws`, `/ws/<stream>`, `/stream?streams=…` (upgrade): the futures market streams, partial depth and
+ *   aggTrade (simulators/aster-ws.ts), streaming the same books (marks + resting orders) it matches against and
+ *   its own fills.
  * - `POST /fapi/v3/registerAndApproveAgent` (unauthenticated): the owner's EIP-712 `Message`
  *   signature (chainId = `signatureChainId`) over the received string minus `&signature=…` must
  *   recover `user`; nonce rules as below; `expired` (ms) in the future; `canWithdraw=true` needs
@@ -30,7 +33,8 @@
  *   Errors are HTTP 400 (`-2015`: 401) with `{"code","msg"}`.
  *
  * Orders answer as `newOrderRespType` asks: `ACK` (the default) the order as accepted (`NEW`, nothing
- * executed), `RESULT` its state once matched. Matching against `markOf(platform symbol)`: MARKET fills at
+ * executed), `RESULT` its state once matched. Matching against `markOf(platform symbol)` (absent: its own
+ * prices, simulators/aster-prices.ts): MARKET fills at
  * once at the mark (no mark → `-4131`);
  * LIMIT fills at once at the mark when marketable (buy: mark ≤ price; sell: mark ≥ price), else IOC
  * expires and GTC/GTX rest, filling at their price as maker once the mark crosses (on `poke()` and
@@ -52,17 +56,37 @@ import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../domain/market
 import { ASTER_SYMBOLS } from '../domain/market/venues/aster.js';
 import { ASTER_CHAIN_ID, asterDomain, recoverSigner, splitSigned } from '../venues/aster/signing.js';
 import type { WireAccount, WireOrder, WireStatus, WireTrade } from '../venues/aster/wire.js';
-import { addressControls, Faults, isAddress, lc, listen, messageOf, NOT_FOUND_TEXT, Reply, Tally } from './harness.js';
-import type { InjectedLimit, SimulatorOptions, VenueSimulator } from './harness.js';
+import {
+  addressControls,
+  Faults,
+  isAddress,
+  lc,
+  listenWithSocket,
+  messageOf,
+  NOT_FOUND_TEXT,
+  Reply,
+  Tally,
+} from './harness.js';
+import type { InjectedLimit, SimulatorOptions, SocketControls, VenueSimulator } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders, triggerReached } from './matching.js';
 import { Holdings } from './holdings.js';
 import * as markets from './aster-markets.js';
+import { asterWs } from './aster-ws.js';
+import { ASTER_HALF_SPREAD, asterOwnMarks } from './aster-prices.js';
 
 /**
  * Options of {@link startAsterSimulator}: marks in USD of platform symbols (`BTC.ASTER`); `network`
- * picks the trading chain id the venue expects: mainnet 1666 (default), testnet 714.
+ * picks the trading chain id the venue expects: mainnet 1666 (default), testnet 714. Without `markOf`
+ * the simulator prices from its own data (simulators/aster-prices.ts: the recorded Hyperliquid ticks from
+ * `dataDir` replayed at `now()` (Unix ms, default `Date.now`), +5 bps, a touch ±2 bps wide). `wsIntervalMs`:
+ * the period (ms) of every partial-depth stream instead of the one its name asks (simulators/aster-ws.ts).
  */
-export type AsterSimulatorOptions = SimulatorOptions;
+export type AsterSimulatorOptions = Omit<SimulatorOptions, 'markOf'> & {
+  markOf?: SimulatorOptions['markOf'];
+  dataDir?: string;
+  now?: () => number;
+  wsIntervalMs?: number;
+};
 
 /** An order placed in Aster's own web interface ({@link AsterSimulator.injectOrder}): a limit order. */
 export interface InjectedOrder extends InjectedLimit {
@@ -82,7 +106,7 @@ export interface AsterAgent {
 }
 
 /** The running simulator and its test controls; `rejectNext` refuses with `{"code":-2010,"msg": reason}`. */
-export interface AsterSimulator extends VenueSimulator<InjectedOrder> {
+export interface AsterSimulator extends VenueSimulator<InjectedOrder>, SocketControls {
   /** The user's approved agents. */
   agents(owner: string): AsterAgent[];
   /** Test hook: makes the user's agent `agentAddress` expired as of now (as if `expired` had passed). */
@@ -179,7 +203,9 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
   let nextTradeId = 500_000_000 + Math.floor(Math.random() * 1_000_000);
   const faults = new Faults();
 
-  const markOf = decimalMarks(opts.markOf);
+  const markOf = decimalMarks(opts.markOf ?? asterOwnMarks(ASTER_SYMBOLS, { dataDir: opts.dataDir, now: opts.now }));
+  /** The synthetic book's half touch: wider when the simulator prices from its own data (aster-prices.ts). */
+  const halfSpread = opts.markOf ? '0' : ASTER_HALF_SPREAD;
   const marketable = (o: SimOrder, mark: Decimal) => crosses(o.side === 'BUY', o.price!, mark);
   const reached = (o: SimOrder, mark: Decimal) =>
     triggerReached(TYPES[o.type].takeProfit ? 'takeProfit' : 'stop', o.side === 'BUY', o.stopPrice!, mark);
@@ -342,6 +368,15 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     o.avgPrice = px;
     o.status = 'FILLED';
     o.updateTime = now;
+    const trade = trades[trades.length - 1];
+    ws.publishTrade({
+      id: trade.id,
+      symbol: trade.symbol,
+      price: trade.price,
+      qty: trade.qty,
+      time: now,
+      buyerMaker: maker === (o.side === 'BUY'),
+    });
   }
 
   const working = (o: SimOrder) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
@@ -688,7 +723,7 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       const spec = specOfVenue(q.get('symbol'));
       const limit = markets.depthLimit(q.get('limit'));
       if (limit === null) throw new AsterFail(-1130, "Data sent for parameter 'limit' is not valid.");
-      return markets.depth(spec, await markOf(spec), restingOf(spec), limit);
+      return markets.depth(spec, await markOf(spec), restingOf(spec), limit, Date.now(), halfSpread);
     },
     'GET /fapi/v3/ticker/24hr': async (q) => {
       const symbol = q.get('symbol');
@@ -808,7 +843,20 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     err instanceof AsterFail
       ? new Reply(err.http, { code: err.code, msg: err.message })
       : new Reply(500, { code: -1000, msg: messageOf(err) });
-  const common = await listen({ port: opts.port, route, fail, faults });
+  const ws = asterWs(
+    {
+      depth: async (symbol, limit) => {
+        const spec = ASTER_SYMBOLS.find((x) => x.venueSymbol === symbol) as
+          (SymbolSpec & { venueSymbol: string }) | undefined;
+        if (!spec) return null;
+        await poke();
+        return markets.depth(spec, await markOf(spec), restingOf(spec), limit, Date.now(), halfSpread);
+      },
+    },
+    ASTER_SYMBOLS.map((x) => x.venueSymbol!),
+    { intervalMs: opts.wsIntervalMs },
+  );
+  const common = await listenWithSocket({ port: opts.port, route, fail, faults }, ws);
 
   return {
     ...common,

@@ -136,6 +136,50 @@ export const NOT_FOUND_TEXT = new Reply(404, 'Not Found', true);
 /** An error's message (or the thrown value as text). */
 export const messageOf = (err: unknown): string => String((err as Error | undefined)?.message ?? err);
 
+/** A venue's WebSocket server beside a simulator's HTTP routes (simulators/hyperliquid-ws.ts, aster-ws.ts). */
+export interface SimulatorSocket {
+  /** Handles an HTTP upgrade on the simulator's port. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Drops every open connection abruptly (no close frame); answers how many were open. */
+  dropConnections(): number;
+  /** Connections open now. */
+  connections(): number;
+  /** `true`: the socket goes silent (connections open, nothing sent: a stuck venue); `false`: it resumes. */
+  silence(on: boolean): void;
+  close(): Promise<void>;
+}
+
+/** The test controls of a simulator that serves a {@link SimulatorSocket} (its `wsUrl` and the three socket controls). */
+export interface SocketControls {
+  /** URL of the venue's WebSocket on the simulator (`ws://127.0.0.1:<port>/ws`). */
+  wsUrl: string;
+  /** Drops every open WebSocket connection abruptly (no close frame); answers how many were open. */
+  dropWsConnections(): number;
+  /** WebSocket connections open now. */
+  wsConnections(): number;
+  /** `true`: the WebSocket goes silent (connections open, nothing sent: a stuck venue); `false`: it resumes. */
+  silenceWs(on: boolean): void;
+}
+
+/**
+ * {@link listen} with `ws` served on the same port (upgrades handed to it): the common controls plus the socket's
+ * ({@link SocketControls}); `close()` closes the socket's connections, then the HTTP server.
+ */
+export async function listenWithSocket(opts: Omit<Parameters<typeof listen>[0], 'upgrade'>, ws: SimulatorSocket) {
+  const common = await listen({ ...opts, upgrade: (req, socket, head) => ws.upgrade(req, socket, head) });
+  return {
+    ...common,
+    wsUrl: `${common.url.replace(/^http/, 'ws')}/ws`,
+    dropWsConnections: () => ws.dropConnections(),
+    wsConnections: () => ws.connections(),
+    silenceWs: (on: boolean) => ws.silence(on),
+    async close() {
+      await ws.close();
+      await common.close();
+    },
+  } satisfies SocketControls & Record<string, unknown>;
+}
+
 /**
  * Serves `route` on 127.0.0.1:`port` (0 = any). `route` gets the request, the response (to destroy
  * its socket for a lost ack) and the body text; it answers a JSON value (200), a {@link Reply}, or

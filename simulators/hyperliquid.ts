@@ -65,8 +65,18 @@ import {
   recoverUserSigner,
 } from '../venues/hyperliquid/signing.js';
 import { specOfCoin, toWire, validPrice } from '../venues/hyperliquid/wire.js';
-import { addressControls, Faults, isAddress, lc, listen, messageOf, NOT_FOUND_TEXT, Reply, Tally } from './harness.js';
-import type { InjectedLimit, SimulatorOptions, VenueSimulator } from './harness.js';
+import {
+  addressControls,
+  Faults,
+  isAddress,
+  lc,
+  listenWithSocket,
+  messageOf,
+  NOT_FOUND_TEXT,
+  Reply,
+  Tally,
+} from './harness.js';
+import type { InjectedLimit, SimulatorOptions, SocketControls, VenueSimulator } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders, triggerReached } from './matching.js';
 import { Holdings } from './holdings.js';
 import { hyperliquidWs } from './hyperliquid-ws.js';
@@ -99,17 +109,9 @@ export interface InjectedOrder extends InjectedLimit {
  * The running simulator and its test controls (`owner` is the master): `rejectNext` refuses with a
  * `{"error": reason}` status.
  */
-export interface HyperliquidSimulator extends VenueSimulator<InjectedOrder> {
+export interface HyperliquidSimulator extends VenueSimulator<InjectedOrder>, SocketControls {
   /** The master's approved agents: name (`""` = unnamed), address (lower-case), expiry (epoch ms or null). */
   agents(owner: string): { name: string; address: string; validUntil: number | null }[];
-  /** URL of the public WebSocket (`ws://127.0.0.1:<port>/ws`, the venue's `wss://api.hyperliquid.xyz/ws`). */
-  wsUrl: string;
-  /** Drops every open WebSocket connection abruptly (no close frame); answers how many were open. */
-  dropWsConnections(): number;
-  /** WebSocket connections open now. */
-  wsConnections(): number;
-  /** `true`: the WebSocket goes silent (connections open, nothing sent: a stuck venue); `false`: it resumes. */
-  silenceWs(on: boolean): void;
 }
 
 const TAKER_FEE = new Decimal('0.00045');
@@ -749,24 +751,10 @@ export async function startHyperliquidSimulator(opts: HyperliquidSimulatorOption
     },
     { intervalMs: opts.wsIntervalMs, resendMs: opts.wsResendMs },
   );
-  const common = await listen({
-    port: opts.port,
-    route,
-    fail,
-    faults,
-    upgrade: (req, socket, head) => ws.upgrade(req, socket, head),
-  });
+  const common = await listenWithSocket({ port: opts.port, route, fail, faults }, ws);
 
   return {
     ...common,
-    wsUrl: `${common.url.replace(/^http/, 'ws')}/ws`,
-    dropWsConnections: () => ws.dropConnections(),
-    wsConnections: () => ws.connections(),
-    silenceWs: (on) => ws.silence(on),
-    async close() {
-      await ws.close();
-      await common.close();
-    },
     clientOrderIds: () => accepted.clientOrderIds(),
     async injectOrder(owner, o) {
       const spec = injectedSpec('hyperliquid', o.symbol);

@@ -18,18 +18,19 @@ export type Simulators = Awaited<ReturnType<typeof startSimulators>>;
 
 /**
  * Starts every simulator on a free port; `markOf(venue)` gives each its mark source, except that with
- * `hyperliquidOwnPrices` (default: `VENUE_FEEDS=live`, config.ts) the Hyperliquid simulator prices from its
- * own replay of the recorded ticks: the worker's live feed then publishes the `*.HL` marks from the
- * simulator's WebSocket, and a simulator pricing from those marks would only echo itself.
+ * `ownPrices` (default: `VENUE_FEEDS=live`, config.ts) the Hyperliquid and Aster simulators price
+ * from their own data (Hyperliquid: its replay of the recorded ticks; Aster: that replay +5 bps with a wider
+ * touch, simulators/aster-prices.ts): the worker's live feeds then publish the `*.HL` and `*.ASTER` marks from
+ * the simulators' WebSockets, and a simulator pricing from those marks would only echo itself.
  */
 export async function startSimulators(
   markOf: (venue: string) => (symbol: string) => Promise<string | null>,
-  opts: { hyperliquidOwnPrices?: boolean } = {},
+  opts: { ownPrices?: boolean } = {},
 ) {
-  const ownPrices = opts.hyperliquidOwnPrices ?? loadVenueFeeds() === 'live';
+  const ownPrices = opts.ownPrices ?? loadVenueFeeds() === 'live';
   const [hyperliquid, aster, polymarket, kalshi] = await Promise.all([
     startHyperliquidSimulator(ownPrices ? {} : { markOf: markOf('hyperliquid') }),
-    startAsterSimulator({ markOf: markOf('aster') }),
+    startAsterSimulator(ownPrices ? {} : { markOf: markOf('aster') }),
     startPolymarketSimulator({ markOf: markOf('polymarket') }),
     startKalshiSimulator({ markOf: markOf('kalshi') }),
   ]);

@@ -1,7 +1,7 @@
 /**
  * Builds the worker process's parts: the Temporal worker (all workflows and activities), the
  * replay mark feed with live candle aggregation (when `MARK_FEED=replay`; with `VENUE_FEEDS=live` the
- * Hyperliquid symbols follow the venue's WebSocket instead), the on-demand market
+ * Hyperliquid and Aster symbols follow the venues' WebSockets instead), the on-demand market
  * stream producer (when `MARKET_STREAMS=on`), the trigger watcher and the webhook dispatcher, and the ops server on
  * `WORKER_HTTP_HOST:WORKER_HTTP_PORT` (worker/ops-server.ts: /healthz, /readyz, /metrics with the worker's own metrics,
  * worker/metrics.ts). Used by worker/main.ts and by tests, which pass a prebuilt workflow bundle. The Temporal SDK's
@@ -21,6 +21,8 @@ import { startTriggerWatcher } from '../modules/market/feeds/trigger-watcher.js'
 import { contendFeedLocks } from '../modules/market/feeds/feed-leader.js';
 import { ReplayMarkFeed } from '../modules/market/feeds/mark-feed.js';
 import { HyperliquidMarkFeed, hyperliquidWsUrl } from '../modules/market/feeds/venue-feed-hyperliquid.js';
+import { AsterMarkFeed, asterWsUrl } from '../modules/market/feeds/venue-feed-aster.js';
+import type { VenueMarkFeed } from '../modules/market/feeds/venue-feed.js';
 import { loadRecordedCandles } from '../modules/market/feeds/candles.js';
 import { recordLiveBars } from '../modules/market/feeds/live-candles.js';
 import { startStreamProducer, type StreamProducer } from '../modules/market/feeds/streams.js';
@@ -54,8 +56,8 @@ export interface WorkerParts {
 /** Creates the worker and its companions. `workflowBundle` skips bundling (tests). */
 /**
  * Offline marks (`MARK_FEED=replay`): every perp symbol replays the recorded Hyperliquid data of
- * its coin (paper, and the routed perps' marks, but for the Hyperliquid ones under `VENUE_FEEDS=live`,
- * which follow the venue's WebSocket); prediction symbols (Polymarket, Kalshi) step through the
+ * its coin (paper, and the routed perps' marks, but for the Hyperliquid and Aster ones under
+ * `VENUE_FEEDS=live`, which follow the venues' WebSockets); prediction symbols (Polymarket, Kalshi) step through the
  * recorded Polymarket daily prices.
  */
 const REPLAYED = Object.values(VENUE_SYMBOLS)
@@ -175,7 +177,7 @@ export async function createWorker(opts: {
   });
 
   let feed: ReplayMarkFeed | undefined;
-  let liveFeed: HyperliquidMarkFeed | undefined;
+  const liveFeeds: VenueMarkFeed[] = [];
   let predictionFeed: { stop(): Promise<void> } | undefined;
   let leadership: Awaited<ReturnType<typeof contendFeedLocks>> | undefined;
   let candlePool: pg.Pool | undefined;
@@ -198,26 +200,34 @@ export async function createWorker(opts: {
       await recordLiveBars(pool, tick, prints);
     };
     const live = config.venueFeeds === 'live';
+    /** Venues whose marks follow their WebSocket under `VENUE_FEEDS=live`. */
+    const LIVE_VENUES = ['hyperliquid', 'aster'];
     feed = new ReplayMarkFeed({
-      symbols: live ? REPLAYED.filter((s) => s.venue !== 'hyperliquid') : REPLAYED,
+      symbols: live ? REPLAYED.filter((s) => !LIVE_VENUES.includes(s.venue)) : REPLAYED,
       onTick: publish,
       onError: (err) => logger.error({ err }, 'mark feed tick failed'),
     });
     await feed.start();
     if (live) {
-      const url = hyperliquidWsUrl(config.venues.urls.hyperliquid);
-      liveFeed = new HyperliquidMarkFeed({
-        url,
-        symbols: REPLAYED.filter((s) => s.venue === 'hyperliquid'),
-        onTick: publish,
-        onStale: (symbol, stale) =>
-          stale
-            ? logger.warn({ symbol, url }, 'live mark feed: no book data, symbol stale')
-            : logger.info({ symbol, url }, 'live mark feed: symbol fresh again'),
-        onError: (err) => logger.warn({ err, url }, 'live mark feed error'),
-      });
-      liveFeed.start();
-      logger.info({ url }, 'live Hyperliquid mark feed started');
+      const venueFeeds = [
+        { venue: 'hyperliquid', url: hyperliquidWsUrl(config.venues.urls.hyperliquid), Feed: HyperliquidMarkFeed },
+        { venue: 'aster', url: asterWsUrl(config.venues.urls.aster), Feed: AsterMarkFeed },
+      ];
+      for (const { venue, url, Feed } of venueFeeds) {
+        const f = new Feed({
+          url,
+          symbols: REPLAYED.filter((s) => s.venue === venue),
+          onTick: publish,
+          onStale: (symbol, stale) =>
+            stale
+              ? logger.warn({ symbol, url }, 'live mark feed: no book data, symbol stale')
+              : logger.info({ symbol, url }, 'live mark feed: symbol fresh again'),
+          onError: (err) => logger.warn({ err, url }, 'live mark feed error'),
+        });
+        f.start();
+        liveFeeds.push(f);
+        logger.info({ venue, url }, 'live mark feed started');
+      }
     }
     predictionFeed = startPredictionMarkFeed({
       orm,
@@ -235,7 +245,7 @@ export async function createWorker(opts: {
         await worker.run();
       } finally {
         await feed?.stop();
-        await liveFeed?.stop();
+        for (const f of liveFeeds) await f.stop();
         await predictionFeed?.stop();
         await leadership?.stop();
         await candlePool?.end();

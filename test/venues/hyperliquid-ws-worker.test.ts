@@ -70,7 +70,7 @@ describe('VENUE_FEEDS=live: the worker follows the Hyperliquid WebSocket', () =>
   });
 
   it('the dev simulators under VENUE_FEEDS=live price Hyperliquid from their own replay, not from the store', async () => {
-    const sims = await startSimulators(() => async () => '1', { hyperliquidOwnPrices: true });
+    const sims = await startSimulators(() => async () => '1', { ownPrices: true });
     try {
       const spec = findSymbol('hyperliquid', 'SOL.HL')!;
       const m = await loadRecordedMarket(spec.sourceCoin);
