@@ -52,12 +52,15 @@ const schema = z.object({
   /** `replay`: the worker replays the recorded Hyperliquid marks; `off`: marks come from elsewhere. */
   MARK_FEED: z.enum(['replay', 'off']).default('replay'),
   /**
-   * Marks of the routed perps with a live feed (with `MARK_FEED=replay`; docs/architecture.md "Market data"). `replay`
-   * (default): they replay the recorded ticks like paper. `live`: the Hyperliquid symbols (`*.HL`) follow the venue's
-   * public WebSocket (`HYPERLIQUID_API_URL` + `/ws`, modules/market/feeds/venue-feed-hyperliquid.ts) and the Aster ones
+   * Marks of the routed venues with a live feed (with `MARK_FEED=replay`; docs/architecture.md "Market data"). `replay`
+   * (default): they replay the recorded data like paper. `live`: the Hyperliquid symbols (`*.HL`) follow the venue's
+   * public WebSocket (`HYPERLIQUID_API_URL` + `/ws`, modules/market/feeds/venue-feed-hyperliquid.ts), the Aster ones
    * (`*.ASTER`) its market streams (`wss://fstream.asterdex.com/ws` for `ASTER_API_URL`'s venue, else that host's `/ws`;
-   * modules/market/feeds/venue-feed-aster.ts); under `npm run dev` with `VENUE_MODE=sim` the simulators', which then
-   * price from their own data (docs/venues.md §1.8, §2.4); paper and the prediction venues keep the replay.
+   * modules/market/feeds/venue-feed-aster.ts) and the Polymarket ones (`*.PM`) its CLOB market channel
+   * (`wss://ws-subscriptions-clob.polymarket.com/ws/market` for `POLYMARKET_API_URL`'s venue, else that host's
+   * `/ws/market`; modules/market/feeds/venue-feed-polymarket.ts); under `npm run dev` with `VENUE_MODE=sim` the
+   * simulators', which then price from their own data (docs/venues.md §1.8, §2.4, §3.5); paper and Kalshi (`*.KX`)
+   * keep the replay.
    */
   VENUE_FEEDS: z.enum(['replay', 'live']).default('replay'),
   /** `on`: the worker streams depth and tape for demanded pairs (docs/api.md §4.6 cold cache, `/ws/market`). */
@@ -387,7 +390,7 @@ export function loadMarketDataDir(env: NodeJS.ProcessEnv = process.env): string 
 
 /**
  * `VENUE_FEEDS` alone (`replay` or `live`, see the schema), for the simulators of `npm run dev`: with `live` the
- * Hyperliquid and Aster simulators price from their own data rather than from the marks the live feeds publish.
+ * Hyperliquid, Aster and Polymarket simulators price from their own data rather than from the marks the live feeds publish.
  * @throws ZodError when the variable holds another value.
  */
 export function loadVenueFeeds(env: NodeJS.ProcessEnv = process.env): 'replay' | 'live' {

@@ -18,10 +18,11 @@ export type Simulators = Awaited<ReturnType<typeof startSimulators>>;
 
 /**
  * Starts every simulator on a free port; `markOf(venue)` gives each its mark source, except that with
- * `ownPrices` (default: `VENUE_FEEDS=live`, config.ts) the Hyperliquid and Aster simulators price
+ * `ownPrices` (default: `VENUE_FEEDS=live`, config.ts) the Hyperliquid, Aster and Polymarket simulators price
  * from their own data (Hyperliquid: its replay of the recorded ticks; Aster: that replay +5 bps with a wider
- * touch, simulators/aster-prices.ts): the worker's live feeds then publish the `*.HL` and `*.ASTER` marks from
- * the simulators' WebSockets, and a simulator pricing from those marks would only echo itself.
+ * touch, simulators/aster-prices.ts; Polymarket: its replay of the recorded daily prices with its own book
+ * levels, simulators/polymarket-prices.ts): the worker's live feeds then publish the `*.HL`, `*.ASTER` and `*.PM`
+ * marks from the simulators' WebSockets, and a simulator pricing from those marks would only echo itself.
  */
 export async function startSimulators(
   markOf: (venue: string) => (symbol: string) => Promise<string | null>,
@@ -31,7 +32,7 @@ export async function startSimulators(
   const [hyperliquid, aster, polymarket, kalshi] = await Promise.all([
     startHyperliquidSimulator(ownPrices ? {} : { markOf: markOf('hyperliquid') }),
     startAsterSimulator(ownPrices ? {} : { markOf: markOf('aster') }),
-    startPolymarketSimulator({ markOf: markOf('polymarket') }),
+    startPolymarketSimulator(ownPrices ? {} : { markOf: markOf('polymarket') }),
     startKalshiSimulator({ markOf: markOf('kalshi') }),
   ]);
   return {

@@ -27,7 +27,8 @@
  * the order hash was never seen (a replay is a duplicate); the price is on the
  * token's tick inside [tick, 1 − tick]; the size has ≤ 2 decimals.
  *
- * Matching against `markOf(platform symbol)`: FAK/FOK fill at once at the mark when the limit is
+ * Matching against `markOf(platform symbol)` (absent: the simulator's own replay of the recorded Polymarket prices,
+ * simulators/polymarket-prices.ts): FAK/FOK fill at once at the mark when the limit is
  * marketable (BUY: mark ≤ limit; SELL: mark ≥ limit), else are killed with the venue's error;
  * GTC fills at once at the mark when marketable (post-only ones are refused instead), else rests
  * (`live`) and fills at its limit as a maker when `poke()` runs or on any status, orders or trades
@@ -39,14 +40,18 @@
  * refusals. Deviations, on purpose: the liquidity takers meet at the mark is not on the book
  * (`GET /book` shows resting orders only); the owner-keyed test controls (`fund`, `orderCount`,
  * `injectOrder`) follow `linkOwner` (an end user who funds an agent's wallet) — a test control,
- * not a route.
+ * not a route. Without `markOf`, the book also carries the simulator's own liquidity: {@link OWN_BOOK_DEPTH}
+ * shares at the ticks bracketing its own price ({@link ownTouch}), so a reader of the book finds a touch.
+ *
+ * The CLOB market channel is served at `/ws/market` on the same port (simulators/polymarket-ws.ts): `book`
+ * snapshots equal to `GET /book`, `price_change` when its levels change, `last_trade_price` per fill.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { keccak256, toHex } from 'viem';
 import { Decimal } from '../domain/decimal.js';
 import { findByVenueSymbol } from '../domain/market/symbols.js';
-import { POLYMARKET_TOKENS } from '../domain/market/venues/polymarket.js';
+import { POLYMARKET_SYMBOLS, POLYMARKET_TOKENS } from '../domain/market/venues/polymarket.js';
 import {
   hmacSignature,
   orderHash,
@@ -65,27 +70,38 @@ import {
   type WireOrder,
   type WireTrade,
 } from '../venues/polymarket/wire.js';
-import { Faults, lc, listen, messageOf, Reply, Tally } from './harness.js';
-import type { InjectedLimit, SimulatorOptions, VenueSimulator } from './harness.js';
+import { Faults, lc, listenWithSocket, messageOf, Reply, Tally } from './harness.js';
+import type { InjectedLimit, SimulatorOptions, SocketControls, VenueSimulator } from './harness.js';
 import { crosses, decimalMarks, injectedSpec, markedOrders } from './matching.js';
 import { sumLevels } from './book.js';
 import { Holdings } from './holdings.js';
+import { OWN_BOOK_DEPTH, ownTouch, polymarketOwnMarks } from './polymarket-prices.js';
+import { polymarketWs, type PolymarketBookAnswer } from './polymarket-ws.js';
 
 /**
  * Options of {@link startPolymarketSimulator}: marks (probability units) of platform symbols
  * (`TRUMP-INAUGURATED-YES.PM`); `network` is the chain the signatures are checked for: mainnet 137
- * (default), testnet 80002.
+ * (default), testnet 80002. Without `markOf` the simulator prices from its own data (the recorded prices in
+ * `dataDir` replayed at `now()`, Unix ms, default `Date.now`; simulators/polymarket-prices.ts) and shows its
+ * own liquidity on the book. `wsIntervalMs`: how often the market channel compares books for `price_change`
+ * (default 100 ms).
  */
-export interface PolymarketSimulatorOptions extends SimulatorOptions {
+export type PolymarketSimulatorOptions = Omit<SimulatorOptions, 'markOf'> & {
+  markOf?: SimulatorOptions['markOf'];
   /** Taker fee rate in basis points reported on trades (default 0). */
   takerFeeBps?: number;
-}
+  dataDir?: string;
+  now?: () => number;
+  wsIntervalMs?: number;
+};
 
 /**
  * The running simulator and its test controls: owners are funder wallets (orders count by `maker`);
  * `rejectNext` refuses with `{"error": reason}` (400).
  */
-export interface PolymarketSimulator extends VenueSimulator<InjectedLimit> {
+export interface PolymarketSimulator extends VenueSimulator<InjectedLimit>, SocketControls {
+  /** The next `price_change` of the market channel is lost (not sent): a test of the reader's resync. */
+  loseNextBookChange(): void;
   /**
    * The owner-keyed controls (`fund`, `orderCount`, `injectOrder`) of `owner` act on `wallet` from
    * now on: the end user funds and watches the agent's trading wallet. A test control, no route.
@@ -176,12 +192,20 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
   const holdings = new Holdings();
   const faults = new Faults();
 
-  const marks = decimalMarks(opts.markOf);
+  const ownPrices = !opts.markOf;
+  const marks = decimalMarks(
+    opts.markOf ?? polymarketOwnMarks(POLYMARKET_SYMBOLS, { dataDir: opts.dataDir, now: opts.now }),
+  );
   const markOf = async (tokenId: string): Promise<Decimal | null> => {
     const spec = findByVenueSymbol('polymarket', tokenId);
     return spec ? marks(spec) : null;
   };
   const marketable = (side: 'BUY' | 'SELL', limit: Decimal, mark: Decimal) => crosses(side === 'BUY', limit, mark);
+  const ws = polymarketWs(
+    { book: async (tokenId) => (findByVenueSymbol('polymarket', tokenId) ? bookOf(tokenId) : null) },
+    POLYMARKET_SYMBOLS.flatMap((s) => (s.venueSymbol ? [s.venueSymbol] : [])),
+    { intervalMs: opts.wsIntervalMs },
+  );
 
   function fill(o: SimOrder, price: Decimal, asTaker: boolean): void {
     const size = o.size.sub(o.matched);
@@ -249,6 +273,16 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     o.matched = o.size;
     o.status = 'MATCHED';
     o.trades.push(id);
+    ws.publishTrade({
+      asset_id: o.tokenId,
+      market,
+      price: price.toFixed(),
+      size: size.toFixed(),
+      side: asTaker ? o.side : o.side === 'BUY' ? 'SELL' : 'BUY',
+      fee_rate_bps: takerFeeBps,
+      timestamp: String(Date.now()),
+      transaction_hash: settlement,
+    });
   }
 
   async function poke(): Promise<void> {
@@ -505,10 +539,15 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     if (!spec?.venueSymbol) throw new HttpError(404, 'market not found');
     return spec as typeof spec & { venueSymbol: string };
   };
-  /** The resting orders of a token on one side, aggregated by price (best last, as the venue orders them). */
-  const levels = (tokenId: string, side: 'BUY' | 'SELL') => {
+  /**
+   * The resting orders of a token on one side, aggregated by price (best last, as the venue orders them), with
+   * the simulator's own level (`own`, when it prices from its own data) added in.
+   */
+  const levels = (tokenId: string, side: 'BUY' | 'SELL', own: Decimal | null) => {
     const resting = [...orders.values()].filter((o) => o.status === 'LIVE' && o.tokenId === tokenId && o.side === side);
-    const summed = sumLevels(resting.map((o) => ({ px: o.price, sz: o.size.sub(o.matched) })));
+    const entries = resting.map((o) => ({ px: o.price, sz: o.size.sub(o.matched) }));
+    if (own) entries.push({ px: own, sz: new Decimal(OWN_BOOK_DEPTH) });
+    const summed = sumLevels(entries);
     return (side === 'BUY' ? summed : summed.reverse()).map((l) => ({ price: l.px.toFixed(), size: l.sz.toFixed() }));
   };
   /** `GET <path>` routes that take no authentication, by `METHOD path`. */
@@ -522,24 +561,29 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       tokenSpec(q);
       return { base_fee: Number(takerFeeBps) };
     },
-    'GET /book': async (q) => {
-      const spec = tokenSpec(q);
-      await poke();
-      const mark = await markOf(spec.venueSymbol);
-      const book = {
-        market: POLYMARKET_TOKENS[spec.venueSymbol]?.marketId ?? '',
-        asset_id: spec.venueSymbol,
-        timestamp: String(Date.now()),
-        bids: levels(spec.venueSymbol, 'BUY'),
-        asks: levels(spec.venueSymbol, 'SELL'),
-        min_order_size: '1',
-        tick_size: new Decimal(spec.tickSize).toFixed(),
-        neg_risk: POLYMARKET_TOKENS[spec.venueSymbol]?.negRisk ?? false,
-        last_trade_price: mark ? mark.toFixed() : '',
-      };
-      return { ...book, hash: keccak256(toHex(JSON.stringify(book))).slice(2, 42) };
-    },
+    'GET /book': async (q) => bookOf(tokenSpec(q).venueSymbol),
   };
+
+  /** `GET /book` of a listed token (`tokenId`): its levels now (after a `poke()`), tick, neg-risk flag, mark, hash. */
+  async function bookOf(tokenId: string): Promise<PolymarketBookAnswer> {
+    const spec = findByVenueSymbol('polymarket', tokenId)!;
+    await poke();
+    const mark = await markOf(tokenId);
+    const tick = new Decimal(spec.tickSize);
+    const own = ownPrices && mark ? ownTouch(mark, tick) : { bid: null, ask: null };
+    const book = {
+      market: POLYMARKET_TOKENS[tokenId]?.marketId ?? '',
+      asset_id: tokenId,
+      timestamp: String(Date.now()),
+      bids: levels(tokenId, 'BUY', own.bid),
+      asks: levels(tokenId, 'SELL', own.ask),
+      min_order_size: '1',
+      tick_size: tick.toFixed(),
+      neg_risk: POLYMARKET_TOKENS[tokenId]?.negRisk ?? false,
+      last_trade_price: mark ? mark.toFixed() : '',
+    };
+    return { ...book, hash: keccak256(toHex(JSON.stringify(book))).slice(2, 42) };
+  }
 
   // --- routing ----------------------------------------------------------------------------
 
@@ -657,10 +701,12 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
 
   const fail = (err: unknown) =>
     err instanceof HttpError ? new Reply(err.status, { error: err.error }) : new Reply(500, { error: messageOf(err) });
-  const common = await listen({ port: opts.port, route, fail, faults });
+  const common = await listenWithSocket({ port: opts.port, route, fail, faults }, ws);
 
   return {
     ...common,
+    wsUrl: `${common.url.replace(/^http/, 'ws')}/ws/market`,
+    loseNextBookChange: () => ws.loseNextChange(),
     clientOrderIds: () => accepted.clientOrderIds(),
     async injectOrder(owner, o) {
       const spec = injectedSpec('polymarket', o.symbol);

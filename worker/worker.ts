@@ -22,6 +22,7 @@ import { contendFeedLocks } from '../modules/market/feeds/feed-leader.js';
 import { ReplayMarkFeed } from '../modules/market/feeds/mark-feed.js';
 import { HyperliquidMarkFeed, hyperliquidWsUrl } from '../modules/market/feeds/venue-feed-hyperliquid.js';
 import { AsterMarkFeed, asterWsUrl } from '../modules/market/feeds/venue-feed-aster.js';
+import { PolymarketMarkFeed, polymarketWsUrl } from '../modules/market/feeds/venue-feed-polymarket.js';
 import type { VenueMarkFeed } from '../modules/market/feeds/venue-feed.js';
 import { loadRecordedCandles } from '../modules/market/feeds/candles.js';
 import { recordLiveBars } from '../modules/market/feeds/live-candles.js';
@@ -58,7 +59,8 @@ export interface WorkerParts {
  * Offline marks (`MARK_FEED=replay`): every perp symbol replays the recorded Hyperliquid data of
  * its coin (paper, and the routed perps' marks, but for the Hyperliquid and Aster ones under
  * `VENUE_FEEDS=live`, which follow the venues' WebSockets); prediction symbols (Polymarket, Kalshi) step through the
- * recorded Polymarket daily prices.
+ * recorded Polymarket daily prices (but for the Polymarket ones under `VENUE_FEEDS=live`, which follow Polymarket's
+ * CLOB market channel).
  */
 const REPLAYED = Object.values(VENUE_SYMBOLS)
   .flat()
@@ -201,7 +203,7 @@ export async function createWorker(opts: {
     };
     const live = config.venueFeeds === 'live';
     /** Venues whose marks follow their WebSocket under `VENUE_FEEDS=live`. */
-    const LIVE_VENUES = ['hyperliquid', 'aster'];
+    const LIVE_VENUES = ['hyperliquid', 'aster', 'polymarket'];
     feed = new ReplayMarkFeed({
       symbols: live ? REPLAYED.filter((s) => !LIVE_VENUES.includes(s.venue)) : REPLAYED,
       onTick: publish,
@@ -213,11 +215,25 @@ export async function createWorker(opts: {
         { venue: 'hyperliquid', url: hyperliquidWsUrl(config.venues.urls.hyperliquid), Feed: HyperliquidMarkFeed },
         { venue: 'aster', url: asterWsUrl(config.venues.urls.aster), Feed: AsterMarkFeed },
       ];
-      for (const { venue, url, Feed } of venueFeeds) {
+      // Polymarket's marks replace the prediction replay's: marks only, as the replay published (no live candles).
+      const publishPrediction = async (tick: MarkTick) => {
+        if (lead.holds(`${tick.venue} ${tick.symbol}`)) await publishMark(orm, tick);
+      };
+      const feeds = [
+        ...venueFeeds.map((v) => ({ ...v, symbols: REPLAYED.filter((s) => s.venue === v.venue), onTick: publish })),
+        {
+          venue: 'polymarket',
+          url: polymarketWsUrl(config.venues.urls.polymarket),
+          Feed: PolymarketMarkFeed,
+          symbols: PREDICTION.filter((s) => s.venue === 'polymarket'),
+          onTick: publishPrediction,
+        },
+      ];
+      for (const { venue, url, Feed, symbols, onTick } of feeds) {
         const f = new Feed({
           url,
-          symbols: REPLAYED.filter((s) => s.venue === venue),
-          onTick: publish,
+          symbols,
+          onTick,
           onStale: (symbol, stale) =>
             stale
               ? logger.warn({ symbol, url }, 'live mark feed: no book data, symbol stale')
@@ -231,7 +247,10 @@ export async function createWorker(opts: {
     }
     predictionFeed = startPredictionMarkFeed({
       orm,
-      symbols: PREDICTION.filter((s) => lead.holds(`${s.venue} ${s.symbol}`)),
+      // Under VENUE_FEEDS=live only what has no live feed (Kalshi's `*.KX`) keeps the replay.
+      symbols: PREDICTION.filter(
+        (s) => lead.holds(`${s.venue} ${s.symbol}`) && !(live && LIVE_VENUES.includes(s.venue)),
+      ),
       onError: (err: unknown) => logger.error({ err }, 'prediction mark feed tick failed'),
     });
   }

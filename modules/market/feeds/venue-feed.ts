@@ -2,7 +2,8 @@
  * The venue-independent part of the live mark feeds (docs/architecture.md "Market data"): one WebSocket to
  * a venue's public market socket, the per-symbol state and the tick loop. A venue's feed
  * (venue-feed-hyperliquid.ts, venue-feed-aster.ts) supplies a {@link VenueProtocol}: the subscribe
- * messages, the application ping and how a frame becomes a book or trade prints. Each `intervalMs` the
+ * messages, the application ping and how a frame (JSON, or a plain text one such as a `PONG`) becomes a book
+ * or trade prints; a frame handler may send on the connection (a resubscription that resyncs a book). Each `intervalMs` the
  * feed hands `onTick` one MarkTick per symbol, as ReplayMarkFeed does: `mark` = the mid of the latest
  * book's best bid and ask, `bid`/`ask` that touch, `book` the venue's levels; `prints` = the trades
  * received since the symbol's previous tick (for live candle volume), each trade id once.
@@ -61,6 +62,8 @@ export interface FrameSink {
   print(key: string, print: TapePrint): void;
   /** A venue error or an unreadable frame. */
   error(err: unknown): void;
+  /** Sends a text frame on the open connection (a resubscription to resync a book); dropped when none is open. */
+  send(text: string): void;
 }
 
 /** The per-venue part of a live feed. */
@@ -73,6 +76,11 @@ export interface VenueProtocol {
   subscribe(keys: readonly string[]): string[];
   /** The application ping: `{ text }` a text frame to send, `'frame'` a WebSocket ping frame. */
   ping: { text: string } | 'frame';
+  /**
+   * Reads a text frame before it is parsed as JSON (Polymarket's plain `PONG`); answers true when it handled it
+   * (then it is not parsed). Absent: every frame is JSON.
+   */
+  onText?(text: string, sink: FrameSink): boolean;
   /** Reads one text frame (already JSON-parsed) into `sink`; may throw on an unreadable one. */
   onFrame(msg: unknown, sink: FrameSink): void;
 }
@@ -159,6 +167,9 @@ export class VenueMarkFeed {
         s.prints.push(print);
       },
       error: (err) => this.report(err),
+      send: (text) => {
+        if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
+      },
     };
   }
 
@@ -212,8 +223,10 @@ export class VenueMarkFeed {
     ws.on('pong', () => (this.lastFrameMs = this.now()));
     ws.on('message', (data: WebSocket.RawData) => {
       this.lastFrameMs = this.now();
+      const text = data.toString();
+      if (this.protocol.onText?.(text, this.sink)) return;
       try {
-        this.protocol.onFrame(JSON.parse(data.toString()) as unknown, this.sink);
+        this.protocol.onFrame(JSON.parse(text) as unknown, this.sink);
       } catch (err) {
         this.report(err);
       }

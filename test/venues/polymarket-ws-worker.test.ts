@@ -1,0 +1,106 @@
+/**
+ * `VENUE_FEEDS=live` with Polymarket (worker/worker.ts): the worker publishes the `*.PM` marks from Polymarket's
+ * CLOB market channel (here the simulator's `/ws/market`, the simulator pricing from its own recorded prices at
+ * one fixed instant): the stored mark and book are `GET /book`'s, and follow the venue's book when an order rests
+ * at the touch, while the Kalshi `*.KX` marks keep coming from the prediction replay.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal, fmt } from '../../domain/decimal.js';
+import { platformEm } from '../../db/orm.js';
+import { readMark } from '../../db/marks.js';
+import { KALSHI_SYMBOLS } from '../../domain/market/venues/kalshi.js';
+import { POLYMARKET_SYMBOLS } from '../../domain/market/venues/polymarket.js';
+import { startPolymarketSimulator, type PolymarketSimulator } from '../../simulators/polymarket.js';
+import { startSimulators } from '../../simulators/index.js';
+import { polymarketOwnMarks } from '../../simulators/polymarket-prices.js';
+import { startStack, type Stack } from '../support/stack.js';
+import { waitFor } from '../support/wait.js';
+
+const YES = POLYMARKET_SYMBOLS[0];
+
+/** Polls `ok` every 20 ms until it answers a value (rejects after `ms`). */
+const until = <T>(ok: () => Promise<T | null | undefined | false>, ms = 15_000) =>
+  waitFor(ok, Boolean, ms, 20) as Promise<T>;
+
+type Level = { price: string; size: string };
+type Book = { bids: Level[]; asks: Level[] };
+
+/** The mid of a `GET /book` answer's touch (best last on both sides). */
+const bookMid = (b: Book) => new Decimal(b.bids.at(-1)!.price).plus(b.asks.at(-1)!.price).div(2);
+
+describe('VENUE_FEEDS=live: the worker follows Polymarket’s market channel', () => {
+  const at = () => 86_400_000;
+  let pm: PolymarketSimulator;
+  let s: Stack;
+  const getBook = async () => (await (await fetch(`${pm.url}/book?token_id=${YES.venueSymbol}`)).json()) as Book;
+
+  beforeAll(async () => {
+    pm = await startPolymarketSimulator({ now: at, wsIntervalMs: 20 });
+    s = await startStack({
+      env: {
+        MARK_FEED: 'replay',
+        VENUE_FEEDS: 'live',
+        POLYMARKET_API_URL: pm.url,
+        HYPERLIQUID_API_URL: 'http://127.0.0.1:9',
+        ASTER_API_URL: 'http://127.0.0.1:9',
+      },
+    });
+  });
+  afterAll(async () => {
+    await s?.stop();
+    await pm?.close();
+  });
+
+  it('publishes *.PM marks and books from the socket and follows its changes; *.KX keep the replay', async () => {
+    const em = () => platformEm(s.orm);
+    const book = await getBook();
+    const t = await until(async () => {
+      const m = await readMark(em(), 'polymarket', YES.symbol, 5_000);
+      return m && m.mark.eq(bookMid(book)) ? m : null;
+    });
+    expect({
+      bids: t.book.bids.map((l) => [fmt(l.price), fmt(l.size)]),
+      asks: t.book.asks.map((l) => [fmt(l.price), fmt(l.size)]),
+    }).toStrictEqual({
+      bids: [...book.bids].reverse().map((l) => [fmt(new Decimal(l.price)), fmt(new Decimal(l.size))]),
+      asks: [...book.asks].reverse().map((l) => [fmt(new Decimal(l.price)), fmt(new Decimal(l.size))]),
+    });
+    for (const spec of POLYMARKET_SYMBOLS) await until(() => readMark(em(), 'polymarket', spec.symbol, 5_000));
+    expect(pm.wsConnections()).toBe(1);
+
+    // An ask resting at the touch: only the venue's book knows it, and the stored book follows.
+    const ask = book.asks.at(-1)!;
+    await pm.injectOrder('0x00000000000000000000000000000000000000cc', {
+      symbol: YES.symbol,
+      side: 'sell',
+      qty: '5',
+      price: ask.price,
+    });
+    const grown = new Decimal(ask.size).plus(5);
+    const moved = await until(async () => {
+      const m = await readMark(em(), 'polymarket', YES.symbol, 5_000);
+      return m && m.book.asks[0].size.eq(grown) ? m : null;
+    });
+    expect(fmt(moved.book.asks[0].price)).toBe(fmt(new Decimal(ask.price)));
+    expect((await getBook()).asks.at(-1)).toEqual({ price: ask.price, size: grown.toFixed() });
+
+    const kx = KALSHI_SYMBOLS[0];
+    await until(() => readMark(em(), 'kalshi', kx.symbol, 5_000));
+  });
+
+  it('the dev simulators under VENUE_FEEDS=live price Polymarket from their own data, not from the store', async () => {
+    const sims = await startSimulators(() => async () => '0.01', { ownPrices: true });
+    try {
+      // The simulator's book shows its own replayed price (read again should the replay step between the reads).
+      const own = polymarketOwnMarks(POLYMARKET_SYMBOLS);
+      await until(async () => {
+        const b = (await (await fetch(`${sims.polymarket.url}/book?token_id=${YES.venueSymbol}`)).json()) as Book & {
+          last_trade_price: string;
+        };
+        return b.last_trade_price === (await own(YES.symbol)) && b.bids.length + b.asks.length > 0;
+      });
+    } finally {
+      await sims.stop();
+    }
+  });
+});
