@@ -23,7 +23,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
+import { socketConnections } from './harness.js';
 
 /** `GET /fapi/v3/depth`'s answer (prices USDT and sizes in coins as decimal strings), as aster-markets.ts builds it. */
 export interface AsterDepth {
@@ -89,10 +90,7 @@ export function asterWs(
   opts: { intervalMs?: number } = {},
 ): AsterWs {
   const listed = new Set(symbols.map((s) => s.toLowerCase()));
-  const wss = new WebSocketServer({ noServer: true, autoPong: false });
-  const conns = new Map<WebSocket, Conn>();
   let silenced = false;
-  let timer: NodeJS.Timeout | undefined;
 
   const parse = (name: unknown): Stream | null => {
     if (typeof name !== 'string') return null;
@@ -198,47 +196,33 @@ export function asterWs(
     }
   }
 
-  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const combined = url.pathname === '/stream';
-    const c: Conn = { streams: new Map(), combined };
-    const initial = combined
-      ? (url.searchParams.get('streams') ?? '').split('/').filter(Boolean)
-      : url.pathname.slice('/ws'.length).split('/').filter(Boolean);
-    for (const name of initial) {
-      const stream = parse(name);
-      if (stream) c.streams.set(name, { stream, lastU: null, sentMs: 0 });
-    }
-    conns.set(ws, c);
-    timer ??= setInterval(() => void tick().catch(() => undefined), Math.min(opts.intervalMs ?? 100, 100));
-    ws.on('ping', (data) => {
-      if (!silenced) ws.pong(data);
-    });
-    ws.on('message', (data) => onMessage(ws, c, Buffer.isBuffer(data) ? data.toString('utf8') : String(data)));
-    ws.on('close', () => {
-      conns.delete(ws);
-      if (conns.size === 0) {
-        clearInterval(timer);
-        timer = undefined;
+  const sockets = socketConnections<Conn>({
+    accepts: (path) => path === '/ws' || path.startsWith('/ws/') || path === '/stream',
+    intervalMs: Math.min(opts.intervalMs ?? 100, 100),
+    tick,
+    autoPong: false,
+    open(ws, req) {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const combined = url.pathname === '/stream';
+      const c: Conn = { streams: new Map(), combined };
+      const initial = combined
+        ? (url.searchParams.get('streams') ?? '').split('/').filter(Boolean)
+        : url.pathname.slice('/ws'.length).split('/').filter(Boolean);
+      for (const name of initial) {
+        const stream = parse(name);
+        if (stream) c.streams.set(name, { stream, lastU: null, sentMs: 0 });
       }
-    });
+      ws.on('ping', (data) => {
+        if (!silenced) ws.pong(data);
+      });
+      ws.on('message', (data) => onMessage(ws, c, Buffer.isBuffer(data) ? data.toString('utf8') : String(data)));
+      return c;
+    },
   });
-
-  const dropAll = () => {
-    const n = conns.size;
-    for (const ws of conns.keys()) ws.terminate();
-    return n;
-  };
+  const conns = sockets.conns;
 
   return {
-    upgrade(req, socket, head) {
-      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-      if (path !== '/ws' && !path.startsWith('/ws/') && path !== '/stream') {
-        socket.destroy();
-        return;
-      }
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
-    },
+    upgrade: sockets.upgrade,
     publishTrade(t) {
       const name = `${t.symbol.toLowerCase()}@aggTrade`;
       const payload = {
@@ -255,16 +239,11 @@ export function asterWs(
       };
       for (const [ws, c] of conns) if (c.streams.has(name)) push(ws, c, name, payload);
     },
-    dropConnections: dropAll,
+    dropConnections: sockets.dropConnections,
     silence(on) {
       silenced = on;
     },
-    connections: () => conns.size,
-    async close() {
-      dropAll();
-      clearInterval(timer);
-      timer = undefined;
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
-    },
+    connections: sockets.connections,
+    close: sockets.close,
   };
 }

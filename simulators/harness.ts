@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { Holdings } from './holdings.js';
 
 /** Options every simulator takes. */
@@ -147,6 +148,59 @@ export interface SimulatorSocket {
   /** `true`: the socket goes silent (connections open, nothing sent: a stuck venue); `false`: it resumes. */
   silence(on: boolean): void;
   close(): Promise<void>;
+}
+
+/**
+ * The connection bookkeeping every simulator socket shares (simulators/*-ws.ts): a `ws` server without an HTTP
+ * server of its own, upgrades accepted on the paths `accepts` names (others destroyed), each connection's state
+ * `C` from `open` (which also attaches its message handlers), `tick` run every `intervalMs` (ms) while any
+ * connection is open (a rejected tick is ignored), abrupt drops and an orderly close. `autoPong: false` leaves
+ * WebSocket ping frames to the simulator (to go silent on them).
+ */
+export function socketConnections<C>(opts: {
+  accepts: (path: string) => boolean;
+  open: (ws: WebSocket, req: IncomingMessage) => C;
+  tick: () => Promise<void>;
+  intervalMs: number;
+  autoPong?: boolean;
+}): Omit<SimulatorSocket, 'silence'> & { conns: Map<WebSocket, C> } {
+  const wss = new WebSocketServer({ noServer: true, autoPong: opts.autoPong ?? true });
+  const conns = new Map<WebSocket, C>();
+  let timer: NodeJS.Timeout | undefined;
+  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
+    conns.set(ws, opts.open(ws, req));
+    timer ??= setInterval(() => void opts.tick().catch(() => undefined), opts.intervalMs);
+    ws.on('close', () => {
+      conns.delete(ws);
+      if (conns.size === 0) {
+        clearInterval(timer);
+        timer = undefined;
+      }
+    });
+  });
+  const dropConnections = () => {
+    const n = conns.size;
+    for (const ws of conns.keys()) ws.terminate();
+    return n;
+  };
+  return {
+    conns,
+    upgrade(req, socket, head) {
+      if (!opts.accepts(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)) {
+        socket.destroy();
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    },
+    dropConnections,
+    connections: () => conns.size,
+    async close() {
+      dropConnections();
+      clearInterval(timer);
+      timer = undefined;
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
 }
 
 /** The test controls of a simulator that serves a {@link SimulatorSocket} (its `wsUrl` and the three socket controls). */

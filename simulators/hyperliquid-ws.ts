@@ -22,7 +22,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
+import { socketConnections } from './harness.js';
 import type { AllMidsEvent, L2BookEvent, TradesEvent } from '@nktkas/hyperliquid/api/subscription';
 import { specOfCoin } from '../venues/hyperliquid/wire.js';
 
@@ -94,9 +95,6 @@ export function hyperliquidWs(
   const intervalMs = opts.intervalMs ?? 500;
   const resendMs = opts.resendMs ?? 5_000;
   let silenced = false;
-  const wss = new WebSocketServer({ noServer: true });
-  const subs = new Map<WebSocket, Map<string, Held>>();
-  let timer: NodeJS.Timeout | undefined;
 
   const send = (ws: WebSocket, channel: string, data?: unknown) => {
     if (ws.readyState === ws.OPEN && !silenced)
@@ -170,54 +168,35 @@ export function hyperliquidWs(
     } else await refresh(ws, held);
   }
 
-  wss.on('connection', (ws) => {
-    subs.set(ws, new Map());
-    timer ??= setInterval(() => void tick().catch(() => undefined), intervalMs);
-    // Requests are answered in order: each waits for the one before it.
-    let chain = Promise.resolve();
-    ws.on('message', (data) => {
-      const text = Buffer.isBuffer(data) ? data.toString('utf8') : String(data);
-      chain = chain.then(() => onMessage(ws, text)).catch(() => undefined);
-    });
-    ws.on('close', () => {
-      subs.delete(ws);
-      if (subs.size === 0) {
-        clearInterval(timer);
-        timer = undefined;
-      }
-    });
+  const sockets = socketConnections<Map<string, Held>>({
+    accepts: (path) => path === '/ws',
+    intervalMs,
+    tick,
+    open(ws) {
+      // Requests are answered in order: each waits for the one before it.
+      let chain = Promise.resolve();
+      ws.on('message', (data) => {
+        const text = Buffer.isBuffer(data) ? data.toString('utf8') : String(data);
+        chain = chain.then(() => onMessage(ws, text)).catch(() => undefined);
+      });
+      return new Map();
+    },
   });
-
-  const dropAll = () => {
-    const n = subs.size;
-    for (const ws of subs.keys()) ws.terminate();
-    return n;
-  };
+  const subs = sockets.conns;
 
   return {
-    upgrade(req, socket, head) {
-      if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/ws') {
-        socket.destroy();
-        return;
-      }
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
-    },
+    upgrade: sockets.upgrade,
     publishTrades(trades) {
       const coin = trades[0]?.coin;
       if (coin === undefined) return;
       for (const [ws, mine] of subs) if (mine.has(`trades:${coin}`)) send(ws, 'trades', trades);
     },
-    dropConnections: dropAll,
+    dropConnections: sockets.dropConnections,
     silence(on) {
       silenced = on;
       if (!on) for (const mine of subs.values()) for (const held of mine.values()) held.last = null;
     },
-    connections: () => subs.size,
-    async close() {
-      dropAll();
-      clearInterval(timer);
-      timer = undefined;
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
-    },
+    connections: sockets.connections,
+    close: sockets.close,
   };
 }

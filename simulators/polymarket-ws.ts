@@ -20,10 +20,8 @@
  * frames (ignored). Test controls: `dropConnections()`, `silence()` (from the harness) and `loseNextChange()`
  * (the next `price_change` is not sent, as a frame lost on the way).
  */
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
-import type { SimulatorSocket } from './harness.js';
+import type { WebSocket } from 'ws';
+import { socketConnections, type SimulatorSocket } from './harness.js';
 
 /** One aggregated level as the venue sends it: price (USD per share, 0–1) and size (shares), decimal strings. */
 export interface PolymarketLevel {
@@ -107,12 +105,8 @@ export function polymarketWs(
   opts: { intervalMs?: number } = {},
 ): PolymarketWs {
   const listed = new Set(assetIds);
-  const wss = new WebSocketServer({ noServer: true });
-  /** Per socket: the subscribed tokens and the book last sent of each (null until its snapshot went out). */
-  const conns = new Map<WebSocket, Map<string, PolymarketBookAnswer | null>>();
   let silenced = false;
   let loseNext = false;
-  let timer: NodeJS.Timeout | undefined;
 
   const send = (ws: WebSocket, msg: unknown) => {
     if (ws.readyState === ws.OPEN && !silenced) ws.send(typeof msg === 'string' ? msg : JSON.stringify(msg));
@@ -189,50 +183,32 @@ export function polymarketWs(
     void snapshot(ws, subs, ids).catch(() => undefined);
   }
 
-  wss.on('connection', (ws: WebSocket) => {
-    const subs = new Map<string, PolymarketBookAnswer | null>();
-    conns.set(ws, subs);
-    timer ??= setInterval(() => void tick().catch(() => undefined), opts.intervalMs ?? 100);
-    ws.on('message', (data) => onMessage(ws, subs, Buffer.isBuffer(data) ? data.toString('utf8') : String(data)));
-    ws.on('close', () => {
-      conns.delete(ws);
-      if (conns.size === 0) {
-        clearInterval(timer);
-        timer = undefined;
-      }
-    });
+  /** Per socket: the subscribed tokens and the book last sent of each (null until its snapshot went out). */
+  const sockets = socketConnections<Map<string, PolymarketBookAnswer | null>>({
+    accepts: (path) => path === '/ws/market',
+    intervalMs: opts.intervalMs ?? 100,
+    tick,
+    open(ws) {
+      const subs = new Map<string, PolymarketBookAnswer | null>();
+      ws.on('message', (data) => onMessage(ws, subs, Buffer.isBuffer(data) ? data.toString('utf8') : String(data)));
+      return subs;
+    },
   });
-
-  const dropAll = () => {
-    const n = conns.size;
-    for (const ws of conns.keys()) ws.terminate();
-    return n;
-  };
+  const conns = sockets.conns;
 
   return {
-    upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
-      if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/ws/market') {
-        socket.destroy();
-        return;
-      }
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
-    },
+    upgrade: sockets.upgrade,
     publishTrade(t) {
       for (const [ws, subs] of conns) if (subs.has(t.asset_id)) send(ws, { event_type: 'last_trade_price', ...t });
     },
     loseNextChange() {
       loseNext = true;
     },
-    dropConnections: dropAll,
+    dropConnections: sockets.dropConnections,
     silence(on) {
       silenced = on;
     },
-    connections: () => conns.size,
-    async close() {
-      dropAll();
-      clearInterval(timer);
-      timer = undefined;
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
-    },
+    connections: sockets.connections,
+    close: sockets.close,
   };
 }
