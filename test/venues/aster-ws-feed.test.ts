@@ -8,28 +8,14 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal, fmt } from '../../domain/decimal.js';
-import type { TapePrint } from '../../domain/market/replay.js';
-import type { MarkTick } from '../../domain/market/types.js';
 import { ASTER_SYMBOLS } from '../../domain/market/venues/aster.js';
 import { AsterMarkFeed, asterWsUrl, type AsterMarkFeedOptions } from '../../modules/market/feeds/venue-feed-aster.js';
 import { startAsterSimulator, type AsterSimulator } from '../../simulators/aster.js';
+import { feedUnderTest, until, wireBook } from './feed-support.js';
 
 /** Polls `ok` every 5 ms until it answers a value (rejects after `ms`). */
-async function until<T>(ok: () => T | undefined | false, ms = 3_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const v = ok();
-    if (v) return v;
-    if (Date.now() - started > ms) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 /** A tick's book as the venue's `[price, qty]` strings, to compare with `GET /fapi/v3/depth`. */
-const wireBook = (t: MarkTick) => ({
-  bids: t.book.bids.map((l) => [fmt(l.price), fmt(l.size)]),
-  asks: t.book.asks.map((l) => [fmt(l.price), fmt(l.size)]),
-});
 
 describe('AsterMarkFeed against the Aster simulator', () => {
   const marks = new Map([
@@ -39,25 +25,13 @@ describe('AsterMarkFeed against the Aster simulator', () => {
   ]);
   const owner = '0x00000000000000000000000000000000000000dd';
   let sim: AsterSimulator;
-  let feed: AsterMarkFeed | undefined;
-  const ticks: { tick: MarkTick; prints: TapePrint[] }[] = [];
-  const staleEdges: [string, boolean][] = [];
 
-  const startFeed = (extra: Partial<AsterMarkFeedOptions> = {}) => {
-    feed = new AsterMarkFeed({
-      url: sim.wsUrl,
-      symbols: ASTER_SYMBOLS,
-      intervalMs: 20,
-      reconnectMs: 20,
-      onTick: (tick, prints) => void ticks.push({ tick, prints }),
-      onStale: (symbol, stale) => void staleEdges.push([symbol, stale]),
-      onError: () => undefined,
-      ...extra,
-    });
-    feed.start();
-    return feed;
-  };
-  const ticksOf = (symbol: string) => ticks.filter((t) => t.tick.symbol === symbol);
+  const feeds = feedUnderTest(
+    (recording, extra: Partial<AsterMarkFeedOptions>) =>
+      new AsterMarkFeed({ url: sim.wsUrl, symbols: ASTER_SYMBOLS, ...recording, ...extra }),
+  );
+  const { staleEdges, ticksOf } = feeds;
+  const startFeed = (extra: Partial<AsterMarkFeedOptions> = {}) => feeds.start(extra);
   /** `GET /fapi/v3/depth` at the depth stream's 20 levels, with decimals as `fmt` prints them. */
   const restBook = async (symbol: string) => {
     const d = (await (await fetch(`${sim.url}/fapi/v3/depth?symbol=${symbol}&limit=20`)).json()) as {
@@ -71,12 +45,7 @@ describe('AsterMarkFeed against the Aster simulator', () => {
   beforeAll(async () => {
     sim = await startAsterSimulator({ markOf: async (s) => marks.get(s) ?? null, wsIntervalMs: 20 });
   });
-  afterEach(async () => {
-    await feed?.stop();
-    feed = undefined;
-    ticks.length = 0;
-    staleEdges.length = 0;
-  });
+  afterEach(() => feeds.reset());
   afterAll(async () => sim?.close());
 
   it('derives the stream URL from the REST base URL', () => {

@@ -9,7 +9,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransport, InfoClient } from '@nktkas/hyperliquid';
 import { fmt } from '../../domain/decimal.js';
-import type { TapePrint } from '../../domain/market/replay.js';
 import type { MarkTick } from '../../domain/market/types.js';
 import { HYPERLIQUID_SYMBOLS } from '../../domain/market/venues/hyperliquid.js';
 import {
@@ -18,17 +17,9 @@ import {
   type HyperliquidMarkFeedOptions,
 } from '../../modules/market/feeds/venue-feed-hyperliquid.js';
 import { startHyperliquidSimulator, type HyperliquidSimulator } from '../../simulators/hyperliquid.js';
+import { feedUnderTest, until } from './feed-support.js';
 
 /** Polls `ok` every 5 ms until it answers a value (rejects after `ms`). */
-async function until<T>(ok: () => T | undefined | false, ms = 3_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const v = ok();
-    if (v) return v;
-    if (Date.now() - started > ms) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 /** A tick's book as the venue's `{px, sz}` strings, to compare with the simulator's `l2Book` levels. */
 const wireBook = (t: MarkTick) =>
@@ -43,26 +34,14 @@ describe('HyperliquidMarkFeed against the Hyperliquid simulator', () => {
   const owner = '0x00000000000000000000000000000000000000bb';
   let sim: HyperliquidSimulator;
   let info: InfoClient;
-  let feed: HyperliquidMarkFeed | undefined;
-  const ticks: { tick: MarkTick; prints: TapePrint[] }[] = [];
-  const staleEdges: [string, boolean][] = [];
 
   /** Starts a feed of every Hyperliquid symbol against the simulator, ticking every 20 ms. */
-  const startFeed = (extra: Partial<HyperliquidMarkFeedOptions> = {}) => {
-    feed = new HyperliquidMarkFeed({
-      url: sim.wsUrl,
-      symbols: HYPERLIQUID_SYMBOLS,
-      intervalMs: 20,
-      reconnectMs: 20,
-      onTick: (tick, prints) => void ticks.push({ tick, prints }),
-      onStale: (symbol, stale) => void staleEdges.push([symbol, stale]),
-      onError: () => undefined,
-      ...extra,
-    });
-    feed.start();
-    return feed;
-  };
-  const ticksOf = (symbol: string) => ticks.filter((t) => t.tick.symbol === symbol);
+  const feeds = feedUnderTest(
+    (recording, extra: Partial<HyperliquidMarkFeedOptions>) =>
+      new HyperliquidMarkFeed({ url: sim.wsUrl, symbols: HYPERLIQUID_SYMBOLS, ...recording, ...extra }),
+  );
+  const { ticks, staleEdges, ticksOf } = feeds;
+  const startFeed = (extra: Partial<HyperliquidMarkFeedOptions> = {}) => feeds.start(extra);
 
   beforeAll(async () => {
     sim = await startHyperliquidSimulator({
@@ -72,12 +51,7 @@ describe('HyperliquidMarkFeed against the Hyperliquid simulator', () => {
     });
     info = new InfoClient({ transport: new HttpTransport({ apiUrl: sim.url }) });
   });
-  afterEach(async () => {
-    await feed?.stop();
-    feed = undefined;
-    ticks.length = 0;
-    staleEdges.length = 0;
-  });
+  afterEach(() => feeds.reset());
   afterAll(async () => sim?.close());
 
   it('derives the WebSocket URL from the API base URL', () => {

@@ -8,7 +8,6 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal, fmt } from '../../domain/decimal.js';
-import type { TapePrint } from '../../domain/market/replay.js';
 import type { MarkTick } from '../../domain/market/types.js';
 import { POLYMARKET_SYMBOLS } from '../../domain/market/venues/polymarket.js';
 import {
@@ -17,14 +16,12 @@ import {
   type PolymarketMarkFeedOptions,
 } from '../../modules/market/feeds/venue-feed-polymarket.js';
 import { startPolymarketSimulator, type PolymarketSimulator } from '../../simulators/polymarket.js';
-import { waitFor } from '../support/wait.js';
+import { feedUnderTest, until } from './feed-support.js';
 
 const YES = POLYMARKET_SYMBOLS[0];
 const TOKEN = YES.venueSymbol!;
 
 /** Polls `ok` every 5 ms until it answers a value (rejects after `ms`). */
-const until = <T>(ok: () => T | undefined | false, ms = 3_000) =>
-  waitFor(async () => ok(), Boolean, ms, 5) as Promise<T>;
 
 type Level = { price: string; size: string };
 
@@ -38,24 +35,13 @@ describe('PolymarketMarkFeed against the Polymarket simulator', () => {
   const marks = new Map([[YES.symbol, '0.5']]);
   const owner = '0x00000000000000000000000000000000000000bb';
   let sim: PolymarketSimulator;
-  let feed: PolymarketMarkFeed | undefined;
-  const ticks: { tick: MarkTick; prints: TapePrint[] }[] = [];
-  const staleEdges: [string, boolean][] = [];
 
-  const startFeed = (extra: Partial<PolymarketMarkFeedOptions> = {}) => {
-    feed = new PolymarketMarkFeed({
-      url: polymarketWsUrl(sim.url),
-      symbols: [YES],
-      intervalMs: 20,
-      reconnectMs: 20,
-      onTick: (tick, prints) => void ticks.push({ tick, prints }),
-      onStale: (symbol, stale) => void staleEdges.push([symbol, stale]),
-      onError: () => undefined,
-      ...extra,
-    });
-    feed.start();
-    return feed;
-  };
+  const feeds = feedUnderTest(
+    (recording, extra: Partial<PolymarketMarkFeedOptions>) =>
+      new PolymarketMarkFeed({ url: polymarketWsUrl(sim.url), symbols: [YES], ...recording, ...extra }),
+  );
+  const { ticks, staleEdges } = feeds;
+  const startFeed = (extra: Partial<PolymarketMarkFeedOptions> = {}) => feeds.start(extra);
   /** `GET /book` best first, canonical decimals. */
   const restBook = async () => {
     const b = (await (await fetch(`${sim.url}/book?token_id=${TOKEN}`)).json()) as { bids: Level[]; asks: Level[] };
@@ -83,12 +69,7 @@ describe('PolymarketMarkFeed against the Polymarket simulator', () => {
     await rest('buy', '4', '0.38');
     await rest('sell', '6', '0.6');
   });
-  afterEach(async () => {
-    await feed?.stop();
-    feed = undefined;
-    ticks.length = 0;
-    staleEdges.length = 0;
-  });
+  afterEach(() => feeds.reset());
   afterAll(async () => sim?.close());
 
   it('maps the venue URL to its market channel', () => {
@@ -141,7 +122,7 @@ describe('PolymarketMarkFeed against the Polymarket simulator', () => {
   });
 
   it('a lost price_change is caught by the next change’s touch and a fresh snapshot replaces the book', async () => {
-    startFeed();
+    const feed = startFeed();
     await tickMatchingRest();
     sim.loseNextBookChange();
     await rest('buy', '2', '0.48'); // its price_change is lost: the feed still shows 0.47 as the best bid
@@ -151,7 +132,7 @@ describe('PolymarketMarkFeed against the Polymarket simulator', () => {
     const synced = await tickMatchingRest();
     expect([fmt(synced.tick.bid), fmt(synced.tick.ask)]).toEqual(['0.48', '0.6']);
     expect(synced.rest.asks.at(-1)).toEqual({ price: '0.65', size: '5' });
-    expect(feed!.connections()).toBe(1); // resynced on the same connection
+    expect(feed.connections()).toBe(1); // resynced on the same connection
   });
 
   it('a quiet book stays fresh while the venue answers PING; a silenced venue turns the symbol stale', async () => {
