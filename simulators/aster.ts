@@ -572,14 +572,15 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
         const spec = findSymbol('aster', p.symbol)! as SymbolSpec & { venueSymbol: string };
         const mark = (await markOf(spec)) ?? p.avgEntryPrice;
         const leverage = Math.min(DEFAULT_LEVERAGE, spec.maxLeverage);
-        const notional = p.qty.mul(mark);
-        return { p, spec, mark, leverage, notional, upnl: mark.sub(p.avgEntryPrice).mul(p.qty) };
+        /** The position's initial margin, USD: |size × mark| ÷ leverage. */
+        const initial = p.qty.mul(mark).abs().div(leverage);
+        return { p, spec, mark, leverage, initial, upnl: mark.sub(p.avgEntryPrice).mul(p.qty) };
       }),
     );
     const sum = (f: (h: (typeof held)[number]) => Decimal) => held.reduce((s, h) => s.add(f(h)), new Decimal(0));
     const wallet = holdings.marginCash(user);
     const upnl = sum((h) => h.upnl);
-    const initial = sum((h) => h.notional.abs().div(h.leverage));
+    const initial = sum((h) => h.initial);
     const available = Decimal.max(0, wallet.add(upnl).sub(initial));
     return { held, wallet, upnl, initial, available };
   }
@@ -635,10 +636,10 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
       ],
       positions: held.map((h) => ({
         symbol: h.spec.venueSymbol,
-        initialMargin: usdt(h.notional.abs().div(h.leverage)),
-        maintMargin: usdt(h.notional.abs().div(h.leverage).div(2)),
+        initialMargin: usdt(h.initial),
+        maintMargin: usdt(h.initial.div(2)),
         unrealizedProfit: usdt(h.upnl),
-        positionInitialMargin: usdt(h.notional.abs().div(h.leverage)),
+        positionInitialMargin: usdt(h.initial),
         openOrderInitialMargin: '0',
         leverage: String(h.leverage),
         isolated: false,

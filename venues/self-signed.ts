@@ -5,7 +5,7 @@
  * venue request of an intent. Pure (no I/O): compose answers the signing request, the signature check
  * verifies against it, and dispatch sends the same request with the signature.
  */
-import { Decimal, fmt } from '../domain/decimal.js';
+import { canon, Decimal, fmt } from '../domain/decimal.js';
 import { isRouted } from '../domain/oms/intent.js';
 import { paperSigningRequest, type SignableIntent, type VenueSigning } from '../domain/oms/signing.js';
 import { ADAPTERS } from './registry.js';
@@ -28,8 +28,6 @@ type OrderFields = Pick<
   | 'leverage'
 >;
 
-const decimal = (v: string | null | undefined) => (v == null ? null : fmt(new Decimal(v)));
-
 /**
  * The venue request of an intent: its fields as canonical decimal strings, `clientOrderId` (the
  * adapter's, from the intent id) and `markPrice` (USD; the reference of a market order's protective price).
@@ -40,10 +38,10 @@ export function venueOrderRequest(intent: OrderFields, clientOrderId: string, ma
     symbol: intent.symbol,
     side: intent.side as VenueOrderRequest['side'],
     type: intent.type as VenueOrderRequest['type'],
-    qty: fmt(new Decimal(intent.qty)),
-    price: decimal(intent.price),
-    triggerPrice: decimal(intent.triggerPrice),
-    stopLimitPrice: decimal(intent.stopLimitPrice),
+    qty: canon(intent.qty),
+    price: canon(intent.price),
+    triggerPrice: canon(intent.triggerPrice),
+    stopLimitPrice: canon(intent.stopLimitPrice),
     reduceOnly: intent.reduceOnly,
     timeInForce: intent.timeInForce as VenueOrderRequest['timeInForce'],
     markPrice,

@@ -1,7 +1,7 @@
 /**
  * Builds the worker process's parts: the Temporal worker (all workflows and activities), the
  * replay mark feed with live candle aggregation (when `MARK_FEED=replay`; with `VENUE_FEEDS=live` the
- * Hyperliquid and Aster symbols follow the venues' WebSockets instead), the on-demand market
+ * Hyperliquid, Aster and Polymarket symbols follow the venues' WebSockets instead), the on-demand market
  * stream producer (when `MARKET_STREAMS=on`), the trigger watcher and the webhook dispatcher, and the ops server on
  * `WORKER_HTTP_HOST:WORKER_HTTP_PORT` (worker/ops-server.ts: /healthz, /readyz, /metrics with the worker's own metrics,
  * worker/metrics.ts). Used by worker/main.ts and by tests, which pass a prebuilt workflow bundle. The Temporal SDK's
@@ -20,16 +20,15 @@ import { publishMark } from '../modules/market/feeds/marks.js';
 import { startTriggerWatcher } from '../modules/market/feeds/trigger-watcher.js';
 import { contendFeedLocks } from '../modules/market/feeds/feed-leader.js';
 import { ReplayMarkFeed } from '../modules/market/feeds/mark-feed.js';
-import { HyperliquidMarkFeed, hyperliquidWsUrl } from '../modules/market/feeds/venue-feed-hyperliquid.js';
-import { AsterMarkFeed, asterWsUrl } from '../modules/market/feeds/venue-feed-aster.js';
-import { PolymarketMarkFeed, polymarketWsUrl } from '../modules/market/feeds/venue-feed-polymarket.js';
 import type { VenueMarkFeed } from '../modules/market/feeds/venue-feed.js';
+import { isLiveVenue, startLiveFeeds } from '../modules/market/feeds/live-feeds.js';
 import { loadRecordedCandles } from '../modules/market/feeds/candles.js';
 import { recordLiveBars } from '../modules/market/feeds/live-candles.js';
 import { startStreamProducer, type StreamProducer } from '../modules/market/feeds/streams.js';
 import pg from 'pg';
 import type { MarkTick } from '../domain/market/types.js';
 import type { TapePrint } from '../domain/market/replay.js';
+import type { SymbolSpec } from '../domain/market/symbols.js';
 import { VENUE_SYMBOLS } from '../domain/market/symbols.js';
 import { startPredictionMarkFeed } from '../modules/market/feeds/prediction-marks.js';
 import { faultInjection } from './fault-injection.js';
@@ -179,7 +178,7 @@ export async function createWorker(opts: {
   });
 
   let feed: ReplayMarkFeed | undefined;
-  const liveFeeds: VenueMarkFeed[] = [];
+  let liveFeeds: VenueMarkFeed[] = [];
   let predictionFeed: { stop(): Promise<void> } | undefined;
   let leadership: Awaited<ReturnType<typeof contendFeedLocks>> | undefined;
   let candlePool: pg.Pool | undefined;
@@ -202,55 +201,30 @@ export async function createWorker(opts: {
       await recordLiveBars(pool, tick, prints);
     };
     const live = config.venueFeeds === 'live';
-    /** Venues whose marks follow their WebSocket under `VENUE_FEEDS=live`. */
-    const LIVE_VENUES = ['hyperliquid', 'aster', 'polymarket'];
+    const replayed = (s: SymbolSpec) => !(live && isLiveVenue(s.venue));
     feed = new ReplayMarkFeed({
-      symbols: live ? REPLAYED.filter((s) => !LIVE_VENUES.includes(s.venue)) : REPLAYED,
+      symbols: REPLAYED.filter(replayed),
       onTick: publish,
       onError: (err) => logger.error({ err }, 'mark feed tick failed'),
     });
     await feed.start();
     if (live) {
-      const venueFeeds = [
-        { venue: 'hyperliquid', url: hyperliquidWsUrl(config.venues.urls.hyperliquid), Feed: HyperliquidMarkFeed },
-        { venue: 'aster', url: asterWsUrl(config.venues.urls.aster), Feed: AsterMarkFeed },
-      ];
-      // Polymarket's marks replace the prediction replay's: marks only, as the replay published (no live candles).
-      const publishPrediction = async (tick: MarkTick) => {
-        if (lead.holds(`${tick.venue} ${tick.symbol}`)) await publishMark(orm, tick);
-      };
-      const feeds = [
-        ...venueFeeds.map((v) => ({ ...v, symbols: REPLAYED.filter((s) => s.venue === v.venue), onTick: publish })),
-        {
-          venue: 'polymarket',
-          url: polymarketWsUrl(config.venues.urls.polymarket),
-          Feed: PolymarketMarkFeed,
-          symbols: PREDICTION.filter((s) => s.venue === 'polymarket'),
-          onTick: publishPrediction,
+      const perps = new Set(REPLAYED.map((s) => `${s.venue} ${s.symbol}`));
+      liveFeeds = startLiveFeeds({
+        symbols: [...REPLAYED, ...PREDICTION].filter((s) => !replayed(s)),
+        apiUrls: config.venues.urls,
+        // A prediction symbol's live ticks publish its mark only, as its replay did (no live candles).
+        onTick: async (tick, prints) => {
+          if (perps.has(`${tick.venue} ${tick.symbol}`)) await publish(tick, prints);
+          else if (lead.holds(`${tick.venue} ${tick.symbol}`)) await publishMark(orm, tick);
         },
-      ];
-      for (const { venue, url, Feed, symbols, onTick } of feeds) {
-        const f = new Feed({
-          url,
-          symbols,
-          onTick,
-          onStale: (symbol, stale) =>
-            stale
-              ? logger.warn({ symbol, url }, 'live mark feed: no book data, symbol stale')
-              : logger.info({ symbol, url }, 'live mark feed: symbol fresh again'),
-          onError: (err) => logger.warn({ err, url }, 'live mark feed error'),
-        });
-        f.start();
-        liveFeeds.push(f);
-        logger.info({ venue, url }, 'live mark feed started');
-      }
+        logger,
+      });
     }
     predictionFeed = startPredictionMarkFeed({
       orm,
       // Under VENUE_FEEDS=live only what has no live feed (Kalshi's `*.KX`) keeps the replay.
-      symbols: PREDICTION.filter(
-        (s) => lead.holds(`${s.venue} ${s.symbol}`) && !(live && LIVE_VENUES.includes(s.venue)),
-      ),
+      symbols: PREDICTION.filter((s) => lead.holds(`${s.venue} ${s.symbol}`) && replayed(s)),
       onError: (err: unknown) => logger.error({ err }, 'prediction mark feed tick failed'),
     });
   }

@@ -13,7 +13,7 @@
  */
 import { Decimal } from '../../../domain/decimal.js';
 import type { BookLevel } from '../../../domain/market/types.js';
-import { VenueMarkFeed, type FrameSink, type VenueFeedOptions, type VenueProtocol } from './venue-feed.js';
+import { socketUrlOf, VenueMarkFeed, type FrameSink, type VenueFeedOptions, type VenueProtocol } from './venue-feed.js';
 
 /** Options of {@link AsterMarkFeed}: `url` as {@link asterWsUrl} builds it, `symbols` the `*.ASTER` ones (streams named by each one's lower-case `venueSymbol`). */
 export type AsterMarkFeedOptions = VenueFeedOptions;
@@ -26,13 +26,8 @@ export const ASTER_DEPTH_STREAM = 'depth20@500ms';
  * (`https://fapi.asterdex.com` → `wss://fstream.asterdex.com/ws`); any other host (the simulator) keeps its host
  * and port, `http` → `ws`, path `/ws`.
  */
-export function asterWsUrl(apiUrl: string): string {
-  const u = new URL(apiUrl);
-  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
-  if (u.hostname.startsWith('fapi.')) u.hostname = `fstream.${u.hostname.slice('fapi.'.length)}`;
-  u.pathname = `${u.pathname.replace(/\/+$/, '')}/ws`;
-  return u.toString();
-}
+export const asterWsUrl = (apiUrl: string): string =>
+  socketUrlOf(apiUrl, '/ws', (h) => (h.startsWith('fapi.') ? `fstream.${h.slice('fapi.'.length)}` : h));
 
 /** A `[price, qty]` level as the venue sends it. */
 type WireLevel = [string, string];

@@ -10,18 +10,13 @@
  */
 import { Decimal } from '../../../domain/decimal.js';
 import type { BookLevel } from '../../../domain/market/types.js';
-import { VenueMarkFeed, type FrameSink, type VenueFeedOptions, type VenueProtocol } from './venue-feed.js';
+import { socketUrlOf, VenueMarkFeed, type FrameSink, type VenueFeedOptions, type VenueProtocol } from './venue-feed.js';
 
 /** Options of {@link HyperliquidMarkFeed}: `url` as {@link hyperliquidWsUrl} builds it, `symbols` the `*.HL` ones (the coin subscribed is each one's `base`). */
 export type HyperliquidMarkFeedOptions = VenueFeedOptions;
 
 /** The venue's WebSocket URL for an API base URL: `https://api.hyperliquid.xyz` → `wss://api.hyperliquid.xyz/ws`. */
-export function hyperliquidWsUrl(apiUrl: string): string {
-  const u = new URL(apiUrl);
-  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
-  u.pathname = `${u.pathname.replace(/\/+$/, '')}/ws`;
-  return u.toString();
-}
+export const hyperliquidWsUrl = (apiUrl: string): string => socketUrlOf(apiUrl, '/ws');
 
 /** One `{px, sz, n}` level as the venue sends it. */
 interface WireLevel {

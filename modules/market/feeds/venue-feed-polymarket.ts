@@ -25,7 +25,7 @@
  */
 import { Decimal } from '../../../domain/decimal.js';
 import type { BookLevel } from '../../../domain/market/types.js';
-import { VenueMarkFeed, type FrameSink, type VenueFeedOptions, type VenueProtocol } from './venue-feed.js';
+import { socketUrlOf, VenueMarkFeed, type FrameSink, type VenueFeedOptions, type VenueProtocol } from './venue-feed.js';
 
 /** Options of {@link PolymarketMarkFeed}: `url` as {@link polymarketWsUrl} builds it, `symbols` the `*.PM` ones (followed by `venueSymbol`, the token id). */
 export type PolymarketMarkFeedOptions = VenueFeedOptions;
@@ -36,13 +36,8 @@ export type PolymarketMarkFeedOptions = VenueFeedOptions;
  * `wss://ws-subscriptions-clob.polymarket.com/ws/market`); any other host (the simulator) keeps its host and
  * port, `http` → `ws`, path `/ws/market`.
  */
-export function polymarketWsUrl(apiUrl: string): string {
-  const u = new URL(apiUrl);
-  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
-  if (u.hostname.startsWith('clob.')) u.hostname = `ws-subscriptions-${u.hostname}`;
-  u.pathname = `${u.pathname.replace(/\/+$/, '')}/ws/market`;
-  return u.toString();
-}
+export const polymarketWsUrl = (apiUrl: string): string =>
+  socketUrlOf(apiUrl, '/ws/market', (h) => (h.startsWith('clob.') ? `ws-subscriptions-${h}` : h));
 
 /** A level as the venue sends it. */
 interface WireLevel {

@@ -24,6 +24,18 @@ import type { SymbolSpec } from '../../../domain/market/symbols.js';
 import type { BookLevel, MarkTick } from '../../../domain/market/types.js';
 
 /**
+ * A venue's WebSocket URL from its REST base URL: `https:` → `wss:` (else `ws:`), the host renamed by `host` when
+ * the venue streams from another one (`fapi.` → `fstream.`), `path` appended to the base path.
+ */
+export function socketUrlOf(apiUrl: string, path: string, host: (hostname: string) => string = (h) => h): string {
+  const u = new URL(apiUrl);
+  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
+  u.hostname = host(u.hostname);
+  u.pathname = `${u.pathname.replace(/\/+$/, '')}${path}`;
+  return u.toString();
+}
+
+/**
  * No book frame for this long (ms) makes a symbol stale: two missed 5 s book snapshots of Hyperliquid,
  * forty 250 ms partial-depth pushes of Aster. Well inside the default `MARK_MAX_AGE_MS` (60 s) readers allow.
  */
