@@ -42,8 +42,8 @@ export function createActivities(deps: ActivityDeps) {
   /** First dispatch of an intent to the paper engine; idempotent. A fill of a challenge account nudges its rule watch. Timed as venue `paper`. */
   const dispatchPaper = (intentId: string) =>
     timedDispatch(deps.metrics, 'paper', async () => {
-      const outcome = await executePaper(deps, intentId, 'arrival');
-      await nudgeChallenge(deps, intentId, outcome);
+      const { outcome, challengeId } = await executePaper(deps, intentId, 'arrival');
+      await nudgeChallenge(deps, challengeId, outcome);
       return outcome;
     });
   return {
@@ -69,14 +69,14 @@ export function createActivities(deps: ActivityDeps) {
      */
     checkAndDispatchPaper: (intentId: string): Promise<{ risk: RiskVerdict; outcome?: DispatchOutcome }> =>
       timedDispatch(deps.metrics, 'paper', async () => {
-        const checked = await checkAndExecutePaper(deps, intentId);
-        if (checked.outcome) await nudgeChallenge(deps, intentId, checked.outcome);
+        const { challengeId, ...checked } = await checkAndExecutePaper(deps, intentId);
+        if (checked.outcome) await nudgeChallenge(deps, challengeId, checked.outcome);
         return checked;
       }),
     /** A resting paper order woken by a mark crossing: fill or trigger if the mark still crosses; idempotent. */
     fillRestingPaper: async (intentId: string) => {
-      const outcome = await executePaper(deps, intentId, 'mark');
-      await nudgeChallenge(deps, intentId, outcome);
+      const { outcome, challengeId } = await executePaper(deps, intentId, 'mark');
+      await nudgeChallenge(deps, challengeId, outcome);
       return outcome;
     },
     /** Cancels an open paper working order; idempotent (a filled or canceled order is returned as is). */

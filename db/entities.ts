@@ -730,6 +730,7 @@ export type AccountRow = InferEntity<typeof Account>;
 export type CredentialRow = InferEntity<typeof Credential>;
 export type OrderIntentRow = InferEntity<typeof OrderIntent>;
 export type PositionRow = InferEntity<typeof Position>;
+export type AccountBalanceRow = InferEntity<typeof AccountBalance>;
 export type AgentWalletRow = InferEntity<typeof AgentWallet>;
 export type FirmRow = InferEntity<typeof Firm>;
 export type PropTemplateRow = InferEntity<typeof PropTemplate>;

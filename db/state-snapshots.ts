@@ -14,7 +14,7 @@
  *   at most one per account, venue and funding hour (equity moves with the marks in between).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { fmt } from '../domain/decimal.js';
+import { Decimal, fmt } from '../domain/decimal.js';
 import { venueState } from '../domain/paper/account.js';
 import { marksFor, valueVenue } from './account-state.js';
 import { AccountBalance, Position } from './entities.js';
@@ -35,17 +35,33 @@ export interface SnapshotInput {
 }
 
 /**
+ * The state of one account on one venue as the caller's transaction already holds it: the balance (USD decimal
+ * string), every position row there (flat ones are skipped) and the marks of their symbols keyed `<venue> <symbol>`
+ * (USD; a position without one is valued at its average entry). The ledger passes it after a fill (issue 15).
+ */
+export interface KnownVenueState {
+  balanceUsd: string;
+  positions: { venue: string; symbol: string; qty: string; avgEntryPrice: string; leverage: string }[];
+  marks: Map<string, Decimal>;
+}
+
+/**
  * Values the account's state on `input.venue` now and inserts one snapshot row in `em`'s
  * transaction. Flushes `em` first, so the state includes the caller's pending changes. Positions
- * without a mark are valued at their average entry (as `/state` does).
+ * without a mark are valued at their average entry (as `/state` does). `known`: the state the caller's
+ * transaction holds (then nothing is read); absent, it is read through `em`.
  *
  * An `hourly` sample is skipped when the account already has a snapshot for that hour (rerun of the
  * hour; also guarded by a partial unique index). Returns false when nothing was written (that case,
  * or no balance row on the venue). The caller holds the account lock (db/events.ts `lockAccount`).
  */
-export async function recordStateSnapshot(em: EntityManager, input: SnapshotInput): Promise<boolean> {
+export async function recordStateSnapshot(
+  em: EntityManager,
+  input: SnapshotInput,
+  known?: KnownVenueState,
+): Promise<boolean> {
   await em.flush();
-  const now = await stateNow(em, input.accountId, input.venue);
+  const now = known ? knownState(known) : await stateNow(em, input.accountId, input.venue);
   if (!now) return false;
   const { state: s, openPositions } = now;
   const hour = input.hour ?? null;
@@ -80,6 +96,12 @@ export async function recordStateSnapshot(em: EntityManager, input: SnapshotInpu
       em.getTransactionContext(),
     );
   return rows.length > 0;
+}
+
+/** The §2.5 state and open positions' count of a {@link KnownVenueState}. */
+function knownState(known: KnownVenueState): { state: ReturnType<typeof venueState>; openPositions: number } {
+  const open = known.positions.filter((p) => !new Decimal(p.qty).isZero());
+  return { state: valueVenue(known.balanceUsd, open, known.marks), openPositions: open.length };
 }
 
 /**

@@ -2,7 +2,7 @@
  * The webhook dispatcher (docs/api.md §6.4): turns new account events into delivery workflows
  * `webhook-<endpointId>-<eventId>`, one per enabled endpoint whose `events` take the event's kind
  * (`*` takes all). It runs in every worker process, woken by `LISTEN account_events` and at least
- * every `intervalMs`. A round takes each enabled endpoint in chunks: one short transaction per chunk
+ * every `intervalMs`. A round takes each enabled endpoint (the list read at most once per `intervalMs`) in chunks: one short transaction per chunk
  * locks the endpoint (`for update skip locked`, so two workers never take the same endpoint at once),
  * starts the workflows of up to 100 events past its cursor `(last_xact_id, last_event_id)` (20 at a
  * time) and moves the cursor. Events are read in `(xact_id, id)` order, compared as numbers, and only
@@ -71,12 +71,22 @@ export async function startWebhookDispatcher(opts: {
   let again = false;
   let stopped = false;
 
-  /** The enabled endpoints' ids (read without a lock; each chunk locks its endpoint itself). */
+  /** The enabled endpoints' ids as last read, and when (ms, `Date.now()`). */
+  let enabled: { ids: string[]; readAt: number } | undefined;
+  /**
+   * The enabled endpoints' ids, read without a lock (each chunk locks its endpoint itself and skips it when it was
+   * disabled meanwhile) and at most once per `intervalMs` (issue 15: every account event wakes a round, and the list
+   * was read once per event). An endpoint enabled since the last read is taken at the next read, within 2 × `intervalMs`;
+   * its cursor keeps the events of the meantime, so it misses none.
+   */
   async function enabledEndpoints(): Promise<string[]> {
+    if (enabled && Date.now() - enabled.readAt < opts.intervalMs) return enabled.ids;
+    const readAt = Date.now();
     const { rows } = await pool.query<{ id: string }>(
       `select id from webhook_endpoints where status = 'enabled' order by id`,
     );
-    return rows.map((r) => r.id);
+    enabled = { ids: rows.map((r) => r.id), readAt };
+    return enabled.ids;
   }
 
   /**

@@ -205,6 +205,14 @@ describe('prop firm lifecycle on anvil', () => {
     const tick = await recordedTick('BTC.PAPER', 0.5);
     await publish(s.orm, tick);
     await buyBtcFilled(s, passed.t.token, passed.challenge.accountId, '0.1', 5);
+    // The fill nudges the challenge's rule watch at once (docs/api.md §3.5 "on every fill"): an `evaluate` signal.
+    const signals = async () => {
+      const { events } = await s.temporal.workflow
+        .getHandle(challengeWorkflowId(passed.challenge.propAccountId))
+        .fetchHistory();
+      return (events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'evaluate').length;
+    };
+    expect(await waitFor(signals, (n) => n >= 1, 10_000)).toBeGreaterThanOrEqual(1);
     await publish(s.orm, movedTick(tick, '1.03')); // +3 % on 0.1 BTC is well above the 1 % (100 USD) target.
     const done = await waitFor(
       () => call('GET', `/api/v1/prop/challenges/${passed.challenge.propAccountId}`, undefined, passed.t.token),

@@ -21,14 +21,15 @@ import {
   Position,
   Tenant,
   Trade,
+  type AccountBalanceRow,
   type OrderIntentRow,
   type PositionRow,
 } from '../../../db/entities.js';
 import { scoped, platformEm } from '../../../db/orm.js';
 import { BoundedMap } from '../../../domain/bounded-map.js';
 import { fillView, intentToView, positionView, workingOrderView } from '../../../db/views.js';
-import { recordStateSnapshot } from '../../../db/state-snapshots.js';
-import { appendEvents, lockAccount, type NewEvent } from '../../../db/events.js';
+import { recordStateSnapshot, type KnownVenueState } from '../../../db/state-snapshots.js';
+import { appendEvents, type NewEvent } from '../../../db/events.js';
 import type { DispatchOutcome } from '../../../activities/types.js';
 import type { ActivityMetrics } from '../../../activities/metrics.js';
 
@@ -76,23 +77,55 @@ async function headOf(orm: MikroORM, intentId: string): Promise<IntentHead> {
 }
 
 /**
- * Runs `work` in a transaction of the intent's tenant with the account and the intent locked. Every
- * terminal transition of an intent happens in here, so when `work` moved the intent into a terminal
- * state, `metrics.intentTerminal` hears of it once the transaction has committed.
+ * What the ledger's account lock reads with the account row, in the same statement (issue 15: no statement of their
+ * own): the tenant's fee schedule (maker and taker, basis points as decimal strings), and the id of the account's
+ * active prop challenge, null when it is none (a fill nudges that challenge's rule watch, docs/api.md §3.5).
+ */
+export interface LockedAccount {
+  feeSchedule: { makerBps: string; takerBps: string };
+  challengeId: string | null;
+}
+
+/**
+ * Locks the intent's account row (`for update of` the account only: neither the tenant nor the prop account row is
+ * locked) as db/events.ts `lockAccount` does, reading {@link LockedAccount} with it.
+ * @throws Error when the account does not exist in the intent's tenant (a broken intent row; retried as any error).
+ */
+async function lockForExecution(em: EntityManager, head: IntentHead): Promise<LockedAccount> {
+  const [row] = await em
+    .getConnection()
+    .execute<{ fee_schedule: LockedAccount['feeSchedule']; challenge_id: string | null }[]>(
+      `select t.fee_schedule,
+            (select pa.id from prop_accounts pa where pa.account_id = a.id and pa.status = 'active' limit 1) as challenge_id
+       from accounts a join tenants t on t.id = a.tenant_id
+      where a.id = ? and a.tenant_id = ?
+        for update of a`,
+      [head.accountId, head.tenantId],
+      'all',
+      em.getTransactionContext(),
+    );
+  if (!row) throw new Error(`account ${head.accountId} of tenant ${head.tenantId} not found`);
+  return { feeSchedule: row.fee_schedule, challengeId: row.challenge_id };
+}
+
+/**
+ * Runs `work` in a transaction of the intent's tenant with the account and the intent locked; `work` also gets what
+ * the account lock read ({@link LockedAccount}). Every terminal transition of an intent happens in here, so when
+ * `work` moved the intent into a terminal state, `metrics.intentTerminal` hears of it once the transaction has committed.
  */
 export async function withLockedIntent<T>(
   orm: MikroORM,
   intentId: string,
-  work: (em: EntityManager, intent: OrderIntentRow) => Promise<T>,
+  work: (em: EntityManager, intent: OrderIntentRow, account: LockedAccount) => Promise<T>,
   metrics?: ActivityMetrics,
 ): Promise<T> {
   const head = await headOf(orm, intentId);
   let reached: IntentState | undefined;
   const result = await scoped(orm, head.tenantId).transactional(async (em) => {
-    await lockAccount(em, head.accountId);
+    const account = await lockForExecution(em, head);
     const intent = await em.findOneOrFail(OrderIntent, { id: intentId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const before = intent.state;
-    const out = await work(em, intent);
+    const out = await work(em, intent, account);
     reached = !isTerminal(before) && isTerminal(intent.state) ? (intent.state as IntentState) : undefined;
     return out;
   });
@@ -126,22 +159,23 @@ export function intentEvent(intent: OrderIntentRow, kind: string): NewEvent {
 
 /**
  * Ends an execution's transaction: appends its `/ws/risk` events (none: nothing appended) and, when it
- * recorded fills, the account's state snapshot (reason `fill`, docs/api.md §4.3 state history).
+ * recorded fills, the account's state snapshot (reason `fill`, docs/api.md §4.3 state history), valued from
+ * `known` when the transaction already holds the venue's state after the fills (else read again).
  */
 export async function commitExecution(
   em: EntityManager,
   intent: OrderIntentRow,
   events: NewEvent[],
   filled: boolean,
+  known?: KnownVenueState,
 ): Promise<void> {
   if (events.length) await appendEvents(em, intent.tenantId, intent.accountId, events);
   if (filled)
-    await recordStateSnapshot(em, {
-      tenantId: intent.tenantId,
-      accountId: intent.accountId,
-      venue: intent.venue,
-      reason: 'fill',
-    });
+    await recordStateSnapshot(
+      em,
+      { tenantId: intent.tenantId, accountId: intent.accountId, venue: intent.venue, reason: 'fill' },
+      known,
+    );
 }
 
 /**
@@ -191,9 +225,18 @@ export interface ExecutionToRecord {
   at?: number;
 }
 
+/** What {@link recordFills} wrote: the Fill and Position-Changed events, the position and the balance row after the fills. */
+export interface FillsRecorded {
+  events: NewEvent[];
+  position: PositionRow;
+  balance: AccountBalanceRow;
+}
+
 /**
  * Records fills: Fill rows (ids `<intentId>-<n>`), the net position, closed round trips,
- * the venue balance (realised PnL − fees); returns the Fill and Position-Changed events.
+ * the venue balance (realised PnL − fees, USD). `posRow` is the intent's position row (null: none yet).
+ * `read`, what the caller read in this transaction: `balance` the account's balance row on the venue (null: none;
+ * absent: read here); `feeSchedule` the tenant's (absent: read here when a fill has no venue fee).
  */
 export async function recordFills(
   em: EntityManager,
@@ -201,10 +244,13 @@ export async function recordFills(
   fills: ExecutionToRecord[],
   posRow: PositionRow | null,
   tick: MarkTick,
-): Promise<NewEvent[]> {
+  read: { balance?: AccountBalanceRow | null; feeSchedule?: LockedAccount['feeSchedule'] } = {},
+): Promise<FillsRecorded> {
   const ts = Date.now(); // execution time; the tick's own time is when the mark was published
-  const tenant = await em.findOneOrFail(Tenant, { id: intent.tenantId });
-  const bps = { maker: new Decimal(tenant.feeSchedule.makerBps), taker: new Decimal(tenant.feeSchedule.takerBps) };
+  const schedule =
+    read.feeSchedule ??
+    (fills.every((f) => f.feeUsd) ? null : (await em.findOneOrFail(Tenant, { id: intent.tenantId })).feeSchedule);
+  const bps = { maker: new Decimal(schedule?.makerBps ?? 0), taker: new Decimal(schedule?.takerBps ?? 0) };
   // Fills and `filledQty` change together (here), so an intent with nothing filled has no fill row yet.
   const before = new Decimal(intent.filledQty).isZero() ? 0 : await em.count(Fill, { intentId: intent.id });
   let position: PositionState = posRow
@@ -215,7 +261,10 @@ export async function recordFills(
         openedAt: posRow.openedAt?.getTime() ?? null,
       }
     : { qty: ZERO, avgEntryPrice: ZERO, realizedPnl: ZERO, openedAt: null };
-  const balance = await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
+  const balance =
+    read.balance !== undefined
+      ? read.balance
+      : await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
   let cash = new Decimal(balance?.balanceUsd ?? 0);
   /** Fees paid opening what is still open (USD); a close takes its pro-rata share into the trade. */
   let entryFees = new Decimal(posRow?.entryFeesUsd ?? 0);
@@ -298,14 +347,14 @@ export async function recordFills(
         tenantId: intent.tenantId,
         ...values,
       });
-  if (balance) balance.balanceUsd = fmt(cash);
-  else
-    em.create(AccountBalance, {
-      accountId: intent.accountId,
-      venue: intent.venue,
-      tenantId: intent.tenantId,
-      balanceUsd: fmt(cash),
-    });
+  const balanceAfter = balance
+    ? Object.assign(balance, { balanceUsd: fmt(cash) })
+    : em.create(AccountBalance, {
+        accountId: intent.accountId,
+        venue: intent.venue,
+        tenantId: intent.tenantId,
+        balanceUsd: fmt(cash),
+      });
   saved.updatedAt = at;
   events.push({
     kind: 'position.changed',
@@ -313,5 +362,5 @@ export async function recordFills(
     venue: intent.venue,
     data: positionView(saved, tick.mark),
   });
-  return events;
+  return { events, position: saved, balance: balanceAfter };
 }

@@ -6,12 +6,20 @@ import type { EntityManager, MikroORM, QueryResult } from '@mikro-orm/postgresql
 import { Decimal, ZERO } from '../../../domain/decimal.js';
 import { initialMargin, venueState } from '../../../domain/paper/account.js';
 import type { IntentView } from '../../../domain/oms/intent.js';
-import { AccountBalance, OrderIntent, Position, type OrderIntentRow, type PositionRow } from '../../../db/entities.js';
+import {
+  AccountBalance,
+  OrderIntent,
+  Position,
+  type AccountBalanceRow,
+  type OrderIntentRow,
+  type PositionRow,
+} from '../../../db/entities.js';
 import type { MarkTick } from '../../../domain/market/types.js';
 import { scoped } from '../../../db/orm.js';
 import { intentToView } from '../../../db/views.js';
 import { appendEvents, lockAccount } from '../../../db/events.js';
 import { readMark } from '../../../db/marks.js';
+import { marksFor } from '../../../db/account-state.js';
 import { outcomeOf, rejectIntent, rememberIntentHead, withLockedIntent } from './ledger.js';
 import type { RiskVerdict } from '../../../activities/types.js';
 import type { ActivityMetrics } from '../../../activities/metrics.js';
@@ -124,13 +132,17 @@ export function omsActivities({ orm, markMaxAgeMs, venues, metrics }: OmsDeps) {
 }
 
 /**
- * What {@link riskInLock} decided and, for a paper order it passed, what it read under the lock: the mark and the
- * account's positions on the venue, which the fill in the same transaction uses instead of reading them again.
+ * What {@link riskInLock} decided and, for a paper order it passed, what it read under the lock, which the fill in
+ * the same transaction uses instead of reading it again (issue 15): the order's mark, the account's positions on
+ * the venue (every row, flat ones too), its balance row there (null: none yet), and the marks of the positions'
+ * symbols keyed `<venue> <symbol>` (USD; a symbol without a stored mark is absent and valued at its entry).
  */
 export interface RiskCheck {
   verdict: RiskVerdict;
   tick?: MarkTick;
   positions?: PositionRow[];
+  balance?: AccountBalanceRow | null;
+  marks?: Map<string, Decimal>;
 }
 
 /**
@@ -153,20 +165,16 @@ export async function riskInLock(em: EntityManager, intent: OrderIntentRow, mark
   if (intent.venue !== 'paper') return { verdict: { ok: true } };
   const positions = await em.find(Position, { accountId: intent.accountId, venue: intent.venue });
   const balance = await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
-  const marks = new Map<string, Decimal>([[intent.symbol, tick.mark]]);
-  for (const p of positions) {
-    if (!marks.has(p.symbol))
-      marks.set(
-        p.symbol,
-        (await readMark(em, p.venue, p.symbol, Number.MAX_SAFE_INTEGER))?.mark ?? new Decimal(p.avgEntryPrice),
-      );
-  }
+  // The other held symbols' marks in one statement, at any age (a position is valued at its entry without one).
+  const others = positions.filter((p) => p.symbol !== intent.symbol && !new Decimal(p.qty).isZero());
+  const marks = await marksFor(em, others);
+  marks.set(`${intent.venue} ${intent.symbol}`, tick.mark);
   const state = venueState(
     new Decimal(balance?.balanceUsd ?? 0),
     positions.map((p) => ({
       qty: new Decimal(p.qty),
       avgEntryPrice: new Decimal(p.avgEntryPrice),
-      mark: marks.get(p.symbol)!,
+      mark: marks.get(`${p.venue} ${p.symbol}`) ?? new Decimal(p.avgEntryPrice),
       leverage: new Decimal(p.leverage),
     })),
   );
@@ -176,5 +184,5 @@ export async function riskInLock(em: EntityManager, intent: OrderIntentRow, mark
     await rejectIntent(em, intent, 'insufficient_margin');
     return { verdict: { ok: false, reason: 'insufficient_margin' } };
   }
-  return { verdict: { ok: true }, tick, positions };
+  return { verdict: { ok: true }, tick, positions, balance, marks };
 }

@@ -12,6 +12,7 @@ import type { IntentState, OrderStatus } from '../../../domain/oms/intent.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Position, type OrderIntentRow } from '../../../db/entities.js';
 import type { NewEvent } from '../../../db/events.js';
+import type { KnownVenueState } from '../../../db/state-snapshots.js';
 import { readMark } from '../../../db/marks.js';
 import type { DispatchOutcome, RiskVerdict } from '../../../activities/types.js';
 import { riskInLock, type RiskCheck } from './oms.js';
@@ -52,17 +53,21 @@ const RESULT_EFFECT: Record<
 /**
  * Matches an intent on the paper venue and records the result, in its own transaction under the account lock
  * ({@link executeInLock}). `arrival`: the first dispatch (state must be `signed_pending_dispatch`); `mark`: a
- * resting working order woken by a mark crossing (orderStatus must be `open`).
+ * resting working order woken by a mark crossing (orderStatus must be `open`). Answers the outcome and the account's
+ * active challenge ({@link ledger.LockedAccount}`.challengeId`), which the activity nudges after a fill.
  */
 export async function executePaper(
   deps: ledger.PaperDeps,
   intentId: string,
   mode: 'arrival' | 'mark',
-): Promise<DispatchOutcome> {
+): Promise<{ outcome: DispatchOutcome; challengeId: string | null }> {
   return ledger.withLockedIntent(
     deps.orm,
     intentId,
-    (em, intent) => executeInLock(deps, em, intent, mode),
+    async (em, intent, account) => ({
+      outcome: await executeInLock(deps, em, intent, mode, { feeSchedule: account.feeSchedule }),
+      challengeId: account.challengeId,
+    }),
     deps.metrics,
   );
 }
@@ -70,36 +75,43 @@ export async function executePaper(
 /**
  * The risk check ({@link riskInLock}) and, when it passes, the first match on arrival ({@link executeInLock}) in ONE
  * transaction under the account lock (issue 15): nothing changes the account between the check and the fill.
- * Answers the verdict and, when it passed, the outcome; idempotent as both steps.
+ * Answers the verdict and, when it passed, the outcome, with the account's active challenge as
+ * {@link executePaper}; idempotent as both steps.
  */
 export async function checkAndExecutePaper(
   deps: ledger.PaperDeps,
   intentId: string,
-): Promise<{ risk: RiskVerdict; outcome?: DispatchOutcome }> {
+): Promise<{ risk: RiskVerdict; outcome?: DispatchOutcome; challengeId: string | null }> {
   return ledger.withLockedIntent(
     deps.orm,
     intentId,
-    async (em, intent) => {
+    async (em, intent, { feeSchedule, challengeId }) => {
       const { verdict: risk, ...read } = await riskInLock(em, intent, deps.markMaxAgeMs);
-      return risk.ok ? { risk, outcome: await executeInLock(deps, em, intent, 'arrival', read) } : { risk };
+      if (!risk.ok) return { risk, challengeId };
+      return { risk, outcome: await executeInLock(deps, em, intent, 'arrival', { ...read, feeSchedule }), challengeId };
     },
     deps.metrics,
   );
 }
 
 /**
+ * What a caller of {@link executeInLock} already read in its transaction, used instead of reading it again: the
+ * risk check's reads ({@link RiskCheck}) and the tenant's fee schedule the account lock read ({@link ledger.LockedAccount}).
+ */
+export type ReadInLock = Omit<RiskCheck, 'verdict'> & { feeSchedule?: ledger.LockedAccount['feeSchedule'] };
+
+/**
  * The paper engine's match of `intent` and its recording through the ledger, inside
  * {@link ledger.withLockedIntent}'s transaction (account and intent locked); see {@link executePaper} for `mode`.
  * An intent not in the state `mode` expects answers its recorded outcome (a retry, or a crossing that passed).
- * `read`: the mark and the venue's positions the risk check read in this transaction ({@link RiskCheck}), used
- * instead of reading them again.
+ * `read`: what this transaction read already ({@link ReadInLock}).
  */
 export async function executeInLock(
   deps: ledger.PaperDeps,
   em: EntityManager,
   intent: OrderIntentRow,
   mode: 'arrival' | 'mark',
-  read: Omit<RiskCheck, 'verdict'> = {},
+  read: ReadInLock = {},
 ): Promise<DispatchOutcome> {
   if (mode === 'arrival' ? intent.state !== 'signed_pending_dispatch' : intent.orderStatus !== 'open')
     return ledger.outcomeOf(intent);
@@ -133,7 +145,8 @@ export async function executeInLock(
   }
 
   const fills = 'fills' in result ? result.fills : [];
-  if (fills.length) events.push(...(await ledger.recordFills(em, intent, fills, posRow, tick)));
+  const recorded = fills.length ? await ledger.recordFills(em, intent, fills, posRow, tick, read) : undefined;
+  if (recorded) events.push(...recorded.events);
   const filled = new Decimal(intent.filledQty).gt(0);
   const effect = RESULT_EFFECT[result.kind](filled);
   Object.assign(intent, {
@@ -144,8 +157,19 @@ export async function executeInLock(
     triggered: result.kind === 'resting' ? Boolean(result.order.triggered) : intent.triggered,
   });
   events.push(...(await ledger.transitionEvents(em, intent, wasOpen, effect.event)));
-  await ledger.commitExecution(em, intent, events, fills.length > 0);
+  await ledger.commitExecution(em, intent, events, fills.length > 0, recorded && stateAfter(read, recorded));
   return ledger.outcomeOf(intent);
+}
+
+/**
+ * The venue's state after `recorded` as the risk check's reads of this transaction and the fills make it (the snapshot
+ * is valued from it instead of reading it again); undefined when the risk check read nothing (a crossing wake-up).
+ */
+function stateAfter(read: ReadInLock, recorded: ledger.FillsRecorded): KnownVenueState | undefined {
+  if (!read.positions || !read.marks) return undefined;
+  const { position } = recorded;
+  const positions = [...read.positions.filter((p) => p.symbol !== position.symbol), position];
+  return { balanceUsd: recorded.balance.balanceUsd, positions, marks: read.marks };
 }
 
 /**

@@ -166,20 +166,22 @@ async function recordVenueState(
         .sort((a, b) => a.time - b.time);
       if (fresh.length) {
         events.push(
-          ...(await recordFills(
-            em,
-            intent,
-            fresh.map((f) => ({
-              price: new Decimal(f.price),
-              qty: new Decimal(f.qty),
-              liquidity: 'taker' as const,
-              feeUsd: new Decimal(f.feeUsd),
-              venueTradeId: f.venueTradeId,
-              at: f.time,
-            })),
-            await em.findOne(Position, { accountId: intent.accountId, venue: intent.venue, symbol: intent.symbol }),
-            tick,
-          )),
+          ...(
+            await recordFills(
+              em,
+              intent,
+              fresh.map((f) => ({
+                price: new Decimal(f.price),
+                qty: new Decimal(f.qty),
+                liquidity: 'taker' as const,
+                feeUsd: new Decimal(f.feeUsd),
+                venueTradeId: f.venueTradeId,
+                at: f.time,
+              })),
+              await em.findOne(Position, { accountId: intent.accountId, venue: intent.venue, symbol: intent.symbol }),
+              tick,
+            )
+          ).events,
         );
       }
       const filled = new Decimal(intent.filledQty).gt(0);

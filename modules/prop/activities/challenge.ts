@@ -211,26 +211,19 @@ async function paperEquity(em: Parameters<typeof marksFor>[0], accountId: string
 }
 
 /**
- * After a fill of `intentId`'s account: when that account is an active challenge, signals its
- * workflow to evaluate the rules now (docs/api.md §3.5 "on every fill"). Best effort: a missing
- * workflow is ignored (the timer evaluates anyway).
+ * After an execution of an order of the account whose active challenge is `challengeId` (the prop account id the
+ * ledger's account lock read, modules/oms/activities/ledger.ts `LockedAccount`; null: not a challenge): when the
+ * order has filled, signals the challenge workflow to evaluate the rules now (docs/api.md §3.5 "on every fill").
+ * Best effort: a missing workflow is ignored (the timer evaluates anyway).
  */
 export async function nudgeChallenge(
-  deps: PropDeps & { temporal: Client },
-  intentId: string,
+  deps: { temporal: Client },
+  challengeId: string | null,
   outcome: DispatchOutcome,
 ): Promise<void> {
-  if (!outcome.filledQty || new Decimal(outcome.filledQty).isZero()) return;
-  const rows = await deps.orm.em
-    .fork()
-    .getConnection()
-    .execute<{ id: string }[]>(
-      `select pa.id from order_intents i join prop_accounts pa on pa.account_id = i.account_id where i.id = ? and pa.status = 'active'`,
-      [intentId],
-    );
-  if (!rows.length) return;
+  if (!challengeId || !outcome.filledQty || new Decimal(outcome.filledQty).isZero()) return;
   await deps.temporal.workflow
-    .getHandle(challengeWorkflowId(rows[0].id))
+    .getHandle(challengeWorkflowId(challengeId))
     .signal(evaluateSignal)
     .catch(() => undefined);
 }
