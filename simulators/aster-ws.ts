@@ -61,6 +61,8 @@ export interface AsterWs {
   dropConnections(): number;
   /** `true`: sockets stay open but nothing is sent (no data, no answers, no pongs); `false`: sending resumes. */
   silence(on: boolean): void;
+  /** Every frame sent leaves `ms` late, in order, and handshakes are answered `ms` late (harness.ts `SimulatorSocket.lag`). */
+  lag(ms: number): void;
   /** Open sockets now. */
   connections(): number;
   /** Drops every socket and stops the timer. */
@@ -244,6 +246,7 @@ export function asterWs(
       silenced = on;
     },
     connections: sockets.connections,
+    lag: sockets.lag,
     close: sockets.close,
   };
 }

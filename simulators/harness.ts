@@ -147,7 +147,71 @@ export interface SimulatorSocket {
   connections(): number;
   /** `true`: the socket goes silent (connections open, nothing sent: a stuck venue); `false`: it resumes. */
   silence(on: boolean): void;
+  /**
+   * A venue that answers slowly: from now on every frame the simulator sends (data, answers, pongs) leaves
+   * `ms` (ms, ≥ 0) after it was sent, in the order sent, and a WebSocket handshake is answered `ms` after the
+   * upgrade request arrived. The lag counts from each frame's (request's) own time, so a change applies to
+   * what still waits too: `lag(0)` releases everything held at once, in order. {@link socketConnections} provides it.
+   */
+  lag(ms: number): void;
   close(): Promise<void>;
+}
+
+/** A frame (or an upgrade) held back by a lag: when it was sent (Unix ms) and what sends it. */
+interface Held {
+  at: number;
+  run: () => void;
+}
+
+/**
+ * A first-in first-out line of held actions released `lagOf()` ms after each one's own time: the head goes
+ * first, so the order is kept whatever the lag does. `push` runs at once when the lag is 0 and nothing waits;
+ * `pump` releases what is due and waits for the head (call it again when the lag changes); `clear` drops all.
+ */
+function heldLine(lagOf: () => number) {
+  const line: Held[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const pump = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    while (line.length > 0 && line[0].at + lagOf() <= Date.now()) line.shift()!.run();
+    if (line.length > 0) timer = setTimeout(pump, line[0].at + lagOf() - Date.now());
+  };
+  return {
+    push(run: () => void) {
+      if (line.length === 0 && lagOf() <= 0) return run();
+      line.push({ at: Date.now(), run });
+      if (line.length === 1) pump();
+    },
+    pump,
+    clear() {
+      clearTimeout(timer);
+      timer = undefined;
+      line.length = 0;
+    },
+  };
+}
+
+/** The outgoing methods of a connection that put a frame on the wire (a `ws` auto-pong goes through `pong` too). */
+const OUTGOING = ['send', 'ping', 'pong'] as const;
+
+/**
+ * Routes `ws`'s outgoing frames through a {@link heldLine} of lag `lagOf()`: each frame is put on the wire when
+ * released, unless the connection is no longer open then. Answers the line (to pump on a lag change, clear on close).
+ */
+function lagFrames(ws: WebSocket, lagOf: () => number) {
+  const line = heldLine(lagOf);
+  for (const method of OUTGOING) {
+    const original = ws[method].bind(ws) as (...args: unknown[]) => void;
+    Object.defineProperty(ws, method, {
+      configurable: true,
+      value: (...args: unknown[]) =>
+        line.push(() => {
+          if (ws.readyState === ws.OPEN) original(...args);
+        }),
+    });
+  }
+  return line;
 }
 
 /**
@@ -155,7 +219,9 @@ export interface SimulatorSocket {
  * server of its own, upgrades accepted on the paths `accepts` names (others destroyed), each connection's state
  * `C` from `open` (which also attaches its message handlers), `tick` run every `intervalMs` (ms) while any
  * connection is open (a rejected tick is ignored), abrupt drops and an orderly close. `autoPong: false` leaves
- * WebSocket ping frames to the simulator (to go silent on them).
+ * WebSocket ping frames to the simulator (to go silent on them). `lag(ms)` ({@link SimulatorSocket.lag}) holds
+ * back every frame sent on any connection (whatever the simulator sends, through `send`, `ping` or `pong`) and
+ * every handshake; 0 (the default) sends at once.
  */
 export function socketConnections<C>(opts: {
   accepts: (path: string) => boolean;
@@ -167,10 +233,17 @@ export function socketConnections<C>(opts: {
   const wss = new WebSocketServer({ noServer: true, autoPong: opts.autoPong ?? true });
   const conns = new Map<WebSocket, C>();
   let timer: NodeJS.Timeout | undefined;
+  let lagMs = 0;
+  const lagOf = () => lagMs;
+  const lines = new Map<WebSocket, ReturnType<typeof heldLine>>();
+  const handshakes = heldLine(lagOf);
   wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
+    lines.set(ws, lagFrames(ws, lagOf));
     conns.set(ws, opts.open(ws, req));
     timer ??= setInterval(() => void opts.tick().catch(() => undefined), opts.intervalMs);
     ws.on('close', () => {
+      lines.get(ws)?.clear();
+      lines.delete(ws);
       conns.delete(ws);
       if (conns.size === 0) {
         clearInterval(timer);
@@ -190,11 +263,24 @@ export function socketConnections<C>(opts: {
         socket.destroy();
         return;
       }
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+      // A client that gives up while its handshake is held must not crash the simulator.
+      const gaveUp = () => socket.destroy();
+      socket.on('error', gaveUp);
+      handshakes.push(() => {
+        socket.off('error', gaveUp);
+        if (!socket.destroyed) wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+      });
     },
     dropConnections,
     connections: () => conns.size,
+    lag(ms) {
+      if (!(Number.isFinite(ms) && ms >= 0)) throw new Error(`lag must be a non-negative number of ms, got ${ms}`);
+      lagMs = ms;
+      handshakes.pump();
+      for (const line of lines.values()) line.pump();
+    },
     async close() {
+      handshakes.clear();
       dropConnections();
       clearInterval(timer);
       timer = undefined;
@@ -203,7 +289,7 @@ export function socketConnections<C>(opts: {
   };
 }
 
-/** The test controls of a simulator that serves a {@link SimulatorSocket} (its `wsUrl` and the three socket controls). */
+/** The test controls of a simulator that serves a {@link SimulatorSocket} (its `wsUrl` and the socket controls). */
 export interface SocketControls {
   /** URL of the venue's WebSocket on the simulator (`ws://127.0.0.1:<port>/ws`). */
   wsUrl: string;
@@ -213,6 +299,12 @@ export interface SocketControls {
   wsConnections(): number;
   /** `true`: the WebSocket goes silent (connections open, nothing sent: a stuck venue); `false`: it resumes. */
   silenceWs(on: boolean): void;
+  /**
+   * A venue that answers slowly ({@link SimulatorSocket.lag}): every frame the WebSocket sends leaves `ms` (ms)
+   * late, in order, and handshakes are answered `ms` late; `lagWs(0)` ends it (what waits is sent at once).
+   * @throws Error on a negative or non-finite `ms`.
+   */
+  lagWs(ms: number): void;
 }
 
 /**
@@ -227,6 +319,7 @@ export async function listenWithSocket(opts: Omit<Parameters<typeof listen>[0], 
     dropWsConnections: () => ws.dropConnections(),
     wsConnections: () => ws.connections(),
     silenceWs: (on: boolean) => ws.silence(on),
+    lagWs: (ms: number) => ws.lag(ms),
     async close() {
       await ws.close();
       await common.close();

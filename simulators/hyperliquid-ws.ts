@@ -50,6 +50,8 @@ export interface HyperliquidWs {
    * `false`: sending resumes, every subscription's data sent again at the next check.
    */
   silence(on: boolean): void;
+  /** Every frame sent leaves `ms` late, in order, and handshakes are answered `ms` late (harness.ts `SimulatorSocket.lag`). */
+  lag(ms: number): void;
   /** Open sockets now. */
   connections(): number;
   /** Drops every socket and stops the update timer. */
@@ -197,6 +199,7 @@ export function hyperliquidWs(
       if (!on) for (const mine of subs.values()) for (const held of mine.values()) held.last = null;
     },
     connections: sockets.connections,
+    lag: sockets.lag,
     close: sockets.close,
   };
 }

@@ -209,6 +209,7 @@ export function polymarketWs(
       silenced = on;
     },
     connections: sockets.connections,
+    lag: sockets.lag,
     close: sockets.close,
   };
 }

@@ -1,8 +1,9 @@
 /**
- * A local Polymarket CLOB V2 simulator (node:http on 127.0.0.1) serving exactly routes the real CLOB
- * serves, with the venue's paths and JSON shapes (docs/venues.md §3), and nothing else:
- * - public (no auth): `GET /` (`"OK"`), `GET /time` (epoch seconds), `GET /version` (`{version: 2}`,
- *   the order version the exchange takes), `GET /book?token_id=` (the
+ * A local Polymarket CLOB simulator (node:http on 127.0.0.1) of the V2 or the V3 exchange (option
+ * `exchangeVersion`, default 2) serving exactly routes the real CLOB serves, with the venue's paths and
+ * JSON shapes (docs/venues.md §3), and nothing else:
+ * - public (no auth): `GET /` (`"OK"`), `GET /time` (epoch seconds), `GET /version` (`{version: 2}` or
+ *   `{version: 3}`, the order version the exchange takes), `GET /book?token_id=` (the
  *   token's resting orders, aggregated by price, with its tick size, neg-risk flag and the mark as
  *   `last_trade_price`), `GET /tick-size?token_id=` → `{minimum_tick_size}`, `GET /neg-risk?token_id=`
  *   → `{neg_risk}`, `GET /fee-rate?token_id=` → `{base_fee}` (the taker fee bps);
@@ -15,9 +16,10 @@
  *   (`COLLATERAL`: USDC base units; `CONDITIONAL` with `token_id`: shares in base units).
  *
  * An order is accepted only when: the L2 headers verify; `owner` is the caller's API key; the
- * order `signer` is the API key's address; it is a V2 order (`timestamp`, `metadata`, `builder`;
+ * order `signer` is the API key's address; it is a V2/V3 order (`timestamp`, `metadata`, `builder`;
  * a V1 order with `taker`/`nonce`/`feeRateBps` is refused: the V2 exchange no longer takes them);
- * the V2 EIP-712 signature recovers `signer` (else `{"error":"invalid signature"}`, 400); the
+ * the EIP-712 signature under the domain of the simulator's exchange version only recovers `signer`
+ * (else `{"error":"invalid signature"}`, 400: so is an order signed for the other version); the
  * signature type holds as the exchange checks it: 0 EOA `maker` = `signer`; 1 POLY_PROXY and
  * 2 POLY_GNOSIS_SAFE `maker` is the proxy / Safe wallet of `signer` (on chain a CREATE2 derivation;
  * here what a test registered with `registerWallet`); 3 POLY_1271 `maker` = `signer` = a deposit
@@ -60,6 +62,7 @@ import {
   recoverOrderSigner,
   recoverPoly1271Owner,
   SIGNATURE_TYPE,
+  type ExchangeVersion,
   type PolymarketOrder,
 } from '../venues/polymarket/signing.js';
 import {
@@ -81,15 +84,18 @@ import { polymarketWs, type PolymarketBookAnswer } from './polymarket-ws.js';
 /**
  * Options of {@link startPolymarketSimulator}: marks (probability units) of platform symbols
  * (`TRUMP-INAUGURATED-YES.PM`); `network` is the chain the signatures are checked for: mainnet 137
- * (default), testnet 80002. Without `markOf` the simulator prices from its own data (the recorded prices in
- * `dataDir` replayed at `now()`, Unix ms, default `Date.now`; simulators/polymarket-prices.ts) and shows its
- * own liquidity on the book. `wsIntervalMs`: how often the market channel compares books for `price_change`
- * (default 100 ms).
+ * (default), testnet 80002; `exchangeVersion` the exchange it runs (2, default, or 3: `GET /version`
+ * answers it and orders are verified and hashed under its domain only). Without `markOf` the simulator
+ * prices from its own data (the recorded prices in `dataDir` replayed at `now()`, Unix ms, default
+ * `Date.now`; simulators/polymarket-prices.ts) and shows its own liquidity on the book. `wsIntervalMs`: how
+ * often the market channel compares books for `price_change` (default 100 ms).
  */
 export type PolymarketSimulatorOptions = Omit<SimulatorOptions, 'markOf'> & {
   markOf?: SimulatorOptions['markOf'];
   /** Taker fee rate in basis points reported on trades (default 0). */
   takerFeeBps?: number;
+  /** The exchange version whose orders the simulator takes (default 2). */
+  exchangeVersion?: ExchangeVersion;
   dataDir?: string;
   now?: () => number;
   wsIntervalMs?: number;
@@ -181,6 +187,7 @@ const PAGE = 100;
 /** Starts the simulator. Resolves once it listens. */
 export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions): Promise<PolymarketSimulator> {
   const network = opts.network ?? 'mainnet';
+  const exchangeVersion = opts.exchangeVersion ?? 2;
   const takerFeeBps = String(opts.takerFeeBps ?? 0);
   const wallets = new Map<string, { signer: string; signatureType: number }>(); // proxy/Safe/deposit wallet → owner EOA
   const linked = new Map<string, string>(); // test owner → trading wallet
@@ -410,16 +417,18 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     return w?.signatureType === SIGNATURE_TYPE.POLY_1271 ? w : undefined;
   };
   /**
-   * Whether the order signature is valid as the exchange checks it: ECDSA of the signer (types 0-2), or
-   * the deposit wallet's ERC-1271 answer (type 3: the ERC-7739 envelope recovers the wallet's owner; a
+   * Whether the order signature is valid as the simulator's exchange version checks it (its domain only):
+   * ECDSA of the signer (types 0-2), or the deposit wallet's ERC-1271 answer (type 3: the ERC-7739 envelope recovers the wallet's owner; a
    * signer that is not a deposit wallet has no `isValidSignature` to say yes).
    */
   async function signatureValid(order: PolymarketOrder, signature: string, negRisk: boolean): Promise<boolean> {
     const signer = lc(order.signer);
     if (order.signatureType !== SIGNATURE_TYPE.POLY_1271)
-      return (await recoverOrderSigner(order, signature, network, negRisk)) === signer;
+      return (await recoverOrderSigner(order, signature, network, negRisk, exchangeVersion)) === signer;
     const owner = depositWallet(signer)?.signer;
-    return owner !== undefined && (await recoverPoly1271Owner(order, signature, network, negRisk)) === owner;
+    return (
+      owner !== undefined && (await recoverPoly1271Owner(order, signature, network, negRisk, exchangeVersion)) === owner
+    );
   }
 
   async function placeOrder(parsed: unknown, apiKey: string, row: ApiKeyRow, res: ServerResponse): Promise<unknown> {
@@ -433,7 +442,10 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     if (lc(w.signer) !== row.address && signerOwner !== row.address)
       throw new HttpError(400, 'the order signer address has to be the address of the API KEY');
     if (w.taker !== undefined || w.nonce !== undefined || w.feeRateBps !== undefined || w.timestamp === undefined)
-      throw new HttpError(400, 'invalid order version: sign a CTF Exchange V2 order (timestamp, metadata, builder)');
+      throw new HttpError(
+        400,
+        `invalid order version: sign a CTF Exchange V${exchangeVersion} order (timestamp, metadata, builder)`,
+      );
     if (!Number.isSafeInteger(w.salt) || (w.side !== 'BUY' && w.side !== 'SELL'))
       throw new HttpError(400, 'Invalid order payload');
     const spec = findByVenueSymbol('polymarket', String(w.tokenId));
@@ -454,7 +466,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     const negRisk = POLYMARKET_TOKENS[order.tokenId]?.negRisk ?? false;
     let hash: string;
     try {
-      hash = orderHash(order, network, negRisk);
+      hash = orderHash(order, network, negRisk, exchangeVersion);
     } catch {
       throw new HttpError(400, 'Invalid order payload');
     }
@@ -554,7 +566,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
   const PUBLIC: Record<string, (q: URLSearchParams) => Promise<unknown>> = {
     'GET /': async () => 'OK',
     'GET /time': async () => nowSec(),
-    'GET /version': async () => ({ version: 2 }),
+    'GET /version': async () => ({ version: exchangeVersion }),
     'GET /tick-size': async (q) => ({ minimum_tick_size: Number(tokenSpec(q).tickSize) }),
     'GET /neg-risk': async (q) => ({ neg_risk: POLYMARKET_TOKENS[tokenSpec(q).venueSymbol]?.negRisk ?? false }),
     'GET /fee-rate': async (q) => {

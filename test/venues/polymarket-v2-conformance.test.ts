@@ -12,22 +12,18 @@
  * wallet ownership the exchange would read (`registerWallet`). docs/venues.md §3.4.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWalletClient, http, type Chain, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { polygon, polygonAmoy } from 'viem/chains';
-import {
-  AssetType,
-  ClobClient,
-  OrderType,
-  Side,
-  SignatureTypeV2,
-  isV2Order,
-  type ApiKeyCreds,
-  type SignedOrder,
-} from '@polymarket/clob-client-v2';
+import { AssetType, ClobClient, OrderType, Side, SignatureTypeV2, type ApiKeyCreds } from '@polymarket/clob-client-v2';
 import { POLYMARKET_SYMBOLS, POLYMARKET_TOKENS } from '../../domain/market/venues/polymarket.js';
-import { orderHash, signOrder, type PolymarketOrder } from '../../venues/polymarket/signing.js';
+import { orderHash, signOrder } from '../../venues/polymarket/signing.js';
 import { startPolymarketSimulator, type PolymarketSimulator } from '../../simulators/polymarket.js';
+import {
+  asPlatformOrder,
+  clobBuy,
+  clobWallet as walletOf,
+  expectClobCanceled as expectCanceled,
+} from '../support/prediction-venues.js';
 
 const YES = POLYMARKET_SYMBOLS[0];
 const TOKEN = YES.venueSymbol!;
@@ -36,39 +32,11 @@ const HASH = /^0x[0-9a-f]{64}$/;
 /** What every accepted `POST /order` answers besides its status, amounts and trades. */
 const ACCEPTED = { success: true, errorMsg: '', orderID: expect.stringMatching(HASH) };
 
-/** A viem wallet client of `key` on `chain` (signing is local; the transport is never used). */
-const walletOf = (key: Hex, chain: Chain = polygon) =>
-  createWalletClient({ account: privateKeyToAccount(key), chain, transport: http('http://127.0.0.1:9') });
-
 /** An address, compared in any letter case. */
 const sameAddress = (address: string) => expect.stringMatching(new RegExp(`^${address}$`, 'i'));
 
-/** A V2 order the client signed, in the platform's shape (what `signOrder` and `orderHash` take). */
-const asPlatformOrder = (v2: SignedOrder): PolymarketOrder => {
-  if (!isV2Order(v2)) throw new Error('the client built a V1 order');
-  return {
-    salt: v2.salt,
-    maker: v2.maker as Hex,
-    signer: v2.signer as Hex,
-    tokenId: v2.tokenId,
-    makerAmount: v2.makerAmount,
-    takerAmount: v2.takerAmount,
-    side: v2.side,
-    signatureType: v2.signatureType,
-    timestamp: v2.timestamp,
-    metadata: v2.metadata as Hex,
-    builder: v2.builder as Hex,
-  };
-};
-
-/** `client` buys 10 YES shares with a GTC limit order at `price` (`createAndPostOrder`, tick 0.01): the venue's answer. */
-const buy = (client: ClobClient, price: number) =>
-  client.createAndPostOrder({ tokenID: TOKEN, price, size: 10, side: Side.BUY }, { tickSize: '0.01' }, OrderType.GTC);
-
-/** `client` cancels the resting order `orderID`, and the venue answers that it did. */
-async function expectCanceled(client: ClobClient, orderID: string): Promise<void> {
-  expect(await client.cancelOrder({ orderID })).toEqual({ canceled: [orderID], not_canceled: {} });
-}
+/** `client` buys 10 YES shares with a GTC limit order at `price` (test/support/prediction-venues.ts `clobBuy`): the venue's answer. */
+const buy = (client: ClobClient, price: number) => clobBuy(client, TOKEN, price);
 
 describe('@polymarket/clob-client-v2 against the Polymarket simulator', () => {
   const marks = new Map([[YES.symbol, '0.5']]);

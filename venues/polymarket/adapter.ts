@@ -1,7 +1,15 @@
 /**
- * The Polymarket CLOB V2 adapter (docs/venues.md §3): V2 EIP-712 orders signed by the
- * account's agent key, L2 HMAC headers on every private request, REST against `ctx.baseUrl`. Every
- * call is one the real CLOB serves; nothing depends on a simulator-only route or field.
+ * The Polymarket CLOB adapter (docs/venues.md §3): EIP-712 orders signed by the account's agent key
+ * for the exchange version the venue takes (V2 or V3, {@link exchangeVersionOf}), L2 HMAC headers on
+ * every private request, REST against `ctx.baseUrl`. Every call is one the real CLOB serves; nothing
+ * depends on a simulator-only route or field.
+ *
+ * Exchange version, as `@polymarket/clob-client-v2` picks it: `GET /version` asked once per venue
+ * (base URL) and process, before the first order, and cached; an answer without a `version` (or a
+ * 4xx) means 2. Unlike the client, a transport failure or a 5xx is not cached (2 is used for that call
+ * and the venue is asked again next time). A `POST /order` refused with `order_version_mismatch` drops
+ * the cached version; when the venue then answers another version the order is signed for it and
+ * posted once more (the client's `createAndPostOrder` does the same).
  *
  * Custody model, and its limitation, plainly: Polymarket has no trade-only delegate. The exchange
  * accepts an order when its signature is valid for its `maker` under the order's signature type:
@@ -29,9 +37,10 @@
  * candidates the venue lists for the token, the agent's open orders (`GET /data/orders`) and the
  * orders of its trades (`GET /data/trades`, each read with `GET /data/order/<id>`), are rebuilt
  * from their side, size and price with the intent's salt, and the signing timestamp is searched
- * in the window before the order's creation second until the hash equals the order id
- * ({@link findOrderTimestamp}). An order that is neither open nor traded (killed or canceled
- * without a fill) is not found, and placing it again adds no exposure.
+ * in the window before the order's creation second until the hash, under the domain of the exchange
+ * version the venue takes now, equals the order id ({@link findOrderTimestamp}). An order that is
+ * neither open nor traded (killed or canceled without a fill) is not found, and placing it again adds
+ * no exposure.
  *
  * Account: the agent wallet's collateral from `GET /balance-allowance` and the net of its trades
  * ({@link polymarketAdapter.account}).
@@ -59,6 +68,7 @@ import {
 import {
   BYTES32_ZERO,
   SIGNATURE_TYPE,
+  isExchangeVersion,
   authorizeSignerTypedData,
   findOrderTimestamp,
   l1Headers,
@@ -70,6 +80,7 @@ import {
   signOrder,
   type ApiCreds,
   type AuthorizeSignerMessage,
+  type ExchangeVersion,
   type PolymarketOrder,
 } from './signing.js';
 import {
@@ -129,6 +140,59 @@ function remember(clientOrderId: string, hash: string): void {
 export function forgetSignedOrders(): void {
   hashByClientId.clear();
   clientIdByHash.clear();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exchange version (GET /version), cached per venue base URL.
+
+/** The version `GET /version` stands for when it answers none (the official client's default). */
+const DEFAULT_EXCHANGE_VERSION = 2;
+
+/** The error text of a `POST /order` refused for an order of another exchange version (the CLOB's). */
+export const ORDER_VERSION_MISMATCH = 'order_version_mismatch';
+
+/** Answered (or in-flight) versions by base URL. */
+const versionByVenue = new Map<string, Promise<number>>();
+
+/** `GET /version`: `{ version }`; any other body stands for the default. */
+const versionAnswer = z.unknown().transform((v) => {
+  const version = (v as { version?: unknown } | null)?.version;
+  return typeof version === 'number' && Number.isInteger(version) ? version : DEFAULT_EXCHANGE_VERSION;
+});
+
+/**
+ * The order version the venue at `ctx.baseUrl` takes (what its public `GET /version` answers), asked
+ * once per base URL and process and shared by concurrent callers; `refresh` asks again. A body without
+ * a version, or a 4xx, means 2 (cached, as the official client caches it); a transport failure or a 5xx
+ * means 2 for this call only (not cached). The answer may be a version the platform does not sign (1):
+ * the caller refuses it ({@link exchangeVersionOf}).
+ */
+async function venueVersion(ctx: Ctx, refresh = false): Promise<number> {
+  const cached = versionByVenue.get(ctx.baseUrl);
+  if (cached && !refresh) return cached;
+  const asked = request(ctx, { method: 'GET', path: '/version' }, versionAnswer).catch((err: unknown) => {
+    if (!(err instanceof VenueRejected) && versionByVenue.get(ctx.baseUrl) === asked)
+      versionByVenue.delete(ctx.baseUrl);
+    return DEFAULT_EXCHANGE_VERSION;
+  });
+  versionByVenue.set(ctx.baseUrl, asked);
+  return asked;
+}
+
+/**
+ * The exchange version the agent signs for at this venue ({@link venueVersion}, `refresh` asks again).
+ * @throws VenueRejected when the venue takes orders of a version the platform does not sign.
+ */
+async function exchangeVersionOf(ctx: Ctx, refresh = false): Promise<ExchangeVersion> {
+  const version = await venueVersion(ctx, refresh);
+  if (!isExchangeVersion(version))
+    throw new VenueRejected(`the venue takes version ${version} orders; the platform signs versions 2 and 3`);
+  return version;
+}
+
+/** Forgets every venue's cached exchange version (what a worker restart does); for tests. */
+export function forgetExchangeVersions(): void {
+  versionByVenue.clear();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -308,8 +372,8 @@ async function ordersOfFills(ctx: Ctx, fills: VenueFill[], seen: Set<string>): P
 }
 
 /**
- * The V2 order the agent signs: `maker` = `signer` = the agent's wallet, signature type 0 (EOA), no
- * metadata or builder; `salt` is the client order id, `amounts` {@link orderAmounts}' (6-decimal
+ * The order the agent signs (the same fields for V2 and V3): `maker` = `signer` = the agent's wallet,
+ * signature type 0 (EOA), no metadata or builder; `salt` is the client order id, `amounts` {@link orderAmounts}' (6-decimal
  * integers), `timestamp` the signing time (epoch ms), decimal strings.
  */
 function agentOrder(
@@ -357,7 +421,7 @@ function rebuiltOrder(
 // ---------------------------------------------------------------------------------------------
 // The adapter
 
-/** The Polymarket CLOB V2 adapter (see the module docstring for custody and idempotency). */
+/** The Polymarket CLOB adapter (see the module docstring for the exchange version, custody and idempotency). */
 export const polymarketAdapter: VenueAdapter = {
   venue: 'polymarket',
 
@@ -367,11 +431,14 @@ export const polymarketAdapter: VenueAdapter = {
   },
 
   /**
-   * Signs and posts one V2 order: `maker` = `signer` = the agent's wallet, signature type 0 (EOA),
-   * `timestamp` = the agent's next nonce (ms), salt = the client order id; its hash is remembered
-   * under the client order id before it is sent. Market → FAK at the
-   * protective price; `Ioc` → FAK; `Alo` → GTC post-only. Returns the order as `GET /data/order` shows it.
-   * @throws VenueRejected for stops/take-profits (not on the CLOB) and for every venue refusal.
+   * Signs and posts one order for the venue's exchange version (V2 or V3, module doc): `maker` =
+   * `signer` = the agent's wallet, signature type 0 (EOA), `timestamp` = the agent's next nonce (ms),
+   * salt = the client order id; its hash (which depends on the version's domain) is remembered under
+   * the client order id before it is sent. Market → FAK at the protective price; `Ioc` → FAK; `Alo` →
+   * GTC post-only. Refused with `order_version_mismatch`, it is signed again for the version the venue
+   * then answers, once, when that version differs. Returns the order as `GET /data/order` shows it.
+   * @throws VenueRejected for stops/take-profits (not on the CLOB), for a venue taking a version the
+   *   platform does not sign, and for every venue refusal.
    */
   async place(ctx, order) {
     const agent = evmAgent(ctx.agent);
@@ -386,19 +453,30 @@ export const polymarketAdapter: VenueAdapter = {
     if (price == null) throw new VenueRejected('a limit order needs a price');
     const side = SIDE_TO_VENUE[order.side];
     const amounts = orderAmounts(side, order.qty, price, tickSize);
-    const timestamp = (await ctx.nextNonce('ms')).toString();
-    const signed = agentOrder(ctx, { salt: order.clientOrderId, tokenId, side, ...amounts, timestamp });
-    const signature = await signOrder(agent.privateKey, signed, ctx.network, negRisk);
-    const hash = orderHash(signed, ctx.network, negRisk);
-    remember(order.clientOrderId, hash);
-    const body = {
-      order: { ...signed, salt: Number(signed.salt), expiration: '0', signature },
-      owner: creds.apiKey,
-      orderType: wireType.orderType,
-      postOnly: wireType.postOnly,
-      deferExec: false,
+    const post = async (exchangeVersion: ExchangeVersion) => {
+      const timestamp = (await ctx.nextNonce('ms')).toString();
+      const signed = agentOrder(ctx, { salt: order.clientOrderId, tokenId, side, ...amounts, timestamp });
+      const signature = await signOrder(agent.privateKey, signed, ctx.network, negRisk, exchangeVersion);
+      remember(order.clientOrderId, orderHash(signed, ctx.network, negRisk, exchangeVersion));
+      const body = {
+        order: { ...signed, salt: Number(signed.salt), expiration: '0', signature },
+        owner: creds.apiKey,
+        orderType: wireType.orderType,
+        postOnly: wireType.postOnly,
+        deferExec: false,
+      };
+      return request(ctx, { method: 'POST', path: '/order', body, auth: 'l2' }, placeAnswer);
     };
-    const json = await request(ctx, { method: 'POST', path: '/order', body, auth: 'l2' }, placeAnswer);
+    const version = await exchangeVersionOf(ctx);
+    let json: z.output<typeof placeAnswer>;
+    try {
+      json = await post(version);
+    } catch (err) {
+      if (!(err instanceof VenueRejected && err.reason.includes(ORDER_VERSION_MISMATCH))) throw err;
+      const answered = await exchangeVersionOf(ctx, true);
+      if (answered === version) throw err;
+      json = await post(answered);
+    }
     if (!json?.success) throw new VenueRejected(String(json?.errorMsg || json?.error || 'order not accepted'));
     const placed = await orderById(ctx, String(json.orderID));
     if (!placed) throw new Error(`polymarket: order ${json.orderID} accepted but not found`);
@@ -416,6 +494,7 @@ export const polymarketAdapter: VenueAdapter = {
       if (found) return found;
     }
     const token = tokenOf(symbol);
+    const exchangeVersion = await exchangeVersionOf(ctx);
     const wallet = evmAgent(ctx.agent).address.toLowerCase();
     const open = await allPages(ctx, '/data/orders', wireOrderSchema, { asset_id: token.tokenId });
     const after = Math.floor((Date.now() - LOOKBACK_MS) / 1000).toString();
@@ -447,6 +526,7 @@ export const polymarketAdapter: VenueAdapter = {
         w.id,
         createdMs - SIGNED_BEFORE_CREATED_MS,
         createdMs + 1999,
+        exchangeVersion,
       );
       if (ts === null) continue;
       remember(clientOrderId, w.id.toLowerCase());

@@ -1,15 +1,19 @@
 /**
- * Polymarket CLOB V2 signing, pure (no I/O): order amounts from decimal strings, the EIP-712
- * `Order` of the V2 exchange and its hash (which IS Polymarket's order id), the search for an
+ * Polymarket CLOB order signing, pure (no I/O): order amounts from decimal strings, the EIP-712
+ * `Order` of the V2 and V3 exchanges and its hash (which IS Polymarket's order id), the search for an
  * order's signing timestamp given its hash ({@link findOrderTimestamp}), L1 `ClobAuth`
  * signatures, L2 HMAC request signatures, the platform's own `AuthorizeSigner` consent message
  * (verified by the platform, never sent to the venue), and the venue-side checks the simulator
  * runs (recover a signer). docs/venues.md §3.
  *
- * V2 only: domain version `"2"`, struct `Order(uint256 salt,address maker,address signer,uint256
- * tokenId,uint256 makerAmount,uint256 takerAmount,uint8 side,uint8 signatureType,uint256 timestamp,
- * bytes32 metadata,bytes32 builder)`. `expiration` travels on the wire but is not signed. V1 orders
- * (`taker`, `nonce`, `feeRateBps` in the struct) are never built here.
+ * Exchange versions ({@link EXCHANGES}, keyed by the number the CLOB's `GET /version` answers): V2,
+ * domain version `"2"`, a standard and a neg-risk exchange contract; V3, domain version `"3"`, one
+ * exchange contract for every market, per network. Both sign the same struct `Order(uint256
+ * salt,address maker,address signer,uint256 tokenId,uint256 makerAmount,uint256 takerAmount,uint8
+ * side,uint8 signatureType,uint256 timestamp,bytes32 metadata,bytes32 builder)` and travel in the same
+ * wire body, so an order's version is in its signature only. `expiration` travels on the wire but is
+ * not signed. V1 orders (`taker`, `nonce`, `feeRateBps` in the struct) are never built here. Every
+ * function taking an `exchangeVersion` defaults it to 2.
  *
  * Units: prices are probability units (USDC per share, 0–1) as decimal strings; sizes are shares;
  * on-chain amounts are 6-decimal integers (USDC and outcome tokens both have 6 decimals), carried
@@ -39,16 +43,25 @@ import { Decimal } from '../../domain/decimal.js';
 /** Chain id per network: Polygon mainnet, Amoy testnet. */
 export const POLYMARKET_CHAIN_ID = { mainnet: 137, testnet: 80002 } as const;
 
+/** The networks orders are signed for (`POLYMARKET_CHAIN_ID`'s keys). */
+export type PolymarketNetwork = keyof typeof POLYMARKET_CHAIN_ID;
+
 /** V2 exchange contracts (same address on Polygon and Amoy): standard and neg-risk markets. */
 export const EXCHANGE_V2 = {
   standard: '0xE111180000d2663C0091e4f400237545B87B996B',
   negRisk: '0xe2222d279d744050d28e00520010520000310F59',
 } as const;
 
+/** The V3 exchange contract per network: one for standard and neg-risk markets alike. */
+export const EXCHANGE_V3 = {
+  mainnet: '0xe3333700cA9d93003F00f0F71f8515005F6c00Aa',
+  testnet: '0x9fE6e61422AdB6F610d8597F9684b16912D50C3D',
+} as const;
+
 /** bytes32 zero (the default `metadata` and `builder`). */
 export const BYTES32_ZERO: Hex = `0x${'0'.repeat(64)}`;
 
-/** EIP-712 types of the V2 `Order`, fields in signing order. */
+/** EIP-712 types of the V2 and V3 `Order`, fields in signing order. */
 export const ORDER_TYPES = {
   Order: [
     { name: 'salt', type: 'uint256' },
@@ -65,6 +78,40 @@ export const ORDER_TYPES = {
   ],
 } as const;
 
+/** The exchange versions the platform signs: the `version` the CLOB's `GET /version` answers. */
+export type ExchangeVersion = 2 | 3;
+
+/** One exchange version: its EIP-712 domain version, verifying contract per network and market kind, order struct. */
+export interface ExchangeSpec {
+  /** The domain's `version` string. */
+  domainVersion: string;
+  /** The verifying contract of standard and neg-risk markets, per network (checksummed address). */
+  contracts: Record<PolymarketNetwork, { standard: Hex; negRisk: Hex }>;
+  /** The EIP-712 types of the signed `Order`. */
+  types: typeof ORDER_TYPES;
+}
+
+/**
+ * The exchanges by version (docs/venues.md §3.1), as `@polymarket/clob-client-v2` 1.1.0 signs for
+ * them: V2 per market kind, the same addresses on Polygon and Amoy; V3 one contract per network.
+ */
+export const EXCHANGES: Record<ExchangeVersion, ExchangeSpec> = {
+  2: { domainVersion: '2', contracts: { mainnet: EXCHANGE_V2, testnet: EXCHANGE_V2 }, types: ORDER_TYPES },
+  3: {
+    domainVersion: '3',
+    contracts: {
+      mainnet: { standard: EXCHANGE_V3.mainnet, negRisk: EXCHANGE_V3.mainnet },
+      testnet: { standard: EXCHANGE_V3.testnet, negRisk: EXCHANGE_V3.testnet },
+    },
+    types: ORDER_TYPES,
+  },
+};
+
+/** True when `v` (what `GET /version` answered) is an exchange version the platform signs. */
+export function isExchangeVersion(v: unknown): v is ExchangeVersion {
+  return typeof v === 'number' && Object.hasOwn(EXCHANGES, v);
+}
+
 /** EIP-712 types of the exchange's domain (name, version, chainId, verifyingContract). */
 const EIP712_DOMAIN_TYPES = [
   { name: 'name', type: 'string' },
@@ -77,7 +124,7 @@ const EIP712_DOMAIN_TYPES = [
 export const SIDE_CODE = { BUY: 0, SELL: 1 } as const;
 
 /**
- * Signature types of V2 orders, as the exchange checks them: 0 EOA (`maker` = `signer`, an ECDSA
+ * Signature types of V2 and V3 orders, as the exchange checks them: 0 EOA (`maker` = `signer`, an ECDSA
  * signature of that key: what the platform signs, the agent's own wallet as maker), 1 POLY_PROXY
  * and 2 POLY_GNOSIS_SAFE (`maker` the Polymarket proxy / Safe wallet that `signer` owns on chain,
  * ECDSA by `signer`), 3 POLY_1271 (`maker` = `signer` = a smart-contract deposit wallet whose
@@ -85,7 +132,7 @@ export const SIDE_CODE = { BUY: 0, SELL: 1 } as const;
  */
 export const SIGNATURE_TYPE = { EOA: 0, POLY_PROXY: 1, POLY_GNOSIS_SAFE: 2, POLY_1271: 3 } as const;
 
-/** One V2 order as signed. Integers as decimal strings (uint256 do not fit a JS number). */
+/** One V2 / V3 order as signed (the struct is the same). Integers as decimal strings (uint256 do not fit a JS number). */
 export interface PolymarketOrder {
   /** Decimal integer < 2^53 (sent as a JSON number). */
   salt: string;
@@ -105,14 +152,26 @@ export interface PolymarketOrder {
   builder: Hex;
 }
 
-/** The EIP-712 domain of the V2 exchange on a network (`negRisk` picks the neg-risk exchange). */
-export function orderDomain(network: 'mainnet' | 'testnet', negRisk: boolean) {
+/**
+ * The EIP-712 domain of an exchange version on a network (`negRisk` picks the neg-risk exchange of
+ * V2; V3 has one exchange). @throws Error on an exchange version not in {@link EXCHANGES}.
+ */
+export function orderDomain(network: PolymarketNetwork, negRisk: boolean, exchangeVersion: ExchangeVersion = 2) {
+  const spec = exchangeSpec(exchangeVersion);
+  const contracts = spec.contracts[network];
   return {
     name: 'Polymarket CTF Exchange',
-    version: '2',
+    version: spec.domainVersion,
     chainId: POLYMARKET_CHAIN_ID[network],
-    verifyingContract: negRisk ? EXCHANGE_V2.negRisk : EXCHANGE_V2.standard,
+    verifyingContract: negRisk ? contracts.negRisk : contracts.standard,
   } as const;
+}
+
+/** The spec of an exchange version. @throws Error on a version not in {@link EXCHANGES}. */
+function exchangeSpec(exchangeVersion: number): ExchangeSpec {
+  if (!isExchangeVersion(exchangeVersion))
+    throw new Error(`unsupported Polymarket exchange version ${exchangeVersion}`);
+  return EXCHANGES[exchangeVersion];
 }
 
 const orderMessage = (o: PolymarketOrder) => ({
@@ -129,28 +188,39 @@ const orderMessage = (o: PolymarketOrder) => ({
   builder: o.builder,
 });
 
-/** The full typed data of an order (what `eth_signTypedData_v4` would sign). */
-export function orderTypedData(order: PolymarketOrder, network: 'mainnet' | 'testnet', negRisk: boolean) {
+/** The full typed data of an order for an exchange version (what `eth_signTypedData_v4` would sign). */
+export function orderTypedData(
+  order: PolymarketOrder,
+  network: PolymarketNetwork,
+  negRisk: boolean,
+  exchangeVersion: ExchangeVersion = 2,
+) {
   return {
-    domain: orderDomain(network, negRisk),
-    types: ORDER_TYPES,
+    domain: orderDomain(network, negRisk, exchangeVersion),
+    types: exchangeSpec(exchangeVersion).types,
     primaryType: 'Order' as const,
     message: orderMessage(order),
   };
 }
 
 /**
- * The EIP-712 digest of an order: Polymarket's `orderID` (0x-prefixed, 32 bytes, lower-case hex).
+ * The EIP-712 digest of an order under an exchange version's domain: Polymarket's `orderID`
+ * (0x-prefixed, 32 bytes, lower-case hex). The same fields hash differently under V2 and V3.
  * @throws Error on a malformed integer or address field.
  */
-export function orderHash(order: PolymarketOrder, network: 'mainnet' | 'testnet', negRisk: boolean): Hex {
-  return hashTypedData(orderTypedData(order, network, negRisk));
+export function orderHash(
+  order: PolymarketOrder,
+  network: PolymarketNetwork,
+  negRisk: boolean,
+  exchangeVersion: ExchangeVersion = 2,
+): Hex {
+  return hashTypedData(orderTypedData(order, network, negRisk, exchangeVersion));
 }
 
 /**
  * The signing `timestamp` (epoch ms, decimal string) at which `order` (every field but its
  * timestamp) hashes to `target` (an order id, `0x` + 64 hex, any case), trying every millisecond
- * in [`fromMs`, `toMs`], or null. This is how an order signed by another process is recognised from
+ * in [`fromMs`, `toMs`], under `exchangeVersion`'s domain, or null. This is how an order signed by another process is recognised from
  * what the venue lists (side, size, price, creation second): the rest of the order is the
  * platform's own (salt from the intent, maker, signer, signature type). Only the timestamp word of
  * the struct changes per try (two keccak256 per millisecond).
@@ -158,14 +228,16 @@ export function orderHash(order: PolymarketOrder, network: 'mainnet' | 'testnet'
  */
 export function findOrderTimestamp(
   order: Omit<PolymarketOrder, 'timestamp'>,
-  network: 'mainnet' | 'testnet',
+  network: PolymarketNetwork,
   negRisk: boolean,
   target: string,
   fromMs: number,
   toMs: number,
+  exchangeVersion: ExchangeVersion = 2,
 ): string | null {
   const want = target.toLowerCase();
-  const typeHash = keccak256(stringToHex(`Order(${ORDER_TYPES.Order.map((f) => `${f.type} ${f.name}`).join(',')})`));
+  const fields = exchangeSpec(exchangeVersion).types.Order;
+  const typeHash = keccak256(stringToHex(`Order(${fields.map((f) => `${f.type} ${f.name}`).join(',')})`));
   const word = (v: bigint | number) => pad(numberToHex(v), { size: 32 });
   const m = orderMessage({ ...order, timestamp: '0' });
   const struct = hexToBytes(
@@ -186,7 +258,7 @@ export function findOrderTimestamp(
   );
   const digestInput = new Uint8Array(66);
   digestInput.set([0x19, 0x01], 0);
-  const domain = orderDomain(network, negRisk);
+  const domain = orderDomain(network, negRisk, exchangeVersion);
   const separator = hashDomain({
     domain: { ...domain, chainId: BigInt(domain.chainId) },
     types: { EIP712Domain: EIP712_DOMAIN_TYPES },
@@ -204,14 +276,18 @@ export function findOrderTimestamp(
   return null;
 }
 
-/** Signs an order with the signer's secp256k1 key; returns the 65-byte signature (0x hex). */
+/**
+ * Signs an order for an exchange version with the signer's secp256k1 key (the ECDSA of signature
+ * types 0, 1 and 2); returns the 65-byte signature (0x hex).
+ */
 export async function signOrder(
   privateKey: Hex,
   order: PolymarketOrder,
-  network: 'mainnet' | 'testnet',
+  network: PolymarketNetwork,
   negRisk: boolean,
+  exchangeVersion: ExchangeVersion = 2,
 ): Promise<Hex> {
-  return privateKeyToAccount(privateKey).signTypedData(orderTypedData(order, network, negRisk));
+  return privateKeyToAccount(privateKey).signTypedData(orderTypedData(order, network, negRisk, exchangeVersion));
 }
 
 /**
@@ -228,14 +304,21 @@ async function recoveredSigner<const T extends TypedData | Record<string, unknow
   }
 }
 
-/** Venue side: the address that signed `order` (lower-case), or null when the signature does not parse. */
+/**
+ * Venue side: the address that signed `order` under an exchange version's domain (lower-case), or
+ * null when the signature does not parse. A signature of another version recovers another address.
+ */
 export async function recoverOrderSigner(
   order: PolymarketOrder,
   signature: string,
-  network: 'mainnet' | 'testnet',
+  network: PolymarketNetwork,
   negRisk: boolean,
+  exchangeVersion: ExchangeVersion = 2,
 ): Promise<string | null> {
-  return recoveredSigner(() => ({ ...orderTypedData(order, network, negRisk), signature: signature as Hex }));
+  return recoveredSigner(() => ({
+    ...orderTypedData(order, network, negRisk, exchangeVersion),
+    signature: signature as Hex,
+  }));
 }
 
 /** EIP-712 domain name and version of Polymarket's deposit wallet (the ERC-7739 `TypedDataSign` of a POLY_1271 order). */
@@ -266,13 +349,15 @@ function contentsOf(description: string): { name: string; type: string } | null 
  * sign `TypedDataSign(contents, name, version, chainId, verifyingContract, salt)` with the fields of the
  * wallet's own domain (`DepositWallet`, `1`, the chain, the wallet = the order's `signer`, salt 0) under
  * the app domain. Returns the address that signed (lower-case; the wallet accepts it when it is its
- * owner), or null when the envelope does not parse or does not bind this order.
+ * owner), or null when the envelope does not parse or does not bind this order. The exchange's
+ * domain is `exchangeVersion`'s: an envelope made for another version's exchange does not bind.
  */
 export async function recoverPoly1271Owner(
   order: PolymarketOrder,
   signature: string,
-  network: 'mainnet' | 'testnet',
+  network: PolymarketNetwork,
   negRisk: boolean,
+  exchangeVersion: ExchangeVersion = 2,
 ): Promise<string | null> {
   try {
     const bytes = hexToBytes(signature as Hex);
@@ -283,7 +368,10 @@ export async function recoverPoly1271Owner(
     const contents = contentsOf(new TextDecoder().decode(bytes.slice(descStart, n - 2)));
     const contentsHash = bytesToHex(bytes.slice(descStart - 32, descStart));
     const appSeparator = bytesToHex(bytes.slice(descStart - 64, descStart - 32));
-    if (!contents || keccak256(concat(['0x1901', appSeparator, contentsHash])) !== orderHash(order, network, negRisk))
+    if (
+      !contents ||
+      keccak256(concat(['0x1901', appSeparator, contentsHash])) !== orderHash(order, network, negRisk, exchangeVersion)
+    )
       return null;
     const typeHash = keccak256(
       stringToHex(
