@@ -58,9 +58,11 @@ const schema = z.object({
    * (`*.ASTER`) its market streams (`wss://fstream.asterdex.com/ws` for `ASTER_API_URL`'s venue, else that host's `/ws`;
    * modules/market/feeds/venue-feed-aster.ts) and the Polymarket ones (`*.PM`) its CLOB market channel
    * (`wss://ws-subscriptions-clob.polymarket.com/ws/market` for `POLYMARKET_API_URL`'s venue, else that host's
-   * `/ws/market`; modules/market/feeds/venue-feed-polymarket.ts); under `npm run dev` with `VENUE_MODE=sim` the
-   * simulators', which then price from their own data (docs/venues.md §1.8, §2.4, §3.5); paper and Kalshi (`*.KX`)
-   * keep the replay.
+   * `/ws/market`; modules/market/feeds/venue-feed-polymarket.ts) and, when KALSHI_FEED_KEY_ID and
+   * KALSHI_FEED_PRIVATE_KEY are set, the Kalshi ones (`*.KX`) its signed WebSocket API (`wss://external-api-ws.kalshi.com/trade-api/ws/v2`
+   * for `KALSHI_API_URL`'s venue, else that host's `/trade-api/ws/v2`; modules/market/feeds/venue-feed-kalshi.ts);
+   * under `npm run dev` with `VENUE_MODE=sim` the simulators', which then price from their own data (docs/venues.md
+   * §1.8, §2.4, §3.5, §4.4). Paper keeps the replay, and so does Kalshi without its read key (the worker warns once).
    */
   VENUE_FEEDS: z.enum(['replay', 'live']).default('replay'),
   /** `on`: the worker streams depth and tape for demanded pairs (docs/api.md §4.6 cold cache, `/ws/market`). */
@@ -84,6 +86,17 @@ const schema = z.object({
   ASTER_API_URL: z.string().url().default('https://fapi.asterdex.com'),
   POLYMARKET_API_URL: z.string().url().default('https://clob.polymarket.com'),
   KALSHI_API_URL: z.string().url().default('https://external-api.kalshi.com/trade-api/v2'),
+  /**
+   * The platform's own Kalshi API key for market data (docs/venues.md §4.4): Kalshi signs even its WebSocket's
+   * handshake, so `VENUE_FEEDS=live` follows the `*.KX` books only with a key. The key id (a UUID from kalshi.com →
+   * Account & security → API keys; read scope is enough) and its RSA private key as PEM text (`-----BEGIN PRIVATE
+   * KEY-----…`; `\n` escapes are read as newlines). Set both or neither; unset: Kalshi keeps the replay.
+   */
+  KALSHI_FEED_KEY_ID: optionalText,
+  KALSHI_FEED_PRIVATE_KEY: optionalText.refine(
+    (v) => v === undefined || v.includes('-----BEGIN '),
+    'KALSHI_FEED_PRIVATE_KEY is PEM text (-----BEGIN PRIVATE KEY----- …)',
+  ),
   /** `mainnet` or `testnet` signing domains (Hyperliquid source, Aster and Polymarket chain ids). */
   VENUE_NETWORK: z.enum(['mainnet', 'testnet']).default('mainnet'),
   /** How often a routed working order is read back from its venue while it rests (ms). */
@@ -372,6 +385,10 @@ function effectiveEnv(env: NodeJS.ProcessEnv): EffectiveEnv {
     for (const r of NOT_FOR_PRODUCTION)
       if (r.refused(e)) issues.push(`${r.variable}: ${r.message} (refused with NODE_ENV=production)`);
   }
+  if (!e.KALSHI_FEED_KEY_ID !== !e.KALSHI_FEED_PRIVATE_KEY)
+    issues.push(
+      `${e.KALSHI_FEED_KEY_ID ? 'KALSHI_FEED_PRIVATE_KEY' : 'KALSHI_FEED_KEY_ID'}: unset while ${e.KALSHI_FEED_KEY_ID ? 'KALSHI_FEED_KEY_ID' : 'KALSHI_FEED_PRIVATE_KEY'} is set: Kalshi's feed key needs both (set both or neither)`,
+    );
   if (issues.length) throw invalid(issues);
   return e;
 }
@@ -390,7 +407,7 @@ export function loadMarketDataDir(env: NodeJS.ProcessEnv = process.env): string 
 
 /**
  * `VENUE_FEEDS` alone (`replay` or `live`, see the schema), for the simulators of `npm run dev`: with `live` the
- * Hyperliquid, Aster and Polymarket simulators price from their own data rather than from the marks the live feeds publish.
+ * Hyperliquid, Aster, Polymarket and Kalshi simulators price from their own data rather than from the marks the live feeds publish.
  * @throws ZodError when the variable holds another value.
  */
 export function loadVenueFeeds(env: NodeJS.ProcessEnv = process.env): 'replay' | 'live' {
@@ -420,6 +437,7 @@ const SECRETS: Partial<Record<keyof Env, 'value' | 'url' | 'ring'>> = {
   JWT_SECRET: 'value',
   PROP_DEPLOYER_KEY: 'value',
   TEMPORAL_API_KEY: 'value',
+  KALSHI_FEED_PRIVATE_KEY: 'value',
   AGENT_KEY_ENCRYPTION_KEYS: 'ring',
   DATABASE_URL: 'url',
   SMTP_URL: 'url',
@@ -491,7 +509,7 @@ export interface Config {
   trustProxy: boolean;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   markFeed: 'replay' | 'off';
-  /** `VENUE_FEEDS`: `live` = the Hyperliquid and Aster symbols' marks come from the venues' WebSockets, `replay` = from the recording. */
+  /** `VENUE_FEEDS`: `live` = the routed venues' symbols' marks come from the venues' WebSockets (Kalshi's only with `venues.feedKeys.kalshi`), `replay` = from the recording. */
   venueFeeds: 'replay' | 'live';
   marketStreams: 'on' | 'off';
   /** Configured FX rates (units of `currency` per USD, decimal strings) and when they were taken. */
@@ -502,6 +520,8 @@ export interface Config {
   /** Routed venues: base URL per venue slug, signing network, resting-order poll interval (ms). */
   venues: {
     urls: Record<'hyperliquid' | 'aster' | 'polymarket' | 'kalshi', string>;
+    /** Platform-level market-data keys: Kalshi's read key (`KALSHI_FEED_KEY_ID`, `KALSHI_FEED_PRIVATE_KEY` PEM), or null when unset. */
+    feedKeys: { kalshi: { keyId: string; privateKeyPem: string } | null };
     network: 'mainnet' | 'testnet';
     pollMs: number;
   };
@@ -588,6 +608,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         aster: e.ASTER_API_URL,
         polymarket: e.POLYMARKET_API_URL,
         kalshi: e.KALSHI_API_URL,
+      },
+      feedKeys: {
+        kalshi:
+          e.KALSHI_FEED_KEY_ID && e.KALSHI_FEED_PRIVATE_KEY
+            ? { keyId: e.KALSHI_FEED_KEY_ID, privateKeyPem: e.KALSHI_FEED_PRIVATE_KEY.replace(/\\n/g, '\n') }
+            : null,
       },
       network: e.VENUE_NETWORK,
       pollMs: e.ROUTED_POLL_MS,

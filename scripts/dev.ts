@@ -11,7 +11,9 @@
  * demo trader's agent on each for its routed account (`trader.routedAccountId`; its paper account is
  * internalised, docs/api.md §1) (scripts/lib/dev-venues.ts; addresses in `.data/dev.json` under
  * `agents`); `VENUE_MODE=live` uses the configured venue URLs (`HYPERLIQUID_API_URL`, …) and seeds
- * no agents. Agent keys are encrypted under `.data/agent-keys` unless AGENT_KEY_ENCRYPTION_KEYS is set.
+ * no agents. With `VENUE_MODE=sim` and `VENUE_FEEDS=live` the simulators price from their own data and the
+ * worker gets a read key registered with the Kalshi simulator (`KALSHI_FEED_KEY_ID`, `KALSHI_FEED_PRIVATE_KEY`,
+ * simulators/index.ts) to follow its signed WebSocket. Agent keys are encrypted under `.data/agent-keys` unless AGENT_KEY_ENCRYPTION_KEYS is set.
  *
  * Social sign-in: a local OpenID provider (simulators/oidc.ts) on `OIDC_DEV_PORT` (default 3010) with demo users,
  * configured as the demo tenant's "Demo ID" provider, plus the email magic link (scripts/lib/dev-oidc.ts).
@@ -206,7 +208,8 @@ async function main() {
   if (sims)
     log(
       `venue simulators: ${Object.entries(sims.env)
-        .map(([k, v]) => `${k}=${v}`)
+        // The Kalshi feed key's private half (VENUE_FEEDS=live, simulators/index.ts) goes to the worker, not the log.
+        .map(([k, v]) => `${k}=${k === 'KALSHI_FEED_PRIVATE_KEY' ? '<generated>' : v}`)
         .join(' ')}`,
     );
 

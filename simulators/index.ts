@@ -12,17 +12,24 @@ import { startAsterSimulator } from './aster.js';
 import { startPolymarketSimulator } from './polymarket.js';
 import { startKalshiSimulator } from './kalshi.js';
 import { loadVenueFeeds } from '../config.js';
+import { generateKalshiAgentKey } from '../venues/kalshi/signing.js';
+
+/** The member the platform's own Kalshi read key (the worker's `KALSHI_FEED_*`) is registered under on the simulator. */
+export const KALSHI_FEED_MEMBER = 'platform-market-data';
 
 /** The running simulators, their URLs as configuration, and `stop()`. */
 export type Simulators = Awaited<ReturnType<typeof startSimulators>>;
 
 /**
  * Starts every simulator on a free port; `markOf(venue)` gives each its mark source, except that with
- * `ownPrices` (default: `VENUE_FEEDS=live`, config.ts) the Hyperliquid, Aster and Polymarket simulators price
- * from their own data (Hyperliquid: its replay of the recorded ticks; Aster: that replay +5 bps with a wider
- * touch, simulators/aster-prices.ts; Polymarket: its replay of the recorded daily prices with its own book
- * levels, simulators/polymarket-prices.ts): the worker's live feeds then publish the `*.HL`, `*.ASTER` and `*.PM`
- * marks from the simulators' WebSockets, and a simulator pricing from those marks would only echo itself.
+ * `ownPrices` (default: `VENUE_FEEDS=live`, config.ts) every simulator prices from its own data (Hyperliquid: its
+ * replay of the recorded ticks; Aster: that replay +5 bps with a wider touch, simulators/aster-prices.ts;
+ * Polymarket: its replay of the recorded daily prices with its own book levels, simulators/polymarket-prices.ts;
+ * Kalshi: that replay one cent higher with its own spread, simulators/kalshi-prices.ts): the worker's live feeds
+ * then publish the `*.HL`, `*.ASTER`, `*.PM` and `*.KX` marks from the simulators' WebSockets, and a simulator
+ * pricing from those marks would only echo itself. With `ownPrices` a fresh RSA key is also registered with the
+ * Kalshi simulator (read scope, member {@link KALSHI_FEED_MEMBER}) and handed over in `env` as `KALSHI_FEED_KEY_ID`
+ * and `KALSHI_FEED_PRIVATE_KEY` (PEM): Kalshi signs its socket's handshake, so the worker needs a key to follow it.
  */
 export async function startSimulators(
   markOf: (venue: string) => (symbol: string) => Promise<string | null>,
@@ -33,8 +40,15 @@ export async function startSimulators(
     startHyperliquidSimulator(ownPrices ? {} : { markOf: markOf('hyperliquid') }),
     startAsterSimulator(ownPrices ? {} : { markOf: markOf('aster') }),
     startPolymarketSimulator(ownPrices ? {} : { markOf: markOf('polymarket') }),
-    startKalshiSimulator({ markOf: markOf('kalshi') }),
+    startKalshiSimulator(ownPrices ? {} : { markOf: markOf('kalshi') }),
   ]);
+  const feedKey = ownPrices ? generateKalshiAgentKey() : null;
+  const feedEnv = feedKey
+    ? {
+        KALSHI_FEED_KEY_ID: kalshi.registerKey(KALSHI_FEED_MEMBER, feedKey.publicKeyPem, { scopes: ['read'] }),
+        KALSHI_FEED_PRIVATE_KEY: feedKey.privateKeyPem,
+      }
+    : {};
   return {
     hyperliquid,
     aster,
@@ -46,7 +60,8 @@ export async function startSimulators(
       ASTER_API_URL: aster.url,
       POLYMARKET_API_URL: polymarket.url,
       KALSHI_API_URL: kalshi.url,
-    },
+      ...feedEnv,
+    } as Record<string, string>,
     async stop() {
       await Promise.all([hyperliquid.close(), aster.close(), polymarket.close(), kalshi.close()]);
     },

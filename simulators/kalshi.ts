@@ -60,8 +60,14 @@
  * full at its price), `reduce_only` capping, subaccounts other than 0, exchange shards other than 0,
  * order groups, `cancel_order_on_pause`, self-trade prevention (members never meet each other: each
  * trades against the marks), fractional contracts and sub-cent price grids (every market is
- * `linear_cent` without fractional trading), settlement, rate limits, the WebSocket feed, and the
- * market metadata the symbol table does not hold (titles and rules name the ticker, times are fixed).
+ * `linear_cent` without fractional trading), settlement, rate limits, and the market metadata the
+ * symbol table does not hold (titles and rules name the ticker, times are fixed).
+ *
+ * The WebSocket API v2 is served on the same port at `/trade-api/ws/v2` (simulators/kalshi-ws.ts): the
+ * upgrade is authenticated by the check above over `GET /trade-api/ws/v2` (else HTTP 401), then
+ * `orderbook_delta` (snapshot, then deltas with consecutive `seq` per subscription) of the books
+ * `GET /markets/{ticker}/orderbook` answers, and `trade` per fill. Without `markOf` the simulator prices
+ * from its own data (simulators/kalshi-prices.ts), as it does under `VENUE_FEEDS=live`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
@@ -90,24 +96,33 @@ import {
   type KalshiSide,
   type KalshiTif,
 } from '../venues/kalshi/wire.js';
-import { Faults, listen, messageOf, Reply, Tally } from './harness.js';
-import type { InjectedLimit, SimulatorOptions, VenueSimulator } from './harness.js';
+import { Faults, listenWithSocket, messageOf, Reply, Tally } from './harness.js';
+import type { InjectedLimit, SimulatorOptions, SocketControls, VenueSimulator } from './harness.js';
 import { injectedSpec } from './matching.js';
 import { Holdings } from './holdings.js';
 import { marketOf, orderbookOf, quoteOf, simMarkets, type Quote, type SimMarket } from './kalshi-markets.js';
+import { KALSHI_SYMBOLS } from '../domain/market/venues/kalshi.js';
+import { kalshiOwnMarks } from './kalshi-prices.js';
+import { KALSHI_WS_PATH, kalshiWs } from './kalshi-ws.js';
 
 /** Accepted distance between `KALSHI-ACCESS-TIMESTAMP` and the server clock, ms (either way). */
 export const DEFAULT_TIMESTAMP_WINDOW_MS = 30_000;
 
 /**
  * Options of {@link startKalshiSimulator}: marks (probability 0–1) of platform symbols
- * (`PRES-2024-DJT-YES.KX`); `network` is accepted for symmetry (Kalshi signs the same way on demo
- * and production).
+ * (`PRES-2024-DJT-YES.KX`); without `markOf` the simulator prices from its own data (the recorded prices in
+ * `dataDir` replayed at `now()`, Unix ms, default `Date.now`; simulators/kalshi-prices.ts). `network` is accepted
+ * for symmetry (Kalshi signs the same way on demo and production). `wsIntervalMs`: how often the WebSocket compares
+ * subscribed books for `orderbook_delta` (ms, default 100).
  */
-export interface KalshiSimulatorOptions extends SimulatorOptions {
+export type KalshiSimulatorOptions = Omit<SimulatorOptions, 'markOf'> & {
+  markOf?: SimulatorOptions['markOf'];
   /** Timestamp window, ms (default {@link DEFAULT_TIMESTAMP_WINDOW_MS}). */
   timestampWindowMs?: number;
-}
+  dataDir?: string;
+  now?: () => number;
+  wsIntervalMs?: number;
+};
 
 /**
  * The running simulator and its test controls: `url` includes `/trade-api/v2` (what
@@ -116,7 +131,9 @@ export interface KalshiSimulatorOptions extends SimulatorOptions {
  * kalshi.com, in the platform's vocabulary: symbol, buy/sell, contracts, that side's price) gets a
  * fresh UUID as client_order_id.
  */
-export interface KalshiSimulator extends VenueSimulator<InjectedLimit> {
+export interface KalshiSimulator extends VenueSimulator<InjectedLimit>, SocketControls {
+  /** The next `orderbook_delta` frame of the WebSocket is not sent but uses up its seq: a gap (simulators/kalshi-ws.ts). */
+  loseNextDelta(): void;
   /**
    * The kalshi.com API-key page: registers `publicKeyPem` (SPKI or PKCS#1 PEM) for `member` with
    * `scopes` (default read and write) until `expiresAt` (epoch ms; default never). Returns the key
@@ -217,8 +234,38 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
   const holdings = new Holdings();
   const faults = new Faults();
   const markets = new Map(simMarkets().map((m) => [m.ticker, m]));
+  const markOf = opts.markOf ?? kalshiOwnMarks(KALSHI_SYMBOLS, { dataDir: opts.dataDir, now: opts.now });
 
-  const quote = (ticker: string): Promise<Quote> => quoteOf(markets.get(ticker)!, opts.markOf);
+  const quote = (ticker: string): Promise<Quote> => quoteOf(markets.get(ticker)!, markOf);
+
+  /** `orderbook_fp` of a listed market now (resting orders the quote crossed filled first; `depth` ≤ 0: all levels). */
+  async function orderbookNow(m: SimMarket, depth = 0) {
+    await poke();
+    const resting = [...orders.values()]
+      .filter((o) => o.ticker === m.ticker && o.status === 'resting')
+      .map((o) => ({ book: o.book, yesPrice: o.yesPrice, remaining: o.count.minus(o.filled) }));
+    return orderbookOf(await quote(m.ticker), resting, depth);
+  }
+
+  /** The WebSocket API on the same port (simulators/kalshi-ws.ts): books from `orderbookNow`, the handshake checked as a signed GET. */
+  const ws = kalshiWs(
+    {
+      book: async (ticker) => {
+        const m = markets.get(ticker);
+        return m ? orderbookNow(m) : null;
+      },
+      refusal: (req) => {
+        try {
+          authenticate(req, 'GET', KALSHI_WS_PATH);
+          return null;
+        } catch (err) {
+          return (err instanceof HttpError ? err : authError(messageOf(err))).body();
+        }
+      },
+    },
+    [...markets.keys()],
+    { intervalMs: opts.wsIntervalMs },
+  );
 
   /** The price a resting or new order trades at against `q`: the ask for a bid, the bid for an ask; null when it does not cross. */
   const crossingPrice = (o: { book: BookSide; yesPrice: Decimal }, q: Quote): Decimal | null => {
@@ -271,6 +318,17 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     settle(o.member, o.ticker, o.book, count, yesPrice, fee);
     const outlay = count.mul(sidePrice(OUTCOME_OF[o.book], yesPrice));
     const id = randomUUID();
+    // The taker bought the order's outcome when the order took; a resting order was met by a taker of the other one.
+    const takerSide: KalshiSide = taker ? OUTCOME_OF[o.book] : OUTCOME_OF[o.book] === 'yes' ? 'no' : 'yes';
+    ws.publishTrade({
+      trade_id: id,
+      market_ticker: o.ticker,
+      yes_price_dollars: toDollars(yesPrice),
+      no_price_dollars: toDollars(sidePrice('no', yesPrice)),
+      count_fp: toFp(count),
+      taker_side: takerSide,
+      ts_ms: now,
+    });
     fills.push({
       member: o.member,
       at: now,
@@ -594,7 +652,7 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     for (const p of holdings.positions(member)) {
       const [ticker, side] = p.symbol.split(':') as [string, KalshiSide];
       const symbol = markets.get(ticker)?.symbols[side];
-      const mark = symbol ? await opts.markOf(symbol) : null;
+      const mark = symbol ? await markOf(symbol) : null;
       value = value.plus(p.qty.mul(mark === null ? p.avgEntryPrice : new Decimal(mark)));
     }
     const cash = holdings.paidCash(member);
@@ -630,13 +688,9 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     const m = markets.get(decodeURIComponent(one[1]));
     if (!m) throw notFound();
     if (!one[2]) return { market: await market(m) };
-    await poke();
     const depth = q.get('depth') ? Number(q.get('depth')) : 0;
     if (!Number.isInteger(depth) || depth > 100) throw invalid('depth must be an integer of at most 100');
-    const resting = [...orders.values()]
-      .filter((o) => o.ticker === m.ticker && o.status === 'resting')
-      .map((o) => ({ book: o.book, yesPrice: o.yesPrice, remaining: o.count.minus(o.filled) }));
-    return { orderbook_fp: orderbookOf(await quote(m.ticker), resting, depth) };
+    return { orderbook_fp: await orderbookNow(m, depth) };
   }
 
   /** A market with its quote and the trading so far. */
@@ -734,10 +788,12 @@ export async function startKalshiSimulator(opts: KalshiSimulatorOptions): Promis
     const e = err instanceof HttpError ? err : new HttpError(500, 'internal_server_error', messageOf(err));
     return new Reply(e.status, e.body());
   };
-  const common = await listen({ port: opts.port, path: TRADE_API_PREFIX, route, fail, faults });
+  const common = await listenWithSocket({ port: opts.port, path: TRADE_API_PREFIX, route, fail, faults }, ws);
 
   return {
     ...common,
+    wsUrl: `${new URL(common.url).origin.replace(/^http/, 'ws')}${KALSHI_WS_PATH}`,
+    loseNextDelta: () => ws.loseNextDelta(),
     clientOrderIds: () => accepted.clientOrderIds(),
     async injectOrder(member, o) {
       const m = injectedSpec('kalshi', o.symbol).venueSymbol.match(/^(.+):(yes|no)$/);

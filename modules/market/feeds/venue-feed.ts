@@ -10,7 +10,8 @@
  *
  * Robustness:
  * - A dropped or failed connection is reopened after a backoff (`reconnectMs`, doubling up to
- *   `maxReconnectMs`, reset once a book arrives again) and every subscription is sent again.
+ *   `maxReconnectMs`, reset once a book arrives again) and every subscription is sent again; a venue that
+ *   authenticates the handshake gets fresh headers each time ({@link VenueProtocol.handshakeHeaders}).
  * - It pings every `pingMs` (the protocol's application ping, or a WebSocket ping frame) and reopens the
  *   connection when nothing at all (no frame, no pong) arrived for 2 × `pingMs`.
  *   WebSocket-level pings of the venue are answered by `ws` itself.
@@ -88,6 +89,18 @@ export interface VenueProtocol {
   subscribe(keys: readonly string[]): string[];
   /** The application ping: `{ text }` a text frame to send, `'frame'` a WebSocket ping frame. */
   ping: { text: string } | 'frame';
+  /**
+   * Extra HTTP headers of the WebSocket handshake, asked for again on every (re)connection so that a venue which
+   * authenticates the upgrade (Kalshi: a key id, a timestamp and a signature over it) gets a fresh signature each
+   * time. Absent: no extra headers. A throw is reported and counts as a failed connection (retried after the backoff).
+   */
+  handshakeHeaders?(): Record<string, string>;
+  /**
+   * Hears the venue answer one of the feed's WebSocket ping frames (`ping: 'frame'`): the connection is alive and
+   * every change was pushed in order, so a protocol whose venue sends only changes may confirm its held books here
+   * (Kalshi: a quiet book is still the venue's) or resync a subscription whose snapshot never came.
+   */
+  onPong?(sink: FrameSink): void;
   /**
    * Reads a text frame before it is parsed as JSON (Polymarket's plain `PONG`); answers true when it handled it
    * (then it is not parsed). Absent: every frame is JSON.
@@ -218,7 +231,16 @@ export class VenueMarkFeed {
 
   private connect(): void {
     if (this.stopped) return;
-    const ws = new WebSocket(this.opts.url);
+    let headers: Record<string, string> | undefined;
+    try {
+      headers = this.protocol.handshakeHeaders?.();
+    } catch (err) {
+      this.report(err);
+      this.retry = setTimeout(() => this.connect(), this.delayMs);
+      this.delayMs = Math.min(this.delayMs * 2, this.opts.maxReconnectMs ?? 10_000);
+      return;
+    }
+    const ws = new WebSocket(this.opts.url, headers ? { headers } : undefined);
     this.socket = ws;
     ws.on('open', () => {
       this.opened++;
@@ -232,7 +254,10 @@ export class VenueMarkFeed {
         else ws.send(this.protocol.ping.text);
       }, this.pingMs);
     });
-    ws.on('pong', () => (this.lastFrameMs = this.now()));
+    ws.on('pong', () => {
+      this.lastFrameMs = this.now();
+      this.protocol.onPong?.(this.sink);
+    });
     ws.on('message', (data: WebSocket.RawData) => {
       this.lastFrameMs = this.now();
       const text = data.toString();
