@@ -29,6 +29,7 @@ import { Migration20261124213700FundingOperations } from './Migration20261124213
 import { Migration20261124220000LiveCandlesIndex } from './Migration20261124220000LiveCandlesIndex.js';
 import { Migration20261127060000EventCommitOrder } from './Migration20261127060000EventCommitOrder.js';
 import { Migration20261127100000SocialSignIn } from './Migration20261127100000SocialSignIn.js';
+import { Migration20261127160000TapeTradeIds } from './Migration20261127160000TapeTradeIds.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -60,4 +61,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124220000LiveCandlesIndex', class: Migration20261124220000LiveCandlesIndex },
   { name: 'Migration20261127060000EventCommitOrder', class: Migration20261127060000EventCommitOrder },
   { name: 'Migration20261127100000SocialSignIn', class: Migration20261127100000SocialSignIn },
+  { name: 'Migration20261127160000TapeTradeIds', class: Migration20261127160000TapeTradeIds },
 ];

@@ -1,8 +1,8 @@
 /**
  * Builds the worker process's parts: the Temporal worker (all workflows and activities), the
  * replay mark feed with live candle aggregation (when `MARK_FEED=replay`; with `VENUE_FEEDS=live` the
- * Hyperliquid, Aster and Polymarket symbols follow the venues' WebSockets instead), the on-demand market
- * stream producer (when `MARKET_STREAMS=on`), the trigger watcher and the webhook dispatcher, and the ops server on
+ * Hyperliquid, Aster, Polymarket and (with its read key) Kalshi symbols follow the venues' WebSockets instead), the
+ * on-demand market stream producer (when `MARKET_STREAMS=on`), the trigger watcher and the webhook dispatcher, and the ops server on
  * `WORKER_HTTP_HOST:WORKER_HTTP_PORT` (worker/ops-server.ts: /healthz, /readyz, /metrics with the worker's own metrics,
  * worker/metrics.ts). Used by worker/main.ts and by tests, which pass a prebuilt workflow bundle. The Temporal SDK's
  * metrics appear in /metrics only when the process's Runtime was installed with a Prometheus exporter (worker/main.ts
@@ -24,7 +24,7 @@ import type { VenueMarkFeed } from '../modules/market/feeds/venue-feed.js';
 import { isLiveVenue, startLiveFeeds } from '../modules/market/feeds/live-feeds.js';
 import { loadRecordedCandles } from '../modules/market/feeds/candles.js';
 import { recordLiveBars } from '../modules/market/feeds/live-candles.js';
-import { startStreamProducer, type StreamProducer } from '../modules/market/feeds/streams.js';
+import { handOverPrints, startStreamProducer, type StreamProducer } from '../modules/market/feeds/streams.js';
 import pg from 'pg';
 import type { MarkTick } from '../domain/market/types.js';
 import type { TapePrint } from '../domain/market/replay.js';
@@ -59,7 +59,8 @@ export interface WorkerParts {
  * its coin (paper, and the routed perps' marks, but for the Hyperliquid and Aster ones under
  * `VENUE_FEEDS=live`, which follow the venues' WebSockets); prediction symbols (Polymarket, Kalshi) step through the
  * recorded Polymarket daily prices (but for the Polymarket ones under `VENUE_FEEDS=live`, which follow Polymarket's
- * CLOB market channel).
+ * CLOB market channel, and the Kalshi ones under `VENUE_FEEDS=live` with KALSHI_FEED_KEY_ID/KALSHI_FEED_PRIVATE_KEY
+ * set, which follow Kalshi's signed WebSocket).
  */
 const REPLAYED = Object.values(VENUE_SYMBOLS)
   .flat()
@@ -182,8 +183,12 @@ export async function createWorker(opts: {
   let predictionFeed: { stop(): Promise<void> } | undefined;
   let leadership: Awaited<ReturnType<typeof contendFeedLocks>> | undefined;
   let candlePool: pg.Pool | undefined;
+  // Under VENUE_FEEDS=live a live venue's tape is its own prints, handed over by the feed leader (publish below).
+  const livePrints = (venue: string) => config.venueFeeds === 'live' && isLiveVenue(venue, config.venues.feedKeys);
   const streams: StreamProducer | undefined =
-    config.marketStreams === 'on' ? await startStreamProducer({ databaseUrl: config.databaseUrl, logger }) : undefined;
+    config.marketStreams === 'on'
+      ? await startStreamProducer({ databaseUrl: config.databaseUrl, logger, livePrints })
+      : undefined;
   if (config.markFeed === 'replay') {
     const loaded = await loadCandlesRetrying(config.databaseUrl, logger);
     if (loaded) logger.info({ rows: loaded }, 'recorded candles loaded');
@@ -198,10 +203,14 @@ export async function createWorker(opts: {
     const publish = async (tick: MarkTick, prints: TapePrint[]) => {
       if (!lead.holds(`${tick.venue} ${tick.symbol}`)) return;
       await publishMark(orm, tick);
+      // a live venue's prints are its tape: to whichever worker streams the pair (streams.ts)
+      if (livePrints(tick.venue)) await handOverPrints(pool, tick.venue, tick.symbol, prints);
       await recordLiveBars(pool, tick, prints);
     };
     const live = config.venueFeeds === 'live';
-    const replayed = (s: SymbolSpec) => !(live && isLiveVenue(s.venue));
+    const feedKeys = config.venues.feedKeys;
+    // Kalshi is live only with the platform's read key (config.ts KALSHI_FEED_*); startLiveFeeds warns once without it.
+    const replayed = (s: SymbolSpec) => !(live && isLiveVenue(s.venue, feedKeys));
     feed = new ReplayMarkFeed({
       symbols: REPLAYED.filter(replayed),
       onTick: publish,
@@ -211,19 +220,24 @@ export async function createWorker(opts: {
     if (live) {
       const perps = new Set(REPLAYED.map((s) => `${s.venue} ${s.symbol}`));
       liveFeeds = startLiveFeeds({
-        symbols: [...REPLAYED, ...PREDICTION].filter((s) => !replayed(s)),
+        // Every symbol: it starts the live venues' feeds and warns about a venue lacking its credentials.
+        symbols: [...REPLAYED, ...PREDICTION],
         apiUrls: config.venues.urls,
-        // A prediction symbol's live ticks publish its mark only, as its replay did (no live candles).
+        keys: feedKeys,
+        // A prediction symbol's live ticks publish its mark and hand its prints to the tape, as a perp's do, but
+        // record no live candles (its bars come from the recorded daily prices, modules/market/queries/series.ts).
         onTick: async (tick, prints) => {
-          if (perps.has(`${tick.venue} ${tick.symbol}`)) await publish(tick, prints);
-          else if (lead.holds(`${tick.venue} ${tick.symbol}`)) await publishMark(orm, tick);
+          if (perps.has(`${tick.venue} ${tick.symbol}`)) return publish(tick, prints);
+          if (!lead.holds(`${tick.venue} ${tick.symbol}`)) return;
+          await publishMark(orm, tick);
+          await handOverPrints(pool, tick.venue, tick.symbol, prints);
         },
         logger,
       });
     }
     predictionFeed = startPredictionMarkFeed({
       orm,
-      // Under VENUE_FEEDS=live only what has no live feed (Kalshi's `*.KX`) keeps the replay.
+      // Under VENUE_FEEDS=live only what has no live feed (Kalshi's `*.KX` without KALSHI_FEED_*) keeps the replay.
       symbols: PREDICTION.filter((s) => lead.holds(`${s.venue} ${s.symbol}`) && replayed(s)),
       onError: (err: unknown) => logger.error({ err }, 'prediction mark feed tick failed'),
     });

@@ -7,8 +7,13 @@
  *
  * - follows the canonical mark (LISTEN `marks`): each new book gets the next `bookSeq`, is stored in
  *   `market_books`, and is announced with its delta from the previous book and the inside quote;
- * - replays the recorded trade prints on the wall clock into `market_trades` (the tape, the last
- *   {@link TAPE_KEEP} prints per pair kept), backfilling up to one replay loop when it starts;
+ * - keeps the tape in `market_trades` (the last {@link TAPE_KEEP} prints per pair) and announces each print:
+ *   - a pair whose venue is live (`livePrints(venue)`, under `VENUE_FEEDS=live`): the venue's own prints, which
+ *     the holder of the pair's mark-feed lock (worker/worker.ts, possibly another process) hands over once per
+ *     tick with {@link handOverPrints} (NOTIFY `market_prints`, {@link PrintsNotice}); stored in arrival order,
+ *     with the venue's trade ids and times; no backfill (the tape is empty until the venue trades);
+ *   - any other perp: the recorded trade prints replayed on the wall clock, backfilling up to one replay
+ *     loop when it starts; a prediction pair (no recorded prints) has an empty tape;
  * - announces volume at price over the kept tape (buckets of ten ticks) once per second;
  * - beats `market_streams.heartbeat_at` every {@link HEARTBEAT_MS}; readers treat a pair whose
  *   heartbeat is older than `LIVE_WITHIN_MS` (db/market-streams.ts, 3 s) as having no producer (`503 cold_cache`).
@@ -24,11 +29,12 @@ import { parseMarkNotice } from '../../../db/mark-notice.js';
 import { startNotices, type NoticeQuery } from '../../../db/notices.js';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import { Decimal, fmt } from '../../../domain/decimal.js';
 import { bookDelta, type WireBook } from '../../../domain/market/book-delta.js';
 import type { StreamMessage, WirePrint } from '../../../domain/market/stream-message.js';
 import { tradesBetween, type RecordedMarket, type TapePrint } from '../../../domain/market/replay.js';
-import { findSymbol, PAPER_SYMBOLS } from '../../../domain/market/symbols.js';
+import { findSymbol, PAPER_SYMBOLS, type SymbolSpec } from '../../../domain/market/symbols.js';
 import { loadRecordedMarket } from './recorded.js';
 
 /** A pair streams while it was demanded within this window, ms. */
@@ -47,6 +53,9 @@ export const VAP_BUCKET_TICKS = 10;
 /** NOTIFY payloads must stay under PostgreSQL's 8000-byte limit: prints go out in chunks of this many. */
 const PRINTS_PER_NOTIFY = 40;
 
+/** The channel the mark-feed leader of a live pair hands its venue's trade prints over on ({@link handOverPrints}). */
+export const MARKET_PRINTS_CHANNEL = 'market_prints';
+
 interface Stream {
   venue: string;
   symbol: string;
@@ -54,7 +63,12 @@ interface Stream {
   bookSeq: number;
   lastBook: WireBook | null;
   lastWallMs: number;
-  recorded: RecordedMarket;
+  /** The recording whose prints are replayed; null when the tape is not replayed (a live pair, a prediction pair). */
+  recorded: RecordedMarket | null;
+  /** The tape is the venue's live prints (handed over on `market_prints`). */
+  live: boolean;
+  /** Live prints are stored and announced one batch after another, in arrival order. */
+  tape: Promise<void>;
   tick: Decimal;
   vapDirty: boolean;
   vap: Map<string, { buy: Decimal; sell: Decimal }>;
@@ -71,6 +85,11 @@ export interface StreamProducerOptions {
   anchorMs?: number;
   /** Directory holding `hyperliquid_ticks/` (default: the configured market data dir). */
   dataDir?: string;
+  /**
+   * Whether a venue's tape is its live prints (handed over on `market_prints`) rather than the replay: the worker
+   * passes `VENUE_FEEDS=live` and modules/market/feeds/live-feeds.ts `isLiveVenue`. Default: no venue.
+   */
+  livePrints?: (venue: string) => boolean;
 }
 
 /** A running producer. */
@@ -105,8 +124,59 @@ const printToWire = (p: TapePrint): WirePrint => ({
   side: p.side,
 });
 
+/** What NOTIFY `market_prints` carries: one pair's live prints of one tick (decimal strings, ISO times), in order. */
+export interface PrintsNotice {
+  venue: string;
+  symbol: string;
+  prints: WirePrint[];
+}
+
+const decimalText = z.string().regex(/^-?\d+(\.\d+)?$/);
+const printsNotice = z.object({
+  venue: z.string(),
+  symbol: z.string(),
+  prints: z.array(
+    z.object({
+      tradeId: z.string().min(1),
+      ts: z.iso.datetime(),
+      price: decimalText,
+      size: decimalText,
+      side: z.enum(['buy', 'sell']),
+    }),
+  ),
+});
+
 /**
- * Starts the producer: LISTENs `market_demand` and `marks`, contends for the locks of demanded
+ * Hands one tick's live trade prints of a pair (venue trade ids, venue times Unix ms, prices USD, sizes contracts)
+ * to whichever process streams the pair: `NOTIFY market_prints, <PrintsNotice>` in chunks of 40 prints (under
+ * PostgreSQL's 8000-byte payload limit), in one statement. Nothing is sent for no prints. Called by the holder of
+ * the pair's mark-feed lock for a live venue (worker/worker.ts; docs/architecture.md "Market data").
+ * @throws Error from PostgreSQL.
+ */
+export async function handOverPrints(
+  db: Pick<pg.Pool, 'query'>,
+  venue: string,
+  symbol: string,
+  prints: readonly TapePrint[],
+): Promise<void> {
+  if (!prints.length) return;
+  const payloads: string[] = [];
+  for (let i = 0; i < prints.length; i += PRINTS_PER_NOTIFY)
+    payloads.push(
+      JSON.stringify({
+        venue,
+        symbol,
+        prints: prints.slice(i, i + PRINTS_PER_NOTIFY).map(printToWire),
+      } satisfies PrintsNotice),
+    );
+  await db.query('select pg_notify($1, p) from unnest($2::text[]) with ordinality as x(p, n) order by n', [
+    MARKET_PRINTS_CHANNEL,
+    payloads,
+  ]);
+}
+
+/**
+ * Starts the producer: LISTENs `market_demand`, `marks` and `market_prints`, contends for the locks of demanded
  * pairs and streams the ones it wins. Resolves once it listens and has reconciled (or once a first
  * connection attempt failed: it keeps reconnecting with backoff); never rejects.
  */
@@ -114,6 +184,7 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
   const { logger } = opts;
   const idleMs = opts.idleMs ?? STREAM_IDLE_MS;
   const anchorMs = opts.anchorMs ?? 0;
+  const livePrints = opts.livePrints ?? (() => false);
   const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 3 });
   pool.on('error', (err: Error) => logger.error({ err }, 'market stream connection error'));
 
@@ -213,10 +284,8 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
     countVap(s, prints);
   }
 
-  /** Stores and announces the prints the replay passed over since the last call. */
-  async function replayTape(s: Stream, nowMs: number): Promise<void> {
-    const prints = tradesBetween(s.recorded, s.lastWallMs, nowMs, anchorMs);
-    s.lastWallMs = nowMs;
+  /** Stores prints in the kept tape and announces them (`trades` messages of at most 40 prints). */
+  async function tapePrints(s: Stream, prints: TapePrint[]): Promise<void> {
     await storePrints(s, prints);
     for (let i = 0; i < prints.length; i += PRINTS_PER_NOTIFY)
       await notify({
@@ -225,6 +294,36 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
         symbol: s.symbol,
         prints: prints.slice(i, i + PRINTS_PER_NOTIFY).map(printToWire),
       });
+  }
+
+  /** Stores and announces the prints the replay passed over since the last call. */
+  async function replayTape(s: Stream, nowMs: number): Promise<void> {
+    if (!s.recorded) return;
+    const prints = tradesBetween(s.recorded, s.lastWallMs, nowMs, anchorMs);
+    s.lastWallMs = nowMs;
+    await tapePrints(s, prints);
+  }
+
+  /** A `market_prints` notice: the live prints of a pair this process streams join its tape, in arrival order. */
+  function onLivePrints(payload: string): void {
+    let notice: PrintsNotice;
+    try {
+      notice = printsNotice.parse(JSON.parse(payload));
+    } catch (err) {
+      return void logger.error({ err }, 'unreadable market_prints notice');
+    }
+    const s = streams.get(`${notice.venue} ${notice.symbol}`);
+    if (!s?.live) return; // another process streams it, or nobody asked for it
+    const prints: TapePrint[] = notice.prints.map((p) => ({
+      tradeId: p.tradeId,
+      ts: Date.parse(p.ts),
+      price: new Decimal(p.price),
+      size: new Decimal(p.size),
+      side: p.side,
+    }));
+    s.tape = s.tape
+      .then(() => (streams.get(s.key) === s ? tapePrints(s, prints) : undefined))
+      .catch((err: unknown) => logger.error({ err, key: s.key }, 'live tape update failed'));
   }
 
   async function startStream(venue: string, symbol: string): Promise<void> {
@@ -236,7 +335,23 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
       `marketstream:${key}`,
     ]);
     if (!rows[0].ok) return;
-    const recorded = await loadRecordedMarket(spec.sourceCoin, opts.dataDir);
+    try {
+      await openStream(key, spec, started);
+    } catch (err) {
+      // not streaming it: let another attempt (this process's next reconcile, or another worker) take it
+      if (!streams.has(key))
+        await lockQuery('select pg_advisory_unlock(hashtext($1))', [`marketstream:${key}`]).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Loads what a pair's stream starts from (the kept tape, the recording it replays) and starts streaming it. */
+  async function openStream(key: string, spec: SymbolSpec, started: number): Promise<void> {
+    const { venue, symbol } = spec;
+    const live = livePrints(venue);
+    // the tape replays the recorded Hyperliquid prints of a perp's coin; a live pair and a prediction pair have none
+    const recorded =
+      live || spec.assetClass === 'prediction' ? null : await loadRecordedMarket(spec.sourceCoin, opts.dataDir);
     const now = Date.now();
     const last = await pool.query<{ book_seq: string }>(
       'select book_seq from market_books where venue = $1 and symbol = $2',
@@ -250,6 +365,8 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
       lastBook: null,
       lastWallMs: now,
       recorded,
+      live,
+      tape: Promise.resolve(),
       tick: new Decimal(spec.tickSize),
       vapDirty: false,
       vap: new Map(),
@@ -271,17 +388,23 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
       })),
     );
     // backfill what the kept tape misses: back to its newest print, at most one replay loop (so a
-    // fresh tape is never empty however sparse the recording is around now), newest TAPE_KEEP kept
-    const loopMs = 2 * (recorded.endMs - recorded.startMs);
-    const newest = kept.rows[0] ? new Date(kept.rows.at(-1)!.ts).getTime() : 0;
-    const from = Math.max(now - loopMs, newest);
+    // fresh tape is never empty however sparse the recording is around now), newest TAPE_KEEP kept;
+    // a live pair's tape starts with the venue's next print
     const backfill: TapePrint[] = [];
-    for (let w = from; w < now; w += TAPE_BACKFILL_STEP_MS)
-      backfill.push(...tradesBetween(recorded, w, Math.min(w + TAPE_BACKFILL_STEP_MS, now), anchorMs));
+    if (recorded) {
+      const loopMs = 2 * (recorded.endMs - recorded.startMs);
+      const newest = kept.rows[0] ? new Date(kept.rows.at(-1)!.ts).getTime() : 0;
+      const from = Math.max(now - loopMs, newest);
+      for (let w = from; w < now; w += TAPE_BACKFILL_STEP_MS)
+        backfill.push(...tradesBetween(recorded, w, Math.min(w + TAPE_BACKFILL_STEP_MS, now), anchorMs));
+    }
     await storePrints(s, backfill.slice(-TAPE_KEEP));
     if (generation !== started) return; // the lock went with the connection meanwhile
     streams.set(key, s);
-    logger.info({ venue, symbol, backfilled: Math.min(backfill.length, TAPE_KEEP) }, 'market stream started');
+    logger.info(
+      { venue, symbol, tape: live ? 'live' : 'replay', backfilled: Math.min(backfill.length, TAPE_KEEP) },
+      'market stream started',
+    );
     await followBook(key);
     await pool.query('update market_streams set heartbeat_at = now() where venue = $1 and symbol = $2', [
       venue,
@@ -328,6 +451,7 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
       {
         channels: {
           market_demand: () => void reconcile(),
+          [MARKET_PRINTS_CHANNEL]: onLivePrints,
           marks: (payload) => {
             const key = payload ? parseMarkNotice(payload).key : undefined;
             if (key && streams.has(key)) void followBook(key);
@@ -400,6 +524,7 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
       stopped = true;
       clearInterval(tapeTimer);
       await reconciling;
+      await Promise.allSettled([...streams.values()].map((s) => s.tape));
       await Promise.allSettled(
         [...streams.values()].map((s) =>
           pool.query('update market_streams set heartbeat_at = null where venue = $1 and symbol = $2', [
