@@ -7,7 +7,8 @@
  * then 100 ms more (so the order's last writes are in), after a warm-up of 5. The mark refresh that keeps the mark
  * fresh is paused while measuring, so what is counted is the orders'.
  *
- * Prints the statements per order, and each distinct statement (its first 110 characters, quoted values that MikroORM
+ * Prints the statements per order, this process's CPU time per order between its compose and its `filled` frame
+ * (`process.cpuUsage`, user + system: the api, the worker and the trader's client, not PostgreSQL or Temporal), and each distinct statement (its first 110 characters, quoted values that MikroORM
  * inlines shown as `?`) with how many times per order it ran, most frequent first. Counting is deterministic
  * (unlike latency), so two runs on either side of a change compare exactly.
  */
@@ -52,22 +53,34 @@ const filled = new Map<string, () => void>();
 const trader = await benchTrader(platform, { slug: 'bench', displayName: 'Bench' }, (intent) => {
   if (intent.state === 'filled') filled.get(intent.clientOrderId)?.();
 });
+/** CPU time of this process (µs, user + system) and wall time (ms) spent between a compose and its `filled` frame. */
+const spent = { cpuUs: 0, wallMs: 0 };
 const once = async (i: number, id: string) => {
   const done = new Promise<void>((resolve) => filled.set(id, resolve));
+  const cpu0 = process.cpuUsage();
+  const wall0 = performance.now();
   const res = await trader.call('POST', '/api/v1/oms/intents', paperMarketOrder(i, id));
   if (!res.intentId) throw new Error(`compose failed: ${JSON.stringify(res)}`);
   await done;
+  const cpu = process.cpuUsage(cpu0);
+  spent.cpuUs += cpu.user + cpu.system;
+  spent.wallMs += performance.now() - wall0;
   await new Promise((r) => setTimeout(r, 100));
 };
 
 for (let i = 0; i < WARM; i++) await once(i, `warm-${i}`);
 await refresh(); // fresh for the whole measured run (the default MARK_MAX_AGE_MS is 60 s)
 counting = true;
+Object.assign(spent, { cpuUs: 0, wallMs: 0 });
 for (let i = 0; i < ORDERS; i++) await once(i, `count-${i}`);
 counting = false;
 
 const total = [...seen.values()].reduce((a, b) => a + b, 0);
-console.log(`\n${(total / ORDERS).toFixed(1)} statements per paper market order (${total} over ${ORDERS} orders)\n`);
+console.log(`\n${(total / ORDERS).toFixed(1)} statements per paper market order (${total} over ${ORDERS} orders)`);
+console.log(
+  `${(spent.cpuUs / 1000 / ORDERS).toFixed(1)} ms of this process's CPU per order between compose and its filled frame ` +
+    `(api, worker and the trader's client), of ${(spent.wallMs / ORDERS).toFixed(1)} ms wall, one order at a time\n`,
+);
 for (const [text, n] of [...seen.entries()].sort((a, b) => b[1] - a[1]))
   console.log(`${(n / ORDERS).toFixed(2).padStart(6)}  ${text}`);
 
