@@ -6,7 +6,12 @@
  *   `{version: 3}`, the order version the exchange takes), `GET /book?token_id=` (the
  *   token's resting orders, aggregated by price, with its tick size, neg-risk flag and the mark as
  *   `last_trade_price`), `GET /tick-size?token_id=` → `{minimum_tick_size}`, `GET /neg-risk?token_id=`
- *   → `{neg_risk}`, `GET /fee-rate?token_id=` → `{base_fee}` (the taker fee bps);
+ *   → `{neg_risk}`, `GET /fee-rate?token_id=` → `{base_fee}` (the taker fee bps), and the market metadata
+ *   `clob-client-v2`'s market orders read: `GET /markets-by-token/<token>` → `{condition_id, primary_token_id,
+ *   secondary_token_id}` and `GET /clob-markets/<condition>` → `{c, t: [{t, o}], mts, nr, mos, mbf, tbf, fd, r,
+ *   gst, ao}`. Each market's condition id is the simulator's own (`0x` + keccak256 of its YES and NO token ids,
+ *   simulators/polymarket-markets.ts, which is also the one source of tick sizes and neg-risk flags) and is the
+ *   `market` of its books, orders and trades; an unknown token or condition is 404 `market not found`;
  * - L1 (`ClobAuth` EIP-712 headers `POLY_ADDRESS/POLY_SIGNATURE/POLY_TIMESTAMP/POLY_NONCE`):
  *   `POST /auth/api-key` (creates the key of (address, nonce); a second create is refused) and
  *   `GET /auth/derive-api-key` (returns it) → `{apiKey, secret, passphrase}`;
@@ -27,15 +32,21 @@
  * (`recoverPoly1271Owner`: the ERC-7739 envelope binds this order and this exchange, and its inner
  * signature recovers the wallet's owner; ownership registered with `registerWallet(wallet, owner, 3)`);
  * the order hash was never seen (a replay is a duplicate); the price is on the
- * token's tick inside [tick, 1 − tick]; the size has ≤ 2 decimals.
+ * token's tick inside [tick, 1 − tick] and the size has ≤ 2 decimals, or, for FOK/FAK, the amounts are a market
+ * order's (maker amount ≤ 2 decimals, taker amount ≤ 4, the price they imply inside [tick, 1 − tick], on the grid
+ * or not: `createMarketOrder` divides a USDC amount by the book's price).
  *
  * Matching against `markOf(platform symbol)` (absent: the simulator's own replay of the recorded Polymarket prices,
  * simulators/polymarket-prices.ts): FAK/FOK fill at once at the mark when the limit is
- * marketable (BUY: mark ≤ limit; SELL: mark ≥ limit), else are killed with the venue's error;
+ * marketable (BUY: mark ≤ limit; SELL: mark ≥ limit), else are killed with the venue's error; a fill is of the
+ * order's signed share count (a market BUY's `takerAmount`, a market SELL's `makerAmount`) at the mark, so a
+ * market BUY priced by the client at the ask spends shares × mark, not all of its USDC amount;
  * GTC fills at once at the mark when marketable (post-only ones are refused instead), else rests
  * (`live`) and fills at its limit as a maker when `poke()` runs or on any status, orders or trades
  * read after the mark crossed. Takers pay `takerFeeBps` (default 0, as on most Polymarket markets)
- * by rate × min(p, 1 − p) × size; makers pay 0. Times on the wire are epoch seconds.
+ * by rate × min(p, 1 − p) × size; makers pay 0 (`/clob-markets` publishes the rate as `tbf` and `fd.r`, with
+ * `fd.e` 1: the client's `userUSDCBalance` fee adjustment, rate × (p(1 − p))^e, only approximates that formula
+ * when the rate is not 0). Times on the wire are epoch seconds.
  *
  * Each trading wallet's USDC (what a test funds, `fund()`, less what buys cost, plus what sells
  * bring, less fees) and shares are kept (simulators/holdings.ts); there are no insufficient-balance
@@ -53,7 +64,7 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { keccak256, toHex } from 'viem';
 import { Decimal } from '../domain/decimal.js';
 import { findByVenueSymbol } from '../domain/market/symbols.js';
-import { POLYMARKET_SYMBOLS, POLYMARKET_TOKENS } from '../domain/market/venues/polymarket.js';
+import { POLYMARKET_SYMBOLS } from '../domain/market/venues/polymarket.js';
 import {
   hmacSignature,
   orderHash,
@@ -80,6 +91,7 @@ import { sumLevels } from './book.js';
 import { Holdings } from './holdings.js';
 import { OWN_BOOK_DEPTH, ownTouch, polymarketOwnMarks } from './polymarket-prices.js';
 import { polymarketWs, type PolymarketBookAnswer } from './polymarket-ws.js';
+import { clobMarketInfoAnswer, marketByTokenAnswer, marketOfCondition, marketOfToken } from './polymarket-markets.js';
 
 /**
  * Options of {@link startPolymarketSimulator}: marks (probability units) of platform symbols
@@ -178,11 +190,60 @@ class HttpError extends Error {
   }
 }
 
-const TICK = (tokenId: string) => new Decimal(findByVenueSymbol('polymarket', tokenId)?.tickSize ?? '0.01');
+/** A listed token's tick size and neg-risk flag (simulators/polymarket-markets.ts, the one source of both). */
+const TICK = (tokenId: string) =>
+  marketOfToken(tokenId)?.tickSize ?? new Decimal(findByVenueSymbol('polymarket', tokenId)?.tickSize ?? '0.01');
+const NEG_RISK = (tokenId: string) => marketOfToken(tokenId)?.negRisk ?? false;
+/** The `market` of a token on the wire (books, orders, trades): its market's condition id. */
+const MARKET = (tokenId: string) => marketOfToken(tokenId)?.conditionId ?? '';
+/** The minimum order size (shares) `/book` and `/clob-markets` publish. */
+const MIN_ORDER_SIZE = '1';
 const nowSec = () => Math.floor(Date.now() / 1000);
 /** The L2 paths served (besides `/data/order/<id>`); any other path is 404 before authentication. */
 const PRIVATE_PATHS = new Set(['/order', '/data/orders', '/data/trades', '/balance-allowance']);
 const PAGE = 100;
+/** Decimals a market order's amounts may carry (whole USDC or shares): its maker amount 2, its taker amount 4. */
+const MARKET_AMOUNT_DECIMALS = { maker: 2, taker: 4 } as const;
+
+/**
+ * Why a limit order's price or size is refused (the CLOB's wording), or null: the price (USD per share) must be
+ * on the `tick` grid inside [tick, 1 − tick]; the size (shares) positive with at most `szDecimals` decimals.
+ */
+function limitAmountsError(hash: string, price: Decimal, size: Decimal, tick: Decimal, szDecimals: number) {
+  if (!price.mod(tick).isZero() || price.lt(tick) || price.gt(new Decimal(1).sub(tick)))
+    return `order ${hash} is invalid. Price (${price.toFixed()}) breaks minimum tick size rule: ${tick.toFixed()}`;
+  if (size.lte(0) || size.decimalPlaces() > szDecimals)
+    return `order ${hash} is invalid. Size (${size.toFixed()}) lower than the minimum or with too many decimals`;
+  return null;
+}
+
+/**
+ * Whether a FOK/FAK order's amounts are a market order's as the CLOB takes them (what `createMarketOrder`
+ * signs): the maker amount (USDC of a BUY, shares of a SELL; 6-decimal base units) with at most 2 decimals, the
+ * taker amount with at most 4, both positive, and the price they imply (maker ÷ taker for a BUY, taker ÷ maker
+ * for a SELL; off the tick grid when a USDC amount was divided by the book's price) inside [tick, 1 − tick].
+ */
+function marketAmountsValid(
+  order: Pick<PolymarketOrder, 'makerAmount' | 'takerAmount'>,
+  price: Decimal,
+  tick: Decimal,
+) {
+  const units = (baseUnits: string) => new Decimal(baseUnits).div(USDC_UNITS);
+  const maker = units(order.makerAmount);
+  const taker = units(order.takerAmount);
+  return (
+    maker.gt(0) &&
+    taker.gt(0) &&
+    maker.decimalPlaces() <= MARKET_AMOUNT_DECIMALS.maker &&
+    taker.decimalPlaces() <= MARKET_AMOUNT_DECIMALS.taker &&
+    price.gte(tick) &&
+    price.lte(new Decimal(1).sub(tick))
+  );
+}
+
+/** The CLOB's refusal of a FOK/FAK order whose amounts are neither a limit order's nor a market order's. */
+const marketAmountsError = (side: 'BUY' | 'SELL') =>
+  `invalid amounts, the market ${side.toLowerCase()} orders maker amount supports a max accuracy of ${MARKET_AMOUNT_DECIMALS.maker} decimals, taker amount a max of ${MARKET_AMOUNT_DECIMALS.taker} decimals`;
 
 /** Starts the simulator. Resolves once it listens. */
 export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions): Promise<PolymarketSimulator> {
@@ -220,7 +281,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     const settlement = `0x${randomBytes(32).toString('hex')}`; // the (simulated) on-chain settlement transaction
     const feeUsd = new Decimal(asTaker ? takerFeeUsd(takerFeeBps, price.toFixed(), size.toFixed()) : 0);
     holdings.fill(o.maker, o.symbol, { side: o.side === 'BUY' ? 'buy' : 'sell', qty: size, price, feeUsd });
-    const market = POLYMARKET_TOKENS[o.tokenId]?.marketId ?? '';
+    const market = MARKET(o.tokenId);
     const makerLeg = (orderId: string, owner: string, maker: string, side: 'BUY' | 'SELL', fee: string) => ({
       order_id: orderId,
       owner,
@@ -318,7 +379,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     status: o.status,
     owner: o.owner,
     maker_address: o.maker,
-    market: POLYMARKET_TOKENS[o.tokenId]?.marketId ?? '',
+    market: MARKET(o.tokenId),
     asset_id: o.tokenId,
     side: o.side,
     original_size: o.size.toFixed(),
@@ -463,7 +524,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       metadata: w.metadata,
       builder: w.builder,
     };
-    const negRisk = POLYMARKET_TOKENS[order.tokenId]?.negRisk ?? false;
+    const negRisk = NEG_RISK(order.tokenId);
     let hash: string;
     try {
       hash = orderHash(order, network, negRisk, exchangeVersion);
@@ -479,19 +540,15 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     if (orders.has(hash)) throw new HttpError(400, `order ${hash} is invalid. Duplicated.`);
     const { price, size } = priceAndSize(order);
     const tick = TICK(order.tokenId);
-    if (!price.mod(tick).isZero() || price.lt(tick) || price.gt(new Decimal(1).sub(tick)))
-      throw new HttpError(
-        400,
-        `order ${hash} is invalid. Price (${price.toFixed()}) breaks minimum tick size rule: ${tick.toFixed()}`,
-      );
-    if (size.lte(0) || size.decimalPlaces() > spec.szDecimals)
-      throw new HttpError(
-        400,
-        `order ${hash} is invalid. Size (${size.toFixed()}) lower than the minimum or with too many decimals`,
-      );
+    const orderType = String(body.orderType ?? 'GTC');
+    const immediate = orderType === 'FAK' || orderType === 'FOK';
+    const limitError = limitAmountsError(hash, price, size, tick, spec.szDecimals);
+    // A FOK/FAK order may instead carry a market order's amounts (a USDC amount or a share count, priced
+    // off the grid by the division); a GTC/GTD order must be a limit order's.
+    if (limitError !== null && !(immediate && marketAmountsValid(order, price, tick)))
+      throw new HttpError(400, immediate ? marketAmountsError(order.side) : limitError);
     const reason = faults.takeRejection();
     if (reason !== null) throw new HttpError(400, reason);
-    const orderType = String(body.orderType ?? 'GTC');
     const mark = await markOf(order.tokenId);
     const takes = mark !== null && marketable(order.side, price, mark);
     if (orderType === 'FAK' || orderType === 'FOK') {
@@ -562,13 +619,28 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     const summed = sumLevels(entries);
     return (side === 'BUY' ? summed : summed.reverse()).map((l) => ({ price: l.px.toFixed(), size: l.sz.toFixed() }));
   };
+  /** The market of a `/markets-by-token/` or `/clob-markets/` id, or the venue's 404 for an id it does not list. */
+  const listed = <T>(market: T | undefined): T => {
+    if (!market) throw new HttpError(404, 'market not found');
+    return market;
+  };
+  /**
+   * `GET <prefix><id>` routes that take no authentication, by path prefix: the market of an outcome token
+   * (`{condition_id, primary_token_id, secondary_token_id}`) and the CLOB parameters of a condition id (the
+   * short-keyed `{c, t, mts, nr, mos, mbf, tbf, fd, r, gst, ao}`), simulators/polymarket-markets.ts.
+   */
+  const PUBLIC_BY_ID: Record<string, (id: string) => unknown> = {
+    '/markets-by-token/': (tokenId) => marketByTokenAnswer(listed(marketOfToken(tokenId))),
+    '/clob-markets/': (conditionId) =>
+      clobMarketInfoAnswer(listed(marketOfCondition(conditionId)), Number(takerFeeBps), MIN_ORDER_SIZE),
+  };
   /** `GET <path>` routes that take no authentication, by `METHOD path`. */
   const PUBLIC: Record<string, (q: URLSearchParams) => Promise<unknown>> = {
     'GET /': async () => 'OK',
     'GET /time': async () => nowSec(),
     'GET /version': async () => ({ version: exchangeVersion }),
-    'GET /tick-size': async (q) => ({ minimum_tick_size: Number(tokenSpec(q).tickSize) }),
-    'GET /neg-risk': async (q) => ({ neg_risk: POLYMARKET_TOKENS[tokenSpec(q).venueSymbol]?.negRisk ?? false }),
+    'GET /tick-size': async (q) => ({ minimum_tick_size: TICK(tokenSpec(q).venueSymbol).toNumber() }),
+    'GET /neg-risk': async (q) => ({ neg_risk: NEG_RISK(tokenSpec(q).venueSymbol) }),
     'GET /fee-rate': async (q) => {
       tokenSpec(q);
       return { base_fee: Number(takerFeeBps) };
@@ -578,20 +650,19 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
 
   /** `GET /book` of a listed token (`tokenId`): its levels now (after a `poke()`), tick, neg-risk flag, mark, hash. */
   async function bookOf(tokenId: string): Promise<PolymarketBookAnswer> {
-    const spec = findByVenueSymbol('polymarket', tokenId)!;
     await poke();
     const mark = await markOf(tokenId);
-    const tick = new Decimal(spec.tickSize);
+    const tick = TICK(tokenId);
     const own = ownPrices && mark ? ownTouch(mark, tick) : { bid: null, ask: null };
     const book = {
-      market: POLYMARKET_TOKENS[tokenId]?.marketId ?? '',
+      market: MARKET(tokenId),
       asset_id: tokenId,
       timestamp: String(Date.now()),
       bids: levels(tokenId, 'BUY', own.bid),
       asks: levels(tokenId, 'SELL', own.ask),
-      min_order_size: '1',
+      min_order_size: MIN_ORDER_SIZE,
       tick_size: tick.toFixed(),
-      neg_risk: POLYMARKET_TOKENS[tokenId]?.negRisk ?? false,
+      neg_risk: NEG_RISK(tokenId),
       last_trade_price: mark ? mark.toFixed() : '',
     };
     return { ...book, hash: keccak256(toHex(JSON.stringify(book))).slice(2, 42) };
@@ -614,6 +685,8 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
 
     const publicRoute = PUBLIC[`${method} ${path}`];
     if (publicRoute) return publicRoute(q);
+    const byId = Object.keys(PUBLIC_BY_ID).find((prefix) => path.startsWith(prefix));
+    if (method === 'GET' && byId) return PUBLIC_BY_ID[byId](path.slice(byId.length));
     if (method === 'POST' && path === '/auth/api-key') {
       const { address, nonce } = await l1(req);
       if (keyOf.has(`${address}:${nonce}`)) throw new HttpError(400, 'Could not create api key');
@@ -646,10 +719,10 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
       o.status = 'CANCELED';
       return { canceled: [id], not_canceled: {} };
     }
-    const byId = path.match(/^\/data\/order\/(0x[0-9a-fA-F]+)$/);
-    if (method === 'GET' && byId) {
+    const orderPath = path.match(/^\/data\/order\/(0x[0-9a-fA-F]+)$/);
+    if (method === 'GET' && orderPath) {
       await poke();
-      const o = orders.get(byId[1].toLowerCase());
+      const o = orders.get(orderPath[1].toLowerCase());
       if (!o || !visible(o, apiKey, row.address)) throw new HttpError(404, 'order not found');
       return wireOrder(o);
     }
@@ -660,7 +733,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
           o.status === 'LIVE' &&
           visible(o, apiKey, row.address) &&
           (!q.get('asset_id') || o.tokenId === q.get('asset_id')) &&
-          (!q.get('market') || (POLYMARKET_TOKENS[o.tokenId]?.marketId ?? '') === q.get('market')) &&
+          (!q.get('market') || MARKET(o.tokenId) === q.get('market')?.toLowerCase()) &&
           (!q.get('id') || o.id === q.get('id')),
       );
       return page(list.map(wireOrder), q.get('next_cursor'));
@@ -696,7 +769,7 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
         (t) =>
           t.ownerOrders.some((id) => visible(orders.get(id)!, apiKey, row.address)) &&
           (!q.get('id') || t.id === q.get('id')) &&
-          (!q.get('market') || t.market === q.get('market')) &&
+          (!q.get('market') || t.market === q.get('market')?.toLowerCase()) &&
           (!q.get('maker_address') ||
             t.ownerOrders.some((id) => orders.get(id)!.maker === lc(q.get('maker_address')))) &&
           (!q.get('asset_id') || t.asset_id === q.get('asset_id')) &&

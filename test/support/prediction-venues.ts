@@ -3,10 +3,11 @@
  * test/venues/polymarket.test.ts): the outcome marks, the holdings `account()` lists and the orders a
  * member placed on the venue's own web interface; and what the tests driving the Polymarket simulator with
  * Polymarket's official client share (test/venues/polymarket-v2-conformance.test.ts, polymarket-v3.test.ts):
- * a wallet to sign with, a signed order in the platform's shape, a resting buy and its cancel.
+ * a wallet to sign with, a signed order in the platform's shape, a resting buy and its cancel, the simulator's
+ * condition id of a market.
  */
 import { expect } from 'vitest';
-import { createWalletClient, http, type Chain, type Hex } from 'viem';
+import { createWalletClient, encodePacked, http, keccak256, type Chain, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { polygon } from 'viem/chains';
 import { ClobClient, OrderType, Side, isV2Order, type SignedOrder } from '@polymarket/clob-client-v2';
@@ -43,6 +44,14 @@ export const injectedOpenOrder = (
 
 // ---------------------------------------------------------------------------------------------
 // Polymarket's official client (@polymarket/clob-client-v2)
+
+/**
+ * The condition id the Polymarket simulator gives the market of outcome tokens `yes` and `no` (decimal uint256
+ * text), as docs/venues.md §3.4 defines it: `0x` + keccak256(abi.encodePacked(uint256 yes, uint256 no)). The
+ * `market` of its books, orders and trades, and the id of `GET /clob-markets/<condition>`.
+ */
+export const simConditionIdOf = (yes: string, no: string): Hex =>
+  keccak256(encodePacked(['uint256', 'uint256'], [BigInt(yes), BigInt(no)]));
 
 /** A viem wallet client of `key` on `chain` (default Polygon) for the official client; signing is local, the transport never used. */
 export const clobWallet = (key: Hex, chain: Chain = polygon) =>

@@ -9,13 +9,14 @@
  * as the deposit wallet's ERC-1271 `isValidSignature` does. The client's V2 signatures are also
  * compared byte for byte with the platform's signer (venues/polymarket/signing.ts) on Polygon and
  * Amoy, for both exchanges. Nothing is set up by hand beyond the marks, deposits and the on-chain
- * wallet ownership the exchange would read (`registerWallet`). docs/venues.md §3.4.
+ * wallet ownership the exchange would read (`registerWallet`). docs/venues.md §3.4. The client's market orders
+ * and the market metadata they read are test/venues/polymarket-market-orders.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { polygon, polygonAmoy } from 'viem/chains';
 import { AssetType, ClobClient, OrderType, Side, SignatureTypeV2, type ApiKeyCreds } from '@polymarket/clob-client-v2';
-import { POLYMARKET_SYMBOLS, POLYMARKET_TOKENS } from '../../domain/market/venues/polymarket.js';
+import { POLYMARKET_SYMBOLS } from '../../domain/market/venues/polymarket.js';
 import { orderHash, signOrder } from '../../venues/polymarket/signing.js';
 import { startPolymarketSimulator, type PolymarketSimulator } from '../../simulators/polymarket.js';
 import {
@@ -23,11 +24,13 @@ import {
   clobBuy,
   clobWallet as walletOf,
   expectClobCanceled as expectCanceled,
+  simConditionIdOf,
 } from '../support/prediction-venues.js';
 
 const YES = POLYMARKET_SYMBOLS[0];
 const TOKEN = YES.venueSymbol!;
-const MARKET = POLYMARKET_TOKENS[TOKEN].marketId;
+/** The market's condition id on the simulator (docs/venues.md §3.4): the `market` of its book, orders and trades. */
+const MARKET = simConditionIdOf(TOKEN, POLYMARKET_SYMBOLS[1].venueSymbol!);
 const HASH = /^0x[0-9a-f]{64}$/;
 /** What every accepted `POST /order` answers besides its status, amounts and trades. */
 const ACCEPTED = { success: true, errorMsg: '', orderID: expect.stringMatching(HASH) };
