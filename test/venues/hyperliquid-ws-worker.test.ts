@@ -1,8 +1,9 @@
 /**
  * `VENUE_FEEDS=live` (config.ts, worker/worker.ts): the worker publishes the Hyperliquid symbols'
  * marks from the venue's WebSocket (here the simulator's `/ws`) under the feed locks, paper keeps the
- * replay; and the simulator `npm run dev` starts for it prices from its own replay of the recorded
- * ticks (no `markOf`), so it never echoes the marks the live feed publishes.
+ * replay; the api labels each pair's quote, tape and stats with where its data comes from (`live:hyperliquid`,
+ * paper's `replay:hyperliquid`); and the simulator `npm run dev` starts for it prices from its own replay of the
+ * recorded ticks (no `markOf`), so it never echoes the marks the live feed publishes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fmt, Decimal } from '../../domain/decimal.js';
@@ -38,7 +39,18 @@ describe('VENUE_FEEDS=live: the worker follows the Hyperliquid WebSocket', () =>
 
   beforeAll(async () => {
     sim = await startHyperliquidSimulator({ markOf: async (x) => marks.get(x) ?? null, wsIntervalMs: 50 });
-    s = await startStack({ env: { MARK_FEED: 'replay', VENUE_FEEDS: 'live', HYPERLIQUID_API_URL: sim.url } });
+    s = await startStack({
+      env: {
+        MARK_FEED: 'replay',
+        VENUE_FEEDS: 'live',
+        MARKET_STREAMS: 'on', // the tape route
+        HYPERLIQUID_API_URL: sim.url,
+        // the other live venues' feeds reach nothing (they only retry)
+        ASTER_API_URL: 'http://127.0.0.1:9',
+        POLYMARKET_API_URL: 'http://127.0.0.1:9',
+        KALSHI_API_URL: 'http://127.0.0.1:9',
+      },
+    });
   });
   afterAll(async () => {
     await s?.stop();
@@ -67,6 +79,30 @@ describe('VENUE_FEEDS=live: the worker follows the Hyperliquid WebSocket', () =>
     // Paper is still replayed: a fresh mark, not one of the simulator's.
     const paper = await until(() => readMark(em(), 'paper', 'BTC.PAPER', 5_000));
     expect(fmt(paper.mark)).not.toBe('12345.5');
+  });
+
+  it('labels a live pair’s quote, tape and stats `live:hyperliquid`, a replayed one’s with its recording', async () => {
+    const token = (await s.trader('readonly')).token;
+    /** The answer of a market read once the pair has a mark and a live stream (retrying `503 cold_cache`). */
+    const read = (path: string) =>
+      until(async () => {
+        const r = await s.call('GET', `/api/v1/market/${path}`, { token });
+        return r.status === 200 ? (r.body as Record<string, any>) : null;
+      });
+    await until(async () => {
+      const t = await readMark(platformEm(s.orm), 'hyperliquid', 'BTC.HL', 5_000);
+      return t && fmt(t.mark) === '12345.5';
+    });
+    expect(await read('quotes/hyperliquid/BTC.HL')).toMatchObject({ mark: '12345.5', source: 'live:hyperliquid' });
+    expect((await read('tape/hyperliquid/BTC.HL')).source).toBe('live:hyperliquid');
+    expect((await read('stats/BTC.HL')).source.mark).toBe('live:hyperliquid');
+
+    expect((await read('quotes/paper/BTC.PAPER')).source).toBe('replay:hyperliquid');
+    expect((await read('tape/paper/BTC.PAPER')).source).toBe('replay:hyperliquid');
+    expect((await read('stats/BTC.PAPER')).source.mark).toBe('replay:hyperliquid');
+    // No Kalshi read key (KALSHI_FEED_*): its marks replay the matching Polymarket outcome.
+    const kx = 'PRES-2024-DJT-YES.KX';
+    expect((await read(`quotes/kalshi/${kx}`)).source).toBe('replay:polymarket');
   });
 
   it('the dev simulators under VENUE_FEEDS=live price Hyperliquid from their own replay, not from the store', async () => {

@@ -8,7 +8,8 @@ import { ApiError } from '../../../domain/errors.js';
 import { Decimal, fmt } from '../../../domain/decimal.js';
 import { findSymbol } from '../../../domain/market/symbols.js';
 import { findPolymarketOutcome } from '../../../infra/recorded-polymarket.js';
-import { markOf, markSource, tickerVenue } from './market.js';
+import { markSource, type MarketFeeds } from '../../../domain/market/live-venues.js';
+import { markOf, tickerVenue } from './market.js';
 import { readSeries, sourceOf } from './series.js';
 
 /** Bar length per interval, ms. */
@@ -124,10 +125,12 @@ export async function candles(orm: MikroORM, venue: string, symbol: string, quer
 
 /**
  * Mark and 24 h statistics of a venue-suffixed ticker (statsView) over the newest 24 h of its 1m series
- * (the bars `GET /market/candles/{venue}/{symbol}?interval=1m` serves).
+ * (the bars `GET /market/candles/{venue}/{symbol}?interval=1m` serves). `source.mark` is where the mark comes from
+ * in a deployment configured `feeds` (`live:<venue>` or `replay:…`, domain/market/live-venues.ts `markSource`),
+ * `source.bars` the bars' stored sources.
  * @throws ApiError `400 symbol_unknown`, `503 cold_cache` (no mark yet).
  */
-export async function stats(orm: MikroORM, ticker: string) {
+export async function stats(orm: MikroORM, ticker: string, feeds: MarketFeeds) {
   const venue = tickerVenue(ticker);
   const spec = venue ? findSymbol(venue, ticker) : undefined;
   if (!spec) throw new ApiError('symbol_unknown', `unknown ticker ${ticker}; see GET /api/v1/symbols/{venue}`);
@@ -156,6 +159,6 @@ export async function stats(orm: MikroORM, ticker: string) {
       from: first ? new Date(first.openTime).toISOString() : null,
       to: last === undefined ? null : new Date(last + INTERVAL_MS['1m'] - 1).toISOString(),
     },
-    source: { mark: markSource(spec), bars: sourceOf(day) },
+    source: { mark: markSource(feeds, spec), bars: sourceOf(day) },
   };
 }

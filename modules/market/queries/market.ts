@@ -12,21 +12,11 @@ import { Decimal, fmt } from '../../../domain/decimal.js';
 import { groupLevels } from '../../../domain/market/depth.js';
 import { VENUE_SUFFIX, findSymbol } from '../../../domain/market/symbols.js';
 import { enabledSymbols, type TenantVenues } from '../../../domain/tenant/entitlements.js';
-import type { SymbolSpec } from '../../../domain/market/symbol-spec.js';
+import { markSource, type MarketFeeds } from '../../../domain/market/live-venues.js';
 import { Mark } from '../../../db/entities.js';
 import type { MarketStreams } from '../../../db/market-streams.js';
 import { platformEm } from '../../../db/orm.js';
 import { loadPolymarketMarkets } from '../../../infra/recorded-polymarket.js';
-
-/**
- * Where a symbol's marks, book and tape come from in this deployment (the `source` of its quotes and tape):
- * perps replay a recorded Hyperliquid coin (modules/market/feeds/mark-feed.ts, streams.ts), prediction
- * symbols (Polymarket `*.PM`, Kalshi `*.KX`) the recorded daily prices of a Polymarket outcome token
- * (modules/market/feeds/prediction-marks.ts).
- */
-export function markSource(spec: Pick<SymbolSpec, 'assetClass'>): 'replay:hyperliquid' | 'replay:polymarket' {
-  return spec.assetClass === 'prediction' ? 'replay:polymarket' : 'replay:hyperliquid';
-}
 
 /** Venue slug of a ticker suffix (`HL` → `hyperliquid`), from domain/market/symbols.ts `VENUE_SUFFIX`. */
 const VENUE_OF_SUFFIX = new Map<string, string>(Object.entries(VENUE_SUFFIX).map(([venue, suffix]) => [suffix, venue]));
@@ -64,6 +54,8 @@ export async function markOf(orm: MikroORM, venue: string, symbol: string) {
 /**
  * The current canonical quote of a pair (quoteView): from this api process's memory when the quotes hub
  * holds it (kept current by NOTIFY `marks`, api/ws/quotes-hub.ts `latest`), else read from PostgreSQL.
+ * `source` is where the pair's marks come from in a deployment configured `feeds` (`live:<venue>` or
+ * `replay:…`, domain/market/live-venues.ts `markSource`).
  * @throws as {@link markOf}.
  */
 export async function quote(
@@ -71,8 +63,9 @@ export async function quote(
   venue: string,
   symbol: string,
   hub: { latest(key: string): QuoteView | undefined },
+  feeds: MarketFeeds,
 ) {
-  const source = markSource(knownPair(venue, symbol));
+  const source = markSource(feeds, knownPair(venue, symbol));
   const held = hub.latest(`${venue} ${symbol}`);
   if (held) return { ...held, source };
   const m = await markOf(orm, venue, symbol);
@@ -139,8 +132,12 @@ export async function groupedDepth(
   };
 }
 
-/** Recent prints of a pair, newest first (tapeView); keeps its stream demanded. @throws ApiError `400 symbol_unknown`, `503 cold_cache`. */
-export async function tape(streams: MarketStreams, venue: string, symbol: string, limit: number) {
+/**
+ * Recent prints of a pair, newest first (tapeView); keeps its stream demanded. `source` as the quote's: a live
+ * venue's tape is its own prints (modules/market/feeds/streams.ts), a replayed pair's the recorded trades.
+ * @throws ApiError `400 symbol_unknown`, `503 cold_cache`.
+ */
+export async function tape(streams: MarketStreams, venue: string, symbol: string, limit: number, feeds: MarketFeeds) {
   const spec = knownPair(venue, symbol);
   const live = await streams.isLive(venue, symbol);
   await streams.demand(venue, symbol, !live);
@@ -151,7 +148,7 @@ export async function tape(streams: MarketStreams, venue: string, symbol: string
       {},
       { 'Retry-After': '1' },
     );
-  return { venue, symbol, trades: await streams.tape(venue, symbol, limit), source: markSource(spec) };
+  return { venue, symbol, trades: await streams.tape(venue, symbol, limit), source: markSource(feeds, spec) };
 }
 
 /** FX rates against USD (fxView): the pegged stablecoins (stamped now), then the configured rates. */

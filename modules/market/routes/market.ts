@@ -17,6 +17,7 @@ import { depth, fxRates, groupedDepth, polymarketMarkets, quote, tape, tickerVen
 import { candles, stats } from '../queries/candles.js';
 import { assertPairEnabled } from '../../tenants/queries/entitlements.js';
 import { venueRefusal } from '../../../domain/tenant/entitlements.js';
+import type { MarketFeeds } from '../../../domain/market/live-venues.js';
 import { routesOf } from '../../../api/route.js';
 import {
   candleQuery,
@@ -49,6 +50,8 @@ export function marketRoutes(
   const router = new Router<ApiState>({ prefix: '/api/v1/market' });
   const tags = ['market'];
   const read = gate({ audience: 'trader' });
+  /** What labels the answers' `source`: this deployment's `VENUE_FEEDS` and market-data keys (config.ts). */
+  const feeds: MarketFeeds = { venueFeeds: deps.config.venueFeeds, feedKeys: deps.config.venues.feedKeys };
   /** A `{venue}/{symbol}` route serves only a pair the caller's tenant offers (docs/api.md §2.4). */
   const offered: ApiMiddleware = async (ctx, next) => {
     const { venue, symbol } = (ctx.state.input as { params: { venue: string; symbol: string } }).params;
@@ -64,7 +67,7 @@ export function marketRoutes(
     .answers({ '200': { description: 'Quote', schema: quoteView }, '503': COLD_CACHE })
     .with({ use: [offered] })
     .handle(async (ctx, { params }) => {
-      ctx.body = await quote(deps.orm, params.venue, params.symbol, quotes);
+      ctx.body = await quote(deps.orm, params.venue, params.symbol, quotes, feeds);
     });
 
   route
@@ -106,7 +109,7 @@ export function marketRoutes(
     .handle(async (ctx, { params }) => {
       const venue = tickerVenue(params.ticker);
       if (venue) await assertPairEnabled(deps.auth, callerOf(ctx).tenantId, venue, params.ticker);
-      ctx.body = await stats(deps.orm, params.ticker);
+      ctx.body = await stats(deps.orm, params.ticker, feeds);
     });
 
   route
@@ -132,7 +135,7 @@ export function marketRoutes(
     .answers({ '200': { description: 'Tape', schema: tapeView }, '503': COLD_CACHE })
     .with({ use: [offered] })
     .handle(async (ctx, { params, query }) => {
-      ctx.body = await tape(streams, params.venue, params.symbol, query.limit);
+      ctx.body = await tape(streams, params.venue, params.symbol, query.limit, feeds);
     });
 
   route
