@@ -21,7 +21,8 @@ import { startTriggerWatcher } from '../modules/market/feeds/trigger-watcher.js'
 import { contendFeedLocks } from '../modules/market/feeds/feed-leader.js';
 import { ReplayMarkFeed } from '../modules/market/feeds/mark-feed.js';
 import type { VenueMarkFeed } from '../modules/market/feeds/venue-feed.js';
-import { isLiveVenue, startLiveFeeds } from '../modules/market/feeds/live-feeds.js';
+import { startLiveFeeds } from '../modules/market/feeds/live-feeds.js';
+import { followsVenue } from '../domain/market/live-venues.js';
 import { loadRecordedCandles } from '../modules/market/feeds/candles.js';
 import { recordLiveBars } from '../modules/market/feeds/live-candles.js';
 import { handOverPrints, startStreamProducer, type StreamProducer } from '../modules/market/feeds/streams.js';
@@ -183,8 +184,11 @@ export async function createWorker(opts: {
   let predictionFeed: { stop(): Promise<void> } | undefined;
   let leadership: Awaited<ReturnType<typeof contendFeedLocks>> | undefined;
   let candlePool: pg.Pool | undefined;
-  // Under VENUE_FEEDS=live a live venue's tape is its own prints, handed over by the feed leader (publish below).
-  const livePrints = (venue: string) => config.venueFeeds === 'live' && isLiveVenue(venue, config.venues.feedKeys);
+  // Under VENUE_FEEDS=live a live venue's marks, tape and live bars are its own (Kalshi's only with the platform's
+  // read key, config.ts KALSHI_FEED_*; startLiveFeeds warns once without it); the tape is handed over by the feed
+  // leader (publish below). The same rule labels the api's answers (domain/market/live-venues.ts).
+  const feeds = { venueFeeds: config.venueFeeds, feedKeys: config.venues.feedKeys };
+  const livePrints = (venue: string) => followsVenue(feeds, venue);
   const streams: StreamProducer | undefined =
     config.marketStreams === 'on'
       ? await startStreamProducer({ databaseUrl: config.databaseUrl, logger, livePrints })
@@ -207,31 +211,22 @@ export async function createWorker(opts: {
       if (livePrints(tick.venue)) await handOverPrints(pool, tick.venue, tick.symbol, prints);
       await recordLiveBars(pool, tick, prints);
     };
-    const live = config.venueFeeds === 'live';
-    const feedKeys = config.venues.feedKeys;
-    // Kalshi is live only with the platform's read key (config.ts KALSHI_FEED_*); startLiveFeeds warns once without it.
-    const replayed = (s: SymbolSpec) => !(live && isLiveVenue(s.venue, feedKeys));
+    const replayed = (s: SymbolSpec) => !livePrints(s.venue);
     feed = new ReplayMarkFeed({
       symbols: REPLAYED.filter(replayed),
       onTick: publish,
       onError: (err) => logger.error({ err }, 'mark feed tick failed'),
     });
     await feed.start();
-    if (live) {
-      const perps = new Set(REPLAYED.map((s) => `${s.venue} ${s.symbol}`));
+    if (config.venueFeeds === 'live') {
       liveFeeds = startLiveFeeds({
         // Every symbol: it starts the live venues' feeds and warns about a venue lacking its credentials.
         symbols: [...REPLAYED, ...PREDICTION],
         apiUrls: config.venues.urls,
-        keys: feedKeys,
-        // A prediction symbol's live ticks publish its mark and hand its prints to the tape, as a perp's do, but
-        // record no live candles (its bars come from the recorded daily prices, modules/market/queries/series.ts).
-        onTick: async (tick, prints) => {
-          if (perps.has(`${tick.venue} ${tick.symbol}`)) return publish(tick, prints);
-          if (!lead.holds(`${tick.venue} ${tick.symbol}`)) return;
-          await publishMark(orm, tick);
-          await handOverPrints(pool, tick.venue, tick.symbol, prints);
-        },
+        keys: feeds.feedKeys,
+        // Perps and prediction symbols alike: the mark, the tape and the live bars (a prediction symbol's series
+        // continues its recorded daily prices with them, modules/market/queries/series.ts).
+        onTick: publish,
         logger,
       });
     }

@@ -88,6 +88,29 @@ describe('VENUE_FEEDS=live: the worker follows Polymarket’s market channel', (
     await until(() => readMark(em(), 'kalshi', kx.symbol, 5_000));
   });
 
+  it('candles of a *.PM symbol continue its replayed bars with live bars that close at the venue’s mark', async () => {
+    const { token } = await s.trader('readonly');
+    const em = () => platformEm(s.orm);
+    const mark = await until(() => readMark(em(), 'polymarket', YES.symbol, 5_000));
+    const series = await until(async () => {
+      const r = await s.call('GET', `/api/v1/market/candles/polymarket/${YES.symbol}?interval=1m&limit=3`, { token });
+      const bars = r.body.bars as { openTime: string; close: string }[] | undefined;
+      // the worker has aggregated a live bar once the answer names that source
+      return r.status === 200 && String(r.body.source).includes('live:replay') && bars?.length ? r.body : null;
+    });
+    const bars = series.bars as { openTime: string; close: string }[];
+    expect(bars.at(-1)!.close).toBe(fmt(mark.mark));
+    // one continuous series: the replayed bars before the first live bar, then live ones (1 minute apart)
+    expect(String(series.source).split('+')).toEqual(expect.arrayContaining(['live:replay']));
+    const times = bars.map((b) => Date.parse(b.openTime));
+    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBe(60_000);
+    const older = await s.call('GET', `/api/v1/market/candles/polymarket/${YES.symbol}?interval=1h&limit=48`, {
+      token,
+    });
+    expect(older.status).toBe(200);
+    expect(String(older.body.source).split('+')).toEqual(['replay:polymarket', 'live:replay']);
+  });
+
   it('the dev simulators under VENUE_FEEDS=live price Polymarket from their own data, not from the store', async () => {
     const sims = await startSimulators(() => async () => '0.01', { ownPrices: true });
     try {

@@ -6,11 +6,12 @@
  * - Perps (every venue's): the recorded Hyperliquid bars of the symbol's coin placed on the replay's
  *   clock and rebased to meet the first replayed bar (`recorded:hyperliquid:rebased`,
  *   domain/market/candle-series.ts), then the live bars the worker aggregates from the replayed marks
- *   (`live:replay`), the current mark folded into the newest by the live-bar rule. The seam is the
+ *   (`live:replay`; under `VENUE_FEEDS=live` a live venue's own marks, stored under the same label), the current mark folded into the newest by the live-bar rule. The seam is the
  *   first live bar; before any, the current mark's bar. With neither, the recorded bars as recorded.
  * - Prediction symbols (`*.PM`, `*.KX`): bars of the replayed marks on the replay clock
- *   (`replay:polymarket`, domain/market/prediction-replay.ts), computed, not stored; the current mark
- *   folds into its bar.
+ *   (`replay:polymarket`, domain/market/prediction-replay.ts), computed, not stored, up to the first live bar the
+ *   worker aggregated (under `VENUE_FEEDS=live` from the venue's own marks; `live:replay`), then the live bars; the
+ *   current mark folds into the newest bar.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Decimal } from '../../../domain/decimal.js';
@@ -26,10 +27,14 @@ import {
 import { predictionMark } from '../../../domain/market/prediction-replay.js';
 import { LIVE_INTERVALS } from '../../../domain/market/stream-message.js';
 import type { SymbolSpec } from '../../../domain/market/symbol-spec.js';
-import { Mark } from '../../../db/entities.js';
 import { platformEm } from '../../../db/orm.js';
 import { tokenPrices } from '../../../infra/recorded-polymarket.js';
-import { markSource } from './market.js';
+
+/**
+ * The source of a prediction symbol's replayed bars: the recorded daily prices (its live bars, once the worker has
+ * aggregated any, carry the stored live label).
+ */
+const PREDICTION_BAR_SOURCE = 'replay:polymarket';
 
 /** A series interval: `1m` or `1h`. */
 export type SeriesInterval = keyof typeof LIVE_INTERVALS;
@@ -114,10 +119,10 @@ async function candleRows(
 }
 
 /**
- * Where a perp's series joins, in one round trip of primary-key reads: its first and newest live bar,
- * its newest recorded bar before them, and its current mark (each null when absent).
+ * Where a series joins, in one round trip of primary-key reads: its first and newest live bar, its newest recorded
+ * bar before them (a perp's; a prediction symbol has none), and its current mark (each null when absent).
  */
-async function perpEdges(orm: MikroORM, spec: SymbolSpec, interval: string) {
+async function seriesEdges(orm: MikroORM, spec: SymbolSpec, interval: string) {
   const [row] = await platformEm(orm)
     .getConnection()
     .execute<
@@ -159,14 +164,39 @@ async function perpEdges(orm: MikroORM, spec: SymbolSpec, interval: string) {
   };
 }
 
-/** A perp's series: rebased recorded history, live bars, the current mark folded in (see the module doc). */
-async function perpSeries(orm: MikroORM, spec: SymbolSpec, interval: SeriesInterval, w: SeriesWindow): Promise<Series> {
+/**
+ * The live part of a series: its stored live bars (the newest with the current mark folded in) and the bar the mark
+ * opens after every live bar (`markBar`, when it does), as segments.
+ */
+function liveTail(
+  orm: MikroORM,
+  spec: SymbolSpec,
+  interval: SeriesInterval,
+  e: Awaited<ReturnType<typeof seriesEdges>>,
+) {
   const len = LIVE_INTERVALS[interval];
-  const e = await perpEdges(orm, spec, interval);
   const folded = e.mark ? foldMark(e.newestLive ?? undefined, e.mark, len) : undefined;
   // The mark either moves the newest live bar or opens the bar after every live bar.
   const refolded = folded && folded.openTime === e.newestLive?.openTime ? folded : undefined;
   const markBar = folded && !refolded ? folded : undefined;
+  const live: Segment = async (...window) =>
+    e.newestLive
+      ? (await candleRows(orm, spec, interval, true, window)).map((r) =>
+          new Date(r.open_time).getTime() === refolded?.openTime ? { bar: refolded, source: r.source } : stored(r),
+        )
+      : [];
+  const mark: Segment = async (lo, hi, n) =>
+    markBar && n > 0 && markBar.openTime >= lo && markBar.openTime <= hi
+      ? [{ bar: markBar, source: LIVE_CANDLE_SOURCE }]
+      : [];
+  return { live, mark, markBar };
+}
+
+/** A perp's series: rebased recorded history, live bars, the current mark folded in (see the module doc). */
+async function perpSeries(orm: MikroORM, spec: SymbolSpec, interval: SeriesInterval, w: SeriesWindow): Promise<Series> {
+  const len = LIVE_INTERVALS[interval];
+  const e = await seriesEdges(orm, spec, interval);
+  const { live, mark, markBar } = liveTail(orm, spec, interval, e);
   const seam = e.firstLive ?? (markBar ? { openTime: markBar.openTime, price: markBar.open } : null);
   const rebase =
     seam && e.lastRecorded
@@ -180,16 +210,6 @@ async function perpSeries(orm: MikroORM, spec: SymbolSpec, interval: SeriesInter
     rebased ||= rows.length > 0;
     return rows.map((r) => ({ bar: rebaseBar(barOf(r), rebase), source: `${r.source}:rebased` }));
   };
-  const live: Segment = async (...window) =>
-    e.newestLive
-      ? (await candleRows(orm, spec, interval, true, window)).map((r) =>
-          new Date(r.open_time).getTime() === refolded?.openTime ? { bar: refolded, source: r.source } : stored(r),
-        )
-      : [];
-  const mark: Segment = async (lo, hi, n) =>
-    markBar && n > 0 && markBar.openTime >= lo && markBar.openTime <= hi
-      ? [{ bar: markBar, source: LIVE_CANDLE_SOURCE }]
-      : [];
   const bars = await readSegments([history, live, mark], w);
   return { bars, rebase: rebased ? rebase : undefined };
 }
@@ -207,26 +227,37 @@ async function readSegments(segments: Segment[], w: SeriesWindow): Promise<Sourc
   return newest ? out.reverse() : out;
 }
 
-/** A prediction symbol's series: bars of its replayed marks up to now, the current mark folded into its bar. */
+/**
+ * A prediction symbol's series: bars of its replayed marks up to now, then (once the worker has aggregated any: under
+ * `VENUE_FEEDS=live` from the venue's own marks) its live bars, the current mark folded into the newest bar. The
+ * replayed bars stop before the first live bar; with no live bar the mark folds into the replayed bar it falls in.
+ */
 async function predictionSeries(
   orm: MikroORM,
   spec: SymbolSpec,
   interval: SeriesInterval,
   w: SeriesWindow,
 ): Promise<Series> {
-  const prices = await tokenPrices(spec.sourceCoin);
+  const [prices, e] = await Promise.all([tokenPrices(spec.sourceCoin), seriesEdges(orm, spec, interval)]);
   const len = LIVE_INTERVALS[interval];
   const now = Date.now();
-  const hi = Math.floor(Math.min(w.to, now) / len) * len;
-  const lo = Math.ceil(w.from / len) * len;
-  if (!prices || hi < lo) return { bars: [] };
-  const count = Math.min(w.limit, (hi - lo) / len + 1); // (hi - lo) is Infinity when `from` is unbounded
-  const lastOpen = w.take === 'oldest' && Number.isFinite(lo) ? lo + (count - 1) * len : hi;
-  const marks = prices.map((p) => predictionMark(spec.tickSize, p));
-  const bars = replayedBars(marks, len, lastOpen, count, now);
-  const row = await platformEm(orm).findOne(Mark, { venue: spec.venue, symbol: spec.symbol });
-  const newest = bars.at(-1);
-  const folded = row && newest && foldMark(newest, { price: new Decimal(row.mark), ts: row.ts.getTime() }, len);
-  if (folded && folded.openTime === newest?.openTime) bars[bars.length - 1] = folded;
-  return { bars: bars.map((bar) => ({ bar, source: markSource(spec) })) };
+  const marks = prices?.map((p) => predictionMark(spec.tickSize, p));
+  // With no live bar yet, the mark folds into the replayed bar holding it (a later mark bar is not opened).
+  const nowOpen = Math.floor(now / len) * len;
+  const nowBar = marks && !e.firstLive ? replayedBars(marks, len, nowOpen, 1, now)[0] : undefined;
+  const folded = nowBar && e.mark ? foldMark(nowBar, e.mark, len) : undefined;
+  const replayed: Segment = async (from, to, n, dir) => {
+    const hi = Math.floor(Math.min(to, now, e.firstLive ? e.firstLive.openTime - len : Infinity) / len) * len;
+    const lo = Math.ceil(from / len) * len;
+    if (!marks || hi < lo || n <= 0) return [];
+    const count = Math.min(n, (hi - lo) / len + 1); // (hi - lo) is Infinity when `from` is unbounded
+    const lastOpen = dir === 'asc' && Number.isFinite(lo) ? lo + (count - 1) * len : hi;
+    const bars = replayedBars(marks, len, lastOpen, count, now).map((bar) => ({
+      bar: folded && bar.openTime === folded.openTime ? folded : bar,
+      source: PREDICTION_BAR_SOURCE,
+    }));
+    return dir === 'asc' ? bars : bars.reverse();
+  };
+  const { live, mark } = liveTail(orm, spec, interval, e);
+  return { bars: await readSegments(e.firstLive ? [replayed, live, mark] : [replayed], w) };
 }

@@ -1,6 +1,17 @@
 /** Request and response schemas of `/api/v1/market/*` (docs/api.md §4.6, §2.9), documented in the OpenAPI document. */
 import { z } from 'zod';
 import { PLAIN_DECIMAL } from '../../../domain/decimal.js';
+import { MARK_SOURCES, type MarkSource } from '../../../domain/market/live-venues.js';
+
+/**
+ * The `source` of a quote and a tape, and `source.mark` of stats (domain/market/live-venues.ts `markSource`): where
+ * the pair's marks, book and tape come from in this deployment, each value described.
+ */
+const markSource = z.enum(Object.keys(MARK_SOURCES) as [MarkSource, ...MarkSource[]]).meta({
+  description: `Where the pair's marks, book and tape come from in this deployment: ${Object.entries(MARK_SOURCES)
+    .map(([k, v]) => `\`${k}\` ${v}`)
+    .join('; ')}`,
+});
 
 export const pairParams = z.object({ venue: z.string().min(1).max(255), symbol: z.string().min(1).max(255) });
 export const quoteView = z
@@ -11,7 +22,7 @@ export const quoteView = z
     bid: z.string(),
     ask: z.string(),
     ts: z.string(),
-    source: z.string(),
+    source: markSource,
   })
   .meta({ id: 'Quote', description: 'Canonical mark (mid of best bid and offer), USD decimal strings' });
 export const depthQuery = z.object({
@@ -83,7 +94,7 @@ export const candlesView = z
   .meta({
     id: 'Candles',
     description:
-      "Spec §2.9. One continuous series per listed symbol, oldest first, its newest bar closing at the current mark (the mark folds into its bar by the live-bar rule). Perps (every venue's; prices USD, volume contracts): the recorded Hyperliquid bars of the coin placed on the replay clock and rebased to meet the first replayed bar (`recorded:hyperliquid:rebased`, see `rebase`), then the bars the live feed aggregates from the replayed marks and tape (`live:replay`). Prediction symbols (`*.PM`, `*.KX`; USD per share 0-1): the bars of the replayed marks, one recorded day per 10 s (`replay:polymarket`), volume `0`. `source` names every source in the answer (`none` when empty), `closed: false` marks the bar still forming. Recorded Polymarket outcomes (`<marketId>-<OUTCOME>.PM` from `/market/polymarket/markets`, interval `1d`): one recorded CLOB price per day in probability units, open = high = low = close, volume `0`; source `recorded:polymarket`.",
+      "Spec §2.9. One continuous series per listed symbol, oldest first, its newest bar closing at the current mark (the mark folds into its bar by the live-bar rule). Perps (every venue's; prices USD, volume contracts): the recorded Hyperliquid bars of the coin placed on the replay clock and rebased to meet the first replayed bar (`recorded:hyperliquid:rebased`, see `rebase`), then the bars the live feed aggregates from the replayed marks and tape (`live:replay`; under `VENUE_FEEDS=live` a live venue's perp aggregates the venue's own marks and prints, stored under the same label, and the quote's `source` names the feed). Prediction symbols (`*.PM`, `*.KX`; USD per share 0-1): the bars of the replayed marks, one recorded day per 10 s (`replay:polymarket`), volume `0`, up to the first bar the live feed aggregated, then the live bars (`live:replay`; under `VENUE_FEEDS=live` from the venue's own marks and prints). `source` names every source in the answer (`none` when empty), `closed: false` marks the bar still forming. Recorded Polymarket outcomes (`<marketId>-<OUTCOME>.PM` from `/market/polymarket/markets`, interval `1d`): one recorded CLOB price per day in probability units, open = high = low = close, volume `0`; source `recorded:polymarket`.",
   });
 
 export const groupedQuery = z.object({
@@ -106,7 +117,10 @@ export const statsView = z
     change24h: z.string().nullable().meta({ description: 'markPrice − open24h, USD' }),
     changePct24h: z.string().nullable(),
     window: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
-    source: z.object({ mark: z.string(), bars: z.string() }),
+    source: z.object({
+      mark: markSource,
+      bars: z.string().meta({ description: 'The sources of the bars of `window`, as the candles name them' }),
+    }),
   })
   .meta({
     id: 'Stats',
@@ -135,12 +149,12 @@ export const tapeView = z
     venue: z.string(),
     symbol: z.string(),
     trades: z.array(tradePrint),
-    source: z.string(),
+    source: markSource,
   })
   .meta({
     id: 'Tape',
     description:
-      'Recent prints, newest first: price USD, size contracts. Offline the tape replays the recorded Hyperliquid trades on the wall clock (`replay:hyperliquid`); trade ids are `<loop>-<venue trade id>`.',
+      'Recent prints, newest first: price USD, size contracts. A live pair (`source` `live:<venue>`, `VENUE_FEEDS=live`) prints what the venue prints, its own trade ids; a replayed perp replays the recorded Hyperliquid trades on the wall clock (`replay:hyperliquid`), trade ids `<loop>-<venue trade id>`; a replayed prediction pair has no recorded prints (an empty tape).',
   });
 export const fxView = z
   .object({

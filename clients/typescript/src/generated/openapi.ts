@@ -4145,7 +4145,17 @@ export interface components {
       bid: string;
       ask: string;
       ts: string;
-      source: string;
+      /**
+       * @description Where the pair's marks, book and tape come from in this deployment: `live:hyperliquid` Hyperliquid's own WebSocket (`VENUE_FEEDS=live`, `*.HL`); `live:aster` Aster's own WebSocket (`VENUE_FEEDS=live`, `*.ASTER`); `live:polymarket` Polymarket's own WebSocket (`VENUE_FEEDS=live`, `*.PM`); `live:kalshi` Kalshi's own WebSocket (`VENUE_FEEDS=live` with the platform's Kalshi read key, `*.KX`); `replay:hyperliquid` the recorded Hyperliquid coin, replayed (paper, and every perp under `VENUE_FEEDS=replay`); `replay:polymarket` the recorded daily prices of a Polymarket outcome token, replayed (prediction symbols under `VENUE_FEEDS=replay`; `*.KX` without the Kalshi read key)
+       * @enum {string}
+       */
+      source:
+        | 'live:hyperliquid'
+        | 'live:aster'
+        | 'live:polymarket'
+        | 'live:kalshi'
+        | 'replay:hyperliquid'
+        | 'replay:polymarket';
     };
     /** @description L2 book: `[price USD, size contracts]`, bids best first, asks best first */
     Depth: {
@@ -4185,11 +4195,22 @@ export interface components {
         to: string | null;
       };
       source: {
-        mark: string;
+        /**
+         * @description Where the pair's marks, book and tape come from in this deployment: `live:hyperliquid` Hyperliquid's own WebSocket (`VENUE_FEEDS=live`, `*.HL`); `live:aster` Aster's own WebSocket (`VENUE_FEEDS=live`, `*.ASTER`); `live:polymarket` Polymarket's own WebSocket (`VENUE_FEEDS=live`, `*.PM`); `live:kalshi` Kalshi's own WebSocket (`VENUE_FEEDS=live` with the platform's Kalshi read key, `*.KX`); `replay:hyperliquid` the recorded Hyperliquid coin, replayed (paper, and every perp under `VENUE_FEEDS=replay`); `replay:polymarket` the recorded daily prices of a Polymarket outcome token, replayed (prediction symbols under `VENUE_FEEDS=replay`; `*.KX` without the Kalshi read key)
+         * @enum {string}
+         */
+        mark:
+          | 'live:hyperliquid'
+          | 'live:aster'
+          | 'live:polymarket'
+          | 'live:kalshi'
+          | 'replay:hyperliquid'
+          | 'replay:polymarket';
+        /** @description The sources of the bars of `window`, as the candles name them */
         bars: string;
       };
     };
-    /** @description Spec §2.9. One continuous series per listed symbol, oldest first, its newest bar closing at the current mark (the mark folds into its bar by the live-bar rule). Perps (every venue's; prices USD, volume contracts): the recorded Hyperliquid bars of the coin placed on the replay clock and rebased to meet the first replayed bar (`recorded:hyperliquid:rebased`, see `rebase`), then the bars the live feed aggregates from the replayed marks and tape (`live:replay`). Prediction symbols (`*.PM`, `*.KX`; USD per share 0-1): the bars of the replayed marks, one recorded day per 10 s (`replay:polymarket`), volume `0`. `source` names every source in the answer (`none` when empty), `closed: false` marks the bar still forming. Recorded Polymarket outcomes (`<marketId>-<OUTCOME>.PM` from `/market/polymarket/markets`, interval `1d`): one recorded CLOB price per day in probability units, open = high = low = close, volume `0`; source `recorded:polymarket`. */
+    /** @description Spec §2.9. One continuous series per listed symbol, oldest first, its newest bar closing at the current mark (the mark folds into its bar by the live-bar rule). Perps (every venue's; prices USD, volume contracts): the recorded Hyperliquid bars of the coin placed on the replay clock and rebased to meet the first replayed bar (`recorded:hyperliquid:rebased`, see `rebase`), then the bars the live feed aggregates from the replayed marks and tape (`live:replay`; under `VENUE_FEEDS=live` a live venue's perp aggregates the venue's own marks and prints, stored under the same label, and the quote's `source` names the feed). Prediction symbols (`*.PM`, `*.KX`; USD per share 0-1): the bars of the replayed marks, one recorded day per 10 s (`replay:polymarket`), volume `0`, up to the first bar the live feed aggregated, then the live bars (`live:replay`; under `VENUE_FEEDS=live` from the venue's own marks and prints). `source` names every source in the answer (`none` when empty), `closed: false` marks the bar still forming. Recorded Polymarket outcomes (`<marketId>-<OUTCOME>.PM` from `/market/polymarket/markets`, interval `1d`): one recorded CLOB price per day in probability units, open = high = low = close, volume `0`; source `recorded:polymarket`. */
     Candles: {
       venue: string;
       symbol: string;
@@ -4224,7 +4245,7 @@ export interface components {
       };
       truncated?: boolean;
     };
-    /** @description Recent prints, newest first: price USD, size contracts. Offline the tape replays the recorded Hyperliquid trades on the wall clock (`replay:hyperliquid`); trade ids are `<loop>-<venue trade id>`. */
+    /** @description Recent prints, newest first: price USD, size contracts. A live pair (`source` `live:<venue>`, `VENUE_FEEDS=live`) prints what the venue prints, its own trade ids; a replayed perp replays the recorded Hyperliquid trades on the wall clock (`replay:hyperliquid`), trade ids `<loop>-<venue trade id>`; a replayed prediction pair has no recorded prints (an empty tape). */
     Tape: {
       venue: string;
       symbol: string;
@@ -4239,7 +4260,17 @@ export interface components {
          */
         side: 'buy' | 'sell';
       }[];
-      source: string;
+      /**
+       * @description Where the pair's marks, book and tape come from in this deployment: `live:hyperliquid` Hyperliquid's own WebSocket (`VENUE_FEEDS=live`, `*.HL`); `live:aster` Aster's own WebSocket (`VENUE_FEEDS=live`, `*.ASTER`); `live:polymarket` Polymarket's own WebSocket (`VENUE_FEEDS=live`, `*.PM`); `live:kalshi` Kalshi's own WebSocket (`VENUE_FEEDS=live` with the platform's Kalshi read key, `*.KX`); `replay:hyperliquid` the recorded Hyperliquid coin, replayed (paper, and every perp under `VENUE_FEEDS=replay`); `replay:polymarket` the recorded daily prices of a Polymarket outcome token, replayed (prediction symbols under `VENUE_FEEDS=replay`; `*.KX` without the Kalshi read key)
+       * @enum {string}
+       */
+      source:
+        | 'live:hyperliquid'
+        | 'live:aster'
+        | 'live:polymarket'
+        | 'live:kalshi'
+        | 'replay:hyperliquid'
+        | 'replay:polymarket';
     };
     /** @description Rates for accounts not denominated in USD. Source and time per rate: stablecoins at their 1:1 peg (`peg`), anything else only from the deployment's `FX_RATES` configuration (`config`); no rate is ever invented. */
     FxRates: {
@@ -12774,7 +12805,7 @@ export interface operations {
            *       "bid": "obj_7f3a9c2e41b85d06e1c4",
            *       "ask": "64250.5",
            *       "ts": "2026-05-14T09:30:00.000Z",
-           *       "source": "Acme DEX"
+           *       "source": "live:hyperliquid"
            *     }
            */
           'application/json': components['schemas']['Quote'];
@@ -13157,7 +13188,7 @@ export interface operations {
            *         "to": "2026-05-14T09:30:00.000Z"
            *       },
            *       "source": {
-           *         "mark": "64250.5",
+           *         "mark": "live:hyperliquid",
            *         "bars": "1.25"
            *       }
            *     }
@@ -13418,7 +13449,7 @@ export interface operations {
            *           "side": "buy"
            *         }
            *       ],
-           *       "source": "Acme DEX"
+           *       "source": "live:hyperliquid"
            *     }
            */
           'application/json': components['schemas']['Tape'];
