@@ -66,6 +66,7 @@ import { Decimal } from '../domain/decimal.js';
 import { findByVenueSymbol } from '../domain/market/symbols.js';
 import { POLYMARKET_SYMBOLS } from '../domain/market/venues/polymarket.js';
 import {
+  MARKET_AMOUNT_DECIMALS,
   hmacSignature,
   orderHash,
   priceAndSize,
@@ -202,8 +203,6 @@ const nowSec = () => Math.floor(Date.now() / 1000);
 /** The L2 paths served (besides `/data/order/<id>`); any other path is 404 before authentication. */
 const PRIVATE_PATHS = new Set(['/order', '/data/orders', '/data/trades', '/balance-allowance']);
 const PAGE = 100;
-/** Decimals a market order's amounts may carry (whole USDC or shares): its maker amount 2, its taker amount 4. */
-const MARKET_AMOUNT_DECIMALS = { maker: 2, taker: 4 } as const;
 
 /**
  * Why a limit order's price or size is refused (the CLOB's wording), or null: the price (USD per share) must be
@@ -241,7 +240,7 @@ function marketAmountsValid(
   );
 }
 
-/** The CLOB's refusal of a FOK/FAK order whose amounts are neither a limit order's nor a market order's. */
+/** The CLOB's refusal of a FOK/FAK order whose amounts are not a market order's. */
 const marketAmountsError = (side: 'BUY' | 'SELL') =>
   `invalid amounts, the market ${side.toLowerCase()} orders maker amount supports a max accuracy of ${MARKET_AMOUNT_DECIMALS.maker} decimals, taker amount a max of ${MARKET_AMOUNT_DECIMALS.taker} decimals`;
 
@@ -542,11 +541,11 @@ export async function startPolymarketSimulator(opts: PolymarketSimulatorOptions)
     const tick = TICK(order.tokenId);
     const orderType = String(body.orderType ?? 'GTC');
     const immediate = orderType === 'FAK' || orderType === 'FOK';
-    const limitError = limitAmountsError(hash, price, size, tick, spec.szDecimals);
-    // A FOK/FAK order may instead carry a market order's amounts (a USDC amount or a share count, priced
-    // off the grid by the division); a GTC/GTD order must be a limit order's.
-    if (limitError !== null && !(immediate && marketAmountsValid(order, price, tick)))
-      throw new HttpError(400, immediate ? marketAmountsError(order.side) : limitError);
+    // A FOK/FAK order must carry a market order's amounts (maker ≤ 2 decimals, taker ≤ 4; its price may be off the
+    // grid), as the CLOB requires even of one built like a limit order; a GTC/GTD order must be a limit order's.
+    if (immediate && !marketAmountsValid(order, price, tick)) throw new HttpError(400, marketAmountsError(order.side));
+    const limitError = immediate ? null : limitAmountsError(hash, price, size, tick, spec.szDecimals);
+    if (limitError !== null) throw new HttpError(400, limitError);
     const reason = faults.takeRejection();
     if (reason !== null) throw new HttpError(400, reason);
     const mark = await markOf(order.tokenId);

@@ -238,6 +238,19 @@ describe('market orders of @polymarket/clob-client-v2 against the Polymarket sim
       expect(await balancesOf(client)).toEqual(before);
       expect(await client.getOpenOrders({ asset_id: TOKEN })).toEqual([]);
     });
+
+    it('a limit order’s amounts posted as FAK (a USDC amount of 4 decimals) are refused as the CLOB refuses them', async () => {
+      const { client } = trader;
+      const before = await balancesOf(client);
+      // 1.37 shares × 0.55 = 0.7535 USDC: a valid GTC order, but not a market order's amounts
+      const order = await client.createOrder({ tokenID: TOKEN, price: 0.55, size: 1.37, side: Side.BUY });
+      expect(await client.postOrder(order, OrderType.FAK)).toEqual({
+        status: 400,
+        error:
+          'invalid amounts, the market buy orders maker amount supports a max accuracy of 2 decimals, taker amount a max of 4 decimals',
+      });
+      expect(await balancesOf(client)).toEqual(before);
+    });
   });
 
   it('on the V3 exchange: the client asks the version, signs a V3 market buy, and it fills at the quote', async () => {

@@ -16,6 +16,7 @@ import {
   EXCHANGE_V2,
   ORDER_TYPES,
   hmacSignature,
+  immediateOrderAmounts,
   l1Headers,
   l2Headers,
   orderAmounts,
@@ -198,6 +199,23 @@ describe('official vectors', () => {
       size: '10.99',
     });
     expect(() => orderAmounts('BUY', '1', '0.5', '0.03')).toThrow(/tick size/);
+  });
+
+  it('FOK/FAK amounts: a BUY offers size × price USDC rounded up to 2 decimals, a SELL asks it rounded down to 4', () => {
+    // 1.37 × 0.55 = 0.7535: the limit amounts would carry 4 decimals of USDC, which the CLOB refuses of a FAK
+    expect(immediateOrderAmounts('BUY', '1.37', '0.55', '0.01')).toEqual({
+      makerAmount: '760000',
+      takerAmount: '1370000',
+      price: '0.55',
+      size: '1.37',
+    });
+    // 1.37 × 0.577 = 0.79049 → 0.7904 USDC for 1.37 shares
+    expect(immediateOrderAmounts('SELL', '1.37', '0.577', '0.001')).toMatchObject({
+      makerAmount: '1370000',
+      takerAmount: '790400',
+    });
+    // 0.01 share at 0.99 rounds up to 1 USDC per share: outside the book
+    expect(() => immediateOrderAmounts('BUY', '0.01', '0.99', '0.01')).toThrow(/outside the book/);
   });
 });
 
@@ -568,15 +586,16 @@ describe('adapter ↔ simulator', () => {
       clientOrderId: r.clientOrderId,
     });
     forgetSignedOrders();
-    // A filled market order is no longer open: it is found through GET /data/trades and GET /data/order/<id>.
-    const m = req({});
+    // A filled market order is no longer open: it is found through GET /data/trades and GET /data/order/<id>; its
+    // FAK amounts (1.37 shares for 0.76 USDC) imply a price off the tick grid, and the limit it was signed at is found.
+    const m = req({ qty: '1.37' });
     sim.dropNextAck();
     await expect(polymarketAdapter.place(ctx, m)).rejects.toThrow();
     forgetSignedOrders();
     expect(await polymarketAdapter.findByClientOrderId(ctx, m.symbol, m.clientOrderId)).toMatchObject({
       clientOrderId: m.clientOrderId,
       status: 'filled',
-      filledQty: '10',
+      filledQty: '1.37',
     });
     expect(
       await polymarketAdapter.findByClientOrderId(ctx, r.symbol, polymarketAdapter.clientOrderId('int_NEVER_SENT')),

@@ -73,6 +73,7 @@ import {
   findOrderTimestamp,
   l1Headers,
   l2Headers,
+  immediateOrderAmounts,
   orderAmounts,
   orderHash,
   recoverAuthorizeSigner,
@@ -396,26 +397,57 @@ function agentOrder(
   };
 }
 
+/** Limit prices tried when rebuilding one FOK/FAK order at most (a lost acknowledgement's search, module doc). */
+const IMMEDIATE_PRICE_CANDIDATES = 64;
+
 /**
- * The order the agent would have signed with salt `clientOrderId` for a listed order `w` (its side,
- * original size and limit price, amounts as {@link orderAmounts} computes them), timestamp left out;
- * null when the listed order is of another token or its amounts do not round-trip.
+ * The limit prices (on the tick grid) a listed order `w` may have been signed at. A GTC/GTD order's listed price is
+ * its limit. A FOK/FAK order's amounts ({@link immediateOrderAmounts}) imply a price off the grid (a BUY's at most
+ * 0.01 USDC ÷ size above its limit, a SELL's at most 0.0001 USDC ÷ size below): every tick within that distance of
+ * the listed price, nearest first (at most {@link IMMEDIATE_PRICE_CANDIDATES}).
  */
-function rebuiltOrder(
+function limitPricesOf(w: WireOrder, tickSize: string): string[] {
+  const tick = new Decimal(tickSize);
+  const listed = new Decimal(w.price);
+  if (!IMMEDIATE_TYPES.has(w.order_type ?? '')) return [listed.toFixed()];
+  const size = new Decimal(w.original_size);
+  const reach = (w.side === 'BUY' ? new Decimal('0.01') : new Decimal('0.0001')).div(size).plus(tick);
+  const nearest = listed.div(tick).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).mul(tick);
+  const out: string[] = [];
+  for (let k = 0; out.length < IMMEDIATE_PRICE_CANDIDATES && new Decimal(k).mul(tick).lte(reach); k++)
+    for (const p of k === 0 ? [nearest] : [nearest.minus(tick.mul(k)), nearest.plus(tick.mul(k))])
+      if (p.gt(0) && p.lt(1)) out.push(p.toFixed());
+  return out.slice(0, IMMEDIATE_PRICE_CANDIDATES);
+}
+
+/** The wire order types whose amounts follow {@link immediateOrderAmounts}. */
+const IMMEDIATE_TYPES = new Set(['FAK', 'FOK']);
+
+/**
+ * The orders the agent may have signed with salt `clientOrderId` for a listed order `w` (its side, original size,
+ * order type and each limit price {@link limitPricesOf} allows, amounts as {@link orderAmounts} or, for FOK/FAK,
+ * {@link immediateOrderAmounts} compute them), timestamp left out; none when the listed order is of another token
+ * or its amounts do not round-trip.
+ */
+function rebuiltOrders(
   w: WireOrder,
   token: { tokenId: string; tickSize: string },
   clientOrderId: string,
   ctx: Ctx,
-): Omit<PolymarketOrder, 'timestamp'> | null {
-  if (w.asset_id !== token.tokenId) return null;
-  let amounts: ReturnType<typeof orderAmounts>;
-  try {
-    amounts = orderAmounts(w.side, w.original_size, w.price, token.tickSize);
-  } catch {
-    return null;
-  }
-  // Timestamp 0 stands in: it is what findOrderTimestamp searches.
-  return agentOrder(ctx, { salt: clientOrderId, tokenId: token.tokenId, side: w.side, ...amounts, timestamp: '0' });
+): Omit<PolymarketOrder, 'timestamp'>[] {
+  if (w.asset_id !== token.tokenId) return [];
+  const amountsOf = IMMEDIATE_TYPES.has(w.order_type ?? '') ? immediateOrderAmounts : orderAmounts;
+  return limitPricesOf(w, token.tickSize).flatMap((price) => {
+    try {
+      const amounts = amountsOf(w.side, w.original_size, price, token.tickSize);
+      // Timestamp 0 stands in: it is what findOrderTimestamp searches.
+      return [
+        agentOrder(ctx, { salt: clientOrderId, tokenId: token.tokenId, side: w.side, ...amounts, timestamp: '0' }),
+      ];
+    } catch {
+      return [];
+    }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -435,7 +467,8 @@ export const polymarketAdapter: VenueAdapter = {
    * `signer` = the agent's wallet, signature type 0 (EOA), `timestamp` = the agent's next nonce (ms),
    * salt = the client order id; its hash (which depends on the version's domain) is remembered under
    * the client order id before it is sent. Market → FAK at the protective price; `Ioc` → FAK; `Alo` →
-   * GTC post-only. Refused with `order_version_mismatch`, it is signed again for the version the venue
+   * GTC post-only; a FAK carries a market order's amounts (`immediateOrderAmounts`, docs/venues.md §3.1), a GTC a
+   * limit order's (`orderAmounts`). Refused with `order_version_mismatch`, it is signed again for the version the venue
    * then answers, once, when that version differs. Returns the order as `GET /data/order` shows it.
    * @throws VenueRejected for stops/take-profits (not on the CLOB), for a venue taking a version the
    *   platform does not sign, and for every venue refusal.
@@ -452,7 +485,13 @@ export const polymarketAdapter: VenueAdapter = {
     const price = order.type === 'market' ? protectivePrice(order.side, order.markPrice, tickSize) : order.price;
     if (price == null) throw new VenueRejected('a limit order needs a price');
     const side = SIDE_TO_VENUE[order.side];
-    const amounts = orderAmounts(side, order.qty, price, tickSize);
+    // FOK/FAK orders carry a market order's amounts (MARKET_AMOUNT_DECIMALS), GTC ones a limit order's.
+    const amounts = (wireType.orderType === 'FAK' ? immediateOrderAmounts : orderAmounts)(
+      side,
+      order.qty,
+      price,
+      tickSize,
+    );
     const post = async (exchangeVersion: ExchangeVersion) => {
       const timestamp = (await ctx.nextNonce('ms')).toString();
       const signed = agentOrder(ctx, { salt: order.clientOrderId, tokenId, side, ...amounts, timestamp });
@@ -516,19 +555,20 @@ export const polymarketAdapter: VenueAdapter = {
     candidates.sort((x, y) => Number(y.created_at) - Number(x.created_at));
     for (const w of candidates) {
       if (w.maker_address !== undefined && String(w.maker_address).toLowerCase() !== wallet) continue;
-      const signed = rebuiltOrder(w, token, clientOrderId, ctx);
-      if (!signed) continue;
       const createdMs = Number(w.created_at) * 1000;
-      const ts = findOrderTimestamp(
-        signed,
-        ctx.network,
-        token.negRisk,
-        w.id,
-        createdMs - SIGNED_BEFORE_CREATED_MS,
-        createdMs + 1999,
-        exchangeVersion,
+      const found = rebuiltOrders(w, token, clientOrderId, ctx).some(
+        (signed) =>
+          findOrderTimestamp(
+            signed,
+            ctx.network,
+            token.negRisk,
+            w.id,
+            createdMs - SIGNED_BEFORE_CREATED_MS,
+            createdMs + 1999,
+            exchangeVersion,
+          ) !== null,
       );
-      if (ts === null) continue;
+      if (!found) continue;
       remember(clientOrderId, w.id.toLowerCase());
       return toVenueOrder(w);
     }

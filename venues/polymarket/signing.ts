@@ -454,6 +454,44 @@ export function orderAmounts(
 }
 
 /**
+ * Decimals the CLOB allows the amounts of a FOK/FAK order (docs/venues.md §3.1): its maker amount (USDC of a BUY,
+ * shares of a SELL) at most 2, its taker amount at most 4, whatever the tick; a FOK/FAK order carrying a limit
+ * order's amounts (a BUY's size·price with 3 or 4 decimals) is refused `invalid amounts, the market buy orders
+ * maker amount supports a max accuracy of 2 decimals, taker amount a max of 4 decimals`.
+ */
+export const MARKET_AMOUNT_DECIMALS = { maker: 2, taker: 4 } as const;
+
+/**
+ * Maker and taker amounts of a FOK/FAK order of `size` shares at limit `price` (USD per share), within
+ * {@link MARKET_AMOUNT_DECIMALS}: price rounded half-up to the tick's decimals and size down to 2 decimals, as
+ * {@link orderAmounts}; a BUY offers size·price USDC rounded UP to 2 decimals for exactly `size` shares (the price
+ * it implies is at least the limit, by less than 0.01 USDC over the whole order, so it still matches at the limit
+ * price); a SELL offers `size` shares for size·price USDC rounded DOWN to 4 decimals (at most the limit, by less
+ * than 0.0001 USDC). Returns the amounts (6-decimal integers as strings) and the rounded `price` and `size`.
+ * @throws Error on an unknown tick size, a size or price that rounds to zero, or an implied price outside
+ *   [tick, 1 − tick].
+ */
+export function immediateOrderAmounts(
+  side: 'BUY' | 'SELL',
+  size: string,
+  price: string,
+  tickSize: string,
+): { makerAmount: string; takerAmount: string; price: string; size: string } {
+  const limit = orderAmounts(side, size, price, tickSize);
+  const [p, s] = [new Decimal(limit.price), new Decimal(limit.size)];
+  const quote =
+    side === 'BUY'
+      ? s.mul(p).toDecimalPlaces(MARKET_AMOUNT_DECIMALS.maker, Decimal.ROUND_UP)
+      : s.mul(p).toDecimalPlaces(MARKET_AMOUNT_DECIMALS.taker, Decimal.ROUND_DOWN);
+  const implied = quote.div(s);
+  const tick = new Decimal(tickSize);
+  if (implied.lt(tick) || implied.gt(new Decimal(1).sub(tick)))
+    throw new Error(`${size} shares at ${price} imply ${implied.toFixed()} per share once rounded: outside the book`);
+  const [maker, taker] = side === 'BUY' ? [quote, s] : [s, quote];
+  return { makerAmount: toUnits(maker), takerAmount: toUnits(taker), price: limit.price, size: limit.size };
+}
+
+/**
  * Venue side: the limit price and size (shares) an order's amounts encode: BUY price =
  * maker/taker, size = taker; SELL price = taker/maker, size = maker. Decimal strings.
  */

@@ -88,7 +88,7 @@ const side = z.enum(['BUY', 'SELL']);
 /**
  * `GET /data/order/<id>` (any status) and the items of `GET /data/orders` (working orders only).
  * `maker_address` is the wallet the order trades for. The venue also sends `owner` (the API key),
- * `market`, `associate_trades`, `outcome`, `expiration`, `order_type`; never the order's salt or
+ * `market`, `associate_trades`, `outcome`, `expiration`; never the order's salt or
  * signing timestamp.
  */
 export const wireOrderSchema = z.looseObject({
@@ -101,6 +101,8 @@ export const wireOrderSchema = z.looseObject({
   price: decimal,
   created_at: numberish,
   maker_address: text.optional(),
+  /** `GTC`, `GTD`, `FOK` or `FAK`: which amounts rule the order was signed under (docs/venues.md §3.1). */
+  order_type: text.optional(),
 });
 export type WireOrder = z.infer<typeof wireOrderSchema>;
 
