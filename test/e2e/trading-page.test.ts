@@ -291,7 +291,7 @@ describe('branded trading page in headless Chromium', () => {
     await page.getByRole('button', { name: 'Sign in with API key' }).click();
 
     // The offer with its terms, as GET /api/v1/prop/offers answers them (fractions shown as percentages).
-    await expect.poll(() => rows(page, 'offers').count()).toBe(1);
+    await expect.poll(() => rows(page, 'offers').count(), { timeout: 20_000 }).toBe(1);
     const cells = await rows(page, 'offers').first().locator('td').allTextContents();
     expect(cells).toEqual([
       'Alpha Prop',

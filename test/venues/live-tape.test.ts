@@ -7,7 +7,7 @@
  * paper pair still gets the recorded tape; a prediction pair without a live feed (`*.KX` without the Kalshi read key)
  * streams its book with an empty tape.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { HttpTransport, InfoClient } from '@nktkas/hyperliquid';
@@ -58,6 +58,14 @@ describe('VENUE_FEEDS=live: the tape of a live venue is its own prints', () => {
   const sockets: { close(): void }[] = [];
 
   beforeAll(async () => {
+    // The run shares one database: clear the live pairs' kept tape and demand that other files left, so this stack's
+    // producer does not start them at once with those prints in its volume at price.
+    const pre = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
+    for (const table of ['market_trades', 'market_streams'])
+      await pre.query(`delete from ${table} where (venue, symbol) in (('hyperliquid', 'ETH.HL'), ('polymarket', $1))`, [
+        POLYMARKET_SYMBOLS[0].symbol,
+      ]);
+    await pre.end();
     sim = await startHyperliquidSimulator({ markOf: async (x) => marks.get(x) ?? null, wsIntervalMs: 50 });
     // prices from its own recording, held at one instant: a book with a touch, at a price that does not move
     pm = await startPolymarketSimulator({ now: () => 86_400_000, wsIntervalMs: 50 });

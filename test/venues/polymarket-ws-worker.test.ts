@@ -32,10 +32,13 @@ describe('VENUE_FEEDS=live: the worker follows Polymarket’s market channel', (
   const at = () => 86_400_000;
   let pm: PolymarketSimulator;
   let s: Stack;
+  /** When this file's stack started (Unix ms): live bars opening before its minute (1m) or hour (1h) are another file's. */
+  let startedAt: number;
   const getBook = async () => (await (await fetch(`${pm.url}/book?token_id=${YES.venueSymbol}`)).json()) as Book;
 
   beforeAll(async () => {
     pm = await startPolymarketSimulator({ now: at, wsIntervalMs: 20 });
+    startedAt = Date.now();
     s = await startStack({
       env: {
         MARK_FEED: 'replay',
@@ -89,6 +92,19 @@ describe('VENUE_FEEDS=live: the worker follows Polymarket’s market channel', (
   });
 
   it('candles of a *.PM symbol continue its replayed bars with live bars that close at the venue’s mark', async () => {
+    // The run shares one database: live bars another file's stack aggregated earlier would leave gaps before ours.
+    await s.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `delete from candles where venue = 'polymarket' and symbol = ? and live
+            and ((interval = '1m' and open_time < ?) or (interval = '1h' and open_time < ?))`,
+        [
+          YES.symbol,
+          new Date(Math.floor(startedAt / 60_000) * 60_000),
+          new Date(Math.floor(startedAt / 3_600_000) * 3_600_000),
+        ],
+      );
     const { token } = await s.trader('readonly');
     const em = () => platformEm(s.orm);
     const mark = await until(() => readMark(em(), 'polymarket', YES.symbol, 5_000));

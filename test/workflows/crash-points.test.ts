@@ -4,7 +4,7 @@
  * a bracket is staged; a new worker process finishes the job. Nothing is lost and nothing is
  * dispatched twice: every intent has exactly the fills it should.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { Fill, OrderIntent } from '../../db/entities.js';
 import { scoped } from '../../db/orm.js';
@@ -19,12 +19,16 @@ describe('worker crashes at chosen points', () => {
   let s: Stack;
   let worker: ChildProcess | undefined;
   let ticks: Awaited<ReturnType<typeof extremeTicks>>;
+  /** Publishes ETH's and SOL's marks now: each test starts with marks younger than MARK_MAX_AGE_MS (60 s), however long the ones before took. */
+  const freshMarks = async () => {
+    await publish(s.orm, ticks.high);
+    await publish(s.orm, (await extremeTicks('SOL.PAPER')).high);
+  };
   beforeAll(async () => {
     s = await startStack({ worker: false });
     ticks = await extremeTicks('ETH.PAPER');
-    await publish(s.orm, ticks.high);
-    await publish(s.orm, (await extremeTicks('SOL.PAPER')).high);
   });
+  beforeEach(freshMarks);
   afterAll(async () => {
     worker?.kill('SIGKILL');
     await s?.stop();
