@@ -85,24 +85,22 @@ export function createAccountStateCache(ttlMs: number): {
   return { cache, subscriber };
 }
 
-/** The three reads, in parallel, without the tenant filter (the caller checks). */
+/**
+ * The account, its balances and its open positions in ONE statement, without the tenant filter (the caller checks):
+ * one snapshot of the three tables. Three parallel reads could return a torn state (a fill's new position beside the
+ * balance from before its fee), which the state route then served.
+ */
 async function readRows(em: EntityManager, accountId: string): Promise<AccountStateRows | null> {
-  const sql = em.getConnection();
-  const [accounts, balances, positions] = await Promise.all([
-    sql.execute<AccountStateRows['account'][]>(
-      `select id, tenant_id as "tenantId", owner_id as "ownerId", account_number as "accountNumber", execution_mode as "executionMode"
-         from accounts where id = ?`,
-      [accountId],
-    ),
-    sql.execute<AccountStateRows['balances']>(
-      `select venue, balance_usd::text as "balanceUsd" from account_balances where account_id = ? order by venue`,
-      [accountId],
-    ),
-    sql.execute<AccountStateRows['positions']>(
-      `select venue, symbol, qty::text as qty, avg_entry_price::text as "avgEntryPrice", leverage::text as leverage
-         from positions where account_id = ? and qty <> 0 order by venue, symbol`,
-      [accountId],
-    ),
-  ]);
-  return accounts[0] ? { account: accounts[0], balances, positions } : null;
+  const [row] = await em.getConnection().execute<AccountStateRows[]>(
+    `select json_build_object('id', a.id, 'tenantId', a.tenant_id, 'ownerId', a.owner_id,
+              'accountNumber', a.account_number, 'executionMode', a.execution_mode) as account,
+            coalesce((select json_agg(json_build_object('venue', b.venue, 'balanceUsd', b.balance_usd::text) order by b.venue)
+                        from account_balances b where b.account_id = a.id), '[]'::json) as balances,
+            coalesce((select json_agg(json_build_object('venue', p.venue, 'symbol', p.symbol, 'qty', p.qty::text,
+                                'avgEntryPrice', p.avg_entry_price::text, 'leverage', p.leverage::text) order by p.venue, p.symbol)
+                        from positions p where p.account_id = a.id and p.qty <> 0), '[]'::json) as positions
+       from accounts a where a.id = ?`,
+    [accountId],
+  );
+  return row ?? null;
 }
