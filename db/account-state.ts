@@ -5,17 +5,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Decimal, fmt } from '../domain/decimal.js';
 import { venueState } from '../domain/paper/account.js';
-import { Mark, Position } from './entities.js';
+import { Position } from './entities.js';
+import type { Sql } from './sql.js';
 import type { AccountStateRows } from './account-state-cache.js';
 import { positionView } from './views.js';
 
-/** Current marks of the given venue symbols (missing ones absent). */
-export async function marksFor(
-  em: EntityManager,
-  keys: { venue: string; symbol: string }[],
-): Promise<Map<string, Decimal>> {
+/** Current marks (USD) of the given venue symbols keyed `<venue> <symbol>`, in one statement (missing ones absent). */
+export async function marksFor(sql: Sql, keys: { venue: string; symbol: string }[]): Promise<Map<string, Decimal>> {
   if (!keys.length) return new Map();
-  const rows = await em.find(Mark, { $or: keys.map((k) => ({ venue: k.venue, symbol: k.symbol })) });
+  const rows = await sql.rows<{ venue: string; symbol: string; mark: string }>(
+    `select m.venue, m.symbol, m.mark::text as mark
+       from marks m join jsonb_to_recordset($1::jsonb) as k(venue text, symbol text) on k.venue = m.venue and k.symbol = m.symbol`,
+    [JSON.stringify(keys.map((k) => ({ venue: k.venue, symbol: k.symbol })))],
+  );
   return new Map(rows.map((m) => [`${m.venue} ${m.symbol}`, new Decimal(m.mark)]));
 }
 
@@ -42,7 +44,7 @@ export async function openPositions(em: EntityManager, accountId: string) {
 }
 
 /** A position as valued: decimal strings (contracts for `qty`, USD for the price). */
-interface HeldPosition {
+export interface HeldPosition {
   venue: string;
   symbol: string;
   qty: string;

@@ -6,6 +6,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account } from './entities.js';
+import { sqlFor, type Db } from './sql.js';
 
 /** `/ws/risk` topics and the frame types published under each (documented in the README). */
 export const TOPIC_OF_FRAME = {
@@ -38,14 +39,10 @@ export async function lockAccount(em: EntityManager, accountId: string) {
  * Appends events in order, numbered after the account's last `seq`, in ONE statement (the next seq is read
  * inside the insert; issue 15: one round trip fewer per transaction than reading it first). The account must
  * already be locked by {@link lockAccount}, so no other transaction numbers events of it meanwhile; the rows are
- * written at once (not at the unit of work's flush), and the insert trigger NOTIFYs them at commit.
+ * written at once (a MikroORM fork's pending changes are flushed first: db/sql.ts `sqlOf`), and the insert trigger
+ * NOTIFYs them at commit. `db`: the ledger's transaction or a MikroORM fork in a transaction.
  */
-export async function appendEvents(
-  em: EntityManager,
-  tenantId: string,
-  accountId: string,
-  events: NewEvent[],
-): Promise<void> {
+export async function appendEvents(db: Db, tenantId: string, accountId: string, events: NewEvent[]): Promise<void> {
   if (!events.length) return;
   const rows = events.map((e, i) => ({
     n: i + 1,
@@ -55,14 +52,12 @@ export async function appendEvents(
     venue: e.venue,
     data: e.data,
   }));
-  await em.getConnection().execute(
+  await sqlFor(db).rows(
     `insert into account_events (tenant_id, account_id, seq, kind, topic, frame_type, venue, data, created_at)
-     select ?, ?, (select coalesce(max(seq), 0) from account_events where account_id = ?) + e.n,
-            e.kind, e.topic, e.frame_type, e.venue, e.data, ?::timestamptz
-       from jsonb_to_recordset(?::jsonb) as e(n int, kind text, topic text, frame_type text, venue text, data jsonb)
+     select $1::varchar, $2::varchar, (select coalesce(max(seq), 0) from account_events where account_id = $2::varchar) + e.n,
+            e.kind, e.topic, e.frame_type, e.venue, e.data, $3::timestamptz
+       from jsonb_to_recordset($4::jsonb) as e(n int, kind text, topic text, frame_type text, venue text, data jsonb)
       order by e.n`,
-    [tenantId, accountId, accountId, new Date().toISOString(), JSON.stringify(rows)],
-    'run',
-    em.getTransactionContext(),
+    [tenantId, accountId, new Date().toISOString(), JSON.stringify(rows)],
   );
 }

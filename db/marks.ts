@@ -3,26 +3,41 @@
  * upserted by the mark feed (modules/market/feeds/marks.ts). Compose, smart routing, the paper engine,
  * routed dispatch and funding read it here.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Decimal } from '../domain/decimal.js';
 import type { MarkTick } from '../domain/market/types.js';
-import { Mark } from './entities.js';
+import { sqlFor, type Db } from './sql.js';
 
-/** Reads the current mark of a venue symbol; null when none, or older than `maxAgeMs`. */
+/** A stored book side: `[price, size]` decimal strings, best first. */
+type StoredLevels = [string, string][];
+
+/**
+ * Reads the current mark of a venue symbol (prices USD, sizes contracts); null when none, or older than `maxAgeMs`
+ * (ms) at `now` (epoch ms). One statement through `db`: the ledger's transaction (db/sql.ts) or a MikroORM fork.
+ */
 export async function readMark(
-  em: EntityManager,
+  db: Db,
   venue: string,
   symbol: string,
   maxAgeMs: number,
   now = Date.now(),
 ): Promise<MarkTick | null> {
-  const row = await em.findOne(Mark, { venue, symbol }, { disableIdentityMap: true });
-  if (!row || now - row.ts.getTime() > maxAgeMs) return null;
+  const [row] = await sqlFor(db).rows<{
+    mark: string;
+    bid: string;
+    ask: string;
+    book: { bids: StoredLevels; asks: StoredLevels };
+    ts: Date | string;
+  }>(
+    `select mark::text as mark, bid::text as bid, ask::text as ask, book, ts from marks where venue = $1 and symbol = $2`,
+    [venue, symbol],
+  );
+  const ts = row ? new Date(row.ts).getTime() : NaN;
+  if (!row || now - ts > maxAgeMs) return null;
   const level = ([price, size]: [string, string]) => ({ price: new Decimal(price), size: new Decimal(size) });
   return {
     venue,
     symbol,
-    ts: row.ts.getTime(),
+    ts,
     mark: new Decimal(row.mark),
     bid: new Decimal(row.bid),
     ask: new Decimal(row.ask),

@@ -13,11 +13,10 @@
  * - `hourly`: the funding run's hourly sample of every account holding positions on the venue,
  *   at most one per account, venue and funding hour (equity moves with the marks in between).
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Decimal, fmt } from '../domain/decimal.js';
 import { venueState } from '../domain/paper/account.js';
-import { marksFor, valueVenue } from './account-state.js';
-import { AccountBalance, Position } from './entities.js';
+import { marksFor, valueVenue, type HeldPosition } from './account-state.js';
+import { sqlFor, type Db } from './sql.js';
 
 /** Why a snapshot was written (the `reason` column; `backfill` is the migration's own). */
 export type SnapshotReason = 'deposit' | 'withdrawal' | 'transfer' | 'fill' | 'funding' | 'hourly';
@@ -41,27 +40,23 @@ export interface SnapshotInput {
  */
 export interface KnownVenueState {
   balanceUsd: string;
-  positions: { venue: string; symbol: string; qty: string; avgEntryPrice: string; leverage: string }[];
+  positions: HeldPosition[];
   marks: Map<string, Decimal>;
 }
 
 /**
- * Values the account's state on `input.venue` now and inserts one snapshot row in `em`'s
- * transaction. Flushes `em` first, so the state includes the caller's pending changes. Positions
- * without a mark are valued at their average entry (as `/state` does). `known`: the state the caller's
- * transaction holds (then nothing is read); absent, it is read through `em`.
+ * Values the account's state on `input.venue` now and inserts one snapshot row in `db`'s transaction (the ledger's,
+ * or a MikroORM fork's, whose pending changes are flushed first, so the state includes them). Positions without a
+ * mark are valued at their average entry (as `/state` does). `known`: the state the caller's transaction holds
+ * (then nothing is read); absent, it is read through `db`.
  *
  * An `hourly` sample is skipped when the account already has a snapshot for that hour (rerun of the
  * hour; also guarded by a partial unique index). Returns false when nothing was written (that case,
  * or no balance row on the venue). The caller holds the account lock (db/events.ts `lockAccount`).
  */
-export async function recordStateSnapshot(
-  em: EntityManager,
-  input: SnapshotInput,
-  known?: KnownVenueState,
-): Promise<boolean> {
-  await em.flush();
-  const now = known ? knownState(known) : await stateNow(em, input.accountId, input.venue);
+export async function recordStateSnapshot(db: Db, input: SnapshotInput, known?: KnownVenueState): Promise<boolean> {
+  const sql = sqlFor(db);
+  const now = known ? knownState(known) : await stateNow(sql, input.accountId, input.venue);
   if (!now) return false;
   const { state: s, openPositions } = now;
   const hour = input.hour ?? null;
@@ -80,21 +75,14 @@ export async function recordStateSnapshot(
     openPositions,
   ];
   const columns = `(tenant_id, account_id, venue, ts, reason, hour, equity_usd, balance_usd, unrealized_pnl_usd, margin_used_usd, margin_available_usd, open_positions)`;
-  const sql =
+  const text =
     input.reason === 'hourly'
       ? `insert into account_state_snapshots ${columns}
-         select ?, ?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?, ?, ?
-         where not exists (select 1 from account_state_snapshots where account_id = ? and venue = ? and hour = ?::timestamptz)
+         select $1::varchar, $2::varchar, $3::varchar, $4::timestamptz, $5, $6::timestamptz, $7::numeric, $8::numeric, $9::numeric, $10::numeric, $11::numeric, $12::int
+         where not exists (select 1 from account_state_snapshots where account_id = $2::varchar and venue = $3::varchar and hour = $6::timestamptz)
          on conflict do nothing returning id`
-      : `insert into account_state_snapshots ${columns} values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`;
-  const rows = await em
-    .getConnection()
-    .execute<{ id: string }[]>(
-      sql,
-      input.reason === 'hourly' ? [...params, input.accountId, input.venue, hour] : params,
-      'all',
-      em.getTransactionContext(),
-    );
+      : `insert into account_state_snapshots ${columns} values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning id`;
+  const rows = await sql.rows<{ id: string }>(text, params);
   return rows.length > 0;
 }
 
@@ -105,20 +93,28 @@ function knownState(known: KnownVenueState): { state: ReturnType<typeof venueSta
 }
 
 /**
- * The §2.5 state of the account on `venue` as `em` reads it now (balance row and open positions, valued at
+ * The §2.5 state of the account on `venue` as `db` reads it now (balance row and open positions, valued at
  * the stored canonical marks; a position without one at its average entry), with its open positions'
- * count; null when the account holds no balance there. Reads through `em` (flush it first to include
- * pending changes); the caller holds the account lock when it acts on the answer.
+ * count; null when the account holds no balance there. Reads through `db` (a MikroORM fork's pending changes are
+ * flushed first); the caller holds the account lock when it acts on the answer.
  */
 export async function stateNow(
-  em: EntityManager,
+  db: Db,
   accountId: string,
   venue: string,
 ): Promise<{ state: ReturnType<typeof venueState>; openPositions: number } | null> {
-  const balance = await em.findOne(AccountBalance, { accountId, venue });
+  const sql = sqlFor(db);
+  const [balance] = await sql.rows<{ balanceUsd: string }>(
+    `select balance_usd::text as "balanceUsd" from account_balances where account_id = $1 and venue = $2`,
+    [accountId, venue],
+  );
   if (!balance) return null;
-  const positions = await em.find(Position, { accountId, venue, qty: { $ne: '0' } });
-  const marks = await marksFor(em, positions);
+  const positions = await sql.rows<HeldPosition>(
+    `select venue, symbol, qty::text as qty, avg_entry_price::text as "avgEntryPrice", leverage::text as leverage
+       from positions where account_id = $1 and venue = $2 and qty <> 0`,
+    [accountId, venue],
+  );
+  const marks = await marksFor(sql, positions);
   const state = valueVenue(balance.balanceUsd, positions, marks);
   return { state, openPositions: positions.length };
 }

@@ -122,6 +122,9 @@ export async function createWorker(opts: {
     interceptors: tracingClientInterceptors(opts.tracing),
   });
   const metrics = createWorkerMetrics();
+  // The ledger's own pool (db/sql.ts: prepared statements, no MikroORM), as large as MikroORM's.
+  const ledgerPool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+  ledgerPool.on('error', (err) => logger.warn({ err }, 'ledger pool: idle connection lost'));
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
@@ -135,6 +138,7 @@ export async function createWorker(opts: {
     shutdownForceTime: config.shutdown.workerGraceMs + 5_000,
     activities: createActivities({
       orm,
+      pool: ledgerPool,
       temporal,
       markMaxAgeMs: config.markMaxAgeMs,
       ring: config.agentKeyEncryptionKeys ? parseKeyRing(config.agentKeyEncryptionKeys) : null,
@@ -251,6 +255,7 @@ export async function createWorker(opts: {
         await predictionFeed?.stop();
         await leadership?.stop();
         await candlePool?.end();
+        await ledgerPool.end();
         await streams?.stop();
         await watcher.stop();
         await webhooks.stop();

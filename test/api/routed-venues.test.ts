@@ -8,7 +8,8 @@
  * worker's re-run does), a venue refusal as `venue_rejected`, and order history that shows an order
  * placed in the venue's own interface.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, onTestFinished } from 'vitest';
+import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { openOrm } from '../../db/orm.js';
@@ -249,8 +250,11 @@ describe('routed venues', () => {
       it('a dispatch run again from its first attempt after its order was sent and the answer lost (a worker re-run) finds that order: exactly one venue order', async () => {
         const t = await s.trader('fullTrading', { executionMode: 'routed' });
         const { user } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
+        const pool = new pg.Pool({ connectionString: s.config.databaseUrl, max: 2 });
+        onTestFinished(() => pool.end());
         const deps = {
           orm: s.orm,
+          pool,
           markMaxAgeMs: 60_000,
           ring: parseKeyRing(TEST_AGENT_KEYS),
           venues: {

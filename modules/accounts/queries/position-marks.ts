@@ -7,6 +7,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Decimal } from '../../../domain/decimal.js';
 import { marksFor } from '../../../db/account-state.js';
+import { sqlOf } from '../../../db/sql.js';
 import type { QuotesHub } from '../../../api/ws/quotes-hub.js';
 
 export async function positionMarks(
@@ -22,6 +23,6 @@ export async function positionMarks(
     if (quote) marks.set(key, new Decimal(quote.mark));
     else missing.push(p);
   }
-  for (const [key, mark] of missing.length ? await marksFor(em, missing) : []) marks.set(key, mark);
+  for (const [key, mark] of missing.length ? await marksFor(sqlOf(em), missing) : []) marks.set(key, mark);
   return marks;
 }

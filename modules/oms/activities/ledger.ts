@@ -1,14 +1,14 @@
 /**
  * The ledger of every venue: what an execution changes on the platform's books — fills, the net
  * position, closed round trips (trades), the venue balance, the intent's state and the `/ws/risk`
- * events — written in ONE transaction of the intent's tenant under the account lock. The paper
- * engine (./paper.ts) and routed dispatch (./routed.ts) both record through it.
+ * events — written in ONE transaction of the intent's tenant under the account lock, as prepared statements on the
+ * worker's own `pg` pool (db/sql.ts; issue 15: MikroORM's per-statement machinery was most of the order's database
+ * CPU). The paper engine (./paper.ts) and routed dispatch (./routed.ts) both record through it.
  *
  * Idempotent by construction: a retried activity finds the intent already past the state it
  * expects and returns the recorded outcome, so a fill is never recorded twice.
  */
-import { LockMode } from '@mikro-orm/core';
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { ApplicationFailure } from '@temporalio/common';
 import { Decimal, ZERO, fmt } from '../../../domain/decimal.js';
 import { applyFill, fee, type PositionState } from '../../../domain/paper/position.js';
@@ -19,28 +19,38 @@ import {
   Fill,
   OrderIntent,
   Position,
-  Tenant,
-  Trade,
   type AccountBalanceRow,
   type OrderIntentRow,
   type PositionRow,
 } from '../../../db/entities.js';
-import { scoped, platformEm } from '../../../db/orm.js';
+import { insertRow, selectList, sqlOfClient, transaction, updateRow, type Sql } from '../../../db/sql.js';
 import { BoundedMap } from '../../../domain/bounded-map.js';
-import { fillView, intentToView, positionView, workingOrderView } from '../../../db/views.js';
+import { fillView, intentToView, positionView, workingOrderView, type Row } from '../../../db/views.js';
 import { recordStateSnapshot, type KnownVenueState } from '../../../db/state-snapshots.js';
 import { appendEvents, type NewEvent } from '../../../db/events.js';
 import type { DispatchOutcome } from '../../../activities/types.js';
 import type { ActivityMetrics } from '../../../activities/metrics.js';
 
-/** What the paper venue needs; `metrics` counts intents reaching a terminal state (activities/metrics.ts). */
+/**
+ * What the ledger and the paper venue need: `pool`, the worker's `pg` pool the ledger's transactions run on (prepared
+ * statements, no MikroORM: db/sql.ts); the mark freshness bound (ms); `metrics` counts intents reaching a terminal
+ * state (activities/metrics.ts).
+ */
 export interface PaperDeps {
-  orm: MikroORM;
+  pool: pg.Pool;
   markMaxAgeMs: number;
   metrics?: ActivityMetrics;
 }
 
 const isTerminal = (state: string) => (TERMINAL_STATES as readonly string[]).includes(state);
+
+/** The properties of an entity schema (its row type's keys). */
+const propsOf = (schema: { meta: { properties: object } }) => Object.keys(schema.meta.properties);
+const INTENT_PROPS = propsOf(OrderIntent);
+/** Select lists naming each column as its entity property (db/sql.ts `selectList`). */
+const INTENT_COLUMNS = selectList(INTENT_PROPS, 'i');
+const POSITION_COLUMNS = selectList(propsOf(Position), 'p');
+const BALANCE_COLUMNS = selectList(propsOf(AccountBalance), 'b');
 
 /** What never changes about an intent: its tenant, account and venue. */
 export interface IntentHead {
@@ -67,10 +77,13 @@ export function rememberIntentHead(intentId: string, head: IntentHead): void {
 }
 
 /** The head of intent `intentId`, kept or read. @throws ApplicationFailure `intent_not_found` (non-retryable). */
-async function headOf(orm: MikroORM, intentId: string): Promise<IntentHead> {
+async function headOf(pool: pg.Pool, intentId: string): Promise<IntentHead> {
   const kept = heads.get(intentId);
   if (kept) return kept.value;
-  const row = await platformEm(orm).findOne(OrderIntent, { id: intentId }, { filters: false });
+  const [row] = await sqlOfClient(pool).rows<IntentHead>(
+    `select tenant_id as "tenantId", account_id as "accountId", venue from order_intents where id = $1`,
+    [intentId],
+  );
   if (!row) throw ApplicationFailure.nonRetryable(`intent ${intentId} not found`, 'intent_not_found');
   rememberIntentHead(intentId, row);
   return row;
@@ -87,50 +100,122 @@ export interface LockedAccount {
 }
 
 /**
- * Locks the intent's account row (`for update of` the account only: neither the tenant nor the prop account row is
- * locked) as db/events.ts `lockAccount` does, reading {@link LockedAccount} with it.
+ * Locks the account row of `head` in `tx` (`for update of` the account only: neither the tenant nor the prop account
+ * row is locked), the same lock as db/events.ts `lockAccount`, reading {@link LockedAccount} with it.
  * @throws Error when the account does not exist in the intent's tenant (a broken intent row; retried as any error).
  */
-async function lockForExecution(em: EntityManager, head: IntentHead): Promise<LockedAccount> {
-  const [row] = await em
-    .getConnection()
-    .execute<{ fee_schedule: LockedAccount['feeSchedule']; challenge_id: string | null }[]>(
-      `select t.fee_schedule,
-            (select pa.id from prop_accounts pa where pa.account_id = a.id and pa.status = 'active' limit 1) as challenge_id
+export async function lockAccountOf(tx: Sql, head: Omit<IntentHead, 'venue'>): Promise<LockedAccount> {
+  const [row] = await tx.rows<LockedAccount>(
+    `select t.fee_schedule as "feeSchedule",
+            (select pa.id from prop_accounts pa where pa.account_id = a.id and pa.status = 'active' limit 1) as "challengeId"
        from accounts a join tenants t on t.id = a.tenant_id
-      where a.id = ? and a.tenant_id = ?
+      where a.id = $1 and a.tenant_id = $2
         for update of a`,
-      [head.accountId, head.tenantId],
-      'all',
-      em.getTransactionContext(),
-    );
+    [head.accountId, head.tenantId],
+  );
   if (!row) throw new Error(`account ${head.accountId} of tenant ${head.tenantId} not found`);
-  return { feeSchedule: row.fee_schedule, challengeId: row.challenge_id };
+  return row;
+}
+
+/** The intent row as last written (JSON of its properties), to write only what a transaction changed. */
+const written = new WeakMap<OrderIntentRow, Record<string, string>>();
+const snapshot = (intent: OrderIntentRow) =>
+  Object.fromEntries(INTENT_PROPS.map((k) => [k, JSON.stringify(intent[k as keyof OrderIntentRow] ?? null)]));
+
+/**
+ * Writes the properties of `intent` changed since it was read or last saved in `tx` (nothing when none), stamping
+ * `updatedAt` now unless an event of this change stamped it already ({@link intentEvent}).
+ */
+async function saveIntent(tx: Sql, intent: OrderIntentRow): Promise<void> {
+  const before = written.get(intent) ?? {};
+  const changed = INTENT_PROPS.filter((k) => before[k] !== JSON.stringify(intent[k as keyof OrderIntentRow] ?? null));
+  if (!changed.length) return;
+  if (!changed.includes('updatedAt')) ((intent.updatedAt = new Date()), changed.push('updatedAt'));
+  const changes = Object.fromEntries(changed.map((k) => [k, intent[k as keyof OrderIntentRow] ?? null]));
+  await updateRow(tx, 'order_intents', changes, { id: intent.id });
+  written.set(intent, snapshot(intent));
 }
 
 /**
- * Runs `work` in a transaction of the intent's tenant with the account and the intent locked; `work` also gets what
- * the account lock read ({@link LockedAccount}). Every terminal transition of an intent happens in here, so when
- * `work` moved the intent into a terminal state, `metrics.intentTerminal` hears of it once the transaction has committed.
+ * Runs `work` in one transaction of the intent's tenant on the worker's pool (deps.pool: prepared statements, no
+ * MikroORM) with the account and the intent locked; `work` gets the transaction, the intent row (change it in place:
+ * what changed is written before the commit) and what the account lock read ({@link LockedAccount}). Every terminal
+ * transition of an intent happens in here, so when `work` moved the intent into a terminal state,
+ * `metrics.intentTerminal` hears of it once the transaction has committed.
+ * @throws ApplicationFailure `intent_not_found` (non-retryable) when no such intent exists.
  */
 export async function withLockedIntent<T>(
-  orm: MikroORM,
+  deps: Pick<PaperDeps, 'pool'>,
   intentId: string,
-  work: (em: EntityManager, intent: OrderIntentRow, account: LockedAccount) => Promise<T>,
+  work: (tx: Sql, intent: OrderIntentRow, account: LockedAccount) => Promise<T>,
   metrics?: ActivityMetrics,
 ): Promise<T> {
-  const head = await headOf(orm, intentId);
+  const head = await headOf(deps.pool, intentId);
   let reached: IntentState | undefined;
-  const result = await scoped(orm, head.tenantId).transactional(async (em) => {
-    const account = await lockForExecution(em, head);
-    const intent = await em.findOneOrFail(OrderIntent, { id: intentId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const result = await transaction(deps.pool, async (tx) => {
+    const account = await lockAccountOf(tx, head);
+    const intent = await readIntent(tx, intentId, head.tenantId, 'for update');
     const before = intent.state;
-    const out = await work(em, intent, account);
+    const out = await work(tx, intent, account);
+    await saveIntent(tx, intent);
     reached = !isTerminal(before) && isTerminal(intent.state) ? (intent.state as IntentState) : undefined;
     return out;
   });
   if (reached) metrics?.intentTerminal(head.venue, reached);
   return result;
+}
+
+/**
+ * The intent `intentId` of tenant `tenantId` as a row, read in `tx` (`lock`: `for update`, as the ledger's transactions
+ * take it after the account lock); what changes on it is written by {@link withLockedIntent} before its commit.
+ * @throws ApplicationFailure `intent_not_found` (non-retryable) when no such intent exists.
+ */
+export async function readIntent(tx: Sql, intentId: string, tenantId: string, lock = ''): Promise<OrderIntentRow> {
+  const [intent] = await tx.rows<OrderIntentRow>(
+    `select ${INTENT_COLUMNS} from order_intents i where i.id = $1 and i.tenant_id = $2 ${lock}`.trim(),
+    [intentId, tenantId],
+  );
+  if (!intent) throw ApplicationFailure.nonRetryable(`intent ${intentId} not found`, 'intent_not_found');
+  written.set(intent, snapshot(intent));
+  return intent;
+}
+
+/**
+ * Inserts a new intent row in `tx` (its entity properties only) unless one with its id exists; answers whether it
+ * inserted (false: a retry found it recorded). One statement either way.
+ */
+export async function insertIntent(tx: Sql, row: Partial<OrderIntentRow>): Promise<boolean> {
+  const known = Object.fromEntries(INTENT_PROPS.map((k) => [k, row[k as keyof OrderIntentRow]]));
+  return (await insertRow(tx, 'order_intents', known, 'on conflict (id) do nothing returning id')).length > 0;
+}
+
+/** The position row of `intent`'s account, venue and symbol in `tx`; null when none yet. */
+export async function positionOf(
+  tx: Sql,
+  intent: Pick<OrderIntentRow, 'accountId' | 'venue' | 'symbol'>,
+): Promise<PositionRow | null> {
+  const [row] = await tx.rows<PositionRow>(
+    `select ${POSITION_COLUMNS} from positions p where p.account_id = $1 and p.venue = $2 and p.symbol = $3`,
+    [intent.accountId, intent.venue, intent.symbol],
+  );
+  return row ?? null;
+}
+
+/** Every position row (flat ones too) of `accountId` on `venue`, in `tx`. */
+export async function positionsOf(tx: Sql, accountId: string, venue: string): Promise<PositionRow[]> {
+  return tx.rows<PositionRow>(`select ${POSITION_COLUMNS} from positions p where p.account_id = $1 and p.venue = $2`, [
+    accountId,
+    venue,
+  ]);
+}
+
+/** The balance row of `accountId` on `venue`, in `tx`; null when none yet. */
+export async function balanceOf(tx: Sql, accountId: string, venue: string): Promise<AccountBalanceRow | null> {
+  const [row] = await tx.rows<AccountBalanceRow>(
+    `select ${BALANCE_COLUMNS} from account_balances b where b.account_id = $1 and b.venue = $2`,
+    [accountId, venue],
+  );
+  return row ?? null;
 }
 
 /** The outcome already recorded on an intent (for retries and no-op wake-ups). */
@@ -145,10 +230,10 @@ export function outcomeOf(i: OrderIntentRow): DispatchOutcome {
   };
 }
 
-/** Marks an intent rejected before dispatch (risk), with its events. */
-export async function rejectIntent(em: EntityManager, intent: OrderIntentRow, reason: string): Promise<void> {
+/** Marks an intent rejected before dispatch (risk), with its events, in `tx`. */
+export async function rejectIntent(tx: Sql, intent: OrderIntentRow, reason: string): Promise<void> {
   Object.assign(intent, { state: 'rejected', orderStatus: 'rejected', rejectReason: reason, lastEvent: 'rejected' });
-  await appendEvents(em, intent.tenantId, intent.accountId, [intentEvent(intent, 'intent.rejected')]);
+  await appendEvents(tx, intent.tenantId, intent.accountId, [intentEvent(intent, 'intent.rejected')]);
 }
 
 /** The `Order-Intent-Update` event of an intent's change (stamps `updatedAt`). */
@@ -163,16 +248,16 @@ export function intentEvent(intent: OrderIntentRow, kind: string): NewEvent {
  * `known` when the transaction already holds the venue's state after the fills (else read again).
  */
 export async function commitExecution(
-  em: EntityManager,
+  tx: Sql,
   intent: OrderIntentRow,
   events: NewEvent[],
   filled: boolean,
   known?: KnownVenueState,
 ): Promise<void> {
-  if (events.length) await appendEvents(em, intent.tenantId, intent.accountId, events);
+  if (events.length) await appendEvents(tx, intent.tenantId, intent.accountId, events);
   if (filled)
     await recordStateSnapshot(
-      em,
+      tx,
       { tenantId: intent.tenantId, accountId: intent.accountId, venue: intent.venue, reason: 'fill' },
       known,
     );
@@ -182,13 +267,14 @@ export async function commitExecution(
  * The `Open-Orders-Update` event of a change to `intent`'s working order: every open working order of its
  * account after this transaction's changes; the event's `venue` is the intent's (the order that changed).
  */
-async function openOrdersEvent(
-  em: EntityManager,
-  intent: Pick<OrderIntentRow, 'accountId' | 'venue'>,
-): Promise<NewEvent> {
-  await em.flush(); // the list must see this transaction's own change of the order
+async function openOrdersEvent(tx: Sql, intent: OrderIntentRow): Promise<NewEvent> {
+  await saveIntent(tx, intent); // the list must see this transaction's own change of the order
   const { accountId } = intent;
-  const open = await em.find(OrderIntent, { accountId, orderStatus: 'open' }, { orderBy: { createdAt: 'asc' } });
+  const open = await tx.rows<OrderIntentRow>(
+    `select ${INTENT_COLUMNS} from order_intents i
+      where i.account_id = $1 and i.tenant_id = $2 and i.order_status = 'open' order by i.created_at`,
+    [accountId, intent.tenantId],
+  );
   return {
     kind: 'orders.open_changed',
     frameType: 'Open-Orders-Update',
@@ -202,12 +288,12 @@ async function openOrdersEvent(
  * when its working order opened or closed (`wasOpen`: open before the move), then `intent.<event>`.
  */
 export async function transitionEvents(
-  em: EntityManager,
+  tx: Sql,
   intent: OrderIntentRow,
   wasOpen: boolean,
   event: string,
 ): Promise<NewEvent[]> {
-  const openOrders = wasOpen !== (intent.orderStatus === 'open') ? [await openOrdersEvent(em, intent)] : [];
+  const openOrders = wasOpen !== (intent.orderStatus === 'open') ? [await openOrdersEvent(tx, intent)] : [];
   return [...openOrders, intentEvent(intent, `intent.${event}`)];
 }
 
@@ -233,13 +319,14 @@ export interface FillsRecorded {
 }
 
 /**
- * Records fills: Fill rows (ids `<intentId>-<n>`), the net position, closed round trips,
+ * Records fills in `tx`: Fill rows (ids `<intentId>-<n>`), the net position, closed round trips,
  * the venue balance (realised PnL − fees, USD). `posRow` is the intent's position row (null: none yet).
  * `read`, what the caller read in this transaction: `balance` the account's balance row on the venue (null: none;
- * absent: read here); `feeSchedule` the tenant's (absent: read here when a fill has no venue fee).
+ * absent: read here); `feeSchedule` the tenant's, which prices a fill the venue reported no fee for (paper fills).
+ * @throws Error when a fill has no venue fee and no `feeSchedule` was given (a caller's bug).
  */
 export async function recordFills(
-  em: EntityManager,
+  tx: Sql,
   intent: OrderIntentRow,
   fills: ExecutionToRecord[],
   posRow: PositionRow | null,
@@ -247,24 +334,22 @@ export async function recordFills(
   read: { balance?: AccountBalanceRow | null; feeSchedule?: LockedAccount['feeSchedule'] } = {},
 ): Promise<FillsRecorded> {
   const ts = Date.now(); // execution time; the tick's own time is when the mark was published
-  const schedule =
-    read.feeSchedule ??
-    (fills.every((f) => f.feeUsd) ? null : (await em.findOneOrFail(Tenant, { id: intent.tenantId })).feeSchedule);
+  const schedule = read.feeSchedule;
+  if (!schedule && !fills.every((f) => f.feeUsd)) throw new Error(`fills of ${intent.id} need the fee schedule`);
   const bps = { maker: new Decimal(schedule?.makerBps ?? 0), taker: new Decimal(schedule?.takerBps ?? 0) };
   // Fills and `filledQty` change together (here), so an intent with nothing filled has no fill row yet.
-  const before = new Decimal(intent.filledQty).isZero() ? 0 : await em.count(Fill, { intentId: intent.id });
+  const before = new Decimal(intent.filledQty).isZero()
+    ? 0
+    : (await tx.rows<{ n: number }>(`select count(*)::int as n from fills where intent_id = $1`, [intent.id]))[0].n;
   let position: PositionState = posRow
     ? {
         qty: new Decimal(posRow.qty),
         avgEntryPrice: new Decimal(posRow.avgEntryPrice),
         realizedPnl: new Decimal(posRow.realizedPnlUsd),
-        openedAt: posRow.openedAt?.getTime() ?? null,
+        openedAt: posRow.openedAt ? new Date(posRow.openedAt).getTime() : null,
       }
     : { qty: ZERO, avgEntryPrice: ZERO, realizedPnl: ZERO, openedAt: null };
-  const balance =
-    read.balance !== undefined
-      ? read.balance
-      : await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
+  const balance = read.balance !== undefined ? read.balance : await balanceOf(tx, intent.accountId, intent.venue);
   let cash = new Decimal(balance?.balanceUsd ?? 0);
   /** Fees paid opening what is still open (USD); a close takes its pro-rata share into the trade. */
   let entryFees = new Decimal(posRow?.entryFeesUsd ?? 0);
@@ -272,6 +357,7 @@ export async function recordFills(
   let notional = new Decimal(intent.avgFillPrice ?? 0).times(filledQty);
   const events: NewEvent[] = [];
   const at = new Date(ts);
+  const owner = { tenantId: intent.tenantId, accountId: intent.accountId };
 
   for (const [k, f] of fills.entries()) {
     const id = `${intent.id}-${before + k + 1}`;
@@ -286,10 +372,9 @@ export async function recordFills(
     cash = cash.plus(realized).minus(feeUsd);
     filledQty = filledQty.plus(f.qty);
     notional = notional.plus(f.price.times(f.qty));
-    const fill = em.create(Fill, {
+    const fill: Row<typeof Fill> = {
       id,
-      tenantId: intent.tenantId,
-      accountId: intent.accountId,
+      ...owner,
       intentId: intent.id,
       venue: intent.venue,
       symbol: intent.symbol,
@@ -302,17 +387,17 @@ export async function recordFills(
       venueTradeId: f.venueTradeId ?? id,
       realizedPnlUsd: fmt(realized),
       executedAt: f.at ? new Date(f.at) : at,
-    });
+    };
+    await insertRow(tx, 'fills', fill);
     events.push({ kind: 'fill.executed', frameType: 'Fill', venue: intent.venue, data: fillView(fill) });
     const closedQty = applied.closed?.qty ?? ZERO;
     const entryShare = closedQty.isZero() || openBefore.isZero() ? ZERO : entryFees.times(closedQty).div(openBefore);
     entryFees = position.qty.isZero() ? ZERO : entryFees.minus(entryShare).plus(feeOf(f.qty.minus(closedQty)));
     if (applied.closed) {
       const c = applied.closed;
-      em.create(Trade, {
+      await insertRow(tx, 'trades', {
         id: `${id}-t`,
-        tenantId: intent.tenantId,
-        accountId: intent.accountId,
+        ...owner,
         venue: intent.venue,
         symbol: intent.symbol,
         side: c.side,
@@ -324,38 +409,40 @@ export async function recordFills(
         openedAt: new Date(c.openedAt),
         closedAt: new Date(c.closedAt),
         exitFillId: id,
+        source: 'platform',
       });
     }
   }
 
   intent.filledQty = fmt(filledQty);
   intent.avgFillPrice = fmt(notional.div(filledQty));
-  const values = {
+  const saved: PositionRow = {
+    ...owner,
+    venue: intent.venue,
+    symbol: intent.symbol,
     qty: fmt(position.qty),
     avgEntryPrice: fmt(position.avgEntryPrice),
     realizedPnlUsd: fmt(position.realizedPnl),
     entryFeesUsd: fmt(entryFees),
     leverage: intent.leverage,
     openedAt: position.openedAt == null ? null : new Date(position.openedAt),
+    updatedAt: at,
   };
-  const saved = posRow
-    ? Object.assign(posRow, values)
-    : em.create(Position, {
-        accountId: intent.accountId,
-        venue: intent.venue,
-        symbol: intent.symbol,
-        tenantId: intent.tenantId,
-        ...values,
-      });
-  const balanceAfter = balance
-    ? Object.assign(balance, { balanceUsd: fmt(cash) })
-    : em.create(AccountBalance, {
-        accountId: intent.accountId,
-        venue: intent.venue,
-        tenantId: intent.tenantId,
-        balanceUsd: fmt(cash),
-      });
-  saved.updatedAt = at;
+  await insertRow(
+    tx,
+    'positions',
+    saved,
+    `on conflict (account_id, venue, symbol) do update set qty = excluded.qty, avg_entry_price = excluded.avg_entry_price,
+       realized_pnl_usd = excluded.realized_pnl_usd, entry_fees_usd = excluded.entry_fees_usd,
+       leverage = excluded.leverage, opened_at = excluded.opened_at, updated_at = excluded.updated_at`,
+  );
+  const balanceAfter: AccountBalanceRow = { ...owner, venue: intent.venue, balanceUsd: fmt(cash) };
+  await insertRow(
+    tx,
+    'account_balances',
+    balanceAfter,
+    'on conflict (account_id, venue) do update set balance_usd = excluded.balance_usd',
+  );
   events.push({
     kind: 'position.changed',
     frameType: 'Position-Changed',

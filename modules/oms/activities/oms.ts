@@ -2,52 +2,57 @@
  * OMS activities that are not venue-specific: record a composed intent, and the pre-dispatch
  * risk check (initial margin against the venue's available margin, docs/api.md §2.5).
  */
-import type { EntityManager, MikroORM, QueryResult } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { Decimal, ZERO } from '../../../domain/decimal.js';
 import { initialMargin, venueState } from '../../../domain/paper/account.js';
 import type { IntentView } from '../../../domain/oms/intent.js';
-import {
-  AccountBalance,
-  OrderIntent,
-  Position,
-  type AccountBalanceRow,
-  type OrderIntentRow,
-  type PositionRow,
-} from '../../../db/entities.js';
+import type { AccountBalanceRow, OrderIntentRow, PositionRow } from '../../../db/entities.js';
 import type { MarkTick } from '../../../domain/market/types.js';
-import { scoped } from '../../../db/orm.js';
 import { intentToView } from '../../../db/views.js';
-import { appendEvents, lockAccount } from '../../../db/events.js';
+import { appendEvents } from '../../../db/events.js';
+import { transaction, type Sql } from '../../../db/sql.js';
 import { readMark } from '../../../db/marks.js';
 import { marksFor } from '../../../db/account-state.js';
-import { outcomeOf, rejectIntent, rememberIntentHead, withLockedIntent } from './ledger.js';
+import {
+  balanceOf,
+  insertIntent,
+  lockAccountOf,
+  outcomeOf,
+  positionsOf,
+  readIntent,
+  rejectIntent,
+  rememberIntentHead,
+  withLockedIntent,
+} from './ledger.js';
 import type { RiskVerdict } from '../../../activities/types.js';
 import type { ActivityMetrics } from '../../../activities/metrics.js';
 import { verifyTypedData, type Hex } from 'viem';
-import { Credential } from '../../../db/entities.js';
 import { signingRequestOf } from '../../../venues/self-signed.js';
 import type { IntentWorkflowInput } from '../workflows/intent.definitions.js';
 
 /**
- * What the OMS activities need; `venues.network` is the routed venues' signing network (a self-signed
+ * What the OMS activities need; `pool` the worker's `pg` pool the ledger's transactions run on (db/sql.ts);
+ * `venues.network` is the routed venues' signing network (a self-signed
  * routed intent's typed data depends on it); `metrics` counts risk rejections as terminal states (activities/metrics.ts).
  */
 export interface OmsDeps {
-  orm: MikroORM;
+  pool: pg.Pool;
   markMaxAgeMs: number;
   venues: { network: 'mainnet' | 'testnet' };
   metrics?: ActivityMetrics;
 }
 
-export function omsActivities({ orm, markMaxAgeMs, venues, metrics }: OmsDeps) {
+export function omsActivities(deps: OmsDeps) {
+  const { pool, markMaxAgeMs, venues, metrics } = deps;
   return {
     /**
      * Inserts the intent in `signed_pending_dispatch` with its `composed` event; a second call
-     * for the same id returns the stored intent unchanged (idempotent).
+     * for the same id returns the stored intent unchanged (idempotent). One transaction on the ledger's pool
+     * (db/sql.ts) under the account lock.
      */
     async recordIntent(input: IntentWorkflowInput): Promise<IntentView> {
-      const view = await scoped(orm, input.tenantId).transactional(async (em) => {
-        await lockAccount(em, input.accountId);
+      const view = await transaction(pool, async (tx) => {
+        await lockAccountOf(tx, input);
         const { intentId, signing, batchId, batchLeg, pollMs: _p, resume: _r, historyBound: _b, ...fields } = input;
         const now = new Date();
         const row = {
@@ -68,15 +73,9 @@ export function omsActivities({ orm, markMaxAgeMs, venues, metrics }: OmsDeps) {
           updatedAt: now,
         } satisfies Partial<OrderIntentRow>;
         // One statement whether or not a retry finds the intent recorded (then nothing is inserted).
-        const inserted: QueryResult = await em
-          .createQueryBuilder(OrderIntent)
-          .insert(row)
-          .onConflict('id')
-          .ignore()
-          .execute('run');
-        if (!inserted.affectedRows) return intentToView(await em.findOneOrFail(OrderIntent, { id: intentId }));
+        if (!(await insertIntent(tx, row))) return intentToView(await readIntent(tx, intentId, input.tenantId));
         const composed = intentToView(row as OrderIntentRow);
-        await appendEvents(em, input.tenantId, input.accountId, [
+        await appendEvents(tx, input.tenantId, input.accountId, [
           { kind: 'intent.composed', frameType: 'Order-Intent-Update', venue: input.venue, data: composed },
         ]);
         return composed;
@@ -93,10 +92,13 @@ export function omsActivities({ orm, markMaxAgeMs, venues, metrics }: OmsDeps) {
      * nothing: `{ ok: false, reason: 'invalid_signature' }`.
      */
     async acceptSignature(intentId: string, signature: string): Promise<RiskVerdict> {
-      return withLockedIntent(orm, intentId, async (em, intent) => {
+      return withLockedIntent(deps, intentId, async (tx, intent) => {
         if (intent.state !== 'intent_pending') return { ok: true };
-        const cred = await em.findOneOrFail(Credential, { id: intent.credentialId });
-        const signer = cred.signerAddress?.toLowerCase();
+        const [cred] = await tx.rows<{ signerAddress: string | null }>(
+          `select signer_address as "signerAddress" from credentials where id = $1 and tenant_id = $2`,
+          [intent.credentialId, intent.tenantId],
+        );
+        const signer = cred?.signerAddress?.toLowerCase();
         const { typedData } = signingRequestOf({ ...intent, intentId: intent.id }, venues.network);
         const valid =
           /^0x[0-9a-fA-F]{130}$/.test(signature) &&
@@ -110,7 +112,7 @@ export function omsActivities({ orm, markMaxAgeMs, venues, metrics }: OmsDeps) {
         if (!valid) return { ok: false, reason: 'invalid_signature' };
         if (intent.venueSigning) intent.venueSigning = { ...intent.venueSigning, signature };
         Object.assign(intent, { state: 'signed_pending_dispatch', lastEvent: 'signed', updatedAt: new Date() });
-        await appendEvents(em, intent.tenantId, intent.accountId, [
+        await appendEvents(tx, intent.tenantId, intent.accountId, [
           { kind: 'intent.signed', frameType: 'Order-Intent-Update', venue: intent.venue, data: intentToView(intent) },
         ]);
         return { ok: true };
@@ -122,9 +124,9 @@ export function omsActivities({ orm, markMaxAgeMs, venues, metrics }: OmsDeps) {
      */
     async checkRisk(intentId: string): Promise<RiskVerdict> {
       return withLockedIntent(
-        orm,
+        deps,
         intentId,
-        async (em, intent) => (await riskInLock(em, intent, markMaxAgeMs)).verdict,
+        async (tx, intent) => (await riskInLock(tx, intent, markMaxAgeMs)).verdict,
         metrics,
       );
     },
@@ -151,23 +153,23 @@ export interface RiskCheck {
  * the venue's available margin, USD (`insufficient_margin`). A rejection is recorded on the intent. An intent
  * already past `signed_pending_dispatch` answers what was decided then (a retry).
  */
-export async function riskInLock(em: EntityManager, intent: OrderIntentRow, markMaxAgeMs: number): Promise<RiskCheck> {
+export async function riskInLock(tx: Sql, intent: OrderIntentRow, markMaxAgeMs: number): Promise<RiskCheck> {
   if (intent.state !== 'signed_pending_dispatch') {
     const o = outcomeOf(intent);
     return { verdict: o.state === 'rejected' ? { ok: false, reason: o.reason ?? 'rejected' } : { ok: true } };
   }
-  const tick = await readMark(em, intent.venue, intent.symbol, markMaxAgeMs);
+  const tick = await readMark(tx, intent.venue, intent.symbol, markMaxAgeMs);
   if (!tick) {
-    await rejectIntent(em, intent, 'no_mark');
+    await rejectIntent(tx, intent, 'no_mark');
     return { verdict: { ok: false, reason: 'no_mark' } };
   }
   // Routed venues hold the margin themselves: the venue refuses what the account cannot carry (422 venue_rejected).
   if (intent.venue !== 'paper') return { verdict: { ok: true } };
-  const positions = await em.find(Position, { accountId: intent.accountId, venue: intent.venue });
-  const balance = await em.findOne(AccountBalance, { accountId: intent.accountId, venue: intent.venue });
+  const positions = await positionsOf(tx, intent.accountId, intent.venue);
+  const balance = await balanceOf(tx, intent.accountId, intent.venue);
   // The other held symbols' marks in one statement, at any age (a position is valued at its entry without one).
   const others = positions.filter((p) => p.symbol !== intent.symbol && !new Decimal(p.qty).isZero());
-  const marks = await marksFor(em, others);
+  const marks = await marksFor(tx, others);
   marks.set(`${intent.venue} ${intent.symbol}`, tick.mark);
   const state = venueState(
     new Decimal(balance?.balanceUsd ?? 0),
@@ -181,7 +183,7 @@ export async function riskInLock(em: EntityManager, intent: OrderIntentRow, mark
   const price = new Decimal(intent.price ?? intent.stopLimitPrice ?? intent.triggerPrice ?? tick.mark);
   const needed = initialMargin(new Decimal(intent.qty), price, new Decimal(intent.leverage), intent.reduceOnly);
   if (needed.gt(state.marginAvailableUsd) && needed.gt(ZERO)) {
-    await rejectIntent(em, intent, 'insufficient_margin');
+    await rejectIntent(tx, intent, 'insufficient_margin');
     return { verdict: { ok: false, reason: 'insufficient_margin' } };
   }
   return { verdict: { ok: true }, tick, positions, balance, marks };

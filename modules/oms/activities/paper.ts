@@ -9,8 +9,8 @@
 import { Decimal, ZERO } from '../../../domain/decimal.js';
 import { matchOnArrival, matchOnMark, type MatchResult, type PaperOrder } from '../../../domain/paper/engine.js';
 import type { IntentState, OrderStatus } from '../../../domain/oms/intent.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { Position, type OrderIntentRow } from '../../../db/entities.js';
+import type { OrderIntentRow } from '../../../db/entities.js';
+import type { Sql } from '../../../db/sql.js';
 import type { NewEvent } from '../../../db/events.js';
 import type { KnownVenueState } from '../../../db/state-snapshots.js';
 import { readMark } from '../../../db/marks.js';
@@ -62,10 +62,10 @@ export async function executePaper(
   mode: 'arrival' | 'mark',
 ): Promise<{ outcome: DispatchOutcome; challengeId: string | null }> {
   return ledger.withLockedIntent(
-    deps.orm,
+    deps,
     intentId,
-    async (em, intent, account) => ({
-      outcome: await executeInLock(deps, em, intent, mode, { feeSchedule: account.feeSchedule }),
+    async (tx, intent, account) => ({
+      outcome: await executeInLock(deps, tx, intent, mode, { feeSchedule: account.feeSchedule }),
       challengeId: account.challengeId,
     }),
     deps.metrics,
@@ -83,12 +83,12 @@ export async function checkAndExecutePaper(
   intentId: string,
 ): Promise<{ risk: RiskVerdict; outcome?: DispatchOutcome; challengeId: string | null }> {
   return ledger.withLockedIntent(
-    deps.orm,
+    deps,
     intentId,
-    async (em, intent, { feeSchedule, challengeId }) => {
-      const { verdict: risk, ...read } = await riskInLock(em, intent, deps.markMaxAgeMs);
+    async (tx, intent, { feeSchedule, challengeId }) => {
+      const { verdict: risk, ...read } = await riskInLock(tx, intent, deps.markMaxAgeMs);
       if (!risk.ok) return { risk, challengeId };
-      return { risk, outcome: await executeInLock(deps, em, intent, 'arrival', { ...read, feeSchedule }), challengeId };
+      return { risk, outcome: await executeInLock(deps, tx, intent, 'arrival', { ...read, feeSchedule }), challengeId };
     },
     deps.metrics,
   );
@@ -96,34 +96,35 @@ export async function checkAndExecutePaper(
 
 /**
  * What a caller of {@link executeInLock} already read in its transaction, used instead of reading it again: the
- * risk check's reads ({@link RiskCheck}) and the tenant's fee schedule the account lock read ({@link ledger.LockedAccount}).
+ * risk check's reads ({@link RiskCheck}, absent on a crossing wake-up) and the tenant's fee schedule the account lock
+ * read ({@link ledger.LockedAccount}).
  */
-export type ReadInLock = Omit<RiskCheck, 'verdict'> & { feeSchedule?: ledger.LockedAccount['feeSchedule'] };
+export type ReadInLock = Omit<RiskCheck, 'verdict'> & { feeSchedule: ledger.LockedAccount['feeSchedule'] };
 
 /**
  * The paper engine's match of `intent` and its recording through the ledger, inside
  * {@link ledger.withLockedIntent}'s transaction (account and intent locked); see {@link executePaper} for `mode`.
  * An intent not in the state `mode` expects answers its recorded outcome (a retry, or a crossing that passed).
- * `read`: what this transaction read already ({@link ReadInLock}).
+ * `read`: what this transaction read already ({@link ReadInLock}; the fee schedule always, from the account lock).
  */
 export async function executeInLock(
   deps: ledger.PaperDeps,
-  em: EntityManager,
+  tx: Sql,
   intent: OrderIntentRow,
   mode: 'arrival' | 'mark',
-  read: ReadInLock = {},
+  read: ReadInLock,
 ): Promise<DispatchOutcome> {
   if (mode === 'arrival' ? intent.state !== 'signed_pending_dispatch' : intent.orderStatus !== 'open')
     return ledger.outcomeOf(intent);
-  const tick = read.tick ?? (await readMark(em, intent.venue, intent.symbol, deps.markMaxAgeMs));
+  const tick = read.tick ?? (await readMark(tx, intent.venue, intent.symbol, deps.markMaxAgeMs));
   if (!tick) {
     if (mode === 'mark') return ledger.outcomeOf(intent);
-    await ledger.rejectIntent(em, intent, 'no_mark');
+    await ledger.rejectIntent(tx, intent, 'no_mark');
     return ledger.outcomeOf(intent);
   }
   const posRow = read.positions
     ? (read.positions.find((p) => p.symbol === intent.symbol) ?? null)
-    : await em.findOne(Position, { accountId: intent.accountId, venue: intent.venue, symbol: intent.symbol });
+    : await ledger.positionOf(tx, intent);
   const result = (mode === 'arrival' ? matchOnArrival : matchOnMark)(
     toPaperOrder(intent),
     tick,
@@ -145,7 +146,7 @@ export async function executeInLock(
   }
 
   const fills = 'fills' in result ? result.fills : [];
-  const recorded = fills.length ? await ledger.recordFills(em, intent, fills, posRow, tick, read) : undefined;
+  const recorded = fills.length ? await ledger.recordFills(tx, intent, fills, posRow, tick, read) : undefined;
   if (recorded) events.push(...recorded.events);
   const filled = new Decimal(intent.filledQty).gt(0);
   const effect = RESULT_EFFECT[result.kind](filled);
@@ -156,8 +157,8 @@ export async function executeInLock(
     rejectReason: 'reason' in result ? result.reason : null,
     triggered: result.kind === 'resting' ? Boolean(result.order.triggered) : intent.triggered,
   });
-  events.push(...(await ledger.transitionEvents(em, intent, wasOpen, effect.event)));
-  await ledger.commitExecution(em, intent, events, fills.length > 0, recorded && stateAfter(read, recorded));
+  events.push(...(await ledger.transitionEvents(tx, intent, wasOpen, effect.event)));
+  await ledger.commitExecution(tx, intent, events, fills.length > 0, recorded && stateAfter(read, recorded));
   return ledger.outcomeOf(intent);
 }
 
@@ -178,12 +179,12 @@ function stateAfter(read: ReadInLock, recorded: ledger.FillsRecorded): KnownVenu
  */
 export async function cancelPaper(deps: ledger.PaperDeps, intentId: string): Promise<DispatchOutcome> {
   return ledger.withLockedIntent(
-    deps.orm,
+    deps,
     intentId,
-    async (em, intent) => {
+    async (tx, intent) => {
       if (intent.orderStatus !== 'open') return ledger.outcomeOf(intent);
       Object.assign(intent, { state: 'canceled', orderStatus: 'canceled', lastEvent: 'canceled', rejectReason: null });
-      await ledger.commitExecution(em, intent, await ledger.transitionEvents(em, intent, true, 'canceled'), false);
+      await ledger.commitExecution(tx, intent, await ledger.transitionEvents(tx, intent, true, 'canceled'), false);
       return ledger.outcomeOf(intent);
     },
     deps.metrics,

@@ -17,13 +17,14 @@
  * cancel or sync never double-applies.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { Decimal, fmt } from '../../../domain/decimal.js';
 import { isRouted, type IntentState } from '../../../domain/oms/intent.js';
 import type { MarkTick } from '../../../domain/market/types.js';
-import { Fill, OrderIntent, Position, type AgentWalletRow, type OrderIntentRow } from '../../../db/entities.js';
+import { OrderIntent, type AgentWalletRow, type OrderIntentRow } from '../../../db/entities.js';
 import { currentAgent } from '../../../db/agent-wallets.js';
 import { agentBlock } from '../../../domain/custody/agents.js';
 import { platformEm } from '../../../db/orm.js';
@@ -37,6 +38,7 @@ import {
   commitExecution,
   intentEvent,
   outcomeOf,
+  positionOf,
   recordFills,
   rejectIntent,
   transitionEvents,
@@ -57,6 +59,8 @@ import {
 /** What routed execution needs: the ORM, the custody key ring, venue URLs and network, `fetch`, and the worker's metrics (activities/metrics.ts). */
 export interface RoutedDeps {
   orm: MikroORM;
+  /** The worker's `pg` pool the ledger's transactions run on (db/sql.ts). */
+  pool: pg.Pool;
   markMaxAgeMs: number;
   ring: KeyRing | null;
   venues: { urls: Record<RoutedVenue, string>; network: 'mainnet' | 'testnet' };
@@ -146,9 +150,9 @@ async function recordVenueState(
   const fallback = new Decimal(fills[0]?.price ?? order.avgFillPrice ?? order.price ?? '0');
   const tick = await tickFor(deps, head, fallback, opts.tick ?? null);
   return withLockedIntent(
-    deps.orm,
+    deps,
     intentId,
-    async (em, intent) => {
+    async (tx, intent) => {
       const events: NewEvent[] = [];
       const wasOpen = intent.orderStatus === 'open';
       // Fills are only recorded once dispatched: an intent dispatched just now has none yet.
@@ -159,7 +163,14 @@ async function recordVenueState(
       }
       if (intent.state !== 'dispatched') return outcomeOf(intent); // terminal already: nothing more to record
       const seen = new Set(
-        first ? [] : (await em.find(Fill, { intentId }, { fields: ['venueTradeId'] })).map((f) => f.venueTradeId),
+        first
+          ? []
+          : (
+              await tx.rows<{ venueTradeId: string }>(
+                `select venue_trade_id as "venueTradeId" from fills where intent_id = $1`,
+                [intentId],
+              )
+            ).map((f) => f.venueTradeId),
       );
       const fresh = fills
         .filter((f) => f.venueOrderId === order.venueOrderId && !seen.has(f.venueTradeId))
@@ -168,7 +179,7 @@ async function recordVenueState(
         events.push(
           ...(
             await recordFills(
-              em,
+              tx,
               intent,
               fresh.map((f) => ({
                 price: new Decimal(f.price),
@@ -178,7 +189,7 @@ async function recordVenueState(
                 venueTradeId: f.venueTradeId,
                 at: f.time,
               })),
-              await em.findOne(Position, { accountId: intent.accountId, venue: intent.venue, symbol: intent.symbol }),
+              await positionOf(tx, intent),
               tick,
             )
           ).events,
@@ -196,9 +207,9 @@ async function recordVenueState(
       });
       if (changed) {
         intent.lastEvent = effect.event;
-        events.push(...(await transitionEvents(em, intent, wasOpen, effect.event)));
+        events.push(...(await transitionEvents(tx, intent, wasOpen, effect.event)));
       }
-      await commitExecution(em, intent, events, fresh.length > 0);
+      await commitExecution(tx, intent, events, fresh.length > 0);
       return outcomeOf(intent);
     },
     deps.metrics,
@@ -208,10 +219,10 @@ async function recordVenueState(
 /** Rejects an intent before dispatch (agent, mark or venue refusal), recording why. */
 async function reject(deps: RoutedDeps, intentId: string, reason: string): Promise<DispatchOutcome> {
   return withLockedIntent(
-    deps.orm,
+    deps,
     intentId,
-    async (em, intent) => {
-      if (intent.state === 'signed_pending_dispatch') await rejectIntent(em, intent, reason);
+    async (tx, intent) => {
+      if (intent.state === 'signed_pending_dispatch') await rejectIntent(tx, intent, reason);
       return outcomeOf(intent);
     },
     deps.metrics,

@@ -26,6 +26,8 @@ import {
 } from '../../../db/entities.js';
 import { scoped } from '../../../db/orm.js';
 import { marksFor } from '../../../db/account-state.js';
+import { sqlOf } from '../../../db/sql.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Decimal, fmt } from '../../../domain/decimal.js';
 import { venueState } from '../../../domain/paper/account.js';
 import { evaluateChallenge, templateRules, unitsToUsd, usdToUnits } from '../../../domain/prop/rules.js';
@@ -194,10 +196,10 @@ export function challengeActivities(deps: PropDeps) {
 }
 
 /** Equity of an account on the paper venue at the current marks, USD. */
-async function paperEquity(em: Parameters<typeof marksFor>[0], accountId: string): Promise<Decimal> {
+async function paperEquity(em: EntityManager, accountId: string): Promise<Decimal> {
   const balance = await em.findOne(AccountBalance, { accountId, venue: 'paper' });
   const positions = await em.find(Position, { accountId, venue: 'paper', qty: { $ne: '0' } });
-  const marks = await marksFor(em, positions);
+  const marks = await marksFor(sqlOf(em), positions);
   const s = venueState(
     new Decimal(balance?.balanceUsd ?? '0'),
     positions.map((p) => ({

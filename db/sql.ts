@@ -1,0 +1,133 @@
+/**
+ * Plain SQL for the order's hot path (issue 15): the ledger's transaction (modules/oms/activities/ledger.ts) and what
+ * it calls run as prepared statements on a `pg` pool of the worker's, without MikroORM's unit of work, hydration and
+ * query building, which cost more per statement than the statement itself; every other path keeps MikroORM. The
+ * same SQL runs inside a MikroORM transaction through {@link sqlOf}, so a function written against {@link Sql} (the
+ * event append, the state snapshot, mark reads) has one implementation for both.
+ */
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type pg from 'pg';
+
+/**
+ * Runs one statement: `text` with `$1`, `$2`… placeholders (a number may repeat), `values` in their order; answers
+ * its rows as PostgreSQL returns them (numeric and bigint as strings, json parsed). Pass lists and json as JSON text
+ * (`$1::jsonb`): the two runners format arrays differently.
+ */
+export interface Sql {
+  rows<R extends object>(text: string, values?: readonly unknown[]): Promise<R[]>;
+}
+
+/**
+ * The statements of `em`'s transaction (or of its own connection outside one), `$n` placeholders rewritten to
+ * MikroORM's `?`. The unit of work's pending changes are flushed before each statement, so a statement sees them.
+ */
+export function sqlOf(em: EntityManager): Sql {
+  return {
+    async rows<R extends object>(text: string, values: readonly unknown[] = []): Promise<R[]> {
+      await em.flush();
+      const ordered: unknown[] = [];
+      const q = text.replace(/\$(\d+)/g, (_, n: string) => (ordered.push(values[Number(n) - 1]), '?'));
+      return em.getConnection().execute<R[]>(q, ordered, 'all', em.getTransactionContext());
+    },
+  };
+}
+
+/** Where a {@link Sql} function runs: a {@link Sql} as it is, a MikroORM fork through {@link sqlOf}. */
+export type Db = Sql | EntityManager;
+
+/** The {@link Sql} of `db` ({@link Db}). */
+export const sqlFor = (db: Db): Sql => ('rows' in db ? db : sqlOf(db));
+
+/** Prepared statement names by text: one name per distinct statement, the same in every connection. */
+const statementNames = new Map<string, string>();
+const nameOf = (text: string) => {
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `p${createHash('sha1').update(text).digest('hex').slice(0, 16)}`));
+  return name;
+};
+
+/**
+ * The statements of a `pg` client (one connection: a transaction's) or pool, each sent as a named prepared statement:
+ * PostgreSQL parses and plans it once per connection, then binds values.
+ */
+export function sqlOfClient(client: pg.ClientBase | pg.Pool): Sql {
+  return {
+    async rows<R extends object>(text: string, values: readonly unknown[] = []): Promise<R[]> {
+      const res = await client.query<R & pg.QueryResultRow>({ name: nameOf(text), text, values: [...values] });
+      return res.rows;
+    },
+  };
+}
+
+/**
+ * Runs `work` in one transaction on a connection of `pool` (read committed, as MikroORM's): commits when it
+ * resolves, rolls back and rethrows when it throws. A connection whose rollback fails is destroyed, not reused.
+ */
+export async function transaction<T>(pool: pg.Pool, work: (tx: Sql) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('begin');
+    const out = await work(sqlOfClient(client));
+    await client.query('commit');
+    return out;
+  } catch (err) {
+    await client.query('rollback').catch((e: Error) => (broken = e));
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** `snake_case` of a camelCase property name: the column name MikroORM's default naming strategy gives it. */
+const column = (prop: string) => prop.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * The select list of `props` of a table (alias `alias`) named as the entity's properties:
+ * `a.tenant_id as "tenantId", …`, so a row reads as the MikroORM row type of that entity.
+ */
+export function selectList(props: readonly string[], alias: string): string {
+  return props.map((p) => `${alias}.${column(p)} as "${p}"`).join(', ');
+}
+
+/**
+ * `insert into <table> (<columns of row's keys>) values ($1…)` with `row`'s values (objects other than dates as
+ * JSON text; undefined ones left out: the column's default), optionally with `tail` (an `on conflict` or
+ * `returning` clause); answers the rows it returns. One statement text per table, key set and tail.
+ */
+export async function insertRow(
+  sql: Sql,
+  table: string,
+  row: Record<string, unknown>,
+  tail = '',
+): Promise<Record<string, unknown>[]> {
+  const keys = Object.keys(row).filter((k) => row[k] !== undefined);
+  const text = `insert into ${table} (${keys.map(column).join(', ')}) values (${keys.map((_, i) => `$${i + 1}`).join(', ')}) ${tail}`;
+  return sql.rows(
+    text.trim(),
+    keys.map((k) => param(row[k])),
+  );
+}
+
+/**
+ * `update <table> set <columns of changes' keys> where <where's columns>` with their values (as {@link insertRow}).
+ * Nothing is sent when `changes` is empty.
+ */
+export async function updateRow(
+  sql: Sql,
+  table: string,
+  changes: Record<string, unknown>,
+  where: Record<string, unknown>,
+): Promise<void> {
+  const set = Object.keys(changes);
+  if (!set.length) return;
+  const keys = Object.keys(where);
+  const text = `update ${table} set ${set.map((k, i) => `${column(k)} = $${i + 1}`).join(', ')} where ${keys
+    .map((k, i) => `${column(k)} = $${set.length + i + 1}`)
+    .join(' and ')}`;
+  await sql.rows(text, [...set.map((k) => param(changes[k])), ...keys.map((k) => param(where[k]))]);
+}
+
+/** A value as a statement parameter: dates and scalars as they are, other objects (json columns) as JSON text. */
+const param = (v: unknown) => (v !== null && typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : v);
