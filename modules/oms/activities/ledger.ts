@@ -130,7 +130,10 @@ async function saveIntent(tx: Sql, intent: OrderIntentRow): Promise<void> {
   const before = written.get(intent) ?? {};
   const changed = INTENT_PROPS.filter((k) => before[k] !== JSON.stringify(intent[k as keyof OrderIntentRow] ?? null));
   if (!changed.length) return;
-  if (!changed.includes('updatedAt')) ((intent.updatedAt = new Date()), changed.push('updatedAt'));
+  if (!changed.includes('updatedAt')) {
+    intent.updatedAt = new Date();
+    changed.push('updatedAt');
+  }
   const changes = Object.fromEntries(changed.map((k) => [k, intent[k as keyof OrderIntentRow] ?? null]));
   await updateRow(tx, 'order_intents', changes, { id: intent.id });
   written.set(intent, snapshot(intent));
