@@ -22,10 +22,15 @@ import { checkResponse } from './contract.js';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef0123456789';
 
-/** Environment for a worker process of this stack (child-process tests). */
+/**
+ * Environment for a worker process of this stack (child-process tests). It runs the workflow bundle the run's global
+ * setup built (`WORKFLOW_BUNDLE_PATH`, as a compiled worker runs `npm run build`'s), so a started worker does not bundle
+ * the workflows again (several seconds per start); a traced worker bundles its own all the same (worker/worker.ts).
+ */
 export function stackEnv(config: Config): NodeJS.ProcessEnv {
   return {
     ...process.env,
+    WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
     DATABASE_URL: config.databaseUrl,
     TEMPORAL_ADDRESS: config.temporal.address,
     TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
