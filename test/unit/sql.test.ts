@@ -1,0 +1,72 @@
+/**
+ * db/sql.ts, the plain SQL of the ledger's transactions (issue 15): the same statement answers the same through the
+ * ledger's pool and through a MikroORM fork, a fork's pending changes are seen by its statements, and a transaction
+ * that fails part-way leaves nothing behind.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import pg from 'pg';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { openOrm, platformEm } from '../../db/orm.js';
+import { Mark } from '../../db/entities.js';
+import { readMark } from '../../db/marks.js';
+import { insertRow, sqlOf, sqlOfClient, transaction } from '../../db/sql.js';
+import { Decimal } from '../../domain/decimal.js';
+
+const VENUE = 'sqltest';
+const book = { bids: [['99.5', '2']], asks: [['100.5', '3']] };
+
+describe('db/sql.ts', () => {
+  let orm: MikroORM;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    orm = await openOrm(inject('databaseUrl'));
+    pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 });
+    await pool.query(`delete from marks where venue = $1`, [VENUE]);
+  });
+  afterAll(async () => {
+    await pool.query(`delete from marks where venue = $1`, [VENUE]);
+    await pool.end();
+    await orm.close();
+  });
+
+  it('a MikroORM fork sees its own pending row, and the ledger pool reads the same mark once committed', async () => {
+    const em = platformEm(orm);
+    const ts = new Date();
+    em.create(Mark, { venue: VENUE, symbol: 'A', mark: '100.123456789', bid: '99.5', ask: '100.5', book, ts });
+    // Not flushed yet: a statement through the fork flushes first, in the fork's own transaction.
+    await em.transactional(async (tx) => {
+      tx.create(Mark, { venue: VENUE, symbol: 'B', mark: '7', bid: '6', ask: '8', book, ts });
+      const inside = await readMark(tx, VENUE, 'B', 60_000);
+      expect(inside?.mark.toFixed()).toBe('7');
+    });
+    await em.flush();
+    const viaFork = await readMark(platformEm(orm), VENUE, 'A', 60_000);
+    const viaPool = await readMark(sqlOfClient(pool), VENUE, 'A', 60_000);
+    expect(viaPool).toEqual(viaFork);
+    expect(viaPool?.mark.eq(new Decimal('100.123456789'))).toBe(true); // decimals stay exact, never a float
+    expect(viaPool?.book.asks[0].size.toFixed()).toBe('3');
+  });
+
+  it('a placeholder used twice binds the same value through either runner', async () => {
+    const text = `select count(*)::int as n from marks where venue = $1 and (symbol = $2 or $2 = 'none')`;
+    const [viaPool] = await sqlOfClient(pool).rows<{ n: number }>(text, [VENUE, 'A']);
+    const [viaFork] = await sqlOf(platformEm(orm)).rows<{ n: number }>(text, [VENUE, 'A']);
+    expect(viaPool.n).toBe(1);
+    expect(viaFork.n).toBe(1);
+  });
+
+  it('a transaction that throws part-way writes nothing', async () => {
+    const row = { venue: VENUE, symbol: 'C', mark: '1', bid: '1', ask: '1', book, ts: new Date() };
+    await expect(
+      transaction(pool, async (tx) => {
+        await insertRow(tx, 'marks', row);
+        await insertRow(tx, 'marks', row); // the same key again: a unique violation
+      }),
+    ).rejects.toThrow(/duplicate key/);
+    const { rows } = await pool.query(`select 1 from marks where venue = $1 and symbol = 'C'`, [VENUE]);
+    expect(rows).toHaveLength(0);
+    // The connection went back to the pool usable: the next transaction commits.
+    await transaction(pool, (tx) => insertRow(tx, 'marks', row));
+    expect((await readMark(sqlOfClient(pool), VENUE, 'C', 60_000))?.mark.toFixed()).toBe('1');
+  });
+});
