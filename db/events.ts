@@ -38,9 +38,10 @@ export async function lockAccount(em: EntityManager, accountId: string) {
 /**
  * Appends events in order, numbered after the account's last `seq`, in ONE statement (the next seq is read
  * inside the insert; issue 15: one round trip fewer per transaction than reading it first). The account must
- * already be locked by {@link lockAccount}, so no other transaction numbers events of it meanwhile; the rows are
- * written at once (a MikroORM fork's pending changes are flushed first: db/sql.ts `sqlOf`), and the insert trigger
- * NOTIFYs them at commit. `db`: the ledger's transaction or a MikroORM fork in a transaction.
+ * already be locked by {@link lockAccount}, so no other transaction numbers events of it meanwhile. Through a MikroORM
+ * fork (in a transaction) the rows are written at once, after its pending changes (db/sql.ts `sqlOf`); in the
+ * ledger's transaction with its other writes, before its next read or commit (db/sql.ts `Sql.write`). The insert
+ * trigger NOTIFYs them at commit.
  */
 export async function appendEvents(db: Db, tenantId: string, accountId: string, events: NewEvent[]): Promise<void> {
   if (!events.length) return;
@@ -52,7 +53,7 @@ export async function appendEvents(db: Db, tenantId: string, accountId: string, 
     venue: e.venue,
     data: e.data,
   }));
-  await sqlFor(db).rows(
+  await sqlFor(db).write(
     `insert into account_events (tenant_id, account_id, seq, kind, topic, frame_type, venue, data, created_at)
      select $1::varchar, $2::varchar, (select coalesce(max(seq), 0) from account_events where account_id = $2::varchar) + e.n,
             e.kind, e.topic, e.frame_type, e.venue, e.data, $3::timestamptz

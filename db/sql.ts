@@ -16,6 +16,12 @@ import type pg from 'pg';
  */
 export interface Sql {
   rows<R extends object>(text: string, values?: readonly unknown[]): Promise<R[]>;
+  /**
+   * Sends a statement that answers nothing (an insert, update or upsert): at once through a MikroORM fork or a pool;
+   * in a ledger {@link transaction}, queued and sent with the writes queued after it as ONE statement (each a
+   * data-modifying `with` part) before the transaction's next read or its commit, so its errors surface there.
+   */
+  write(text: string, values?: readonly unknown[]): Promise<void>;
 }
 
 /**
@@ -23,14 +29,13 @@ export interface Sql {
  * MikroORM's `?`. The unit of work's pending changes are flushed before each statement, so a statement sees them.
  */
 export function sqlOf(em: EntityManager): Sql {
-  return {
-    async rows<R extends object>(text: string, values: readonly unknown[] = []): Promise<R[]> {
-      await em.flush();
-      const ordered: unknown[] = [];
-      const q = text.replace(/\$(\d+)/g, (_, n: string) => (ordered.push(values[Number(n) - 1]), '?'));
-      return em.getConnection().execute<R[]>(q, ordered, 'all', em.getTransactionContext());
-    },
+  const rows = async <R extends object>(text: string, values: readonly unknown[] = []): Promise<R[]> => {
+    await em.flush();
+    const ordered: unknown[] = [];
+    const q = text.replace(/\$(\d+)/g, (_, n: string) => (ordered.push(values[Number(n) - 1]), '?'));
+    return em.getConnection().execute<R[]>(q, ordered, 'all', em.getTransactionContext());
   };
+  return { rows, write: async (text, values) => void (await rows(text, values)) };
 }
 
 /** Where a {@link Sql} function runs: a {@link Sql} as it is, a MikroORM fork through {@link sqlOf}. */
@@ -52,24 +57,60 @@ const nameOf = (text: string) => {
  * PostgreSQL parses and plans it once per connection, then binds values.
  */
 export function sqlOfClient(client: pg.ClientBase | pg.Pool): Sql {
+  const rows = async <R extends object>(text: string, values: readonly unknown[] = []): Promise<R[]> => {
+    const res = await client.query<R & pg.QueryResultRow>({ name: nameOf(text), text, values: [...values] });
+    return res.rows;
+  };
+  return { rows, write: async (text, values) => void (await rows(text, values)) };
+}
+
+/**
+ * The {@link Sql} of a ledger transaction's connection: writes are queued ({@link Sql.write}) and `flush()` sends
+ * them as one statement, `with w0 as (<write>), w1 as (…) select 1`, their placeholders renumbered. A write whose text
+ * is already queued (a second fill, a second update of the same kind) flushes the queue first: the parts of one
+ * statement see the same snapshot and must not touch the same rows.
+ */
+function writeBehind(client: pg.ClientBase): Sql & { flush(): Promise<void> } {
+  const direct = sqlOfClient(client);
+  let queue: { text: string; values: readonly unknown[] }[] = [];
+  const flush = async () => {
+    const batch = queue;
+    queue = [];
+    if (batch.length <= 1) return batch.length ? direct.write(batch[0].text, batch[0].values) : undefined;
+    const values: unknown[] = [];
+    const parts = batch.map((w, i) => {
+      const offset = values.length;
+      values.push(...w.values);
+      return `w${i} as (${w.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
+    });
+    await direct.write(`with ${parts.join(', ')} select 1`, values);
+  };
   return {
-    async rows<R extends object>(text: string, values: readonly unknown[] = []): Promise<R[]> {
-      const res = await client.query<R & pg.QueryResultRow>({ name: nameOf(text), text, values: [...values] });
-      return res.rows;
+    async rows<R extends object>(text: string, values?: readonly unknown[]): Promise<R[]> {
+      await flush();
+      return direct.rows<R>(text, values);
     },
+    async write(text: string, values: readonly unknown[] = []) {
+      if (queue.some((w) => w.text === text)) await flush();
+      queue.push({ text, values });
+    },
+    flush,
   };
 }
 
 /**
- * Runs `work` in one transaction on a connection of `pool` (read committed, as MikroORM's): commits when it
- * resolves, rolls back and rethrows when it throws. A connection whose rollback fails is destroyed, not reused.
+ * Runs `work` in one transaction on a connection of `pool` (read committed, as MikroORM's): its writes are sent in
+ * batches (see {@link writeBehind}), the last before the commit; commits when it resolves, rolls back and rethrows
+ * when it (or a batch of its writes) throws. A connection whose rollback fails is destroyed, not reused.
  */
 export async function transaction<T>(pool: pg.Pool, work: (tx: Sql) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
     await client.query('begin');
-    const out = await work(sqlOfClient(client));
+    const tx = writeBehind(client);
+    const out = await work(tx);
+    await tx.flush();
     await client.query('commit');
     return out;
   } catch (err) {
@@ -94,25 +135,23 @@ export function selectList(props: readonly string[], alias: string): string {
 /**
  * `insert into <table> (<columns of row's keys>) values ($1…)` with `row`'s values (objects other than dates as
  * JSON text; undefined ones left out: the column's default), optionally with `tail` (an `on conflict` or
- * `returning` clause); answers the rows it returns. One statement text per table, key set and tail.
+ * `returning` clause). One statement text per table, key set and tail.
  */
-export async function insertRow(
-  sql: Sql,
-  table: string,
-  row: Record<string, unknown>,
-  tail = '',
-): Promise<Record<string, unknown>[]> {
+export function insertStatement(table: string, row: Record<string, unknown>, tail = '') {
   const keys = Object.keys(row).filter((k) => row[k] !== undefined);
   const text = `insert into ${table} (${keys.map(column).join(', ')}) values (${keys.map((_, i) => `$${i + 1}`).join(', ')}) ${tail}`;
-  return sql.rows(
-    text.trim(),
-    keys.map((k) => param(row[k])),
-  );
+  return { text: text.trim(), values: keys.map((k) => param(row[k])) };
+}
+
+/** Writes {@link insertStatement}'s insert through `sql` ({@link Sql.write}: in a ledger transaction, batched). */
+export async function insertRow(sql: Sql, table: string, row: Record<string, unknown>, tail = ''): Promise<void> {
+  const { text, values } = insertStatement(table, row, tail);
+  await sql.write(text, values);
 }
 
 /**
- * `update <table> set <columns of changes' keys> where <where's columns>` with their values (as {@link insertRow}).
- * Nothing is sent when `changes` is empty.
+ * `update <table> set <columns of changes' keys> where <where's columns>` with their values (as {@link insertRow}),
+ * written as {@link Sql.write} writes. Nothing is sent when `changes` is empty.
  */
 export async function updateRow(
   sql: Sql,
@@ -126,7 +165,7 @@ export async function updateRow(
   const text = `update ${table} set ${set.map((k, i) => `${column(k)} = $${i + 1}`).join(', ')} where ${keys
     .map((k, i) => `${column(k)} = $${set.length + i + 1}`)
     .join(' and ')}`;
-  await sql.rows(text, [...set.map((k) => param(changes[k])), ...keys.map((k) => param(where[k]))]);
+  await sql.write(text, [...set.map((k) => param(changes[k])), ...keys.map((k) => param(where[k]))]);
 }
 
 /** A value as a statement parameter: dates and scalars as they are, other objects (json columns) as JSON text. */

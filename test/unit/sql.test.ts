@@ -13,7 +13,7 @@ import { insertRow, sqlOf, sqlOfClient, transaction } from '../../db/sql.js';
 import { Decimal } from '../../domain/decimal.js';
 
 const VENUE = 'sqltest';
-const book = { bids: [['99.5', '2']], asks: [['100.5', '3']] };
+const book: { bids: [string, string][]; asks: [string, string][] } = { bids: [['99.5', '2']], asks: [['100.5', '3']] };
 
 describe('db/sql.ts', () => {
   let orm: MikroORM;

@@ -23,7 +23,15 @@ import {
   type OrderIntentRow,
   type PositionRow,
 } from '../../../db/entities.js';
-import { insertRow, selectList, sqlOfClient, transaction, updateRow, type Sql } from '../../../db/sql.js';
+import {
+  insertRow,
+  insertStatement,
+  selectList,
+  sqlOfClient,
+  transaction,
+  updateRow,
+  type Sql,
+} from '../../../db/sql.js';
 import { BoundedMap } from '../../../domain/bounded-map.js';
 import { fillView, intentToView, positionView, workingOrderView, type Row } from '../../../db/views.js';
 import { recordStateSnapshot, type KnownVenueState } from '../../../db/state-snapshots.js';
@@ -189,7 +197,8 @@ export async function readIntent(tx: Sql, intentId: string, tenantId: string, lo
  */
 export async function insertIntent(tx: Sql, row: Partial<OrderIntentRow>): Promise<boolean> {
   const known = Object.fromEntries(INTENT_PROPS.map((k) => [k, row[k as keyof OrderIntentRow]]));
-  return (await insertRow(tx, 'order_intents', known, 'on conflict (id) do nothing returning id')).length > 0;
+  const { text, values } = insertStatement('order_intents', known, 'on conflict (id) do nothing returning id');
+  return (await tx.rows(text, values)).length > 0;
 }
 
 /** The position row of `intent`'s account, venue and symbol in `tx`; null when none yet. */
