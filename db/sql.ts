@@ -29,14 +29,19 @@ export interface Sql {
  * MikroORM's `?`. The unit of work's pending changes are flushed before each statement, so a statement sees them.
  */
 export function sqlOf(em: EntityManager): Sql {
-  const rows = async <R extends object>(text: string, values: readonly unknown[] = []): Promise<R[]> => {
+  return immediate(async <R extends object>(text: string, values: readonly unknown[] = []): Promise<R[]> => {
     await em.flush();
     const ordered: unknown[] = [];
     const q = text.replace(/\$(\d+)/g, (_, n: string) => (ordered.push(values[Number(n) - 1]), '?'));
     return em.getConnection().execute<R[]>(q, ordered, 'all', em.getTransactionContext());
-  };
-  return { rows, write: async (text, values) => void (await rows(text, values)) };
+  });
 }
+
+/** The {@link Sql} of a statement runner whose writes go at once (the runner's rows dropped). */
+const immediate = (rows: Sql['rows']): Sql => ({
+  rows,
+  write: async (text, values) => void (await rows(text, values)),
+});
 
 /** Where a {@link Sql} function runs: a {@link Sql} as it is, a MikroORM fork through {@link sqlOf}. */
 export type Db = Sql | EntityManager;
@@ -57,11 +62,10 @@ const nameOf = (text: string) => {
  * PostgreSQL parses and plans it once per connection, then binds values.
  */
 export function sqlOfClient(client: pg.ClientBase | pg.Pool): Sql {
-  const rows = async <R extends object>(text: string, values: readonly unknown[] = []): Promise<R[]> => {
+  return immediate(async <R extends object>(text: string, values: readonly unknown[] = []): Promise<R[]> => {
     const res = await client.query<R & pg.QueryResultRow>({ name: nameOf(text), text, values: [...values] });
     return res.rows;
-  };
-  return { rows, write: async (text, values) => void (await rows(text, values)) };
+  });
 }
 
 /**

@@ -75,18 +75,22 @@ export async function recordStateSnapshot(db: Db, input: SnapshotInput, known?: 
     openPositions,
   ];
   const columns = `(tenant_id, account_id, venue, ts, reason, hour, equity_usd, balance_usd, unrealized_pnl_usd, margin_used_usd, margin_available_usd, open_positions)`;
-  const text =
-    input.reason === 'hourly'
-      ? `insert into account_state_snapshots ${columns}
-         select $1::varchar, $2::varchar, $3::varchar, $4::timestamptz, $5, $6::timestamptz, $7::numeric, $8::numeric, $9::numeric, $10::numeric, $11::numeric, $12::int
-         where not exists (select 1 from account_state_snapshots where account_id = $2::varchar and venue = $3::varchar and hour = $6::timestamptz)
-         on conflict do nothing returning id`
-      : `insert into account_state_snapshots ${columns} values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
   if (input.reason !== 'hourly') {
-    await sql.write(text, params); // always one row; in the ledger's transaction, sent with its other writes
+    // Always one row; in the ledger's transaction it is sent with the transaction's other writes.
+    await sql.write(
+      `insert into account_state_snapshots ${columns} values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      params,
+    );
     return true;
   }
-  return (await sql.rows<{ id: string }>(text, params)).length > 0;
+  const inserted = await sql.rows<{ id: string }>(
+    `insert into account_state_snapshots ${columns}
+     select $1::varchar, $2::varchar, $3::varchar, $4::timestamptz, $5, $6::timestamptz, $7::numeric, $8::numeric, $9::numeric, $10::numeric, $11::numeric, $12::int
+      where not exists (select 1 from account_state_snapshots where account_id = $2::varchar and venue = $3::varchar and hour = $6::timestamptz)
+     on conflict do nothing returning id`,
+    params,
+  );
+  return inserted.length > 0;
 }
 
 /** The §2.5 state and open positions' count of a {@link KnownVenueState}. */
