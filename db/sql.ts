@@ -130,10 +130,22 @@ const column = (prop: string) => prop.replace(/[A-Z]/g, (c) => `_${c.toLowerCase
 
 /**
  * The select list of `props` of a table (alias `alias`) named as the entity's properties:
- * `a.tenant_id as "tenantId", …`, so a row reads as the MikroORM row type of that entity.
+ * `a.tenant_id as "tenantId", …`, so a row reads as the MikroORM row type of that entity. With `prefix`, each name
+ * starts with it (`"b.tenantId"`), so one statement can read several tables' rows side by side ({@link prefixed}).
  */
-export function selectList(props: readonly string[], alias: string): string {
-  return props.map((p) => `${alias}.${column(p)} as "${p}"`).join(', ');
+export function selectList(props: readonly string[], alias: string, prefix = ''): string {
+  return props.map((p) => `${alias}.${column(p)} as "${prefix}${p}"`).join(', ');
+}
+
+/**
+ * The part of `row` whose names start with `prefix`, the prefix taken off (a row read with {@link selectList}'s
+ * `prefix`); null when its `present` property is null (the left-joined row was not there).
+ */
+export function prefixed<T>(row: Record<string, unknown>, prefix: string, present: string): T | null {
+  if (row[prefix + present] == null) return null;
+  const out: Record<string, unknown> = {};
+  for (const key in row) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = row[key];
+  return out as T;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * db/sql.ts, the plain SQL of the ledger's transactions (issue 15): the same statement answers the same through the
  * ledger's pool and through a MikroORM fork, a fork's pending changes are seen by its statements, and a transaction
- * that fails part-way leaves nothing behind.
+ * that fails part-way leaves nothing behind; a paper order's risk reads (mark, positions, balance) come back from their
+ * one statement exactly as the rows are stored.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
@@ -10,6 +11,7 @@ import { openOrm, platformEm } from '../../db/orm.js';
 import { Mark } from '../../db/entities.js';
 import { readMark } from '../../db/marks.js';
 import { insertRow, sqlOf, sqlOfClient, transaction } from '../../db/sql.js';
+import { paperRiskReads } from '../../modules/oms/activities/ledger.js';
 import { Decimal } from '../../domain/decimal.js';
 
 const VENUE = 'sqltest';
@@ -21,10 +23,14 @@ describe('db/sql.ts', () => {
   beforeAll(async () => {
     orm = await openOrm(inject('databaseUrl'));
     pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 });
-    await pool.query(`delete from marks where venue = $1`, [VENUE]);
+    await clean();
   });
+  const clean = () =>
+    Promise.all(
+      ['marks', 'positions', 'account_balances'].map((t) => pool.query(`delete from ${t} where venue = $1`, [VENUE])),
+    );
   afterAll(async () => {
-    await pool.query(`delete from marks where venue = $1`, [VENUE]);
+    await clean();
     await pool.end();
     await orm.close();
   });
@@ -68,5 +74,62 @@ describe('db/sql.ts', () => {
     // The connection went back to the pool usable: the next transaction commits.
     await transaction(pool, (tx) => insertRow(tx, 'marks', row));
     expect((await readMark(sqlOfClient(pool), VENUE, 'C', 60_000))?.mark.toFixed()).toBe('1');
+  });
+
+  it("a paper order's risk reads: its mark, every position of the account on the venue and its balance, in one statement", async () => {
+    const at = new Date();
+    const position = (symbol: string, qty: string) => ({
+      accountId: 'acct-risk',
+      venue: VENUE,
+      symbol,
+      tenantId: 't-risk',
+      qty,
+      avgEntryPrice: '64000.000000001',
+      realizedPnlUsd: '-1.5',
+      entryFeesUsd: '0.25',
+      leverage: '3',
+      openedAt: at,
+      updatedAt: at,
+    });
+    await transaction(pool, async (tx) => {
+      await insertRow(tx, 'marks', {
+        venue: VENUE,
+        symbol: 'R',
+        mark: '64001.123456789',
+        bid: '64001',
+        ask: '64002',
+        book,
+        ts: at,
+      });
+      await insertRow(tx, 'positions', position('R', '0.123456789'));
+      await insertRow(tx, 'positions', position('S', '0')); // flat rows are read too
+      await insertRow(tx, 'positions', { ...position('R', '9'), accountId: 'acct-other' });
+      await insertRow(tx, 'account_balances', {
+        accountId: 'acct-risk',
+        venue: VENUE,
+        tenantId: 't-risk',
+        balanceUsd: '100000.000000000001',
+      });
+    });
+    const sql = sqlOfClient(pool);
+    const reads = await paperRiskReads(sql, { accountId: 'acct-risk', venue: VENUE, symbol: 'R' }, 60_000);
+    expect(reads.tick).toEqual(await readMark(sql, VENUE, 'R', 60_000));
+    expect(reads.tick?.mark.toFixed()).toBe('64001.123456789');
+    expect(reads.balance).toEqual({
+      accountId: 'acct-risk',
+      venue: VENUE,
+      tenantId: 't-risk',
+      balanceUsd: '100000.000000000001',
+    });
+    expect(reads.positions.map((p) => [p.symbol, p.qty, p.avgEntryPrice, p.entryFeesUsd]).sort()).toEqual([
+      ['R', '0.123456789', '64000.000000001', '0.25'],
+      ['S', '0', '64000.000000001', '0.25'],
+    ]);
+    expect(reads.positions[0].openedAt).toEqual(at);
+
+    // A stale mark, and an account with nothing on the venue yet.
+    const later = at.getTime() + 61_000;
+    const none = await paperRiskReads(sql, { accountId: 'acct-new', venue: VENUE, symbol: 'R' }, 60_000, later);
+    expect(none).toEqual({ tick: null, positions: [], balance: null });
   });
 });

@@ -23,9 +23,11 @@ import {
   type OrderIntentRow,
   type PositionRow,
 } from '../../../db/entities.js';
+import { markColumns, markTickOf, type MarkRow } from '../../../db/marks.js';
 import {
   insertRow,
   insertStatement,
+  prefixed,
   selectList,
   sqlOfClient,
   transaction,
@@ -57,8 +59,10 @@ const propsOf = (schema: { meta: { properties: object } }) => Object.keys(schema
 const INTENT_PROPS = propsOf(OrderIntent);
 /** Select lists naming each column as its entity property (db/sql.ts `selectList`). */
 const INTENT_COLUMNS = selectList(INTENT_PROPS, 'i');
-const POSITION_COLUMNS = selectList(propsOf(Position), 'p');
-const BALANCE_COLUMNS = selectList(propsOf(AccountBalance), 'b');
+const POSITION_PROPS = propsOf(Position);
+const BALANCE_PROPS = propsOf(AccountBalance);
+const POSITION_COLUMNS = selectList(POSITION_PROPS, 'p');
+const BALANCE_COLUMNS = selectList(BALANCE_PROPS, 'b');
 
 /** What never changes about an intent: its tenant, account and venue. */
 export interface IntentHead {
@@ -213,21 +217,54 @@ export async function positionOf(
   return row ?? null;
 }
 
-/** Every position row (flat ones too) of `accountId` on `venue`, in `tx`. */
-export async function positionsOf(tx: Sql, accountId: string, venue: string): Promise<PositionRow[]> {
-  return tx.rows<PositionRow>(`select ${POSITION_COLUMNS} from positions p where p.account_id = $1 and p.venue = $2`, [
-    accountId,
-    venue,
-  ]);
-}
-
 /** The balance row of `accountId` on `venue`, in `tx`; null when none yet. */
-export async function balanceOf(tx: Sql, accountId: string, venue: string): Promise<AccountBalanceRow | null> {
+async function balanceOf(tx: Sql, accountId: string, venue: string): Promise<AccountBalanceRow | null> {
   const [row] = await tx.rows<AccountBalanceRow>(
     `select ${BALANCE_COLUMNS} from account_balances b where b.account_id = $1 and b.venue = $2`,
     [accountId, venue],
   );
   return row ?? null;
+}
+
+/** What a paper order's risk check reads ({@link paperRiskReads}). */
+export interface PaperRiskReads {
+  /** The order's mark; null when there is none or it is older than the bound. */
+  tick: MarkTick | null;
+  /** Every position row (flat ones too) of the account on the venue. */
+  positions: PositionRow[];
+  /** The account's balance row on the venue; null when none yet. */
+  balance: AccountBalanceRow | null;
+}
+
+/** {@link paperRiskReads}'s statement: the mark, the balance and every position, one row per position (at least one). */
+const PAPER_RISK_READS = `select ${markColumns('m', 'm.')}, ${selectList(BALANCE_PROPS, 'b', 'b.')},
+    ${selectList(POSITION_PROPS, 'p', 'p.')}
+  from (values (1)) o (x)
+  left join marks m on m.venue = $2 and m.symbol = $3
+  left join account_balances b on b.account_id = $1 and b.venue = $2
+  left join positions p on p.account_id = $1 and p.venue = $2`;
+
+/**
+ * A paper order's risk reads in `tx`, in ONE statement (issue 15; they were three: the mark, the positions, the
+ * balance): the mark of `intent`'s symbol (at most `markMaxAgeMs` ms old at `now`,
+ * epoch ms), the account's positions on the venue and its balance row there.
+ */
+export async function paperRiskReads(
+  tx: Sql,
+  intent: Pick<OrderIntentRow, 'accountId' | 'venue' | 'symbol'>,
+  markMaxAgeMs: number,
+  now = Date.now(),
+): Promise<PaperRiskReads> {
+  const rows = await tx.rows<Record<string, unknown>>(PAPER_RISK_READS, [
+    intent.accountId,
+    intent.venue,
+    intent.symbol,
+  ]);
+  return {
+    tick: markTickOf(prefixed<MarkRow>(rows[0], 'm.', 'ts'), intent.venue, intent.symbol, markMaxAgeMs, now),
+    balance: prefixed<AccountBalanceRow>(rows[0], 'b.', 'accountId'),
+    positions: rows.flatMap((row) => prefixed<PositionRow>(row, 'p.', 'accountId') ?? []),
+  };
 }
 
 /** The outcome already recorded on an intent (for retries and no-op wake-ups). */

@@ -14,11 +14,10 @@ import { transaction, type Sql } from '../../../db/sql.js';
 import { readMark } from '../../../db/marks.js';
 import { marksFor } from '../../../db/account-state.js';
 import {
-  balanceOf,
   insertIntent,
   lockAccountOf,
   outcomeOf,
-  positionsOf,
+  paperRiskReads,
   readIntent,
   rejectIntent,
   rememberIntentHead,
@@ -158,15 +157,17 @@ export async function riskInLock(tx: Sql, intent: OrderIntentRow, markMaxAgeMs: 
     const o = outcomeOf(intent);
     return { verdict: o.state === 'rejected' ? { ok: false, reason: o.reason ?? 'rejected' } : { ok: true } };
   }
-  const tick = await readMark(tx, intent.venue, intent.symbol, markMaxAgeMs);
+  // Routed venues hold the margin themselves (the venue refuses what the account cannot carry, 422 venue_rejected):
+  // only the mark is read for them; a paper order's mark, positions and balance come in one statement.
+  const paper = intent.venue === 'paper';
+  const { tick, positions, balance } = paper
+    ? await paperRiskReads(tx, intent, markMaxAgeMs)
+    : { tick: await readMark(tx, intent.venue, intent.symbol, markMaxAgeMs), positions: [], balance: null };
   if (!tick) {
     await rejectIntent(tx, intent, 'no_mark');
     return { verdict: { ok: false, reason: 'no_mark' } };
   }
-  // Routed venues hold the margin themselves: the venue refuses what the account cannot carry (422 venue_rejected).
-  if (intent.venue !== 'paper') return { verdict: { ok: true } };
-  const positions = await positionsOf(tx, intent.accountId, intent.venue);
-  const balance = await balanceOf(tx, intent.accountId, intent.venue);
+  if (!paper) return { verdict: { ok: true } };
   // The other held symbols' marks in one statement, at any age (a position is valued at its entry without one).
   const others = positions.filter((p) => p.symbol !== intent.symbol && !new Decimal(p.qty).isZero());
   const marks = await marksFor(tx, others);
