@@ -34,12 +34,20 @@ export function ownedBy<A extends { tenantId: string; ownerId: string }>(
  * @throws ApiError `400 validation_failed` when neither exists, and as {@link ownedAccount}.
  */
 export async function targetAccount(em: EntityManager, caller: Caller, given: string | undefined): Promise<AccountRow> {
+  return ownedAccount(em, caller, targetAccountId(caller, given));
+}
+
+/**
+ * The id of the account a write acts on: `given`, else the credential's active account (not yet checked as the
+ * caller's: {@link ownedBy} does that). @throws ApiError `400 validation_failed` when neither exists.
+ */
+export function targetAccountId(caller: Caller, given: string | undefined): string {
   const id = given ?? caller.accountId;
   if (!id)
     throw new ApiError('validation_failed', [
       { path: 'body.accountId', message: 'this credential has no active account; send accountId', code: 'required' },
     ]);
-  return ownedAccount(em, caller, id);
+  return id;
 }
 
 /** Every account the caller owns in its tenant, oldest first. */

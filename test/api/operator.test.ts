@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeCredential, ensureTenant } from '../../db/seed.js';
 import type { Scope } from '../../domain/gates.js';
+import { PropAccount } from '../../db/entities.js';
 import { startStack, type Stack } from '../support/stack.js';
 import { publish, recordedTick } from '../support/marks.js';
 import { STANDARD_TERMS } from '../support/prop-firm.js';
@@ -229,6 +230,53 @@ describe('operator surfaces', () => {
       ).body.suspended,
     ).toBe(false);
     expect((await s.call('POST', '/api/v1/oms/intents', { token: tokens.trader, body: order })).status).toBe(201);
+  });
+
+  it("a challenge account's order that breaks its template's risk profile is refused at compose; a smaller one is not", async () => {
+    const rp = await s.call('POST', '/api/v1/risk-profiles', {
+      token: tokens.prop,
+      body: { name: 'Small orders', maxOrderNotionalUsd: '50' },
+    });
+    const template = await s.call('POST', '/api/v1/prop-templates', {
+      token: tokens.prop,
+      body: { firmId, ...STANDARD_TERMS, name: 'Small orders', riskProfileId: rp.body.id },
+    });
+    expect(template.status).toBe(201);
+    // The trader's account made a challenge account of that template (what a paid challenge does, without the chain).
+    const t = await s.trader();
+    const em = s.orm.em.fork();
+    em.create(PropAccount, {
+      id: `pa-${t.accountId}`,
+      tenantId: s.tenant.id,
+      firmId,
+      templateId: template.body.id,
+      accountId: t.accountId!,
+      ownerId: t.ownerId,
+      status: 'active',
+      startingBalanceUsd: '10000',
+      peakEquityUsd: '10000',
+      dayStartEquityUsd: '10000',
+    });
+    await em.flush();
+    const tick = await recordedTick('ETH.PAPER', 0.5);
+    await publish(s.orm, tick);
+    const order = (qty: string) => ({
+      accountId: t.accountId,
+      venue: 'paper',
+      symbol: 'ETH.PAPER',
+      side: 'buy',
+      type: 'market',
+      qty,
+    });
+    const big = await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: order('0.1') });
+    expect(big).toMatchObject({ status: 400, body: { error: 'risk_limit_exceeded' } });
+    expect(big.body.detail).toContain('50');
+    expect(tick.mark.times('0.01').lt(50)).toBe(true);
+    expect((await s.call('POST', '/api/v1/oms/intents', { token: t.token, body: order('0.01') })).status).toBe(201);
+    // Another trader's account is no challenge account: the same order is not refused.
+    const plain = await s.trader();
+    const same = { ...order('0.1'), accountId: plain.accountId };
+    expect((await s.call('POST', '/api/v1/oms/intents', { token: plain.token, body: same })).status).toBe(201);
   });
 
   it('risk profiles and trading groups: CRUD, and a group in use cannot be deleted', async () => {

@@ -13,22 +13,17 @@ import { findSymbol, type SymbolSpec } from '../../../domain/market/symbols.js';
 import { isRouted, type ComposeIntent, type IntentView, type RoutedVenue } from '../../../domain/oms/intent.js';
 import { executionModeOf, executionSymbol, type ExecutionMode } from '../../../domain/oms/execution.js';
 import { newIntent, type IntentRecord } from '../../../domain/oms/new-intent.js';
-import { riskLimitBreach } from '../../../domain/prop/risk.js';
-import {
-  Position,
-  PropAccount,
-  PropTemplate,
-  RiskProfile,
-  TradingGroup,
-  type AgentWalletRow,
-} from '../../../db/entities.js';
+import { riskLimitBreach, type RiskLimits } from '../../../domain/prop/risk.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Account, Position, TradingGroup, type AccountRow, type AgentWalletRow } from '../../../db/entities.js';
 import { currentAgent } from '../../../db/agent-wallets.js';
 import { readMark } from '../../../db/marks.js';
 import { scoped } from '../../../db/orm.js';
 import { searchAttributes } from '../../../workflows/shared.definitions.js';
 import { composeUpdate, intentWorkflowId } from '../workflows/intent.definitions.js';
 import { intentWorkflow } from '../workflows/intent.js';
-import { targetAccount } from '../../../api/auth/ownership.js';
+import { ownedBy, targetAccountId } from '../../../api/auth/ownership.js';
+import { prefixed, selectList, sqlOf } from '../../../db/sql.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
 import { updateWithStart } from './update-with-start.js';
 import { selfSignedOrders, venueSigningFor } from './venue-signing.js';
@@ -124,29 +119,54 @@ async function leverageCap(
   return Math.min(group?.leverageCaps[venue] ?? symbolMax, symbolMax);
 }
 
+/** {@link composeAccount}'s statement: the account and its challenge template's risk profile limits, if any. */
+const COMPOSE_ACCOUNT = `select ${selectList(Object.keys(Account.meta.properties), 'a')},
+    rp.id as "limits.id", rp.max_order_notional_usd as "limits.maxOrderNotionalUsd",
+    rp.max_position_notional_usd as "limits.maxPositionNotionalUsd"
+  from accounts a
+  left join prop_accounts pa on pa.account_id = a.id
+  left join prop_templates pt on pt.id = pa.template_id
+  left join risk_profiles rp on rp.id = pt.risk_profile_id
+  where a.id = $1 and a.tenant_id = $2`;
+
 /**
- * Refuses an order of a challenge account that breaks its template's risk profile
- * (domain/prop/risk.ts). @throws ApiError `400 risk_limit_exceeded`.
+ * The account an order is composed on (`given`, else the credential's active account) and, for a challenge account
+ * whose template has a risk profile, that profile's limits (USD; null: none): one statement (issue 15; it was
+ * two for any account, four for a challenge account).
+ * @throws ApiError as {@link targetAccountId} and {@link ownedBy}: `400 validation_failed`, `404 account_not_found`, `403 forbidden`.
+ */
+async function composeAccount(
+  em: EntityManager,
+  caller: Caller,
+  given: string | undefined,
+): Promise<{ account: AccountRow; limits: RiskLimits | null }> {
+  const id = targetAccountId(caller, given);
+  const [row] = await sqlOf(em).rows<Record<string, unknown>>(COMPOSE_ACCOUNT, [id, caller.tenantId]);
+  const limits = row ? prefixed<RiskLimits>(row, 'limits.', 'id') : null;
+  return { account: ownedBy(caller, (row as AccountRow | undefined) ?? null, id), limits };
+}
+
+/**
+ * Refuses an order of a challenge account that breaks its template's risk profile `limits`
+ * (domain/prop/risk.ts); the mark and the position are read only when there are limits.
+ * @throws ApiError `400 risk_limit_exceeded`.
  */
 async function checkRiskProfile(
   deps: ApiDeps,
-  caller: Caller,
+  em: EntityManager,
+  limits: RiskLimits | null,
   accountId: string,
   body: ComposeIntent,
   symbol: string,
 ): Promise<void> {
-  const em = scoped(deps.orm, caller.tenantId);
-  const pa = await em.findOne(PropAccount, { accountId });
-  const template = pa && (await em.findOne(PropTemplate, { id: pa.templateId }));
-  const profile = template?.riskProfileId ? await em.findOne(RiskProfile, { id: template.riskProfileId }) : null;
-  if (!profile) return;
+  if (!limits) return;
   const price =
     body.type === 'stop_limit'
       ? body.stopLimitPrice
       : (body.price ?? (await readMark(em, body.venue, symbol, deps.config.markMaxAgeMs))?.mark.toFixed());
   if (!price) return; // no mark yet: dispatch refuses the order anyway
   const position = await em.findOne(Position, { accountId, venue: body.venue, symbol });
-  const breach = riskLimitBreach(profile, {
+  const breach = riskLimitBreach(limits, {
     side: body.side,
     qty: String(body.qty),
     priceUsd: String(price),
@@ -187,7 +207,8 @@ export async function composeIntent(
   body: ComposeIntent,
   intentId: string,
 ): Promise<{ view: IntentView; input: IntentRecord }> {
-  const account = await targetAccount(scoped(deps.orm, caller.tenantId), caller, body.accountId);
+  const em = scoped(deps.orm, caller.tenantId);
+  const { account, limits } = await composeAccount(em, caller, body.accountId);
   const accountId = account.id;
   if (account.suspendedAt)
     throw new ApiError(
@@ -202,7 +223,7 @@ export async function composeIntent(
       cap,
       requested: order.leverage,
     });
-  await checkRiskProfile(deps, caller, accountId, order, spec.symbol);
+  await checkRiskProfile(deps, em, limits, accountId, order, spec.symbol);
   await checkCredentialEnvelope(deps, caller, accountId, order, { venue: body.venue, symbol: body.symbol });
   const routed = isRouted(order.venue);
   const signer = caller.signerAddress;
