@@ -15,7 +15,9 @@
  *     requests, mean per order; issue 15's goal: routed p50 ≤ 1.2 × paper p50) and writes
  *     `.data/bench-venues.json` `{ concurrency, orders, paper: { p50Ms, p99Ms } (every paper order),
  *     routed: { <venue>: { p50Ms, p99Ms } }, paperBeside: { <venue>: P }, simulatorMs: { <venue>: Z },
- *     ratios: { <venue>: R } }`.
+ *     cpuMsPerOrder: { <venue> | paper: C }, ratios: { <venue>: R } }`. C is this process's CPU time per order over
+ *     its rounds (user + system of every thread: api, worker, the client and the simulators, whose own time Z is part
+ *     of it), much steadier from run to run than latency on a shared machine.
  *     BENCH_VENUE_BREAKDOWN=1 also prints, per venue, where an order's time went according to the
  *     workflow histories (p50 ms: compose → workflow start, then each activity's queue and run).
  */
@@ -147,7 +149,11 @@ const temporal = new Client({
   connection: await Connection.connect(temporalConnectionOptions({ address: platform.temporalAddress })),
 });
 
-/** The measured orders of one kind (paper, or one venue): latencies (ms; rejected ones left out), rejections, intent ids, wall time and the venue's own time (ms). */
+/**
+ * The measured orders of one kind (paper, or one venue): latencies (ms; rejected ones left out), rejections, intent
+ * ids, wall time, the venue's own time and this process's CPU time over its rounds (ms; user + system of every thread:
+ * api, worker, the trader's client and the simulators).
+ */
 interface Samples {
   ms: number[];
   rejected: number;
@@ -155,9 +161,18 @@ interface Samples {
   intents: { intentId: string; startedAt: number }[];
   wallMs: number;
   venueMs: number;
+  cpuMs: number;
 }
 
-const samples = (): Samples => ({ ms: [], rejected: 0, firstReason: undefined, intents: [], wallMs: 0, venueMs: 0 });
+const samples = (): Samples => ({
+  ms: [],
+  rejected: 0,
+  firstReason: undefined,
+  intents: [],
+  wallMs: 0,
+  venueMs: 0,
+  cpuMs: 0,
+});
 
 /** A market order of `market` on `venue` (buys and sells alternate). */
 const orderOf = (venue: RoutedVenue | 'paper', market: Market) => (i: number, clientOrderId: string) => ({
@@ -190,6 +205,7 @@ async function round(
 ): Promise<void> {
   const order = orderOf(venue, market);
   const served0 = await servedMs();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await pool(count, C, async (j) => {
     const id = `bench-${tag}-${from + j}`;
@@ -206,6 +222,8 @@ async function round(
     } else into.ms.push(at - start);
   });
   into.wallMs += performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  into.cpuMs += (cpu.user + cpu.system) / 1000;
   into.venueMs += (await servedMs()) - served0;
 }
 
@@ -250,7 +268,7 @@ async function printBreakdown(label: string, b: Samples) {
 /** One line of a kind's figures. */
 const figures = (label: string, x: Samples) =>
   `  ${label}`.padEnd(30) +
-  `p50 ${pct(x.ms, 50).toFixed(1).padStart(7)} ms   p99 ${pct(x.ms, 99).toFixed(1).padStart(7)} ms   ${(x.ms.length / (x.wallMs / 1000)).toFixed(1).padStart(6)} orders/s   rejected ${x.rejected}${x.firstReason ? ` (${x.firstReason})` : ''}`;
+  `p50 ${pct(x.ms, 50).toFixed(1).padStart(7)} ms   p99 ${pct(x.ms, 99).toFixed(1).padStart(7)} ms   ${(x.ms.length / (x.wallMs / 1000)).toFixed(1).padStart(6)} orders/s   CPU ${(x.cpuMs / (x.ms.length + x.rejected)).toFixed(1).padStart(5)} ms/order   rejected ${x.rejected}${x.firstReason ? ` (${x.firstReason})` : ''}`;
 
 const paperMs: number[] = [];
 const rows: { venue: RoutedVenue; paper: Samples; routed: Samples }[] = [];
@@ -288,6 +306,9 @@ for (const venue of ROUTED_VENUES) {
 const routed = {} as Record<RoutedVenue, { p50Ms: number; p99Ms: number }>;
 const paperBeside = {} as Record<RoutedVenue, number>;
 const simulatorMs = {} as Record<RoutedVenue, number>;
+/** This process's CPU per order (ms), the venue's orders and the paper orders beside them. */
+const cpuMsPerOrder = {} as Record<RoutedVenue | 'paper', number>;
+let paperCpuMs = 0;
 const ratios = {} as Record<RoutedVenue, number>;
 const round1 = (x: number) => Number(x.toFixed(1));
 console.log('');
@@ -300,6 +321,8 @@ for (const row of rows) {
   paperBeside[venue] = round1(paperP50);
   simulatorMs[venue] = round1(simMs);
   ratios[venue] = Number(ratio.toFixed(2));
+  cpuMsPerOrder[venue] = round1(row.routed.cpuMs / N);
+  paperCpuMs += row.paper.cpuMs;
   goalLine(
     `routed ${venue} compose → dispatched p50 at concurrency ${C}`,
     `${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (simulator's own time ${simMs.toFixed(1)} ms) = ${ratio.toFixed(2)}× paper's ${paperP50.toFixed(1)} ms beside it`,
@@ -307,7 +330,14 @@ for (const row of rows) {
     ratio <= GOAL_RATIO,
   );
 }
-console.log(`paper compose → filled over all ${paperMs.length} paper orders: p50 ${pct(paperMs, 50).toFixed(1)} ms`);
+cpuMsPerOrder.paper = round1(paperCpuMs / (N * rows.length));
+console.log(
+  `paper compose → filled over all ${paperMs.length} paper orders: p50 ${pct(paperMs, 50).toFixed(1)} ms; this process's CPU per order (ms): ${Object.entries(
+    cpuMsPerOrder,
+  )
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}`,
+);
 mkdirSync(path.dirname(OUT), { recursive: true });
 writeFileSync(
   OUT,
@@ -319,6 +349,7 @@ writeFileSync(
       routed,
       paperBeside,
       simulatorMs,
+      cpuMsPerOrder,
       ratios,
       at: new Date().toISOString(),
     },
