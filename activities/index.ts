@@ -2,6 +2,7 @@
  * `createActivities(deps)`: every activity of the worker, built from injected clients
  * (Temporal samples' pattern). Workflows import only the *type* of this object.
  */
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { omsActivities } from '../modules/oms/activities/oms.js';
 import { batchActivities } from '../modules/oms/activities/batch.js';
@@ -28,6 +29,7 @@ import type { DispatchOutcome, RiskVerdict } from './types.js';
  * prop firms' chain, and optionally the worker's metrics (`metrics`, activities/metrics.ts).
  */
 export interface ActivityDeps extends RoutedDeps {
+  orm: MikroORM;
   temporal: Client;
   /** The EVM chain of the prop firms (RPC URL, deployer key, confirmations). */
   chain: ChainConfig;

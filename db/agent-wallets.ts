@@ -4,19 +4,31 @@
  * Used by compose and smart routing (api), routed dispatch (modules/oms/activities/routed.ts) and the
  * SIWE session lookups (api/auth/session.ts).
  */
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RoutedVenue } from '../domain/oms/intent.js';
 import { AgentWallet, type AgentWalletRow } from './entities.js';
-import { platformEm } from './orm.js';
+import { selectList, sqlFor, withDates, type Db } from './sql.js';
 
-/** The account's current agent on a venue: the newest non-revoked of its last five, else the newest; null when it has none. */
-export async function currentAgent(orm: MikroORM, accountId: string, venue: string): Promise<AgentWalletRow | null> {
-  const rows = await platformEm(orm).find(
-    AgentWallet,
-    { accountId, venue },
-    { filters: false, orderBy: { createdAt: 'desc' }, limit: 5 },
-  );
-  return rows.find((r) => r.status !== 'revoked') ?? rows[0] ?? null;
+const AGENT_PROPS = Object.keys(AgentWallet.meta.properties);
+/** The timestamp properties of an agent row ({@link withDates}). */
+const AGENT_DATES = ['expiresAt', 'authorizedAt', 'revokedAt', 'createdAt'] as const;
+
+/**
+ * The statement text of {@link currentAgent}, the account and venue given as placeholders (`$1`, …) so it can be a
+ * lateral subquery of a larger statement; each column named `<prefix><property>` (db/sql.ts `selectList`).
+ */
+export function currentAgentSql(account: string, venue: string, prefix = ''): string {
+  return `select ${selectList(AGENT_PROPS, 'w', prefix)}
+    from (select * from agent_wallets where account_id = ${account} and venue = ${venue} order by created_at desc limit 5) w
+   order by w.status = 'revoked', w.created_at desc limit 1`;
+}
+
+/**
+ * The account's current agent on a venue: the newest non-revoked of its last five, else the newest; null when it
+ * has none. Any tenant (the caller holds the account). One statement through `db` (a MikroORM fork or a `pg` runner).
+ */
+export async function currentAgent(db: Db, accountId: string, venue: string): Promise<AgentWalletRow | null> {
+  const [row] = await sqlFor(db).rows<AgentWalletRow>(currentAgentSql('$1', '$2'), [accountId, venue]);
+  return row ? withDates(row, AGENT_DATES) : null;
 }
 
 /**

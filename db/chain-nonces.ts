@@ -6,8 +6,9 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { allocateNonce } from './agent-nonces.js';
+import { platformEm } from './orm.js';
 
 /** The next transaction nonce of `key`, at least `chainPending`. */
 export async function nextChainNonce(orm: MikroORM, key: string, chainPending: number): Promise<number> {
-  return Number(await allocateNonce(orm, key, BigInt(chainPending)));
+  return Number(await allocateNonce(platformEm(orm), key, BigInt(chainPending)));
 }

@@ -138,6 +138,19 @@ export function selectList(props: readonly string[], alias: string, prefix = '')
 }
 
 /**
+ * `row` with its `keys` as Dates (null stays null): a timestamp column reads as a Date through {@link sqlOfClient} but
+ * as its text through {@link sqlOf} (MikroORM's driver leaves timestamps unparsed for its own hydration), so a row
+ * that may come through either ({@link Db}) is made the same here. Changes `row` in place and answers it.
+ */
+export function withDates<T extends object>(row: T, keys: readonly (keyof T)[]): T {
+  for (const k of keys) {
+    const v = row[k];
+    if (typeof v === 'string') (row as Record<keyof T, unknown>)[k] = new Date(v);
+  }
+  return row;
+}
+
+/**
  * The part of `row` whose names start with `prefix`, the prefix taken off (a row read with {@link selectList}'s
  * `prefix`); null when its `present` property is null (the left-joined row was not there).
  */

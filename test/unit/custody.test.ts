@@ -105,12 +105,12 @@ describe('with the database', () => {
   it('1,000 concurrent nonce allocations for one agent are unique and never below the clock', async () => {
     const agent = `agt_nonce_${Date.now()}`;
     const start = BigInt(Date.now());
-    const nonces = await Promise.all(Array.from({ length: 1000 }, () => nextAgentNonce(orm, agent, 'ms')));
+    const nonces = await Promise.all(Array.from({ length: 1000 }, () => nextAgentNonce(platformEm(orm), agent, 'ms')));
     expect(new Set(nonces.map(String)).size).toBe(1000);
     expect(nonces.every((n) => n >= start)).toBe(true);
     const sorted = [...nonces].sort((a, b) => (a < b ? -1 : 1));
     expect(sorted.at(-1)! - sorted[0]).toBeGreaterThanOrEqual(999n);
     // Microsecond agents get µs nonces.
-    expect(await nextAgentNonce(orm, `${agent}-us`, 'us')).toBeGreaterThan(start * 1000n);
+    expect(await nextAgentNonce(platformEm(orm), `${agent}-us`, 'us')).toBeGreaterThan(start * 1000n);
   });
 });

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { openOrm } from '../../db/orm.js';
+import { openOrm, platformEm } from '../../db/orm.js';
 import { nextAgentNonce } from '../../db/agent-nonces.js';
 import { hyperliquidAdapter as hl } from '../../venues/hyperliquid/adapter.js';
 import type { VenueContext } from '../../venues/types.js';
@@ -49,7 +49,7 @@ describe('1,000 concurrent orders through one agent key', () => {
     const ctx: VenueContext = {
       ...base,
       agent: { kind: 'evm', privateKey: agentKey, address: agent.address },
-      nextNonce: (unit) => nextAgentNonce(orm, agentId, unit),
+      nextNonce: (unit) => nextAgentNonce(platformEm(orm), agentId, unit),
     };
     await hl.submitAuthorization(ctx, { request, signature });
 

@@ -6,6 +6,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { isRouted } from '../../../domain/oms/intent.js';
+import { sqlOfClient } from '../../../db/sql.js';
 import { currentAgent } from '../../../db/agent-wallets.js';
 import { ADAPTERS } from '../../../venues/registry.js';
 import { VenueRejected, type VenueAccount } from '../../../venues/types.js';
@@ -20,7 +21,7 @@ export function venueAccountActivities(deps: RoutedDeps) {
      */
     async readVenueAccount(accountId: string, venue: string): Promise<VenueAccount | null> {
       if (!isRouted(venue)) return null;
-      const agent = await currentAgent(deps.orm, accountId, venue);
+      const agent = await currentAgent(sqlOfClient(deps.pool), accountId, venue);
       if (!agent || agent.status !== 'active') return null;
       try {
         return await ADAPTERS[venue].account(venueContext(deps, agent));

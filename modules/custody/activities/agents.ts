@@ -4,6 +4,7 @@
  * L2 API-key derivation, Kalshi's proof call with the registered key id) and records it. The agent
  * key is decrypted only here and in routed dispatch; venue API credentials come back sealed.
  */
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import { AgentWallet } from '../../../db/entities.js';
 import { platformEm } from '../../../db/orm.js';
@@ -20,7 +21,7 @@ export interface AgentAuthorizationResult {
   agentAddress: string;
 }
 
-export function custodyActivities(deps: RoutedDeps) {
+export function custodyActivities(deps: RoutedDeps & { orm: MikroORM }) {
   return {
     /**
      * Submits agent `agentId`'s authorisation (`signature` by the owner; `keyId` for Kalshi) to its

@@ -196,6 +196,17 @@ export async function readIntent(tx: Sql, intentId: string, tenantId: string, lo
 }
 
 /**
+ * The intent `intentId` of any tenant as a row, read through `sql` outside the ledger's transactions (routed dispatch,
+ * read-back and cancel load it so, then record under the locks); null when there is none.
+ */
+export async function intentById(sql: Sql, intentId: string): Promise<OrderIntentRow | null> {
+  const [intent] = await sql.rows<OrderIntentRow>(`select ${INTENT_COLUMNS} from order_intents i where i.id = $1`, [
+    intentId,
+  ]);
+  return intent ?? null;
+}
+
+/**
  * Inserts a new intent row in `tx` (its entity properties only) unless one with its id exists; answers whether it
  * inserted (false: a retry found it recorded). One statement either way.
  */

@@ -16,7 +16,6 @@
  * the account and intent locks (withLockedIntent), and re-reads the intent so a concurrent
  * cancel or sync never double-applies.
  */
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
@@ -24,18 +23,19 @@ import { z } from 'zod';
 import { Decimal, fmt } from '../../../domain/decimal.js';
 import { isRouted, type IntentState } from '../../../domain/oms/intent.js';
 import type { MarkTick } from '../../../domain/market/types.js';
-import { OrderIntent, type AgentWalletRow, type OrderIntentRow } from '../../../db/entities.js';
-import { currentAgent } from '../../../db/agent-wallets.js';
+import type { AgentWalletRow, OrderIntentRow } from '../../../db/entities.js';
+import { currentAgent, currentAgentSql } from '../../../db/agent-wallets.js';
 import { agentBlock } from '../../../domain/custody/agents.js';
-import { platformEm } from '../../../db/orm.js';
 import type { NewEvent } from '../../../db/events.js';
 import { nextAgentNonce } from '../../../db/agent-nonces.js';
-import { readMark } from '../../../db/marks.js';
+import { markColumns, markTickOf, readMark, type MarkRow } from '../../../db/marks.js';
+import { prefixed, sqlOfClient } from '../../../db/sql.js';
 import { open, type KeyRing } from '../../../domain/custody/vault.js';
 import type { DispatchOutcome } from '../../../activities/types.js';
 import { timedDispatch, type ActivityMetrics } from '../../../activities/metrics.js';
 import {
   commitExecution,
+  intentById,
   intentEvent,
   outcomeOf,
   positionOf,
@@ -56,10 +56,12 @@ import {
   type VenueOrder,
 } from '../../../venues/types.js';
 
-/** What routed execution needs: the ORM, the custody key ring, venue URLs and network, `fetch`, and the worker's metrics (activities/metrics.ts). */
+/**
+ * What routed execution needs: the worker's `pg` pool (the ledger's transactions and dispatch's reads, db/sql.ts), the
+ * custody key ring, venue URLs and network, `fetch`, and the worker's metrics (activities/metrics.ts).
+ */
 export interface RoutedDeps {
-  orm: MikroORM;
-  /** The worker's `pg` pool the ledger's transactions run on (db/sql.ts). */
+  /** The worker's `pg` pool the ledger's transactions and routed dispatch's reads run on (db/sql.ts). */
   pool: pg.Pool;
   markMaxAgeMs: number;
   ring: KeyRing | null;
@@ -97,7 +99,7 @@ export function venueContext(deps: RoutedDeps, agent: AgentWalletRow): VenueCont
     apiCredentials: agent.encryptedApiCredentials
       ? API_CREDENTIALS.parse(JSON.parse(open(deps.ring, agent.encryptedApiCredentials)))
       : undefined,
-    nextNonce: (unit) => nextAgentNonce(deps.orm, agent.id, unit ?? NONCE_UNIT[venue]),
+    nextNonce: (unit) => nextAgentNonce(sqlOfClient(deps.pool), agent.id, unit ?? NONCE_UNIT[venue]),
     fetch: deps.fetch ?? fetch,
   };
 }
@@ -119,7 +121,7 @@ async function tickFor(
   fallback: Decimal,
   known: MarkTick | null,
 ): Promise<MarkTick> {
-  const t = known ?? (await readMark(platformEm(deps.orm), intent.venue, intent.symbol, Number.MAX_SAFE_INTEGER));
+  const t = known ?? (await readMark(sqlOfClient(deps.pool), intent.venue, intent.symbol, Number.MAX_SAFE_INTEGER));
   return (
     t ?? {
       venue: intent.venue,
@@ -229,6 +231,19 @@ async function reject(deps: RoutedDeps, intentId: string, reason: string): Promi
   );
 }
 
+/**
+ * What a routed intent's first dispatch reads, in ONE statement (issue 15; it was three, and a fourth write): the
+ * mark of its symbol (`$1` venue, `$2` symbol), the account's current agent there (`$3` account), and, as a side
+ * effect, the client order id (`$5`) written on the intent (`$4`) unless one is there already.
+ */
+const DISPATCH_READS = `with claimed as (
+    update order_intents set venue_client_order_id = $5 where id = $4 and venue_client_order_id is null returning id
+  )
+  select ${markColumns('m', 'm.')}, w.*, (select count(*) from claimed)::int as "claimed"
+    from (values (1)) o (x)
+    left join marks m on m.venue = $1 and m.symbol = $2
+    left join lateral (${currentAgentSql('$3', '$1', 'w.')}) w on true`;
+
 /** The venue's fills of one order since the intent was created (a minute of clock skew allowed). */
 const orderFills = (ctx: VenueContext, venue: RoutedVenue, intent: OrderIntentRow, order: VenueOrder) =>
   ADAPTERS[venue].fills(ctx, {
@@ -250,11 +265,7 @@ function firstAttempt(): boolean {
 export function routedActivities(deps: RoutedDeps) {
   /** The intent (platform-wide lookup) and its venue's adapter. */
   async function load(intentId: string) {
-    const intent = await platformEm(deps.orm).findOne(
-      OrderIntent,
-      { id: intentId },
-      { filters: false, disableIdentityMap: true },
-    );
+    const intent = await intentById(sqlOfClient(deps.pool), intentId);
     if (!intent)
       throw ApplicationFailure.create({
         type: 'intent_not_found',
@@ -303,17 +314,15 @@ export function routedActivities(deps: RoutedDeps) {
     if (intent.state !== 'signed_pending_dispatch') return outcomeOf(intent);
     const clientOrderId = adapter.clientOrderId(intentId);
     const maybeSent = intent.venueClientOrderId !== null || !firstAttempt();
-    const [tick, agent] = await Promise.all([
-      readMark(platformEm(deps.orm), venue, intent.symbol, deps.markMaxAgeMs),
-      currentAgent(deps.orm, intent.accountId, venue),
-      intent.venueClientOrderId === null &&
-        platformEm(deps.orm).nativeUpdate(
-          OrderIntent,
-          { id: intentId },
-          { venueClientOrderId: clientOrderId },
-          { filters: false },
-        ),
+    const [row] = await sqlOfClient(deps.pool).rows<Record<string, unknown>>(DISPATCH_READS, [
+      venue,
+      intent.symbol,
+      intent.accountId,
+      intentId,
+      clientOrderId,
     ]);
+    const tick = markTickOf(prefixed<MarkRow>(row, 'm.', 'ts'), venue, intent.symbol, deps.markMaxAgeMs);
+    const agent = prefixed<AgentWalletRow>(row, 'w.', 'id');
     if (!tick) return reject(deps, intentId, 'no_mark');
     const blocked = agentBlock(agent);
     if (blocked) return reject(deps, intentId, blocked);
@@ -349,7 +358,7 @@ export function routedActivities(deps: RoutedDeps) {
     async syncRouted(intentId: string): Promise<DispatchOutcome> {
       const { intent, venue, adapter } = await load(intentId);
       if (intent.orderStatus !== 'open' || !intent.venueOrderId) return outcomeOf(intent);
-      const agent = await currentAgent(deps.orm, intent.accountId, venue);
+      const agent = await currentAgent(sqlOfClient(deps.pool), intent.accountId, venue);
       if (!agent || agent.status === 'pending_authorization') return outcomeOf(intent);
       const ctx = venueContext(deps, agent);
       const order = await adapter.status(ctx, intent.symbol, intent.venueOrderId);
@@ -364,7 +373,7 @@ export function routedActivities(deps: RoutedDeps) {
     async cancelRouted(intentId: string): Promise<DispatchOutcome> {
       const { intent, venue, adapter } = await load(intentId);
       if (intent.orderStatus !== 'open' || !intent.venueOrderId) return outcomeOf(intent);
-      const agent = await currentAgent(deps.orm, intent.accountId, venue);
+      const agent = await currentAgent(sqlOfClient(deps.pool), intent.accountId, venue);
       if (!agent || agent.status === 'pending_authorization') return outcomeOf(intent);
       const ctx = venueContext(deps, agent);
       let order: VenueOrder | null;

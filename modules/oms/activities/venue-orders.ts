@@ -24,7 +24,7 @@ export function venueOrderActivities(deps: RoutedDeps & { orm: MikroORM }) {
     /** Pulls the venue's orders of the account's owner into `venue_orders` (idempotent upsert). */
     async syncVenueOrders(accountId: string, venue: string): Promise<VenueOrdersSync> {
       if (!isRouted(venue)) return { venue, orders: 0, agent: false };
-      const agent = await currentAgent(deps.orm, accountId, venue);
+      const agent = await currentAgent(platformEm(deps.orm), accountId, venue);
       if (!agent || agent.status !== 'active') return { venue, orders: 0, agent: false };
       const orders = await ADAPTERS[venue].orders(venueContext(deps, agent));
       const em = platformEm(deps.orm);

@@ -18,12 +18,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, Position, TradingGroup, type AccountRow, type AgentWalletRow } from '../../../db/entities.js';
 import { currentAgent } from '../../../db/agent-wallets.js';
 import { readMark } from '../../../db/marks.js';
-import { scoped } from '../../../db/orm.js';
+import { platformEm, scoped } from '../../../db/orm.js';
 import { searchAttributes } from '../../../workflows/shared.definitions.js';
 import { composeUpdate, intentWorkflowId } from '../workflows/intent.definitions.js';
 import { intentWorkflow } from '../workflows/intent.js';
 import { ownedBy, targetAccountId } from '../../../api/auth/ownership.js';
-import { prefixed, selectList, sqlOf } from '../../../db/sql.js';
+import { prefixed, selectList, sqlOf, withDates } from '../../../db/sql.js';
 import type { ApiDeps, Caller } from '../../../api/context.js';
 import { updateWithStart } from './update-with-start.js';
 import { selfSignedOrders, venueSigningFor } from './venue-signing.js';
@@ -100,7 +100,7 @@ const AGENT_BLOCK_DETAIL = {
  * @throws ApiError `403 credential_missing_agent_wallet`, `agent_authorization_revoked`, `agent_authorization_expired`.
  */
 async function checkAgent(deps: ApiDeps, accountId: string, venue: string): Promise<AgentWalletRow> {
-  const agent = await currentAgent(deps.orm, accountId, venue);
+  const agent = await currentAgent(platformEm(deps.orm), accountId, venue);
   const block = agentBlock(agent);
   if (block) throw new ApiError(block, AGENT_BLOCK_DETAIL[block](venue));
   return agent!;
@@ -143,7 +143,8 @@ async function composeAccount(
   const id = targetAccountId(caller, given);
   const [row] = await sqlOf(em).rows<Record<string, unknown>>(COMPOSE_ACCOUNT, [id, caller.tenantId]);
   const limits = row ? prefixed<RiskLimits>(row, 'limits.', 'id') : null;
-  return { account: ownedBy(caller, (row as AccountRow | undefined) ?? null, id), limits };
+  const account = row ? withDates(row as AccountRow, ['suspendedAt', 'createdAt']) : null;
+  return { account: ownedBy(caller, account, id), limits };
 }
 
 /**

@@ -59,7 +59,7 @@ async function readCandidates(
         return { venue, listing, agentActive: false, quote, internalised };
       }
       const [agent, quote] = await Promise.all([
-        currentAgent(orm, accountId, venue),
+        currentAgent(platformEm(orm), accountId, venue),
         readMark(platformEm(orm), venue, listing.spec.symbol, maxAgeMs),
       ]);
       return { venue, listing, agentActive: agentBlock(agent) === null, quote };

@@ -58,7 +58,7 @@ export async function venueSigningFor(
     );
   const tick = await readMark(platformEm(deps.orm), venue, symbol, Number.MAX_SAFE_INTEGER);
   if (!tick) throw new ApiError('no_quotes', `no mark for ${symbol} yet: a self-signed order is priced against it`);
-  const nonce = await nextAgentNonce(deps.orm, agent.id, NONCE_UNIT[venue]);
+  const nonce = await nextAgentNonce(platformEm(deps.orm), agent.id, NONCE_UNIT[venue]);
   return { owner: agent.owner, signer, nonce: nonce.toString(), markPrice: fmt(tick.mark) };
 }
 
