@@ -234,12 +234,13 @@ async function reject(deps: RoutedDeps, intentId: string, reason: string): Promi
 /**
  * What a routed intent's first dispatch reads, in ONE statement (issue 15; it was three, and a fourth write): the
  * mark of its symbol (`$1` venue, `$2` symbol), the account's current agent there (`$3` account), and, as a side
- * effect, the client order id (`$5`) written on the intent (`$4`) unless one is there already.
+ * effect, the client order id (`$5`) written on the intent (`$4`) unless one is there already (PostgreSQL runs a
+ * data-modifying `with` part to completion whether or not the query reads it).
  */
 const DISPATCH_READS = `with claimed as (
     update order_intents set venue_client_order_id = $5 where id = $4 and venue_client_order_id is null returning id
   )
-  select ${markColumns('m', 'm.')}, w.*, (select count(*) from claimed)::int as "claimed"
+  select ${markColumns('m', 'm.')}, w.*
     from (values (1)) o (x)
     left join marks m on m.venue = $1 and m.symbol = $2
     left join lateral (${currentAgentSql('$3', '$1', 'w.')}) w on true`;

@@ -119,14 +119,17 @@ async function leverageCap(
   return Math.min(group?.leverageCaps[venue] ?? symbolMax, symbolMax);
 }
 
-/** {@link composeAccount}'s statement: the account and its challenge template's risk profile limits, if any. */
+/**
+ * {@link composeAccount}'s statement: the account and its challenge template's risk profile limits, if any; every
+ * joined row in the account's tenant, as the tenant-scoped reads it replaces were.
+ */
 const COMPOSE_ACCOUNT = `select ${selectList(Object.keys(Account.meta.properties), 'a')},
     rp.id as "limits.id", rp.max_order_notional_usd as "limits.maxOrderNotionalUsd",
     rp.max_position_notional_usd as "limits.maxPositionNotionalUsd"
   from accounts a
-  left join prop_accounts pa on pa.account_id = a.id
-  left join prop_templates pt on pt.id = pa.template_id
-  left join risk_profiles rp on rp.id = pt.risk_profile_id
+  left join prop_accounts pa on pa.account_id = a.id and pa.tenant_id = a.tenant_id
+  left join prop_templates pt on pt.id = pa.template_id and pt.tenant_id = a.tenant_id
+  left join risk_profiles rp on rp.id = pt.risk_profile_id and rp.tenant_id = a.tenant_id
   where a.id = $1 and a.tenant_id = $2`;
 
 /**
