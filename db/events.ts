@@ -36,6 +36,35 @@ export async function lockAccount(em: EntityManager, accountId: string) {
 }
 
 /**
+ * The insert of {@link appendEvents} as a statement (`text` with `$1…$4`, `values`); `when` (optional) is a condition
+ * the rows are inserted under, for a caller that makes it part of a larger statement (`where exists (…)`).
+ */
+export function appendEventsStatement(
+  tenantId: string,
+  accountId: string,
+  events: NewEvent[],
+  when = '',
+): { text: string; values: unknown[] } {
+  const rows = events.map((e, i) => ({
+    n: i + 1,
+    kind: e.kind,
+    topic: TOPIC_OF_FRAME[e.frameType],
+    frame_type: e.frameType,
+    venue: e.venue,
+    data: e.data,
+  }));
+  return {
+    text: `insert into account_events (tenant_id, account_id, seq, kind, topic, frame_type, venue, data, created_at)
+     select $1::varchar, $2::varchar, (select coalesce(max(seq), 0) from account_events where account_id = $2::varchar) + e.n,
+            e.kind, e.topic, e.frame_type, e.venue, e.data, $3::timestamptz
+       from jsonb_to_recordset($4::jsonb) as e(n int, kind text, topic text, frame_type text, venue text, data jsonb)
+      ${when ? `where ${when}` : ''}
+      order by e.n`,
+    values: [tenantId, accountId, new Date().toISOString(), JSON.stringify(rows)],
+  };
+}
+
+/**
  * Appends events in order, numbered after the account's last `seq`, in ONE statement (the next seq is read
  * inside the insert; issue 15: one round trip fewer per transaction than reading it first). The account must
  * already be locked by {@link lockAccount}, so no other transaction numbers events of it meanwhile. Through a MikroORM
@@ -45,20 +74,6 @@ export async function lockAccount(em: EntityManager, accountId: string) {
  */
 export async function appendEvents(db: Db, tenantId: string, accountId: string, events: NewEvent[]): Promise<void> {
   if (!events.length) return;
-  const rows = events.map((e, i) => ({
-    n: i + 1,
-    kind: e.kind,
-    topic: TOPIC_OF_FRAME[e.frameType],
-    frame_type: e.frameType,
-    venue: e.venue,
-    data: e.data,
-  }));
-  await sqlFor(db).write(
-    `insert into account_events (tenant_id, account_id, seq, kind, topic, frame_type, venue, data, created_at)
-     select $1::varchar, $2::varchar, (select coalesce(max(seq), 0) from account_events where account_id = $2::varchar) + e.n,
-            e.kind, e.topic, e.frame_type, e.venue, e.data, $3::timestamptz
-       from jsonb_to_recordset($4::jsonb) as e(n int, kind text, topic text, frame_type text, venue text, data jsonb)
-      order by e.n`,
-    [tenantId, accountId, new Date().toISOString(), JSON.stringify(rows)],
-  );
+  const { text, values } = appendEventsStatement(tenantId, accountId, events);
+  await sqlFor(db).write(text, values);
 }

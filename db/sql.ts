@@ -68,6 +68,10 @@ export function sqlOfClient(client: pg.ClientBase | pg.Pool): Sql {
   });
 }
 
+/** `text` with every placeholder `$n` renumbered `$(n + offset)`, to put it in a statement after `offset` other values. */
+export const shiftPlaceholders = (text: string, offset: number): string =>
+  text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+
 /**
  * The {@link Sql} of a ledger transaction's connection: writes are queued ({@link Sql.write}) and `flush()` sends
  * them as one statement, `with w0 as (<write>), w1 as (…) select 1`, their placeholders renumbered. A write whose text
@@ -85,7 +89,7 @@ function writeBehind(client: pg.ClientBase): Sql & { flush(): Promise<void> } {
     const parts = batch.map((w, i) => {
       const offset = values.length;
       values.push(...w.values);
-      return `w${i} as (${w.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
+      return `w${i} as (${shiftPlaceholders(w.text, offset)})`;
     });
     await direct.write(`with ${parts.join(', ')} select 1`, values);
   };

@@ -12,6 +12,9 @@ import { Mark } from '../../db/entities.js';
 import { readMark } from '../../db/marks.js';
 import { insertRow, sqlOf, sqlOfClient, transaction } from '../../db/sql.js';
 import { paperRiskReads } from '../../modules/oms/activities/ledger.js';
+import { omsActivities } from '../../modules/oms/activities/oms.js';
+import { newIntent } from '../../domain/oms/new-intent.js';
+import { ensureTenant, issueCredential } from '../../db/seed.js';
 import { Decimal } from '../../domain/decimal.js';
 
 const VENUE = 'sqltest';
@@ -131,5 +134,58 @@ describe('db/sql.ts', () => {
     const later = at.getTime() + 61_000;
     const none = await paperRiskReads(sql, { accountId: 'acct-new', venue: VENUE, symbol: 'R' }, 60_000, later);
     expect(none).toEqual({ tick: null, positions: [], balance: null });
+  });
+
+  it('recordIntent writes the intent and its composed event in one statement; a retry writes neither again', async () => {
+    const tenant = await ensureTenant(orm, { slug: `sql-${Date.now()}`, displayName: 'Sql', origins: [] });
+    const cred = await issueCredential(orm, { tenantId: tenant.id, audience: 'trader' });
+    const input = newIntent({
+      intentId: `int_sqltest_${Date.now()}`,
+      tenantId: tenant.id,
+      accountId: cred.accountId!,
+      credentialId: cred.credentialId,
+      venue: 'paper',
+      symbol: 'BTC.PAPER',
+      side: 'buy',
+      type: 'limit',
+      qty: '0.123456789',
+      price: '64000.5',
+      reduceOnly: false,
+      timeInForce: 'Gtc',
+      leverage: '1',
+    });
+    const { recordIntent } = omsActivities({ pool, markMaxAgeMs: 60_000, venues: { network: 'testnet' } });
+    const statements: string[] = [];
+    const query = pg.Client.prototype.query;
+    const counting = function (this: pg.Client, ...args: Parameters<pg.Client['query']>) {
+      const first = args[0] as unknown as string | { text?: string };
+      statements.push(typeof first === 'string' ? first : (first.text ?? ''));
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    pg.Client.prototype.query = counting as typeof query;
+    let first;
+    try {
+      first = await recordIntent(input);
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    expect(first).toMatchObject({ intentId: input.intentId, state: 'signed_pending_dispatch', qty: '0.123456789' });
+    // begin, the account lock, the intent with its event, commit.
+    expect(statements.map((t) => t.trim().split(/\s+/)[0].toLowerCase())).toEqual([
+      'begin',
+      'select',
+      'with',
+      'commit',
+    ]);
+    const events = async () =>
+      (
+        await pool.query<{ seq: number; kind: string; intent: string }>(
+          `select seq, kind, data->>'intentId' as intent from account_events where account_id = $1 order by seq`,
+          [cred.accountId],
+        )
+      ).rows.filter((e) => e.kind === 'intent.composed');
+    expect(await events()).toEqual([expect.objectContaining({ kind: 'intent.composed', intent: input.intentId })]);
+    expect(await recordIntent(input)).toEqual(first);
+    expect(await events()).toHaveLength(1);
   });
 });

@@ -29,6 +29,7 @@ import {
   insertStatement,
   prefixed,
   selectList,
+  shiftPlaceholders,
   sqlOfClient,
   transaction,
   updateRow,
@@ -37,7 +38,7 @@ import {
 import { BoundedMap } from '../../../domain/bounded-map.js';
 import { fillView, intentToView, positionView, workingOrderView, type Row } from '../../../db/views.js';
 import { recordStateSnapshot, type KnownVenueState } from '../../../db/state-snapshots.js';
-import { appendEvents, type NewEvent } from '../../../db/events.js';
+import { appendEvents, appendEventsStatement, type NewEvent } from '../../../db/events.js';
 import type { DispatchOutcome } from '../../../activities/types.js';
 import type { ActivityMetrics } from '../../../activities/metrics.js';
 
@@ -241,13 +242,23 @@ export async function intentById(sql: Sql, intentId: string): Promise<OrderInten
 }
 
 /**
- * Inserts a new intent row in `tx` (its entity properties only) unless one with its id exists; answers whether it
- * inserted (false: a retry found it recorded). One statement either way.
+ * Inserts a new intent row in `tx` (its entity properties only) with its `events`, unless an intent with its id exists;
+ * answers whether it inserted (false: a retry found it recorded, and no event is appended either). ONE statement either
+ * way (issue 15): the events are a data-modifying part that inserts only when the intent's insert did. The account must
+ * be locked already ({@link lockAccountOf}), as for any event append.
  */
-export async function insertIntent(tx: Sql, row: Partial<OrderIntentRow>): Promise<boolean> {
+export async function insertIntent(
+  tx: Sql,
+  row: Partial<OrderIntentRow> & Pick<OrderIntentRow, 'tenantId' | 'accountId'>,
+  events: NewEvent[],
+): Promise<boolean> {
   const known = Object.fromEntries(INTENT_PROPS.map((k) => [k, row[k as keyof OrderIntentRow]]));
-  const { text, values } = insertStatement('order_intents', known, 'on conflict (id) do nothing returning id');
-  return (await tx.rows(text, values)).length > 0;
+  const intent = insertStatement('order_intents', known, 'on conflict (id) do nothing returning id');
+  const appended = appendEventsStatement(row.tenantId, row.accountId, events, 'exists (select 1 from inserted)');
+  const text = `with inserted as (${intent.text}),
+    appended as (${shiftPlaceholders(appended.text, intent.values.length)})
+    select id from inserted`;
+  return (await tx.rows(text, [...intent.values, ...appended.values])).length > 0;
 }
 
 /** The position row of `intent`'s account, venue and symbol in `tx`; null when none yet. */

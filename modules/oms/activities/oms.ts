@@ -9,7 +9,7 @@ import type { IntentView } from '../../../domain/oms/intent.js';
 import type { AccountBalanceRow, OrderIntentRow, PositionRow } from '../../../db/entities.js';
 import type { MarkTick } from '../../../domain/market/types.js';
 import { intentToView } from '../../../db/views.js';
-import { appendEvents } from '../../../db/events.js';
+import { appendEvents, type NewEvent } from '../../../db/events.js';
 import { transaction, type Sql } from '../../../db/sql.js';
 import { readMark } from '../../../db/marks.js';
 import { marksFor } from '../../../db/account-state.js';
@@ -71,12 +71,16 @@ export function omsActivities(deps: OmsDeps) {
           createdAt: now,
           updatedAt: now,
         } satisfies Partial<OrderIntentRow>;
-        // One statement whether or not a retry finds the intent recorded (then nothing is inserted).
-        if (!(await insertIntent(tx, row))) return intentToView(await readIntent(tx, intentId, input.tenantId));
+        // The intent and its event in one statement; a retry that finds the intent recorded inserts neither.
         const composed = intentToView(row as OrderIntentRow);
-        await appendEvents(tx, input.tenantId, input.accountId, [
-          { kind: 'intent.composed', frameType: 'Order-Intent-Update', venue: input.venue, data: composed },
-        ]);
+        const event: NewEvent = {
+          kind: 'intent.composed',
+          frameType: 'Order-Intent-Update',
+          venue: input.venue,
+          data: composed,
+        };
+        if (!(await insertIntent(tx, row, [event])))
+          return intentToView(await readIntent(tx, intentId, input.tenantId));
         return composed;
       });
       rememberIntentHead(input.intentId, input); // committed: its dispatch here needs no look-up before locking
