@@ -154,20 +154,20 @@ describe('db/sql.ts', () => {
       timeInForce: 'Gtc',
       leverage: '1',
     });
-    const { recordIntent } = omsActivities({ pool, markMaxAgeMs: 60_000, venues: { network: 'testnet' } });
+    const oms = omsActivities({ pool, markMaxAgeMs: 60_000, venues: { network: 'testnet' } });
     const statements: string[] = [];
-    const query = pg.Client.prototype.query;
-    const counting = function (this: pg.Client, ...args: Parameters<pg.Client['query']>) {
-      const first = args[0] as unknown as string | { text?: string };
+    const query: (...a: unknown[]) => unknown = Reflect.get(pg.Client.prototype, 'query');
+    const counting = function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0] as string | { text?: string };
       statements.push(typeof first === 'string' ? first : (first.text ?? ''));
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
+      return query.apply(this, args);
     };
-    pg.Client.prototype.query = counting as typeof query;
+    Reflect.set(pg.Client.prototype, 'query', counting);
     let first;
     try {
-      first = await recordIntent(input);
+      first = await oms.recordIntent(input);
     } finally {
-      pg.Client.prototype.query = query;
+      Reflect.set(pg.Client.prototype, 'query', query);
     }
     expect(first).toMatchObject({ intentId: input.intentId, state: 'signed_pending_dispatch', qty: '0.123456789' });
     // begin, the account lock, the intent with its event, commit.
@@ -185,7 +185,7 @@ describe('db/sql.ts', () => {
         )
       ).rows.filter((e) => e.kind === 'intent.composed');
     expect(await events()).toEqual([expect.objectContaining({ kind: 'intent.composed', intent: input.intentId })]);
-    expect(await recordIntent(input)).toEqual(first);
+    expect(await oms.recordIntent(input)).toEqual(first);
     expect(await events()).toHaveLength(1);
   });
 });
