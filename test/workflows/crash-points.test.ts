@@ -50,33 +50,48 @@ describe('worker crashes at chosen points', () => {
       body: { venue: 'paper', symbol: 'ETH.PAPER', side, type: 'market', qty },
     });
 
-  it('dies before the risk check and dispatch: the next worker dispatches once', async () => {
-    const t = await s.trader();
-    const dying = crashingWorker('before:checkAndDispatchPaper:1');
-    const c = await market(t.token, 'buy', '0.3');
-    expect(c.status).toBe(201);
+  /**
+   * Composes a paper market order while a worker that dies at `crash` runs it. The dispatch runs in the compose's
+   * workflow task (patch paper-dispatch-in-task), so the answer leaves with that task: the first call answers once
+   * the next worker has finished it (201) or after the api's wait (503); a retry with the same Idempotency-Key answers
+   * the same intent. Answers the intent as PostgreSQL held it when the worker had died, and the retry's answer.
+   */
+  const composeThroughCrash = async (t: { token: string; accountId: string }, crash: string, side: string, qty: string) => {
+    const dying = crashingWorker(crash);
+    const headers = { 'idempotency-key': `crash-${crash}-${t.accountId}` };
+    const body = { venue: 'paper', symbol: 'ETH.PAPER', side, type: 'market', qty };
+    const compose = () => s.call('POST', '/api/v1/oms/intents', { token: t.token, body, headers });
+    const first = compose();
     await exited(dying);
-    expect((await intent(t.token, c.body.intentId)).body.state).toBe('signed_pending_dispatch');
+    const [atCrash] = await scoped(s.orm, s.tenant.id).find(OrderIntent, { accountId: t.accountId });
     await freshWorker();
+    expect([201, 503]).toContain((await first).status);
+    const retried = await compose();
+    expect(retried.status, JSON.stringify(retried.body)).toBe(201);
+    expect(retried.body.intentId).toBe(atCrash?.id);
+    return { atCrash: atCrash!, retried };
+  };
+
+  it('dies before the risk check and dispatch: compose’s retry answers the intent, and the next worker dispatches once', async () => {
+    const t = await s.trader();
+    const { atCrash } = await composeThroughCrash(t, 'before:checkAndDispatchPaper:1', 'buy', '0.3');
+    expect(atCrash.state).toBe('signed_pending_dispatch'); // recorded before the crash, not dispatched
     await waitFor(
-      () => intent(t.token, c.body.intentId),
+      () => intent(t.token, atCrash.id),
       (x) => x.body.state === 'filled',
       40_000,
     );
-    expect(await fillsOf(c.body.intentId)).toBe(1);
+    expect(await fillsOf(atCrash.id)).toBe(1);
   });
 
   it('dies after the fill is recorded but before Temporal hears of it: the retry fills nothing more', async () => {
     worker?.kill('SIGTERM');
     const t = await s.trader();
-    const dying = crashingWorker('after:checkAndDispatchPaper:1');
-    const c = await market(t.token, 'sell', '0.4');
-    await exited(dying);
-    expect((await intent(t.token, c.body.intentId)).body.state).toBe('filled'); // committed before the crash
-    await freshWorker();
-    const handle = s.temporal.workflow.getHandle(`intent-${c.body.intentId}`);
+    const { atCrash } = await composeThroughCrash(t, 'after:checkAndDispatchPaper:1', 'sell', '0.4');
+    expect(atCrash.state).toBe('filled'); // committed before the crash
+    const handle = s.temporal.workflow.getHandle(`intent-${atCrash.id}`);
     expect(await handle.result()).toMatchObject({ state: 'filled' });
-    expect(await fillsOf(c.body.intentId)).toBe(1);
+    expect(await fillsOf(atCrash.id)).toBe(1);
     const positions = (await s.call('GET', `/api/v1/accounts/${t.accountId}/positions`, { token: t.token })).body
       .positions;
     expect(positions.map((p: { qty: string }) => p.qty)).toEqual(['-0.4']);

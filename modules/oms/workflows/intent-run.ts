@@ -46,11 +46,13 @@ export const activities = proxyActivities<Activities>(STEP_OPTIONS);
  * The short idempotent steps of an order that answer or wake a handler (record, the paper engine's
  * fill on a mark crossing, its cancel) as local activities: run by the worker inside the workflow
  * task, with no task round trip through the server (issue 15; behind {@link LOCAL_STEPS_PATCH}).
- * The risk check and dispatch stay regular activities, so compose answers once the intent is
- * recorded (a local activity would hold the workflow task, and so the Update's answer, open).
+ * A paper intent's risk check and first dispatch joined them behind {@link PAPER_DISPATCH_IN_TASK_PATCH}
+ * (a local activity holds the workflow task, and so the compose Update's answer, open until it ends: the
+ * paper engine answers in milliseconds). A routed dispatch stays a regular activity: a venue may answer slowly,
+ * and compose answers once the intent is recorded.
  */
 const localSteps = proxyLocalActivities<Activities>(STEP_OPTIONS);
-const { acceptSignature, cancelRouted, checkRisk, dispatchPaper, checkAndDispatchPaper } = activities;
+const { acceptSignature, cancelRouted, checkRisk, dispatchPaper } = activities;
 
 /** The steps an intent runs in-task or as regular activities (see {@link IntentRun.steps}). */
 type Steps = Pick<Activities, 'recordIntent' | 'fillRestingPaper' | 'cancelPaper'>;
@@ -78,6 +80,12 @@ export const SIGN_REFUSAL_CODE_PATCH = 'sign-refusal-code';
  * routed order's read-backs grew by about 1,440 a day.
  */
 export const CONTINUES_PATCH = 'intent-continues-as-new';
+/**
+ * Patch id of a paper intent's risk check and first dispatch as a local activity (issue 15): the whole market order,
+ * record to fill, is then one workflow task (no activity task and no second workflow task through the server). The
+ * compose Update's answer leaves with that task, so compose answers once the paper engine has dispatched.
+ */
+export const PAPER_DISPATCH_IN_TASK_PATCH = 'paper-dispatch-in-task';
 
 const invalid = (message: string) => ApplicationFailure.create({ type: 'invalid_state', message, nonRetryable: true });
 
@@ -147,11 +155,12 @@ export class IntentRun {
 
   /**
    * The risk check, then, when it passed, the paper engine's first dispatch (`this.outcome`): one
-   * activity since {@link LOCAL_STEPS_PATCH}, two before.
+   * activity since {@link LOCAL_STEPS_PATCH}, two before; a local activity since {@link PAPER_DISPATCH_IN_TASK_PATCH}.
    */
   async checkAndDispatchPaper(): Promise<RiskVerdict> {
     if (this.oneStepDispatch) {
-      const { risk, outcome } = await checkAndDispatchPaper(this.intentId);
+      const inTask = patched(PAPER_DISPATCH_IN_TASK_PATCH);
+      const { risk, outcome } = await (inTask ? localSteps : activities).checkAndDispatchPaper(this.intentId);
       this.outcome = outcome;
       return risk;
     }
