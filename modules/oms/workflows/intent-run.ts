@@ -52,6 +52,16 @@ export const activities = proxyActivities<Activities>(STEP_OPTIONS);
  * and compose answers once the intent is recorded.
  */
 const localSteps = proxyLocalActivities<Activities>(STEP_OPTIONS);
+/**
+ * A routed intent's first dispatch attempt, in the workflow task (behind {@link ROUTED_DISPATCH_IN_TASK_PATCH}): one
+ * attempt, bounded as an activity attempt is; whatever it throws, the regular activity retries (module doc of
+ * modules/oms/activities/routed.ts: a retry asks the venue for the client order id first), so a venue that fails or
+ * answers slowly holds the compose's answer for one attempt at most.
+ */
+const firstAttemptInTask = proxyLocalActivities<Activities>({
+  startToCloseTimeout: STEP_OPTIONS.startToCloseTimeout,
+  retry: { maximumAttempts: 1 },
+});
 const { acceptSignature, cancelRouted, checkRisk, dispatchPaper } = activities;
 
 /** The steps an intent runs in-task or as regular activities (see {@link IntentRun.steps}). */
@@ -86,6 +96,11 @@ export const CONTINUES_PATCH = 'intent-continues-as-new';
  * compose Update's answer leaves with that task, so compose answers once the paper engine has dispatched.
  */
 export const PAPER_DISPATCH_IN_TASK_PATCH = 'paper-dispatch-in-task';
+/**
+ * Patch id of a routed intent's first dispatch attempt as a local activity (issue 15; {@link firstAttemptInTask}): a
+ * market order the venue fills at once is then one workflow task; a failed first attempt is retried as the activity.
+ */
+export const ROUTED_DISPATCH_IN_TASK_PATCH = 'routed-dispatch-in-task';
 
 const invalid = (message: string) => ApplicationFailure.create({ type: 'invalid_state', message, nonRetryable: true });
 
@@ -167,6 +182,17 @@ export class IntentRun {
     const risk = await checkRisk(this.intentId);
     if (risk.ok) this.outcome = await dispatchPaper(this.intentId);
     return risk;
+  }
+
+  /**
+   * Dispatches the routed intent to its venue (`this.outcome`): the first attempt in the workflow task since
+   * {@link ROUTED_DISPATCH_IN_TASK_PATCH}, the activity (with its retries) before it or when that attempt failed.
+   */
+  async dispatchRouted(): Promise<DispatchOutcome> {
+    let outcome: DispatchOutcome | undefined;
+    if (patched(ROUTED_DISPATCH_IN_TASK_PATCH))
+      outcome = await firstAttemptInTask.dispatchRouted(this.intentId).catch(() => undefined);
+    return (this.outcome = outcome ?? (await activities.dispatchRouted(this.intentId)));
   }
 
   moveTo(next: IntentState) {

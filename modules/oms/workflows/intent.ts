@@ -16,7 +16,7 @@ import { readyToContinueAsNew } from '../../../workflows/continue-as-new.js';
 import type { IntentOutcome, IntentWorkflowInput } from './intent.definitions.js';
 import { IntentRun, activities } from './intent-run.js';
 
-const { dispatchRouted, syncRouted } = activities;
+const { syncRouted } = activities;
 
 /** The verdict of an intent whose risk is checked by its dispatch (patch `routed-dispatch-checks`). */
 const PASSED = { ok: true } as const;
@@ -99,7 +99,7 @@ export async function intentWorkflow(input: IntentWorkflowInput): Promise<Intent
     return { intentId, state: run.state, reason: risk.reason };
   }
 
-  if (run.routed) run.moveTo((run.outcome = await dispatchRouted(intentId)).state);
+  if (run.routed) run.moveTo((await run.dispatchRouted()).state);
   else run.moveTo(run.outcome!.state);
   return work(run);
 }
