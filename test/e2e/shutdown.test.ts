@@ -3,8 +3,9 @@
  * - the api (`api/server.ts`): SIGTERM closes an open /ws/quotes socket with 1001, refuses new
  *   connections, lets a compose that is waiting for its workflow finish with 201, and exits 0;
  * - the worker (`worker/main.ts`): SIGTERM while a routed order waits for a slow venue's answer lets
- *   that `dispatchRouted` activity complete (attempt 1, recorded by this worker), then exits 0; the
- *   order fills exactly once;
+ *   that dispatch complete (its first attempt, in the compose's workflow task since the patch
+ *   `routed-dispatch-in-task`: a local activity this worker records, no activity retry) and the task
+ *   end, so compose answers 201, then exits 0; the order fills exactly once;
  * - the dev chain (`npm run dev`'s anvil, test/support/dev-chain-process.ts): SIGINT to that node
  *   process only, a crash of it, or SIGKILL, leaves no anvil answering.
  */
@@ -18,6 +19,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { openOrm, scoped } from '../../db/orm.js';
 import { Fill } from '../../db/entities.js';
 import { publishMark } from '../../modules/market/feeds/marks.js';
@@ -205,32 +207,34 @@ describe('worker process: SIGTERM', () => {
     worker.once('exit', () => events.push('worker exited'));
     await lineOf(worker, (l) => l.includes('"worker started"'));
 
-    const res = await s.call('POST', '/api/v1/oms/intents', {
+    // The first dispatch attempt runs in the compose's workflow task, so compose answers once the venue has.
+    const composed = s.call('POST', '/api/v1/oms/intents', {
       token: t.token,
       body: { venue: 'hyperliquid', symbol: spec.symbol, side: 'buy', type: 'market', qty: '0.01' },
     });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    await venue.arrived; // dispatchRouted has sent the order and waits for the venue's answer
+    await venue.arrived; // the dispatch has sent the order and waits for the venue's answer
     worker.kill('SIGTERM');
     expect(await exitOf(worker)).toBe(0);
     expect(events).toEqual(['order received', 'order answered', 'worker exited']);
+    const res = await composed; // answered by the signalled worker's task: no other worker runs yet
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
 
-    // The signalled worker itself completed the activity, at its first attempt.
+    // The signalled worker itself completed the dispatch, in its workflow task: a local activity's marker, no activity.
     const history = await s.temporal.workflow.getHandle(intentWorkflowId(res.body.intentId)).fetchHistory();
-    const scheduled = history.events!.find(
-      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'dispatchRouted',
-    )!;
-    const startedEv = history.events!.find(
-      (e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled.eventId),
+    const decoded = (e: NonNullable<typeof history.events>[number]) =>
+      defaultPayloadConverter.fromPayload<{ activity_type?: string }>(
+        e.markerRecordedEventAttributes!.details!.data!.payloads![0] as never,
+      );
+    const dispatches = history.events!.filter(
+      (e) =>
+        e.markerRecordedEventAttributes?.markerName === 'core_local_activity' &&
+        decoded(e).activity_type === 'dispatchRouted',
     );
-    const completed = history.events!.find(
-      (e) => String(e.activityTaskCompletedEventAttributes?.scheduledEventId) === String(scheduled.eventId),
-    );
-    expect(startedEv?.activityTaskStartedEventAttributes).toMatchObject({
-      attempt: 1,
-      identity: `${worker.pid}@${hostname()}`,
-    });
-    expect(completed).toBeDefined();
+    expect(dispatches).toHaveLength(1);
+    expect(dispatches[0].markerRecordedEventAttributes!.failure).toBeFalsy();
+    const taskCompleted = history.events!.filter((e) => e.workflowTaskCompletedEventAttributes);
+    expect(taskCompleted[0].workflowTaskCompletedEventAttributes!.identity).toBe(`${worker.pid}@${hostname()}`);
+    expect(history.events!.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'dispatchRouted')).toBe(false);
 
     await s.startWorker(); // the rest of the workflow runs on a new worker
     const filled = await waitFor(
