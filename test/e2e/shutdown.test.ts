@@ -223,7 +223,7 @@ describe('worker process: SIGTERM', () => {
     const history = await s.temporal.workflow.getHandle(intentWorkflowId(res.body.intentId)).fetchHistory();
     const decoded = (e: NonNullable<typeof history.events>[number]) =>
       defaultPayloadConverter.fromPayload<{ activity_type?: string }>(
-        e.markerRecordedEventAttributes!.details!.data!.payloads![0] as never,
+        e.markerRecordedEventAttributes!.details!.data.payloads![0],
       );
     const dispatches = history.events!.filter(
       (e) =>
@@ -234,7 +234,9 @@ describe('worker process: SIGTERM', () => {
     expect(dispatches[0].markerRecordedEventAttributes!.failure).toBeFalsy();
     const taskCompleted = history.events!.filter((e) => e.workflowTaskCompletedEventAttributes);
     expect(taskCompleted[0].workflowTaskCompletedEventAttributes!.identity).toBe(`${worker.pid}@${hostname()}`);
-    expect(history.events!.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'dispatchRouted')).toBe(false);
+    expect(
+      history.events!.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'dispatchRouted'),
+    ).toBe(false);
 
     await s.startWorker(); // the rest of the workflow runs on a new worker
     const filled = await waitFor(
