@@ -48,8 +48,8 @@ export const activities = proxyActivities<Activities>(STEP_OPTIONS);
  * task, with no task round trip through the server (issue 15; behind {@link LOCAL_STEPS_PATCH}).
  * A paper intent's risk check and first dispatch joined them behind {@link PAPER_DISPATCH_IN_TASK_PATCH}
  * (a local activity holds the workflow task, and so the compose Update's answer, open until it ends: the
- * paper engine answers in milliseconds). A routed dispatch stays a regular activity: a venue may answer slowly,
- * and compose answers once the intent is recorded.
+ * paper engine answers in milliseconds). A routed dispatch's first attempt runs in the task too, bounded to one
+ * attempt ({@link firstAttemptInTask}); its retries stay a regular activity, since a venue may answer slowly or fail.
  */
 const localSteps = proxyLocalActivities<Activities>(STEP_OPTIONS);
 /**
