@@ -35,6 +35,14 @@ import { venueOrdersSyncWorkflowId } from '../../modules/oms/workflows/venue-ord
 
 type Venue = 'hyperliquid' | 'aster' | 'polymarket' | 'kalshi';
 
+/** Each venue's request for an account's fills (URL and body as sent), the one a test may make fail. */
+const FILLS_REQUEST: Record<Venue, RegExp> = {
+  hyperliquid: /"userFillsByTime"/,
+  aster: /\/fapi\/v3\/userTrades/,
+  polymarket: /\/data\/trades/,
+  kalshi: /\/portfolio\/fills/,
+};
+
 /** Per venue: the symbol traded, its size, and a buy price that rests far below the mark. */
 interface Case {
   venue: Venue;
@@ -247,9 +255,15 @@ describe('routed venues', () => {
         ).toBe(new Decimal(c().qty).toFixed());
       });
 
-      it('a dispatch run again from its first attempt after its order was sent and the answer lost (a worker re-run) finds that order: exactly one venue order', async () => {
-        const t = await s.trader('fullTrading', { executionMode: 'routed' });
-        const { user } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
+      /**
+       * A routed market buy recorded straight through the activities (no workflow), and the routed activities over
+       * their own pool, sending through `fetch` (the global one unless given): the dispatch is run by the test.
+       */
+      async function recordedMarketBuy(
+        t: { accountId: string | null; credentialId: string },
+        tag: string,
+        fetch?: typeof globalThis.fetch,
+      ) {
         const pool = new pg.Pool({ connectionString: s.config.databaseUrl, max: 2 });
         onTestFinished(() => pool.end());
         const deps = {
@@ -266,8 +280,9 @@ describe('routed venues', () => {
             },
             network: 'mainnet' as const,
           },
+          fetch,
         };
-        const intentId = `int_rerun_${venue}_${Date.now()}`;
+        const intentId = `int_${tag}_${venue}_${Date.now()}`;
         await omsActivities(deps).recordIntent({
           intentId,
           tenantId: s.tenant.id,
@@ -287,14 +302,49 @@ describe('routed venues', () => {
           leverage: '1',
         });
         const routed = routedActivities(deps);
-        const firstAttempt = () =>
-          new MockActivityEnvironment({ attempt: 1 }).run(() => routed.dispatchRouted(intentId));
+        const attempt = (n: number) =>
+          new MockActivityEnvironment({ attempt: n }).run(() => routed.dispatchRouted(intentId));
+        return { intentId, attempt };
+      }
+
+      it('a dispatch run again from its first attempt after its order was sent and the answer lost (a worker re-run) finds that order: exactly one venue order', async () => {
+        const t = await s.trader('fullTrading', { executionMode: 'routed' });
+        const { user } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
+        const { attempt } = await recordedMarketBuy(t, 'rerun');
         const before = sims[venue].orderCount(user.owner);
         sims[venue].dropNextAck();
-        await expect(firstAttempt()).rejects.toThrow();
+        await expect(attempt(1)).rejects.toThrow();
         expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
-        const outcome = await firstAttempt();
+        const outcome = await attempt(1);
         expect(outcome).toMatchObject({ state: 'filled', filledQty: new Decimal(c().qty).toFixed() });
+        expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
+      });
+
+      it('an order acknowledged by the venue is dispatched at once; an attempt that dies reading its fills leaves it dispatched, and the retry reads it back: filled, one venue order', async () => {
+        const t = await s.trader('fullTrading', { executionMode: 'routed' });
+        const { user } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
+        let failFills = true;
+        const faulty: typeof fetch = async (input, init) => {
+          const req = `${String(input)} ${typeof init?.body === 'string' ? init.body : ''}`;
+          if (failFills && FILLS_REQUEST[venue].test(req)) {
+            failFills = false;
+            throw new TypeError('fetch failed (the connection dropped while reading fills)');
+          }
+          return fetch(input, init);
+        };
+        const { intentId, attempt } = await recordedMarketBuy(t, 'fills_lost', faulty);
+        const before = sims[venue].orderCount(user.owner);
+        await expect(attempt(1)).rejects.toThrow(/reading fills/);
+        expect(failFills).toBe(false);
+        const acknowledged = (await intent(t.token, intentId)).body;
+        expect(acknowledged).toMatchObject({ state: 'dispatched', orderStatus: null, filledQty: '0' });
+        expect(acknowledged.venueOrderId).toEqual(expect.any(String));
+        const outcome = await attempt(2);
+        expect(outcome).toMatchObject({
+          state: 'filled',
+          venueOrderId: acknowledged.venueOrderId,
+          filledQty: new Decimal(c().qty).toFixed(),
+        });
         expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
       });
 

@@ -218,6 +218,30 @@ async function recordVenueState(
   );
 }
 
+/**
+ * Records that the venue acknowledged the intent's order (issue 15): `dispatched` with its venue order id and the
+ * `intent.dispatched` event, in one transaction of its own, so `/ws/risk` shows the order at the venue while its
+ * fills are still being read (a market order's `filled` follows). The order status stays unrecorded (null) until
+ * {@link recordVenueState} writes what the venue reported; a retried dispatch that finds an intent so
+ * ({@link acknowledgedOnly}) reads the order back instead of placing it. Nothing when the intent moved on already.
+ */
+async function recordDispatched(deps: RoutedDeps, intentId: string, order: VenueOrder): Promise<void> {
+  await withLockedIntent(
+    deps,
+    intentId,
+    async (tx, intent) => {
+      if (intent.state !== 'signed_pending_dispatch') return;
+      Object.assign(intent, { state: 'dispatched', venueOrderId: order.venueOrderId, lastEvent: 'dispatched' });
+      await commitExecution(tx, intent, [intentEvent(intent, 'intent.dispatched')], false);
+    },
+    deps.metrics,
+  );
+}
+
+/** An intent whose order the venue acknowledged ({@link recordDispatched}) but whose status and fills are not recorded yet. */
+const acknowledgedOnly = (intent: OrderIntentRow) =>
+  intent.state === 'dispatched' && intent.orderStatus === null && intent.venueOrderId !== null;
+
 /** Rejects an intent before dispatch (agent, mark or venue refusal), recording why. */
 async function reject(deps: RoutedDeps, intentId: string, reason: string): Promise<DispatchOutcome> {
   return withLockedIntent(
@@ -312,6 +336,8 @@ export function routedActivities(deps: RoutedDeps) {
     intentId: string,
     { intent, venue, adapter }: Awaited<ReturnType<typeof load>>,
   ): Promise<DispatchOutcome> {
+    // An earlier attempt left the order acknowledged but unsettled (recordDispatched): read it back.
+    if (acknowledgedOnly(intent)) return readBack({ intent, venue, adapter });
     if (intent.state !== 'signed_pending_dispatch') return outcomeOf(intent);
     const clientOrderId = adapter.clientOrderId(intentId);
     const maybeSent = intent.venueClientOrderId !== null || !firstAttempt();
@@ -336,8 +362,30 @@ export function routedActivities(deps: RoutedDeps) {
       if (err instanceof VenueRejected) return reject(deps, intentId, `venue_rejected: ${err.reason}`);
       throw err;
     }
-    const fills = order.status === 'open' && order.filledQty === '0' ? [] : await orderFills(ctx, venue, intent, order);
-    return recordVenueState(deps, intent, order, fills, { dispatching: true, tick });
+    if (order.status === 'open' && order.filledQty === '0')
+      return recordVenueState(deps, intent, order, [], { dispatching: true, tick });
+    // The venue holds the order: `dispatched` (with its venue order id) is recorded while its fills are read; the
+    // attempt ends only once both have settled, so a failed read never leaves the recording running behind it.
+    const [recorded, fills] = await Promise.allSettled([
+      recordDispatched(deps, intentId, order),
+      orderFills(ctx, venue, intent, order),
+    ]);
+    if (recorded.status === 'rejected') throw recorded.reason;
+    if (fills.status === 'rejected') throw fills.reason;
+    return recordVenueState(deps, intent, order, fills.value, { dispatching: true, tick });
+  }
+
+  /**
+   * Reads a dispatched order back from its venue (status and fills since the intent was created) and records what
+   * changed; the outcome as recorded when the agent is gone or the venue does not know the order.
+   */
+  async function readBack({ intent, venue, adapter }: Awaited<ReturnType<typeof load>>): Promise<DispatchOutcome> {
+    const agent = await currentAgent(sqlOfClient(deps.pool), intent.accountId, venue);
+    if (!agent || agent.status === 'pending_authorization') return outcomeOf(intent);
+    const ctx = venueContext(deps, agent);
+    const order = await adapter.status(ctx, intent.symbol, intent.venueOrderId!);
+    if (!order) return outcomeOf(intent);
+    return recordVenueState(deps, intent, order, await orderFills(ctx, venue, intent, order), { dispatching: false });
   }
 
   return {
@@ -357,14 +405,9 @@ export function routedActivities(deps: RoutedDeps) {
 
     /** Reads a resting routed order back from its venue (status and new fills) and records any change. */
     async syncRouted(intentId: string): Promise<DispatchOutcome> {
-      const { intent, venue, adapter } = await load(intentId);
-      if (intent.orderStatus !== 'open' || !intent.venueOrderId) return outcomeOf(intent);
-      const agent = await currentAgent(sqlOfClient(deps.pool), intent.accountId, venue);
-      if (!agent || agent.status === 'pending_authorization') return outcomeOf(intent);
-      const ctx = venueContext(deps, agent);
-      const order = await adapter.status(ctx, intent.symbol, intent.venueOrderId);
-      if (!order) return outcomeOf(intent);
-      return recordVenueState(deps, intent, order, await orderFills(ctx, venue, intent, order), { dispatching: false });
+      const loaded = await load(intentId);
+      if (loaded.intent.orderStatus !== 'open' || !loaded.intent.venueOrderId) return outcomeOf(loaded.intent);
+      return readBack(loaded);
     },
 
     /**
