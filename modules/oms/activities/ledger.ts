@@ -60,6 +60,8 @@ const propsOf = (schema: { meta: { properties: object } }) => Object.keys(schema
 const INTENT_PROPS = propsOf(OrderIntent);
 /** Select lists naming each column as its entity property (db/sql.ts `selectList`). */
 const INTENT_COLUMNS = selectList(INTENT_PROPS, 'i');
+/** The intent's select list with each name prefixed `i.` (alias `i`), to read it beside other tables' rows (db/sql.ts `prefixed`). */
+export const PREFIXED_INTENT_COLUMNS = selectList(INTENT_PROPS, 'i', 'i.');
 const POSITION_PROPS = propsOf(Position);
 const BALANCE_PROPS = propsOf(AccountBalance);
 const POSITION_COLUMNS = selectList(POSITION_PROPS, 'p');
@@ -90,7 +92,7 @@ export function rememberIntentHead(intentId: string, head: IntentHead): void {
 }
 
 /** The head of intent `intentId`, kept or read. @throws ApplicationFailure `intent_not_found` (non-retryable). */
-async function headOf(pool: pg.Pool, intentId: string): Promise<IntentHead> {
+export async function headOf(pool: pg.Pool, intentId: string): Promise<IntentHead> {
   const kept = heads.get(intentId);
   if (kept) return kept.value;
   const [row] = await sqlOfClient(pool).rows<IntentHead>(

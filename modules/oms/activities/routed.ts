@@ -35,7 +35,9 @@ import type { DispatchOutcome } from '../../../activities/types.js';
 import { timedDispatch, type ActivityMetrics } from '../../../activities/metrics.js';
 import {
   commitExecution,
+  headOf,
   intentById,
+  PREFIXED_INTENT_COLUMNS,
   intentEvent,
   outcomeOf,
   positionOf,
@@ -256,18 +258,21 @@ async function reject(deps: RoutedDeps, intentId: string, reason: string): Promi
 }
 
 /**
- * What a routed intent's first dispatch reads, in ONE statement (issue 15; it was three, and a fourth write): the
- * mark of its symbol (`$1` venue, `$2` symbol), the account's current agent there (`$3` account), and, as a side
- * effect, the client order id (`$5`) written on the intent (`$4`) unless one is there already (PostgreSQL runs a
- * data-modifying `with` part to completion whether or not the query reads it).
+ * What a routed intent's dispatch reads, in ONE statement (issue 15; it was four, and a fifth write): the intent
+ * (`$1`, columns prefixed `i.`), the mark of its symbol (`m.`), the account's current agent on its venue (`w.`), and,
+ * as a side effect, the client order id (`$2`) written on the intent while it is pending dispatch unless one is there
+ * already (PostgreSQL runs a data-modifying `with` part to completion whether or not the query reads it; the intent
+ * read is of the statement's snapshot, so it shows whether an EARLIER attempt wrote the id).
  */
 const DISPATCH_READS = `with claimed as (
-    update order_intents set venue_client_order_id = $5 where id = $4 and venue_client_order_id is null returning id
+    update order_intents set venue_client_order_id = $2
+     where id = $1 and venue_client_order_id is null and state = 'signed_pending_dispatch' returning id
   )
-  select ${markColumns('m', 'm.')}, w.*
-    from (values (1)) o (x)
-    left join marks m on m.venue = $1 and m.symbol = $2
-    left join lateral (${currentAgentSql('$3', '$1', 'w.')}) w on true`;
+  select ${PREFIXED_INTENT_COLUMNS}, ${markColumns('m', 'm.')}, w.*
+    from order_intents i
+    left join marks m on m.venue = i.venue and m.symbol = i.symbol
+    left join lateral (${currentAgentSql('i.account_id', 'i.venue', 'w.')}) w on true
+   where i.id = $1`;
 
 /** The venue's fills of one order since the intent was created (a minute of clock skew allowed). */
 const orderFills = (ctx: VenueContext, venue: RoutedVenue, intent: OrderIntentRow, order: VenueOrder) =>
@@ -276,6 +281,20 @@ const orderFills = (ctx: VenueContext, venue: RoutedVenue, intent: OrderIntentRo
     symbol: intent.symbol,
     venueOrderId: order.venueOrderId,
   });
+
+/** @returns ApplicationFailure `intent_not_found` (non-retryable). */
+const intentNotFound = (intentId: string) =>
+  ApplicationFailure.create({ type: 'intent_not_found', message: `intent ${intentId} not found`, nonRetryable: true });
+
+/** `venue` as a routed venue. @throws ApplicationFailure `venue_not_supported` (non-retryable) when it is not one. */
+function routedVenueOf(venue: string, intentId: string): RoutedVenue {
+  if (isRouted(venue)) return venue;
+  throw ApplicationFailure.create({
+    type: 'venue_not_supported',
+    message: `${venue} is not a routed venue (intent ${intentId})`,
+    nonRetryable: true,
+  });
+}
 
 /** Whether the running activity is on its first attempt (false outside an activity: nothing is known then). */
 function firstAttempt(): boolean {
@@ -291,19 +310,8 @@ export function routedActivities(deps: RoutedDeps) {
   /** The intent (platform-wide lookup) and its venue's adapter. */
   async function load(intentId: string) {
     const intent = await intentById(sqlOfClient(deps.pool), intentId);
-    if (!intent)
-      throw ApplicationFailure.create({
-        type: 'intent_not_found',
-        message: `intent ${intentId} not found`,
-        nonRetryable: true,
-      });
-    if (!isRouted(intent.venue))
-      throw ApplicationFailure.create({
-        type: 'venue_not_supported',
-        message: `${intent.venue} is not a routed venue`,
-        nonRetryable: true,
-      });
-    return { intent, venue: intent.venue, adapter: ADAPTERS[intent.venue] };
+    if (!intent) throw intentNotFound(intentId);
+    return { intent, venue: routedVenueOf(intent.venue, intentId), adapter: ADAPTERS[intent.venue as RoutedVenue] };
   }
 
   /**
@@ -332,22 +340,16 @@ export function routedActivities(deps: RoutedDeps) {
    * on the intent (beside the mark and agent reads) before the first send; when it was already there
    * (an earlier attempt may have sent the order) or this is a retry, the venue is asked for it first.
    */
-  async function dispatch(
-    intentId: string,
-    { intent, venue, adapter }: Awaited<ReturnType<typeof load>>,
-  ): Promise<DispatchOutcome> {
+  async function dispatch(intentId: string, venue: RoutedVenue): Promise<DispatchOutcome> {
+    const adapter = ADAPTERS[venue];
+    const clientOrderId = adapter.clientOrderId(intentId);
+    const [row] = await sqlOfClient(deps.pool).rows<Record<string, unknown>>(DISPATCH_READS, [intentId, clientOrderId]);
+    const intent = row && prefixed<OrderIntentRow>(row, 'i.', 'id');
+    if (!intent) throw intentNotFound(intentId);
     // An earlier attempt left the order acknowledged but unsettled (recordDispatched): read it back.
     if (acknowledgedOnly(intent)) return readBack({ intent, venue, adapter });
     if (intent.state !== 'signed_pending_dispatch') return outcomeOf(intent);
-    const clientOrderId = adapter.clientOrderId(intentId);
     const maybeSent = intent.venueClientOrderId !== null || !firstAttempt();
-    const [row] = await sqlOfClient(deps.pool).rows<Record<string, unknown>>(DISPATCH_READS, [
-      venue,
-      intent.symbol,
-      intent.accountId,
-      intentId,
-      clientOrderId,
-    ]);
     const tick = markTickOf(prefixed<MarkRow>(row, 'm.', 'ts'), venue, intent.symbol, deps.markMaxAgeMs);
     const agent = prefixed<AgentWalletRow>(row, 'w.', 'id');
     if (!tick) return reject(deps, intentId, 'no_mark');
@@ -399,8 +401,9 @@ export function routedActivities(deps: RoutedDeps) {
      * duration goes to the dispatch latency of its venue (activities/metrics.ts).
      */
     async dispatchRouted(intentId: string): Promise<DispatchOutcome> {
-      const loaded = await load(intentId);
-      return timedDispatch(deps.metrics, loaded.venue, () => dispatch(intentId, loaded));
+      // The venue from the intent's head (kept by recordIntent in this process, else read): the reads are one statement.
+      const venue = routedVenueOf((await headOf(deps.pool, intentId)).venue, intentId);
+      return timedDispatch(deps.metrics, venue, () => dispatch(intentId, venue));
     },
 
     /** Reads a resting routed order back from its venue (status and new fills) and records any change. */
