@@ -325,7 +325,8 @@ describe('routed venues', () => {
         const { user } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
         let failFills = true;
         const faulty: typeof fetch = async (input, init) => {
-          const req = `${String(input)} ${typeof init?.body === 'string' ? init.body : ''}`;
+          const url = input instanceof Request ? input.url : input.toString();
+          const req = `${url} ${typeof init?.body === 'string' ? init.body : ''}`;
           if (failFills && FILLS_REQUEST[venue].test(req)) {
             failFills = false;
             throw new TypeError('fetch failed (the connection dropped while reading fills)');
