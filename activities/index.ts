@@ -9,7 +9,12 @@ import { batchActivities } from '../modules/oms/activities/batch.js';
 import { bracketActivities } from '../modules/oms/activities/bracket.js';
 import { chaseActivities } from '../modules/oms/activities/chase.js';
 import { fundingActivities } from '../modules/accounts/activities/funding.js';
-import { cancelPaper, checkAndExecutePaper, executePaper } from '../modules/oms/activities/paper.js';
+import {
+  cancelPaper,
+  checkAndExecutePaper,
+  executePaper,
+  recordAndExecutePaper,
+} from '../modules/oms/activities/paper.js';
 import { routedActivities, type RoutedDeps } from '../modules/oms/activities/routed.js';
 import { custodyActivities } from '../modules/custody/activities/agents.js';
 import { venueOrderActivities } from '../modules/oms/activities/venue-orders.js';
@@ -22,6 +27,8 @@ import type { ChainConfig } from '../modules/prop/activities/chain-deps.js';
 import { webhookActivities } from '../modules/webhooks/activities/delivery.js';
 import { timedDispatch } from './metrics.js';
 import type { DispatchOutcome, RiskVerdict } from './types.js';
+import type { IntentView } from '../domain/oms/intent.js';
+import type { IntentWorkflowInput } from '../modules/oms/workflows/intent.definitions.js';
 
 /**
  * What the activities need: the ORM, a Temporal client (batch legs), the mark freshness bound (ms),
@@ -74,6 +81,19 @@ export function createActivities(deps: ActivityDeps) {
         const { challengeId, ...checked } = await checkAndExecutePaper(deps, intentId);
         if (checked.outcome) await nudgeChallenge(deps, challengeId, checked.outcome);
         return checked;
+      }),
+    /**
+     * A new paper intent's record, risk check and first dispatch to the paper engine: one local activity and ONE
+     * transaction (issue 15; intents started since patch `paper-record-and-dispatch`). Answers what `recordIntent`
+     * (`view`, the intent as recorded) and `checkAndDispatchPaper` answer; idempotent as they are.
+     */
+    recordAndDispatchPaper: (
+      input: IntentWorkflowInput,
+    ): Promise<{ view: IntentView; risk: RiskVerdict; outcome?: DispatchOutcome }> =>
+      timedDispatch(deps.metrics, 'paper', async () => {
+        const { challengeId, ...done } = await recordAndExecutePaper(deps, input);
+        if (done.outcome) await nudgeChallenge(deps, challengeId, done.outcome);
+        return done;
       }),
     /** A resting paper order woken by a mark crossing: fill or trigger if the mark still crosses; idempotent. */
     fillRestingPaper: async (intentId: string) => {

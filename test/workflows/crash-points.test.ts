@@ -1,6 +1,6 @@
 /**
  * Durability at chosen points (issue 3): a worker process kills itself (FAULT_CRASH) before a
- * dispatch, after a dispatch before Temporal hears of it, between the legs of a flatten, and while
+ * paper order's record-and-dispatch, after it before Temporal hears of it, between the legs of a flatten, and while
  * a bracket is staged; a new worker process finishes the job. Nothing is lost and nothing is
  * dispatched twice: every intent has exactly the fills it should.
  */
@@ -51,10 +51,11 @@ describe('worker crashes at chosen points', () => {
     });
 
   /**
-   * Composes a paper market order while a worker that dies at `crash` runs it. The dispatch runs in the compose's
-   * workflow task (patch paper-dispatch-in-task), so the answer leaves with that task: the first call answers once
-   * the next worker has finished it (201) or after the api's wait (503); a retry with the same Idempotency-Key answers
-   * the same intent. Answers the intent as PostgreSQL held it when the worker had died.
+   * Composes a paper market order while a worker that dies at `crash` runs it. The record, risk check and dispatch are
+   * one local activity in the compose's workflow task (patch paper-record-and-dispatch), so the answer leaves with
+   * that task: the first call answers once the next worker has finished it (201) or after the api's wait (503); a
+   * retry with the same Idempotency-Key answers 201. Answers the intent as PostgreSQL held it when the worker had died
+   * (undefined: nothing recorded) and the intent id the retry answered.
    */
   const composeThroughCrash = async (
     t: { token: string; accountId: string | null },
@@ -73,27 +74,29 @@ describe('worker crashes at chosen points', () => {
     expect([201, 503]).toContain((await first).status);
     const retried = await compose();
     expect(retried.status, JSON.stringify(retried.body)).toBe(201);
-    expect(retried.body.intentId).toBe(atCrash?.id);
-    return atCrash;
+    if (atCrash) expect(retried.body.intentId).toBe(atCrash.id);
+    return { atCrash, intentId: retried.body.intentId as string };
   };
 
-  it('dies before the risk check and dispatch: compose’s retry answers the intent, and the next worker dispatches once', async () => {
+  it('dies before the record, risk check and dispatch: compose’s retry answers the intent, and the next worker records and dispatches it once', async () => {
     const t = await s.trader();
-    const atCrash = await composeThroughCrash(t, 'before:checkAndDispatchPaper:1', 'buy', '0.3');
-    expect(atCrash.state).toBe('signed_pending_dispatch'); // recorded before the crash, not dispatched
+    const { atCrash, intentId } = await composeThroughCrash(t, 'before:recordAndDispatchPaper:1', 'buy', '0.3');
+    expect(atCrash).toBeUndefined(); // one transaction: nothing of it was committed before the crash
     await waitFor(
-      () => intent(t.token, atCrash.id),
+      () => intent(t.token, intentId),
       (x) => x.body.state === 'filled',
       40_000,
     );
-    expect(await fillsOf(atCrash.id)).toBe(1);
+    expect(await fillsOf(intentId)).toBe(1);
+    const intents = await scoped(s.orm, s.tenant.id).count(OrderIntent, { accountId: t.accountId! });
+    expect(intents).toBe(1);
   });
 
   it('dies after the fill is recorded but before Temporal hears of it: the retry fills nothing more', async () => {
     worker?.kill('SIGTERM');
     const t = await s.trader();
-    const atCrash = await composeThroughCrash(t, 'after:checkAndDispatchPaper:1', 'sell', '0.4');
-    expect(atCrash.state).toBe('filled'); // committed before the crash
+    const { atCrash } = await composeThroughCrash(t, 'after:recordAndDispatchPaper:1', 'sell', '0.4');
+    expect(atCrash?.state).toBe('filled'); // committed before the crash
     const handle = s.temporal.workflow.getHandle(`intent-${atCrash.id}`);
     expect(await handle.result()).toMatchObject({ state: 'filled' });
     expect(await fillsOf(atCrash.id)).toBe(1);
@@ -120,7 +123,7 @@ describe('worker crashes at chosen points', () => {
     worker!.kill('SIGTERM');
     await exited(worker!);
 
-    const dying = crashingWorker('after:checkAndDispatchPaper:1'); // the first of two close legs
+    const dying = crashingWorker('after:recordAndDispatchPaper:1'); // the first of two close legs
     const res = await s.call('POST', '/api/v1/oms/flatten', { token: t.token, body: {} });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.legs.map((l: { action: string; symbol: string }) => `${l.action} ${l.symbol}`)).toEqual([

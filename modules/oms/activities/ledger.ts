@@ -41,6 +41,7 @@ import { recordStateSnapshot, type KnownVenueState } from '../../../db/state-sna
 import { appendEvents, appendEventsStatement, type NewEvent } from '../../../db/events.js';
 import type { DispatchOutcome } from '../../../activities/types.js';
 import type { ActivityMetrics } from '../../../activities/metrics.js';
+import type { IntentWorkflowInput } from '../workflows/intent.definitions.js';
 
 /**
  * What the ledger and the paper venue need: `pool`, the worker's `pg` pool the ledger's transactions run on (prepared
@@ -245,22 +246,91 @@ export async function intentById(sql: Sql, intentId: string): Promise<OrderInten
 
 /**
  * Inserts a new intent row in `tx` (its entity properties only) with its `events`, unless an intent with its id exists;
- * answers whether it inserted (false: a retry found it recorded, and no event is appended either). ONE statement either
- * way (issue 15): the events are a data-modifying part that inserts only when the intent's insert did. The account must
- * be locked already ({@link lockAccountOf}), as for any event append.
+ * answers the row as PostgreSQL stored it (null: a retry found it recorded, and no event is appended either). ONE
+ * statement either way (issue 15): the events are a data-modifying part that inserts only when the intent's insert did.
+ * The account must be locked already ({@link lockAccountOf}), as for any event append.
  */
 export async function insertIntent(
   tx: Sql,
   row: Partial<OrderIntentRow> & Pick<OrderIntentRow, 'tenantId' | 'accountId'>,
   events: NewEvent[],
-): Promise<boolean> {
+): Promise<OrderIntentRow | null> {
   const known = Object.fromEntries(INTENT_PROPS.map((k) => [k, row[k as keyof OrderIntentRow]]));
-  const intent = insertStatement('order_intents', known, 'on conflict (id) do nothing returning id');
+  const intent = insertStatement('order_intents', known, `on conflict (id) do nothing returning ${RETURNED_INTENT}`);
   const appended = appendEventsStatement(row.tenantId, row.accountId, events, 'exists (select 1 from inserted)');
   const text = `with inserted as (${intent.text}),
     appended as (${shiftPlaceholders(appended.text, intent.values.length)})
-    select id from inserted`;
-  return (await tx.rows(text, [...intent.values, ...appended.values])).length > 0;
+    select * from inserted`;
+  const [stored] = await tx.rows<OrderIntentRow>(text, [...intent.values, ...appended.values]);
+  if (!stored) return null;
+  written.set(stored, snapshot(stored));
+  return stored;
+}
+
+/**
+ * A new intent's row as `recordIntent` inserts it (`signed_pending_dispatch`, or `intent_pending` for a self-signed one;
+ * `lastEvent: composed`) and its `intent.composed` event (`Order-Intent-Update`, the intent's view), from the workflow
+ * input (docs/order-lifecycle.md §1).
+ */
+export function composedIntent(input: IntentWorkflowInput): {
+  row: Partial<OrderIntentRow> & Pick<OrderIntentRow, 'id' | 'tenantId' | 'accountId' | 'venue'>;
+  event: NewEvent;
+} {
+  const { intentId, signing, batchId, batchLeg, pollMs: _p, resume: _r, historyBound: _b, ...fields } = input;
+  const now = new Date();
+  const row = {
+    id: intentId,
+    ...fields,
+    venueSigning: fields.venueSigning ?? null,
+    state: signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch',
+    orderStatus: null,
+    venueOrderId: null,
+    filledQty: '0',
+    avgFillPrice: null,
+    lastEvent: 'composed',
+    rejectReason: null,
+    triggered: false,
+    batchId: batchId ?? null,
+    batchLeg: batchLeg ?? null,
+    createdAt: now,
+    updatedAt: now,
+  } satisfies Partial<OrderIntentRow>;
+  const data = intentToView(row as OrderIntentRow);
+  return { row, event: { kind: 'intent.composed', frameType: 'Order-Intent-Update', venue: input.venue, data } };
+}
+
+/** The intent's columns named as its properties in an insert's `returning` list. */
+const RETURNED_INTENT = selectList(INTENT_PROPS, 'order_intents');
+
+/**
+ * {@link withLockedIntent} for an intent recorded in the same transaction (issue 15: a paper order's record, risk check
+ * and first dispatch are one transaction): locks the account, inserts `row` with `events` ({@link insertIntent})
+ * unless the intent exists (a retry: it is then read locked), runs `work` on the intent row as withLockedIntent does,
+ * and keeps the intent's head. Answers `work`'s result and the intent as recorded, before `work` changed it.
+ * @throws Error when the account does not exist in the intent's tenant.
+ */
+export async function withRecordedIntent<T>(
+  deps: Pick<PaperDeps, 'pool'>,
+  row: Partial<OrderIntentRow> & Pick<OrderIntentRow, 'id' | 'tenantId' | 'accountId' | 'venue'>,
+  events: NewEvent[],
+  work: (tx: Sql, intent: OrderIntentRow, account: LockedAccount) => Promise<T>,
+  metrics?: ActivityMetrics,
+): Promise<{ out: T; recorded: OrderIntentRow }> {
+  let reached: IntentState | undefined;
+  const result = await transaction(deps.pool, async (tx) => {
+    let account = await lockAccountOf(tx, row);
+    let intent = await insertIntent(tx, row, events);
+    if (!intent) ({ account, intent } = await lockAccountAndIntent(tx, row, row.id));
+    const recorded = { ...intent };
+    const before = intent.state;
+    const out = await work(tx, intent, account);
+    await saveIntent(tx, intent);
+    reached = !isTerminal(before) && isTerminal(intent.state) ? (intent.state as IntentState) : undefined;
+    return { out, recorded };
+  });
+  rememberIntentHead(row.id, row);
+  if (reached) metrics?.intentTerminal(row.venue, reached);
+  return result;
 }
 
 /** The position row of `intent`'s account, venue and symbol in `tx`; null when none yet. */

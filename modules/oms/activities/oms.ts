@@ -9,11 +9,12 @@ import type { IntentView } from '../../../domain/oms/intent.js';
 import type { AccountBalanceRow, OrderIntentRow, PositionRow } from '../../../db/entities.js';
 import type { MarkTick } from '../../../domain/market/types.js';
 import { intentToView } from '../../../db/views.js';
-import { appendEvents, type NewEvent } from '../../../db/events.js';
+import { appendEvents } from '../../../db/events.js';
 import { transaction, type Sql } from '../../../db/sql.js';
 import { readMark } from '../../../db/marks.js';
 import { marksFor } from '../../../db/account-state.js';
 import {
+  composedIntent,
   insertIntent,
   lockAccountOf,
   outcomeOf,
@@ -50,38 +51,13 @@ export function omsActivities(deps: OmsDeps) {
      * (db/sql.ts) under the account lock.
      */
     async recordIntent(input: IntentWorkflowInput): Promise<IntentView> {
+      const { row, event } = composedIntent(input);
       const view = await transaction(pool, async (tx) => {
         await lockAccountOf(tx, input);
-        const { intentId, signing, batchId, batchLeg, pollMs: _p, resume: _r, historyBound: _b, ...fields } = input;
-        const now = new Date();
-        const row = {
-          id: intentId,
-          ...fields,
-          venueSigning: fields.venueSigning ?? null,
-          state: signing === 'self' ? 'intent_pending' : 'signed_pending_dispatch',
-          orderStatus: null,
-          venueOrderId: null,
-          filledQty: '0',
-          avgFillPrice: null,
-          lastEvent: 'composed',
-          rejectReason: null,
-          triggered: false,
-          batchId: batchId ?? null,
-          batchLeg: batchLeg ?? null,
-          createdAt: now,
-          updatedAt: now,
-        } satisfies Partial<OrderIntentRow>;
         // The intent and its event in one statement; a retry that finds the intent recorded inserts neither.
-        const composed = intentToView(row as OrderIntentRow);
-        const event: NewEvent = {
-          kind: 'intent.composed',
-          frameType: 'Order-Intent-Update',
-          venue: input.venue,
-          data: composed,
-        };
         if (!(await insertIntent(tx, row, [event])))
-          return intentToView(await readIntent(tx, intentId, input.tenantId));
-        return composed;
+          return intentToView(await readIntent(tx, input.intentId, input.tenantId));
+        return event.data as IntentView;
       });
       rememberIntentHead(input.intentId, input); // committed: its dispatch here needs no look-up before locking
       return view;

@@ -8,7 +8,7 @@
  */
 import { Decimal, ZERO } from '../../../domain/decimal.js';
 import { matchOnArrival, matchOnMark, type MatchResult, type PaperOrder } from '../../../domain/paper/engine.js';
-import type { IntentState, OrderStatus } from '../../../domain/oms/intent.js';
+import type { IntentState, IntentView, OrderStatus } from '../../../domain/oms/intent.js';
 import type { OrderIntentRow } from '../../../db/entities.js';
 import type { Sql } from '../../../db/sql.js';
 import type { NewEvent } from '../../../db/events.js';
@@ -17,6 +17,8 @@ import { readMark } from '../../../db/marks.js';
 import type { DispatchOutcome, RiskVerdict } from '../../../activities/types.js';
 import { riskInLock, type RiskCheck } from './oms.js';
 import * as ledger from './ledger.js';
+import { intentToView } from '../../../db/views.js';
+import type { IntentWorkflowInput } from '../workflows/intent.definitions.js';
 
 /** The order the engine sees: the intent's remaining quantity and its trigger state. */
 function toPaperOrder(i: OrderIntentRow): PaperOrder {
@@ -72,26 +74,56 @@ export async function executePaper(
   );
 }
 
+/** What {@link checkAndExecutePaper} and {@link recordAndExecutePaper} answer: the verdict, the outcome when it passed, the account's active challenge. */
+export interface CheckedExecution {
+  risk: RiskVerdict;
+  outcome?: DispatchOutcome;
+  challengeId: string | null;
+}
+
+/** The risk check and, when it passes, the first match on arrival, in a transaction that holds the account and the intent. */
+const checkAndExecuteInLock =
+  (deps: ledger.PaperDeps) =>
+  async (
+    tx: Sql,
+    intent: OrderIntentRow,
+    { feeSchedule, challengeId }: ledger.LockedAccount,
+  ): Promise<CheckedExecution> => {
+    const { verdict: risk, ...read } = await riskInLock(tx, intent, deps.markMaxAgeMs);
+    if (!risk.ok) return { risk, challengeId };
+    return { risk, outcome: await executeInLock(deps, tx, intent, 'arrival', { ...read, feeSchedule }), challengeId };
+  };
+
 /**
  * The risk check ({@link riskInLock}) and, when it passes, the first match on arrival ({@link executeInLock}) in ONE
  * transaction under the account lock (issue 15): nothing changes the account between the check and the fill.
  * Answers the verdict and, when it passed, the outcome, with the account's active challenge as
  * {@link executePaper}; idempotent as both steps.
  */
-export async function checkAndExecutePaper(
+export async function checkAndExecutePaper(deps: ledger.PaperDeps, intentId: string): Promise<CheckedExecution> {
+  return ledger.withLockedIntent(deps, intentId, checkAndExecuteInLock(deps), deps.metrics);
+}
+
+/**
+ * `recordIntent` ({@link ledger.composedIntent}), the risk check and the first match on arrival of a new paper intent
+ * in ONE transaction (issue 15, patch `paper-record-and-dispatch`: one begin, account lock and commit fewer than
+ * recording and then checking). Answers {@link CheckedExecution} and `view`, the intent as recorded (what compose
+ * answers); a retry that finds the intent recorded answers it as it is and matches nothing twice.
+ * @throws Error when the account does not exist in the intent's tenant (retried as any error).
+ */
+export async function recordAndExecutePaper(
   deps: ledger.PaperDeps,
-  intentId: string,
-): Promise<{ risk: RiskVerdict; outcome?: DispatchOutcome; challengeId: string | null }> {
-  return ledger.withLockedIntent(
+  input: IntentWorkflowInput,
+): Promise<CheckedExecution & { view: IntentView }> {
+  const { row, event } = ledger.composedIntent(input);
+  const { out, recorded } = await ledger.withRecordedIntent(
     deps,
-    intentId,
-    async (tx, intent, { feeSchedule, challengeId }) => {
-      const { verdict: risk, ...read } = await riskInLock(tx, intent, deps.markMaxAgeMs);
-      if (!risk.ok) return { risk, challengeId };
-      return { risk, outcome: await executeInLock(deps, tx, intent, 'arrival', { ...read, feeSchedule }), challengeId };
-    },
+    row,
+    [event],
+    checkAndExecuteInLock(deps),
     deps.metrics,
   );
+  return { ...out, view: intentToView(recorded) };
 }
 
 /**

@@ -6,6 +6,7 @@
 import {
   ApplicationFailure,
   ParentClosePolicy,
+  allHandlersFinished,
   condition,
   patched,
   proxyActivities,
@@ -101,6 +102,12 @@ export const PAPER_DISPATCH_IN_TASK_PATCH = 'paper-dispatch-in-task';
  * market order the venue fills at once is then one workflow task; a failed first attempt is retried as the activity.
  */
 export const ROUTED_DISPATCH_IN_TASK_PATCH = 'routed-dispatch-in-task';
+/**
+ * Patch id of a new paper intent's record, risk check and first dispatch as ONE local activity and one transaction
+ * (issue 15; activities `recordAndDispatchPaper`): before it, `recordIntent` and then `checkAndDispatchPaper`, two
+ * local activities and two transactions. Consulted where the intent is recorded.
+ */
+export const PAPER_RECORD_AND_DISPATCH_PATCH = 'paper-record-and-dispatch';
 
 const invalid = (message: string) => ApplicationFailure.create({ type: 'invalid_state', message, nonRetryable: true });
 
@@ -115,6 +122,8 @@ export class IntentRun {
   busy = false;
   private signing = false;
   private recorded: Promise<IntentView> | undefined;
+  /** The verdict and outcome of a paper intent dispatched by its record ({@link PAPER_RECORD_AND_DISPATCH_PATCH}). */
+  private dispatchedAtRecord: { risk: RiskVerdict; outcome?: DispatchOutcome } | undefined;
   private history: HistoryBound | undefined;
   /** Dispatched to an exchange (not the paper engine). Only non-paper intents consult the patch, so paper histories replay unchanged. */
   readonly routed: boolean;
@@ -162,8 +171,20 @@ export class IntentRun {
     };
   }
 
-  /** Records the intent once (compose and the main flow share it). */
-  record = () => (this.recorded ??= this.steps.recordIntent(this.input));
+  /**
+   * Records the intent once (compose and the main flow share it). A new paper intent that dispatches at once is
+   * recorded, checked and dispatched by one local activity since {@link PAPER_RECORD_AND_DISPATCH_PATCH}; its verdict
+   * and outcome wait in {@link dispatchedAtRecord} for {@link checkAndDispatchPaper}.
+   */
+  record = () => (this.recorded ??= this.recordOnce());
+
+  private async recordOnce(): Promise<IntentView> {
+    const dispatchesNow = !this.routed && this.state === 'signed_pending_dispatch' && this.oneStepDispatch;
+    if (!dispatchesNow || !patched(PAPER_RECORD_AND_DISPATCH_PATCH)) return this.steps.recordIntent(this.input);
+    const { view, risk, outcome } = await localSteps.recordAndDispatchPaper(this.input);
+    this.dispatchedAtRecord = { risk, outcome };
+    return view;
+  }
 
   /** The pre-dispatch risk check of a routed intent from before {@link ROUTED_DISPATCH_CHECKS_PATCH}; the caller dispatches after it. */
   checkRisk = () => checkRisk(this.intentId);
@@ -173,6 +194,14 @@ export class IntentRun {
    * activity since {@link LOCAL_STEPS_PATCH}, two before; a local activity since {@link PAPER_DISPATCH_IN_TASK_PATCH}.
    */
   async checkAndDispatchPaper(): Promise<RiskVerdict> {
+    if (this.dispatchedAtRecord) {
+      this.outcome = this.dispatchedAtRecord.outcome;
+      // The compose Update answers from the same local activity's result: let it answer first (its handler may pass
+      // through interceptors' awaits on the way), so the commands after this come in the same order with and without
+      // them, and a traced run replays untraced (test/api/tracing.test.ts).
+      await condition(allHandlersFinished);
+      return this.dispatchedAtRecord.risk;
+    }
     if (this.oneStepDispatch) {
       const inTask = patched(PAPER_DISPATCH_IN_TASK_PATCH);
       const { risk, outcome } = await (inTask ? localSteps : activities).checkAndDispatchPaper(this.intentId);
