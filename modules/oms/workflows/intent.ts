@@ -9,7 +9,8 @@
  * the patch `local-order-steps`, the intent is recorded by a local activity, one activity checks
  * risk and dispatches to the paper engine, and its fills on a mark crossing and cancels are local.
  * Since `paper-dispatch-in-task` that one activity is a local activity too (a market order is one workflow task), and since
- * `routed-dispatch-in-task` a routed intent's first dispatch attempt is (docs/order-lifecycle.md §1, §4).
+ * `routed-dispatch-in-task` a routed intent's first dispatch attempt is (docs/order-lifecycle.md §1, §4); since
+ * `paper-record-and-dispatch` a new paper intent's record, check and dispatch are one local activity and transaction.
  * Since the patch `intent-continues-as-new`, a working order's run continues as new with the order once its
  * history reaches its bound (docs/order-lifecycle.md §5, docs/architecture.md "History bound").
  */
