@@ -87,6 +87,23 @@ async function runningWorkflows(temporal: Client): Promise<string[]> {
   return ids;
 }
 
+/**
+ * Whether a batch's legs ended in plan order, given each leg's action and the account-event `seq` of its terminal
+ * event (-1: none): the close and open legs, which the batch runs as its own child intents one after another, end
+ * strictly in plan order, and every cancel leg ends before the first of them; every leg that ran has ended. Cancel legs are not ordered among
+ * themselves: cancelling one leg of a bracket makes the bracket cancel the other (its OCO) at once, so that other
+ * leg's own cancel leg, later in the plan, finds it canceled already (a short chaos run saw `cancel 120, cancel 124,
+ * cancel 128, cancel 122, cancel 126, close 141, open 145, open 149`: two brackets' take-profits, a limit, their stops).
+ */
+export function legsEndedInOrder(legs: readonly { action: string; seq: number }[]): boolean {
+  const placed = legs.filter((l) => l.action !== 'cancel').map((l) => l.seq);
+  const firstPlaced = placed[0] ?? Number.POSITIVE_INFINITY;
+  return (
+    legs.every((l) => l.seq >= 0 && (l.action !== 'cancel' || l.seq < firstPlaced)) &&
+    placed.every((seq, i) => i === 0 || seq > placed[i - 1])
+  );
+}
+
 /** Runs every check (module doc). */
 export async function reconcile(input: ReconcileInput): Promise<Reconciliation> {
   const { db, tenantId, log } = input;
@@ -147,11 +164,14 @@ export async function reconcile(input: ReconcileInput): Promise<Reconciliation> 
       stuck.push(`batch ${b.batchId}: legs ran as ${ns.join(',')}, planned ${b.legs.map((l) => l.n).join(',')}`);
     // A close that did not fill stops the batch: the legs after it never run (recorded, never dispatched).
     for (const leg of b.legs.slice(ns.length)) notRun.add(leg.intentId);
-    const terminalSeqs = outcome.legs.map(
-      (l) => events.find((e) => e.intent_id === l.intentId && TERMINAL.has(e.state ?? ''))?.seq ?? -1,
-    );
-    if (terminalSeqs.some((s, i) => i > 0 && s <= terminalSeqs[i - 1]))
-      stuck.push(`batch ${b.batchId}: legs ended out of order (event seqs ${terminalSeqs.join(',')})`);
+    const ended = outcome.legs.map((l) => ({
+      action: l.action,
+      seq: events.find((e) => e.intent_id === l.intentId && TERMINAL.has(e.state ?? ''))?.seq ?? -1,
+    }));
+    if (!legsEndedInOrder(ended))
+      stuck.push(
+        `batch ${b.batchId}: legs ended out of order (${ended.map((l) => `${l.action} ${l.seq}`).join(', ')})`,
+      );
   }
   for (const i of intents)
     if (!TERMINAL.has(i.state) && !working(i) && !notRun.has(i.id))
