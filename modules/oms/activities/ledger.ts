@@ -83,8 +83,8 @@ const HEAD_KEEP_MS = 15 * 60_000;
  */
 const heads = new BoundedMap<IntentHead>(10_000);
 
-/** Keeps the head of intent `intentId` (see {@link heads}); recordIntent calls it for each intent it inserts. */
-export function rememberIntentHead(intentId: string, head: IntentHead): void {
+/** Keeps the head of intent `intentId` (see {@link heads}); {@link withRecordedIntent} calls it for each intent it records. */
+function rememberIntentHead(intentId: string, head: IntentHead): void {
   heads.set(
     intentId,
     { tenantId: head.tenantId, accountId: head.accountId, venue: head.venue },
@@ -120,7 +120,7 @@ export interface LockedAccount {
  * row is locked), the same lock as db/events.ts `lockAccount`, reading {@link LockedAccount} with it.
  * @throws Error when the account does not exist in the intent's tenant (a broken intent row; retried as any error).
  */
-export async function lockAccountOf(tx: Sql, head: Omit<IntentHead, 'venue'>): Promise<LockedAccount> {
+async function lockAccountOf(tx: Sql, head: Omit<IntentHead, 'venue'>): Promise<LockedAccount> {
   const [row] = await tx.rows<LockedAccount>(LOCK_ACCOUNT, [head.accountId, head.tenantId]);
   if (!row) throw new Error(`account ${head.accountId} of tenant ${head.tenantId} not found`);
   return row;
@@ -205,32 +205,28 @@ export async function withLockedIntent<T>(
   metrics?: ActivityMetrics,
 ): Promise<T> {
   const head = await headOf(deps.pool, intentId);
-  let reached: IntentState | undefined;
-  const result = await transaction(deps.pool, async (tx) => {
+  const { out, reached } = await transaction(deps.pool, async (tx) => {
     const { account, intent } = await lockAccountAndIntent(tx, head, intentId);
-    const before = intent.state;
-    const out = await work(tx, intent, account);
-    await saveIntent(tx, intent);
-    reached = !isTerminal(before) && isTerminal(intent.state) ? (intent.state as IntentState) : undefined;
-    return out;
+    return workOn(tx, intent, account, work);
   });
   if (reached) metrics?.intentTerminal(head.venue, reached);
-  return result;
+  return out;
 }
 
 /**
- * The intent `intentId` of tenant `tenantId` as a row, read in `tx` without a lock (a retried record reads what it
- * recorded); the ledger's transactions read it locked ({@link lockAccountAndIntent}).
- * @throws ApplicationFailure `intent_not_found` (non-retryable) when no such intent exists.
+ * Runs `work` on a locked intent in `tx` and writes what it changed on the intent; answers its result and the terminal
+ * state the intent reached in it (undefined when it was terminal already or is not now), for `metrics.intentTerminal`.
  */
-export async function readIntent(tx: Sql, intentId: string, tenantId: string): Promise<OrderIntentRow> {
-  const [intent] = await tx.rows<OrderIntentRow>(
-    `select ${INTENT_COLUMNS} from order_intents i where i.id = $1 and i.tenant_id = $2`,
-    [intentId, tenantId],
-  );
-  if (!intent) throw ApplicationFailure.nonRetryable(`intent ${intentId} not found`, 'intent_not_found');
-  written.set(intent, snapshot(intent));
-  return intent;
+async function workOn<T>(
+  tx: Sql,
+  intent: OrderIntentRow,
+  account: LockedAccount,
+  work: (tx: Sql, intent: OrderIntentRow, account: LockedAccount) => Promise<T>,
+): Promise<{ out: T; reached: IntentState | undefined }> {
+  const before = intent.state;
+  const out = await work(tx, intent, account);
+  await saveIntent(tx, intent);
+  return { out, reached: !isTerminal(before) && isTerminal(intent.state) ? (intent.state as IntentState) : undefined };
 }
 
 /**
@@ -250,7 +246,7 @@ export async function intentById(sql: Sql, intentId: string): Promise<OrderInten
  * statement either way (issue 15): the events are a data-modifying part that inserts only when the intent's insert did.
  * The account must be locked already ({@link lockAccountOf}), as for any event append.
  */
-export async function insertIntent(
+async function insertIntent(
   tx: Sql,
   row: Partial<OrderIntentRow> & Pick<OrderIntentRow, 'tenantId' | 'accountId'>,
   events: NewEvent[],
@@ -316,21 +312,16 @@ export async function withRecordedIntent<T>(
   work: (tx: Sql, intent: OrderIntentRow, account: LockedAccount) => Promise<T>,
   metrics?: ActivityMetrics,
 ): Promise<{ out: T; recorded: OrderIntentRow }> {
-  let reached: IntentState | undefined;
-  const result = await transaction(deps.pool, async (tx) => {
+  const { out, reached, recorded } = await transaction(deps.pool, async (tx) => {
     let account = await lockAccountOf(tx, row);
     let intent = await insertIntent(tx, row, events);
     if (!intent) ({ account, intent } = await lockAccountAndIntent(tx, row, row.id));
     const recorded = { ...intent };
-    const before = intent.state;
-    const out = await work(tx, intent, account);
-    await saveIntent(tx, intent);
-    reached = !isTerminal(before) && isTerminal(intent.state) ? (intent.state as IntentState) : undefined;
-    return { out, recorded };
+    return { ...(await workOn(tx, intent, account, work)), recorded };
   });
-  rememberIntentHead(row.id, row);
+  rememberIntentHead(row.id, row); // committed: a dispatch in this process needs no look-up before locking
   if (reached) metrics?.intentTerminal(row.venue, reached);
-  return result;
+  return { out, recorded };
 }
 
 /** The position row of `intent`'s account, venue and symbol in `tx`; null when none yet. */

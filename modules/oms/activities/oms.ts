@@ -10,19 +10,16 @@ import type { AccountBalanceRow, OrderIntentRow, PositionRow } from '../../../db
 import type { MarkTick } from '../../../domain/market/types.js';
 import { intentToView } from '../../../db/views.js';
 import { appendEvents } from '../../../db/events.js';
-import { transaction, type Sql } from '../../../db/sql.js';
+import type { Sql } from '../../../db/sql.js';
 import { readMark } from '../../../db/marks.js';
 import { marksFor } from '../../../db/account-state.js';
 import {
   composedIntent,
-  insertIntent,
-  lockAccountOf,
   outcomeOf,
   paperRiskReads,
-  readIntent,
   rejectIntent,
-  rememberIntentHead,
   withLockedIntent,
+  withRecordedIntent,
 } from './ledger.js';
 import type { RiskVerdict } from '../../../activities/types.js';
 import type { ActivityMetrics } from '../../../activities/metrics.js';
@@ -43,7 +40,7 @@ export interface OmsDeps {
 }
 
 export function omsActivities(deps: OmsDeps) {
-  const { pool, markMaxAgeMs, venues, metrics } = deps;
+  const { markMaxAgeMs, venues, metrics } = deps;
   return {
     /**
      * Inserts the intent in `signed_pending_dispatch` with its `composed` event; a second call
@@ -52,15 +49,9 @@ export function omsActivities(deps: OmsDeps) {
      */
     async recordIntent(input: IntentWorkflowInput): Promise<IntentView> {
       const { row, event } = composedIntent(input);
-      const view = await transaction(pool, async (tx) => {
-        await lockAccountOf(tx, input);
-        // The intent and its event in one statement; a retry that finds the intent recorded inserts neither.
-        if (!(await insertIntent(tx, row, [event])))
-          return intentToView(await readIntent(tx, input.intentId, input.tenantId));
-        return event.data as IntentView;
-      });
-      rememberIntentHead(input.intentId, input); // committed: its dispatch here needs no look-up before locking
-      return view;
+      // The intent and its event in one statement; a retry that finds the intent recorded inserts neither.
+      const { recorded } = await withRecordedIntent(deps, row, [event], async () => undefined);
+      return intentToView(recorded);
     },
 
     /**
