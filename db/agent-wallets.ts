@@ -6,7 +6,7 @@
  */
 import type { RoutedVenue } from '../domain/oms/intent.js';
 import { AgentWallet, type AgentWalletRow } from './entities.js';
-import { selectList, sqlFor, withDates, type Db } from './sql.js';
+import { prefixed, selectList, sqlFor, withDates, type Db } from './sql.js';
 
 const AGENT_PROPS = Object.keys(AgentWallet.meta.properties);
 /** The timestamp properties of an agent row ({@link withDates}). */
@@ -29,6 +29,15 @@ export function currentAgentSql(account: string, venue: string, prefix = ''): st
 export async function currentAgent(db: Db, accountId: string, venue: string): Promise<AgentWalletRow | null> {
   const [row] = await sqlFor(db).rows<AgentWalletRow>(currentAgentSql('$1', '$2'), [accountId, venue]);
   return row ? withDates(row, AGENT_DATES) : null;
+}
+
+/**
+ * The agent row read by {@link currentAgentSql} with `prefix` as part of a larger statement's row (its dates as
+ * `Date`s); null when the statement found none.
+ */
+export function agentOfRow(row: Record<string, unknown>, prefix: string): AgentWalletRow | null {
+  const agent = prefixed<AgentWalletRow>(row, prefix, 'id');
+  return agent ? withDates(agent, AGENT_DATES) : null;
 }
 
 /**

@@ -18,6 +18,7 @@
  *     cpuMsPerOrder: { <venue> | paper: C }, ratios: { <venue>: R } }`. C is this process's CPU time per order over
  *     its rounds (user + system of every thread: api, worker, the client and the simulators, whose own time Z is part
  *     of it), much steadier from run to run than latency on a shared machine.
+ *     BENCH_VENUES=hyperliquid,kalshi measures only those venues (to profile one; default all four).
  *     BENCH_VENUE_BREAKDOWN=1 also prints, per venue, where an order's time went according to the
  *     workflow histories (p50 ms: compose → workflow start, then each activity's queue and run).
  */
@@ -48,6 +49,9 @@ import { startSimulatorThread, type SimulatorThread } from './venue-simulators.j
 const N = Number(process.env.BENCH_VENUE_N ?? 50);
 const C = Number(process.env.BENCH_VENUE_CONCURRENCY ?? 4);
 const BREAKDOWN = process.env.BENCH_VENUE_BREAKDOWN === '1';
+/** The venues measured (BENCH_VENUES, comma-separated; default every routed venue). */
+const VENUES = (process.env.BENCH_VENUES?.split(',') ?? ROUTED_VENUES) as RoutedVenue[];
+for (const v of VENUES) if (!ROUTED_VENUES.includes(v)) throw new Error(`BENCH_VENUES: ${v} is not a routed venue`);
 /** Paper and each venue take turns in rounds of this many orders, so both see the same machine load. */
 const ROUND = 10;
 /** Issue 15's goal: routed compose → dispatched p50 at most this multiple of paper compose → filled p50. */
@@ -57,7 +61,7 @@ Runtime.install({ logger: new DefaultLogger('ERROR') });
 
 // 1. Signing throughput.
 console.log('bench:venues — signing throughput (one core, 2 s per venue)');
-for (const venue of ROUTED_VENUES) {
+for (const venue of VENUES) {
   const sign = await VENUE_SIGNERS[venue].prepare();
   let n = 0;
   const t0 = performance.now();
@@ -272,7 +276,7 @@ const figures = (label: string, x: Samples) =>
 
 const paperMs: number[] = [];
 const rows: { venue: RoutedVenue; paper: Samples; routed: Samples }[] = [];
-for (const venue of ROUTED_VENUES) {
+for (const venue of VENUES) {
   await warmUp('paper', paper, `paper-${venue}`);
   await warmUp(venue, marketOf[venue], venue);
   await new Promise((r) => setTimeout(r, 1000));

@@ -30,7 +30,11 @@ import { waitFor } from '../support/wait.js';
 import { authorizeAgent, startSimulators, type Simulators } from '../support/venues.js';
 import { maybeSaveHistory } from '../support/histories.js';
 import { agentAuthorizationWorkflowId } from '../../modules/custody/workflows/agent-authorization.definitions.js';
-import { cancelUpdate, intentWorkflowId } from '../../modules/oms/workflows/intent.definitions.js';
+import {
+  cancelUpdate,
+  intentWorkflowId,
+  type IntentWorkflowInput,
+} from '../../modules/oms/workflows/intent.definitions.js';
 import { venueOrdersSyncWorkflowId } from '../../modules/oms/workflows/venue-orders.definitions.js';
 
 type Venue = 'hyperliquid' | 'aster' | 'polymarket' | 'kalshi';
@@ -256,13 +260,15 @@ describe('routed venues', () => {
       });
 
       /**
-       * A routed market buy recorded straight through the activities (no workflow), and the routed activities over
-       * their own pool, sending through `fetch` (the global one unless given): the dispatch is run by the test.
+       * A routed market buy recorded straight through the activities (no workflow; `record: false` leaves it to the
+       * test), and the routed activities over their own pool, sending through `fetch` (the global one unless given):
+       * the dispatch (`attempt`) or the record and dispatch (`recordAndDispatch`) is run by the test, as attempt `n`.
        */
       async function recordedMarketBuy(
         t: { accountId: string | null; credentialId: string },
         tag: string,
         fetch?: typeof globalThis.fetch,
+        { record = true } = {},
       ) {
         const pool = new pg.Pool({ connectionString: s.config.databaseUrl, max: 2 });
         onTestFinished(() => pool.end());
@@ -283,7 +289,7 @@ describe('routed venues', () => {
           fetch,
         };
         const intentId = `int_${tag}_${venue}_${Date.now()}`;
-        await omsActivities(deps).recordIntent({
+        const input = {
           intentId,
           tenantId: s.tenant.id,
           accountId: t.accountId!,
@@ -300,12 +306,35 @@ describe('routed venues', () => {
           reduceOnly: false,
           timeInForce: 'Gtc',
           leverage: '1',
-        });
+        } satisfies IntentWorkflowInput;
+        if (record) await omsActivities(deps).recordIntent(input);
         const routed = routedActivities(deps);
         const attempt = (n: number) =>
           new MockActivityEnvironment({ attempt: n }).run(() => routed.dispatchRouted(intentId));
-        return { intentId, attempt };
+        const recordAndDispatch = (n: number) =>
+          new MockActivityEnvironment({ attempt: n }).run(() => routed.recordAndDispatchRouted(input)) as ReturnType<
+            typeof routed.recordAndDispatchRouted
+          >;
+        return { intentId, attempt, recordAndDispatch };
       }
+
+      it('a record-and-dispatch run again after its order was sent and the answer lost (a worker re-run) records the intent once and finds that order: exactly one venue order', async () => {
+        const t = await s.trader('fullTrading', { executionMode: 'routed' });
+        const { user } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
+        const { intentId, recordAndDispatch } = await recordedMarketBuy(t, 'rerun_record', undefined, {
+          record: false,
+        });
+        const before = sims[venue].orderCount(user.owner);
+        sims[venue].dropNextAck();
+        await expect(recordAndDispatch(1)).rejects.toThrow();
+        expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
+        expect((await intent(t.token, intentId)).body).toMatchObject({ state: 'signed_pending_dispatch' });
+        const { view, outcome } = await recordAndDispatch(1);
+        expect(view).toMatchObject({ intentId, state: 'signed_pending_dispatch' });
+        expect(outcome).toMatchObject({ state: 'filled', filledQty: new Decimal(c().qty).toFixed() });
+        expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
+        expect((await intent(t.token, intentId)).body).toMatchObject({ state: 'filled' });
+      });
 
       it('a dispatch run again from its first attempt after its order was sent and the answer lost (a worker re-run) finds that order: exactly one venue order', async () => {
         const t = await s.trader('fullTrading', { executionMode: 'routed' });

@@ -145,7 +145,8 @@ describe('one trace per order', () => {
     const { workflowId } = await fillMarketOrder(t.token, { venue: 'hyperliquid', symbol: spec.symbol, qty: '0.01' });
     const { spans, one, chain } = await traceOf(workflowId);
 
-    const dispatch = one('RunActivity:dispatchRouted');
+    // A new routed intent is recorded and dispatched by one activity (patch routed-record-and-dispatch).
+    const dispatch = one('RunActivity:recordAndDispatchRouted');
     const venueCalls = spans.filter(
       (x) => x.kind === SpanKind.CLIENT && x.parentSpanId === dispatch.spanContext().spanId,
     );
@@ -157,15 +158,18 @@ describe('one trace per order', () => {
       expect(call.attributes['http.response.status_code']).toBe(200);
     }
     expect(venueCalls.map((x) => x.attributes['url.path'])).toContain('/exchange');
+    // Its StartActivity span hangs from whichever of the run and the compose handler asked for the record first.
+    const scheduledFrom = [one('RunWorkflow:intentWorkflow'), one('HandleUpdate:compose')].map(
+      (x) => x.spanContext().spanId,
+    );
+    expect(scheduledFrom).toContain(one('StartActivity:recordAndDispatchRouted').parentSpanId);
     for (const call of venueCalls) {
-      expect(chain(call)).toEqual([
+      expect(chain(call).slice(0, 3)).toEqual([
         'POST',
-        'RunActivity:dispatchRouted',
-        'StartActivity:dispatchRouted',
-        'RunWorkflow:intentWorkflow',
-        'UpdateWithStartWorkflow:compose',
-        'POST /api/v1/oms/intents',
+        'RunActivity:recordAndDispatchRouted',
+        'StartActivity:recordAndDispatchRouted',
       ]);
+      expect(chain(call).at(-1)).toBe('POST /api/v1/oms/intents');
     }
   });
 

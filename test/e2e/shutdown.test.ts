@@ -219,7 +219,8 @@ describe('worker process: SIGTERM', () => {
     const res = await composed; // answered by the signalled worker's task: no other worker runs yet
     expect(res.status, JSON.stringify(res.body)).toBe(201);
 
-    // The signalled worker itself completed the dispatch, in its workflow task: a local activity's marker, no activity.
+    // The signalled worker itself completed the dispatch, in its workflow task: a local activity's marker (the record and
+    // dispatch of patch routed-record-and-dispatch), no activity.
     const history = await s.temporal.workflow.getHandle(intentWorkflowId(res.body.intentId)).fetchHistory();
     const decoded = (e: NonNullable<typeof history.events>[number]) =>
       defaultPayloadConverter.fromPayload<{ activity_type?: string }>(
@@ -228,7 +229,7 @@ describe('worker process: SIGTERM', () => {
     const dispatches = history.events!.filter(
       (e) =>
         e.markerRecordedEventAttributes?.markerName === 'core_local_activity' &&
-        decoded(e).activity_type === 'dispatchRouted',
+        decoded(e).activity_type === 'recordAndDispatchRouted',
     );
     expect(dispatches).toHaveLength(1);
     expect(dispatches[0].markerRecordedEventAttributes!.failure).toBeFalsy();

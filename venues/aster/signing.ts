@@ -19,7 +19,8 @@
  * canPerpTrade, canWithdraw[, ipWhitelist]`.
  */
 import { hashTypedData, recoverTypedDataAddress, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { createHash } from 'node:crypto';
+import { privateKeyToAddress, signTypedData } from 'viem/accounts';
 
 /** Trading-request domain chain id per network (mainnet 1666, testnet 714). */
 export const ASTER_CHAIN_ID = { mainnet: 1666, testnet: 714 } as const;
@@ -78,7 +79,25 @@ export function messageDigest(msg: string, chainId: number): Hex {
 
 /** Signs `msg` with `privateKey`: 0x r‖s‖v (65 bytes, v 27/28). */
 export async function signMessage(privateKey: Hex, msg: string, chainId: number): Promise<Hex> {
-  return privateKeyToAccount(privateKey).signTypedData(messageTypedData(msg, chainId));
+  return signTypedData({ privateKey, ...messageTypedData(msg, chainId) });
+}
+
+/** Addresses of signing keys by the SHA-256 of the key (never the key itself), at most {@link KEY_ADDRESSES_MAX}. */
+const keyAddresses = new Map<string, Hex>();
+const KEY_ADDRESSES_MAX = 1_000;
+
+/**
+ * The address of `privateKey`, remembered by the key's SHA-256: deriving it is an elliptic-curve multiplication
+ * (~0.5 ms of CPU), once per key instead of once per signed request (issue 15).
+ */
+function addressOfKey(privateKey: Hex): Hex {
+  const id = createHash('sha256').update(privateKey).digest('base64');
+  let address = keyAddresses.get(id);
+  if (!address) {
+    if (keyAddresses.size >= KEY_ADDRESSES_MAX) keyAddresses.clear();
+    keyAddresses.set(id, (address = privateKeyToAddress(privateKey)));
+  }
+  return address;
 }
 
 /** One signed trading request: the signed string, its signature and the wire string to send. */
@@ -102,7 +121,7 @@ export async function signRequest(
   params: Params,
   auth: { nonce: bigint; user: string; signer: string; network: 'mainnet' | 'testnet' },
 ): Promise<SignedRequest> {
-  if (privateKeyToAccount(privateKey).address.toLowerCase() !== auth.signer.toLowerCase())
+  if (addressOfKey(privateKey).toLowerCase() !== auth.signer.toLowerCase())
     throw new Error('Aster signer must be the address of the signing key');
   const msg = paramString([...params, ['nonce', auth.nonce.toString()], ['user', auth.user], ['signer', auth.signer]]);
   const signature = await signMessage(privateKey, msg, ASTER_CHAIN_ID[auth.network]);

@@ -37,7 +37,7 @@ import {
   type RecoverTypedDataAddressParameters,
   type TypedData,
 } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { privateKeyToAccount, signTypedData } from 'viem/accounts';
 import { Decimal } from '../../domain/decimal.js';
 
 /** Chain id per network: Polygon mainnet, Amoy testnet. */
@@ -287,7 +287,7 @@ export async function signOrder(
   negRisk: boolean,
   exchangeVersion: ExchangeVersion = 2,
 ): Promise<Hex> {
-  return privateKeyToAccount(privateKey).signTypedData(orderTypedData(order, network, negRisk, exchangeVersion));
+  return signTypedData({ privateKey, ...orderTypedData(order, network, negRisk, exchangeVersion) });
 }
 
 /**

@@ -302,7 +302,8 @@ const RETURNED_INTENT = selectList(INTENT_PROPS, 'order_intents');
  * {@link withLockedIntent} for an intent recorded in the same transaction (issue 15: a paper order's record, risk check
  * and first dispatch are one transaction): locks the account, inserts `row` with `events` ({@link insertIntent})
  * unless the intent exists (a retry: it is then read locked), runs `work` on the intent row as withLockedIntent does,
- * and keeps the intent's head. Answers `work`'s result and the intent as recorded, before `work` changed it.
+ * and keeps the intent's head. Answers `work`'s result, the intent as recorded, before `work` changed it, and whether
+ * this call inserted it (`inserted`; false: a retry found it recorded).
  * @throws Error when the account does not exist in the intent's tenant.
  */
 export async function withRecordedIntent<T>(
@@ -311,17 +312,18 @@ export async function withRecordedIntent<T>(
   events: NewEvent[],
   work: (tx: Sql, intent: OrderIntentRow, account: LockedAccount) => Promise<T>,
   metrics?: ActivityMetrics,
-): Promise<{ out: T; recorded: OrderIntentRow }> {
-  const { out, reached, recorded } = await transaction(deps.pool, async (tx) => {
+): Promise<{ out: T; recorded: OrderIntentRow; inserted: boolean }> {
+  const { out, reached, recorded, inserted } = await transaction(deps.pool, async (tx) => {
     let account = await lockAccountOf(tx, row);
     let intent = await insertIntent(tx, row, events);
+    const inserted = intent !== null;
     if (!intent) ({ account, intent } = await lockAccountAndIntent(tx, row, row.id));
     const recorded = { ...intent };
-    return { ...(await workOn(tx, intent, account, work)), recorded };
+    return { ...(await workOn(tx, intent, account, work)), recorded, inserted };
   });
   rememberIntentHead(row.id, row); // committed: a dispatch in this process needs no look-up before locking
   if (reached) metrics?.intentTerminal(row.venue, reached);
-  return { out, recorded };
+  return { out, recorded, inserted };
 }
 
 /** The position row of `intent`'s account, venue and symbol in `tx`; null when none yet. */

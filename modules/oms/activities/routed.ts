@@ -44,8 +44,13 @@ import {
   recordFills,
   rejectIntent,
   transitionEvents,
+  composedIntent,
   withLockedIntent,
+  withRecordedIntent,
 } from './ledger.js';
+import { intentToView } from '../../../db/views.js';
+import type { IntentView } from '../../../domain/oms/intent.js';
+import type { IntentWorkflowInput } from '../workflows/intent.definitions.js';
 import { ADAPTERS, NONCE_UNIT } from '../../../venues/registry.js';
 import { selfSignedOrder, venueOrderRequest } from '../../../venues/self-signed.js';
 import { inAgentLane } from './agent-lane.js';
@@ -166,8 +171,10 @@ async function recordVenueState(
         events.push(intentEvent(intent, 'intent.dispatched'));
       }
       if (intent.state !== 'dispatched') return outcomeOf(intent); // terminal already: nothing more to record
+      // Only this function records fills, and it always records an order status with them: an intent whose status is
+      // still unrecorded (dispatched just now, or acknowledged by recordDispatched) has no fills to look up.
       const seen = new Set(
-        first
+        first || intent.orderStatus === null
           ? []
           : (
               await tx.rows<{ venueTradeId: string }>(
@@ -274,6 +281,16 @@ const DISPATCH_READS = `with claimed as (
     left join lateral (${currentAgentSql('i.account_id', 'i.venue', 'w.')}) w on true
    where i.id = $1`;
 
+/**
+ * What a NEW routed intent's dispatch reads inside the transaction that records it (issue 15; activity
+ * `recordAndDispatchRouted`): the mark of its symbol (`m.`; `$2` venue, `$3` symbol) and the account's (`$1`) current
+ * agent on its venue (`w.`), in one statement; the intent is the row just inserted, its client order id inserted with it.
+ */
+const RECORD_READS = `select ${markColumns('m', 'm.')}, w.*
+    from (select 1) one
+    left join marks m on m.venue = $2 and m.symbol = $3
+    left join lateral (${currentAgentSql('$1', '$2', 'w.')}) w on true`;
+
 /** The venue's fills of one order since the intent was created (a minute of clock skew allowed). */
 const orderFills = (ctx: VenueContext, venue: RoutedVenue, intent: OrderIntentRow, order: VenueOrder) =>
   ADAPTERS[venue].fills(ctx, {
@@ -336,22 +353,37 @@ export function routedActivities(deps: RoutedDeps) {
   }
 
   /**
-   * The work of `dispatchRouted` on a loaded intent (its doc below). The client order id is written
+   * The work of `dispatchRouted` on an intent (its doc below). The client order id is written
    * on the intent (beside the mark and agent reads) before the first send; when it was already there
    * (an earlier attempt may have sent the order) or this is a retry, the venue is asked for it first.
    */
   async function dispatch(intentId: string, venue: RoutedVenue): Promise<DispatchOutcome> {
-    const adapter = ADAPTERS[venue];
-    const clientOrderId = adapter.clientOrderId(intentId);
+    const clientOrderId = ADAPTERS[venue].clientOrderId(intentId);
     const [row] = await sqlOfClient(deps.pool).rows<Record<string, unknown>>(DISPATCH_READS, [intentId, clientOrderId]);
     const intent = row && prefixed<OrderIntentRow>(row, 'i.', 'id');
     if (!intent) throw intentNotFound(intentId);
+    return dispatchRead(venue, intent, row, intent.venueClientOrderId !== null || !firstAttempt());
+  }
+
+  /**
+   * Dispatches `intent` as read with its mark (`m.` columns of `reads`) and agent (`w.`): reads back an order an
+   * earlier attempt left acknowledged, answers an intent past dispatch as it is, else checks the mark and the agent
+   * and places the order, asking the venue for its client order id first when `maybeSent` (module doc).
+   */
+  async function dispatchRead(
+    venue: RoutedVenue,
+    intent: OrderIntentRow,
+    reads: Record<string, unknown>,
+    maybeSent: boolean,
+  ): Promise<DispatchOutcome> {
+    const intentId = intent.id;
+    const adapter = ADAPTERS[venue];
+    const clientOrderId = adapter.clientOrderId(intentId);
     // An earlier attempt left the order acknowledged but unsettled (recordDispatched): read it back.
     if (acknowledgedOnly(intent)) return readBack({ intent, venue, adapter });
     if (intent.state !== 'signed_pending_dispatch') return outcomeOf(intent);
-    const maybeSent = intent.venueClientOrderId !== null || !firstAttempt();
-    const tick = markTickOf(prefixed<MarkRow>(row, 'm.', 'ts'), venue, intent.symbol, deps.markMaxAgeMs);
-    const agent = prefixed<AgentWalletRow>(row, 'w.', 'id');
+    const tick = markTickOf(prefixed<MarkRow>(reads, 'm.', 'ts'), venue, intent.symbol, deps.markMaxAgeMs);
+    const agent = prefixed<AgentWalletRow>(reads, 'w.', 'id');
     if (!tick) return reject(deps, intentId, 'no_mark');
     const blocked = agentBlock(agent);
     if (blocked) return reject(deps, intentId, blocked);
@@ -404,6 +436,31 @@ export function routedActivities(deps: RoutedDeps) {
       // The venue from the intent's head (kept by recordIntent in this process, else read): the reads are one statement.
       const venue = routedVenueOf((await headOf(deps.pool, intentId)).venue, intentId);
       return timedDispatch(deps.metrics, venue, () => dispatch(intentId, venue));
+    },
+
+    /**
+     * A new routed intent's record and first dispatch in ONE activity (issue 15; intents started since patch
+     * `routed-record-and-dispatch`): the intent is recorded as `recordIntent` records it, with its client order id, and
+     * its mark and agent are read in the same transaction (`RECORD_READS`); the order is then placed as
+     * `dispatchRouted` places it, outside the transaction. Answers what `recordIntent` answers (`view`, the intent as
+     * recorded) and the dispatch's outcome. Idempotent as both: a call that finds the intent recorded already
+     * dispatches it as `dispatchRouted` does (asking the venue for the client order id first when it was claimed).
+     * @throws ApplicationFailure `venue_not_supported` (non-retryable) for a venue that is not routed; whatever
+     *   dispatchRouted throws.
+     */
+    async recordAndDispatchRouted(input: IntentWorkflowInput): Promise<{ view: IntentView; outcome: DispatchOutcome }> {
+      const venue = routedVenueOf(input.venue, input.intentId);
+      const { row, event } = composedIntent(input);
+      const claimed = { ...row, venueClientOrderId: ADAPTERS[venue].clientOrderId(input.intentId) };
+      const { out, recorded, inserted } = await withRecordedIntent(deps, claimed, [event], (tx) =>
+        tx.rows<Record<string, unknown>>(RECORD_READS, [row.accountId, venue, row.symbol]),
+      );
+      // Recorded before (a modify's replacement, or an earlier call that may have sent the order): dispatch as
+      // dispatchRouted does, which claims the client order id or, when it is there already, asks the venue first.
+      const outcome = await timedDispatch(deps.metrics, venue, () =>
+        inserted ? dispatchRead(venue, recorded, out[0], !firstAttempt()) : dispatch(input.intentId, venue),
+      );
+      return { view: intentToView(recorded), outcome };
     },
 
     /** Reads a resting routed order back from its venue (status and new fills) and records any change. */

@@ -16,9 +16,9 @@ import { newIntent, type IntentRecord } from '../../../domain/oms/new-intent.js'
 import { riskLimitBreach, type RiskLimits } from '../../../domain/prop/risk.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, Position, TradingGroup, type AccountRow, type AgentWalletRow } from '../../../db/entities.js';
-import { currentAgent } from '../../../db/agent-wallets.js';
+import { agentOfRow, currentAgentSql } from '../../../db/agent-wallets.js';
 import { readMark } from '../../../db/marks.js';
-import { platformEm, scoped } from '../../../db/orm.js';
+import { scoped } from '../../../db/orm.js';
 import { searchAttributes } from '../../../workflows/shared.definitions.js';
 import { composeUpdate, intentWorkflowId } from '../workflows/intent.definitions.js';
 import { intentWorkflow } from '../workflows/intent.js';
@@ -96,11 +96,11 @@ const AGENT_BLOCK_DETAIL = {
 } as const;
 
 /**
- * A routed venue needs an active, unexpired agent on the account (docs/api.md §1 custody, §7).
+ * A routed venue needs an active, unexpired agent on the account (docs/api.md §1 custody, §7): `agent`, the account's
+ * current agent on `venue` as {@link composeAccount} read it.
  * @throws ApiError `403 credential_missing_agent_wallet`, `agent_authorization_revoked`, `agent_authorization_expired`.
  */
-async function checkAgent(deps: ApiDeps, accountId: string, venue: string): Promise<AgentWalletRow> {
-  const agent = await currentAgent(platformEm(deps.orm), accountId, venue);
+function checkAgent(agent: AgentWalletRow | null, venue: string): AgentWalletRow {
   const block = agentBlock(agent);
   if (block) throw new ApiError(block, AGENT_BLOCK_DETAIL[block](venue));
   return agent!;
@@ -120,34 +120,43 @@ async function leverageCap(
 }
 
 /**
- * {@link composeAccount}'s statement: the account and its challenge template's risk profile limits, if any; every
- * joined row in the account's tenant, as the tenant-scoped reads it replaces were.
+ * {@link composeAccount}'s statement: the account and its challenge template's risk profile limits, if any, every
+ * joined row in the account's tenant, as the tenant-scoped reads it replaces were; and the account's current agent on
+ * venue `$3` (db/agent-wallets.ts `currentAgentSql`, columns prefixed `agent.`), none when `$3` is null.
  */
 const COMPOSE_ACCOUNT = `select ${selectList(Object.keys(Account.meta.properties), 'a')},
     rp.id as "limits.id", rp.max_order_notional_usd as "limits.maxOrderNotionalUsd",
-    rp.max_position_notional_usd as "limits.maxPositionNotionalUsd"
+    rp.max_position_notional_usd as "limits.maxPositionNotionalUsd", agent.*
   from accounts a
   left join prop_accounts pa on pa.account_id = a.id and pa.tenant_id = a.tenant_id
   left join prop_templates pt on pt.id = pa.template_id and pt.tenant_id = a.tenant_id
   left join risk_profiles rp on rp.id = pt.risk_profile_id and rp.tenant_id = a.tenant_id
+  left join lateral (${currentAgentSql('a.id', '$3::text', 'agent.')}) agent on $3::text is not null
   where a.id = $1 and a.tenant_id = $2`;
 
 /**
- * The account an order is composed on (`given`, else the credential's active account) and, for a challenge account
- * whose template has a risk profile, that profile's limits (USD; null: none): one statement (issue 15; it was
- * two for any account, four for a challenge account).
+ * The account an order is composed on (`given`, else the credential's active account), for a challenge account
+ * whose template has a risk profile that profile's limits (USD; null: none), and, for an order naming a routed
+ * `venue`, the account's current agent there (null: none): one statement (issue 15; it was two for any account, four
+ * for a challenge account, and one more for the agent of a routed order).
  * @throws ApiError as {@link targetAccountId} and {@link ownedBy}: `400 validation_failed`, `404 account_not_found`, `403 forbidden`.
  */
 async function composeAccount(
   em: EntityManager,
   caller: Caller,
   given: string | undefined,
-): Promise<{ account: AccountRow; limits: RiskLimits | null }> {
+  venue: string,
+): Promise<{ account: AccountRow; limits: RiskLimits | null; agent: AgentWalletRow | null }> {
   const id = targetAccountId(caller, given);
-  const [row] = await sqlOf(em).rows<Record<string, unknown>>(COMPOSE_ACCOUNT, [id, caller.tenantId]);
+  const [row] = await sqlOf(em).rows<Record<string, unknown>>(COMPOSE_ACCOUNT, [
+    id,
+    caller.tenantId,
+    isRouted(venue) ? venue : null,
+  ]);
   const limits = row ? prefixed<RiskLimits>(row, 'limits.', 'id') : null;
+  const agent = row ? agentOfRow(row, 'agent.') : null;
   const account = row ? withDates(row as AccountRow, ['suspendedAt', 'createdAt']) : null;
-  return { account: ownedBy(caller, account, id), limits };
+  return { account: ownedBy(caller, account, id), limits, agent };
 }
 
 /**
@@ -212,7 +221,7 @@ export async function composeIntent(
   intentId: string,
 ): Promise<{ view: IntentView; input: IntentRecord }> {
   const em = scoped(deps.orm, caller.tenantId);
-  const { account, limits } = await composeAccount(em, caller, body.accountId);
+  const { account, limits, agent: agentThere } = await composeAccount(em, caller, body.accountId, body.venue);
   const accountId = account.id;
   if (account.suspendedAt)
     throw new ApiError(
@@ -232,7 +241,8 @@ export async function composeIntent(
   const routed = isRouted(order.venue);
   const signer = caller.signerAddress;
   if (routed && signer) selfSignedOrders(order.venue as RoutedVenue);
-  const agent = routed ? await checkAgent(deps, accountId, order.venue) : null;
+  // A routed order executes on the venue it names (executedOrder), whose agent composeAccount read.
+  const agent = routed ? checkAgent(agentThere, order.venue) : null;
 
   const input = newIntent(
     {

@@ -108,6 +108,13 @@ export const ROUTED_DISPATCH_IN_TASK_PATCH = 'routed-dispatch-in-task';
  * local activities and two transactions. Consulted where the intent is recorded.
  */
 export const PAPER_RECORD_AND_DISPATCH_PATCH = 'paper-record-and-dispatch';
+/**
+ * Patch id of a new routed intent's record and first dispatch attempt as ONE local activity (issue 15; activity
+ * `recordAndDispatchRouted`, bounded to one attempt as {@link firstAttemptInTask}): before it, `recordIntent` and then
+ * `dispatchRouted`, two local activities. When it fails the intent is recorded by `recordIntent` and dispatched by the
+ * regular activity (which asks the venue for the client order id first). Consulted where the intent is recorded.
+ */
+export const ROUTED_RECORD_AND_DISPATCH_PATCH = 'routed-record-and-dispatch';
 
 const invalid = (message: string) => ApplicationFailure.create({ type: 'invalid_state', message, nonRetryable: true });
 
@@ -124,6 +131,11 @@ export class IntentRun {
   private recorded: Promise<IntentView> | undefined;
   /** The verdict and outcome of a paper intent dispatched by its record ({@link PAPER_RECORD_AND_DISPATCH_PATCH}). */
   private dispatchedAtRecord: { risk: RiskVerdict; outcome?: DispatchOutcome } | undefined;
+  /**
+   * A routed intent whose first dispatch attempt ran with its record ({@link ROUTED_RECORD_AND_DISPATCH_PATCH}): its
+   * outcome, undefined when that attempt failed (the regular activity dispatches it then).
+   */
+  private routedAtRecord: { outcome?: DispatchOutcome } | undefined;
   private history: HistoryBound | undefined;
   /** Dispatched to an exchange (not the paper engine). Only non-paper intents consult the patch, so paper histories replay unchanged. */
   readonly routed: boolean;
@@ -179,11 +191,29 @@ export class IntentRun {
   record = () => (this.recorded ??= this.recordOnce());
 
   private async recordOnce(): Promise<IntentView> {
-    const dispatchesNow = !this.routed && this.state === 'signed_pending_dispatch' && this.oneStepDispatch;
+    const fresh = this.state === 'signed_pending_dispatch' && this.oneStepDispatch;
+    if (fresh && this.checksAtDispatch && patched(ROUTED_RECORD_AND_DISPATCH_PATCH))
+      return this.recordAndDispatchRouted();
+    const dispatchesNow = !this.routed && fresh;
     if (!dispatchesNow || !patched(PAPER_RECORD_AND_DISPATCH_PATCH)) return this.steps.recordIntent(this.input);
     const { view, risk, outcome } = await localSteps.recordAndDispatchPaper(this.input);
     this.dispatchedAtRecord = { risk, outcome };
     return view;
+  }
+
+  /**
+   * Records a new routed intent and makes its first dispatch attempt, one local activity; when that fails, records it
+   * by `recordIntent` (idempotent: it may be recorded already) and leaves the dispatch to {@link dispatchRouted}.
+   */
+  private async recordAndDispatchRouted(): Promise<IntentView> {
+    try {
+      const { view, outcome } = await firstAttemptInTask.recordAndDispatchRouted(this.input);
+      this.routedAtRecord = { outcome };
+      return view;
+    } catch {
+      this.routedAtRecord = {};
+      return this.steps.recordIntent(this.input);
+    }
   }
 
   /** The pre-dispatch risk check of a routed intent from before {@link ROUTED_DISPATCH_CHECKS_PATCH}; the caller dispatches after it. */
@@ -218,6 +248,12 @@ export class IntentRun {
    * {@link ROUTED_DISPATCH_IN_TASK_PATCH}, the activity (with its retries) before it or when that attempt failed.
    */
   async dispatchRouted(): Promise<DispatchOutcome> {
+    if (this.routedAtRecord) {
+      // Dispatched with its record: as for a paper intent dispatched so, the compose Update answers first.
+      this.outcome = this.routedAtRecord.outcome ?? (await activities.dispatchRouted(this.intentId));
+      await condition(allHandlersFinished);
+      return this.outcome;
+    }
     let outcome: DispatchOutcome | undefined;
     if (patched(ROUTED_DISPATCH_IN_TASK_PATCH))
       outcome = await firstAttemptInTask.dispatchRouted(this.intentId).catch(() => undefined);
