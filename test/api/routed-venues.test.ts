@@ -186,6 +186,15 @@ describe('routed venues', () => {
             (p: { venue: string; symbol: string }) => p.venue === venue && p.symbol === c().spec.symbol,
           ),
         ).toMatchObject({ qty: new Decimal(c().qty).toFixed() });
+        // The fill's state snapshot on the venue equals /state there: the balance after the venue's fee, one position.
+        const points = (
+          await s.call('GET', `/api/v1/accounts/${t.accountId}/state/history?venue=${venue}`, { token: t.token })
+        ).body.points;
+        const state = await s.call('GET', `/api/v1/accounts/${t.accountId}/state`, { token: t.token });
+        const there = state.body.perVenue.find((v: { venue: string }) => v.venue === venue);
+        expect(points.at(-1)).toMatchObject({ reason: 'fill', openPositions: 1, balanceUsd: there.balanceUsd });
+        const fees = mine.reduce((sum: Decimal, f: { feeUsd: string }) => sum.plus(f.feeUsd), new Decimal(0));
+        expect(new Decimal(points.at(-1).balanceUsd).eq(fees.negated())).toBe(true);
       });
 
       it('rests a limit order on the venue and cancels it there; a venue refusal is venue_rejected with the venue’s reason', async () => {
@@ -377,6 +386,37 @@ describe('routed venues', () => {
         });
         expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
       });
+
+      it.runIf(venue === 'hyperliquid')(
+        'fills are looked up from just before the order was placed; a venue clock 10 s behind ours (fills stamped earlier) widens the look-up to the minute before the intent: filled, once',
+        async () => {
+          const t = await s.trader('fullTrading', { executionMode: 'routed' });
+          await authorizeAgent(s, sims, t.token, t.accountId!, venue);
+          const run = async (skewMs: number) => {
+            const starts: number[] = [];
+            // The venue's answer as a venue whose clock runs `skewMs` behind ours would stamp it.
+            const skewed: typeof fetch = async (input, init) => {
+              const res = await fetch(input, init);
+              const body = typeof init?.body === 'string' ? init.body : '';
+              if (!FILLS_REQUEST.hyperliquid.test(body)) return res;
+              starts.push((JSON.parse(body) as { startTime: number }).startTime);
+              const fills = (await res.json()) as { time: number }[];
+              return Response.json(fills.map((f) => ({ ...f, time: f.time - skewMs })));
+            };
+            const { attempt } = await recordedMarketBuy(t, `skew${skewMs}`, skewed);
+            const placedBefore = Date.now();
+            const outcome = await attempt(1);
+            expect(outcome).toMatchObject({ state: 'filled', filledQty: new Decimal(c().qty).toFixed() });
+            return { starts, placedBefore };
+          };
+          const inSync = await run(0);
+          expect(inSync.starts).toHaveLength(1);
+          expect(inSync.starts[0]).toBeGreaterThanOrEqual(inSync.placedBefore - 2_000);
+          const behind = await run(10_000);
+          expect(behind.starts).toHaveLength(2);
+          expect(behind.starts[1]).toBeLessThan(behind.placedBefore - 60_000);
+        },
+      );
 
       it('a cancel that arrives while the dispatch is in flight (its ack lost) waits for it and cancels the resting order', async () => {
         const t = await s.trader('fullTrading', { executionMode: 'routed' });

@@ -11,7 +11,7 @@ import { openOrm, platformEm } from '../../db/orm.js';
 import { Mark } from '../../db/entities.js';
 import { readMark } from '../../db/marks.js';
 import { insertRow, sqlOf, sqlOfClient, transaction } from '../../db/sql.js';
-import { paperRiskReads } from '../../modules/oms/activities/ledger.js';
+import { venueReads } from '../../modules/oms/activities/ledger.js';
 import { omsActivities } from '../../modules/oms/activities/oms.js';
 import { newIntent } from '../../domain/oms/new-intent.js';
 import { ensureTenant, issueCredential } from '../../db/seed.js';
@@ -115,7 +115,7 @@ describe('db/sql.ts', () => {
       });
     });
     const sql = sqlOfClient(pool);
-    const reads = await paperRiskReads(sql, { accountId: 'acct-risk', venue: VENUE, symbol: 'R' }, 60_000);
+    const reads = await venueReads(sql, { accountId: 'acct-risk', venue: VENUE, symbol: 'R' }, 60_000);
     expect(reads.tick).toEqual(await readMark(sql, VENUE, 'R', 60_000));
     expect(reads.tick?.mark.toFixed()).toBe('64001.123456789');
     expect(reads.balance).toEqual({
@@ -132,7 +132,7 @@ describe('db/sql.ts', () => {
 
     // A stale mark, and an account with nothing on the venue yet.
     const later = at.getTime() + 61_000;
-    const none = await paperRiskReads(sql, { accountId: 'acct-new', venue: VENUE, symbol: 'R' }, 60_000, later);
+    const none = await venueReads(sql, { accountId: 'acct-new', venue: VENUE, symbol: 'R' }, 60_000, later);
     expect(none).toEqual({ tick: null, positions: [], balance: null });
   });
 

@@ -347,8 +347,8 @@ async function balanceOf(tx: Sql, accountId: string, venue: string): Promise<Acc
   return row ?? null;
 }
 
-/** What a paper order's risk check reads ({@link paperRiskReads}). */
-export interface PaperRiskReads {
+/** What a paper order's risk check, and the recording of a routed order's fills, read ({@link venueReads}). */
+export interface VenueReads {
   /** The order's mark; null when there is none or it is older than the bound. */
   tick: MarkTick | null;
   /** Every position row (flat ones too) of the account on the venue. */
@@ -357,8 +357,8 @@ export interface PaperRiskReads {
   balance: AccountBalanceRow | null;
 }
 
-/** {@link paperRiskReads}'s statement: the mark, the balance and every position, one row per position (at least one). */
-const PAPER_RISK_READS = `select ${markColumns('m', 'm.')}, ${selectList(BALANCE_PROPS, 'b', 'b.')},
+/** {@link venueReads}'s statement: the mark, the balance and every position, one row per position (at least one). */
+const VENUE_READS = `select ${markColumns('m', 'm.')}, ${selectList(BALANCE_PROPS, 'b', 'b.')},
     ${selectList(POSITION_PROPS, 'p', 'p.')}
   from (values (1)) o (x)
   left join marks m on m.venue = $2 and m.symbol = $3
@@ -366,17 +366,18 @@ const PAPER_RISK_READS = `select ${markColumns('m', 'm.')}, ${selectList(BALANCE
   left join positions p on p.account_id = $1 and p.venue = $2`;
 
 /**
- * A paper order's risk reads in `tx`, in ONE statement (issue 15; they were three: the mark, the positions, the
- * balance): the mark of `intent`'s symbol (at most `markMaxAgeMs` ms old at `now`,
- * epoch ms), the account's positions on the venue and its balance row there.
+ * What an account holds on `intent`'s venue and the mark of its symbol, read in `tx` in ONE statement (issue 15; they
+ * were three: the mark, the positions, the balance): the mark (at most `markMaxAgeMs` ms old at `now`, epoch ms), the
+ * account's positions on the venue and its balance row there. A paper order's risk check reads them; so does the
+ * recording of a routed order's fills.
  */
-export async function paperRiskReads(
+export async function venueReads(
   tx: Sql,
   intent: Pick<OrderIntentRow, 'accountId' | 'venue' | 'symbol'>,
   markMaxAgeMs: number,
   now = Date.now(),
-): Promise<PaperRiskReads> {
-  const rows = await tx.rows<Record<string, unknown>>(PAPER_RISK_READS, [
+): Promise<VenueReads> {
+  const rows = await tx.rows<Record<string, unknown>>(VENUE_READS, [
     intent.accountId,
     intent.venue,
     intent.symbol,

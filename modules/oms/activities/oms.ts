@@ -16,7 +16,7 @@ import { marksFor } from '../../../db/account-state.js';
 import {
   composedIntent,
   outcomeOf,
-  paperRiskReads,
+  venueReads,
   rejectIntent,
   withLockedIntent,
   withRecordedIntent,
@@ -132,7 +132,7 @@ export async function riskInLock(tx: Sql, intent: OrderIntentRow, markMaxAgeMs: 
   // only the mark is read for them; a paper order's mark, positions and balance come in one statement.
   const paper = intent.venue === 'paper';
   const { tick, positions, balance } = paper
-    ? await paperRiskReads(tx, intent, markMaxAgeMs)
+    ? await venueReads(tx, intent, markMaxAgeMs)
     : { tick: await readMark(tx, intent.venue, intent.symbol, markMaxAgeMs), positions: [], balance: null };
   if (!tick) {
     await rejectIntent(tx, intent, 'no_mark');

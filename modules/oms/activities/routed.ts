@@ -28,8 +28,8 @@ import { currentAgent, currentAgentSql } from '../../../db/agent-wallets.js';
 import { agentBlock } from '../../../domain/custody/agents.js';
 import type { NewEvent } from '../../../db/events.js';
 import { nextAgentNonce } from '../../../db/agent-nonces.js';
-import { markColumns, markTickOf, readMark, type MarkRow } from '../../../db/marks.js';
-import { prefixed, sqlOfClient } from '../../../db/sql.js';
+import { markColumns, markTickOf, type MarkRow } from '../../../db/marks.js';
+import { prefixed, sqlOfClient, type Sql } from '../../../db/sql.js';
 import { open, type KeyRing } from '../../../domain/custody/vault.js';
 import type { DispatchOutcome } from '../../../activities/types.js';
 import { timedDispatch, type ActivityMetrics } from '../../../activities/metrics.js';
@@ -40,14 +40,16 @@ import {
   PREFIXED_INTENT_COLUMNS,
   intentEvent,
   outcomeOf,
-  positionOf,
   recordFills,
   rejectIntent,
   transitionEvents,
   composedIntent,
   withLockedIntent,
   withRecordedIntent,
+  venueReads,
 } from './ledger.js';
+import { marksFor } from '../../../db/account-state.js';
+import type { KnownVenueState } from '../../../db/state-snapshots.js';
 import { intentToView } from '../../../db/views.js';
 import type { IntentView } from '../../../domain/oms/intent.js';
 import type { IntentWorkflowInput } from '../workflows/intent.definitions.js';
@@ -121,25 +123,51 @@ const STATUS_EFFECT: Record<VenueOrder['status'], (filled: boolean) => { state: 
   rejected: () => ({ state: 'rejected', event: 'rejected' }),
 };
 
-/** A mark tick for recording (position frames carry it): `known` (dispatch read it already), else the last known mark, else the fill price. */
-async function tickFor(
-  deps: RoutedDeps,
+/** A mark tick at `price` (USD), for recording fills of a symbol that has no stored mark (position frames carry one). */
+const tickAtPrice = (intent: OrderIntentRow, price: Decimal): MarkTick => ({
+  venue: intent.venue,
+  symbol: intent.symbol,
+  ts: Date.now(),
+  mark: price,
+  bid: price,
+  ask: price,
+  book: { bids: [], asks: [] },
+});
+
+/**
+ * Records `fresh` venue fills of `intent` in `tx` (ledger.ts `recordFills`) from ONE read of what the account holds
+ * on the venue and the symbol's mark (ledger.ts `venueReads`; issue 15: it was five statements with the snapshot's),
+ * priced for position frames at `known` (the mark dispatch read), else the stored mark at any age, else the first
+ * fill's price. Answers the fills' events and the venue's state after them, from which the snapshot is valued.
+ */
+async function recordVenueFills(
+  tx: Sql,
   intent: OrderIntentRow,
-  fallback: Decimal,
-  known: MarkTick | null,
-): Promise<MarkTick> {
-  const t = known ?? (await readMark(sqlOfClient(deps.pool), intent.venue, intent.symbol, Number.MAX_SAFE_INTEGER));
-  return (
-    t ?? {
-      venue: intent.venue,
-      symbol: intent.symbol,
-      ts: Date.now(),
-      mark: fallback,
-      bid: fallback,
-      ask: fallback,
-      book: { bids: [], asks: [] },
-    }
+  fresh: VenueFill[],
+  known: MarkTick | undefined,
+): Promise<{ events: NewEvent[]; after: KnownVenueState }> {
+  const read = await venueReads(tx, intent, Number.MAX_SAFE_INTEGER);
+  const tick = known ?? read.tick ?? tickAtPrice(intent, new Decimal(fresh[0].price));
+  const held = read.positions.filter((p) => p.symbol !== intent.symbol && !new Decimal(p.qty).isZero());
+  const marks = await marksFor(tx, held);
+  marks.set(`${intent.venue} ${intent.symbol}`, tick.mark);
+  const recorded = await recordFills(
+    tx,
+    intent,
+    fresh.map((f) => ({
+      price: new Decimal(f.price),
+      qty: new Decimal(f.qty),
+      liquidity: 'taker' as const,
+      feeUsd: new Decimal(f.feeUsd),
+      venueTradeId: f.venueTradeId,
+      at: f.time,
+    })),
+    read.positions.find((p) => p.symbol === intent.symbol) ?? null,
+    tick,
+    { balance: read.balance },
   );
+  const after = { balanceUsd: recorded.balance.balanceUsd, positions: [...held, recorded.position], marks };
+  return { events: recorded.events, after };
 }
 
 /**
@@ -156,8 +184,6 @@ async function recordVenueState(
   opts: { dispatching: boolean; tick?: MarkTick },
 ): Promise<DispatchOutcome> {
   const intentId = head.id;
-  const fallback = new Decimal(fills[0]?.price ?? order.avgFillPrice ?? order.price ?? '0');
-  const tick = await tickFor(deps, head, fallback, opts.tick ?? null);
   return withLockedIntent(
     deps,
     intentId,
@@ -186,26 +212,8 @@ async function recordVenueState(
       const fresh = fills
         .filter((f) => f.venueOrderId === order.venueOrderId && !seen.has(f.venueTradeId))
         .sort((a, b) => a.time - b.time);
-      if (fresh.length) {
-        events.push(
-          ...(
-            await recordFills(
-              tx,
-              intent,
-              fresh.map((f) => ({
-                price: new Decimal(f.price),
-                qty: new Decimal(f.qty),
-                liquidity: 'taker' as const,
-                feeUsd: new Decimal(f.feeUsd),
-                venueTradeId: f.venueTradeId,
-                at: f.time,
-              })),
-              await positionOf(tx, intent),
-              tick,
-            )
-          ).events,
-        );
-      }
+      const recorded = fresh.length ? await recordVenueFills(tx, intent, fresh, opts.tick) : undefined;
+      if (recorded) events.push(...recorded.events);
       const filled = new Decimal(intent.filledQty).gt(0);
       const effect = STATUS_EFFECT[order.status](filled);
       const orderStatus = order.status === 'triggered' ? 'open' : order.status;
@@ -220,7 +228,7 @@ async function recordVenueState(
         intent.lastEvent = effect.event;
         events.push(...(await transitionEvents(tx, intent, wasOpen, effect.event)));
       }
-      await commitExecution(tx, intent, events, fresh.length > 0);
+      await commitExecution(tx, intent, events, fresh.length > 0, recorded?.after);
       return outcomeOf(intent);
     },
     deps.metrics,
@@ -291,13 +299,34 @@ const RECORD_READS = `select ${markColumns('m', 'm.')}, w.*
     left join marks m on m.venue = $2 and m.symbol = $3
     left join lateral (${currentAgentSql('$1', '$2', 'w.')}) w on true`;
 
-/** The venue's fills of one order since the intent was created (a minute of clock skew allowed). */
-const orderFills = (ctx: VenueContext, venue: RoutedVenue, intent: OrderIntentRow, order: VenueOrder) =>
-  ADAPTERS[venue].fills(ctx, {
-    sinceMs: intent.createdAt.getTime() - 60_000,
-    symbol: intent.symbol,
-    venueOrderId: order.venueOrderId,
-  });
+/** How long before the intent was created its order's fills are looked for (ms): a venue's clock may run behind ours. */
+const CREATED_SKEW_MS = 60_000;
+/** How long before an order was placed (by our clock) the fills of an order placed just now are looked for first (ms). */
+const PLACED_SKEW_MS = 2_000;
+
+/**
+ * The venue's fills of one order. Hyperliquid and Polymarket list fills by account and time only, so a look-up since
+ * the intent was created less {@link CREATED_SKEW_MS} returns every fill of the account in that minute and more, and
+ * grows with its trading rate (issue 15: at 25 orders/s, some 1,500 fills per order). An order placed just now
+ * (`placedAt`, epoch ms by our clock) is looked up since `placedAt` less {@link PLACED_SKEW_MS} first; only when those
+ * fills do not add up to what the venue reported filled (a venue clock further behind, or an order not filled at
+ * once) is it looked up over the whole window.
+ */
+async function orderFills(
+  ctx: VenueContext,
+  venue: RoutedVenue,
+  intent: OrderIntentRow,
+  order: VenueOrder,
+  placedAt?: number,
+): Promise<VenueFill[]> {
+  const since = (sinceMs: number) =>
+    ADAPTERS[venue].fills(ctx, { sinceMs, symbol: intent.symbol, venueOrderId: order.venueOrderId });
+  const created = intent.createdAt.getTime() - CREATED_SKEW_MS;
+  if (placedAt === undefined || placedAt - PLACED_SKEW_MS <= created) return since(created);
+  const near = await since(placedAt - PLACED_SKEW_MS);
+  const found = near.reduce((sum, f) => sum.plus(f.qty), new Decimal(0));
+  return found.gt(0) && found.gte(order.filledQty) ? near : since(created);
+}
 
 /** @returns ApplicationFailure `intent_not_found` (non-retryable). */
 const intentNotFound = (intentId: string) =>
@@ -389,9 +418,13 @@ export function routedActivities(deps: RoutedDeps) {
     if (blocked) return reject(deps, intentId, blocked);
     const ctx = venueContext(deps, agent!);
     let order: VenueOrder | null;
+    let placedAt: number | undefined; // set when this attempt placed the order
     try {
       order = maybeSent ? await adapter.findByClientOrderId(ctx, intent.symbol, clientOrderId) : null;
-      order ??= await place(ctx, { ...intent, intentId }, agent!.id, fmt(tick.mark));
+      if (!order) {
+        placedAt = Date.now();
+        order = await place(ctx, { ...intent, intentId }, agent!.id, fmt(tick.mark));
+      }
     } catch (err) {
       if (err instanceof VenueRejected) return reject(deps, intentId, `venue_rejected: ${err.reason}`);
       throw err;
@@ -402,7 +435,7 @@ export function routedActivities(deps: RoutedDeps) {
     // attempt ends only once both have settled, so a failed read never leaves the recording running behind it.
     const [recorded, fills] = await Promise.allSettled([
       recordDispatched(deps, intentId, order),
-      orderFills(ctx, venue, intent, order),
+      orderFills(ctx, venue, intent, order, placedAt),
     ]);
     if (recorded.status === 'rejected') throw recorded.reason;
     if (fills.status === 'rejected') throw fills.reason;
