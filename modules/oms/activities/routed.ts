@@ -290,7 +290,7 @@ const DISPATCH_READS = `with claimed as (
    where i.id = $1`;
 
 /**
- * What a NEW routed intent's dispatch reads inside the transaction that records it (issue 15; activity
+ * What a NEW routed intent's dispatch reads while the transaction that records it runs (issue 15; activity
  * `recordAndDispatchRouted`): the mark of its symbol (`m.`; `$2` venue, `$3` symbol) and the account's (`$1`) current
  * agent on its venue (`w.`), in one statement; the intent is the row just inserted, its client order id inserted with it.
  */
@@ -473,8 +473,8 @@ export function routedActivities(deps: RoutedDeps) {
 
     /**
      * A new routed intent's record and first dispatch in ONE activity (issue 15; intents started since patch
-     * `routed-record-and-dispatch`): the intent is recorded as `recordIntent` records it, with its client order id, and
-     * its mark and agent are read in the same transaction (`RECORD_READS`); the order is then placed as
+     * `routed-record-and-dispatch`): the intent is recorded as `recordIntent` records it, with its client order id, while
+     * its mark and agent are read beside that transaction (`RECORD_READS`); the order is then placed as
      * `dispatchRouted` places it, outside the transaction. Answers what `recordIntent` answers (`view`, the intent as
      * recorded) and the dispatch's outcome. Idempotent as both: a call that finds the intent recorded already
      * dispatches it as `dispatchRouted` does (asking the venue for the client order id first when it was claimed).
@@ -485,13 +485,16 @@ export function routedActivities(deps: RoutedDeps) {
       const venue = routedVenueOf(input.venue, input.intentId);
       const { row, event } = composedIntent(input);
       const claimed = { ...row, venueClientOrderId: ADAPTERS[venue].clientOrderId(input.intentId) };
-      const { out, recorded, inserted } = await withRecordedIntent(deps, claimed, [event], (tx) =>
-        tx.rows<Record<string, unknown>>(RECORD_READS, [row.accountId, venue, row.symbol]),
-      );
+      // The mark and the agent are read beside the transaction (another connection), not after it: as dispatchRouted
+      // reads them, outside the ledger's transactions, one statement's wait fewer before the order is placed.
+      const [{ recorded, inserted }, [reads]] = await Promise.all([
+        withRecordedIntent(deps, claimed, [event], async () => undefined),
+        sqlOfClient(deps.pool).rows<Record<string, unknown>>(RECORD_READS, [row.accountId, venue, row.symbol]),
+      ]);
       // Recorded before (a modify's replacement, or an earlier call that may have sent the order): dispatch as
       // dispatchRouted does, which claims the client order id or, when it is there already, asks the venue first.
       const outcome = await timedDispatch(deps.metrics, venue, () =>
-        inserted ? dispatchRead(venue, recorded, out[0], !firstAttempt()) : dispatch(input.intentId, venue),
+        inserted ? dispatchRead(venue, recorded, reads, !firstAttempt()) : dispatch(input.intentId, venue),
       );
       return { view: intentToView(recorded), outcome };
     },
