@@ -321,9 +321,11 @@ describe('routed venues', () => {
         const attempt = (n: number) =>
           new MockActivityEnvironment({ attempt: n }).run(() => routed.dispatchRouted(intentId));
         const recordAndDispatch = (n: number) =>
-          new MockActivityEnvironment({ attempt: n }).run(() => routed.recordAndDispatchRouted(input)) as ReturnType<
-            typeof routed.recordAndDispatchRouted
-          >;
+          new MockActivityEnvironment({ attempt: n }).run<
+            [],
+            Awaited<ReturnType<typeof routed.recordAndDispatchRouted>>,
+            () => ReturnType<typeof routed.recordAndDispatchRouted>
+          >(() => routed.recordAndDispatchRouted(input));
         return { intentId, attempt, recordAndDispatch };
       }
 

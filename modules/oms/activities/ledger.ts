@@ -377,11 +377,7 @@ export async function venueReads(
   markMaxAgeMs: number,
   now = Date.now(),
 ): Promise<VenueReads> {
-  const rows = await tx.rows<Record<string, unknown>>(VENUE_READS, [
-    intent.accountId,
-    intent.venue,
-    intent.symbol,
-  ]);
+  const rows = await tx.rows<Record<string, unknown>>(VENUE_READS, [intent.accountId, intent.venue, intent.symbol]);
   return {
     tick: markTickOf(prefixed<MarkRow>(rows[0], 'm.', 'ts'), intent.venue, intent.symbol, markMaxAgeMs, now),
     balance: prefixed<AccountBalanceRow>(rows[0], 'b.', 'accountId'),

@@ -13,14 +13,7 @@ import { appendEvents } from '../../../db/events.js';
 import type { Sql } from '../../../db/sql.js';
 import { readMark } from '../../../db/marks.js';
 import { marksFor } from '../../../db/account-state.js';
-import {
-  composedIntent,
-  outcomeOf,
-  venueReads,
-  rejectIntent,
-  withLockedIntent,
-  withRecordedIntent,
-} from './ledger.js';
+import { composedIntent, outcomeOf, venueReads, rejectIntent, withLockedIntent, withRecordedIntent } from './ledger.js';
 import type { RiskVerdict } from '../../../activities/types.js';
 import type { ActivityMetrics } from '../../../activities/metrics.js';
 import { verifyTypedData, type Hex } from 'viem';
