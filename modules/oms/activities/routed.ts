@@ -307,7 +307,7 @@ const PLACED_SKEW_MS = 2_000;
 /**
  * The venue's fills of one order. Hyperliquid and Polymarket list fills by account and time only, so a look-up since
  * the intent was created less {@link CREATED_SKEW_MS} returns every fill of the account in that minute and more, and
- * grows with its trading rate (issue 15: at 25 orders/s, some 1,500 fills per order). An order placed just now
+ * grows with its trading rate (issue 15: a minute at 25 orders/s is some 1,500 fills per look-up). An order placed just now
  * (`placedAt`, epoch ms by our clock) is looked up since `placedAt` less {@link PLACED_SKEW_MS} first; only when those
  * fills do not add up to what the venue reported filled (a venue clock further behind, or an order not filled at
  * once) is it looked up over the whole window.

@@ -186,7 +186,9 @@ export class IntentRun {
   /**
    * Records the intent once (compose and the main flow share it). A new paper intent that dispatches at once is
    * recorded, checked and dispatched by one local activity since {@link PAPER_RECORD_AND_DISPATCH_PATCH}; its verdict
-   * and outcome wait in {@link dispatchedAtRecord} for {@link checkAndDispatchPaper}.
+   * and outcome wait in {@link dispatchedAtRecord} for {@link checkAndDispatchPaper}. A new platform-signed routed
+   * intent is recorded and makes its first dispatch attempt in one local activity since
+   * {@link ROUTED_RECORD_AND_DISPATCH_PATCH}; its outcome waits in {@link routedAtRecord} for {@link dispatchRouted}.
    */
   record = () => (this.recorded ??= this.recordOnce());
 
@@ -245,7 +247,8 @@ export class IntentRun {
 
   /**
    * Dispatches the routed intent to its venue (`this.outcome`): the first attempt in the workflow task since
-   * {@link ROUTED_DISPATCH_IN_TASK_PATCH}, the activity (with its retries) before it or when that attempt failed.
+   * {@link ROUTED_DISPATCH_IN_TASK_PATCH}, the activity (with its retries) before it or when that attempt failed; since
+   * {@link ROUTED_RECORD_AND_DISPATCH_PATCH} the outcome of the attempt made with the record, else the activity.
    */
   async dispatchRouted(): Promise<DispatchOutcome> {
     if (this.routedAtRecord) {
