@@ -15,10 +15,12 @@
  *     requests, mean per order; issue 15's goal: routed p50 ≤ 1.2 × paper p50) and writes
  *     `.data/bench-venues.json` `{ concurrency, orders, paper: { p50Ms, p99Ms } (every paper order),
  *     routed: { <venue>: { p50Ms, p99Ms } }, paperBeside: { <venue>: P }, simulatorMs: { <venue>: Z },
- *     cpuMsPerOrder: { <venue> | paper: C }, ratios: { <venue>: R } }`. C is this process's CPU time per order over
+ *     cpuMsPerOrder: { <venue> | paper: C }, ratios: { <venue>: R }, netRatios: { <venue>: (X − Z) / P } }` (the last
+ *     informative: a real venue's time is not the platform's, but the goal is judged on R). C is this process's CPU time per order over
  *     its rounds (user + system of every thread: api, worker, the client and the simulators, whose own time Z is part
  *     of it), much steadier from run to run than latency on a shared machine.
- *     BENCH_VENUES=hyperliquid,kalshi measures only those venues (to profile one; default all four).
+ *     BENCH_VENUES=hyperliquid,kalshi measures only those venues (to profile one; default all four; such a run writes
+ *     `.data/bench-venues.json` only, not `.data/bench.json`).
  *     BENCH_VENUE_BREAKDOWN=1 also prints, per venue, where an order's time went according to the
  *     workflow histories (p50 ms: compose → workflow start, then each activity's queue and run).
  */
@@ -314,6 +316,8 @@ const simulatorMs = {} as Record<RoutedVenue, number>;
 const cpuMsPerOrder = {} as Record<RoutedVenue | 'paper', number>;
 let paperCpuMs = 0;
 const ratios = {} as Record<RoutedVenue, number>;
+/** Per venue: (routed p50 − the simulator's mean time per order) / paper p50, printed beside the goal's ratio. */
+const netRatios = {} as Record<RoutedVenue, number>;
 const round1 = (x: number) => Number(x.toFixed(1));
 console.log('');
 for (const row of rows) {
@@ -321,6 +325,9 @@ for (const row of rows) {
   const [p50, p99, paperP50] = [pct(row.routed.ms, 50), pct(row.routed.ms, 99), pct(row.paper.ms, 50)];
   const simMs = row.routed.venueMs / N;
   const ratio = p50 / paperP50;
+  // Informative only (the goal is on the raw p50s): the simulator's mean time per order taken off the routed p50.
+  const netRatio = (p50 - simMs) / paperP50;
+  netRatios[venue] = Number(netRatio.toFixed(2));
   routed[venue] = { p50Ms: round1(p50), p99Ms: round1(p99) };
   paperBeside[venue] = round1(paperP50);
   simulatorMs[venue] = round1(simMs);
@@ -329,7 +336,7 @@ for (const row of rows) {
   paperCpuMs += row.paper.cpuMs;
   goalLine(
     `routed ${venue} compose → dispatched p50 at concurrency ${C}`,
-    `${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (simulator's own time ${simMs.toFixed(1)} ms) = ${ratio.toFixed(2)}× paper's ${paperP50.toFixed(1)} ms beside it`,
+    `${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (simulator's own time ${simMs.toFixed(1)} ms; ${netRatio.toFixed(2)}× without it) = ${ratio.toFixed(2)}× paper's ${paperP50.toFixed(1)} ms beside it`,
     `≤ ${GOAL_RATIO}×`,
     ratio <= GOAL_RATIO,
   );
@@ -355,6 +362,7 @@ writeFileSync(
       simulatorMs,
       cpuMsPerOrder,
       ratios,
+      netRatios,
       at: new Date().toISOString(),
     },
     null,
@@ -362,8 +370,10 @@ writeFileSync(
   ),
 );
 console.log('written to .data/bench-venues.json');
-recordBench({ routed });
-console.log('routed written to .data/bench.json');
+if (VENUES.length === ROUTED_VENUES.length) {
+  recordBench({ routed });
+  console.log('routed written to .data/bench.json');
+} else console.log('BENCH_VENUES: a partial run, .data/bench.json left as it was');
 
 clearInterval(refresh);
 trader.close();
