@@ -36,6 +36,7 @@ import {
   type Sql,
 } from '../../../db/sql.js';
 import { BoundedMap } from '../../../domain/bounded-map.js';
+import { marksFor } from '../../../db/account-state.js';
 import { fillView, intentToView, positionView, workingOrderView, type Row } from '../../../db/views.js';
 import { recordStateSnapshot, type KnownVenueState } from '../../../db/state-snapshots.js';
 import { appendEvents, appendEventsStatement, type NewEvent } from '../../../db/events.js';
@@ -383,6 +384,23 @@ export async function venueReads(
     balance: prefixed<AccountBalanceRow>(rows[0], 'b.', 'accountId'),
     positions: rows.flatMap((row) => prefixed<PositionRow>(row, 'p.', 'accountId') ?? []),
   };
+}
+
+/**
+ * The marks an account's state on `intent`'s venue is valued at, keyed `<venue> <symbol>` (USD): `mark` for the
+ * intent's symbol, the stored marks (any age, one statement) of its other open positions among `positions` (a symbol
+ * without one is absent and valued at its entry). Answers those other open positions too.
+ */
+export async function heldMarks(
+  tx: Sql,
+  intent: Pick<OrderIntentRow, 'venue' | 'symbol'>,
+  positions: PositionRow[],
+  mark: Decimal,
+): Promise<{ marks: Map<string, Decimal>; others: PositionRow[] }> {
+  const others = positions.filter((p) => p.symbol !== intent.symbol && !new Decimal(p.qty).isZero());
+  const marks = await marksFor(tx, others);
+  marks.set(`${intent.venue} ${intent.symbol}`, mark);
+  return { marks, others };
 }
 
 /** The outcome already recorded on an intent (for retries and no-op wake-ups). */

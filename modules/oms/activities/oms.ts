@@ -12,8 +12,15 @@ import { intentToView } from '../../../db/views.js';
 import { appendEvents } from '../../../db/events.js';
 import type { Sql } from '../../../db/sql.js';
 import { readMark } from '../../../db/marks.js';
-import { marksFor } from '../../../db/account-state.js';
-import { composedIntent, outcomeOf, venueReads, rejectIntent, withLockedIntent, withRecordedIntent } from './ledger.js';
+import {
+  composedIntent,
+  heldMarks,
+  outcomeOf,
+  venueReads,
+  rejectIntent,
+  withLockedIntent,
+  withRecordedIntent,
+} from './ledger.js';
 import type { RiskVerdict } from '../../../activities/types.js';
 import type { ActivityMetrics } from '../../../activities/metrics.js';
 import { verifyTypedData, type Hex } from 'viem';
@@ -133,9 +140,7 @@ export async function riskInLock(tx: Sql, intent: OrderIntentRow, markMaxAgeMs: 
   }
   if (!paper) return { verdict: { ok: true } };
   // The other held symbols' marks in one statement, at any age (a position is valued at its entry without one).
-  const others = positions.filter((p) => p.symbol !== intent.symbol && !new Decimal(p.qty).isZero());
-  const marks = await marksFor(tx, others);
-  marks.set(`${intent.venue} ${intent.symbol}`, tick.mark);
+  const { marks } = await heldMarks(tx, intent, positions, tick.mark);
   const state = venueState(
     new Decimal(balance?.balanceUsd ?? 0),
     positions.map((p) => ({

@@ -47,8 +47,8 @@ import {
   withLockedIntent,
   withRecordedIntent,
   venueReads,
+  heldMarks,
 } from './ledger.js';
-import { marksFor } from '../../../db/account-state.js';
 import type { KnownVenueState } from '../../../db/state-snapshots.js';
 import { intentToView } from '../../../db/views.js';
 import type { IntentView } from '../../../domain/oms/intent.js';
@@ -148,9 +148,7 @@ async function recordVenueFills(
 ): Promise<{ events: NewEvent[]; after: KnownVenueState }> {
   const read = await venueReads(tx, intent, Number.MAX_SAFE_INTEGER);
   const tick = known ?? read.tick ?? tickAtPrice(intent, new Decimal(fresh[0].price));
-  const held = read.positions.filter((p) => p.symbol !== intent.symbol && !new Decimal(p.qty).isZero());
-  const marks = await marksFor(tx, held);
-  marks.set(`${intent.venue} ${intent.symbol}`, tick.mark);
+  const { marks, others } = await heldMarks(tx, intent, read.positions, tick.mark);
   const recorded = await recordFills(
     tx,
     intent,
@@ -166,7 +164,7 @@ async function recordVenueFills(
     tick,
     { balance: read.balance },
   );
-  const after = { balanceUsd: recorded.balance.balanceUsd, positions: [...held, recorded.position], marks };
+  const after = { balanceUsd: recorded.balance.balanceUsd, positions: [...others, recorded.position], marks };
   return { events: recorded.events, after };
 }
 
@@ -322,7 +320,7 @@ async function orderFills(
   const since = (sinceMs: number) =>
     ADAPTERS[venue].fills(ctx, { sinceMs, symbol: intent.symbol, venueOrderId: order.venueOrderId });
   const created = intent.createdAt.getTime() - CREATED_SKEW_MS;
-  if (placedAt === undefined || placedAt - PLACED_SKEW_MS <= created) return since(created);
+  if (placedAt === undefined) return since(created);
   const near = await since(placedAt - PLACED_SKEW_MS);
   const found = near.reduce((sum, f) => sum.plus(f.qty), new Decimal(0));
   return found.gt(0) && found.gte(order.filledQty) ? near : since(created);

@@ -116,6 +116,9 @@ export const PAPER_RECORD_AND_DISPATCH_PATCH = 'paper-record-and-dispatch';
  */
 export const ROUTED_RECORD_AND_DISPATCH_PATCH = 'routed-record-and-dispatch';
 
+/** The verdict of an intent whose risk is checked by its dispatch (patch `routed-dispatch-checks`). */
+export const PASSED = { ok: true } as const;
+
 const invalid = (message: string) => ApplicationFailure.create({ type: 'invalid_state', message, nonRetryable: true });
 
 /** One intent's run: its state as the workflow knows it, and the turn-taking of fills and cancels. */
@@ -129,13 +132,12 @@ export class IntentRun {
   busy = false;
   private signing = false;
   private recorded: Promise<IntentView> | undefined;
-  /** The verdict and outcome of a paper intent dispatched by its record ({@link PAPER_RECORD_AND_DISPATCH_PATCH}). */
-  private dispatchedAtRecord: { risk: RiskVerdict; outcome?: DispatchOutcome } | undefined;
   /**
-   * A routed intent whose first dispatch attempt ran with its record ({@link ROUTED_RECORD_AND_DISPATCH_PATCH}): its
-   * outcome, undefined when that attempt failed (the regular activity dispatches it then).
+   * The verdict and outcome of an intent dispatched by its record: a paper one ({@link PAPER_RECORD_AND_DISPATCH_PATCH};
+   * no outcome when the risk check refused it), a routed one ({@link ROUTED_RECORD_AND_DISPATCH_PATCH}; its risk is
+   * checked by the dispatch, no outcome when that attempt failed and the regular activity dispatches it).
    */
-  private routedAtRecord: { outcome?: DispatchOutcome } | undefined;
+  private dispatchedAtRecord: { risk: RiskVerdict; outcome?: DispatchOutcome } | undefined;
   private history: HistoryBound | undefined;
   /** Dispatched to an exchange (not the paper engine). Only non-paper intents consult the patch, so paper histories replay unchanged. */
   readonly routed: boolean;
@@ -188,7 +190,7 @@ export class IntentRun {
    * recorded, checked and dispatched by one local activity since {@link PAPER_RECORD_AND_DISPATCH_PATCH}; its verdict
    * and outcome wait in {@link dispatchedAtRecord} for {@link checkAndDispatchPaper}. A new platform-signed routed
    * intent is recorded and makes its first dispatch attempt in one local activity since
-   * {@link ROUTED_RECORD_AND_DISPATCH_PATCH}; its outcome waits in {@link routedAtRecord} for {@link dispatchRouted}.
+   * {@link ROUTED_RECORD_AND_DISPATCH_PATCH}; its outcome waits there for {@link dispatchRouted}.
    */
   record = () => (this.recorded ??= this.recordOnce());
 
@@ -210,10 +212,10 @@ export class IntentRun {
   private async recordAndDispatchRouted(): Promise<IntentView> {
     try {
       const { view, outcome } = await firstAttemptInTask.recordAndDispatchRouted(this.input);
-      this.routedAtRecord = { outcome };
+      this.dispatchedAtRecord = { risk: PASSED, outcome };
       return view;
     } catch {
-      this.routedAtRecord = {};
+      this.dispatchedAtRecord = { risk: PASSED };
       return this.steps.recordIntent(this.input);
     }
   }
@@ -251,9 +253,9 @@ export class IntentRun {
    * {@link ROUTED_RECORD_AND_DISPATCH_PATCH} the outcome of the attempt made with the record, else the activity.
    */
   async dispatchRouted(): Promise<DispatchOutcome> {
-    if (this.routedAtRecord) {
+    if (this.dispatchedAtRecord) {
       // Dispatched with its record: as for a paper intent dispatched so, the compose Update answers first.
-      this.outcome = this.routedAtRecord.outcome ?? (await activities.dispatchRouted(this.intentId));
+      this.outcome = this.dispatchedAtRecord.outcome ?? (await activities.dispatchRouted(this.intentId));
       await condition(allHandlersFinished);
       return this.outcome;
     }

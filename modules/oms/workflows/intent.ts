@@ -17,12 +17,9 @@
 import { allHandlersFinished, condition, continueAsNew } from '@temporalio/workflow';
 import { readyToContinueAsNew } from '../../../workflows/continue-as-new.js';
 import type { IntentOutcome, IntentWorkflowInput } from './intent.definitions.js';
-import { IntentRun, activities } from './intent-run.js';
+import { IntentRun, PASSED, activities } from './intent-run.js';
 
 const { syncRouted } = activities;
-
-/** The verdict of an intent whose risk is checked by its dispatch (patch `routed-dispatch-checks`). */
-const PASSED = { ok: true } as const;
 
 /** A routed working order is read back from its venue at most this often (ms), backing off to {@link SLOWEST_POLL_MS} while nothing changes. */
 const SLOWEST_POLL_MS = 60_000;
