@@ -37,13 +37,16 @@ export async function lockAccount(em: EntityManager, accountId: string) {
 
 /**
  * The insert of {@link appendEvents} as a statement (`text` with `$1…$4`, `values`); `when` (optional) is a condition
- * the rows are inserted under, for a caller that makes it part of a larger statement (`where exists (…)`).
+ * the rows are inserted under, for a caller that makes it part of a larger statement (`where exists (…)`); `lastSeq`
+ * (optional) an expression of the account's last `seq` that the events are numbered after, for a statement that read
+ * it when it took the account lock (modules/oms/activities/ledger.ts `LOCKED`); by default the insert reads it itself.
  */
 export function appendEventsStatement(
   tenantId: string,
   accountId: string,
   events: NewEvent[],
   when = '',
+  lastSeq = '(select coalesce(max(seq), 0) from account_events where account_id = $2::varchar)',
 ): { text: string; values: unknown[] } {
   const rows = events.map((e, i) => ({
     n: i + 1,
@@ -55,7 +58,7 @@ export function appendEventsStatement(
   }));
   return {
     text: `insert into account_events (tenant_id, account_id, seq, kind, topic, frame_type, venue, data, created_at)
-     select $1::varchar, $2::varchar, (select coalesce(max(seq), 0) from account_events where account_id = $2::varchar) + e.n,
+     select $1::varchar, $2::varchar, ${lastSeq} + e.n,
             e.kind, e.topic, e.frame_type, e.venue, e.data, $3::timestamptz
        from jsonb_to_recordset($4::jsonb) as e(n int, kind text, topic text, frame_type text, venue text, data jsonb)
       ${when ? `where ${when}` : ''}

@@ -168,11 +168,15 @@ export function prefixed<T>(row: Record<string, unknown>, prefix: string, presen
 /**
  * `insert into <table> (<columns of row's keys>) values ($1…)` with `row`'s values (objects other than dates as
  * JSON text; undefined ones left out: the column's default), optionally with `tail` (an `on conflict` or
- * `returning` clause). One statement text per table, key set and tail.
+ * `returning` clause). With `from` (a table expression with its condition, e.g. `locked where seq is not null`), the
+ * row is `select $1… from <from>` instead: inserted only when that yields a row (PostgreSQL types the placeholders
+ * from the columns either way). One statement text per table, key set, tail and source.
  */
-export function insertStatement(table: string, row: Record<string, unknown>, tail = '') {
+export function insertStatement(table: string, row: Record<string, unknown>, tail = '', from?: string) {
   const keys = Object.keys(row).filter((k) => row[k] !== undefined);
-  const text = `insert into ${table} (${keys.map(column).join(', ')}) values (${keys.map((_, i) => `$${i + 1}`).join(', ')}) ${tail}`;
+  const placeholders = keys.map((_, i) => `$${i + 1}`).join(', ');
+  const source = from ? `select ${placeholders} from ${from}` : `values (${placeholders})`;
+  const text = `insert into ${table} (${keys.map(column).join(', ')}) ${source} ${tail}`;
   return { text: text.trim(), values: keys.map((k) => param(row[k])) };
 }
 
@@ -192,13 +196,23 @@ export async function updateRow(
   changes: Record<string, unknown>,
   where: Record<string, unknown>,
 ): Promise<void> {
+  if (!Object.keys(changes).length) return;
+  const { text, values } = updateStatement(table, changes, where);
+  await sql.write(text, values);
+}
+
+/**
+ * {@link updateRow}'s statement (`text` with `$1…`, `values`): `update <table> set <changes' columns> where <where's
+ * columns equal>`, for a caller that adds to its condition or makes it part of a larger statement. `changes` must not
+ * be empty.
+ */
+export function updateStatement(table: string, changes: Record<string, unknown>, where: Record<string, unknown>) {
   const set = Object.keys(changes);
-  if (!set.length) return;
   const keys = Object.keys(where);
   const text = `update ${table} set ${set.map((k, i) => `${column(k)} = $${i + 1}`).join(', ')} where ${keys
     .map((k, i) => `${column(k)} = $${set.length + i + 1}`)
     .join(' and ')}`;
-  await sql.write(text, [...set.map((k) => param(changes[k])), ...keys.map((k) => param(where[k]))]);
+  return { text, values: [...set.map((k) => param(changes[k])), ...keys.map((k) => param(where[k]))] };
 }
 
 /** A value as a statement parameter: dates and scalars as they are, other objects (json columns) as JSON text. */

@@ -30,6 +30,7 @@ import { Migration20261124220000LiveCandlesIndex } from './Migration202611242200
 import { Migration20261127060000EventCommitOrder } from './Migration20261127060000EventCommitOrder.js';
 import { Migration20261127100000SocialSignIn } from './Migration20261127100000SocialSignIn.js';
 import { Migration20261127160000TapeTradeIds } from './Migration20261127160000TapeTradeIds.js';
+import { Migration20261128230000LedgerLockAccount } from './Migration20261128230000LedgerLockAccount.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -62,4 +63,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127060000EventCommitOrder', class: Migration20261127060000EventCommitOrder },
   { name: 'Migration20261127100000SocialSignIn', class: Migration20261127100000SocialSignIn },
   { name: 'Migration20261127160000TapeTradeIds', class: Migration20261127160000TapeTradeIds },
+  { name: 'Migration20261128230000LedgerLockAccount', class: Migration20261128230000LedgerLockAccount },
 ];

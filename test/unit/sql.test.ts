@@ -11,10 +11,19 @@ import { openOrm, platformEm } from '../../db/orm.js';
 import { Mark } from '../../db/entities.js';
 import { readMark } from '../../db/marks.js';
 import { insertRow, sqlOf, sqlOfClient, transaction } from '../../db/sql.js';
-import { venueReads } from '../../modules/oms/activities/ledger.js';
+import {
+  composedIntent,
+  recordIntentRow,
+  venueReads,
+  withLockedIntent,
+  withRecordedIntent,
+  writeIfUnchanged,
+  intentEvent,
+} from '../../modules/oms/activities/ledger.js';
 import { omsActivities } from '../../modules/oms/activities/oms.js';
 import { newIntent } from '../../domain/oms/new-intent.js';
 import { ensureTenant, issueCredential } from '../../db/seed.js';
+import { appendEvents } from '../../db/events.js';
 import { Decimal } from '../../domain/decimal.js';
 
 const VENUE = 'sqltest';
@@ -170,13 +179,8 @@ describe('db/sql.ts', () => {
       Reflect.set(pg.Client.prototype, 'query', query);
     }
     expect(first).toMatchObject({ intentId: input.intentId, state: 'signed_pending_dispatch', qty: '0.123456789' });
-    // begin, the account lock, the intent with its event, commit.
-    expect(statements.map((t) => t.trim().split(/\s+/)[0].toLowerCase())).toEqual([
-      'begin',
-      'select',
-      'with',
-      'commit',
-    ]);
+    // The account lock, the intent and its event: one statement, no begin or commit of its own (issue 15).
+    expect(statements.map((t) => t.trim().split(/\s+/)[0].toLowerCase())).toEqual(['with']);
     const events = async () =>
       (
         await pool.query<{ seq: number; kind: string; intent: string }>(
@@ -187,5 +191,113 @@ describe('db/sql.ts', () => {
     expect(await events()).toEqual([expect.objectContaining({ kind: 'intent.composed', intent: input.intentId })]);
     expect(await oms.recordIntent(input)).toEqual(first);
     expect(await events()).toHaveLength(1);
+  });
+
+  it("one-statement records and the ledger's transactions on one account number its events 1…n: none twice, none skipped", async () => {
+    const tenant = await ensureTenant(orm, { slug: `sqlseq-${Date.now()}`, displayName: 'Seq', origins: [] });
+    const cred = await issueCredential(orm, { tenantId: tenant.id, audience: 'trader' });
+    const wide = new pg.Pool({ connectionString: inject('databaseUrl'), max: 8 });
+    const deps = { pool: wide };
+    const input = (n: number) =>
+      newIntent({
+        intentId: `int_sqlseq_${Date.now()}_${n}`,
+        tenantId: tenant.id,
+        accountId: cred.accountId!,
+        credentialId: cred.credentialId,
+        venue: 'paper',
+        symbol: 'BTC.PAPER',
+        side: 'buy',
+        type: 'limit',
+        qty: '1',
+        price: '100',
+        reduceOnly: false,
+        timeInForce: 'Gtc',
+        leverage: '1',
+      });
+    try {
+      // 24 intents at once, every other one through a transaction (begin, lock, insert, commit) instead of one statement.
+      const recorded = await Promise.all(
+        Array.from({ length: 24 }, (_, n) => {
+          const { row, event } = composedIntent(input(n));
+          return n % 2
+            ? withRecordedIntent(deps, row, [event], async () => undefined).then((r) => r.recorded)
+            : recordIntentRow(deps, row, [event]).then((r) => r.recorded);
+        }),
+      );
+      // Then each moved on by one statement, while a transaction under the same locks appends an event beside each.
+      const [moved] = await Promise.all([
+        Promise.all(
+          recorded.map((seen) =>
+            writeIfUnchanged(deps, seen, { lastEvent: 'dispatched', updatedAt: new Date() }, [
+              intentEvent({ ...seen, lastEvent: 'dispatched' }, 'intent.test_one_statement'),
+            ]),
+          ),
+        ),
+        Promise.all(
+          recorded.map((seen) =>
+            withLockedIntent(deps, seen.id, (tx, intent) =>
+              appendEvents(tx, intent.tenantId, intent.accountId, [
+                { kind: 'test.locked', frameType: 'Fill', venue: 'paper', data: { intentId: intent.id } },
+              ]),
+            ),
+          ),
+        ),
+      ]);
+      expect(moved).toEqual(recorded.map(() => true)); // the locked transactions left the intents as they were
+      const { rows } = await wide.query<{ seq: number; kind: string }>(
+        `select seq, kind from account_events where account_id = $1 order by seq`,
+        [cred.accountId],
+      );
+      expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i + 1));
+      const count = (kind: string) => rows.filter((r) => r.kind === kind).length;
+      expect([count('intent.composed'), count('intent.test_one_statement'), count('test.locked')]).toEqual([
+        24, 24, 24,
+      ]);
+      const { rows: lastEvents } = await wide.query<{ n: number }>(
+        `select count(*)::int as n from order_intents where account_id = $1 and last_event = 'dispatched'`,
+        [cred.accountId],
+      );
+      expect(lastEvents[0].n).toBe(24);
+    } finally {
+      await wide.end();
+    }
+  });
+
+  it('a one-statement write of an intent that moved on since it was read writes nothing and answers false', async () => {
+    const tenant = await ensureTenant(orm, { slug: `sqlstale-${Date.now()}`, displayName: 'Stale', origins: [] });
+    const cred = await issueCredential(orm, { tenantId: tenant.id, audience: 'trader' });
+    const { row, event } = composedIntent(
+      newIntent({
+        intentId: `int_sqlstale_${Date.now()}`,
+        tenantId: tenant.id,
+        accountId: cred.accountId!,
+        credentialId: cred.credentialId,
+        venue: 'paper',
+        symbol: 'BTC.PAPER',
+        side: 'sell',
+        type: 'limit',
+        qty: '2',
+        price: '100',
+        reduceOnly: false,
+        timeInForce: 'Gtc',
+        leverage: '1',
+      }),
+    );
+    const { recorded: seen } = await recordIntentRow({ pool }, row, [event]);
+    await withLockedIntent({ pool }, seen.id, async (_tx, intent) => {
+      intent.rejectReason = 'moved on'; // saved with a new updatedAt
+    });
+    const wrote = await writeIfUnchanged({ pool }, seen, { lastEvent: 'dispatched', updatedAt: new Date() }, [
+      intentEvent({ ...seen }, 'intent.test_stale'),
+    ]);
+    expect(wrote).toBe(false);
+    const { rows } = await pool.query<{ kind: string }>(
+      `select kind from account_events where account_id = $1 and kind like 'intent.%'`,
+      [cred.accountId],
+    );
+    expect(rows.map((r) => r.kind)).toEqual(['intent.composed']);
+    const [stored] = (await pool.query(`select last_event, reject_reason from order_intents where id = $1`, [seen.id]))
+      .rows;
+    expect(stored).toEqual({ last_event: 'composed', reject_reason: 'moved on' });
   });
 });

@@ -33,6 +33,7 @@ import {
   sqlOfClient,
   transaction,
   updateRow,
+  updateStatement,
   type Sql,
 } from '../../../db/sql.js';
 import { BoundedMap } from '../../../domain/bounded-map.js';
@@ -325,6 +326,90 @@ export async function withRecordedIntent<T>(
   rememberIntentHead(row.id, row); // committed: a dispatch in this process needs no look-up before locking
   if (reached) metrics?.intentTerminal(row.venue, reached);
   return { out, recorded, inserted };
+}
+
+/**
+ * The first part of a ledger write made in ONE statement (issue 15; migration LedgerLockAccount), `$1` the account,
+ * `$2` its tenant: `ledger_lock_account` locks the account row as every ledger transaction does first and answers its
+ * last event `seq`, read after the lock (null: no such account in that tenant). The statement's other parts name
+ * `locked` in their condition, so PostgreSQL runs them after it; its events are numbered after {@link LOCKED_SEQ}.
+ */
+const LOCKED = `locked as materialized (select ledger_lock_account($1, $2) as seq)`;
+const LOCKED_SEQ = '(select seq from locked)';
+
+/** `statement` placed after {@link LOCKED}'s two values. */
+const afterLocked = (statement: { text: string; values: unknown[] }, offset = 0) =>
+  shiftPlaceholders(statement.text, 2 + offset);
+
+/**
+ * Records a new intent `row` with its `events` as {@link withRecordedIntent} records one with no work, in ONE
+ * statement and round trip (issue 15; the transaction took four: begin, lock, insert, commit): the account locked
+ * ({@link LOCKED}), the intent inserted unless one with its id exists, its events appended only when it was. A call
+ * that inserts nothing (a retry that finds the intent recorded, or an account not in the intent's tenant) records
+ * through {@link withRecordedIntent}, which reads the stored intent locked or throws. Answers the intent as recorded
+ * and whether this call inserted it; keeps the intent's head.
+ * @throws Error when the account does not exist in the intent's tenant.
+ */
+export async function recordIntentRow(
+  deps: Pick<PaperDeps, 'pool'>,
+  row: Partial<OrderIntentRow> & Pick<OrderIntentRow, 'id' | 'tenantId' | 'accountId' | 'venue'>,
+  events: NewEvent[],
+): Promise<{ recorded: OrderIntentRow; inserted: boolean }> {
+  const known = Object.fromEntries(INTENT_PROPS.map((k) => [k, row[k as keyof OrderIntentRow]]));
+  const returning = `on conflict (id) do nothing returning ${RETURNED_INTENT}`;
+  const intent = insertStatement('order_intents', known, returning, 'locked where seq is not null');
+  const appended = appendEventsStatement(
+    row.tenantId,
+    row.accountId,
+    events,
+    'exists (select 1 from inserted)',
+    LOCKED_SEQ,
+  );
+  const text = `with ${LOCKED}, inserted as (${afterLocked(intent)}),
+    appended as (${afterLocked(appended, intent.values.length)})
+    select * from inserted`;
+  const values = [row.accountId, row.tenantId, ...intent.values, ...appended.values];
+  const [stored] = await sqlOfClient(deps.pool).rows<OrderIntentRow>(text, values);
+  if (!stored) {
+    const { recorded, inserted } = await withRecordedIntent(deps, row, events, async () => undefined);
+    return { recorded, inserted };
+  }
+  rememberIntentHead(row.id, row);
+  return { recorded: stored, inserted: true };
+}
+
+/**
+ * Writes `changes` on an intent read outside the ledger's transactions (`seen`, as read) and appends `events`, in ONE
+ * statement and round trip (issue 15), only while the stored intent is still in `seen`'s state and at its `updatedAt`:
+ * the account locked first ({@link LOCKED}), then the intent by the update, as {@link withLockedIntent} takes them.
+ * Answers false, having written nothing, when the intent moved on meanwhile (or its account is not in its tenant): the
+ * caller records under {@link withLockedIntent} then. `changes` should stamp `updatedAt` ({@link intentEvent} does).
+ */
+export async function writeIfUnchanged(
+  deps: Pick<PaperDeps, 'pool'>,
+  seen: OrderIntentRow,
+  changes: Partial<OrderIntentRow>,
+  events: NewEvent[],
+): Promise<boolean> {
+  const update = updateStatement('order_intents', changes, {
+    id: seen.id,
+    state: seen.state,
+    updatedAt: seen.updatedAt,
+  });
+  const appended = appendEventsStatement(
+    seen.tenantId,
+    seen.accountId,
+    events,
+    'exists (select 1 from changed)',
+    LOCKED_SEQ,
+  );
+  const text = `with ${LOCKED},
+    changed as (${afterLocked(update)} and exists (select 1 from locked where seq is not null) returning id),
+    appended as (${afterLocked(appended, update.values.length)})
+    select count(*)::int as n from changed`;
+  const values = [seen.accountId, seen.tenantId, ...update.values, ...appended.values];
+  const [{ n }] = await sqlOfClient(deps.pool).rows<{ n: number }>(text, values);
+  return n === 1;
 }
 
 /** The position row of `intent`'s account, venue and symbol in `tx`; null when none yet. */

@@ -19,7 +19,7 @@ import {
   venueReads,
   rejectIntent,
   withLockedIntent,
-  withRecordedIntent,
+  recordIntentRow,
 } from './ledger.js';
 import type { RiskVerdict } from '../../../activities/types.js';
 import type { ActivityMetrics } from '../../../activities/metrics.js';
@@ -44,13 +44,13 @@ export function omsActivities(deps: OmsDeps) {
   return {
     /**
      * Inserts the intent in `signed_pending_dispatch` with its `composed` event; a second call
-     * for the same id returns the stored intent unchanged (idempotent). One transaction on the ledger's pool
-     * (db/sql.ts) under the account lock.
+     * for the same id returns the stored intent unchanged (idempotent). One statement on the ledger's pool
+     * (db/sql.ts) under the account lock (ledger.ts `recordIntentRow`; a retry reads the stored intent in a transaction).
      */
     async recordIntent(input: IntentWorkflowInput): Promise<IntentView> {
       const { row, event } = composedIntent(input);
       // The intent and its event in one statement; a retry that finds the intent recorded inserts neither.
-      const { recorded } = await withRecordedIntent(deps, row, [event], async () => undefined);
+      const { recorded } = await recordIntentRow(deps, row, [event]);
       return intentToView(recorded);
     },
 

@@ -45,7 +45,8 @@ import {
   transitionEvents,
   composedIntent,
   withLockedIntent,
-  withRecordedIntent,
+  recordIntentRow,
+  writeIfUnchanged,
   venueReads,
   heldMarks,
 } from './ledger.js';
@@ -233,21 +234,33 @@ async function recordVenueState(
   );
 }
 
+/** `intent` moved to `dispatched` at the venue's `order` (a copy) and its `intent.dispatched` event. */
+function movedToDispatched(intent: OrderIntentRow, order: VenueOrder) {
+  const moved = { ...intent, state: 'dispatched', venueOrderId: order.venueOrderId, lastEvent: 'dispatched' };
+  return { moved, event: intentEvent(moved, 'intent.dispatched') };
+}
+
 /**
- * Records that the venue acknowledged the intent's order (issue 15): `dispatched` with its venue order id and the
- * `intent.dispatched` event, in one transaction of its own, so `/ws/risk` shows the order at the venue while its
- * fills are still being read (a market order's `filled` follows). The order status stays unrecorded (null) until
- * {@link recordVenueState} writes what the venue reported; a retried dispatch that finds an intent so
- * ({@link acknowledgedOnly}) reads the order back instead of placing it. Nothing when the intent moved on already.
+ * Records that the venue acknowledged the order of `seen` (the intent as dispatch read it, pending dispatch; issue 15):
+ * `dispatched` with its venue order id and the `intent.dispatched` event, on their own, so `/ws/risk` shows the order
+ * at the venue while its fills are still being read (a market order's `filled` follows). ONE statement when the
+ * intent is still as read (ledger.ts `writeIfUnchanged`), else a transaction under the locks that writes nothing when
+ * the intent moved on already. The order status stays unrecorded (null) until {@link recordVenueState} writes what the
+ * venue reported; a retried dispatch that finds an intent so ({@link acknowledgedOnly}) reads the order back instead
+ * of placing it.
  */
-async function recordDispatched(deps: RoutedDeps, intentId: string, order: VenueOrder): Promise<void> {
+async function recordDispatched(deps: RoutedDeps, seen: OrderIntentRow, order: VenueOrder): Promise<void> {
+  const { moved, event } = movedToDispatched(seen, order);
+  const { state, venueOrderId, lastEvent, updatedAt } = moved;
+  if (await writeIfUnchanged(deps, seen, { state, venueOrderId, lastEvent, updatedAt }, [event])) return;
   await withLockedIntent(
     deps,
-    intentId,
+    seen.id,
     async (tx, intent) => {
       if (intent.state !== 'signed_pending_dispatch') return;
-      Object.assign(intent, { state: 'dispatched', venueOrderId: order.venueOrderId, lastEvent: 'dispatched' });
-      await commitExecution(tx, intent, [intentEvent(intent, 'intent.dispatched')], false);
+      const locked = movedToDispatched(intent, order);
+      Object.assign(intent, locked.moved);
+      await commitExecution(tx, intent, [locked.event], false);
     },
     deps.metrics,
   );
@@ -432,7 +445,7 @@ export function routedActivities(deps: RoutedDeps) {
     // The venue holds the order: `dispatched` (with its venue order id) is recorded while its fills are read; the
     // attempt ends only once both have settled, so a failed read never leaves the recording running behind it.
     const [recorded, fills] = await Promise.allSettled([
-      recordDispatched(deps, intentId, order),
+      recordDispatched(deps, intent, order),
       orderFills(ctx, venue, intent, order, placedAt),
     ]);
     if (recorded.status === 'rejected') throw recorded.reason;
@@ -486,7 +499,7 @@ export function routedActivities(deps: RoutedDeps) {
       // The mark and the agent are read beside the transaction (another connection), not after it: as dispatchRouted
       // reads them, outside the ledger's transactions, one statement's wait fewer before the order is placed.
       const [{ recorded, inserted }, [reads]] = await Promise.all([
-        withRecordedIntent(deps, claimed, [event], async () => undefined),
+        recordIntentRow(deps, claimed, [event]),
         sqlOfClient(deps.pool).rows<Record<string, unknown>>(RECORD_READS, [row.accountId, venue, row.symbol]),
       ]);
       // Recorded before (a modify's replacement, or an earlier call that may have sent the order): dispatch as
