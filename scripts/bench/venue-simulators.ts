@@ -2,13 +2,13 @@
  * The four venue simulators on a thread of their own, for the venue bench (scripts/bench/venues.ts):
  * a real venue answers from its own machines, so its work (recovering every signature, matching,
  * JSON) must not queue on the event loop that runs the platform's api and worker. The thread opens
- * its own ORM on the bench's database and starts the simulators as `npm run dev` does
+ * its own `pg` pool on the bench's database and starts the simulators as `npm run dev` does
  * (scripts/lib/dev-venues.ts: marks read from the mark store); the bench talks to it by messages:
  * the Kalshi key registration of agent authorisation, the time each venue has spent answering, and
  * stop.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { openOrm } from '../../db/orm.js';
+import pg from 'pg';
 import type { RoutedVenue } from '../../venues/types.js';
 import type { Served } from '../../simulators/harness.js';
 import { startDevSimulators } from '../lib/dev-venues.js';
@@ -70,8 +70,8 @@ export async function startSimulatorThread(databaseUrl: string): Promise<Simulat
 if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) {
   const { databaseUrl } = workerData as { databaseUrl: string };
   const port = parentPort!;
-  const orm = await openOrm(databaseUrl);
-  const sims = await startDevSimulators(orm);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  const sims = await startDevSimulators(pool);
   const handle = async (req: Request): Promise<unknown> => {
     switch (req.op) {
       case 'registerKey':
@@ -85,7 +85,7 @@ if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) {
         };
       case 'stop':
         await sims.stop();
-        await orm.close();
+        await pool.end();
         return null;
     }
   };

@@ -7,9 +7,11 @@
  * revokes the previous ones (agent addresses are never reused).
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
 import { fmt } from '../../domain/decimal.js';
 import { platformEm } from '../../db/orm.js';
 import { readMark } from '../../db/marks.js';
+import { sqlOfClient, type Db } from '../../db/sql.js';
 import { ROUTED_VENUES, type RoutedVenue } from '../../venues/types.js';
 import {
   startSimulators,
@@ -26,10 +28,15 @@ export interface DevAgent {
   owner: string;
 }
 
-/** Starts the simulators reading marks (any age) from `orm`'s mark store. */
-export function startDevSimulators(orm: MikroORM): Promise<Simulators> {
+/**
+ * Starts the simulators reading marks (any age) from the mark store through `marks`: a `pg` pool (one prepared statement
+ * per read: the venue bench's simulator thread, where a MikroORM fork per order cost more than the read) or a MikroORM
+ * instance (a fork per read).
+ */
+export function startDevSimulators(marks: MikroORM | pg.Pool): Promise<Simulators> {
+  const db = (): Db => (marks instanceof pg.Pool ? sqlOfClient(marks) : platformEm(marks));
   return startSimulators((venue) => async (symbol) => {
-    const tick = await readMark(platformEm(orm), venue, symbol, Number.MAX_SAFE_INTEGER);
+    const tick = await readMark(db(), venue, symbol, Number.MAX_SAFE_INTEGER);
     return tick ? fmt(tick.mark) : null;
   });
 }
