@@ -16,6 +16,18 @@ export const ADAPTERS: Record<RoutedVenue, VenueAdapter> = {
   kalshi: kalshiAdapter,
 };
 
+/**
+ * Whether placing an order on the venue signs a nonce of ours (`VenueContext.nextNonce`): Hyperliquid's action nonce,
+ * Aster's request nonce, Polymarket's order timestamp; Kalshi signs its request's own timestamp, no nonce of ours.
+ * Routed dispatch allocates such an order's nonce beside the intent's record (modules/oms/activities/routed.ts).
+ */
+export const NONCE_AT_PLACE: Record<RoutedVenue, boolean> = {
+  hyperliquid: true,
+  aster: true,
+  polymarket: true,
+  kalshi: false,
+};
+
 /** Nonce unit of each venue's agent key (db/agent-nonces.ts). */
 export const NONCE_UNIT: Record<RoutedVenue, 'ms' | 'us'> = {
   hyperliquid: 'ms',

@@ -34,6 +34,12 @@ export interface IntentRecord {
   batchLeg?: number;
   /** A self-signed intent on a routed venue: what its venue request is signed with (domain/oms/signing.ts). */
   venueSigning?: VenueSigning;
+  /**
+   * A platform-signed intent on a routed venue: the id of the account's agent there as compose checked it. Its first
+   * dispatch takes that agent's signing lane as it starts, so the order's nonce is allocated beside its record;
+   * dispatch signs with the agent current then, whatever this says (docs/order-lifecycle.md §1).
+   */
+  agentId?: string;
 }
 
 /** The order of a new intent; an absent client order id or price is `null`. */
@@ -48,11 +54,15 @@ export type IntentOrder = Omit<
   | 'batchId'
   | 'batchLeg'
   | 'venueSigning'
+  | 'agentId'
 > &
   Partial<Pick<IntentRecord, 'clientOrderId' | 'price' | 'triggerPrice' | 'stopLimitPrice'>>;
 
 /** How the intent proceeds: who signs (and with what, on a routed venue), how routed orders are polled, which batch leg it is. */
-export type IntentExtras = Pick<IntentRecord, 'signing' | 'pollMs' | 'batchId' | 'batchLeg' | 'venueSigning'>;
+export type IntentExtras = Pick<
+  IntentRecord,
+  'signing' | 'pollMs' | 'batchId' | 'batchLeg' | 'venueSigning' | 'agentId'
+>;
 
 /** A new intent record: `order` in the record's field order (absent optional fields `null`), then `extras` as given. */
 export function newIntent(order: IntentOrder, extras: IntentExtras = {}): IntentRecord {

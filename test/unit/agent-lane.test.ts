@@ -4,7 +4,7 @@
  * writes do not wait for them.
  */
 import { describe, expect, it } from 'vitest';
-import { inAgentLane, LANE_WIDTH } from '../../modules/oms/activities/agent-lane.js';
+import { enterAgentLane, inAgentLane, LANE_WIDTH } from '../../modules/oms/activities/agent-lane.js';
 
 /** A piece of work that runs until the test ends it (`finish`, or `fail`). */
 function piece(log: string[], name: string) {
@@ -45,5 +45,28 @@ describe('agent signing lane', () => {
     expect(await otherResult).toBe('b0');
     const settled = await Promise.allSettled(results);
     expect(settled.filter((r) => r.status === 'fulfilled')).toHaveLength(LANE_WIDTH + 2);
+  });
+
+  it('a place taken before its write is known (routed dispatch) counts as one of the lane, and leaving it twice frees one place', async () => {
+    const leaves = await Promise.all(Array.from({ length: LANE_WIDTH }, () => enterAgentLane('agent-c')));
+    const started: string[] = [];
+    const [first, second] = [piece(started, 'c0'), piece(started, 'c1')];
+    const results = [inAgentLane('agent-c', first.work), inAgentLane('agent-c', second.work)];
+    await settle();
+    expect(started).toEqual([]); // every place is held
+    leaves[0]();
+    leaves[0](); // a second leave gives up nothing more
+    await settle();
+    expect(started).toEqual(['c0']);
+    leaves[1]();
+    await settle();
+    expect(started).toEqual(['c0', 'c1']);
+    first.finish();
+    second.finish();
+    expect(await Promise.all(results)).toEqual(['c0', 'c1']);
+    for (const leave of leaves) leave();
+    // Every place given back: LANE_WIDTH new ones are taken at once.
+    const again = await Promise.all(Array.from({ length: LANE_WIDTH }, () => enterAgentLane('agent-c')));
+    for (const leave of again) leave();
   });
 });

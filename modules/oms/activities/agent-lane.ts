@@ -22,19 +22,35 @@ interface Lane {
 const lanes = new Map<string, Lane>();
 
 /**
+ * Takes a place in `agentKey`'s lane once fewer than {@link LANE_WIDTH} earlier holders still hold theirs (in the order
+ * the callers arrived) and answers `leave`, which gives it up (to the oldest waiting caller); calling `leave` again
+ * does nothing. For a caller whose signed write starts before it knows its order (routed dispatch allocates the nonce
+ * beside the intent's record); every other caller uses {@link inAgentLane}.
+ */
+export async function enterAgentLane(agentKey: string): Promise<() => void> {
+  let lane = lanes.get(agentKey);
+  if (!lane) lanes.set(agentKey, (lane = { running: 0, waiting: [] }));
+  if (lane.running < LANE_WIDTH) lane.running++;
+  else await new Promise<void>((start) => lane.waiting.push(start)); // a leaving holder hands over its place
+  let left = false;
+  return () => {
+    if (left) return;
+    left = true;
+    const next = lane.waiting.shift();
+    if (next) next();
+    else if (--lane.running === 0) lanes.delete(agentKey);
+  };
+}
+
+/**
  * Runs `work` once fewer than {@link LANE_WIDTH} earlier pieces of work of `agentKey` are still running (in the order
  * the pieces arrived); returns its result or throws what it throws.
  */
 export async function inAgentLane<T>(agentKey: string, work: () => Promise<T>): Promise<T> {
-  let lane = lanes.get(agentKey);
-  if (!lane) lanes.set(agentKey, (lane = { running: 0, waiting: [] }));
-  if (lane.running < LANE_WIDTH) lane.running++;
-  else await new Promise<void>((start) => lane.waiting.push(start)); // a finishing piece hands over its place
+  const leave = await enterAgentLane(agentKey);
   try {
     return await work();
   } finally {
-    const next = lane.waiting.shift();
-    if (next) next();
-    else if (--lane.running === 0) lanes.delete(agentKey);
+    leave();
   }
 }

@@ -274,7 +274,17 @@ export function composedIntent(input: IntentWorkflowInput): {
   row: Partial<OrderIntentRow> & Pick<OrderIntentRow, 'id' | 'tenantId' | 'accountId' | 'venue'>;
   event: NewEvent;
 } {
-  const { intentId, signing, batchId, batchLeg, pollMs: _p, resume: _r, historyBound: _b, ...fields } = input;
+  const {
+    intentId,
+    signing,
+    batchId,
+    batchLeg,
+    pollMs: _p,
+    resume: _r,
+    historyBound: _b,
+    agentId: _a,
+    ...fields
+  } = input;
   const now = new Date();
   const row = {
     id: intentId,

@@ -27,7 +27,7 @@ import type { AgentWalletRow, OrderIntentRow } from '../../../db/entities.js';
 import { currentAgent, currentAgentSql } from '../../../db/agent-wallets.js';
 import { agentBlock } from '../../../domain/custody/agents.js';
 import type { NewEvent } from '../../../db/events.js';
-import { nextAgentNonce } from '../../../db/agent-nonces.js';
+import { nextAgentNonce, nonceFloor, nonceUpsertSql } from '../../../db/agent-nonces.js';
 import { markColumns, markTickOf, type MarkRow } from '../../../db/marks.js';
 import { prefixed, sqlOfClient, type Sql } from '../../../db/sql.js';
 import { open, type KeyRing } from '../../../domain/custody/vault.js';
@@ -54,9 +54,9 @@ import type { KnownVenueState } from '../../../db/state-snapshots.js';
 import { intentToView } from '../../../db/views.js';
 import type { IntentView } from '../../../domain/oms/intent.js';
 import type { IntentWorkflowInput } from '../workflows/intent.definitions.js';
-import { ADAPTERS, NONCE_UNIT } from '../../../venues/registry.js';
+import { ADAPTERS, NONCE_AT_PLACE, NONCE_UNIT } from '../../../venues/registry.js';
 import { selfSignedOrder, venueOrderRequest } from '../../../venues/self-signed.js';
-import { inAgentLane } from './agent-lane.js';
+import { enterAgentLane, inAgentLane } from './agent-lane.js';
 import {
   VenueRejected,
   type AgentKey,
@@ -85,10 +85,11 @@ const API_CREDENTIALS = z.record(z.string(), z.string());
 
 /**
  * The venue context of an agent: its key decrypted here, inside the activity, and dropped with
- * the context when the call ends (never logged, never returned).
+ * the context when the call ends (never logged, never returned). `firstNonce`, when given, is what its first
+ * `nextNonce` answers (a nonce allocated already, in the agent's lane); later ones are allocated then.
  * @throws ApplicationFailure `custody_unconfigured` (non-retryable) without a key ring.
  */
-export function venueContext(deps: RoutedDeps, agent: AgentWalletRow): VenueContext {
+export function venueContext(deps: RoutedDeps, agent: AgentWalletRow, firstNonce?: bigint): VenueContext {
   if (!deps.ring)
     throw ApplicationFailure.create({
       type: 'custody_unconfigured',
@@ -97,6 +98,7 @@ export function venueContext(deps: RoutedDeps, agent: AgentWalletRow): VenueCont
     });
   const venue = agent.venue as RoutedVenue;
   const secret = open(deps.ring, agent.encryptedKey);
+  let allocated = firstNonce;
   const key: AgentKey =
     venue === 'kalshi'
       ? { kind: 'rsa', keyId: agent.agentAddress, privateKeyPem: secret }
@@ -109,7 +111,11 @@ export function venueContext(deps: RoutedDeps, agent: AgentWalletRow): VenueCont
     apiCredentials: agent.encryptedApiCredentials
       ? API_CREDENTIALS.parse(JSON.parse(open(deps.ring, agent.encryptedApiCredentials)))
       : undefined,
-    nextNonce: (unit) => nextAgentNonce(sqlOfClient(deps.pool), agent.id, unit ?? NONCE_UNIT[venue]),
+    nextNonce: async (unit) => {
+      const nonce = allocated;
+      allocated = undefined;
+      return nonce ?? nextAgentNonce(sqlOfClient(deps.pool), agent.id, unit ?? NONCE_UNIT[venue]);
+    },
     fetch: deps.fetch ?? fetch,
   };
 }
@@ -301,14 +307,26 @@ const DISPATCH_READS = `with claimed as (
    where i.id = $1`;
 
 /**
- * What a NEW routed intent's dispatch reads while the transaction that records it runs (issue 15; activity
+ * What a NEW routed intent's dispatch reads while the statement that records it runs (issue 15; activity
  * `recordAndDispatchRouted`): the mark of its symbol (`m.`; `$2` venue, `$3` symbol) and the account's (`$1`) current
  * agent on its venue (`w.`), in one statement; the intent is the row just inserted, its client order id inserted with it.
+ * With a floor `$4` (the clock in the venue's nonce unit; null: none) it also allocates that agent's next nonce
+ * (`lastNonce`, db/agent-nonces.ts), for a caller that holds the agent's signing lane.
  */
-const RECORD_READS = `select ${markColumns('m', 'm.')}, w.*
+const RECORD_READS = `with w as (${currentAgentSql('$1', '$2', 'w.')}),
+    n as (${nonceUpsertSql(`select w."w.id", $4::bigint from w where $4::bigint is not null`)})
+  select ${markColumns('m', 'm.')}, w.*, n."lastNonce"
     from (select 1) one
     left join marks m on m.venue = $2 and m.symbol = $3
-    left join lateral (${currentAgentSql('$1', '$2', 'w.')}) w on true`;
+    left join w on true
+    left join n on true`;
+
+/** A place held in an agent's signing lane (agent-lane.ts) by a dispatch that allocated its order's nonce already. */
+interface HeldLane {
+  agentId: string;
+  nonce: bigint | null;
+  leave: () => void;
+}
 
 /** How long before the intent was created its order's fills are looked for (ms): a venue's clock may run behind ours. */
 const CREATED_SKEW_MS = 60_000;
@@ -374,13 +392,14 @@ export function routedActivities(deps: RoutedDeps) {
   /**
    * Places a loaded intent's order: a self-signed one (signed at `sign-result`, docs/api.md §3.1) as
    * its signer signed it, priced against the mark at compose; any other signed by the agent in its
-   * lane, priced against `markPrice` (the mark at dispatch).
+   * lane (taken here, unless `inLane`: the caller holds a place there), priced against `markPrice` (the mark at dispatch).
    */
   function place(
     ctx: VenueContext,
     intent: OrderIntentRow & { intentId: string },
     agentId: string,
     markPrice: string,
+    inLane = false,
   ): Promise<VenueOrder> {
     const signed = intent.venueSigning?.signature ? intent.venueSigning : null;
     if (signed) {
@@ -389,7 +408,7 @@ export function routedActivities(deps: RoutedDeps) {
     }
     const adapter = ADAPTERS[intent.venue as RoutedVenue];
     const order = venueOrderRequest(intent, adapter.clientOrderId(intent.intentId), markPrice);
-    return inAgentLane(agentId, () => adapter.place(ctx, order));
+    return inLane ? adapter.place(ctx, order) : inAgentLane(agentId, () => adapter.place(ctx, order));
   }
 
   /**
@@ -408,13 +427,16 @@ export function routedActivities(deps: RoutedDeps) {
   /**
    * Dispatches `intent` as read with its mark (`m.` columns of `reads`) and agent (`w.`): reads back an order an
    * earlier attempt left acknowledged, answers an intent past dispatch as it is, else checks the mark and the agent
-   * and places the order, asking the venue for its client order id first when `maybeSent` (module doc).
+   * and places the order, asking the venue for its client order id first when `maybeSent` (module doc). `lane`: a
+   * place the caller holds in the signing lane of the agent compose checked, with the nonce allocated there; used when
+   * that agent is the one read, and left once the order is placed (or at once when it is another).
    */
   async function dispatchRead(
     venue: RoutedVenue,
     intent: OrderIntentRow,
     reads: Record<string, unknown>,
     maybeSent: boolean,
+    lane?: HeldLane,
   ): Promise<DispatchOutcome> {
     const intentId = intent.id;
     const adapter = ADAPTERS[venue];
@@ -427,18 +449,22 @@ export function routedActivities(deps: RoutedDeps) {
     if (!tick) return reject(deps, intentId, 'no_mark');
     const blocked = agentBlock(agent);
     if (blocked) return reject(deps, intentId, blocked);
-    const ctx = venueContext(deps, agent!);
+    const held = lane?.agentId === agent!.id ? lane : undefined;
+    if (!held) lane?.leave(); // the agent changed since compose: its nonce is not this agent's, its lane not this one
+    const ctx = venueContext(deps, agent!, held?.nonce ?? undefined);
     let order: VenueOrder | null;
     let placedAt: number | undefined; // set when this attempt placed the order
     try {
       order = maybeSent ? await adapter.findByClientOrderId(ctx, intent.symbol, clientOrderId) : null;
       if (!order) {
         placedAt = Date.now();
-        order = await place(ctx, { ...intent, intentId }, agent!.id, fmt(tick.mark));
+        order = await place(ctx, { ...intent, intentId }, agent!.id, fmt(tick.mark), held !== undefined);
       }
     } catch (err) {
       if (err instanceof VenueRejected) return reject(deps, intentId, `venue_rejected: ${err.reason}`);
       throw err;
+    } finally {
+      held?.leave();
     }
     if (order.status === 'open' && order.filledQty === '0')
       return recordVenueState(deps, intent, order, [], { dispatching: true, tick });
@@ -496,18 +522,30 @@ export function routedActivities(deps: RoutedDeps) {
       const venue = routedVenueOf(input.venue, input.intentId);
       const { row, event } = composedIntent(input);
       const claimed = { ...row, venueClientOrderId: ADAPTERS[venue].clientOrderId(input.intentId) };
-      // The mark and the agent are read beside the transaction (another connection), not after it: as dispatchRouted
-      // reads them, outside the ledger's transactions, one statement's wait fewer before the order is placed.
-      const [{ recorded, inserted }, [reads]] = await Promise.all([
-        recordIntentRow(deps, claimed, [event]),
-        sqlOfClient(deps.pool).rows<Record<string, unknown>>(RECORD_READS, [row.accountId, venue, row.symbol]),
-      ]);
-      // Recorded before (a modify's replacement, or an earlier call that may have sent the order): dispatch as
-      // dispatchRouted does, which claims the client order id or, when it is there already, asks the venue first.
-      const outcome = await timedDispatch(deps.metrics, venue, () =>
-        inserted ? dispatchRead(venue, recorded, reads, !firstAttempt()) : dispatch(input.intentId, venue),
-      );
-      return { view: intentToView(recorded), outcome };
+      // On a venue whose orders sign a nonce of ours, the signing lane of the agent compose checked is taken first, so
+      // the nonce is allocated in it beside the record (one statement's wait fewer before the order is signed).
+      const laneAgent = NONCE_AT_PLACE[venue] ? input.agentId : undefined;
+      const leave = laneAgent ? await enterAgentLane(laneAgent) : undefined;
+      try {
+        const floor = laneAgent ? nonceFloor(NONCE_UNIT[venue]).toString() : null;
+        // The mark and the agent are read beside the record (another connection), not after it: as dispatchRouted
+        // reads them, outside the ledger's transactions, one statement's wait fewer before the order is placed.
+        const [{ recorded, inserted }, [reads]] = await Promise.all([
+          recordIntentRow(deps, claimed, [event]),
+          sqlOfClient(deps.pool).rows<Record<string, unknown>>(RECORD_READS, [row.accountId, venue, row.symbol, floor]),
+        ]);
+        const nonce = typeof reads.lastNonce === 'string' ? BigInt(reads.lastNonce) : null;
+        const lane = laneAgent && leave ? { agentId: laneAgent, nonce, leave } : undefined;
+        if (!inserted) leave?.();
+        // Recorded before (a modify's replacement, or an earlier call that may have sent the order): dispatch as
+        // dispatchRouted does, which claims the client order id or, when it is there already, asks the venue first.
+        const outcome = await timedDispatch(deps.metrics, venue, () =>
+          inserted ? dispatchRead(venue, recorded, reads, !firstAttempt(), lane) : dispatch(input.intentId, venue),
+        );
+        return { view: intentToView(recorded), outcome };
+      } finally {
+        leave?.();
+      }
     },
 
     /** Reads a resting routed order back from its venue (status and new fills) and records any change. */

@@ -268,6 +268,7 @@ export async function composeIntent(
       signing: signer ? 'self' : 'platform',
       ...(routed ? { pollMs: deps.config.venues.pollMs } : {}),
       ...(agent && signer ? { venueSigning: await venueSigningFor(deps, agent, spec.symbol, signer) } : {}),
+      ...(agent && !signer ? { agentId: agent.id } : {}),
     },
   );
   const view: IntentView = await updateWithStart(
