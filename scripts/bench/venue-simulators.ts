@@ -71,6 +71,9 @@ if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) {
   const { databaseUrl } = workerData as { databaseUrl: string };
   const port = parentPort!;
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  // The bench drops its database when it stops the platform, before the simulators: the idle connections it ends
+  // are no fault of theirs (an unhandled pool error would end this thread before it answers `stop`).
+  pool.on('error', () => undefined);
   const sims = await startDevSimulators(pool);
   const handle = async (req: Request): Promise<unknown> => {
     switch (req.op) {
