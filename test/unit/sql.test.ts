@@ -21,13 +21,40 @@ import {
   intentEvent,
 } from '../../modules/oms/activities/ledger.js';
 import { omsActivities } from '../../modules/oms/activities/oms.js';
-import { newIntent } from '../../domain/oms/new-intent.js';
+import { newIntent, type IntentOrder } from '../../domain/oms/new-intent.js';
 import { ensureTenant, issueCredential } from '../../db/seed.js';
 import { appendEvents } from '../../db/events.js';
 import { Decimal } from '../../domain/decimal.js';
 
 const VENUE = 'sqltest';
 const book: { bids: [string, string][]; asks: [string, string][] } = { bids: [['99.5', '2']], asks: [['100.5', '3']] };
+
+/**
+ * A fresh tenant's trader (its credential, with its account) and the paper limit orders it composes: `intent(id, order)`
+ * a buy of 1 BTC.PAPER at 100 unless `order` says otherwise, its intent id unique per `id`.
+ */
+async function trader(orm: MikroORM, slug: string) {
+  const tenant = await ensureTenant(orm, { slug: `${slug}-${Date.now()}`, displayName: slug, origins: [] });
+  const cred = await issueCredential(orm, { tenantId: tenant.id, audience: 'trader' });
+  const intent = (id: string, order: Partial<Pick<IntentOrder, 'side' | 'qty' | 'price'>> = {}) =>
+    newIntent({
+      intentId: `int_${slug}_${Date.now()}_${id}`,
+      tenantId: tenant.id,
+      accountId: cred.accountId!,
+      credentialId: cred.credentialId,
+      venue: 'paper',
+      symbol: 'BTC.PAPER',
+      side: 'buy',
+      type: 'limit',
+      qty: '1',
+      price: '100',
+      reduceOnly: false,
+      timeInForce: 'Gtc',
+      leverage: '1',
+      ...order,
+    });
+  return { cred, intent };
+}
 
 describe('db/sql.ts', () => {
   let orm: MikroORM;
@@ -146,23 +173,8 @@ describe('db/sql.ts', () => {
   });
 
   it('recordIntent writes the intent and its composed event in one statement; a retry writes neither again', async () => {
-    const tenant = await ensureTenant(orm, { slug: `sql-${Date.now()}`, displayName: 'Sql', origins: [] });
-    const cred = await issueCredential(orm, { tenantId: tenant.id, audience: 'trader' });
-    const input = newIntent({
-      intentId: `int_sqltest_${Date.now()}`,
-      tenantId: tenant.id,
-      accountId: cred.accountId!,
-      credentialId: cred.credentialId,
-      venue: 'paper',
-      symbol: 'BTC.PAPER',
-      side: 'buy',
-      type: 'limit',
-      qty: '0.123456789',
-      price: '64000.5',
-      reduceOnly: false,
-      timeInForce: 'Gtc',
-      leverage: '1',
-    });
+    const { cred, intent } = await trader(orm, 'sqltest');
+    const input = intent('once', { qty: '0.123456789', price: '64000.5' });
     const oms = omsActivities({ pool, markMaxAgeMs: 60_000, venues: { network: 'testnet' } });
     const statements: string[] = [];
     const query: (...a: unknown[]) => unknown = Reflect.get(pg.Client.prototype, 'query');
@@ -194,31 +206,14 @@ describe('db/sql.ts', () => {
   });
 
   it("one-statement records and the ledger's transactions on one account number its events 1…n: none twice, none skipped", async () => {
-    const tenant = await ensureTenant(orm, { slug: `sqlseq-${Date.now()}`, displayName: 'Seq', origins: [] });
-    const cred = await issueCredential(orm, { tenantId: tenant.id, audience: 'trader' });
+    const { cred, intent: input } = await trader(orm, 'sqlseq');
     const wide = new pg.Pool({ connectionString: inject('databaseUrl'), max: 8 });
     const deps = { pool: wide };
-    const input = (n: number) =>
-      newIntent({
-        intentId: `int_sqlseq_${Date.now()}_${n}`,
-        tenantId: tenant.id,
-        accountId: cred.accountId!,
-        credentialId: cred.credentialId,
-        venue: 'paper',
-        symbol: 'BTC.PAPER',
-        side: 'buy',
-        type: 'limit',
-        qty: '1',
-        price: '100',
-        reduceOnly: false,
-        timeInForce: 'Gtc',
-        leverage: '1',
-      });
     try {
       // 24 intents at once, every other one through a transaction (begin, lock, insert, commit) instead of one statement.
       const recorded = await Promise.all(
         Array.from({ length: 24 }, (_, n) => {
-          const { row, event } = composedIntent(input(n));
+          const { row, event } = composedIntent(input(String(n)));
           return n % 2
             ? withRecordedIntent(deps, row, [event], async () => undefined).then((r) => r.recorded)
             : recordIntentRow(deps, row, [event]).then((r) => r.recorded);
@@ -264,25 +259,8 @@ describe('db/sql.ts', () => {
   });
 
   it('a one-statement write of an intent that moved on since it was read writes nothing and answers false', async () => {
-    const tenant = await ensureTenant(orm, { slug: `sqlstale-${Date.now()}`, displayName: 'Stale', origins: [] });
-    const cred = await issueCredential(orm, { tenantId: tenant.id, audience: 'trader' });
-    const { row, event } = composedIntent(
-      newIntent({
-        intentId: `int_sqlstale_${Date.now()}`,
-        tenantId: tenant.id,
-        accountId: cred.accountId!,
-        credentialId: cred.credentialId,
-        venue: 'paper',
-        symbol: 'BTC.PAPER',
-        side: 'sell',
-        type: 'limit',
-        qty: '2',
-        price: '100',
-        reduceOnly: false,
-        timeInForce: 'Gtc',
-        leverage: '1',
-      }),
-    );
+    const { cred, intent } = await trader(orm, 'sqlstale');
+    const { row, event } = composedIntent(intent('stale', { side: 'sell', qty: '2' }));
     const { recorded: seen } = await recordIntentRow({ pool }, row, [event]);
     await withLockedIntent({ pool }, seen.id, async (_tx, intent) => {
       intent.rejectReason = 'moved on'; // saved with a new updatedAt
