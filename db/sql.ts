@@ -109,11 +109,17 @@ function writeBehind(client: pg.ClientBase): Sql & { flush(): Promise<void> } {
 /**
  * Runs `work` in one transaction on a connection of `pool` (read committed, as MikroORM's): its writes are sent in
  * batches (see {@link writeBehind}), the last before the commit; commits when it resolves, rolls back and rethrows
- * when it (or a batch of its writes) throws. A connection whose rollback fails is destroyed, not reused.
+ * when it (or a batch of its writes) throws. A connection lost meanwhile (PostgreSQL restarting: `57P01`) makes the
+ * next statement reject, never an unhandled `error` event; a lost connection, or one whose rollback fails, is
+ * destroyed, not reused.
  */
 export async function transaction<T>(pool: pg.Pool, work: (tx: Sql) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A checked-out client has no 'error' listener of the pool's: the connection lost between two statements would
+  // crash the process (found by the chaos run's PostgreSQL restart: a worker exited by itself).
+  const lost = (err: Error) => (broken = err);
+  client.on('error', lost);
   try {
     await client.query('begin');
     const tx = writeBehind(client);
@@ -125,6 +131,7 @@ export async function transaction<T>(pool: pg.Pool, work: (tx: Sql) => Promise<T
     await client.query('rollback').catch((e: Error) => (broken = e));
     throw err;
   } finally {
+    client.off('error', lost);
     client.release(broken);
   }
 }

@@ -115,6 +115,23 @@ describe('db/sql.ts', () => {
     expect((await readMark(sqlOfClient(pool), VENUE, 'C', 60_000))?.mark.toFixed()).toBe('1');
   });
 
+  it('a transaction whose connection is lost between two statements rejects, and the pool goes on with a new one', async () => {
+    await expect(
+      transaction(pool, async (tx) => {
+        const [{ pid }] = await tx.rows<{ pid: number }>('select pg_backend_pid() as pid');
+        // Another connection ends this one, as a PostgreSQL restart does (57P01), while no statement of it runs.
+        const other = new pg.Client({ connectionString: inject('databaseUrl') });
+        await other.connect();
+        await other.query('select pg_terminate_backend($1)', [pid]);
+        await other.end();
+        await new Promise((r) => setTimeout(r, 200)); // the server's notice arrives between two statements
+        await tx.rows('select 1');
+      }),
+    ).rejects.toThrow();
+    const after = await pool.query<{ n: number }>('select 1 as n');
+    expect(after.rows[0].n).toBe(1);
+  });
+
   it("a paper order's risk reads: its mark, every position of the account on the venue and its balance, in one statement", async () => {
     const at = new Date();
     const position = (symbol: string, qty: string) => ({
