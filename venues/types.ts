@@ -203,8 +203,17 @@ export interface VenueAdapter {
   venue: RoutedVenue;
   /** Venue-format client order id derived deterministically from the platform intent id. */
   clientOrderId(intentId: string): string;
-  /** Places one order; returns the venue's view of it right after acceptance. */
-  place(ctx: VenueContext, order: VenueOrderRequest): Promise<VenueOrder>;
+  /**
+   * Places one order; returns the venue's view of it right after acceptance. An adapter that reads the order back
+   * after the venue accepted it (Polymarket: its answer names the order, `GET /data/order` gives its state) calls
+   * `acknowledged` with the venue order id first, once, so the caller can record the order as at the venue while that
+   * read runs; the others answer at once and never call it.
+   */
+  place(
+    ctx: VenueContext,
+    order: VenueOrderRequest,
+    acknowledged?: (venueOrderId: string) => void,
+  ): Promise<VenueOrder>;
   /**
    * Orders signed by the credential's own key; absent where the venue cannot take one (Kalshi signs
    * requests with an RSA API key, Polymarket takes an order only from its signer's own API key).

@@ -389,6 +389,37 @@ describe('routed venues', () => {
         expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
       });
 
+      it.runIf(venue === 'polymarket')(
+        'an order the venue accepted is dispatched before it is read back; an attempt whose read-back fails leaves it dispatched with the venue order id, and the retry reads it: filled, one venue order',
+        async () => {
+          const t = await s.trader('fullTrading', { executionMode: 'routed' });
+          const { user } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
+          let failReadBack = true;
+          const faulty: typeof fetch = async (input, init) => {
+            const url = input instanceof Request ? input.url : input.toString();
+            if (failReadBack && (init?.method ?? 'GET') === 'GET' && /\/data\/order\/0x/.test(url)) {
+              failReadBack = false;
+              throw new TypeError('fetch failed (the connection dropped while reading the order back)');
+            }
+            return fetch(input, init);
+          };
+          const { intentId, attempt } = await recordedMarketBuy(t, 'readback_lost', faulty);
+          const before = sims[venue].orderCount(user.owner);
+          await expect(attempt(1)).rejects.toThrow(/reading the order back/);
+          expect(failReadBack).toBe(false);
+          const acknowledged = (await intent(t.token, intentId)).body;
+          expect(acknowledged).toMatchObject({ state: 'dispatched', orderStatus: null, filledQty: '0' });
+          expect(acknowledged.venueOrderId).toMatch(/^0x[0-9a-f]{64}$/);
+          const outcome = await attempt(2);
+          expect(outcome).toMatchObject({
+            state: 'filled',
+            venueOrderId: acknowledged.venueOrderId,
+            filledQty: new Decimal(c().qty).toFixed(),
+          });
+          expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
+        },
+      );
+
       it.runIf(venue === 'hyperliquid')(
         'fills are looked up from just before the order was placed; a venue clock 10 s behind ours (fills stamped earlier) widens the look-up to the minute before the intent: filled, once',
         async () => {

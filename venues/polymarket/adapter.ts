@@ -469,11 +469,12 @@ export const polymarketAdapter: VenueAdapter = {
    * the client order id before it is sent. Market → FAK at the protective price; `Ioc` → FAK; `Alo` →
    * GTC post-only; a FAK carries a market order's amounts (`immediateOrderAmounts`, docs/venues.md §3.1), a GTC a
    * limit order's (`orderAmounts`). Refused with `order_version_mismatch`, it is signed again for the version the venue
-   * then answers, once, when that version differs. Returns the order as `GET /data/order` shows it.
+   * then answers, once, when that version differs. Returns the order as `GET /data/order` shows it, read after
+   * `acknowledged` heard the accepted order's id (the caller records it dispatched meanwhile).
    * @throws VenueRejected for stops/take-profits (not on the CLOB), for a venue taking a version the
    *   platform does not sign, and for every venue refusal.
    */
-  async place(ctx, order) {
+  async place(ctx, order, acknowledged) {
     const agent = evmAgent(ctx.agent);
     const creds = credsOf(ctx);
     const wireType = ORDER_TYPE[`${order.type}:${order.timeInForce}`];
@@ -517,6 +518,7 @@ export const polymarketAdapter: VenueAdapter = {
       json = await post(answered);
     }
     if (!json?.success) throw new VenueRejected(String(json?.errorMsg || json?.error || 'order not accepted'));
+    if (json.orderID) acknowledged?.(json.orderID);
     const placed = await orderById(ctx, String(json.orderID));
     if (!placed) throw new Error(`polymarket: order ${json.orderID} accepted but not found`);
     return placed;

@@ -240,31 +240,31 @@ async function recordVenueState(
   );
 }
 
-/** `intent` moved to `dispatched` at the venue's `order` (a copy) and its `intent.dispatched` event. */
-function movedToDispatched(intent: OrderIntentRow, order: VenueOrder) {
-  const moved = { ...intent, state: 'dispatched', venueOrderId: order.venueOrderId, lastEvent: 'dispatched' };
+/** `intent` moved to `dispatched` as the venue's order `venueOrderId` (a copy) and its `intent.dispatched` event. */
+function movedToDispatched(intent: OrderIntentRow, venueOrderId: string) {
+  const moved = { ...intent, state: 'dispatched', venueOrderId, lastEvent: 'dispatched' };
   return { moved, event: intentEvent(moved, 'intent.dispatched') };
 }
 
 /**
  * Records that the venue acknowledged the order of `seen` (the intent as dispatch read it, pending dispatch; issue 15):
- * `dispatched` with its venue order id and the `intent.dispatched` event, on their own, so `/ws/risk` shows the order
+ * `dispatched` with its venue order id `venueOrderId` and the `intent.dispatched` event, on their own, so `/ws/risk` shows the order
  * at the venue while its fills are still being read (a market order's `filled` follows). ONE statement when the
  * intent is still as read (ledger.ts `writeIfUnchanged`), else a transaction under the locks that writes nothing when
  * the intent moved on already. The order status stays unrecorded (null) until {@link recordVenueState} writes what the
  * venue reported; a retried dispatch that finds an intent so ({@link acknowledgedOnly}) reads the order back instead
  * of placing it.
  */
-async function recordDispatched(deps: RoutedDeps, seen: OrderIntentRow, order: VenueOrder): Promise<void> {
-  const { moved, event } = movedToDispatched(seen, order);
-  const { state, venueOrderId, lastEvent, updatedAt } = moved;
+async function recordDispatched(deps: RoutedDeps, seen: OrderIntentRow, venueOrderId: string): Promise<void> {
+  const { moved, event } = movedToDispatched(seen, venueOrderId);
+  const { state, lastEvent, updatedAt } = moved;
   if (await writeIfUnchanged(deps, seen, { state, venueOrderId, lastEvent, updatedAt }, [event])) return;
   await withLockedIntent(
     deps,
     seen.id,
     async (tx, intent) => {
       if (intent.state !== 'signed_pending_dispatch') return;
-      const locked = movedToDispatched(intent, order);
+      const locked = movedToDispatched(intent, venueOrderId);
       Object.assign(intent, locked.moved);
       await commitExecution(tx, intent, [locked.event], false);
     },
@@ -392,14 +392,15 @@ export function routedActivities(deps: RoutedDeps) {
   /**
    * Places a loaded intent's order: a self-signed one (signed at `sign-result`, docs/api.md §3.1) as
    * its signer signed it, priced against the mark at compose; any other signed by the agent in its
-   * lane (taken here, unless `inLane`: the caller holds a place there), priced against `markPrice` (the mark at dispatch).
+   * lane (taken here, unless `inLane`: the caller holds a place there), priced against `markPrice` (the mark at
+   * dispatch); `acknowledged` hears the venue order id of an order the adapter reads back after the venue accepted it.
    */
   function place(
     ctx: VenueContext,
     intent: OrderIntentRow & { intentId: string },
     agentId: string,
     markPrice: string,
-    inLane = false,
+    { inLane = false, acknowledged }: { inLane?: boolean; acknowledged?: (venueOrderId: string) => void } = {},
   ): Promise<VenueOrder> {
     const signed = intent.venueSigning?.signature ? intent.venueSigning : null;
     if (signed) {
@@ -408,7 +409,8 @@ export function routedActivities(deps: RoutedDeps) {
     }
     const adapter = ADAPTERS[intent.venue as RoutedVenue];
     const order = venueOrderRequest(intent, adapter.clientOrderId(intent.intentId), markPrice);
-    return inLane ? adapter.place(ctx, order) : inAgentLane(agentId, () => adapter.place(ctx, order));
+    const send = () => adapter.place(ctx, order, acknowledged);
+    return inLane ? send() : inAgentLane(agentId, send);
   }
 
   /**
@@ -454,24 +456,34 @@ export function routedActivities(deps: RoutedDeps) {
     const ctx = venueContext(deps, agent!, held?.nonce ?? undefined);
     let order: VenueOrder | null;
     let placedAt: number | undefined; // set when this attempt placed the order
+    // An adapter that reads the order back after the venue accepted it names it first: `dispatched` is recorded then.
+    let early: Promise<void> | undefined;
+    const acknowledged = (venueOrderId: string) => {
+      early ??= recordDispatched(deps, intent, venueOrderId);
+      early.catch(() => undefined); // awaited below, whatever the placing answers
+    };
     try {
       order = maybeSent ? await adapter.findByClientOrderId(ctx, intent.symbol, clientOrderId) : null;
       if (!order) {
         placedAt = Date.now();
-        order = await place(ctx, { ...intent, intentId }, agent!.id, fmt(tick.mark), held !== undefined);
+        const inLane = held !== undefined;
+        order = await place(ctx, { ...intent, intentId }, agent!.id, fmt(tick.mark), { inLane, acknowledged });
       }
     } catch (err) {
+      await early?.catch(() => undefined); // an acknowledged order's record ends before this attempt does
       if (err instanceof VenueRejected) return reject(deps, intentId, `venue_rejected: ${err.reason}`);
       throw err;
     } finally {
       held?.leave();
     }
-    if (order.status === 'open' && order.filledQty === '0')
+    if (order.status === 'open' && order.filledQty === '0') {
+      await early;
       return recordVenueState(deps, intent, order, [], { dispatching: true, tick });
+    }
     // The venue holds the order: `dispatched` (with its venue order id) is recorded while its fills are read; the
     // attempt ends only once both have settled, so a failed read never leaves the recording running behind it.
     const [recorded, fills] = await Promise.allSettled([
-      recordDispatched(deps, intent, order),
+      early ?? recordDispatched(deps, intent, order.venueOrderId),
       orderFills(ctx, venue, intent, order, placedAt),
     ]);
     if (recorded.status === 'rejected') throw recorded.reason;
