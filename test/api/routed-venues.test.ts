@@ -360,26 +360,33 @@ describe('routed venues', () => {
         expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
       });
 
-      it('an order acknowledged by the venue is dispatched at once; an attempt that dies reading its fills leaves it dispatched, and the retry reads it back: filled, one venue order', async () => {
+      /**
+       * A market buy whose first attempt loses one venue answer after the venue accepted the order (the request
+       * `fails` picks, dropped as `why` says): that attempt fails, the intent stays `dispatched` with the venue's order
+       * id, and the second attempt reads the order back: filled, one venue order. Answers that venue order id.
+       */
+      async function acknowledgedThenRead(
+        tag: string,
+        fails: (url: string, init?: RequestInit) => boolean,
+        why: string,
+      ) {
         const t = await s.trader('fullTrading', { executionMode: 'routed' });
         const { user } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
-        let failFills = true;
+        let failing = true;
         const faulty: typeof fetch = async (input, init) => {
           const url = input instanceof Request ? input.url : input.toString();
-          const req = `${url} ${typeof init?.body === 'string' ? init.body : ''}`;
-          if (failFills && FILLS_REQUEST[venue].test(req)) {
-            failFills = false;
-            throw new TypeError('fetch failed (the connection dropped while reading fills)');
+          if (failing && fails(url, init)) {
+            failing = false;
+            throw new TypeError(`fetch failed (${why})`);
           }
           return fetch(input, init);
         };
-        const { intentId, attempt } = await recordedMarketBuy(t, 'fills_lost', faulty);
+        const { intentId, attempt } = await recordedMarketBuy(t, tag, faulty);
         const before = sims[venue].orderCount(user.owner);
-        await expect(attempt(1)).rejects.toThrow(/reading fills/);
-        expect(failFills).toBe(false);
+        await expect(attempt(1)).rejects.toThrow(why);
+        expect(failing).toBe(false);
         const acknowledged = (await intent(t.token, intentId)).body;
         expect(acknowledged).toMatchObject({ state: 'dispatched', orderStatus: null, filledQty: '0' });
-        expect(acknowledged.venueOrderId).toEqual(expect.any(String));
         const outcome = await attempt(2);
         expect(outcome).toMatchObject({
           state: 'filled',
@@ -387,36 +394,27 @@ describe('routed venues', () => {
           filledQty: new Decimal(c().qty).toFixed(),
         });
         expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
+        return acknowledged.venueOrderId as unknown;
+      }
+
+      it('an order acknowledged by the venue is dispatched at once; an attempt that dies reading its fills leaves it dispatched, and the retry reads it back: filled, one venue order', async () => {
+        const fillsRead = (url: string, init?: RequestInit) =>
+          FILLS_REQUEST[venue].test(`${url} ${typeof init?.body === 'string' ? init.body : ''}`);
+        const venueOrderId = await acknowledgedThenRead(
+          'fills_lost',
+          fillsRead,
+          'the connection dropped while reading fills',
+        );
+        expect(venueOrderId).toEqual(expect.any(String));
       });
 
       it.runIf(venue === 'polymarket')(
         'an order the venue accepted is dispatched before it is read back; an attempt whose read-back fails leaves it dispatched with the venue order id, and the retry reads it: filled, one venue order',
         async () => {
-          const t = await s.trader('fullTrading', { executionMode: 'routed' });
-          const { user } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
-          let failReadBack = true;
-          const faulty: typeof fetch = async (input, init) => {
-            const url = input instanceof Request ? input.url : input.toString();
-            if (failReadBack && (init?.method ?? 'GET') === 'GET' && /\/data\/order\/0x/.test(url)) {
-              failReadBack = false;
-              throw new TypeError('fetch failed (the connection dropped while reading the order back)');
-            }
-            return fetch(input, init);
-          };
-          const { intentId, attempt } = await recordedMarketBuy(t, 'readback_lost', faulty);
-          const before = sims[venue].orderCount(user.owner);
-          await expect(attempt(1)).rejects.toThrow(/reading the order back/);
-          expect(failReadBack).toBe(false);
-          const acknowledged = (await intent(t.token, intentId)).body;
-          expect(acknowledged).toMatchObject({ state: 'dispatched', orderStatus: null, filledQty: '0' });
-          expect(acknowledged.venueOrderId).toMatch(/^0x[0-9a-f]{64}$/);
-          const outcome = await attempt(2);
-          expect(outcome).toMatchObject({
-            state: 'filled',
-            venueOrderId: acknowledged.venueOrderId,
-            filledQty: new Decimal(c().qty).toFixed(),
-          });
-          expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
+          const readBack = (url: string, init?: RequestInit) =>
+            (init?.method ?? 'GET') === 'GET' && /\/data\/order\/0x/.test(url);
+          const why = 'the connection dropped while reading the order back';
+          expect(await acknowledgedThenRead('readback_lost', readBack, why)).toMatch(/^0x[0-9a-f]{64}$/);
         },
       );
 
