@@ -522,9 +522,10 @@ export function routedActivities(deps: RoutedDeps) {
 
     /**
      * A new routed intent's record and first dispatch in ONE activity (issue 15; intents started since patch
-     * `routed-record-and-dispatch`): the intent is recorded as `recordIntent` records it, with its client order id, while
-     * its mark and agent are read beside that transaction (`RECORD_READS`); the order is then placed as
-     * `dispatchRouted` places it, outside the transaction. Answers what `recordIntent` answers (`view`, the intent as
+     * `routed-record-and-dispatch`): the intent is recorded as `recordIntent` records it (one statement), with its client
+     * order id, while its mark and agent are read beside it (`RECORD_READS`; where the venue signs a nonce of ours, the
+     * nonce too, in the signing lane of the agent compose checked, `input.agentId`); the order is then placed as
+     * `dispatchRouted` places it. Answers what `recordIntent` answers (`view`, the intent as
      * recorded) and the dispatch's outcome. Idempotent as both: a call that finds the intent recorded already
      * dispatches it as `dispatchRouted` does (asking the venue for the client order id first when it was claimed).
      * @throws ApplicationFailure `venue_not_supported` (non-retryable) for a venue that is not routed; whatever
