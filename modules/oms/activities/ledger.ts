@@ -347,9 +347,26 @@ export async function withRecordedIntent<T>(
 const LOCKED = `locked as materialized (select ledger_lock_account($1, $2) as seq)`;
 const LOCKED_SEQ = '(select seq from locked)';
 
-/** `statement` placed after {@link LOCKED}'s two values. */
-const afterLocked = (statement: { text: string; values: unknown[] }, offset = 0) =>
-  shiftPlaceholders(statement.text, 2 + offset);
+/**
+ * ONE statement on `pool`: {@link LOCKED} for the account of `head`, then `part` as `name` (a data-modifying statement
+ * with `returning`, placeholders from `$1`, naming `locked` in its condition), then `events` appended after the
+ * account's last `seq` when `part` returned a row; answers the rows of `select` (over `name`).
+ */
+async function afterAccountLock<R extends object>(
+  pool: pg.Pool,
+  head: Pick<OrderIntentRow, 'tenantId' | 'accountId'>,
+  name: string,
+  part: { text: string; values: unknown[] },
+  events: NewEvent[],
+  select: string,
+): Promise<R[]> {
+  const when = `exists (select 1 from ${name})`;
+  const appended = appendEventsStatement(head.tenantId, head.accountId, events, when, LOCKED_SEQ);
+  const text = `with ${LOCKED}, ${name} as (${shiftPlaceholders(part.text, 2)}),
+    appended as (${shiftPlaceholders(appended.text, 2 + part.values.length)})
+    ${select}`;
+  return sqlOfClient(pool).rows<R>(text, [head.accountId, head.tenantId, ...part.values, ...appended.values]);
+}
 
 /**
  * Records a new intent `row` with its `events` as {@link withRecordedIntent} records one with no work, in ONE
@@ -368,18 +385,14 @@ export async function recordIntentRow(
   const known = Object.fromEntries(INTENT_PROPS.map((k) => [k, row[k as keyof OrderIntentRow]]));
   const returning = `on conflict (id) do nothing returning ${RETURNED_INTENT}`;
   const intent = insertStatement('order_intents', known, returning, 'locked where seq is not null');
-  const appended = appendEventsStatement(
-    row.tenantId,
-    row.accountId,
+  const [stored] = await afterAccountLock<OrderIntentRow>(
+    deps.pool,
+    row,
+    'inserted',
+    intent,
     events,
-    'exists (select 1 from inserted)',
-    LOCKED_SEQ,
+    'select * from inserted',
   );
-  const text = `with ${LOCKED}, inserted as (${afterLocked(intent)}),
-    appended as (${afterLocked(appended, intent.values.length)})
-    select * from inserted`;
-  const values = [row.accountId, row.tenantId, ...intent.values, ...appended.values];
-  const [stored] = await sqlOfClient(deps.pool).rows<OrderIntentRow>(text, values);
   if (!stored) {
     const { recorded, inserted } = await withRecordedIntent(deps, row, events, async () => undefined);
     return { recorded, inserted };
@@ -406,19 +419,12 @@ export async function writeIfUnchanged(
     state: seen.state,
     updatedAt: seen.updatedAt,
   });
-  const appended = appendEventsStatement(
-    seen.tenantId,
-    seen.accountId,
-    events,
-    'exists (select 1 from changed)',
-    LOCKED_SEQ,
-  );
-  const text = `with ${LOCKED},
-    changed as (${afterLocked(update)} and exists (select 1 from locked where seq is not null) returning id),
-    appended as (${afterLocked(appended, update.values.length)})
-    select count(*)::int as n from changed`;
-  const values = [seen.accountId, seen.tenantId, ...update.values, ...appended.values];
-  const [{ n }] = await sqlOfClient(deps.pool).rows<{ n: number }>(text, values);
+  const changed = {
+    text: `${update.text} and exists (select 1 from locked where seq is not null) returning id`,
+    values: update.values,
+  };
+  const select = 'select count(*)::int as n from changed';
+  const [{ n }] = await afterAccountLock<{ n: number }>(deps.pool, seen, 'changed', changed, events, select);
   return n === 1;
 }
 
