@@ -12,6 +12,23 @@
  */
 import { ROUTED_VENUES, type OrderStatus, type RoutedVenue } from '../domain/oms/intent.js';
 
+/** What one venue request sends: the HTTP method, its headers and the exact body text (none: no body). */
+export interface VenueRequestInit {
+  method: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * How the adapters send a request (`VenueContext.fetch`): the URL and {@link VenueRequestInit} in; the HTTP status,
+ * whether it is 2xx and the body text out. The global `fetch` fits it (the fault tests wrap it); the platform sends
+ * through venues/http.ts `venueFetch`. Redirects are not followed (a venue API answers where it is asked).
+ */
+export type VenueFetch = (
+  url: string,
+  init: VenueRequestInit,
+) => Promise<{ status: number; ok: boolean; text(): Promise<string> }>;
+
 /** The routed venues (domain/oms/intent.ts), re-exported beside the adapter contract they index. */
 export { ROUTED_VENUES, type RoutedVenue };
 
@@ -47,8 +64,8 @@ export interface VenueContext {
    * (db/agent-nonces.ts). Unit as the venue wants it: the adapter passes `unit`.
    */
   nextNonce(unit: 'ms' | 'us'): Promise<bigint>;
-  /** `fetch`, injectable. */
-  fetch: typeof fetch;
+  /** How requests are sent ({@link VenueFetch}: the platform's venues/http.ts `venueFetch`; the global `fetch` fits too). */
+  fetch: VenueFetch;
 }
 
 /** One order as the platform sends it (from a composed intent). */

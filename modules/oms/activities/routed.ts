@@ -57,18 +57,20 @@ import type { IntentWorkflowInput } from '../workflows/intent.definitions.js';
 import { ADAPTERS, NONCE_AT_PLACE, NONCE_UNIT } from '../../../venues/registry.js';
 import { selfSignedOrder, venueOrderRequest } from '../../../venues/self-signed.js';
 import { enterAgentLane, inAgentLane } from './agent-lane.js';
+import { venueFetch } from '../../../venues/http.js';
 import {
   VenueRejected,
   type AgentKey,
   type RoutedVenue,
   type VenueContext,
+  type VenueFetch,
   type VenueFill,
   type VenueOrder,
 } from '../../../venues/types.js';
 
 /**
  * What routed execution needs: the worker's `pg` pool (the ledger's transactions and dispatch's reads, db/sql.ts), the
- * custody key ring, venue URLs and network, `fetch`, and the worker's metrics (activities/metrics.ts).
+ * custody key ring, venue URLs and network, the venue HTTP client, and the worker's metrics (activities/metrics.ts).
  */
 export interface RoutedDeps {
   /** The worker's `pg` pool the ledger's transactions and routed dispatch's reads run on (db/sql.ts). */
@@ -76,7 +78,8 @@ export interface RoutedDeps {
   markMaxAgeMs: number;
   ring: KeyRing | null;
   venues: { urls: Record<RoutedVenue, string>; network: 'mainnet' | 'testnet' };
-  fetch?: typeof fetch;
+  /** How venue requests are sent (default venues/http.ts `venueFetch`; the fault tests inject a failing one). */
+  fetch?: VenueFetch;
   metrics?: ActivityMetrics;
 }
 
@@ -116,7 +119,7 @@ export function venueContext(deps: RoutedDeps, agent: AgentWalletRow, firstNonce
       allocated = undefined;
       return nonce ?? nextAgentNonce(sqlOfClient(deps.pool), agent.id, unit ?? NONCE_UNIT[venue]);
     },
-    fetch: deps.fetch ?? fetch,
+    fetch: deps.fetch ?? venueFetch,
   };
 }
 
