@@ -203,7 +203,7 @@ async function main() {
 
   const venueMode = process.env.VENUE_MODE ?? 'sim';
   if (venueMode !== 'sim' && venueMode !== 'live') throw new Error(`VENUE_MODE must be sim or live, got ${venueMode}`);
-  const sims = venueMode === 'sim' ? await startDevSimulators(orm) : undefined;
+  const sims = venueMode === 'sim' ? await startDevSimulators(pg.url) : undefined;
   if (sims) supervisor.add('venue simulators', () => sims.stop());
   if (sims)
     log(

@@ -1,14 +1,13 @@
 /**
  * The four venue simulators on a thread of their own, for the venue bench (scripts/bench/venues.ts):
  * a real venue answers from its own machines, so its work (recovering every signature, matching,
- * JSON) must not queue on the event loop that runs the platform's api and worker. The thread opens
- * its own `pg` pool on the bench's database and starts the simulators as `npm run dev` does
- * (scripts/lib/dev-venues.ts: marks read from the mark store); the bench talks to it by messages:
+ * JSON) must not queue on the event loop that runs the platform's api and worker. The thread starts
+ * the simulators on the bench's database as `npm run dev` does (scripts/lib/dev-venues.ts: the marks
+ * held in memory, kept current by the mark store's NOTIFY); the bench talks to it by messages:
  * the Kalshi key registration of agent authorisation, the time each venue has spent answering, and
  * stop.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import pg from 'pg';
 import type { RoutedVenue } from '../../venues/types.js';
 import type { Served } from '../../simulators/harness.js';
 import { startDevSimulators } from '../lib/dev-venues.js';
@@ -21,7 +20,7 @@ export interface SimulatorThread {
   kalshi: { registerKey(member: string, publicKeyPem: string): Promise<string> };
   /** What each venue's simulator has answered so far (simulators/harness.ts). */
   served(): Promise<Record<RoutedVenue, Served>>;
-  /** Stops the simulators, closes the thread's ORM and ends the thread. */
+  /** Stops the simulators (and their marks' connections) and ends the thread. */
   stop(): Promise<void>;
 }
 
@@ -70,11 +69,7 @@ export async function startSimulatorThread(databaseUrl: string): Promise<Simulat
 if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) {
   const { databaseUrl } = workerData as { databaseUrl: string };
   const port = parentPort!;
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-  // The bench drops its database when it stops the platform, before the simulators: the idle connections it ends
-  // are no fault of theirs (an unhandled pool error would end this thread before it answers `stop`).
-  pool.on('error', () => undefined);
-  const sims = await startDevSimulators(pool);
+  const sims = await startDevSimulators(databaseUrl);
   const handle = async (req: Request): Promise<unknown> => {
     switch (req.op) {
       case 'registerKey':
@@ -88,7 +83,6 @@ if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) {
         };
       case 'stop':
         await sims.stop();
-        await pool.end();
         return null;
     }
   };

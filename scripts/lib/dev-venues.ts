@@ -6,12 +6,7 @@
  * interface"). Simulators keep their state in memory, so every start authorises fresh agents and
  * revokes the previous ones (agent addresses are never reused).
  */
-import type { MikroORM } from '@mikro-orm/postgresql';
-import pg from 'pg';
-import { fmt } from '../../domain/decimal.js';
-import { platformEm } from '../../db/orm.js';
-import { readMark } from '../../db/marks.js';
-import { sqlOfClient, type Db } from '../../db/sql.js';
+import { startDevMarks } from './dev-marks.js';
 import { ROUTED_VENUES, type RoutedVenue } from '../../venues/types.js';
 import {
   startSimulators,
@@ -29,16 +24,23 @@ export interface DevAgent {
 }
 
 /**
- * Starts the simulators reading marks (any age) from the mark store through `marks`: a `pg` pool (one prepared statement
- * per read: the venue bench's simulator thread, where a MikroORM fork per order cost more than the read) or a MikroORM
- * instance (a fork per read).
+ * Starts the simulators pricing from the marks of the platform database at `databaseUrl`, held in memory and kept
+ * current by its NOTIFY `marks` (scripts/lib/dev-marks.ts; read from PostgreSQL while that connection is down).
+ * `stop()` stops the simulators, then the marks.
  */
-export function startDevSimulators(marks: MikroORM | pg.Pool): Promise<Simulators> {
-  const db = (): Db => (marks instanceof pg.Pool ? sqlOfClient(marks) : platformEm(marks));
-  return startSimulators((venue) => async (symbol) => {
-    const tick = await readMark(db(), venue, symbol, Number.MAX_SAFE_INTEGER);
-    return tick ? fmt(tick.mark) : null;
+export async function startDevSimulators(databaseUrl: string): Promise<Simulators> {
+  const marks = await startDevMarks(databaseUrl);
+  const sims = await startSimulators((venue) => (symbol) => marks.markOf(venue, symbol)).catch(async (err: unknown) => {
+    await marks.stop();
+    throw err;
   });
+  return {
+    ...sims,
+    async stop() {
+      await sims.stop();
+      await marks.stop();
+    },
+  };
 }
 
 /** The fields of the API's answers {@link authorizeDemoAgents} reads (token mint, agent list, agent create, authorization); null when the body is not JSON. */

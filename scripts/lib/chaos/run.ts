@@ -225,9 +225,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     const quiet = { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never;
     writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet })).code);
 
-    const simOrm = await openOrm(platformUrl);
-    stops.unshift(() => simOrm.close());
-    const sims = await startDevSimulators(simOrm);
+    const sims = await startDevSimulators(platformUrl);
     stops.unshift(() => sims.stop());
     const receiver = await webhookReceiver();
     stops.unshift(() => new Promise((r) => receiver.server.close(r)));

@@ -1,0 +1,86 @@
+/**
+ * The platform's marks as the dev simulators price from them (scripts/lib/dev-venues.ts): held in memory and kept
+ * current by the mark store's NOTIFY `marks`, whose payload carries the new mark (db/mark-notice.ts), the way a venue's
+ * matching engine holds its prices in memory. Issue 15: reading the row on every order (one PostgreSQL round trip in
+ * the simulator's answer, ~6 ms p50 under the venue bench's load) was most of a simulated Hyperliquid order's time.
+ *
+ * Read from PostgreSQL instead while the notices connection is down (db/notices.ts: PostgreSQL restarted, as in the
+ * chaos run) and for a pair not held (no mark yet, or a notice without its mark).
+ */
+import pg from 'pg';
+import { pino } from 'pino';
+import { canon } from '../../domain/decimal.js';
+import { parseMarkNotice } from '../../db/mark-notice.js';
+import { startNotices } from '../../db/notices.js';
+
+/** What {@link startDevMarks} answers: the mark of a pair, and `stop()`. */
+export interface DevMarks {
+  /** The current mark of `symbol` on `venue` (USD, canonical decimal string; any age), null when it has none. */
+  markOf(venue: string, symbol: string): Promise<string | null>;
+  /** Ends the notices connection and the pool. */
+  stop(): Promise<void>;
+}
+
+/** The notices connection's `application_name` (pg_stat_activity). */
+const APPLICATION = 'dev-simulator-marks';
+
+/** Follows the marks of the database at `databaseUrl`; resolves once they are held (or the first LISTEN failed). */
+export async function startDevMarks(databaseUrl: string): Promise<DevMarks> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  // A PostgreSQL restart ends idle connections: no fault of a reader's, and the pool opens new ones.
+  pool.on('error', () => undefined);
+  /** `<venue> <symbol>` → mark, while listening. */
+  const held = new Map<string, string>();
+  /** Pairs noticed while the load after a (re)connect runs: the load's older rows must not overwrite them. */
+  let noticedInLoad: Set<string> | null = null;
+  let listening = false;
+  const notices = await startNotices(
+    databaseUrl,
+    [
+      {
+        channels: {
+          marks: (payload) => {
+            if (!payload) return;
+            const { key, mark } = parseMarkNotice(payload);
+            noticedInLoad?.add(key);
+            if (mark) held.set(key, canon(mark.mark));
+            else held.delete(key);
+          },
+        },
+        ready: async (query) => {
+          noticedInLoad = new Set();
+          try {
+            const { rows } = await query<{ key: string; mark: string }>(
+              `select venue || ' ' || symbol as key, mark::text as mark from marks`,
+            );
+            for (const r of rows) if (!noticedInLoad.has(r.key)) held.set(r.key, canon(r.mark));
+          } finally {
+            noticedInLoad = null;
+          }
+        },
+        up: () => (listening = true),
+        lost: () => {
+          listening = false;
+          held.clear();
+        },
+      },
+    ],
+    pino({ level: 'silent' }),
+    { application: APPLICATION, name: 'simulator marks' },
+  );
+  return {
+    async markOf(venue, symbol) {
+      const mark = listening ? held.get(`${venue} ${symbol}`) : undefined;
+      if (mark !== undefined) return mark;
+      const { rows } = await pool.query<{ mark: string }>(
+        'select mark::text as mark from marks where venue = $1 and symbol = $2',
+        [venue, symbol],
+      );
+      return rows[0] ? canon(rows[0].mark) : null;
+    },
+    async stop() {
+      await notices.stop();
+      await pool.end();
+    },
+  };
+}
