@@ -50,7 +50,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
-import { recoverTypedDataAddress } from 'viem';
+import { recoverTypedDataSigner } from '../venues/evm-recover.js';
 import { Decimal } from '../domain/decimal.js';
 import { findByVenueSymbol, findSymbol, type SymbolSpec } from '../domain/market/symbols.js';
 import { ASTER_SYMBOLS } from '../domain/market/venues/aster.js';
@@ -292,13 +292,18 @@ export async function startAsterSimulator(opts: AsterSimulatorOptions): Promise<
     const types = {
       ApproveBuilder: [...fields.map(([k]) => ({ name: k, type: 'string' })), { name: 'Nonce', type: 'uint256' }],
     };
-    const recovered = await recoverTypedDataAddress({
-      domain: asterDomain(Number(p.get('signatureChainId'))),
-      types,
-      primaryType: 'ApproveBuilder',
-      message,
-      signature: parts.signature,
-    }).catch(() => null);
+    let recovered: string | null = null;
+    try {
+      recovered = recoverTypedDataSigner({
+        domain: asterDomain(Number(p.get('signatureChainId'))),
+        types,
+        primaryType: 'ApproveBuilder',
+        message,
+        signature: parts.signature,
+      });
+    } catch {
+      // a signature that does not recover is refused below, as one of another signer
+    }
     if (lc(recovered) !== lc(user)) throw BAD_SIGNATURE();
     useNonce(lc(user), p.get('nonce'));
     if (!buildersOf.has(lc(user))) buildersOf.set(lc(user), new Map());

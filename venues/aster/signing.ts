@@ -18,7 +18,8 @@
  * order `user, nonce, agentName, agentAddress, expired, signatureChainId, canSpotTrade,
  * canPerpTrade, canWithdraw[, ipWhitelist]`.
  */
-import { hashTypedData, recoverTypedDataAddress, type Hex } from 'viem';
+import { hashTypedData, type Hex } from 'viem';
+import { recoverTypedDataSigner } from '../evm-recover.js';
 import { createHash } from 'node:crypto';
 import { privateKeyToAddress, signTypedData } from 'viem/accounts';
 
@@ -147,7 +148,7 @@ export function splitSigned(received: string): { msg: string; signature: Hex } |
  */
 export async function recoverSigner(msg: string, signature: Hex, chainId: number): Promise<string | null> {
   try {
-    return (await recoverTypedDataAddress({ ...messageTypedData(msg, chainId), signature })).toLowerCase();
+    return recoverTypedDataSigner({ ...messageTypedData(msg, chainId), signature });
   } catch {
     return null;
   }

@@ -20,7 +20,8 @@
  * HTTP: 429 and 5xx throw a plain Error (retried by the activity); other non-2xx answers and
  * `{"status":"err"}` bodies throw VenueRejected with the venue's text.
  */
-import { recoverTypedDataAddress, type Hex } from 'viem';
+import { type Hex } from 'viem';
+import { recoverTypedDataSigner } from '../evm-recover.js';
 import { z } from 'zod';
 import { checked, fetchText, parseJson, venueUrl } from '../http.js';
 import { VenueRejected } from '../types.js';
@@ -336,12 +337,8 @@ export const hyperliquidAdapter: VenueAdapter = {
   async verifyAuthorization({ owner, request, signature }) {
     if (request.kind !== 'eip712') return false;
     try {
-      const typedData = request.typedData as unknown as Omit<
-        Parameters<typeof recoverTypedDataAddress>[0],
-        'signature'
-      >;
-      const addr = await recoverTypedDataAddress({ ...typedData, signature: signature as Hex });
-      return addr.toLowerCase() === owner.toLowerCase();
+      const typedData = request.typedData as unknown as Omit<Parameters<typeof recoverTypedDataSigner>[0], 'signature'>;
+      return recoverTypedDataSigner({ ...typedData, signature: signature as Hex }) === owner.toLowerCase();
     } catch {
       return false;
     }

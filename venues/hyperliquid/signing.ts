@@ -16,7 +16,8 @@
  * encode as nil where the venue expects the key absent): build it without absent keys.
  */
 import { encode } from '@msgpack/msgpack';
-import { concat, keccak256, numberToHex, pad, parseSignature, recoverTypedDataAddress, type Hex } from 'viem';
+import { concat, keccak256, numberToHex, pad, parseSignature, type Hex } from 'viem';
+import { recoverTypedDataSigner } from '../evm-recover.js';
 import { signTypedData } from 'viem/accounts';
 import { Decimal } from '../../domain/decimal.js';
 
@@ -180,8 +181,7 @@ export async function recoverL1Signer(
 ): Promise<string> {
   const sig = normaliseSignature(signature);
   const td = l1TypedData(actionHash(action, nonce, opts.vaultAddress, opts.expiresAfter), opts.network);
-  const addr = await recoverTypedDataAddress({ ...td, signature: { r: sig.r, s: sig.s, v: BigInt(sig.v) } });
-  return addr.toLowerCase();
+  return recoverTypedDataSigner({ ...td, signature: { r: sig.r, s: sig.s, v: BigInt(sig.v) } });
 }
 
 /** The EIP-712 domain of user-signed actions for a `signatureChainId` (`"0x66eee"`). */
@@ -235,11 +235,10 @@ export async function recoverUserSigner(
 ): Promise<string> {
   const sig = normaliseSignature(signature);
   const td = userSignedTypedData(primaryType, action);
-  const addr = await recoverTypedDataAddress({
-    ...(td as never as Parameters<typeof recoverTypedDataAddress>[0]),
+  return recoverTypedDataSigner({
+    ...(td as never as Parameters<typeof recoverTypedDataSigner>[0]),
     signature: { r: sig.r, s: sig.s, v: BigInt(sig.v) },
   });
-  return addr.toLowerCase();
 }
 
 /** Splits a 65-byte hex signature (`0x` + 130 hex, as `eth_signTypedData_v4` returns) into `{r, s, v}`. @throws Error when malformed. */

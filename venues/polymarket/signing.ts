@@ -30,13 +30,12 @@ import {
   keccak256,
   numberToHex,
   pad,
-  recoverAddress,
-  recoverTypedDataAddress,
   stringToHex,
   type Hex,
   type RecoverTypedDataAddressParameters,
   type TypedData,
 } from 'viem';
+import { recoverHashSigner, recoverTypedDataSigner } from '../evm-recover.js';
 import { privateKeyToAccount, signTypedData } from 'viem/accounts';
 import { Decimal } from '../../domain/decimal.js';
 
@@ -298,7 +297,7 @@ async function recoveredSigner<const T extends TypedData | Record<string, unknow
   signed: () => RecoverTypedDataAddressParameters<T, P>,
 ): Promise<string | null> {
   try {
-    return (await recoverTypedDataAddress(signed())).toLowerCase();
+    return recoverTypedDataSigner(signed());
   } catch {
     return null;
   }
@@ -400,11 +399,10 @@ export async function recoverPoly1271Owner(
         ],
       ),
     );
-    const signer = await recoverAddress({
-      hash: keccak256(concat(['0x1901', appSeparator, structHash])),
-      signature: bytesToHex(bytes.slice(0, descStart - 64)),
-    });
-    return signer.toLowerCase();
+    return recoverHashSigner(
+      keccak256(concat(['0x1901', appSeparator, structHash])),
+      bytesToHex(bytes.slice(0, descStart - 64)),
+    );
   } catch {
     return null;
   }
