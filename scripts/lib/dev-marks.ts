@@ -4,8 +4,11 @@
  * matching engine holds its prices in memory. Issue 15: reading the row on every order (one PostgreSQL round trip in
  * the simulator's answer, ~6 ms p50 under the venue bench's load) was most of a simulated Hyperliquid order's time.
  *
- * Read from PostgreSQL instead while the notices connection is down (db/notices.ts: PostgreSQL restarted, as in the
- * chaos run) and for a pair not held (no mark yet, or a notice without its mark).
+ * While the connection listens, a pair not held has no mark (the load after LISTEN read every row, and the trigger
+ * notifies every insert and update; marks are never deleted): null, without a read (a prediction market's other
+ * outcome often has none). Read from PostgreSQL instead while the notices connection is down (db/notices.ts:
+ * PostgreSQL restarted, as in the chaos run), and for a pair whose notice came without its mark (the payload of
+ * migrations before MarkNotice).
  */
 import pg from 'pg';
 import { pino } from 'pino';
@@ -29,8 +32,8 @@ export async function startDevMarks(databaseUrl: string): Promise<DevMarks> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   // A PostgreSQL restart ends idle connections: no fault of a reader's, and the pool opens new ones.
   pool.on('error', () => undefined);
-  /** `<venue> <symbol>` → mark, while listening. */
-  const held = new Map<string, string>();
+  /** `<venue> <symbol>` → mark, while listening; null: noticed without its mark, read from PostgreSQL. */
+  const held = new Map<string, string | null>();
   /** Pairs noticed while the load after a (re)connect runs: the load's older rows must not overwrite them. */
   let noticedInLoad: Set<string> | null = null;
   let listening = false;
@@ -43,8 +46,7 @@ export async function startDevMarks(databaseUrl: string): Promise<DevMarks> {
             if (!payload) return;
             const { key, mark } = parseMarkNotice(payload);
             noticedInLoad?.add(key);
-            if (mark) held.set(key, canon(mark.mark));
-            else held.delete(key);
+            held.set(key, mark ? canon(mark.mark) : null);
           },
         },
         ready: async (query) => {
@@ -70,8 +72,8 @@ export async function startDevMarks(databaseUrl: string): Promise<DevMarks> {
   );
   return {
     async markOf(venue, symbol) {
-      const mark = listening ? held.get(`${venue} ${symbol}`) : undefined;
-      if (mark !== undefined) return mark;
+      const mark = listening ? held.get(`${venue} ${symbol}`) : null;
+      if (mark !== null) return mark ?? null; // held, or not held while listening: no mark
       const { rows } = await pool.query<{ mark: string }>(
         'select mark::text as mark from marks where venue = $1 and symbol = $2',
         [venue, symbol],
