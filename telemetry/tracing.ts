@@ -2,8 +2,9 @@
  * The OpenTelemetry tracing SDK of one process (README "Operating it → Traces"): a NodeTracerProvider
  * registered globally with the AsyncLocalStorage context manager and W3C trace-context (+ baggage)
  * propagation, spans batched to an OTLP/HTTP collector (or, in tests, handed one by one to the
- * exporter given), and client spans for outbound `fetch` (@opentelemetry/instrumentation-undici,
- * through diagnostics_channel: no loader hooks, so it works under ESM). Started only when
+ * exporter given), and client spans for outbound HTTP through undici: `fetch`, and the venue calls' `request`
+ * (venues/http.ts) (@opentelemetry/instrumentation-undici, through diagnostics_channel, which the undici package
+ * publishes on too: no loader hooks, so it works under ESM). Started only when
  * `OTEL_EXPORTER_OTLP_ENDPOINT` is set; otherwise nothing here runs.
  */
 import { context, propagation, trace, type ProxyTracerProvider } from '@opentelemetry/api';
