@@ -18,13 +18,14 @@ export const ADAPTERS: Record<RoutedVenue, VenueAdapter> = {
 
 /**
  * Whether placing an order on the venue signs a nonce of ours (`VenueContext.nextNonce`): Hyperliquid's action nonce,
- * Aster's request nonce, Polymarket's order timestamp; Kalshi signs its request's own timestamp, no nonce of ours.
+ * Aster's request nonce. Polymarket's order `timestamp` is the clock's (its own V2 client's `Date.now()`; the salt
+ * makes the order unique) and Kalshi signs its request's own timestamp: no nonce of ours.
  * Routed dispatch allocates such an order's nonce beside the intent's record (modules/oms/activities/routed.ts).
  */
 export const NONCE_AT_PLACE: Record<RoutedVenue, boolean> = {
   hyperliquid: true,
   aster: true,
-  polymarket: true,
+  polymarket: false,
   kalshi: false,
 };
 

@@ -22,7 +22,7 @@ describe('recoverTypedDataSigner', () => {
     const { r, s, v, yParity } = parseSignature(signature);
     expect((await recoverTypedDataAddress({ ...typedData, signature })).toLowerCase()).toBe(signer);
     expect(recoverTypedDataSigner({ ...typedData, signature })).toBe(signer);
-    expect(recoverTypedDataSigner({ ...typedData, signature: { r, s, v } })).toBe(signer);
+    expect(recoverTypedDataSigner({ ...typedData, signature: { r, s, v: v ?? 0n } })).toBe(signer);
     expect(recoverTypedDataSigner({ ...typedData, signature: { r, s, yParity } })).toBe(signer);
   });
 

@@ -464,7 +464,8 @@ export const polymarketAdapter: VenueAdapter = {
 
   /**
    * Signs and posts one order for the venue's exchange version (V2 or V3, module doc): `maker` =
-   * `signer` = the agent's wallet, signature type 0 (EOA), `timestamp` = the agent's next nonce (ms),
+   * `signer` = the agent's wallet, signature type 0 (EOA), `timestamp` = now (epoch ms, by our clock,
+   * as Polymarket's own V2 client sets it: not a nonce; the order's salt makes it unique),
    * salt = the client order id; its hash (which depends on the version's domain) is remembered under
    * the client order id before it is sent. Market → FAK at the protective price; `Ioc` → FAK; `Alo` →
    * GTC post-only; a FAK carries a market order's amounts (`immediateOrderAmounts`, docs/venues.md §3.1), a GTC a
@@ -494,7 +495,7 @@ export const polymarketAdapter: VenueAdapter = {
       tickSize,
     );
     const post = async (exchangeVersion: ExchangeVersion) => {
-      const timestamp = (await ctx.nextNonce('ms')).toString();
+      const timestamp = String(Date.now());
       const signed = agentOrder(ctx, { salt: order.clientOrderId, tokenId, side, ...amounts, timestamp });
       const signature = await signOrder(agent.privateKey, signed, ctx.network, negRisk, exchangeVersion);
       remember(order.clientOrderId, orderHash(signed, ctx.network, negRisk, exchangeVersion));
