@@ -21,7 +21,7 @@ import {
 } from 'viem';
 
 /** A signature as viem's recovery takes it: 65 bytes of hex, or its parts. */
-export type RecoverableSignature = Hex | Pick<Signature, 'r' | 's'> & { v?: bigint; yParity?: number };
+export type RecoverableSignature = Hex | (Pick<Signature, 'r' | 's'> & { v?: bigint; yParity?: number });
 
 /** The recovery id of a y parity (0, 1) or a legacy v (27, 28). @throws Error `invalid v or y parity <value>` otherwise. */
 function recoveryId(yParityOrV: number): 0 | 1 {

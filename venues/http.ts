@@ -5,7 +5,7 @@
  * bytes (signatures are over them) and its own error mapping; {@link jsonCall} is the whole call of
  * the two JSON REST venues (Kalshi, Polymarket), which map errors alike.
  */
-import { request, type Dispatcher } from 'undici';
+import { request } from 'undici';
 import { z } from 'zod';
 import { VenueRejected, type VenueContext, type VenueFetch, type VenueRequestInit } from './types.js';
 
@@ -40,7 +40,7 @@ export interface VenueAnswer {
  */
 export const venueFetch: VenueFetch = async (url, init) => {
   const res = await request(url, {
-    method: init.method as Dispatcher.HttpMethod,
+    method: init.method,
     headers: init.headers,
     body: init.body,
   });

@@ -37,8 +37,18 @@ describe('startDevMarks', () => {
   it('follows every later upsert of a mark, a new pair included', async () => {
     await publishMark(orm, tick('A.SIM', '101.25'));
     await publishMark(orm, tick('B.SIM', '7'));
-    expect(await waitFor(() => marks.markOf(VENUE, 'A.SIM'), (m) => m === '101.25')).toBe('101.25');
-    expect(await waitFor(() => marks.markOf(VENUE, 'B.SIM'), (m) => m === '7')).toBe('7');
+    expect(
+      await waitFor(
+        () => marks.markOf(VENUE, 'A.SIM'),
+        (m) => m === '101.25',
+      ),
+    ).toBe('101.25');
+    expect(
+      await waitFor(
+        () => marks.markOf(VENUE, 'B.SIM'),
+        (m) => m === '7',
+      ),
+    ).toBe('7');
   });
 
   it('answers from memory: a row changed without its NOTIFY is not read', async () => {

@@ -10,8 +10,18 @@ import { recoverHashSigner, recoverTypedDataSigner } from '../../venues/evm-reco
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const signer = privateKeyToAccount(KEY).address.toLowerCase();
 const typedData = {
-  domain: { name: 'Exchange', version: '1', chainId: 1337, verifyingContract: '0x0000000000000000000000000000000000000000' },
-  types: { Agent: [{ name: 'source', type: 'string' }, { name: 'connectionId', type: 'bytes32' }] },
+  domain: {
+    name: 'Exchange',
+    version: '1',
+    chainId: 1337,
+    verifyingContract: '0x0000000000000000000000000000000000000000',
+  },
+  types: {
+    Agent: [
+      { name: 'source', type: 'string' },
+      { name: 'connectionId', type: 'bytes32' },
+    ],
+  },
   primaryType: 'Agent',
   message: { source: 'a', connectionId: keccak256(toHex('order')) },
 } as const;
