@@ -12,9 +12,11 @@
  */
 import pg from 'pg';
 import { pino } from 'pino';
-import { canon } from '../../domain/decimal.js';
+import { canon, fmt } from '../../domain/decimal.js';
 import { parseMarkNotice } from '../../db/mark-notice.js';
+import { readMark } from '../../db/marks.js';
 import { startNotices } from '../../db/notices.js';
+import { sqlOfClient } from '../../db/sql.js';
 
 /** What {@link startDevMarks} answers: the mark of a pair, and `stop()`. */
 export interface DevMarks {
@@ -72,13 +74,12 @@ export async function startDevMarks(databaseUrl: string): Promise<DevMarks> {
   );
   return {
     async markOf(venue, symbol) {
-      const mark = listening ? held.get(`${venue} ${symbol}`) : null;
-      if (mark !== null) return mark ?? null; // held, or not held while listening: no mark
-      const { rows } = await pool.query<{ mark: string }>(
-        'select mark::text as mark from marks where venue = $1 and symbol = $2',
-        [venue, symbol],
-      );
-      return rows[0] ? canon(rows[0].mark) : null;
+      if (listening) {
+        const mark = held.get(`${venue} ${symbol}`);
+        if (mark !== null) return mark ?? null; // held, or not held while listening: it has no mark
+      }
+      const tick = await readMark(sqlOfClient(pool), venue, symbol, Number.MAX_SAFE_INTEGER);
+      return tick ? fmt(tick.mark) : null;
     },
     async stop() {
       await notices.stop();
