@@ -22,6 +22,13 @@ export interface Sql {
    * data-modifying `with` part) before the transaction's next read or its commit, so its errors surface there.
    */
   write(text: string, values?: readonly unknown[]): Promise<void>;
+  /**
+   * Sends a read now that a later {@link Sql.rows} of the same `text` and `values` will answer (issue 15): in a ledger
+   * {@link transaction} on a pipelining pool it goes out behind the statements already sent, in the same round trip,
+   * and runs after them (a read sent right after the account lock reads what the lock's previous holder committed).
+   * Dropped when a write is sent before that `rows` (which then reads again), and everywhere else a no-op.
+   */
+  prefetch(text: string, values: readonly unknown[]): void;
 }
 
 /**
@@ -41,6 +48,7 @@ export function sqlOf(em: EntityManager): Sql {
 const immediate = (rows: Sql['rows']): Sql => ({
   rows,
   write: async (text, values) => void (await rows(text, values)),
+  prefetch: () => undefined,
 });
 
 /** Where a {@link Sql} function runs: a {@link Sql} as it is, a MikroORM fork through {@link sqlOf}. */
@@ -73,34 +81,65 @@ export const shiftPlaceholders = (text: string, offset: number): string =>
   text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
 
 /**
+ * Whether `client` sends each statement without waiting for the previous one's answer (`pg`'s `pipeline` option, the
+ * worker's ledger pool; docs/architecture.md "The ledger's statements"): PostgreSQL still runs them one after the
+ * other, in the order sent, each on its own snapshot, and an error aborts the transaction for those behind it.
+ */
+const pipelines = (client: pg.ClientBase) => (client as pg.Client).pipeline === true;
+
+/** The key of a prefetched read: its text and values. */
+const readKey = (text: string, values: readonly unknown[]) => `${text}\u0000${JSON.stringify(values)}`;
+
+/**
  * The {@link Sql} of a ledger transaction's connection: writes are queued ({@link Sql.write}) and `flush()` sends
  * them as one statement, `with w0 as (<write>), w1 as (…) select 1`, their placeholders renumbered. A write whose text
  * is already queued (a second fill, a second update of the same kind) flushes the queue first: the parts of one
- * statement see the same snapshot and must not touch the same rows.
+ * statement see the same snapshot and must not touch the same rows. `flush()` hands the statement to `pg` before it
+ * returns its promise, so a statement sent right after it (the commit, a read) goes out behind it. On a pipelining
+ * connection a read goes out behind the queued writes without waiting for their answer (an error in them fails the
+ * read too), and {@link Sql.prefetch} sends reads ahead.
  */
 function writeBehind(client: pg.ClientBase): Sql & { flush(): Promise<void> } {
   const direct = sqlOfClient(client);
+  const pipelined = pipelines(client);
   let queue: { text: string; values: readonly unknown[] }[] = [];
-  const flush = async () => {
+  let ahead = new Map<string, Promise<unknown[]>>();
+  const flush = (): Promise<void> => {
     const batch = queue;
     queue = [];
-    if (batch.length <= 1) return batch.length ? direct.write(batch[0].text, batch[0].values) : undefined;
+    if (!batch.length) return Promise.resolve();
+    ahead = new Map(); // a read sent before these writes would not see them
+    if (batch.length === 1) return direct.write(batch[0].text, batch[0].values);
     const values: unknown[] = [];
     const parts = batch.map((w, i) => {
       const offset = values.length;
       values.push(...w.values);
       return `w${i} as (${shiftPlaceholders(w.text, offset)})`;
     });
-    await direct.write(`with ${parts.join(', ')} select 1`, values);
+    return direct.write(`with ${parts.join(', ')} select 1`, values);
   };
   return {
-    async rows<R extends object>(text: string, values?: readonly unknown[]): Promise<R[]> {
-      await flush();
-      return direct.rows<R>(text, values);
+    async rows<R extends object>(text: string, values: readonly unknown[] = []): Promise<R[]> {
+      const key = readKey(text, values);
+      const sent = queue.length ? undefined : ahead.get(key);
+      ahead.delete(key);
+      if (sent) return sent as Promise<R[]>;
+      if (!pipelined) {
+        await flush();
+        return direct.rows<R>(text, values);
+      }
+      const [, rows] = await Promise.all([flush(), direct.rows<R>(text, values)]);
+      return rows;
     },
     async write(text: string, values: readonly unknown[] = []) {
       if (queue.some((w) => w.text === text)) await flush();
       queue.push({ text, values });
+    },
+    prefetch(text, values) {
+      if (!pipelined || queue.length) return;
+      const sent = direct.rows(text, values);
+      sent.catch(() => undefined); // an unread prefetch's error is the transaction's: its next statement fails too
+      ahead.set(readKey(text, values), sent);
     },
     flush,
   };
@@ -109,9 +148,11 @@ function writeBehind(client: pg.ClientBase): Sql & { flush(): Promise<void> } {
 /**
  * Runs `work` in one transaction on a connection of `pool` (read committed, as MikroORM's): its writes are sent in
  * batches (see {@link writeBehind}), the last before the commit; commits when it resolves, rolls back and rethrows
- * when it (or a batch of its writes) throws. A connection lost meanwhile (PostgreSQL restarting: `57P01`) makes the
- * next statement reject, never an unhandled `error` event; a lost connection, or one whose rollback fails, is
- * destroyed, not reused.
+ * when it (or a batch of its writes) throws. On a pipelining pool (`pg`'s `pipeline` option: the worker's ledger
+ * pool) `begin` goes out with the first statement and the commit with the last batch of writes, two round trips fewer
+ * (issue 15); a failed batch makes that commit a rollback, and the batch's error is thrown. A connection lost
+ * meanwhile (PostgreSQL restarting: `57P01`) makes the next statement reject, never an unhandled `error` event; a lost
+ * connection, or one whose rollback fails, is destroyed, not reused.
  */
 export async function transaction<T>(pool: pg.Pool, work: (tx: Sql) => Promise<T>): Promise<T> {
   const client = await pool.connect();
@@ -121,11 +162,15 @@ export async function transaction<T>(pool: pg.Pool, work: (tx: Sql) => Promise<T
   const lost = (err: Error) => (broken = err);
   client.on('error', lost);
   try {
-    await client.query('begin');
+    const pipelined = pipelines(client);
+    const began = client.query('begin');
+    began.catch(() => undefined); // awaited below; a lost connection fails the statements behind it too
+    if (!pipelined) await began;
     const tx = writeBehind(client);
     const out = await work(tx);
-    await tx.flush();
-    await client.query('commit');
+    await began;
+    if (pipelined) await Promise.all([tx.flush(), client.query('commit')]);
+    else await tx.flush().then(() => client.query('commit'));
     return out;
   } catch (err) {
     await client.query('rollback').catch((e: Error) => (broken = e));

@@ -122,8 +122,9 @@ export async function createWorker(opts: {
     interceptors: tracingClientInterceptors(opts.tracing),
   });
   const metrics = createWorkerMetrics();
-  // The ledger's own pool (db/sql.ts: prepared statements, no MikroORM), as large as MikroORM's.
-  const ledgerPool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+  // The ledger's own pool (db/sql.ts: prepared statements, no MikroORM), as large as MikroORM's; pipelining: a
+  // transaction's statements that wait for no answer go out together (db/sql.ts `transaction`).
+  const ledgerPool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, pipeline: true });
   ledgerPool.on('error', (err) => logger.warn({ err }, 'ledger pool: idle connection lost'));
   const worker = await Worker.create({
     connection,

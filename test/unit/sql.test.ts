@@ -19,6 +19,7 @@ import {
   withRecordedIntent,
   writeIfUnchanged,
   intentEvent,
+  prefetchVenueReads,
 } from '../../modules/oms/activities/ledger.js';
 import { omsActivities } from '../../modules/oms/activities/oms.js';
 import { newIntent, type IntentOrder } from '../../domain/oms/new-intent.js';
@@ -56,12 +57,13 @@ async function trader(orm: MikroORM, slug: string) {
   return { cred, intent };
 }
 
-describe('db/sql.ts', () => {
+// Every case on a pool that waits for each answer and on one that pipelines (the worker's ledger pool, issue 15).
+describe.each([false, true])('db/sql.ts (pipeline: %s)', (pipeline) => {
   let orm: MikroORM;
   let pool: pg.Pool;
   beforeAll(async () => {
     orm = await openOrm(inject('databaseUrl'));
-    pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 });
+    pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2, pipeline });
     await clean();
   });
   const clean = () =>
@@ -224,7 +226,7 @@ describe('db/sql.ts', () => {
 
   it("one-statement records and the ledger's transactions on one account number its events 1…n: none twice, none skipped", async () => {
     const { cred, intent: input } = await trader(orm, 'sqlseq');
-    const wide = new pg.Pool({ connectionString: inject('databaseUrl'), max: 8 });
+    const wide = new pg.Pool({ connectionString: inject('databaseUrl'), max: 8, pipeline });
     const deps = { pool: wide };
     try {
       // 24 intents at once, every other one through a transaction (begin, lock, insert, commit) instead of one statement.
@@ -272,6 +274,54 @@ describe('db/sql.ts', () => {
       expect(lastEvents[0].n).toBe(24);
     } finally {
       await wide.end();
+    }
+  });
+
+  it("a read sent ahead behind a waiting account lock reads what the lock's holder committed, and goes out once", async () => {
+    const { cred, intent } = await trader(orm, 'sqlahead');
+    const { row, event } = composedIntent(intent('ahead'));
+    const { recorded } = await recordIntentRow({ pool }, row, [event]);
+    const balance = { accountId: cred.accountId, venue: 'paper', tenantId: recorded.tenantId };
+    const upsert = 'on conflict (account_id, venue) do update set balance_usd = excluded.balance_usd';
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const holding = new Promise<void>((r) => (locked = r));
+    // The first holder writes the balance under the lock and commits once the second waits for the lock.
+    const first = withLockedIntent({ pool }, recorded.id, async (tx) => {
+      await insertRow(tx, 'account_balances', { ...balance, balanceUsd: '123.000000001' }, upsert);
+      await tx.rows('select 1'); // sends the write
+      locked();
+      await held;
+    });
+    await holding;
+    const sent: string[] = [];
+    const query: (...a: unknown[]) => unknown = Reflect.get(pg.Client.prototype, 'query');
+    Reflect.set(pg.Client.prototype, 'query', function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0] as string | { text?: string };
+      sent.push(typeof first === 'string' ? first : (first.text ?? ''));
+      return query.apply(this, args);
+    });
+    const readsOf = (texts: string[]) => texts.filter((t) => t.includes('left join account_balances b')).length;
+    try {
+      const second = withLockedIntent(
+        { pool },
+        recorded.id,
+        (tx, locked) => venueReads(tx, locked, 60_000),
+        undefined,
+        prefetchVenueReads(recorded),
+      );
+      await new Promise((r) => setTimeout(r, 300)); // the second's lock statement waits for the first's commit
+      // Pipelined, the reads went out behind the waiting lock; otherwise they wait for its answer.
+      expect(readsOf(sent)).toBe(pipeline ? 1 : 0);
+      release();
+      await first;
+      const reads = await second;
+      expect(reads.balance?.balanceUsd).toBe('123.000000001'); // read after the lock: the first's commit is seen
+      expect(readsOf(sent)).toBe(1); // the work's venueReads took the prefetched answer
+    } finally {
+      Reflect.set(pg.Client.prototype, 'query', query);
+      release();
     }
   });
 

@@ -193,8 +193,14 @@ async function saveIntent(tx: Sql, intent: OrderIntentRow): Promise<void> {
 }
 
 /**
+ * Reads a ledger transaction's `work` will make, sent right behind its account lock ({@link Sql.prefetch}: in the lock's
+ * round trip on the worker's pipelining pool, issue 15), e.g. {@link prefetchVenueReads}.
+ */
+export type ReadsAhead = (tx: Sql) => void;
+
+/**
  * Runs `work` in one transaction of the intent's tenant on the worker's pool (deps.pool: prepared statements, no
- * MikroORM) with the account and the intent locked; `work` gets the transaction, the intent row (change it in place:
+ * MikroORM) with the account and the intent locked; `ahead` sends the reads `work` will make behind the lock; `work` gets the transaction, the intent row (change it in place:
  * what changed is written before the commit) and what the account lock read ({@link LockedAccount}). Every terminal
  * transition of an intent happens in here, so when `work` moved the intent into a terminal state,
  * `metrics.intentTerminal` hears of it once the transaction has committed.
@@ -205,10 +211,13 @@ export async function withLockedIntent<T>(
   intentId: string,
   work: (tx: Sql, intent: OrderIntentRow, account: LockedAccount) => Promise<T>,
   metrics?: ActivityMetrics,
+  ahead?: ReadsAhead,
 ): Promise<T> {
   const head = await headOf(deps.pool, intentId);
   const { out, reached } = await transaction(deps.pool, async (tx) => {
-    const { account, intent } = await lockAccountAndIntent(tx, head, intentId);
+    const locked = lockAccountAndIntent(tx, head, intentId);
+    ahead?.(tx);
+    const { account, intent } = await locked;
     return workOn(tx, intent, account, work);
   });
   if (reached) metrics?.intentTerminal(head.venue, reached);
@@ -271,7 +280,7 @@ async function insertIntent(
  * input (docs/order-lifecycle.md §1).
  */
 export function composedIntent(input: IntentWorkflowInput): {
-  row: Partial<OrderIntentRow> & Pick<OrderIntentRow, 'id' | 'tenantId' | 'accountId' | 'venue'>;
+  row: Partial<OrderIntentRow> & Pick<OrderIntentRow, 'id' | 'tenantId' | 'accountId' | 'venue' | 'symbol'>;
   event: NewEvent;
 } {
   const {
@@ -313,8 +322,8 @@ const RETURNED_INTENT = selectList(INTENT_PROPS, 'order_intents');
 /**
  * {@link withLockedIntent} for an intent recorded in the same transaction (issue 15: a paper order's record, risk check
  * and first dispatch are one transaction): locks the account, inserts `row` with `events` ({@link insertIntent})
- * unless the intent exists (a retry: it is then read locked), runs `work` on the intent row as withLockedIntent does,
- * and keeps the intent's head. Answers `work`'s result, the intent as recorded, before `work` changed it, and whether
+ * unless the intent exists (a retry: it is then read locked), runs `work` on the intent row as withLockedIntent does
+ * (`ahead` as there), and keeps the intent's head. Answers `work`'s result, the intent as recorded, before `work` changed it, and whether
  * this call inserted it (`inserted`; false: a retry found it recorded).
  * @throws Error when the account does not exist in the intent's tenant.
  */
@@ -324,10 +333,13 @@ export async function withRecordedIntent<T>(
   events: NewEvent[],
   work: (tx: Sql, intent: OrderIntentRow, account: LockedAccount) => Promise<T>,
   metrics?: ActivityMetrics,
+  ahead?: ReadsAhead,
 ): Promise<{ out: T; recorded: OrderIntentRow; inserted: boolean }> {
   const { out, reached, recorded, inserted } = await transaction(deps.pool, async (tx) => {
-    let account = await lockAccountOf(tx, row);
-    let intent = await insertIntent(tx, row, events);
+    // The insert (and `ahead`) go out behind the lock without waiting for it: PostgreSQL runs them after it.
+    const sent = [lockAccountOf(tx, row), insertIntent(tx, row, events)] as const;
+    ahead?.(tx);
+    let [account, intent] = await Promise.all(sent);
     const inserted = intent !== null;
     if (!intent) ({ account, intent } = await lockAccountAndIntent(tx, row, row.id));
     const recorded = { ...intent };
@@ -479,13 +491,29 @@ export async function venueReads(
   markMaxAgeMs: number,
   now = Date.now(),
 ): Promise<VenueReads> {
-  const rows = await tx.rows<Record<string, unknown>>(VENUE_READS, [intent.accountId, intent.venue, intent.symbol]);
+  const rows = await tx.rows<Record<string, unknown>>(VENUE_READS, venueReadsValues(intent));
   return {
     tick: markTickOf(prefixed<MarkRow>(rows[0], 'm.', 'ts'), intent.venue, intent.symbol, markMaxAgeMs, now),
     balance: prefixed<AccountBalanceRow>(rows[0], 'b.', 'accountId'),
     positions: rows.flatMap((row) => prefixed<PositionRow>(row, 'p.', 'accountId') ?? []),
   };
 }
+
+/** {@link VENUE_READS}' values for `intent`. */
+const venueReadsValues = (intent: Pick<OrderIntentRow, 'accountId' | 'venue' | 'symbol'>) => [
+  intent.accountId,
+  intent.venue,
+  intent.symbol,
+];
+
+/**
+ * Sends {@link venueReads}' statement for `intent` ahead ({@link ReadsAhead}): a {@link venueReads} of the same intent
+ * later in the transaction takes its answer, unless a write went out in between.
+ */
+export const prefetchVenueReads =
+  (intent: Pick<OrderIntentRow, 'accountId' | 'venue' | 'symbol'>): ReadsAhead =>
+  (tx) =>
+    tx.prefetch(VENUE_READS, venueReadsValues(intent));
 
 /**
  * The marks an account's state on `intent`'s venue is valued at, keyed `<venue> <symbol>` (USD): `mark` for the

@@ -122,6 +122,7 @@ export async function recordAndExecutePaper(
     [event],
     checkAndExecuteInLock(deps),
     deps.metrics,
+    ledger.prefetchVenueReads(row), // the risk check's reads
   );
   return { ...out, view: intentToView(recorded) };
 }

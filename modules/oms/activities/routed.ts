@@ -45,6 +45,7 @@ import {
   transitionEvents,
   composedIntent,
   withLockedIntent,
+  prefetchVenueReads,
   recordIntentRow,
   writeIfUnchanged,
   venueReads,
@@ -240,6 +241,7 @@ async function recordVenueState(
       return outcomeOf(intent);
     },
     deps.metrics,
+    fills.length ? prefetchVenueReads(head) : undefined, // recordVenueFills' reads
   );
 }
 
