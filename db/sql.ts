@@ -82,7 +82,7 @@ export const shiftPlaceholders = (text: string, offset: number): string =>
 
 /**
  * Whether `client` sends each statement without waiting for the previous one's answer (`pg`'s `pipeline` option, the
- * worker's ledger pool; docs/architecture.md "The ledger's statements"): PostgreSQL still runs them one after the
+ * worker's ledger pool; docs/architecture.md "Data and events"): PostgreSQL still runs them one after the
  * other, in the order sent, each on its own snapshot, and an error aborts the transaction for those behind it.
  */
 const pipelines = (client: pg.ClientBase) => (client as pg.Client).pipeline === true;
