@@ -20,9 +20,7 @@ import {
   writeIfUnchanged,
   intentEvent,
   prefetchVenueReads,
-  withIntentIfUnchanged,
 } from '../../modules/oms/activities/ledger.js';
-import type { OrderIntentRow } from '../../db/entities.js';
 import { omsActivities } from '../../modules/oms/activities/oms.js';
 import { newIntent, type IntentOrder } from '../../domain/oms/new-intent.js';
 import { ensureTenant, issueCredential } from '../../db/seed.js';
@@ -326,117 +324,6 @@ describe.each([false, true])('db/sql.ts (pipeline: %s)', (pipeline) => {
       release();
     }
   });
-
-  /** The trader's balance on paper (USD, as stored), and a work that adds `usd` to it from what it read. */
-  const paperBalance = async (accountId: string) =>
-    (
-      await pool.query<{ b: string }>(`select balance_usd as b from account_balances where account_id = $1 and venue = 'paper'`, [
-        accountId,
-      ])
-    ).rows[0]?.b;
-  const addToBalance =
-    (usd: string, between?: () => Promise<void>) =>
-    async (tx: Parameters<Parameters<typeof withIntentIfUnchanged>[2]>[0], locked: OrderIntentRow) => {
-      const read = await venueReads(tx, locked, 60_000);
-      await between?.();
-      const balanceUsd = new Decimal(read.balance?.balanceUsd ?? 0).plus(usd).toFixed();
-      await insertRow(
-        tx,
-        'account_balances',
-        { accountId: locked.accountId, venue: 'paper', tenantId: locked.tenantId, balanceUsd },
-        'on conflict (account_id, venue) do update set balance_usd = excluded.balance_usd',
-      );
-    };
-
-  it('writes made from reads without the account lock lose no concurrent update: 24 read-modify-writes of one balance add up', async () => {
-    const { cred, intent } = await trader(orm, 'sqlunlocked');
-    const wide = new pg.Pool({ connectionString: inject('databaseUrl'), max: 8, pipeline });
-    try {
-      const recorded = await Promise.all(
-        Array.from({ length: 8 }, async (_, n) => {
-          const { row, event } = composedIntent(intent(String(n)));
-          return (await recordIntentRow({ pool: wide }, row, [event])).recorded;
-        }),
-      );
-      const before = new Decimal((await paperBalance(cred.accountId!)) ?? 0);
-      // 24 writes over 8 intents of one account at once, each adding 0.000000001 USD to what it read; every third one
-      // through withLockedIntent, as a fill recorded under the lock would be.
-      await Promise.all(
-        Array.from({ length: 24 }, (_, n) => {
-          const { id } = recorded[n % 8];
-          const work = addToBalance('0.000000001');
-          return n % 3 === 2
-            ? withLockedIntent({ pool: wide }, id, work)
-            : withIntentIfUnchanged({ pool: wide }, id, work, undefined, prefetchVenueReads(recorded[n % 8]));
-        }),
-      );
-      expect(await paperBalance(cred.accountId!)).toBe(before.plus('0.000000024').toFixed());
-    } finally {
-      await wide.end();
-    }
-  });
-
-  it.runIf(pipeline)(
-    'a write whose reads changed before it took the account lock writes nothing, and runs again under the lock',
-    async () => {
-      const { cred, intent } = await trader(orm, 'sqlchanged');
-      const { row, event } = composedIntent(intent('changed'));
-      const { recorded } = await recordIntentRow({ pool }, row, [event]);
-      const other = composedIntent(intent('other'));
-      const { recorded: second } = await recordIntentRow({ pool }, other.row, [other.event]);
-      const start = new Decimal((await paperBalance(cred.accountId!)) ?? 0);
-      const sent: string[] = [];
-      const query: (...a: unknown[]) => unknown = Reflect.get(pg.Client.prototype, 'query');
-      Reflect.set(pg.Client.prototype, 'query', function (this: pg.Client, ...args: unknown[]) {
-        const first = args[0] as string | { text?: string };
-        sent.push(typeof first === 'string' ? first : (first.text ?? ''));
-        return query.apply(this, args);
-      });
-      let runs = 0;
-      try {
-        // Between its read and its write, another ledger transaction (under the lock) adds 5 USD to the balance.
-        await withIntentIfUnchanged({ pool }, recorded.id, async (tx, locked) => {
-          runs++;
-          const between =
-            runs === 1 ? () => withLockedIntent({ pool }, second.id, addToBalance('5')) : async () => undefined;
-          await addToBalance('1', between)(tx, locked);
-        });
-      } finally {
-        Reflect.set(pg.Client.prototype, 'query', query);
-      }
-      expect(runs).toBe(2); // refused by the check after the lock, then under the locks
-      expect(await paperBalance(cred.accountId!)).toBe(start.plus(6).toFixed()); // + 5 + 1: the 5 is not lost
-      expect(sent.filter((t) => t.includes('ledger_expect_unchanged'))).toHaveLength(2); // the lock and the check, once
-
-      // Unchanged: one run, and the lock, the check, the writes and the commit go out together after the reads.
-      sent.length = 0;
-      Reflect.set(pg.Client.prototype, 'query', function (this: pg.Client, ...args: unknown[]) {
-        const first = args[0] as string | { text?: string };
-        sent.push(typeof first === 'string' ? first : (first.text ?? ''));
-        return query.apply(this, args);
-      });
-      try {
-        await withIntentIfUnchanged({ pool }, recorded.id, addToBalance('1'));
-      } finally {
-        Reflect.set(pg.Client.prototype, 'query', query);
-      }
-      expect(await paperBalance(cred.accountId!)).toBe(start.plus(7).toFixed());
-      const kinds = sent.map((t) =>
-        t === 'begin' || t === 'commit'
-          ? t
-          : t.includes('ledger_lock_account')
-            ? 'lock'
-            : t.includes('ledger_expect_unchanged')
-              ? 'check'
-              : t.includes('left join account_balances b')
-                ? 'reads'
-                : t.includes('from order_intents i')
-                  ? 'intent'
-                  : 'write',
-      );
-      expect(kinds).toEqual(['begin', 'intent', 'reads', 'lock', 'check', 'write', 'commit']);
-    },
-  );
 
   it('a one-statement write of an intent that moved on since it was read writes nothing and answers false', async () => {
     const { cred, intent } = await trader(orm, 'sqlstale');
