@@ -200,8 +200,9 @@ export type ReadsAhead = (tx: Sql) => void;
 
 /**
  * Runs `work` in one transaction of the intent's tenant on the worker's pool (deps.pool: prepared statements, no
- * MikroORM) with the account and the intent locked; `ahead` sends the reads `work` will make behind the lock; `work` gets the transaction, the intent row (change it in place:
- * what changed is written before the commit) and what the account lock read ({@link LockedAccount}). Every terminal
+ * MikroORM) with the account and the intent locked; `ahead` sends the reads `work` will make right behind the lock.
+ * `work` gets the transaction, the intent row (change it in place: what changed is written before the commit) and
+ * what the account lock read ({@link LockedAccount}). Every terminal
  * transition of an intent happens in here, so when `work` moved the intent into a terminal state,
  * `metrics.intentTerminal` hears of it once the transaction has committed.
  * @throws ApplicationFailure `intent_not_found` (non-retryable) when no such intent exists.
@@ -323,8 +324,8 @@ const RETURNED_INTENT = selectList(INTENT_PROPS, 'order_intents');
  * {@link withLockedIntent} for an intent recorded in the same transaction (issue 15: a paper order's record, risk check
  * and first dispatch are one transaction): locks the account, inserts `row` with `events` ({@link insertIntent})
  * unless the intent exists (a retry: it is then read locked), runs `work` on the intent row as withLockedIntent does
- * (`ahead` as there), and keeps the intent's head. Answers `work`'s result, the intent as recorded, before `work` changed it, and whether
- * this call inserted it (`inserted`; false: a retry found it recorded).
+ * (`ahead` as there), and keeps the intent's head. Answers `work`'s result, the intent as recorded, before `work`
+ * changed it, and whether this call inserted it (`inserted`; false: a retry found it recorded).
  * @throws Error when the account does not exist in the intent's tenant.
  */
 export async function withRecordedIntent<T>(
