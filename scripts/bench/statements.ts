@@ -7,8 +7,10 @@
  * then 100 ms more (so the order's last writes are in), after a warm-up of 5. The mark refresh that keeps the mark
  * fresh is paused while measuring, so what is counted is the orders'.
  *
- * Prints the statements per order, this process's CPU time per order between its compose and its `filled` frame
- * (`process.cpuUsage`, user + system: the api, the worker and the trader's client, not PostgreSQL or Temporal), and each distinct statement (its first 110 characters, quoted values that MikroORM
+ * Prints the statements per order, the round trips they take (a statement written behind an unanswered one on a
+ * pipelining connection, the worker's ledger pool, shares its round trip), this process's CPU time per order between
+ * its compose and its `filled` frame (`process.cpuUsage`, user + system: the api, the worker and the trader's client,
+ * not PostgreSQL or Temporal), and each distinct statement (its first 110 characters, quoted values that MikroORM
  * inlines shown as `?`) with how many times per order it ran, most frequent first. Counting is deterministic
  * (unlike latency), so two runs on either side of a change compare exactly.
  */
@@ -25,6 +27,12 @@ const WARM = 5;
 
 let counting = false;
 const seen = new Map<string, number>();
+/**
+ * Round trips: a statement starts one unless it was written while another of its connection was still unanswered on
+ * a pipelining connection (the worker's ledger pool, db/sql.ts), where it travels with that one.
+ */
+let roundTrips = 0;
+const unanswered = new WeakMap<pg.Client, number>();
 // MikroORM brings its own copy of `pg` (node_modules/@mikro-orm/postgresql/node_modules/pg): both are counted.
 const mikroPg = createRequire(import.meta.resolve('@mikro-orm/postgresql'))('pg') as typeof pg;
 for (const { Client } of new Set([pg, mikroPg])) {
@@ -38,8 +46,15 @@ for (const { Client } of new Set([pg, mikroPg])) {
         .trim()
         .slice(0, 110);
       seen.set(text, (seen.get(text) ?? 0) + 1);
+      if (!this.pipeline || !unanswered.get(this)) roundTrips++;
     }
-    return query.apply(this, args);
+    const out = query.apply(this, args);
+    if (out instanceof Promise) {
+      unanswered.set(this, (unanswered.get(this) ?? 0) + 1);
+      const answered = () => unanswered.set(this, unanswered.get(this)! - 1);
+      out.then(answered, answered);
+    }
+    return out;
   } as typeof Client.prototype.query;
 }
 
@@ -77,6 +92,9 @@ counting = false;
 
 const total = [...seen.values()].reduce((a, b) => a + b, 0);
 console.log(`\n${(total / ORDERS).toFixed(1)} statements per paper market order (${total} over ${ORDERS} orders)`);
+console.log(
+  `${(roundTrips / ORDERS).toFixed(1)} round trips per order (statements pipelined behind an unanswered one share it)`,
+);
 console.log(
   `${(spent.cpuUs / 1000 / ORDERS).toFixed(1)} ms of this process's CPU per order between compose and its filled frame ` +
     `(api, worker and the trader's client), of ${(spent.wallMs / ORDERS).toFixed(1)} ms wall, one order at a time\n`,
