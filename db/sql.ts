@@ -120,10 +120,14 @@ function writeBehind(client: pg.ClientBase): Sql & { flush(): Promise<void> } {
   };
   return {
     async rows<R extends object>(text: string, values: readonly unknown[] = []): Promise<R[]> {
-      const key = readKey(text, values);
-      const sent = queue.length ? undefined : ahead.get(key);
-      ahead.delete(key);
-      if (sent) return sent as Promise<R[]>;
+      // A read's key is built only while a prefetch waits (queued writes have cleared them by the time they go out).
+      const key = ahead.size && !queue.length ? readKey(text, values) : undefined;
+      const sent = key === undefined ? undefined : ahead.get(key);
+      if (sent) {
+        ahead.delete(key!);
+        return sent as Promise<R[]>;
+      }
+      if (!queue.length) return direct.rows<R>(text, values);
       if (!pipelined) {
         await flush();
         return direct.rows<R>(text, values);

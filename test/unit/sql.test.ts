@@ -57,6 +57,18 @@ async function trader(orm: MikroORM, slug: string) {
   return { cred, intent };
 }
 
+/** Records the text of every statement any `pg` client sends, in order, until `restore()`. */
+function recordStatements(): { statements: string[]; restore: () => void } {
+  const statements: string[] = [];
+  const query: (...a: unknown[]) => unknown = Reflect.get(pg.Client.prototype, 'query');
+  Reflect.set(pg.Client.prototype, 'query', function (this: pg.Client, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    statements.push(typeof first === 'string' ? first : (first.text ?? ''));
+    return query.apply(this, args);
+  });
+  return { statements, restore: () => Reflect.set(pg.Client.prototype, 'query', query) };
+}
+
 // Every case on a pool that waits for each answer and on one that pipelines (the worker's ledger pool, issue 15).
 describe.each([false, true])('db/sql.ts (pipeline: %s)', (pipeline) => {
   let orm: MikroORM;
@@ -195,19 +207,12 @@ describe.each([false, true])('db/sql.ts (pipeline: %s)', (pipeline) => {
     const { cred, intent } = await trader(orm, 'sqltest');
     const input = intent('once', { qty: '0.123456789', price: '64000.5' });
     const oms = omsActivities({ pool, markMaxAgeMs: 60_000, venues: { network: 'testnet' } });
-    const statements: string[] = [];
-    const query: (...a: unknown[]) => unknown = Reflect.get(pg.Client.prototype, 'query');
-    const counting = function (this: pg.Client, ...args: unknown[]) {
-      const first = args[0] as string | { text?: string };
-      statements.push(typeof first === 'string' ? first : (first.text ?? ''));
-      return query.apply(this, args);
-    };
-    Reflect.set(pg.Client.prototype, 'query', counting);
+    const { statements, restore } = recordStatements();
     let first;
     try {
       first = await oms.recordIntent(input);
     } finally {
-      Reflect.set(pg.Client.prototype, 'query', query);
+      restore();
     }
     expect(first).toMatchObject({ intentId: input.intentId, state: 'signed_pending_dispatch', qty: '0.123456789' });
     // The account lock, the intent and its event: one statement, no begin or commit of its own (issue 15).
@@ -295,13 +300,7 @@ describe.each([false, true])('db/sql.ts (pipeline: %s)', (pipeline) => {
       await held;
     });
     await holding;
-    const sent: string[] = [];
-    const query: (...a: unknown[]) => unknown = Reflect.get(pg.Client.prototype, 'query');
-    Reflect.set(pg.Client.prototype, 'query', function (this: pg.Client, ...args: unknown[]) {
-      const first = args[0] as string | { text?: string };
-      sent.push(typeof first === 'string' ? first : (first.text ?? ''));
-      return query.apply(this, args);
-    });
+    const { statements: sent, restore } = recordStatements();
     const readsOf = (texts: string[]) => texts.filter((t) => t.includes('left join account_balances b')).length;
     try {
       const second = withLockedIntent(
@@ -320,7 +319,7 @@ describe.each([false, true])('db/sql.ts (pipeline: %s)', (pipeline) => {
       expect(reads.balance?.balanceUsd).toBe('123.000000001'); // read after the lock: the first's commit is seen
       expect(readsOf(sent)).toBe(1); // the work's venueReads took the prefetched answer
     } finally {
-      Reflect.set(pg.Client.prototype, 'query', query);
+      restore();
       release();
     }
   });
