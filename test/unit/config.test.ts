@@ -15,6 +15,9 @@ import { loadConfig, loadTemporalConfig, redactedConfig } from '../../config.js'
 import { temporalConnectionOptions } from '../../temporal-connection.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+/** How long a `--print-config` child may take (ms), and the test that runs it. */
+const CHILD_TIMEOUT_MS = 120_000;
+const TEST_TIMEOUT_MS = CHILD_TIMEOUT_MS + 10_000;
 const BASE = {
   DATABASE_URL: 'postgres://platform:db-password-1@db.internal:5432/platform',
   JWT_SECRET: 'a-production-secret-of-forty-characters!!',
@@ -220,16 +223,20 @@ describe('--print-config', () => {
       expect(text).not.toContain(secret);
   });
 
-  /** Runs an entry point with `--print-config` in a child process (the real `node --import tsx` start). */
+  /**
+   * Runs an entry point with `--print-config` in a child process (the real `node --import tsx` start). The entry point
+   * loads its whole import graph through tsx before it reads its arguments: beside the suite's other files on a slow
+   * machine that took over 30 s once (CI of 2026-11-29, killed by the old timeout: status null), so it gets two minutes.
+   */
   const run = (script: string, env: Record<string, string>) =>
     spawnSync(process.execPath, ['--import', 'tsx', script, '--print-config'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, ...env },
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: CHILD_TIMEOUT_MS,
     });
 
-  it('the api prints the redacted configuration as JSON and exits 0 without starting', () => {
+  it('the api prints the redacted configuration as JSON and exits 0 without starting', { timeout: TEST_TIMEOUT_MS }, () => {
     const r = run('api/server.ts', { ...SECRET_ENV, PORT: '1' });
     expect(r.status, r.stderr).toBe(0);
     const shown = JSON.parse(r.stdout);
@@ -237,7 +244,7 @@ describe('--print-config', () => {
     expect(r.stdout).not.toContain('smtp-password-9');
   });
 
-  it('the worker prints the validation errors and exits 1', () => {
+  it('the worker prints the validation errors and exits 1', { timeout: TEST_TIMEOUT_MS }, () => {
     const r = run('worker/main.ts', { DATABASE_URL: 'not a url', JWT_SECRET: 'short', NODE_ENV: 'production' });
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
