@@ -236,13 +236,17 @@ describe('--print-config', () => {
       timeout: CHILD_TIMEOUT_MS,
     });
 
-  it('the api prints the redacted configuration as JSON and exits 0 without starting', { timeout: TEST_TIMEOUT_MS }, () => {
-    const r = run('api/server.ts', { ...SECRET_ENV, PORT: '1' });
-    expect(r.status, r.stderr).toBe(0);
-    const shown = JSON.parse(r.stdout);
-    expect(shown).toMatchObject({ PORT: 1, JWT_SECRET: '<redacted>', TEMPORAL_API_KEY: '<redacted>' });
-    expect(r.stdout).not.toContain('smtp-password-9');
-  });
+  it(
+    'the api prints the redacted configuration as JSON and exits 0 without starting',
+    { timeout: TEST_TIMEOUT_MS },
+    () => {
+      const r = run('api/server.ts', { ...SECRET_ENV, PORT: '1' });
+      expect(r.status, r.stderr).toBe(0);
+      const shown = JSON.parse(r.stdout);
+      expect(shown).toMatchObject({ PORT: 1, JWT_SECRET: '<redacted>', TEMPORAL_API_KEY: '<redacted>' });
+      expect(r.stdout).not.toContain('smtp-password-9');
+    },
+  );
 
   it('the worker prints the validation errors and exits 1', { timeout: TEST_TIMEOUT_MS }, () => {
     const r = run('worker/main.ts', { DATABASE_URL: 'not a url', JWT_SECRET: 'short', NODE_ENV: 'production' });
