@@ -20,7 +20,9 @@ import {
   writeIfUnchanged,
   intentEvent,
   prefetchVenueReads,
+  withIntentIfUnchanged,
 } from '../../modules/oms/activities/ledger.js';
+import type { OrderIntentRow } from '../../db/entities.js';
 import { omsActivities } from '../../modules/oms/activities/oms.js';
 import { newIntent, type IntentOrder } from '../../domain/oms/new-intent.js';
 import { ensureTenant, issueCredential } from '../../db/seed.js';
@@ -323,6 +325,144 @@ describe.each([false, true])('db/sql.ts (pipeline: %s)', (pipeline) => {
       release();
     }
   });
+
+  /** The trader's balance on paper (USD, as stored), and a work that adds `usd` to it from what it read. */
+  const paperBalance = async (accountId: string) =>
+    (
+      await pool.query<{ b: string }>(
+        `select balance_usd as b from account_balances where account_id = $1 and venue = 'paper'`,
+        [accountId],
+      )
+    ).rows[0]?.b;
+  const addToBalance =
+    (usd: string, between?: () => Promise<void>) =>
+    async (tx: Parameters<Parameters<typeof withIntentIfUnchanged>[2]>[0], locked: OrderIntentRow) => {
+      const read = await venueReads(tx, locked, 60_000);
+      await between?.();
+      const balanceUsd = new Decimal(read.balance?.balanceUsd ?? 0).plus(usd).toFixed();
+      await insertRow(
+        tx,
+        'account_balances',
+        { accountId: locked.accountId, venue: 'paper', tenantId: locked.tenantId, balanceUsd },
+        'on conflict (account_id, venue) do update set balance_usd = excluded.balance_usd',
+      );
+    };
+
+  it('writes made from reads without the account lock lose no concurrent update: 24 read-modify-writes of one balance add up', async () => {
+    const { cred, intent } = await trader(orm, 'sqlunlocked');
+    const wide = new pg.Pool({ connectionString: inject('databaseUrl'), max: 8, pipeline });
+    try {
+      const recorded = await Promise.all(
+        Array.from({ length: 8 }, async (_, n) => {
+          const { row, event } = composedIntent(intent(String(n)));
+          return (await recordIntentRow({ pool: wide }, row, [event])).recorded;
+        }),
+      );
+      const before = new Decimal((await paperBalance(cred.accountId!)) ?? 0);
+      // 24 writes over 8 intents of one account at once, each adding 0.000000001 USD to what it read; every third one
+      // through withLockedIntent, as a fill recorded under the lock would be.
+      await Promise.all(
+        Array.from({ length: 24 }, (_, n) => {
+          const { id } = recorded[n % 8];
+          const work = addToBalance('0.000000001');
+          return n % 3 === 2
+            ? withLockedIntent({ pool: wide }, id, work)
+            : withIntentIfUnchanged({ pool: wide }, id, work, undefined, prefetchVenueReads(recorded[n % 8]));
+        }),
+      );
+      expect(await paperBalance(cred.accountId!)).toBe(before.plus('0.000000024').toFixed());
+    } finally {
+      await wide.end();
+    }
+  });
+
+  it.runIf(pipeline)(
+    'a write whose reads changed before it took the account lock writes nothing, and runs again under the lock',
+    async () => {
+      const { cred, intent } = await trader(orm, 'sqlchanged');
+      const { row, event } = composedIntent(intent('changed'));
+      const { recorded } = await recordIntentRow({ pool }, row, [event]);
+      const other = composedIntent(intent('other'));
+      const { recorded: second } = await recordIntentRow({ pool }, other.row, [other.event]);
+      const start = new Decimal((await paperBalance(cred.accountId!)) ?? 0);
+      let runs = 0;
+      let rec = recordStatements();
+      try {
+        // Between its read and its write, another ledger transaction (under the account lock) adds 5 USD to the balance.
+        await withIntentIfUnchanged({ pool }, recorded.id, async (tx, locked) => {
+          runs++;
+          const between =
+            runs === 1 ? () => withLockedIntent({ pool }, second.id, addToBalance('5')) : async () => undefined;
+          await addToBalance('1', between)(tx, locked);
+        });
+      } finally {
+        rec.restore();
+      }
+      expect(runs).toBe(2); // refused by the check after the lock, then under the locks
+      expect(await paperBalance(cred.accountId!)).toBe(start.plus(6).toFixed()); // + 5 + 1: the 5 is not lost
+      expect(rec.statements.filter((t) => t.includes('ledger_expect_unchanged'))).toHaveLength(2); // the lock and the check, once
+
+      // Unchanged: one run; the venue lock goes out with the reads, the account lock, the check, the writes and the
+      // commit together after them.
+      rec = recordStatements();
+      try {
+        await withIntentIfUnchanged({ pool }, recorded.id, addToBalance('1'));
+      } finally {
+        rec.restore();
+      }
+      expect(await paperBalance(cred.accountId!)).toBe(start.plus(7).toFixed());
+      const kind = (t: string) =>
+        [
+          ['pg_advisory_xact_lock', 'venue lock'],
+          ['ledger_lock_account', 'lock'],
+          ['ledger_expect_unchanged', 'check'],
+          ['left join account_balances b', 'reads'],
+          ['from order_intents i', 'intent'],
+        ].find(([part]) => t.includes(part))?.[1] ?? (t === 'begin' || t === 'commit' ? t : 'write');
+      expect(rec.statements.map(kind)).toEqual([
+        'begin',
+        'venue lock',
+        'intent',
+        'reads',
+        'lock',
+        'check',
+        'write',
+        'commit',
+      ]);
+    },
+  );
+
+  it.runIf(pipeline)(
+    'writes from reads without the account lock on one account and venue wait for each other, so none is refused',
+    async () => {
+      const { cred, intent } = await trader(orm, 'sqlvenuelock');
+      const wide = new pg.Pool({ connectionString: inject('databaseUrl'), max: 8, pipeline });
+      try {
+        const recorded = await Promise.all(
+          Array.from({ length: 8 }, async (_, n) => {
+            const { row, event } = composedIntent(intent(`v${n}`));
+            return (await recordIntentRow({ pool: wide }, row, [event])).recorded;
+          }),
+        );
+        const before = new Decimal((await paperBalance(cred.accountId!)) ?? 0);
+        let runs = 0;
+        // 8 at once, each adding 1 USD to the balance it read, with a wait between its read and its write that lets
+        // the others read the same balance unless they wait for the venue lock.
+        await Promise.all(
+          recorded.map((r) =>
+            withIntentIfUnchanged({ pool: wide }, r.id, async (tx, locked) => {
+              runs++;
+              await addToBalance('1', () => new Promise((done) => setTimeout(done, 20)))(tx, locked);
+            }),
+          ),
+        );
+        expect(await paperBalance(cred.accountId!)).toBe(before.plus(8).toFixed());
+        expect(runs).toBe(8); // none refused by the check and run again
+      } finally {
+        await wide.end();
+      }
+    },
+  );
 
   it('a one-statement write of an intent that moved on since it was read writes nothing and answers false', async () => {
     const { cred, intent } = await trader(orm, 'sqlstale');
