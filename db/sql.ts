@@ -87,20 +87,6 @@ export const shiftPlaceholders = (text: string, offset: number): string =>
  */
 const pipelines = (client: pg.ClientBase) => (client as pg.Client).pipeline === true;
 
-/** Whether the connections of `pool` pipeline (see {@link pipelines}): a ledger write may then read before it locks. */
-export const pipelining = (pool: pg.Pool) => (pool as unknown as { options: pg.PoolConfig }).options.pipeline === true;
-
-/**
- * The {@link Sql} of a ledger {@link transaction}, with `sendFirst`: sends a statement now, ahead of the writes queued
- * so far, and answers its rows; on a pipelining connection its answer is awaited with the commit, which is sent in the
- * same round trip, and an error of it (a check after the account lock) is what the transaction throws.
- */
-export interface TransactionSql extends Sql {
-  sendFirst<R extends object>(text: string, values: readonly unknown[]): Promise<R[]>;
-  /** Runs `send` once, right before the transaction's first batch of writes goes out (to send statements ahead of it). */
-  beforeWrites(send: () => void): void;
-}
-
 /** The key of a prefetched read: its text and values. */
 const readKey = (text: string, values: readonly unknown[]) => `${text}\u0000${JSON.stringify(values)}`;
 
@@ -113,20 +99,15 @@ const readKey = (text: string, values: readonly unknown[]) => `${text}\u0000${JS
  * connection a read goes out behind the queued writes without waiting for their answer (an error in them fails the
  * read too), and {@link Sql.prefetch} sends reads ahead.
  */
-function writeBehind(client: pg.ClientBase): TransactionSql & { flush(): Promise<void>; firsts: Promise<unknown>[] } {
+function writeBehind(client: pg.ClientBase): Sql & { flush(): Promise<void> } {
   const direct = sqlOfClient(client);
   const pipelined = pipelines(client);
-  const firsts: Promise<unknown>[] = [];
-  let before: (() => void) | undefined;
   let queue: { text: string; values: readonly unknown[] }[] = [];
   let ahead = new Map<string, Promise<unknown[]>>();
   const flush = (): Promise<void> => {
     const batch = queue;
     queue = [];
     if (!batch.length) return Promise.resolve();
-    const first = before;
-    before = undefined;
-    first?.();
     ahead = new Map(); // a read sent before these writes would not see them
     if (batch.length === 1) return direct.write(batch[0].text, batch[0].values);
     const values: unknown[] = [];
@@ -164,17 +145,7 @@ function writeBehind(client: pg.ClientBase): TransactionSql & { flush(): Promise
       sent.catch(() => undefined); // an unread prefetch's error is the transaction's: its next statement fails too
       ahead.set(readKey(text, values), sent);
     },
-    beforeWrites(send) {
-      before = send;
-    },
-    sendFirst<R extends object>(text: string, values: readonly unknown[]) {
-      const sent = direct.rows<R>(text, values);
-      sent.catch(() => undefined); // settled with the commit
-      firsts.push(sent);
-      return sent;
-    },
     flush,
-    firsts,
   };
 }
 
@@ -182,13 +153,12 @@ function writeBehind(client: pg.ClientBase): TransactionSql & { flush(): Promise
  * Runs `work` in one transaction on a connection of `pool` (read committed, as MikroORM's): its writes are sent in
  * batches (see {@link writeBehind}), the last before the commit; commits when it resolves, rolls back and rethrows
  * when it (or a batch of its writes) throws. On a pipelining pool (`pg`'s `pipeline` option: the worker's ledger
- * pool) `begin` goes out with the first statement and the commit with the last batch of writes (and the statements
- * `sendFirst` sent ahead of it), two round trips fewer (issue 15); a failed statement among them makes that commit a
- * rollback, and the first one's error, in the order sent, is thrown. A connection lost
+ * pool) `begin` goes out with the first statement and the commit with the last batch of writes, two round trips fewer
+ * (issue 15); a failed batch makes that commit a rollback, and the batch's error is thrown. A connection lost
  * meanwhile (PostgreSQL restarting: `57P01`) makes the next statement reject, never an unhandled `error` event; a lost
  * connection, or one whose rollback fails, is destroyed, not reused.
  */
-export async function transaction<T>(pool: pg.Pool, work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+export async function transaction<T>(pool: pg.Pool, work: (tx: Sql) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   // A checked-out client has no 'error' listener of the pool's: the connection lost between two statements would
@@ -203,15 +173,8 @@ export async function transaction<T>(pool: pg.Pool, work: (tx: TransactionSql) =
     const tx = writeBehind(client);
     const out = await work(tx);
     await began;
-    if (pipelined) {
-      // In the order sent: a failed `sendFirst` statement aborts the transaction, failing the writes behind it.
-      const settled = await Promise.allSettled([...tx.firsts, tx.flush(), client.query('commit')]);
-      const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      if (failed) throw failed.reason;
-    } else {
-      await Promise.all(tx.firsts);
-      await tx.flush().then(() => client.query('commit'));
-    }
+    if (pipelined) await Promise.all([tx.flush(), client.query('commit')]);
+    else await tx.flush().then(() => client.query('commit'));
     return out;
   } catch (err) {
     await client.query('rollback').catch((e: Error) => (broken = e));

@@ -31,7 +31,6 @@ import { Migration20261127060000EventCommitOrder } from './Migration202611270600
 import { Migration20261127100000SocialSignIn } from './Migration20261127100000SocialSignIn.js';
 import { Migration20261127160000TapeTradeIds } from './Migration20261127160000TapeTradeIds.js';
 import { Migration20261128230000LedgerLockAccount } from './Migration20261128230000LedgerLockAccount.js';
-import { Migration20261129040000LedgerUnchanged } from './Migration20261129040000LedgerUnchanged.js';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122093000Core', class: Migration20261122093000Core },
@@ -65,5 +64,4 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127100000SocialSignIn', class: Migration20261127100000SocialSignIn },
   { name: 'Migration20261127160000TapeTradeIds', class: Migration20261127160000TapeTradeIds },
   { name: 'Migration20261128230000LedgerLockAccount', class: Migration20261128230000LedgerLockAccount },
-  { name: 'Migration20261129040000LedgerUnchanged', class: Migration20261129040000LedgerUnchanged },
 ];

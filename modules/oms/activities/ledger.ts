@@ -29,11 +29,9 @@ import {
   insertStatement,
   prefixed,
   selectList,
-  pipelining,
   shiftPlaceholders,
   sqlOfClient,
   transaction,
-  type TransactionSql,
   updateRow,
   updateStatement,
   type Sql,
@@ -225,114 +223,6 @@ export async function withLockedIntent<T>(
   });
   if (reached) metrics?.intentTerminal(head.venue, reached);
   return out;
-}
-
-/**
- * The versions of the rows {@link venueReads} read in a transaction (its last read there), for
- * {@link withIntentIfUnchanged}'s check: `<symbol>:<xmin>` of each position row in code-point order of the symbols,
- * `,`-joined, then `|` and the balance row's `xmin` (empty: none), as {@link VENUE_VERSION} computes it in SQL.
- */
-const versionsRead = new WeakMap<Sql, string>();
-const venueVersion = (rows: Record<string, unknown>[]) =>
-  `${rows
-    .filter((r) => r['v.p'] != null)
-    .map((r) => `${String(r['p.symbol'])}:${String(r['v.p'])}`)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .join(',')}|${String(rows[0]?.['v.b'] ?? '')}`;
-
-/** {@link venueVersion} in SQL for account `$3` on venue `$4` (symbols ordered bytewise, as the code-point sort). */
-const VENUE_VERSION = `(select coalesce(string_agg(p.symbol || ':' || p.xmin::text, ',' order by p.symbol collate "C"), '')
-    from positions p where p.account_id = $3 and p.venue = $4)
-  || '|' || coalesce((select b.xmin::text from account_balances b where b.account_id = $3 and b.venue = $4), '')`;
-
-/**
- * {@link LockedAccount} and the intent `$1` of tenant `$2` with its row version (`"v.i"`, its `xmin`), read WITHOUT
- * the account lock ({@link withIntentIfUnchanged}).
- */
-const ACCOUNT_AND_INTENT = `select t.fee_schedule as "feeSchedule",
-    (select pa.id from prop_accounts pa where pa.account_id = a.id and pa.status = 'active' limit 1) as "challengeId",
-    i.xmin::text as "v.i", ${INTENT_COLUMNS}
-  from order_intents i
-  join accounts a on a.id = i.account_id and a.tenant_id = i.tenant_id
-  join tenants t on t.id = a.tenant_id
-  where i.id = $1 and i.tenant_id = $2`;
-
-/**
- * The check {@link withIntentIfUnchanged} sends after the account lock (migration LedgerUnchanged): the intent `$1` is
- * still at version `$2` and, unless `$5` is null, the account's (`$3`) positions and balance on venue `$4` at
- * `$5` ({@link VENUE_VERSION}); raises `LU001` otherwise.
- */
-const EXPECT_UNCHANGED = `select ledger_expect_unchanged(
-    (select xmin::text from order_intents where id = $1) = $2
-    and ($5::text is null or ${VENUE_VERSION} = $5::text)) as ok`;
-
-/** The account lock of a {@link withIntentIfUnchanged} write, refused (`LU001`) when the account is not in the tenant. */
-const LOCK_BEFORE_WRITES = `select ledger_expect_unchanged(ledger_lock_account($1, $2) is not null) as ok`;
-
-/**
- * The venue lock of {@link withIntentIfUnchanged} (`$1` account, `$2` venue): a transaction-scoped advisory lock in
- * the two-key space (which never meets the one-key locks of the market streams, signup and tokens), one per account
- * and venue, so that recordings of fills of one account on one venue run one at a time and their check is not refused
- * by each other's writes. A hash collision only makes two pairs share a lock.
- */
-const LOCK_ACCOUNT_VENUE = `select pg_advisory_xact_lock(1, hashtext($1 || ':' || $2))`;
-
-/** Whether `err` is {@link EXPECT_UNCHANGED}'s refusal. */
-const changedSinceRead = (err: unknown) => (err as { code?: string } | null)?.code === 'LU001';
-
-/**
- * {@link withLockedIntent} without holding the account lock across round trips (issue 15: a routed order's fills;
- * docs/architecture.md "Data and events"). The transaction first takes the account's lock on the intent's venue
- * ({@link LOCK_ACCOUNT_VENUE}), then the intent and what `ahead` sends are read WITHOUT the account lock, `work` runs on
- * them, and right before its writes go out (in the commit's round trip, on the worker's pipelining pool) the account lock
- * is taken and {@link EXPECT_UNCHANGED} checks that the intent and the account's positions and balance on the venue (when
- * `work` read them with {@link venueReads}) are still the versions read. Whatever `work` reads after its first write
- * reads under the lock. When they changed meanwhile the transaction rolls back and the whole of it runs again through
- * withLockedIntent. So `work` must read nothing else of the account before it writes (marks are market data, not the
- * account's). The account lock is thus held for the writes' round trip only, not while `work` computes, so a record or
- * a `dispatched` of the account's other orders waits for less. The venue lock is what keeps the check from being
- * refused: every call for one account and venue waits for the one before (only fills write a routed venue's positions
- * and balance). No transaction takes the venue lock while holding the account lock (it is this one's first statement),
- * so the two never deadlock. A pool that does not pipeline runs withLockedIntent at once.
- * @throws ApplicationFailure `intent_not_found` (non-retryable) when no such intent exists.
- */
-export async function withIntentIfUnchanged<T>(
-  deps: Pick<PaperDeps, 'pool'>,
-  intentId: string,
-  work: (tx: Sql, intent: OrderIntentRow, account: LockedAccount) => Promise<T>,
-  metrics?: ActivityMetrics,
-  ahead?: ReadsAhead,
-): Promise<T> {
-  if (!pipelining(deps.pool)) return withLockedIntent(deps, intentId, work, metrics, ahead);
-  const head = await headOf(deps.pool, intentId);
-  let check: Promise<unknown> | undefined;
-  try {
-    const { out, reached } = await transaction(deps.pool, async (tx) => {
-      const venueLocked = tx.rows(LOCK_ACCOUNT_VENUE, [head.accountId, head.venue]);
-      const read = tx.rows<LockedAccount & OrderIntentRow & { 'v.i': string }>(ACCOUNT_AND_INTENT, [
-        intentId,
-        head.tenantId,
-      ]);
-      ahead?.(tx);
-      const [, [row]] = await Promise.all([venueLocked, read]);
-      if (!row) throw ApplicationFailure.nonRetryable(`intent ${intentId} not found`, 'intent_not_found');
-      const { feeSchedule, challengeId, 'v.i': version, ...intent } = row;
-      written.set(intent, snapshot(intent));
-      tx.beforeWrites(() => {
-        tx.sendFirst(LOCK_BEFORE_WRITES, [head.accountId, head.tenantId]);
-        const venue = versionsRead.get(tx) ?? null;
-        check = tx.sendFirst(EXPECT_UNCHANGED, [intentId, version, head.accountId, intent.venue, venue]);
-      });
-      return workOn(tx, intent, { feeSchedule, challengeId }, work);
-    });
-    if (reached) metrics?.intentTerminal(head.venue, reached);
-    return out;
-  } catch (err) {
-    // A read `work` made after its first write fails once the check refused: the check's refusal is what counts.
-    const refused = changedSinceRead(err) || (check && (await check.then(() => false, changedSinceRead)));
-    if (!refused) throw err;
-    return withLockedIntent(deps, intentId, work, metrics, ahead);
-  }
 }
 
 /**
@@ -584,7 +474,7 @@ export interface VenueReads {
 
 /** {@link venueReads}'s statement: the mark, the balance and every position, one row per position (at least one). */
 const VENUE_READS = `select ${markColumns('m', 'm.')}, ${selectList(BALANCE_PROPS, 'b', 'b.')},
-    ${selectList(POSITION_PROPS, 'p', 'p.')}, b.xmin::text as "v.b", p.xmin::text as "v.p"
+    ${selectList(POSITION_PROPS, 'p', 'p.')}
   from (values (1)) o (x)
   left join marks m on m.venue = $2 and m.symbol = $3
   left join account_balances b on b.account_id = $1 and b.venue = $2
@@ -603,7 +493,6 @@ export async function venueReads(
   now = Date.now(),
 ): Promise<VenueReads> {
   const rows = await tx.rows<Record<string, unknown>>(VENUE_READS, venueReadsValues(intent));
-  versionsRead.set(tx, venueVersion(rows));
   return {
     tick: markTickOf(prefixed<MarkRow>(rows[0], 'm.', 'ts'), intent.venue, intent.symbol, markMaxAgeMs, now),
     balance: prefixed<AccountBalanceRow>(rows[0], 'b.', 'accountId'),

@@ -12,10 +12,9 @@
  * followed by a retry never makes a second venue order; the first attempt of a fresh intent skips
  * that lookup (nothing can have been sent yet). Fills are recorded once per venue trade id.
  *
- * Network I/O happens outside the database transaction; the recording happens inside one that
- * re-reads the intent and writes under the account lock only if what it read is unchanged
- * (withIntentIfUnchanged; else again under the locks, withLockedIntent), so a concurrent cancel or
- * sync never double-applies.
+ * Network I/O happens outside the database transaction; the recording happens inside one, under
+ * the account and intent locks (withLockedIntent), and re-reads the intent so a concurrent
+ * cancel or sync never double-applies.
  */
 import type pg from 'pg';
 import { Context } from '@temporalio/activity';
@@ -46,7 +45,6 @@ import {
   transitionEvents,
   composedIntent,
   withLockedIntent,
-  withIntentIfUnchanged,
   prefetchVenueReads,
   recordIntentRow,
   writeIfUnchanged,
@@ -183,9 +181,8 @@ async function recordVenueFills(
 
 /**
  * Records what the venue reported about the intent's order: new fills (by venue trade id), the
- * order status, the intent state, and their events, in one transaction (ledger.ts `withIntentIfUnchanged`: the
- * account lock is held only while the writes run, issue 15). `head` is the intent as
- * the activity loaded it (read again here); `tick` the mark the caller already read, if
+ * order status, the intent state, and their events, in one transaction. `head` is the intent as
+ * the activity loaded it (re-read under the lock here); `tick` the mark the caller already read, if
  * any. Returns the outcome.
  */
 async function recordVenueState(
@@ -196,9 +193,7 @@ async function recordVenueState(
   opts: { dispatching: boolean; tick?: MarkTick },
 ): Promise<DispatchOutcome> {
   const intentId = head.id;
-  // Read without the account lock, locked and checked in the round trip of the writes (ledger.ts): what it reads before
-  // writing is the intent, its fills and the venue's positions, balance and marks.
-  return withIntentIfUnchanged(
+  return withLockedIntent(
     deps,
     intentId,
     async (tx, intent) => {
