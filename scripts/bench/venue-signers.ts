@@ -3,7 +3,7 @@
  * (scripts/bench/venues.ts): `prepare()` builds keys and inputs once and returns `sign(i)`, which
  * produces the i-th signature exactly as dispatch does (fresh nonce or timestamp per call).
  */
-import { createPrivateKey, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import type { RoutedVenue, VenueOrderRequest } from '../../venues/types.js';
 import { signL1Action } from '../../venues/hyperliquid/signing.js';
@@ -82,12 +82,12 @@ export const VENUE_SIGNERS: Record<RoutedVenue, { what: string; prepare(): Promi
     kalshi: {
       what: 'RSA-PSS-SHA256 (2048-bit) over timestamp+METHOD+path',
       async prepare() {
+        // The PEM, as the adapter passes the agent's key (signing.ts keeps its KeyObject).
         const { privateKeyPem } = generateKalshiAgentKey();
-        const key = createPrivateKey(privateKeyPem);
         const keyId = randomUUID();
         const url = 'https://api.elections.kalshi.com/trade-api/v2/portfolio/orders';
         const base = Date.now();
-        return async (i) => kalshiAuthHeaders(keyId, key, 'POST', url, base + i);
+        return async (i) => kalshiAuthHeaders(keyId, privateKeyPem, 'POST', url, base + i);
       },
     },
   };

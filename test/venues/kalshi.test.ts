@@ -134,6 +134,15 @@ describe('official vectors and signing', () => {
     },
   );
 
+  it('each agent key signs as itself, however the keys are interleaved (signing.ts keeps each parsed key)', () => {
+    const msg = '1703123456789POST/trade-api/v2/portfolio/orders';
+    const keys = [key, generateKalshiAgentKey(), generateKalshiAgentKey()];
+    for (const signer of [0, 1, 2, 1, 0, 2, 0].map((i) => keys[i])) {
+      const sig = signPss(signer.privateKeyPem, msg);
+      expect(keys.map((k) => verifyKalshiSignature(k.publicKeyPem, msg, sig))).toEqual(keys.map((k) => k === signer));
+    }
+  });
+
   it('generateKalshiAgentKey: RSA-2048, PKCS#8 private and SPKI public PEM of the same key', () => {
     expect(key.privateKeyPem).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
     expect(key.publicKeyPem).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
