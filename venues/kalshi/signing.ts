@@ -66,10 +66,8 @@ const parsedKeys = new Map<string, KeyObject>();
  */
 function privateKeyObject(pem: string): KeyObject {
   const id = createHash('sha256').update(pem).digest('base64');
-  let key = parsedKeys.get(id);
-  if (key)
-    parsedKeys.delete(id); // re-inserted below: the most recently used is last
-  else key = createPrivateKey(pem);
+  const key = parsedKeys.get(id) ?? createPrivateKey(pem);
+  parsedKeys.delete(id); // (re)inserted last: the map runs from the least to the most recently used
   parsedKeys.set(id, key);
   if (parsedKeys.size > PARSED_KEYS_MAX) parsedKeys.delete(parsedKeys.keys().next().value!);
   return key;

@@ -88,9 +88,9 @@ export interface RoutedDeps {
 const API_CREDENTIALS = z.record(z.string(), z.string());
 
 /**
- * The venue context of an agent: its key decrypted here, inside the activity, and dropped with
- * the context when the call ends (never logged, never returned; a Kalshi key's parsed KeyObject stays in the
- * process, found only from the decrypted PEM: venues/kalshi/signing.ts `privateKeyObject`). `firstNonce`, when given, is what its first
+ * The venue context of an agent: its key decrypted here, inside the activity, and dropped with the context when the
+ * call ends (never logged, never returned; a Kalshi key's parsed KeyObject stays in the process, found only from the
+ * decrypted PEM: venues/kalshi/signing.ts `privateKeyObject`). `firstNonce`, when given, is what its first
  * `nextNonce` answers (a nonce allocated already, in the agent's lane); later ones are allocated then.
  * @throws ApplicationFailure `custody_unconfigured` (non-retryable) without a key ring.
  */
