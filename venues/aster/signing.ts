@@ -21,7 +21,8 @@
 import { hashTypedData, type Hex } from 'viem';
 import { recoverTypedDataSigner } from '../evm-recover.js';
 import { createHash } from 'node:crypto';
-import { privateKeyToAddress, signTypedData } from 'viem/accounts';
+import { privateKeyToAddress } from 'viem/accounts';
+import { signTypedDataWithKey } from '../evm-sign.js';
 
 /** Trading-request domain chain id per network (mainnet 1666, testnet 714). */
 export const ASTER_CHAIN_ID = { mainnet: 1666, testnet: 714 } as const;
@@ -80,7 +81,7 @@ export function messageDigest(msg: string, chainId: number): Hex {
 
 /** Signs `msg` with `privateKey`: 0x r‖s‖v (65 bytes, v 27/28). */
 export async function signMessage(privateKey: Hex, msg: string, chainId: number): Promise<Hex> {
-  return signTypedData({ privateKey, ...messageTypedData(msg, chainId) });
+  return signTypedDataWithKey(privateKey, messageTypedData(msg, chainId));
 }
 
 /** Addresses of signing keys by the SHA-256 of the key (never the key itself), at most {@link KEY_ADDRESSES_MAX}. */

@@ -18,7 +18,7 @@
 import { encode } from '@msgpack/msgpack';
 import { concat, keccak256, numberToHex, pad, parseSignature, type Hex } from 'viem';
 import { recoverTypedDataSigner } from '../evm-recover.js';
-import { signTypedData } from 'viem/accounts';
+import { signTypedDataWithKey } from '../evm-sign.js';
 import { Decimal } from '../../domain/decimal.js';
 
 /** A Hyperliquid signature as posted: `r`/`s` `0x` + 64 hex, `v` 27 or 28. */
@@ -166,7 +166,7 @@ export async function signL1Action(
   opts: L1Options,
 ): Promise<HlSignature> {
   const td = l1TypedData(actionHash(action, nonce, opts.vaultAddress, opts.expiresAfter), opts.network);
-  return split(await signTypedData({ privateKey, ...td }));
+  return split(signTypedDataWithKey(privateKey, td));
 }
 
 /**
@@ -224,7 +224,7 @@ export async function signUserSignedAction(
   action: Record<string, unknown>,
 ): Promise<HlSignature> {
   const td = userSignedTypedData(primaryType, action);
-  return split(await signTypedData({ privateKey, ...td }));
+  return split(signTypedDataWithKey(privateKey, td));
 }
 
 /** The master address (lower-case) that signed a user-signed action. @throws Error on a malformed signature or action. */

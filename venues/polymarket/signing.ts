@@ -36,7 +36,8 @@ import {
   type TypedData,
 } from 'viem';
 import { recoverHashSigner, recoverTypedDataSigner } from '../evm-recover.js';
-import { privateKeyToAccount, signTypedData } from 'viem/accounts';
+import { privateKeyToAccount } from 'viem/accounts';
+import { signTypedDataWithKey } from '../evm-sign.js';
 import { Decimal } from '../../domain/decimal.js';
 
 /** Chain id per network: Polygon mainnet, Amoy testnet. */
@@ -286,7 +287,7 @@ export async function signOrder(
   negRisk: boolean,
   exchangeVersion: ExchangeVersion = 2,
 ): Promise<Hex> {
-  return signTypedData({ privateKey, ...orderTypedData(order, network, negRisk, exchangeVersion) });
+  return signTypedDataWithKey(privateKey, orderTypedData(order, network, negRisk, exchangeVersion));
 }
 
 /**
