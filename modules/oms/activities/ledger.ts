@@ -361,9 +361,23 @@ const LOCKED = `locked as materialized (select ledger_lock_account($1, $2) as se
 const LOCKED_SEQ = '(select seq from locked)';
 
 /**
+ * Reads made in the statement that records a new intent ({@link recordIntentRow}), beside its insert (issue 15: one
+ * statement instead of a second one in parallel): `ctes`, `name as (…)` parts separated by commas (data-modifying ones
+ * allowed: they run at the statement's top level), `columns` selected over the joins `joins` (each `left join … on …`,
+ * so the one row comes back whether or not the intent was inserted), placeholders from `$1` for `values`.
+ */
+export interface ReadsBeside {
+  ctes: string;
+  columns: string;
+  joins: string;
+  values: unknown[];
+}
+
+/**
  * ONE statement on `pool`: {@link LOCKED} for the account of `head`, then `part` as `name` (a data-modifying statement
  * with `returning`, placeholders from `$1`, naming `locked` in its condition), then `events` appended after the
- * account's last `seq` when `part` returned a row; answers the rows of `select` (over `name`).
+ * account's last `seq` when `part` returned a row; answers the rows of `select` (over `name`; with `beside`, the one
+ * row of `name`'s columns, null when it returned none, and `beside`'s).
  */
 async function afterAccountLock<R extends object>(
   pool: pg.Pool,
@@ -372,13 +386,21 @@ async function afterAccountLock<R extends object>(
   part: { text: string; values: unknown[] },
   events: NewEvent[],
   select: string,
+  beside?: ReadsBeside,
 ): Promise<R[]> {
   const when = `exists (select 1 from ${name})`;
   const appended = appendEventsStatement(head.tenantId, head.accountId, events, when, LOCKED_SEQ);
+  const at = 2 + part.values.length + appended.values.length;
+  const reads = beside && {
+    ctes: `, ${shiftPlaceholders(beside.ctes, at)}`,
+    select: `select ${name}.*, ${beside.columns} from (select 1) one left join ${name} on true
+      ${shiftPlaceholders(beside.joins, at)}`,
+  };
   const text = `with ${LOCKED}, ${name} as (${shiftPlaceholders(part.text, 2)}),
-    appended as (${shiftPlaceholders(appended.text, 2 + part.values.length)})
-    ${select}`;
-  return sqlOfClient(pool).rows<R>(text, [head.accountId, head.tenantId, ...part.values, ...appended.values]);
+    appended as (${shiftPlaceholders(appended.text, 2 + part.values.length)})${reads?.ctes ?? ''}
+    ${reads?.select ?? select}`;
+  const values = [head.accountId, head.tenantId, ...part.values, ...appended.values, ...(beside?.values ?? [])];
+  return sqlOfClient(pool).rows<R>(text, values);
 }
 
 /**
@@ -386,33 +408,42 @@ async function afterAccountLock<R extends object>(
  * statement and round trip (issue 15; the transaction took four: begin, lock, insert, commit): the account locked
  * ({@link LOCKED}), the intent inserted unless one with its id exists, its events appended only when it was. A call
  * that inserts nothing (a retry that finds the intent recorded, or an account not in the intent's tenant) records
- * through {@link withRecordedIntent}, which reads the stored intent locked or throws. Answers the intent as recorded
- * and whether this call inserted it; keeps the intent's head.
+ * through {@link withRecordedIntent}, which reads the stored intent locked or throws. With `beside`, that statement
+ * also makes those reads, answered as `read` (the row of `beside.columns`; an empty object without `beside`). Answers
+ * the intent as recorded and whether this call inserted it; keeps the intent's head.
  * @throws Error when the account does not exist in the intent's tenant.
  */
 export async function recordIntentRow(
   deps: Pick<PaperDeps, 'pool'>,
   row: Partial<OrderIntentRow> & Pick<OrderIntentRow, 'id' | 'tenantId' | 'accountId' | 'venue'>,
   events: NewEvent[],
-): Promise<{ recorded: OrderIntentRow; inserted: boolean }> {
+  beside?: ReadsBeside,
+): Promise<{ recorded: OrderIntentRow; inserted: boolean; read: Record<string, unknown> }> {
   const known = Object.fromEntries(INTENT_PROPS.map((k) => [k, row[k as keyof OrderIntentRow]]));
   const returning = `on conflict (id) do nothing returning ${RETURNED_INTENT}`;
   const intent = insertStatement('order_intents', known, returning, 'locked where seq is not null');
-  const [stored] = await afterAccountLock<OrderIntentRow>(
+  const [answer] = await afterAccountLock<Record<string, unknown>>(
     deps.pool,
     row,
     'inserted',
     intent,
     events,
     'select * from inserted',
+    beside,
   );
+  const read = beside ? answer : {};
+  const stored = answer && answer.id != null ? (pickProps(answer, INTENT_PROPS) as unknown as OrderIntentRow) : null;
   if (!stored) {
     const { recorded, inserted } = await withRecordedIntent(deps, row, events, async () => undefined);
-    return { recorded, inserted };
+    return { recorded, inserted, read };
   }
   rememberIntentHead(row.id, row);
-  return { recorded: stored, inserted: true };
+  return { recorded: stored, inserted: true, read };
 }
+
+/** The properties `props` of `row` (a statement's answer that holds other columns too). */
+const pickProps = (row: Record<string, unknown>, props: readonly string[]) =>
+  Object.fromEntries(props.map((k) => [k, row[k]]));
 
 /**
  * Writes `changes` on an intent read outside the ledger's transactions (`seen`, as read) and appends `events`, in ONE

@@ -48,6 +48,7 @@ import {
   prefetchVenueReads,
   recordIntentRow,
   writeIfUnchanged,
+  type ReadsBeside,
   venueReads,
   heldMarks,
 } from './ledger.js';
@@ -313,19 +314,19 @@ const DISPATCH_READS = `with claimed as (
    where i.id = $1`;
 
 /**
- * What a NEW routed intent's dispatch reads while the statement that records it runs (issue 15; activity
- * `recordAndDispatchRouted`): the mark of its symbol (`m.`; `$2` venue, `$3` symbol) and the account's (`$1`) current
- * agent on its venue (`w.`), in one statement; the intent is the row just inserted, its client order id inserted with it.
- * With a floor `$4` (the clock in the venue's nonce unit; null: none) it also allocates that agent's next nonce
- * (`lastNonce`, db/agent-nonces.ts), for a caller that holds the agent's signing lane.
+ * What a NEW routed intent's dispatch reads in the statement that records it (issue 15, activity
+ * `recordAndDispatchRouted`; ledger.ts `recordIntentRow`'s `beside`): the mark of its symbol (`m.`) and the account's
+ * current agent on its venue (`w.`); the intent is the row inserted, its client order id inserted with it. With a nonce
+ * `floor` (the clock in the venue's nonce unit; null: none) it also allocates that agent's next nonce (`lastNonce`,
+ * db/agent-nonces.ts), for a caller that holds the agent's signing lane.
  */
-const RECORD_READS = `with w as (${currentAgentSql('$1', '$2', 'w.')}),
-    n as (${nonceUpsertSql(`select w."w.id", $4::bigint from w where $4::bigint is not null`)})
-  select ${markColumns('m', 'm.')}, w.*, n."lastNonce"
-    from (select 1) one
-    left join marks m on m.venue = $2 and m.symbol = $3
-    left join w on true
-    left join n on true`;
+const recordReads = (accountId: string, venue: RoutedVenue, symbol: string, floor: string | null): ReadsBeside => ({
+  ctes: `w as (${currentAgentSql('$1', '$2', 'w.')}),
+    n as (${nonceUpsertSql(`select w."w.id", $4::bigint from w where $4::bigint is not null`)})`,
+  columns: `${markColumns('m', 'm.')}, w.*, n."lastNonce"`,
+  joins: `left join marks m on m.venue = $2 and m.symbol = $3 left join w on true left join n on true`,
+  values: [accountId, venue, symbol, floor],
+});
 
 /** A place held in an agent's signing lane (agent-lane.ts) by a dispatch that allocated its order's nonce already. */
 interface HeldLane {
@@ -529,8 +530,9 @@ export function routedActivities(deps: RoutedDeps) {
     /**
      * A new routed intent's record and first dispatch in ONE activity (issue 15; intents started since patch
      * `routed-record-and-dispatch`): the intent is recorded as `recordIntent` records it (one statement), with its client
-     * order id, while its mark and agent are read beside it (`RECORD_READS`; where the venue signs a nonce of ours, the
-     * nonce too, in the signing lane of the agent compose checked, `input.agentId`); the order is then placed as
+     * order id, and its mark and agent are read in that statement ({@link recordReads}; where the venue signs a nonce of
+     * ours, the nonce is allocated there too, in the signing lane of the agent compose checked, `input.agentId`); the
+     * order is then placed as
      * `dispatchRouted` places it. Answers what `recordIntent` answers (`view`, the intent as
      * recorded) and the dispatch's outcome. Idempotent as both: a call that finds the intent recorded already
      * dispatches it as `dispatchRouted` does (asking the venue for the client order id first when it was claimed).
@@ -547,12 +549,10 @@ export function routedActivities(deps: RoutedDeps) {
       const leave = laneAgent ? await enterAgentLane(laneAgent) : undefined;
       try {
         const floor = laneAgent ? nonceFloor(NONCE_UNIT[venue]).toString() : null;
-        // The mark and the agent are read beside the record (another connection), not after it: as dispatchRouted
-        // reads them, outside the ledger's transactions, one statement's wait fewer before the order is placed.
-        const [{ recorded, inserted }, [reads]] = await Promise.all([
-          recordIntentRow(deps, claimed, [event]),
-          sqlOfClient(deps.pool).rows<Record<string, unknown>>(RECORD_READS, [row.accountId, venue, row.symbol, floor]),
-        ]);
+        // The mark and the agent are read in the statement that records the intent, not after it: one statement's
+        // wait fewer before the order is placed.
+        const beside = recordReads(row.accountId, venue, row.symbol, floor);
+        const { recorded, inserted, read: reads } = await recordIntentRow(deps, claimed, [event], beside);
         const nonce = typeof reads.lastNonce === 'string' ? BigInt(reads.lastNonce) : null;
         const lane = laneAgent && leave ? { agentId: laneAgent, nonce, leave } : undefined;
         if (!inserted) leave?.();
