@@ -203,6 +203,12 @@ const schema = z.object({
    * Many workers started from the sources (`npm run chaos`) bundle once instead of once each.
    */
   WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
+  /**
+   * How long one call of the worker into its workflow sandbox may run before it is stopped and the workflow task fails
+   * (ms; Temporal `isolateExecutionTimeout`); 0 = no limit, the default (issue 15, patches/README.md: the limit starts a
+   * watchdog thread for every call, ~0.3 ms each, and an order's workflow makes dozens of calls).
+   */
+  WORKFLOW_ISOLATE_TIMEOUT_MS: z.coerce.number().int().min(0).max(4_294_967_295).default(0),
 });
 
 type Env = z.infer<typeof schema>;
@@ -568,6 +574,8 @@ export interface Config {
   historyBound: number;
   /** `WORKFLOW_BUNDLE_PATH`: the prebuilt workflow bundle the worker runs, or null (module doc of worker/worker.ts). */
   workflowBundlePath: string | null;
+  /** `WORKFLOW_ISOLATE_TIMEOUT_MS`: the limit of one call into the workflow sandbox (ms; 0: none; worker/isolate-timeout.ts). */
+  workflowIsolateTimeoutMs: number;
 }
 
 /**
@@ -649,5 +657,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdown: { apiGraceMs: e.API_SHUTDOWN_GRACE_MS, workerGraceMs: e.WORKER_SHUTDOWN_GRACE_MS },
     historyBound: e.WORKFLOW_HISTORY_BOUND,
     workflowBundlePath: e.WORKFLOW_BUNDLE_PATH ?? null,
+    workflowIsolateTimeoutMs: e.WORKFLOW_ISOLATE_TIMEOUT_MS,
   };
 }

@@ -14,6 +14,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { temporalConnectionOptions } from '../temporal-connection.js';
+import { isolateExecutionTimeout } from './isolate-timeout.js';
 import { createActivities } from '../activities/index.js';
 import { parseKeyRing } from '../domain/custody/vault.js';
 import { publishMark } from '../modules/market/feeds/marks.js';
@@ -137,6 +138,8 @@ export async function createWorker(opts: {
     // SIGTERM/SIGINT: running activities get this long to finish, then are cancelled; 5 s later the worker gives up on them (README "Graceful shutdown").
     shutdownGraceTime: config.shutdown.workerGraceMs,
     shutdownForceTime: config.shutdown.workerGraceMs + 5_000,
+    // No limit on a call into the workflow sandbox unless configured: the SDK's limit costs a thread per call (worker/isolate-timeout.ts).
+    ...isolateExecutionTimeout(config.workflowIsolateTimeoutMs, (msg) => logger.warn(msg)),
     activities: createActivities({
       orm,
       pool: ledgerPool,
