@@ -15,6 +15,7 @@
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { isolateExecutionTimeout } from '../worker/isolate-timeout.js';
 import { temporalConnectionOptions } from '../temporal-connection.js';
 import { publishMark } from '../modules/market/feeds/marks.js';
 import { loadRecordedMarket } from '../modules/market/feeds/recorded.js';
@@ -85,6 +86,8 @@ const floorWorker = await Worker.create({
   taskQueue: 'bench-floor',
   workflowsPath: path.join(ROOT, 'scripts/bench/noop-workflow.ts'),
   activities: { noop: async () => undefined },
+  // As the platform's worker runs its sandbox (worker/isolate-timeout.ts): the floor shows Temporal's cost, not Node's watchdog's.
+  ...isolateExecutionTimeout(0, (msg) => console.warn(msg)),
 });
 const floorRun = floorWorker.run();
 const clientConn = await Connection.connect(temporalConnectionOptions({ address: platform.temporalAddress }));
