@@ -1,8 +1,8 @@
 /**
- * Signing an EIP-712 message with a secp256k1 key, as an EVM venue's order or request is signed (docs/venues.md §1.2,
+ * Signing an EIP-712 message with a secp256k1 key, as an EVM venue's order or request is signed (docs/venues.md §1.1,
  * §2.1, §3.1): the digest by viem (`hashTypedData`, which also validates the typed data), the signature by
  * libsecp256k1 compiled to WebAssembly (`tiny-secp256k1`, RFC 6979 deterministic nonces, low s). The signature is the
- * one viem's `signTypedData` makes, byte for byte (test/venues/evm-sign.test.ts), at less CPU: issue 15 measured
+ * one viem's `signTypedData` makes, byte for byte (test/unit/evm-sign.test.ts), at less CPU: issue 15 measured
  * 0.58 ms per signature with viem (pure-JS noble curves) and 0.22 ms with this one on the venue bench's machine, and
  * every Hyperliquid, Aster and Polymarket order is signed on its path to the venue. The counterpart of
  * venues/evm-recover.ts.

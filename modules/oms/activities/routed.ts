@@ -532,8 +532,7 @@ export function routedActivities(deps: RoutedDeps) {
      * `routed-record-and-dispatch`): the intent is recorded as `recordIntent` records it (one statement), with its client
      * order id, and its mark and agent are read in that statement ({@link recordReads}; where the venue signs a nonce of
      * ours, the nonce is allocated there too, in the signing lane of the agent compose checked, `input.agentId`); the
-     * order is then placed as
-     * `dispatchRouted` places it. Answers what `recordIntent` answers (`view`, the intent as
+     * order is then placed as `dispatchRouted` places it. Answers what `recordIntent` answers (`view`, the intent as
      * recorded) and the dispatch's outcome. Idempotent as both: a call that finds the intent recorded already
      * dispatches it as `dispatchRouted` does (asking the venue for the client order id first when it was claimed).
      * @throws ApplicationFailure `venue_not_supported` (non-retryable) for a venue that is not routed; whatever
