@@ -376,8 +376,8 @@ export interface ReadsBeside {
 /**
  * ONE statement on `pool`: {@link LOCKED} for the account of `head`, then `part` as `name` (a data-modifying statement
  * with `returning`, placeholders from `$1`, naming `locked` in its condition), then `events` appended after the
- * account's last `seq` when `part` returned a row; answers the rows of `select` (over `name`; with `beside`, the one
- * row of `name`'s columns, null when it returned none, and `beside`'s).
+ * account's last `seq` when `part` returned a row, then `select.ctes` when given (top-level `with` parts); answers the
+ * rows of `select.text` (over `name` and those parts). `select`'s placeholders run from `$1` for `select.values`.
  */
 async function afterAccountLock<R extends object>(
   pool: pg.Pool,
@@ -385,21 +385,15 @@ async function afterAccountLock<R extends object>(
   name: string,
   part: { text: string; values: unknown[] },
   events: NewEvent[],
-  select: string,
-  beside?: ReadsBeside,
+  select: { ctes?: string; text: string; values?: unknown[] },
 ): Promise<R[]> {
   const when = `exists (select 1 from ${name})`;
   const appended = appendEventsStatement(head.tenantId, head.accountId, events, when, LOCKED_SEQ);
   const at = 2 + part.values.length + appended.values.length;
-  const reads = beside && {
-    ctes: `, ${shiftPlaceholders(beside.ctes, at)}`,
-    select: `select ${name}.*, ${beside.columns} from (select 1) one left join ${name} on true
-      ${shiftPlaceholders(beside.joins, at)}`,
-  };
   const text = `with ${LOCKED}, ${name} as (${shiftPlaceholders(part.text, 2)}),
-    appended as (${shiftPlaceholders(appended.text, 2 + part.values.length)})${reads?.ctes ?? ''}
-    ${reads?.select ?? select}`;
-  const values = [head.accountId, head.tenantId, ...part.values, ...appended.values, ...(beside?.values ?? [])];
+    appended as (${shiftPlaceholders(appended.text, 2 + part.values.length)})${select.ctes ? `, ${shiftPlaceholders(select.ctes, at)}` : ''}
+    ${shiftPlaceholders(select.text, at)}`;
+  const values = [head.accountId, head.tenantId, ...part.values, ...appended.values, ...(select.values ?? [])];
   return sqlOfClient(pool).rows<R>(text, values);
 }
 
@@ -422,15 +416,14 @@ export async function recordIntentRow(
   const known = Object.fromEntries(INTENT_PROPS.map((k) => [k, row[k as keyof OrderIntentRow]]));
   const returning = `on conflict (id) do nothing returning ${RETURNED_INTENT}`;
   const intent = insertStatement('order_intents', known, returning, 'locked where seq is not null');
-  const [answer] = await afterAccountLock<Record<string, unknown>>(
-    deps.pool,
-    row,
-    'inserted',
-    intent,
-    events,
-    'select * from inserted',
-    beside,
-  );
+  const select = beside
+    ? {
+        ctes: beside.ctes,
+        text: `select inserted.*, ${beside.columns} from (select 1) one left join inserted on true ${beside.joins}`,
+        values: beside.values,
+      }
+    : { text: 'select * from inserted' };
+  const [answer] = await afterAccountLock<Record<string, unknown>>(deps.pool, row, 'inserted', intent, events, select);
   const read = beside ? answer : {};
   const stored = answer && answer.id != null ? (pickProps(answer, INTENT_PROPS) as unknown as OrderIntentRow) : null;
   if (!stored) {
@@ -467,7 +460,7 @@ export async function writeIfUnchanged(
     text: `${update.text} and exists (select 1 from locked where seq is not null) returning id`,
     values: update.values,
   };
-  const select = 'select count(*)::int as n from changed';
+  const select = { text: 'select count(*)::int as n from changed' };
   const [{ n }] = await afterAccountLock<{ n: number }>(deps.pool, seen, 'changed', changed, events, select);
   return n === 1;
 }
