@@ -13,5 +13,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // `expect.poll` waits for what a page or the stack shows after a round trip (a sign-in, a frame): vitest's 1 s
+    // default is shorter than a 2-vCPU machine needs under load.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

@@ -309,8 +309,22 @@ function draw(rows: (typeof STEPS)['paper']): [string, Step] {
 }
 
 /**
- * Runs one loop per account until `stopping()`; each loop runs one step after another without pause.
- * A step that throws is counted under `refusals.thrown:<message>` and the loop goes on.
+ * The steps each kind of account runs first, in order, before its random draws: a paper account opens a position and
+ * flattens it, so every run exercises a batch through the faults (a short run draws few steps: 25 in 30 s on a slow
+ * machine, where the table alone may draw no batch at all).
+ */
+const OPENING: Record<ChaosAccount['mode'], [name: string, step: Step][]> = {
+  paper: [
+    ['market', market(PAPER)],
+    ['flatten', flatten],
+  ],
+  routed: [],
+};
+
+/**
+ * Runs one loop per account until `stopping()`; each loop runs its {@link OPENING} steps, then steps drawn from the
+ * table, one after another without pause. A step that throws is counted under `refusals.thrown:<message>` and the loop
+ * goes on.
  */
 export async function drive(
   accounts: ChaosAccount[],
@@ -320,8 +334,9 @@ export async function drive(
 ): Promise<void> {
   await Promise.all(
     accounts.map(async (account) => {
+      const opening = [...OPENING[account.mode]];
       while (!stopping()) {
-        const [name, step] = draw(STEPS[account.mode]);
+        const [name, step] = opening.shift() ?? draw(STEPS[account.mode]);
         log.steps[name] = (log.steps[name] ?? 0) + 1;
         await step({ account, call, log, stopping }).catch((err: Error) => {
           const code = `thrown:${err.message.slice(0, 60)}`;
