@@ -209,6 +209,13 @@ const schema = z.object({
    * watchdog thread for every call, ~0.3 ms each, and an order's workflow makes dozens of calls).
    */
   WORKFLOW_ISOLATE_TIMEOUT_MS: z.coerce.number().int().min(0).max(4_294_967_295).default(0),
+  /**
+   * The workflow task timeout of every workflow the api and the worker start (ms; Temporal `workflowTaskTimeout`):
+   * how long the server waits for a worker's answer to a workflow task before it gives the task to another worker, so
+   * how long an order whose worker died mid-task (a compose waiting on it) waits before it goes on elsewhere. Unset:
+   * Temporal's default, 10 s. 1,000 to 60,000 (Temporal's own maximum is 120 s).
+   */
+  WORKFLOW_TASK_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(60_000).optional(),
 });
 
 type Env = z.infer<typeof schema>;
@@ -576,6 +583,8 @@ export interface Config {
   workflowBundlePath: string | null;
   /** `WORKFLOW_ISOLATE_TIMEOUT_MS`: the limit of one call into the workflow sandbox (ms; 0: none; worker/isolate-timeout.ts). */
   workflowIsolateTimeoutMs: number;
+  /** `WORKFLOW_TASK_TIMEOUT_MS`: the workflow task timeout of the workflows the platform starts (ms), or null: Temporal's 10 s. */
+  workflowTaskTimeoutMs: number | null;
 }
 
 /**
@@ -658,5 +667,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     historyBound: e.WORKFLOW_HISTORY_BOUND,
     workflowBundlePath: e.WORKFLOW_BUNDLE_PATH ?? null,
     workflowIsolateTimeoutMs: e.WORKFLOW_ISOLATE_TIMEOUT_MS,
+    workflowTaskTimeoutMs: e.WORKFLOW_TASK_TIMEOUT_MS ?? null,
   };
 }

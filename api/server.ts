@@ -26,6 +26,7 @@ import { createApiMetrics } from './ops/metrics.js';
 import { checkReadiness, postgresCheck, temporalCheck } from '../infra/readiness.js';
 import { tracingFromConfig, type Tracing } from '../telemetry/tracing.js';
 import { tracingClientInterceptors } from '../telemetry/temporal.js';
+import { withWorkflowTaskTimeout } from '../workflow-task-timeout.js';
 
 export interface RunningApi {
   server: Server;
@@ -60,7 +61,7 @@ export async function startApi(opts: {
   const temporal = new Client({
     connection,
     namespace: config.temporal.namespace,
-    interceptors: tracingClientInterceptors(opts.tracing),
+    interceptors: withWorkflowTaskTimeout(tracingClientInterceptors(opts.tracing), config.workflowTaskTimeoutMs),
   });
   // The in-memory caches and their one LISTEN connection (db/notices.ts).
   const auth = createAuthCache(authSource(orm), config.authCacheMs);

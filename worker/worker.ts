@@ -43,6 +43,7 @@ import { pollersRunning, sdkPrometheusAddress, startOpsServer, workerMetricsText
 import { checkReadiness, postgresCheck, temporalCheck } from '../infra/readiness.js';
 import type { Tracing } from '../telemetry/tracing.js';
 import { tracingClientInterceptors, workerTracing } from '../telemetry/temporal.js';
+import { withWorkflowTaskTimeout } from '../workflow-task-timeout.js';
 
 export { WORKFLOWS_PATH };
 
@@ -120,7 +121,7 @@ export async function createWorker(opts: {
   const temporal = new Client({
     connection: clientConnection,
     namespace: config.temporal.namespace,
-    interceptors: tracingClientInterceptors(opts.tracing),
+    interceptors: withWorkflowTaskTimeout(tracingClientInterceptors(opts.tracing), config.workflowTaskTimeoutMs),
   });
   const metrics = createWorkerMetrics();
   // The ledger's own pool (db/sql.ts: prepared statements, no MikroORM), as large as MikroORM's; pipelining: a

@@ -47,6 +47,7 @@ export function stackEnv(config: Config): NodeJS.ProcessEnv {
     WORKFLOW_HISTORY_BOUND: String(config.historyBound),
     WORKER_HTTP_PORT: '0', // the worker's ops server on any free port (several workers may run at once)
     WEBHOOK_ALLOW_PRIVATE: String(config.webhooks.allowPrivate),
+    ...(config.workflowTaskTimeoutMs !== null && { WORKFLOW_TASK_TIMEOUT_MS: String(config.workflowTaskTimeoutMs) }),
   };
 }
 

@@ -25,7 +25,8 @@ describe('worker crashes at chosen points', () => {
     await publish(s.orm, (await extremeTicks('SOL.PAPER')).high);
   };
   beforeAll(async () => {
-    s = await startStack({ worker: false });
+    // A dead worker's workflow task goes to the next worker after 2 s instead of Temporal's 10 s (workflow-task-timeout.ts).
+    s = await startStack({ worker: false, env: { WORKFLOW_TASK_TIMEOUT_MS: '2000' } });
     ticks = await extremeTicks('ETH.PAPER');
   });
   beforeEach(freshMarks);
@@ -82,6 +83,8 @@ describe('worker crashes at chosen points', () => {
     const t = await s.trader();
     const { atCrash, intentId } = await composeThroughCrash(t, 'before:recordAndDispatchPaper:1', 'buy', '0.3');
     expect(atCrash).toBeUndefined(); // one transaction: nothing of it was committed before the crash
+    const described = await s.temporal.workflow.getHandle(`intent-${intentId}`).describe();
+    expect(Number(described.raw.executionConfig?.defaultWorkflowTaskTimeout?.seconds)).toBe(2);
     await waitFor(
       () => intent(t.token, intentId),
       (x) => x.body.state === 'filled',
