@@ -6,7 +6,7 @@
  * (a fresh one started for each), the Temporal server is killed and restarted and PostgreSQL restarted.
  * The reconciliation (scripts/lib/chaos/reconcile.ts) finds nothing lost, doubled or stuck.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,6 +24,7 @@ describe('chaos (short): worker kills, a Temporal and a PostgreSQL restart', () 
         accounts: { paper: 6, routed: 2 },
         settleMs: 60_000,
         runDir,
+        bundlePath: inject('workflowBundlePath'), // the run's global setup built it: no second bundling here
         log: (line) => lines.push(line),
         processLog: process.env.TEST_LOG_LEVEL ? (line) => console.log(line) : undefined,
       });

@@ -39,6 +39,11 @@ export interface ChaosOptions {
   settleMs: number;
   /** A folder for the run's files (PostgreSQL's data, the server config, the workflow bundle); emptied. */
   runDir: string;
+  /**
+   * A workflow bundle built already (`bundleWorkflowCode`'s code in a file: the test suite's global setup builds one),
+   * which the workers run; without it the run bundles the workflows itself into `runDir` (several seconds).
+   */
+  bundlePath?: string;
   /** Receives the run's progress lines and every process's output line. */
   log: (line: string) => void;
   /** Receives the processes' output lines (default: dropped). */
@@ -90,6 +95,15 @@ async function webhookReceiver(): Promise<{ url: string; received: Map<string, n
 interface RunState {
   stopping: boolean;
   kills: number;
+}
+
+/** Bundles the workflows once for every worker into `runDir`; answers the bundle's path. */
+async function bundleInto(runDir: string, log: (line: string) => void): Promise<string> {
+  log('chaos: bundling the workflows once for every worker');
+  const bundlePath = path.join(runDir, 'workflows-bundle.js');
+  const quiet = { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never;
+  writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet })).code);
+  return bundlePath;
 }
 
 /**
@@ -220,10 +234,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     await admin.end();
     const platformUrl = postgres.url.replace(/\/postgres$/, '/platform');
 
-    log('chaos: bundling the workflows once for every worker');
-    const bundlePath = path.join(opts.runDir, 'workflows-bundle.js');
-    const quiet = { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } as never;
-    writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet })).code);
+    const bundlePath = opts.bundlePath ?? (await bundleInto(opts.runDir, log));
 
     const sims = await startDevSimulators(platformUrl);
     stops.unshift(() => sims.stop());
