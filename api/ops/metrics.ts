@@ -21,6 +21,11 @@ export interface ApiMetrics {
   composeOutcomes: Counter<'outcome'>;
   /** `platform_idempotency_replays_total{route}`: stored answers replayed for a repeated `Idempotency-Key`. */
   idempotencyReplays: Counter<'route'>;
+  /**
+   * `platform_auth_secret_checks_total{outcome}`: API secrets checked (one scrypt each, ~50 ms of CPU) by the mint,
+   * `ok` or `failed`; a check refused by the failed-check limit (docs/api.md §8) runs no scrypt and is not counted.
+   */
+  secretChecks: Counter<'outcome'>;
   /** Counts `ws` as open on `channel` until it closes; returns the meter its frames are counted with. */
   socket(ws: WebSocket, channel: WsChannel): FrameMeter;
 }
@@ -70,6 +75,12 @@ export function createApiMetrics(): ApiMetrics {
       name: 'platform_idempotency_replays_total',
       help: 'Answers replayed for a repeated Idempotency-Key, by route template',
       labelNames: ['route'],
+      registers,
+    }),
+    secretChecks: new Counter({
+      name: 'platform_auth_secret_checks_total',
+      help: 'API secrets checked (one scrypt each) by the token mint, by outcome: ok or failed',
+      labelNames: ['outcome'],
       registers,
     }),
     socket(ws, channel) {

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import { randomInt } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { openOrm, platformEm } from '../../db/orm.js';
@@ -17,19 +17,6 @@ import { startStack, type Stack } from '../support/stack.js';
 import { extremeTicks, publish } from '../support/marks.js';
 import { openRisk } from '../support/ws.js';
 import { waitFor } from '../support/wait.js';
-
-/** Counts the secret checks (each one an scrypt) the api runs. */
-const scrypts = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../domain/auth/secrets.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../domain/auth/secrets.js')>();
-  return {
-    ...original,
-    verifySecret: (secret: string, stored: string) => {
-      scrypts.count++;
-      return original.verifySecret(secret, stored);
-    },
-  };
-});
 
 interface Answer {
   status: number;
@@ -71,6 +58,15 @@ function callFrom(
     req.on('error', reject);
     req.end(opts.body === undefined ? undefined : JSON.stringify(opts.body));
   });
+}
+
+/** The api's secret checks so far, of either outcome (`platform_auth_secret_checks_total`, api/ops/metrics.ts). */
+async function secretChecks(baseUrl: string): Promise<number> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  return [...text.matchAll(/^platform_auth_secret_checks_total\{[^}]*\} (\d+)$/gm)].reduce(
+    (sum, m) => sum + Number(m[1]),
+    0,
+  );
 }
 
 describe('rate limits and revocation', () => {
@@ -185,12 +181,13 @@ describe('rate limits and revocation', () => {
   it('throttles failed secret checks per API key and per IP before any scrypt', async () => {
     const mint = (from: string, apiKey: string, apiSecret: string) =>
       callFrom(from, s.api.baseUrl, 'POST', '/api/auth/api-token', { body: { apiKey, apiSecret } });
+    const scrypts = () => secretChecks(s.api.baseUrl);
     const t = await s.trader();
     // Per key: 3 failed checks a minute (RATE_LIMIT_SECRET_FAILURES_PER_MINUTE=3 on this stack), from anywhere.
-    const start = scrypts.count;
+    const start = await scrypts();
     for (let i = 0; i < 3; i++)
       expect((await mint(freshAddress(), t.apiKey, 'wrong')).body.error).toBe('invalid_credentials');
-    const before = scrypts.count;
+    const before = await scrypts();
     expect(before - start).toBe(3);
     const locked = await mint(freshAddress(), t.apiKey, t.apiSecret);
     expect(locked).toMatchObject({ status: 429, body: { error: 'rate_limited', detail: expect.any(String) } });
@@ -198,19 +195,19 @@ describe('rate limits and revocation', () => {
     expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(locked.body.retryAfter).toBe(Number(locked.headers['retry-after']));
     expect((await mint(freshAddress(), t.apiKey, 'wrong')).status).toBe(429);
-    expect(scrypts.count).toBe(before); // refused before the secret was checked
+    expect(await scrypts()).toBe(before); // refused before the secret was checked
 
     // Per IP: 3 failed checks, each on another key; then even a right secret from that IP waits.
     const from = freshAddress();
     for (let i = 0; i < 3; i++)
       expect((await mint(from, (await s.trader()).apiKey, 'wrong')).body.error).toBe('invalid_credentials');
     const other = await s.trader();
-    const checks = scrypts.count;
+    const checks = await scrypts();
     expect(await mint(from, other.apiKey, other.apiSecret)).toMatchObject({
       status: 429,
       body: { error: 'rate_limited' },
     });
-    expect(scrypts.count).toBe(checks);
+    expect(await scrypts()).toBe(checks);
     // The same credential from another address mints; a success clears nothing it should not.
     expect((await mint(freshAddress(), other.apiKey, other.apiSecret)).status).toBe(200);
   });

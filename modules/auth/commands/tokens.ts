@@ -19,7 +19,7 @@ const BOOTSTRAP_PER_MINUTE = 10;
 /**
  * Finds a live credential by key and secret, for a caller at client address `ip`. The secret's scrypt runs
  * only within the failed-check budget of the key and of the IP (api/middleware/rate-limit.ts
- * `reserveSecretCheck`). @throws ApiError `401 invalid_credentials`, `401 credential_revoked`,
+ * `reserveSecretCheck`), and is counted in `platform_auth_secret_checks_total` (api/ops/metrics.ts). @throws ApiError `401 invalid_credentials`, `401 credential_revoked`,
  * `429 rate_limited` (too many failed checks; `Retry-After`).
  */
 export async function credentialBySecret(deps: ApiDeps, apiKey: string, apiSecret: string, ip: string) {
@@ -27,6 +27,7 @@ export async function credentialBySecret(deps: ApiDeps, apiKey: string, apiSecre
   if (!cred) throw new ApiError('invalid_credentials', 'unknown apiKey or wrong apiSecret');
   const settle = await reserveSecretCheck(deps, cred.id, ip);
   const ok = await verifySecret(apiSecret, cred.secretHash);
+  deps.metrics.secretChecks.inc({ outcome: ok ? 'ok' : 'failed' });
   await settle(ok);
   if (!ok) throw new ApiError('invalid_credentials', 'unknown apiKey or wrong apiSecret');
   if (cred.revokedAt) throw new ApiError('credential_revoked', 'this credential was revoked');
