@@ -23,14 +23,14 @@ async function passed(interceptor: WorkflowClientInterceptor, own?: { seconds: n
     seen.push(input.options ?? input.workflowStartOptions);
     return undefined as never;
   };
-  await interceptor.start!({ workflowType: 'x', headers: {}, options }, next as never);
+  await interceptor.start!({ workflowType: 'x', headers: {}, options }, next);
   await interceptor.signalWithStart!(
     { workflowType: 'x', headers: {}, options, signalName: 's', signalArgs: [] },
-    next as never,
+    next,
   );
   await interceptor.startUpdateWithStart!(
     { workflowType: 'x', workflowStartOptions: options, workflowStartHeaders: {} } as never,
-    next as never,
+    next,
   );
   return seen.map((o) => {
     const t = (o as { workflowTaskTimeout?: { seconds: unknown; nanos: unknown } }).workflowTaskTimeout;
