@@ -4,7 +4,7 @@
  * dependency answers and throws with the reason when it does not; {@link checkReadiness} runs them all at
  * once, each bounded by a timeout, and names every dependency that is down.
  */
-import pg from 'pg';
+import { newPool } from '../db/pool.js';
 import type { ConnectionLike } from '@temporalio/client';
 import type { Logger } from 'pino';
 
@@ -68,15 +68,17 @@ export function postgresCheck(
   logger: Logger,
   timeoutMs = READINESS_TIMEOUT_MS,
 ): { check: ReadinessCheck; close(): Promise<void> } {
-  const pool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: 1,
-    connectionTimeoutMillis: timeoutMs,
-    query_timeout: timeoutMs,
-    idleTimeoutMillis: 30_000,
-    allowExitOnIdle: true,
-  });
-  pool.on('error', (err) => logger.warn({ err }, 'readiness pool connection lost'));
+  const pool = newPool(
+    {
+      connectionString: databaseUrl,
+      max: 1,
+      connectionTimeoutMillis: timeoutMs,
+      query_timeout: timeoutMs,
+      idleTimeoutMillis: 30_000,
+      allowExitOnIdle: true,
+    },
+    (err) => logger.warn({ err }, 'readiness pool connection lost'),
+  );
   return {
     check: async () => void (await pool.query('select 1')),
     close: () => pool.end(),

@@ -12,6 +12,7 @@
  * never twice from here). A disabled endpoint's cursor stays: re-enabled, it receives what happened
  * meanwhile. Each chunk is logged at debug level (`webhook dispatch chunk`: cursor from/to, counts). */
 import pg from 'pg';
+import { newPool } from '../db/pool.js';
 import type { Logger } from 'pino';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { webhookEventId } from '../modules/webhooks/activities/delivery.js';
@@ -61,9 +62,10 @@ export async function startWebhookDispatcher(opts: {
   intervalMs: number;
   logger: Logger;
 }): Promise<{ stop(): Promise<void> }> {
-  const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
+  const pool = newPool({ connectionString: opts.databaseUrl, max: 2 }, (err) =>
+    opts.logger.error({ err }, 'webhook dispatcher pool error'),
+  );
   const listener = new pg.Client({ connectionString: opts.databaseUrl });
-  pool.on('error', (err) => opts.logger.error({ err }, 'webhook dispatcher pool error'));
   listener.on('error', (err) => opts.logger.error({ err }, 'webhook dispatcher listener failed; polling only'));
   await listener.connect();
 

@@ -27,7 +27,8 @@ import { followsVenue } from '../domain/market/live-venues.js';
 import { loadRecordedCandles } from '../modules/market/feeds/candles.js';
 import { recordLiveBars } from '../modules/market/feeds/live-candles.js';
 import { handOverPrints, startStreamProducer, type StreamProducer } from '../modules/market/feeds/streams.js';
-import pg from 'pg';
+import type pg from 'pg';
+import { newPool } from '../db/pool.js';
 import type { MarkTick } from '../domain/market/types.js';
 import type { TapePrint } from '../domain/market/replay.js';
 import type { SymbolSpec } from '../domain/market/symbols.js';
@@ -126,8 +127,9 @@ export async function createWorker(opts: {
   const metrics = createWorkerMetrics();
   // The ledger's own pool (db/sql.ts: prepared statements, no MikroORM), as large as MikroORM's; pipelining: a
   // transaction's statements that wait for no answer go out together (db/sql.ts `transaction`).
-  const ledgerPool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, pipeline: true });
-  ledgerPool.on('error', (err) => logger.warn({ err }, 'ledger pool: idle connection lost'));
+  const ledgerPool = newPool({ connectionString: config.databaseUrl, max: 10, pipeline: true }, (err) =>
+    logger.warn({ err }, 'ledger pool: idle connection lost'),
+  );
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
@@ -211,8 +213,9 @@ export async function createWorker(opts: {
       logger,
     );
     const lead = leadership;
-    const pool = (candlePool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 }));
-    pool.on('error', (err) => logger.error({ err }, 'live candle pool error'));
+    const pool = (candlePool = newPool({ connectionString: config.databaseUrl, max: 2 }, (err) =>
+      logger.error({ err }, 'live candle pool error'),
+    ));
     const publish = async (tick: MarkTick, prints: TapePrint[]) => {
       if (!lead.holds(`${tick.venue} ${tick.symbol}`)) return;
       await publishMark(orm, tick);

@@ -12,7 +12,7 @@
  * the notifications bring, skipping what the catch-up delivered already: a socket open across a
  * PostgreSQL restart misses nothing and sees each event once, in `seq` order.
  */
-import pg from 'pg';
+import { newPool } from '../../db/pool.js';
 import type { Logger } from 'pino';
 import { startNotices } from '../../db/notices.js';
 
@@ -79,8 +79,9 @@ export async function startEventHub(
   logger: Logger,
   arrived: (accountId: string) => void = () => undefined,
 ): Promise<EventHub> {
-  const reader = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-  reader.on('error', (err) => logger.error({ err }, 'event hub pool error'));
+  const reader = newPool({ connectionString: databaseUrl, max: 4 }, (err) =>
+    logger.error({ err }, 'event hub pool error'),
+  );
   const followed = new Map<string, Followed>();
   const revocations = new Map<string, Set<() => void>>();
   const keyOf = (tenantId: string, accountId: string) => `${tenantId}/${accountId}`;

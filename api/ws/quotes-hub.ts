@@ -15,7 +15,7 @@
  * (callers read PostgreSQL); once it LISTENs again every followed pair is read afresh (a mark published
  * meanwhile reaches its sockets) before `latest()` serves memory again.
  */
-import pg from 'pg';
+import { newPool } from '../../db/pool.js';
 import type { Logger } from 'pino';
 import { parseMarkNotice, type NoticedMark } from '../../db/mark-notice.js';
 import { startNotices } from '../../db/notices.js';
@@ -64,10 +64,11 @@ export interface QuotesHub {
  * LISTENs (or once a first connection attempt failed: it keeps reconnecting with backoff); never rejects.
  */
 export async function startQuotesHub(databaseUrl: string, logger: Logger): Promise<QuotesHub> {
-  const reader = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const reader = newPool({ connectionString: databaseUrl, max: 2 }, (err) =>
+    logger.error({ err }, 'quotes hub pool error'),
+  );
   /** Whether the LISTEN connection is up (and the followed pairs were read after it came up). */
   let listening = false;
-  reader.on('error', (err) => logger.error({ err }, 'quotes hub pool error'));
   const subs = new Map<string, Set<QuoteListener>>();
   /** The latest quote per pair with listeners (dropped with the pair's last listener: no reads then). */
   const latest = new Map<string, { view: string; frame: Buffer; quote: QuoteView }>();

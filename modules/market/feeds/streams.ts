@@ -27,7 +27,8 @@
  */
 import { parseMarkNotice } from '../../../db/mark-notice.js';
 import { startNotices, type NoticeQuery } from '../../../db/notices.js';
-import pg from 'pg';
+import type pg from 'pg';
+import { newPool } from '../../../db/pool.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { Decimal, fmt } from '../../../domain/decimal.js';
@@ -185,8 +186,9 @@ export async function startStreamProducer(opts: StreamProducerOptions): Promise<
   const idleMs = opts.idleMs ?? STREAM_IDLE_MS;
   const anchorMs = opts.anchorMs ?? 0;
   const livePrints = opts.livePrints ?? (() => false);
-  const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 3 });
-  pool.on('error', (err: Error) => logger.error({ err }, 'market stream connection error'));
+  const pool = newPool({ connectionString: opts.databaseUrl, max: 3 }, (err) =>
+    logger.error({ err }, 'market stream connection error'),
+  );
 
   const streams = new Map<string, Stream>();
   const bookInFlight = new Set<string>();

@@ -10,7 +10,7 @@
  */
 import { parseMarkNotice } from '../../../db/mark-notice.js';
 import { startNotices } from '../../../db/notices.js';
-import pg from 'pg';
+import { newPool } from '../../../db/pool.js';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { Decimal } from '../../../domain/decimal.js';
@@ -64,8 +64,9 @@ export async function startTriggerWatcher(opts: {
   temporal: Client;
   logger: Logger;
 }): Promise<TriggerWatcher> {
-  const reader = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
-  reader.on('error', (err) => opts.logger.error({ err }, 'trigger watcher pool error'));
+  const reader = newPool({ connectionString: opts.databaseUrl, max: 2 }, (err) =>
+    opts.logger.error({ err }, 'trigger watcher pool error'),
+  );
   const running = new Map<string, Promise<number>>();
   const again = new Set<string>();
 
