@@ -26,13 +26,16 @@ export function workflowTaskTimeoutInterceptor(ms: number): WorkflowClientInterc
 
 /**
  * `interceptors` (e.g. tracing's, telemetry/temporal.ts) with the task timeout interceptor first when `ms` is set
- * (null: Temporal's default, `interceptors` as given).
+ * (null: Temporal's default, `interceptors` as given). Workflow interceptors are a list (the SDK's deprecated factory
+ * object is not taken).
+ * @throws Error when `interceptors.workflow` is the deprecated factory object.
  */
 export function withWorkflowTaskTimeout(
   interceptors: ClientInterceptors | undefined,
   ms: number | null,
 ): ClientInterceptors | undefined {
   if (ms === null) return interceptors;
-  const others = Array.isArray(interceptors?.workflow) ? interceptors.workflow : [];
+  const others = interceptors?.workflow ?? [];
+  if (!Array.isArray(others)) throw new Error('withWorkflowTaskTimeout: workflow interceptors must be a list');
   return { ...interceptors, workflow: [workflowTaskTimeoutInterceptor(ms), ...others] };
 }
