@@ -161,8 +161,8 @@ function writeBehind(client: pg.ClientBase): Sql & { flush(): Promise<void> } {
 export async function transaction<T>(pool: pg.Pool, work: (tx: Sql) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
-  // A checked-out client has no 'error' listener of the pool's: the connection lost between two statements would
-  // crash the process (found by the chaos run's PostgreSQL restart: a worker exited by itself).
+  // A connection lost meanwhile marks the client broken, so it is destroyed at release, not reused. (The platform's
+  // pools also give each client a listener of its own, db/pool.ts; this one keeps a plain pool from crashing too.)
   const lost = (err: Error) => (broken = err);
   client.on('error', lost);
   try {

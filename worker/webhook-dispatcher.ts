@@ -100,8 +100,7 @@ export async function startWebhookDispatcher(opts: {
    */
   async function chunk(endpointId: string): Promise<boolean> {
     const db = await pool.connect();
-    // A checked-out client has no 'error' listener of the pool's: a connection lost mid-round (PostgreSQL
-    // restarting) would be an unhandled 'error' event, a crash; the round's query rejects instead.
+    // A connection lost mid-round (PostgreSQL restarting) is logged here; the round's query rejects (db/pool.ts).
     const lost = (err: Error) => opts.logger.warn({ err }, 'webhook dispatch connection lost');
     db.on('error', lost);
     try {

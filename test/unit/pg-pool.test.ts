@@ -10,7 +10,7 @@ import { describe, expect, inject, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Runs test/support/pool-terminations.ts for `ms` with `POOL=pool`; its exit code, counts and error output. */
+/** Runs test/support/pool-terminations.ts for `ms` on the `pool` kind (`POOL`); its exit code, counts and error output. */
 function terminations(pool: 'platform' | 'bare', ms: number) {
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/support/pool-terminations.ts'], {
     cwd: ROOT,

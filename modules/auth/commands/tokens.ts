@@ -19,8 +19,9 @@ const BOOTSTRAP_PER_MINUTE = 10;
 /**
  * Finds a live credential by key and secret, for a caller at client address `ip`. The secret's scrypt runs
  * only within the failed-check budget of the key and of the IP (api/middleware/rate-limit.ts
- * `reserveSecretCheck`), and is counted in `platform_auth_secret_checks_total` (api/ops/metrics.ts). @throws ApiError `401 invalid_credentials`, `401 credential_revoked`,
- * `429 rate_limited` (too many failed checks; `Retry-After`).
+ * `reserveSecretCheck`), and is counted in `platform_auth_secret_checks_total` (api/ops/metrics.ts).
+ * @throws ApiError `401 invalid_credentials`, `401 credential_revoked`, `429 rate_limited` (too many failed checks;
+ *   `Retry-After`).
  */
 export async function credentialBySecret(deps: ApiDeps, apiKey: string, apiSecret: string, ip: string) {
   const cred = await platformEm(deps.orm).findOne(Credential, { apiKey }, { filters: false });
