@@ -5,8 +5,8 @@
  * owner's wallet authorising the agent, compose → signed → dispatched → filled with the venue's
  * ids and fees → /ws/risk, a resting order canceled on the venue, a lost acknowledgement that never
  * becomes a second venue order (also when the dispatch runs again from its first attempt, as a
- * worker's re-run does), a venue refusal as `venue_rejected`, and order history that shows an order
- * placed in the venue's own interface.
+ * worker's re-run does, or when the first task sent it beside a record that failed), a venue refusal as
+ * `venue_rejected`, and order history that shows an order placed in the venue's own interface.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, onTestFinished } from 'vitest';
 import pg from 'pg';
@@ -55,6 +55,19 @@ interface Case {
   restingPrice: string;
   /** The case's mark, stamped now. */
   tick: () => Promise<MarkTick>;
+}
+
+/** Makes `pool`'s first statement that inserts an order intent fail with `record lost (test)`, before it is sent. */
+function failFirstIntentInsert(pool: pg.Pool) {
+  const query = pool.query.bind(pool) as (q: { text: string }, ...rest: unknown[]) => Promise<unknown>;
+  let failed = false;
+  Object.assign(pool, {
+    query: (q: { text: string }, ...rest: unknown[]) => {
+      if (failed || !q?.text?.includes('insert into order_intents')) return query(q, ...rest);
+      failed = true;
+      return Promise.reject(new Error('record lost (test)'));
+    },
+  });
 }
 
 describe('routed venues', () => {
@@ -271,16 +284,19 @@ describe('routed venues', () => {
       /**
        * A routed market buy recorded straight through the activities (no workflow; `record: false` leaves it to the
        * test), and the routed activities over their own pool, sending through `fetch` (the global one unless given):
-       * the dispatch (`attempt`) or the record and dispatch (`recordAndDispatch`) is run by the test, as attempt `n`.
+       * the dispatch (`attempt`) or the record and dispatch (`recordAndDispatch`) is run by the test, as attempt `n`,
+       * with the options the workflow passes. `failRecord`: the pool's first statement that inserts an intent fails (as
+       * one lost with its connection does).
        */
       async function recordedMarketBuy(
         t: { accountId: string | null; credentialId: string },
         tag: string,
         fetch?: typeof globalThis.fetch,
-        { record = true } = {},
+        { record = true, failRecord = false } = {},
       ) {
         const pool = new pg.Pool({ connectionString: s.config.databaseUrl, max: 2 });
         onTestFinished(() => pool.end());
+        if (failRecord) failFirstIntentInsert(pool);
         const deps = {
           orm: s.orm,
           pool,
@@ -318,16 +334,61 @@ describe('routed venues', () => {
         } satisfies IntentWorkflowInput;
         if (record) await omsActivities(deps).recordIntent(input);
         const routed = routedActivities(deps);
-        const attempt = (n: number) =>
-          new MockActivityEnvironment({ attempt: n }).run(() => routed.dispatchRouted(intentId));
-        const recordAndDispatch = (n: number) =>
+        const attempt = (n: number, opts?: { maybeSent?: boolean }) =>
+          new MockActivityEnvironment({ attempt: n }).run(() => routed.dispatchRouted(intentId, opts));
+        const recordAndDispatch = (n: number, opts?: { firstTask?: boolean }) =>
           new MockActivityEnvironment({ attempt: n }).run<
             [],
             Awaited<ReturnType<typeof routed.recordAndDispatchRouted>>,
             () => ReturnType<typeof routed.recordAndDispatchRouted>
-          >(() => routed.recordAndDispatchRouted(input));
-        return { intentId, attempt, recordAndDispatch };
+          >(() => routed.recordAndDispatchRouted(input, opts));
+        const recordOnly = () => omsActivities(deps).recordIntent(input);
+        return { intentId, attempt, recordAndDispatch, recordOnly };
       }
+
+      /**
+       * A first task's record-and-dispatch (patch routed-send-beside-record) whose record fails after its order was
+       * sent beside it: the call fails, the venue holds one order, nothing is recorded. Answers the buy and the count.
+       */
+      async function sentUnrecorded(tag: string) {
+        const t = await s.trader('fullTrading', { executionMode: 'routed' });
+        const { user } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
+        const buy = await recordedMarketBuy(t, tag, undefined, { record: false, failRecord: true });
+        const before = sims[venue].orderCount(user.owner);
+        await expect(buy.recordAndDispatch(1, { firstTask: true })).rejects.toThrow('record lost');
+        expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
+        expect((await intent(t.token, buy.intentId)).status).toBe(404);
+        return { ...buy, t, orders: () => sims[venue].orderCount(user.owner) - before };
+      }
+
+      it('a first task sends the order while its record commits; when the record fails, the dispatch the workflow falls back to finds that order: exactly one venue order', async () => {
+        const { t, intentId, recordOnly, attempt, orders } = await sentUnrecorded('beside_fallback');
+        await recordOnly();
+        const outcome = await attempt(1, { maybeSent: true });
+        expect(outcome).toMatchObject({ state: 'filled', filledQty: new Decimal(c().qty).toFixed() });
+        expect(orders()).toBe(1);
+        expect((await intent(t.token, intentId)).body).toMatchObject({ state: 'filled' });
+      });
+
+      it('a first task that sent its order unrecorded and died: the task run again (not the first) records the intent and finds that order: exactly one venue order', async () => {
+        const { t, intentId, recordAndDispatch, orders } = await sentUnrecorded('beside_rerun');
+        const { view, outcome } = await recordAndDispatch(1, { firstTask: false });
+        expect(view).toMatchObject({ intentId, state: 'signed_pending_dispatch' });
+        expect(outcome).toMatchObject({ state: 'filled', filledQty: new Decimal(c().qty).toFixed() });
+        expect(orders()).toBe(1);
+        expect((await intent(t.token, intentId)).body).toMatchObject({ state: 'filled' });
+      });
+
+      it('a first task whose intent is recorded already (a modify’s replacement) dispatches it once', async () => {
+        const t = await s.trader('fullTrading', { executionMode: 'routed' });
+        const { user } = await authorizeAgent(s, sims, t.token, t.accountId!, venue);
+        const { intentId, recordAndDispatch } = await recordedMarketBuy(t, 'beside_recorded');
+        const before = sims[venue].orderCount(user.owner);
+        const { outcome } = await recordAndDispatch(1, { firstTask: true });
+        expect(outcome).toMatchObject({ state: 'filled', filledQty: new Decimal(c().qty).toFixed() });
+        expect(sims[venue].orderCount(user.owner)).toBe(before + 1);
+        expect((await intent(t.token, intentId)).body).toMatchObject({ state: 'filled' });
+      });
 
       it('a record-and-dispatch run again after its order was sent and the answer lost (a worker re-run) records the intent once and finds that order: exactly one venue order', async () => {
         const t = await s.trader('fullTrading', { executionMode: 'routed' });

@@ -328,6 +328,17 @@ const recordReads = (accountId: string, venue: RoutedVenue, symbol: string, floo
   values: [accountId, venue, symbol, floor],
 });
 
+/**
+ * What a NEW routed intent's dispatch reads BEFORE the intent is recorded (issue 15, `recordAndDispatchRouted` in the
+ * workflow's first task; no lock taken): whether an intent with its id is recorded already (`recorded`), and what
+ * {@link recordReads} reads (the mark `m.`, the current agent `w.`, with a nonce `floor` the agent's next nonce).
+ * Placeholders: account, venue, symbol, floor, intent id.
+ */
+const sendReadsSql = `with w as (${currentAgentSql('$1', '$2', 'w.')}),
+    n as (${nonceUpsertSql(`select w."w.id", $4::bigint from w where $4::bigint is not null`)})
+  select exists (select 1 from order_intents where id = $5) as recorded, ${markColumns('m', 'm.')}, w.*, n."lastNonce"
+    from (select 1) one left join marks m on m.venue = $2 and m.symbol = $3 left join w on true left join n on true`;
+
 /** A place held in an agent's signing lane (agent-lane.ts) by a dispatch that allocated its order's nonce already. */
 interface HeldLane {
   agentId: string;
@@ -423,14 +434,15 @@ export function routedActivities(deps: RoutedDeps) {
   /**
    * The work of `dispatchRouted` on an intent (its doc below). The client order id is written
    * on the intent (beside the mark and agent reads) before the first send; when it was already there
-   * (an earlier attempt may have sent the order) or this is a retry, the venue is asked for it first.
+   * (an earlier attempt may have sent the order), this is a retry, or the caller says so (`maybeSent`: an attempt
+   * that sent before recording may have sent it), the venue is asked for it first.
    */
-  async function dispatch(intentId: string, venue: RoutedVenue): Promise<DispatchOutcome> {
+  async function dispatch(intentId: string, venue: RoutedVenue, maybeSent = false): Promise<DispatchOutcome> {
     const clientOrderId = ADAPTERS[venue].clientOrderId(intentId);
     const [row] = await sqlOfClient(deps.pool).rows<Record<string, unknown>>(DISPATCH_READS, [intentId, clientOrderId]);
     const intent = row && prefixed<OrderIntentRow>(row, 'i.', 'id');
     if (!intent) throw intentNotFound(intentId);
-    return dispatchRead(venue, intent, row, intent.venueClientOrderId !== null || !firstAttempt());
+    return dispatchRead(venue, intent, row, maybeSent || intent.venueClientOrderId !== null || !firstAttempt());
   }
 
   /**
@@ -438,16 +450,20 @@ export function routedActivities(deps: RoutedDeps) {
    * earlier attempt left acknowledged, answers an intent past dispatch as it is, else checks the mark and the agent
    * and places the order, asking the venue for its client order id first when `maybeSent` (module doc). `lane`: a
    * place the caller holds in the signing lane of the agent compose checked, with the nonce allocated there; used when
-   * that agent is the one read, and left once the order is placed (or at once when it is another).
+   * that agent is the one read, and left once the order is placed (or at once when it is another). `recording`: the
+   * intent's record, still in flight (`intent` is the row it inserts): every write here waits for it, and its failure
+   * is this attempt's.
    */
   async function dispatchRead(
     venue: RoutedVenue,
     intent: OrderIntentRow,
     reads: Record<string, unknown>,
     maybeSent: boolean,
-    lane?: HeldLane,
+    { lane, recording }: { lane?: HeldLane; recording?: Promise<OrderIntentRow> } = {},
   ): Promise<DispatchOutcome> {
     const intentId = intent.id;
+    /** The intent as stored: once recorded, when its record is in flight. */
+    const stored = () => recording ?? Promise.resolve(intent);
     const adapter = ADAPTERS[venue];
     const clientOrderId = adapter.clientOrderId(intentId);
     // An earlier attempt left the order acknowledged but unsettled (recordDispatched): read it back.
@@ -455,9 +471,9 @@ export function routedActivities(deps: RoutedDeps) {
     if (intent.state !== 'signed_pending_dispatch') return outcomeOf(intent);
     const tick = markTickOf(prefixed<MarkRow>(reads, 'm.', 'ts'), venue, intent.symbol, deps.markMaxAgeMs);
     const agent = prefixed<AgentWalletRow>(reads, 'w.', 'id');
-    if (!tick) return reject(deps, intentId, 'no_mark');
+    if (!tick) return stored().then(() => reject(deps, intentId, 'no_mark'));
     const blocked = agentBlock(agent);
-    if (blocked) return reject(deps, intentId, blocked);
+    if (blocked) return stored().then(() => reject(deps, intentId, blocked));
     const held = lane?.agentId === agent!.id ? lane : undefined;
     if (!held) lane?.leave(); // the agent changed since compose: its nonce is not this agent's, its lane not this one
     const ctx = venueContext(deps, agent!, held?.nonce ?? undefined);
@@ -466,7 +482,7 @@ export function routedActivities(deps: RoutedDeps) {
     // An adapter that reads the order back after the venue accepted it names it first: `dispatched` is recorded then.
     let early: Promise<void> | undefined;
     const acknowledged = (venueOrderId: string) => {
-      early ??= recordDispatched(deps, intent, venueOrderId);
+      early ??= stored().then((seen) => recordDispatched(deps, seen, venueOrderId));
       early.catch(() => undefined); // awaited below, whatever the placing answers
     };
     try {
@@ -478,6 +494,7 @@ export function routedActivities(deps: RoutedDeps) {
       }
     } catch (err) {
       await early?.catch(() => undefined); // an acknowledged order's record ends before this attempt does
+      await stored();
       if (err instanceof VenueRejected) return reject(deps, intentId, `venue_rejected: ${err.reason}`);
       throw err;
     } finally {
@@ -485,17 +502,18 @@ export function routedActivities(deps: RoutedDeps) {
     }
     if (order.status === 'open' && order.filledQty === '0') {
       await early;
-      return recordVenueState(deps, intent, order, [], { dispatching: true, tick });
+      return recordVenueState(deps, await stored(), order, [], { dispatching: true, tick });
     }
     // The venue holds the order: `dispatched` (with its venue order id) is recorded while its fills are read; the
     // attempt ends only once both have settled, so a failed read never leaves the recording running behind it.
+    const placed = order;
     const [recorded, fills] = await Promise.allSettled([
-      early ?? recordDispatched(deps, intent, order.venueOrderId),
+      early ?? stored().then((seen) => recordDispatched(deps, seen, placed.venueOrderId)),
       orderFills(ctx, venue, intent, order, placedAt),
     ]);
     if (recorded.status === 'rejected') throw recorded.reason;
     if (fills.status === 'rejected') throw fills.reason;
-    return recordVenueState(deps, intent, order, fills.value, { dispatching: true, tick });
+    return recordVenueState(deps, await stored(), order, fills.value, { dispatching: true, tick });
   }
 
   /**
@@ -519,12 +537,17 @@ export function routedActivities(deps: RoutedDeps) {
      * client order id up on the venue when an earlier attempt may have sent it (module doc). A venue
      * refusal rejects the intent with `venue_rejected: <the venue's reason>`; a transport failure
      * throws (the activity retries, and the retry finds the order if it landed). Each attempt's
-     * duration goes to the dispatch latency of its venue (activities/metrics.ts).
+     * duration goes to the dispatch latency of its venue (activities/metrics.ts). `maybeSent`: the venue is asked for
+     * the client order id first on every attempt (the workflow says so after a `recordAndDispatchRouted` that may have
+     * sent the order before its record failed).
      */
-    async dispatchRouted(intentId: string): Promise<DispatchOutcome> {
+    async dispatchRouted(
+      intentId: string,
+      { maybeSent = false }: { maybeSent?: boolean } = {},
+    ): Promise<DispatchOutcome> {
       // The venue from the intent's head (kept by recordIntent in this process, else read): the reads are one statement.
       const venue = routedVenueOf((await headOf(deps.pool, intentId)).venue, intentId);
-      return timedDispatch(deps.metrics, venue, () => dispatch(intentId, venue));
+      return timedDispatch(deps.metrics, venue, () => dispatch(intentId, venue, maybeSent));
     },
 
     /**
@@ -535,10 +558,21 @@ export function routedActivities(deps: RoutedDeps) {
      * order is then placed as `dispatchRouted` places it. Answers what `recordIntent` answers (`view`, the intent as
      * recorded) and the dispatch's outcome. Idempotent as both: a call that finds the intent recorded already
      * dispatches it as `dispatchRouted` does (asking the venue for the client order id first when it was claimed).
+     *
+     * `firstTask` (patch `routed-send-beside-record`; absent before it): whether the workflow runs this in its first
+     * workflow task, not a task run again after a worker died. Then, on the first attempt, nothing can have sent the
+     * order yet: the reads come first in a statement that takes no lock ({@link sendReadsSql}), and when the intent is
+     * not recorded yet the order is signed and sent WHILE the record statement commits (one statement's wait fewer
+     * before the venue has it); every write of the dispatch waits for the record, and a record that fails fails the
+     * call (the workflow records the intent and dispatches it with `maybeSent`). `firstTask` false: an earlier task may
+     * have sent the order unrecorded, so the venue is asked for the client order id first.
      * @throws ApplicationFailure `venue_not_supported` (non-retryable) for a venue that is not routed; whatever
-     *   dispatchRouted throws.
+     *   dispatchRouted throws; the record's error.
      */
-    async recordAndDispatchRouted(input: IntentWorkflowInput): Promise<{ view: IntentView; outcome: DispatchOutcome }> {
+    async recordAndDispatchRouted(
+      input: IntentWorkflowInput,
+      { firstTask }: { firstTask?: boolean } = {},
+    ): Promise<{ view: IntentView; outcome: DispatchOutcome }> {
       const venue = routedVenueOf(input.venue, input.intentId);
       const { row, event } = composedIntent(input);
       const claimed = { ...row, venueClientOrderId: ADAPTERS[venue].clientOrderId(input.intentId) };
@@ -546,19 +580,41 @@ export function routedActivities(deps: RoutedDeps) {
       // the nonce is allocated in it beside the record (one statement's wait fewer before the order is signed).
       const laneAgent = NONCE_AT_PLACE[venue] ? input.agentId : undefined;
       const leave = laneAgent ? await enterAgentLane(laneAgent) : undefined;
+      const held = (reads: Record<string, unknown>) => {
+        const nonce = typeof reads.lastNonce === 'string' ? BigInt(reads.lastNonce) : null;
+        return laneAgent && leave ? { agentId: laneAgent, nonce, leave } : undefined;
+      };
       try {
         const floor = laneAgent ? nonceFloor(NONCE_UNIT[venue]).toString() : null;
+        const unsent = firstTask === true && firstAttempt();
+        if (unsent) {
+          const values = [row.accountId, venue, row.symbol, floor, row.id];
+          const [reads] = await sqlOfClient(deps.pool).rows<Record<string, unknown>>(sendReadsSql, values);
+          if (!reads.recorded) {
+            const recording = recordIntentRow(deps, claimed, [event]).then(({ recorded }) => recorded);
+            recording.catch(() => undefined); // awaited by the dispatch's writes; never an unheard rejection
+            const lane = held(reads);
+            const intent = claimed as OrderIntentRow;
+            const outcome = await timedDispatch(deps.metrics, venue, () =>
+              dispatchRead(venue, intent, reads, false, { lane, recording }),
+            );
+            return { view: intentToView(await recording), outcome };
+          }
+        }
         // The mark and the agent are read in the statement that records the intent, not after it: one statement's
         // wait fewer before the order is placed.
         const beside = recordReads(row.accountId, venue, row.symbol, floor);
         const { recorded, inserted, read: reads } = await recordIntentRow(deps, claimed, [event], beside);
-        const nonce = typeof reads.lastNonce === 'string' ? BigInt(reads.lastNonce) : null;
-        const lane = laneAgent && leave ? { agentId: laneAgent, nonce, leave } : undefined;
+        const lane = held(reads);
         if (!inserted) leave?.();
+        // An earlier task may have sent the order before recording it (`firstTask` false, above).
+        const maybeSent = firstTask === false || !firstAttempt();
         // Recorded before (a modify's replacement, or an earlier call that may have sent the order): dispatch as
         // dispatchRouted does, which claims the client order id or, when it is there already, asks the venue first.
         const outcome = await timedDispatch(deps.metrics, venue, () =>
-          inserted ? dispatchRead(venue, recorded, reads, !firstAttempt(), lane) : dispatch(input.intentId, venue),
+          inserted
+            ? dispatchRead(venue, recorded, reads, maybeSent, { lane })
+            : dispatch(input.intentId, venue, maybeSent),
         );
         return { view: intentToView(recorded), outcome };
       } finally {

@@ -14,6 +14,7 @@ import {
   setHandler,
   startChild,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../../activities/index.js';
 import type { DispatchOutcome, RiskVerdict } from '../../../activities/types.js';
@@ -115,6 +116,19 @@ export const PAPER_RECORD_AND_DISPATCH_PATCH = 'paper-record-and-dispatch';
  * regular activity (which asks the venue for the client order id first). Consulted where the intent is recorded.
  */
 export const ROUTED_RECORD_AND_DISPATCH_PATCH = 'routed-record-and-dispatch';
+/**
+ * Patch id of a new routed intent's order sent while its record commits (issue 15): `recordAndDispatchRouted` hears
+ * whether it runs in the workflow's first task ({@link FIRST_TASK_HISTORY_LENGTH}), where nothing can have sent the
+ * order yet, and then sends before the record has committed; when it fails, the regular `dispatchRouted` asks the
+ * venue for the client order id first (`maybeSent`), since the order may have been sent unrecorded.
+ */
+export const ROUTED_SEND_BESIDE_RECORD_PATCH = 'routed-send-beside-record';
+/**
+ * The history length the first workflow task sees (WorkflowExecutionStarted, WorkflowTaskScheduled, WorkflowTaskStarted):
+ * a first task run again after its worker died or failed it sees at least 6 (its timeout or failure, and a new
+ * scheduled and started).
+ */
+const FIRST_TASK_HISTORY_LENGTH = 3;
 
 /** The verdict of an intent whose risk is checked by its dispatch (patch `routed-dispatch-checks`). */
 export const PASSED = { ok: true } as const;
@@ -137,7 +151,7 @@ export class IntentRun {
    * no outcome when the risk check refused it), a routed one ({@link ROUTED_RECORD_AND_DISPATCH_PATCH}; its risk is
    * checked by the dispatch, no outcome when that attempt failed and the regular activity dispatches it).
    */
-  private dispatchedAtRecord: { risk: RiskVerdict; outcome?: DispatchOutcome } | undefined;
+  private dispatchedAtRecord: { risk: RiskVerdict; outcome?: DispatchOutcome; maybeSent?: boolean } | undefined;
   private history: HistoryBound | undefined;
   /** Dispatched to an exchange (not the paper engine). Only non-paper intents consult the patch, so paper histories replay unchanged. */
   readonly routed: boolean;
@@ -210,12 +224,17 @@ export class IntentRun {
    * by `recordIntent` (idempotent: it may be recorded already) and leaves the dispatch to {@link dispatchRouted}.
    */
   private async recordAndDispatchRouted(): Promise<IntentView> {
+    // Since ROUTED_SEND_BESIDE_RECORD_PATCH the activity hears whether this is the first task (it may send unrecorded).
+    const beside = patched(ROUTED_SEND_BESIDE_RECORD_PATCH);
+    const firstTask = workflowInfo().historyLength <= FIRST_TASK_HISTORY_LENGTH;
     try {
-      const { view, outcome } = await firstAttemptInTask.recordAndDispatchRouted(this.input);
+      const { view, outcome } = await (beside
+        ? firstAttemptInTask.recordAndDispatchRouted(this.input, { firstTask })
+        : firstAttemptInTask.recordAndDispatchRouted(this.input));
       this.dispatchedAtRecord = { risk: PASSED, outcome };
       return view;
     } catch {
-      this.dispatchedAtRecord = { risk: PASSED };
+      this.dispatchedAtRecord = { risk: PASSED, maybeSent: beside };
       return this.steps.recordIntent(this.input);
     }
   }
@@ -255,7 +274,12 @@ export class IntentRun {
   async dispatchRouted(): Promise<DispatchOutcome> {
     if (this.dispatchedAtRecord) {
       // Dispatched with its record: as for a paper intent dispatched so, the compose Update answers first.
-      this.outcome = this.dispatchedAtRecord.outcome ?? (await activities.dispatchRouted(this.intentId));
+      const { outcome, maybeSent } = this.dispatchedAtRecord;
+      this.outcome =
+        outcome ??
+        (await (maybeSent
+          ? activities.dispatchRouted(this.intentId, { maybeSent })
+          : activities.dispatchRouted(this.intentId)));
       await condition(allHandlersFinished);
       return this.outcome;
     }
