@@ -347,8 +347,8 @@ describe('routed venues', () => {
       }
 
       /**
-       * A first task's record-and-dispatch (patch routed-send-beside-record) whose record fails after its order was
-       * sent beside it: the call fails, the venue holds one order, nothing is recorded. Answers the buy and the count.
+       * A first task's record-and-dispatch (patch routed-first-task-sends) whose record fails after its order was
+       * sent: the call fails, the venue holds one order, nothing is recorded. Answers the buy and the venue's count.
        */
       async function sentUnrecorded(tag: string) {
         const t = await s.trader('fullTrading', { executionMode: 'routed' });
@@ -361,7 +361,7 @@ describe('routed venues', () => {
         return { ...buy, t, orders: () => sims[venue].orderCount(user.owner) - before };
       }
 
-      it('a first task sends the order while its record commits; when the record fails, the dispatch the workflow falls back to finds that order: exactly one venue order', async () => {
+      it('a first task sends the order before recording it; when the record fails, the dispatch the workflow falls back to finds that order: exactly one venue order', async () => {
         const { t, intentId, recordOnly, attempt, orders } = await sentUnrecorded('beside_fallback');
         await recordOnly();
         const outcome = await attempt(1, { maybeSent: true });

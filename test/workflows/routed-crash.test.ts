@@ -1,9 +1,10 @@
 /**
  * A routed order's worker dies between sending the order and recording the intent (issue 15, patch
- * routed-send-beside-record): in the compose's first workflow task the order goes to the venue while the intent's
- * record commits. Here the record is held on the account's lock, the worker is killed once the venue has the order,
- * and the record's connection is lost with it; the next worker runs that task again, which is not the first task, so
- * it records the intent and asks the venue for the client order id before sending: the order is found, filled once.
+ * routed-first-task-sends): in the compose's first workflow task the order goes to the venue before the intent is
+ * recorded (then recorded `dispatched`). Here that record is held on the account's lock, the worker is killed once the
+ * venue has the order, and the record's connection is lost with it; the next worker runs that task again, which is not
+ * the first task, so it records the intent and asks the venue for the client order id before sending: the order is
+ * found, filled once.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
@@ -49,7 +50,7 @@ describe('a routed order whose worker dies after sending it and before recording
     await publishMark(s.orm, { ...(await recordedTick(spec.symbol, 0.5, 'aster')), ts: Date.now() });
     const before = sims.aster.orderCount(user.owner);
 
-    // The account's lock held: the intent's record waits on it, the order (sent beside it) does not.
+    // The account's lock held: the intent's record waits on it, the order (sent before it) does not.
     await locker.query('begin');
     await locker.query('select id from accounts where id = $1 for update', [t.accountId]);
     const body = { venue: 'aster', symbol: spec.symbol, side: 'buy', type: 'market', qty: '0.01' };

@@ -117,12 +117,12 @@ export const PAPER_RECORD_AND_DISPATCH_PATCH = 'paper-record-and-dispatch';
  */
 export const ROUTED_RECORD_AND_DISPATCH_PATCH = 'routed-record-and-dispatch';
 /**
- * Patch id of a new routed intent's order sent while its record commits (issue 15): `recordAndDispatchRouted` hears
- * whether it runs in the workflow's first task ({@link FIRST_TASK_HISTORY_LENGTH}), where nothing can have sent the
- * order yet, and then sends before the record has committed; when it fails, the regular `dispatchRouted` asks the
- * venue for the client order id first (`maybeSent`), since the order may have been sent unrecorded.
+ * Patch id of a new routed intent's order sent before the intent is recorded (issue 15): `recordAndDispatchRouted`
+ * hears whether it runs in the workflow's first task ({@link FIRST_TASK_HISTORY_LENGTH}), where nothing can have sent
+ * the order yet, and then records the intent `dispatched` once the venue has it, in one statement; when that fails,
+ * the regular `dispatchRouted` asks the venue for the client order id first (`maybeSent`): the order may be out.
  */
-export const ROUTED_SEND_BESIDE_RECORD_PATCH = 'routed-send-beside-record';
+export const ROUTED_FIRST_TASK_SENDS_PATCH = 'routed-first-task-sends';
 /**
  * The history length the first workflow task sees (WorkflowExecutionStarted, WorkflowTaskScheduled, WorkflowTaskStarted):
  * a first task run again after its worker died or failed it sees at least 6 (its timeout or failure, and a new
@@ -224,17 +224,17 @@ export class IntentRun {
    * by `recordIntent` (idempotent: it may be recorded already) and leaves the dispatch to {@link dispatchRouted}.
    */
   private async recordAndDispatchRouted(): Promise<IntentView> {
-    // Since ROUTED_SEND_BESIDE_RECORD_PATCH the activity hears whether this is the first task (it may send unrecorded).
-    const beside = patched(ROUTED_SEND_BESIDE_RECORD_PATCH);
+    // Since ROUTED_FIRST_TASK_SENDS_PATCH the activity hears whether this is the first task (it then sends unrecorded).
+    const firstTaskSends = patched(ROUTED_FIRST_TASK_SENDS_PATCH);
     const firstTask = workflowInfo().historyLength <= FIRST_TASK_HISTORY_LENGTH;
     try {
-      const { view, outcome } = await (beside
+      const { view, outcome } = await (firstTaskSends
         ? firstAttemptInTask.recordAndDispatchRouted(this.input, { firstTask })
         : firstAttemptInTask.recordAndDispatchRouted(this.input));
       this.dispatchedAtRecord = { risk: PASSED, outcome };
       return view;
     } catch {
-      this.dispatchedAtRecord = { risk: PASSED, maybeSent: beside };
+      this.dispatchedAtRecord = { risk: PASSED, maybeSent: firstTaskSends };
       return this.steps.recordIntent(this.input);
     }
   }

@@ -11,7 +11,7 @@
  * Since `paper-dispatch-in-task` that one activity is a local activity too (a market order is one workflow task), and since
  * `routed-dispatch-in-task` a routed intent's first dispatch attempt is (docs/order-lifecycle.md §1, §4); since
  * `paper-record-and-dispatch` a new paper intent's record, check and dispatch are one local activity and transaction;
- * since `routed-send-beside-record` a new routed intent's order is sent, in the first task, while its record commits.
+ * since `routed-first-task-sends` a new routed intent's order is sent, in the first task, before its record.
  * Since the patch `intent-continues-as-new`, a working order's run continues as new with the order once its
  * history reaches its bound (docs/order-lifecycle.md §5, docs/architecture.md "History bound").
  */
