@@ -180,6 +180,17 @@ describe('routed venues', () => {
           (f) => f.type === 'Order-Intent-Update' && f.data.intentId === res.body.intentId && f.data.state === 'filled',
         );
         expect(frame.data.venueOrderId).toBe(filled.body.venueOrderId);
+        // Compose answers the intent as recorded at compose; its frames come in the order it moved: composed,
+        // dispatched with the venue's order id (recorded with it, patch routed-first-task-sends), filled.
+        expect(res.body).toMatchObject({ state: 'signed_pending_dispatch', venueOrderId: null });
+        const moves = ws.frames.filter(
+          (f) => f.type === 'Order-Intent-Update' && f.data.intentId === res.body.intentId,
+        );
+        expect(moves.map((f) => [f.data.state, f.data.venueOrderId])).toEqual([
+          ['signed_pending_dispatch', null],
+          ['dispatched', filled.body.venueOrderId],
+          ['filled', filled.body.venueOrderId],
+        ]);
         ws.close();
         const handle = s.temporal.workflow.getHandle(intentWorkflowId(res.body.intentId));
         expect(await handle.result()).toMatchObject({ state: 'filled' });
