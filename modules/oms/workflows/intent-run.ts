@@ -149,7 +149,8 @@ export class IntentRun {
   /**
    * The verdict and outcome of an intent dispatched by its record: a paper one ({@link PAPER_RECORD_AND_DISPATCH_PATCH};
    * no outcome when the risk check refused it), a routed one ({@link ROUTED_RECORD_AND_DISPATCH_PATCH}; its risk is
-   * checked by the dispatch, no outcome when that attempt failed and the regular activity dispatches it).
+   * checked by the dispatch, no outcome when that attempt failed and the regular activity dispatches it; `maybeSent`
+   * since {@link ROUTED_FIRST_TASK_SENDS_PATCH}: that attempt may have sent the order, so the activity asks first).
    */
   private dispatchedAtRecord: { risk: RiskVerdict; outcome?: DispatchOutcome; maybeSent?: boolean } | undefined;
   private history: HistoryBound | undefined;
@@ -222,6 +223,8 @@ export class IntentRun {
   /**
    * Records a new routed intent and makes its first dispatch attempt, one local activity; when that fails, records it
    * by `recordIntent` (idempotent: it may be recorded already) and leaves the dispatch to {@link dispatchRouted}.
+   * Since {@link ROUTED_FIRST_TASK_SENDS_PATCH} the activity hears whether it runs in the first task (then it sends the
+   * order before recording the intent), and a failed attempt leaves the dispatch told that the order may be out.
    */
   private async recordAndDispatchRouted(): Promise<IntentView> {
     // Since ROUTED_FIRST_TASK_SENDS_PATCH the activity hears whether this is the first task (it then sends unrecorded).
