@@ -5,12 +5,14 @@
  * `venueTradeId` are the exchange's. The venue's fills are recorded exactly like paper fills
  * (positions, round trips, balance, `/ws/risk` events), with the venue's fee and trade id.
  *
- * Idempotent dispatch: the client order id is derived from the intent id
- * (`adapter.clientOrderId`) and written on the intent (`venueClientOrderId`) before the order is
- * first sent. An attempt that finds it already written, and every retry, first asks the venue for
- * that id and only places the order when the venue has never seen it, so a lost acknowledgement
- * followed by a retry never makes a second venue order; the first attempt of a fresh intent skips
- * that lookup (nothing can have been sent yet). Fills are recorded once per venue trade id.
+ * Idempotent dispatch: the client order id is derived from the intent id (`adapter.clientOrderId`) and written on
+ * the intent (`venueClientOrderId`). An attempt that finds it already written, and every retry, first asks the venue
+ * for that id and only places the order when the venue has never seen it, so a lost acknowledgement followed by a
+ * retry never makes a second venue order; the first attempt of a fresh intent skips that lookup (nothing can have
+ * been sent yet). In the compose's first workflow task (patch `routed-first-task-sends`) a new intent's order is sent
+ * before the intent is recorded, and recorded `dispatched` with its client order id once the venue has it; a task run
+ * again after its worker died, and the dispatch after a record that failed, ask the venue first. Fills are recorded
+ * once per venue trade id.
  *
  * Network I/O happens outside the database transaction; the recording happens inside one, under
  * the account and intent locks (withLockedIntent), and re-reads the intent so a concurrent
