@@ -349,14 +349,15 @@ const recordReads = (accountId: string, venue: RoutedVenue, symbol: string, floo
 
 /**
  * What a NEW routed intent's dispatch reads BEFORE the intent is recorded (issue 15, `recordAndDispatchRouted` in the
- * workflow's first task; no lock taken): whether an intent with its id is recorded already (`recorded`), and what
- * {@link recordReads} reads (the mark `m.`, the current agent `w.`, with a nonce `floor` the agent's next nonce).
- * Placeholders: account, venue, symbol, floor, intent id.
+ * workflow's first task; no lock taken), as its own statement: the reads of `beside` ({@link recordReads}: the mark,
+ * the current agent, the nonce) and whether the intent `intentId` is recorded already (`recorded`).
  */
-const sendReadsSql = `with w as (${currentAgentSql('$1', '$2', 'w.')}),
-    n as (${nonceUpsertSql(`select w."w.id", $4::bigint from w where $4::bigint is not null`)})
-  select exists (select 1 from order_intents where id = $5) as recorded, ${markColumns('m', 'm.')}, w.*, n."lastNonce"
-    from (select 1) one left join marks m on m.venue = $2 and m.symbol = $3 left join w on true left join n on true`;
+const readsBeforeRecord = (beside: ReadsBeside, intentId: string) => ({
+  text: `with ${beside.ctes}
+    select exists (select 1 from order_intents where id = $${beside.values.length + 1}) as recorded, ${beside.columns}
+      from (select 1) one ${beside.joins}`,
+  values: [...beside.values, intentId],
+});
 
 /** A place held in an agent's signing lane (agent-lane.ts) by a dispatch that allocated its order's nonce already. */
 interface HeldLane {
@@ -485,12 +486,12 @@ export function routedActivities(deps: RoutedDeps) {
     let recording: Promise<unknown> | undefined;
     /** The intent recorded (as composed, when it was not yet). */
     const recorded = () =>
-      (recording ??= unrecorded ? recordIntentRow(deps, intent, [unrecorded.composed]) : undefined);
+      (recording ??= unrecorded ? recordIntentRow(deps, intent, [unrecorded.composed]) : Promise.resolve());
     /** `dispatched` with the venue's order id recorded (with the intent, when it was not recorded yet). */
     const sent = (venueOrderId: string) =>
       unrecorded && !recording
         ? (recording = recordSentIntent(deps, intent, unrecorded.composed, venueOrderId))
-        : Promise.resolve(recorded()).then(() => recordDispatched(deps, intent, venueOrderId));
+        : recorded().then(() => recordDispatched(deps, intent, venueOrderId));
     const adapter = ADAPTERS[venue];
     const clientOrderId = adapter.clientOrderId(intentId);
     // An earlier attempt left the order acknowledged but unsettled (recordDispatched): read it back.
@@ -498,9 +499,9 @@ export function routedActivities(deps: RoutedDeps) {
     if (intent.state !== 'signed_pending_dispatch') return outcomeOf(intent);
     const tick = markTickOf(prefixed<MarkRow>(reads, 'm.', 'ts'), venue, intent.symbol, deps.markMaxAgeMs);
     const agent = prefixed<AgentWalletRow>(reads, 'w.', 'id');
-    if (!tick) return Promise.resolve(recorded()).then(() => reject(deps, intentId, 'no_mark'));
+    if (!tick) return recorded().then(() => reject(deps, intentId, 'no_mark'));
     const blocked = agentBlock(agent);
-    if (blocked) return Promise.resolve(recorded()).then(() => reject(deps, intentId, blocked));
+    if (blocked) return recorded().then(() => reject(deps, intentId, blocked));
     const held = lane?.agentId === agent!.id ? lane : undefined;
     if (!held) lane?.leave(); // the agent changed since compose: its nonce is not this agent's, its lane not this one
     const ctx = venueContext(deps, agent!, held?.nonce ?? undefined);
@@ -587,7 +588,7 @@ export function routedActivities(deps: RoutedDeps) {
      *
      * `firstTask` (patch `routed-first-task-sends`; absent before it): whether the workflow runs this in its first
      * workflow task, not a task run again after a worker died. Then, on the first attempt, nothing can have sent the
-     * order yet: the reads come first in a statement that takes no lock ({@link sendReadsSql}), and when the intent is
+     * order yet: the reads come first in a statement that takes no lock ({@link readsBeforeRecord}), and when the intent is
      * not recorded yet the order is signed and sent BEFORE it is recorded; once the venue has it, the intent is
      * inserted already `dispatched` with both its events in one statement ({@link recordSentIntent}: one locked
      * statement per order fewer, and one fewer before its first frame); a rejection or a failure records it as
@@ -614,10 +615,10 @@ export function routedActivities(deps: RoutedDeps) {
       };
       try {
         const floor = laneAgent ? nonceFloor(NONCE_UNIT[venue]).toString() : null;
-        const unsent = firstTask === true && firstAttempt();
-        if (unsent) {
-          const values = [row.accountId, venue, row.symbol, floor, row.id];
-          const [reads] = await sqlOfClient(deps.pool).rows<Record<string, unknown>>(sendReadsSql, values);
+        const beside = recordReads(row.accountId, venue, row.symbol, floor);
+        if (firstTask === true && firstAttempt()) {
+          const before = readsBeforeRecord(beside, row.id);
+          const [reads] = await sqlOfClient(deps.pool).rows<Record<string, unknown>>(before.text, before.values);
           if (!reads.recorded) {
             const lane = held(reads);
             const intent = claimed as OrderIntentRow;
@@ -629,7 +630,6 @@ export function routedActivities(deps: RoutedDeps) {
         }
         // The mark and the agent are read in the statement that records the intent, not after it: one statement's
         // wait fewer before the order is placed.
-        const beside = recordReads(row.accountId, venue, row.symbol, floor);
         const { recorded, inserted, read: reads } = await recordIntentRow(deps, claimed, [event], beside);
         const lane = held(reads);
         if (!inserted) leave?.();
