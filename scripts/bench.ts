@@ -7,7 +7,8 @@
  *   run the same way for BENCH_P2_FLOOR_SECONDS (20) right before and right after them (the mean of the two: one
  *   window of the floor scattered 62-106 workflows/s within an hour here); goal intents/s ≥ 0.8× the floor's workflows/s,
  *   with 0 lost (answered 201 but not filled) and 0 duplicated (filled for more than their size),
- *   counted in PostgreSQL after the run.
+ *   counted in PostgreSQL after the run; also the CPU time per order and per workflow of the floor (ms) of the Temporal
+ *   dev server, this process and PostgreSQL (/proc), which says where an order costs more than the floor.
  * Orders go round robin to BENCH_ACCOUNTS (1) traders' accounts.
  * Prints each goal with PASS/FAIL and merges `p1`, `p2` into `.data/bench.json`. Self-contained: its
  * own in-memory Temporal dev server, a fresh database (DATABASE_URL's server, else embedded
@@ -24,7 +25,7 @@ import { tickAt } from '../domain/market/replay.js';
 import { Decimal } from '../domain/decimal.js';
 import { noopWorkflow } from './bench/noop-workflow.js';
 import { benchTrader, paperMarketOrder, startBenchPlatform } from './lib/bench.js';
-import { pct, pool, sustain } from './lib/measure.js';
+import { cpuMeter, pct, pool, postgresPids, sustain } from './lib/measure.js';
 import { goalLine, recordBench } from './lib/bench-report.js';
 
 const N = Number(process.env.BENCH_N ?? 200);
@@ -126,12 +127,24 @@ goalLine(
 console.log(
   `\nP2, concurrency ${P2_C}: the floor for ${P2_FLOOR_SECONDS} s, orders for ${P2_SECONDS} s, the floor again for ${P2_FLOOR_SECONDS} s`,
 );
-/** One window of the floor at P2_C: workflows/s. */
+// Where the CPU goes, per workflow of the floor and per order: the Temporal dev server, this process (api, worker,
+// floor worker, clients) and PostgreSQL (every backend of its server).
+const cpuGroups = () => ({ temporal: [platform.temporalPid], bench: [process.pid], postgres: postgresPids() });
+/** CPU ms per unit by process group, over `units` units since `since` started. */
+const cpuPerUnit = (since: () => Record<string, number>, units: number) =>
+  Object.fromEntries(Object.entries(since()).map(([g, ms]) => [g, round(ms / units, 2)]));
+const cpuLine = (cpu: Record<string, number>) =>
+  Object.entries(cpu)
+    .map(([g, ms]) => `${g} ${ms}`)
+    .join(', ');
+/** One window of the floor at P2_C: workflows/s and CPU ms per workflow. */
 const floorWindow = async (tag: string) => {
+  const cpuSince = cpuMeter(cpuGroups);
   const run = await sustain(P2_C, P2_FLOOR_SECONDS, async (i) => void (await floorOnce(`floor-p2-${tag}-${i}`)));
-  return round(run.jobs / (run.wallMs / 1000), 1);
+  return { perSec: round(run.jobs / (run.wallMs / 1000), 1), cpuMs: cpuPerUnit(cpuSince, run.jobs) };
 };
 const floorBefore = await floorWindow('before');
+const ordersCpuSince = cpuMeter(cpuGroups);
 const composed: string[] = [];
 const p2Ms: number[] = [];
 const p2 = await sustain(P2_C, P2_SECONDS, async (i) => {
@@ -147,6 +160,7 @@ const p2 = await sustain(P2_C, P2_SECONDS, async (i) => {
   clearTimeout(timeout);
   if (!Number.isNaN(at)) p2Ms.push(at - start);
 });
+const ordersCpuMs = cpuPerUnit(ordersCpuSince, p2.jobs);
 const floorAfter = await floorWindow('after');
 const [counted] = await orm.em
   .fork()
@@ -159,9 +173,15 @@ const [counted] = await orm.em
   );
 const p2Figures = {
   intentsPerSec: round(composed.length / (p2.wallMs / 1000), 1),
-  floorPerSec: round((floorBefore + floorAfter) / 2, 1),
-  floorBeforePerSec: floorBefore,
-  floorAfterPerSec: floorAfter,
+  floorPerSec: round((floorBefore.perSec + floorAfter.perSec) / 2, 1),
+  floorBeforePerSec: floorBefore.perSec,
+  floorAfterPerSec: floorAfter.perSec,
+  /** CPU ms per order by process group (temporal, bench, postgres). */
+  cpuMsPerIntent: ordersCpuMs,
+  /** CPU ms per workflow of the floor by process group, both windows. */
+  cpuMsPerFloorWorkflow: Object.fromEntries(
+    Object.keys(floorBefore.cpuMs).map((g) => [g, round((floorBefore.cpuMs[g] + floorAfter.cpuMs[g]) / 2, 2)]),
+  ),
   ratio: 0,
   composed: composed.length,
   lost: composed.length - counted.filled,
@@ -171,7 +191,10 @@ const p2Figures = {
 };
 p2Figures.ratio = round(p2Figures.intentsPerSec / p2Figures.floorPerSec, 2);
 console.log(
-  `orders: ${p2Figures.composed} in ${(p2.wallMs / 1000).toFixed(1)} s = ${p2Figures.intentsPerSec} /s, compose → filled p50 ${p2Figures.p50Ms} ms p99 ${p2Figures.p99Ms} ms; floor ${p2Figures.floorPerSec} workflows/s (${floorBefore} before, ${floorAfter} after)`,
+  `orders: ${p2Figures.composed} in ${(p2.wallMs / 1000).toFixed(1)} s = ${p2Figures.intentsPerSec} /s, compose → filled p50 ${p2Figures.p50Ms} ms p99 ${p2Figures.p99Ms} ms; floor ${p2Figures.floorPerSec} workflows/s (${floorBefore.perSec} before, ${floorAfter.perSec} after)`,
+);
+console.log(
+  `CPU ms per order: ${cpuLine(p2Figures.cpuMsPerIntent)}; per workflow of the floor: ${cpuLine(p2Figures.cpuMsPerFloorWorkflow)}`,
 );
 goalLine(
   `P2 intents/s at concurrency ${P2_C} for ${P2_SECONDS} s`,

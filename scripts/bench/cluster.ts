@@ -11,8 +11,7 @@
  * `DATABASE_URL`'s server, else the embedded one of `.data/pg`; the cluster on an embedded server of its own
  * (the Temporal databases and the platform's beside each other, as `npm run cluster` has them).
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -24,13 +23,12 @@ import { loadRecordedMarket } from '../../modules/market/feeds/recorded.js';
 import { benchTrader, paperMarketOrder, startBenchPlatform, type IntentUpdate } from '../lib/bench.js';
 import { recordBench } from '../lib/bench-report.js';
 import { startCluster } from '../lib/cluster.js';
-import { pct, sustain } from '../lib/measure.js';
+import { cpuMeter, pct, postgresPids, sustain } from '../lib/measure.js';
 import { freshDatabase, startRestartablePostgres } from '../lib/postgres.js';
 
 const C = Number(process.env.BENCH_CLUSTER_CONCURRENCY ?? 32);
 const SECONDS = Number(process.env.BENCH_CLUSTER_SECONDS ?? 20);
 const ACCOUNTS = 8;
-const TICK_S = 100; // /proc's clock ticks per second (USER_HZ on Linux)
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
 /** One shape's figures. */
@@ -43,20 +41,6 @@ interface ShapeFigures {
   cpu: Record<string, number>;
 }
 
-/** CPU ticks (user + system) of `pid`, 0 when it is gone. */
-function cpuTicks(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
-
-/** The pids of every process whose command is `postgres` (the server's backends included). */
-const postgresPids = () =>
-  execFileSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
-
 /**
  * Runs the load against traders (each with its own api and `/ws/risk` socket) and measures; `groups` names
  * the processes whose CPU is read (group → pids, read again at the end for PostgreSQL's backends).
@@ -67,9 +51,7 @@ async function measure(
   filledAt: Map<string, (t: number) => void>,
   groups: () => Record<string, number[]>,
 ): Promise<ShapeFigures> {
-  const before = Object.fromEntries(
-    Object.entries(groups()).map(([g, pids]) => [g, pids.map((p) => [p, cpuTicks(p)] as const)]),
-  );
+  const cpuSince = cpuMeter(groups);
   const ms: number[] = [];
   const run = await sustain(C, SECONDS, async (i) => {
     const clientOrderId = `${shape}-${i}`;
@@ -85,11 +67,7 @@ async function measure(
   });
   const wallS = run.wallMs / 1000;
   const cpu = Object.fromEntries(
-    Object.entries(groups()).map(([g, pids]) => {
-      const was = new Map(before[g] ?? []);
-      const ticks = pids.reduce((s, p) => s + cpuTicks(p) - (was.get(p) ?? 0), 0);
-      return [g, Number((ticks / TICK_S / wallS).toFixed(2))];
-    }),
+    Object.entries(cpuSince()).map(([g, ms]) => [g, Number((ms / 1000 / wallS).toFixed(2))]),
   );
   const figures = {
     shape,
@@ -148,13 +126,9 @@ console.log(`bench:cluster: concurrency ${C}, ${SECONDS} s per shape, ${ACCOUNTS
   const stopMarks = await markFeed(platform.orm);
   const filledAt = new Map<string, (t: number) => void>();
   const ts = await traders(platform.orm, [platform.api.baseUrl], filledAt);
-  const devPids = execFileSync('pgrep', ['-f', 'temporal.*server start-dev'], { encoding: 'utf8' })
-    .split('\n')
-    .filter(Boolean)
-    .map(Number);
   results.push(
     await measure('dev server, 1 api + 1 worker', ts, filledAt, () => ({
-      temporal: devPids,
+      temporal: [platform.temporalPid],
       postgres: postgresPids(),
       'api+worker+driver': [process.pid],
     })),

@@ -99,6 +99,8 @@ export async function startBenchPlatform(
     api,
     /** The Temporal dev server's `host:port`. */
     temporalAddress: temporalDev.address,
+    /** The Temporal dev server's pid. */
+    temporalPid: temporalDev.pid,
     /** Stops the worker, the api, the database (dropped) and both servers, in that order. */
     async stop() {
       worker.shutdown();

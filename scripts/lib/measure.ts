@@ -1,8 +1,10 @@
 /**
  * The benchmarks' measuring helpers (scripts/bench.ts, scripts/bench/*.ts): a fixed-concurrency job
- * pool and nearest-rank percentiles. No imports, so the market bench's load-generator child process
- * can use them without loading the platform.
+ * pool, nearest-rank percentiles and per-process CPU time. Node built-ins only, so the market bench's
+ * load-generator child process can use them without loading the platform.
  */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 /** The `p`-th percentile (nearest rank, 0–100) of `xs`; NaN when `xs` is empty. */
 export function pct(xs: number[], p: number): number {
@@ -40,4 +42,39 @@ export async function sustain(c: number, seconds: number, job: (i: number) => Pr
     }),
   );
   return { jobs: next, wallMs: performance.now() - start };
+}
+
+/** /proc's clock ticks per second (USER_HZ on Linux). */
+const TICKS_PER_S = 100;
+
+/** CPU time (user + system, every thread) `pid` has used, in ms (Linux /proc); 0 when it is gone. */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
+  } catch {
+    return 0;
+  }
+}
+
+/** The pids of every process whose command is `postgres` (the server's backends included); none when pgrep finds none. */
+export function postgresPids(): number[] {
+  try {
+    return execFileSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Starts counting the CPU time of process groups (group name → its pids, asked again at the end, so that
+ * PostgreSQL backends started meanwhile count; a process that ended meanwhile loses what it used).
+ * @returns a function that answers each group's CPU time since the start, in ms.
+ */
+export function cpuMeter(groups: () => Record<string, number[]>): () => Record<string, number> {
+  const before = new Map(Object.values(groups()).flatMap((pids) => pids.map((p) => [p, cpuMs(p)] as const)));
+  return () =>
+    Object.fromEntries(
+      Object.entries(groups()).map(([g, pids]) => [g, pids.reduce((s, p) => s + cpuMs(p) - (before.get(p) ?? 0), 0)]),
+    );
 }

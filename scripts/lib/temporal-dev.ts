@@ -170,6 +170,8 @@ export interface TemporalDev {
   namespace: string;
   /** Web UI, or null when headless. */
   uiUrl: string | null;
+  /** The server process's pid (the benches read its CPU time). */
+  pid: number;
   /** SIGTERM, then SIGKILL after 10 s; resolves once the server has exited. Idempotent. */
   stop(): Promise<void>;
 }
@@ -277,6 +279,7 @@ export async function startTemporalDev(opts: StartTemporalDevOptions = {}): Prom
     address,
     namespace: cfg.namespace,
     uiUrl: uiPort === null ? null : `http://${hostPort(connectHost, uiPort)}`,
+    pid: child.pid!,
     stop: () => server.stop(),
   };
 }
