@@ -22,7 +22,16 @@ export function signTypedDataWithKey<
   const T extends TypedData | Record<string, unknown>,
   P extends keyof T | 'EIP712Domain' = keyof T,
 >(privateKey: Hex, typedData: TypedDataDefinition<T, P>): Hex {
-  const digest = hexToBytes(hashTypedData(typedData));
-  const { signature, recoveryId } = signRecoverable(digest, hexToBytes(privateKey));
+  return signDigestWithKey(privateKey, hashTypedData(typedData));
+}
+
+/**
+ * The 65-byte signature `r ‖ s ‖ v` (0x hex, v 27 or 28) of a 32-byte EIP-712 digest `digest` (0x hex, what viem's
+ * `hashTypedData` answers) by `privateKey`: {@link signTypedDataWithKey} for a caller that needs the digest itself too
+ * (a Polymarket order's hash is its id), so it is computed once.
+ * @throws Error on a private key out of range or a digest that is not 32 bytes.
+ */
+export function signDigestWithKey(privateKey: Hex, digest: Hex): Hex {
+  const { signature, recoveryId } = signRecoverable(hexToBytes(digest), hexToBytes(privateKey));
   return `${bytesToHex(signature)}${V_BYTE[recoveryId as 0 | 1]}`;
 }

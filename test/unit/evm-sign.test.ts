@@ -4,9 +4,9 @@
  * messages, recoverable to the signer; typed data that does not validate is refused as viem refuses it.
  */
 import { describe, expect, it } from 'vitest';
-import { keccak256, recoverTypedDataAddress, toHex } from 'viem';
+import { hashTypedData, keccak256, recoverTypedDataAddress, toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress, signTypedData } from 'viem/accounts';
-import { signTypedDataWithKey } from '../../venues/evm-sign.js';
+import { signDigestWithKey, signTypedDataWithKey } from '../../venues/evm-sign.js';
 
 /** An Aster-like `Message(string msg)` and a Hyperliquid-like `Agent` typed data over `i`. */
 const messages = (i: number) =>
@@ -58,5 +58,21 @@ describe('signTypedDataWithKey', () => {
     const short = { ...agent, message: { ...agent.message, connectionId: '0x1234' as const } };
     expect(() => signTypedDataWithKey(key, short)).toThrow(/Expected bytes32, got bytes2/);
     expect(() => signTypedDataWithKey(`0x${'0'.repeat(64)}`, typedData)).toThrow();
+  });
+});
+
+describe('signDigestWithKey', () => {
+  it("signs a typed data's digest as viem signs the typed data (a Polymarket order is signed over the hash that is its id)", async () => {
+    for (let i = 0; i < 10; i++) {
+      const key = generatePrivateKey();
+      for (const typedData of messages(i))
+        expect(signDigestWithKey(key, hashTypedData(typedData))).toBe(
+          await signTypedData({ privateKey: key, ...typedData }),
+        );
+    }
+  });
+
+  it('refuses a digest that is not 32 bytes', () => {
+    expect(() => signDigestWithKey(generatePrivateKey(), '0x1234')).toThrow();
   });
 });

@@ -78,12 +78,12 @@ import {
   orderHash,
   recoverAuthorizeSigner,
   saltFromIntentId,
-  signOrder,
   type ApiCreds,
   type AuthorizeSignerMessage,
   type ExchangeVersion,
   type PolymarketOrder,
 } from './signing.js';
+import { signDigestWithKey } from '../evm-sign.js';
 import {
   END_CURSOR,
   INITIAL_CURSOR,
@@ -497,8 +497,10 @@ export const polymarketAdapter: VenueAdapter = {
     const post = async (exchangeVersion: ExchangeVersion) => {
       const timestamp = String(Date.now());
       const signed = agentOrder(ctx, { salt: order.clientOrderId, tokenId, side, ...amounts, timestamp });
-      const signature = await signOrder(agent.privateKey, signed, ctx.network, negRisk, exchangeVersion);
-      remember(order.clientOrderId, orderHash(signed, ctx.network, negRisk, exchangeVersion));
+      // The order's hash is both what is signed and its id on the venue: computed once.
+      const hash = orderHash(signed, ctx.network, negRisk, exchangeVersion);
+      const signature = signDigestWithKey(agent.privateKey, hash);
+      remember(order.clientOrderId, hash);
       const body = {
         order: { ...signed, salt: Number(signed.salt), expiration: '0', signature },
         owner: creds.apiKey,
