@@ -39,6 +39,31 @@ describe('cancel', () => {
     state: 'canceled',
   });
 
+  it("support reads a resting order's stack trace (the Temporal UI's): the intent workflow's own source lines where it waits", async () => {
+    const full = await s.trader();
+    const order = await rest(full.token, 'stack-trace');
+    const handle = s.temporal.workflow.getHandle(intentWorkflowId(order.body.intentId));
+    const text = await handle.query<string>('__stack_trace');
+    expect(text).toMatch(/^\s+at followPaper \(\S*modules\/oms\/workflows\/intent\.ts:\d+:\d+\)$/m);
+    const { stacks } = await handle.query<{
+      stacks: { locations: { file_path?: string; function_name?: string; line?: number }[] }[];
+    }>('__enhanced_stack_trace');
+    const frames = stacks.flatMap((st) => st.locations);
+    expect(frames).toContainEqual(
+      expect.objectContaining({
+        function_name: 'followPaper',
+        file_path: expect.stringMatching(/modules\/oms\/workflows\/intent\.ts$/),
+        line: expect.any(Number),
+      }),
+    );
+    // The structured stacks (the UI's) and the text say the same: each stack's first frame is a line of the text.
+    for (const st of stacks) {
+      const [top] = st.locations;
+      expect(text).toContain(`at ${top.function_name} (${top.file_path}:${top.line}:`);
+    }
+    await s.call('POST', '/api/v1/oms/cancel', { token: full.token, body: { intentId: order.body.intentId } });
+  });
+
   it('cancels a working order by venueOrderId; the socket sees it leave the open orders', async () => {
     const t = await s.trader('liquidation');
     const full = await s.trader();
