@@ -1,7 +1,8 @@
 /**
- * `npm run lint` (README "Tests" → Lint): runs the five checks in order, each the command of its own
- * npm script in package.json so there is one place to change them, and all five even when one fails:
+ * `npm run lint` (README "Tests" → Lint): runs the six checks in order, each the command of its own
+ * npm script in package.json so there is one place to change them, and all six even when one fails:
  *   lint:format  prettier --check .            formatting (.prettierrc.json, .prettierignore)
+ *   typecheck    tsc --noEmit (root and web)   the compiler's own errors (eslint's type-aware rules do not report them)
  *   lint:eslint  eslint .                      typescript-eslint, type-checked (eslint.config.js)
  *   lint:deps    depcruise .                   the import rules (.dependency-cruiser.cjs)
  *   lint:dead    knip                          unused files, exports, dependencies (knip.jsonc)
@@ -14,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { fromRoot } from '../project-root.js';
 
 /** The npm scripts `npm run lint` runs, in this order (cheapest and most common failure first). */
-const CHECKS = ['lint:format', 'lint:eslint', 'lint:deps', 'lint:dead', 'lint:openapi'] as const;
+const CHECKS = ['lint:format', 'typecheck', 'lint:eslint', 'lint:deps', 'lint:dead', 'lint:openapi'] as const;
 
 const scripts = (JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { scripts: Record<string, string> })
   .scripts;
