@@ -48,7 +48,7 @@ export async function sustain(c: number, seconds: number, job: (i: number) => Pr
 const TICKS_PER_S = 100;
 
 /** CPU time (user + system, every thread) `pid` has used, in ms (Linux /proc); 0 when it is gone. */
-export function cpuMs(pid: number): number {
+function cpuMs(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
